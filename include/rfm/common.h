@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * @file common.h
+ * @brief Export macro and the opaque types shared by every librfm header.
+ */
+#ifndef RFM_COMMON_H
+#define RFM_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+#define RFM_BEGIN_DECLS extern "C" {
+#define RFM_END_DECLS }
+#else
+#define RFM_BEGIN_DECLS
+#define RFM_END_DECLS
+#endif
+
+/**
+ * Marks a symbol as part of the public ABI. The library is built with
+ * -fvisibility=hidden, so everything not marked stays private.
+ */
+#if defined(__GNUC__) && !defined(SWIG)
+#define RFM_API __attribute__((visibility("default")))
+#else
+#define RFM_API
+#endif
+
+/**
+ * @brief A node on a reflective-memory network, opened by URI.
+ *
+ * Opaque: created by rfm_open(), freed by rfm_close().
+ */
+typedef struct rfm_node rfm_node;
+
+#endif /* RFM_COMMON_H */

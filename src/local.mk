@@ -1,0 +1,30 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+lib_LTLIBRARIES += src/librfm.la
+
+src_librfm_la_SOURCES = \
+	src/internal.h \
+	src/error.c \
+	src/uri.c \
+	src/node.c \
+	src/memory.c \
+	src/ffi.c \
+	src/shm-segment.h \
+	src/shm-segment.c \
+	src/shm.c
+src_librfm_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
+src_librfm_la_LDFLAGS = \
+	-version-info $(RFM_LT_VERSION) \
+	-Wl,--version-script=$(top_srcdir)/src/librfm.map \
+	$(RFM_LDFLAGS_DEFS)
+EXTRA_src_librfm_la_DEPENDENCIES = src/librfm.map
+EXTRA_DIST += src/librfm.map
+
+rfmincludedir = $(includedir)/rfm
+rfminclude_HEADERS = \
+	include/rfm/rfm.h \
+	include/rfm/common.h \
+	include/rfm/error.h \
+	include/rfm/node.h \
+	include/rfm/memory.h \
+	include/rfm/access.h
+nodist_rfminclude_HEADERS = include/rfm/version.h

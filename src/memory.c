@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Checked access to the mapped window. The checks are two compares and a
+ * mask; failures are reported out of line so the success path stays a
+ * handful of instructions.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "internal.h"
+
+RFM_API int rfm_mem_map(rfm_node *node, void **basep, uint64_t *sizep)
+{
+	if (!node || !basep)
+		return rfm__error(RFM_EINVAL, "rfm_mem_map: NULL argument");
+	*basep = node->base;
+	if (sizep)
+		*sizep = node->size;
+	return 0;
+}
+
+__attribute__((cold, noinline))
+static int range_error(const rfm_node *node, const char *what, uint64_t offset, uint64_t len)
+{
+	if (!node)
+		return rfm__error(RFM_EINVAL, "%s: node is NULL", what);
+	return rfm__error(RFM_ERANGE,
+			  "%s: %llu bytes at offset 0x%llx lie outside the %llu-byte window",
+			  what, (unsigned long long)len, (unsigned long long)offset,
+			  (unsigned long long)node->size);
+}
+
+/* True when [offset, offset+len) lies inside the window (overflow-safe). */
+static inline bool in_window(const rfm_node *node, uint64_t offset, uint64_t len)
+{
+	return len <= node->size && offset <= node->size - len;
+}
+
+RFM_API int rfm_mem_read(rfm_node *node, uint64_t offset, void *buf, size_t len)
+{
+	if (RFM_UNLIKELY(!node || !in_window(node, offset, len)))
+		return range_error(node, "rfm_mem_read", offset, len);
+	if (RFM_UNLIKELY(!buf && len))
+		return rfm__error(RFM_EINVAL, "rfm_mem_read: buffer is NULL");
+	if (len)
+		memcpy(buf, node->base + offset, len);
+	return 0;
+}
+
+RFM_API int rfm_mem_write(rfm_node *node, uint64_t offset, const void *buf, size_t len)
+{
+	if (RFM_UNLIKELY(!node || !in_window(node, offset, len)))
+		return range_error(node, "rfm_mem_write", offset, len);
+	if (RFM_UNLIKELY(!buf && len))
+		return rfm__error(RFM_EINVAL, "rfm_mem_write: buffer is NULL");
+	if (len)
+		memcpy(node->base + offset, buf, len);
+	return 0;
+}
+
+__attribute__((cold, noinline))
+static int access_error(const rfm_node *node, const char *what, uint64_t offset,
+			unsigned int width, bool null_value)
+{
+	if (!node || null_value)
+		return rfm__error(RFM_EINVAL, "%s: NULL argument", what);
+	if (!in_window(node, offset, width))
+		return range_error(node, what, offset, width);
+	return rfm__error(RFM_EALIGN, "%s: offset 0x%llx is not a multiple of %u",
+			  what, (unsigned long long)offset, width);
+}
+
+/* Valid node, inside the window, naturally aligned. */
+#define ACCESS_OK(node, offset, width)                                        \
+	RFM_LIKELY((node) && in_window((node), (offset), (width)) &&          \
+		   ((offset) & ((width) - 1)) == 0)
+
+#define DEFINE_PEEK_POKE(bits)                                                \
+	RFM_API int rfm_mem_peek##bits(rfm_node *node, uint64_t offset,       \
+				       uint##bits##_t *value)                 \
+	{                                                                     \
+		if (ACCESS_OK(node, offset, bits / 8) && RFM_LIKELY(value)) { \
+			*value = rfm_load##bits(node->base, offset);          \
+			return 0;                                             \
+		}                                                             \
+		return access_error(node, "rfm_mem_peek" #bits, offset,       \
+				    bits / 8, !value);                        \
+	}                                                                     \
+	RFM_API int rfm_mem_poke##bits(rfm_node *node, uint64_t offset,       \
+				       uint##bits##_t value)                  \
+	{                                                                     \
+		if (ACCESS_OK(node, offset, bits / 8)) {                      \
+			rfm_store##bits(node->base, offset, value);           \
+			return 0;                                             \
+		}                                                             \
+		return access_error(node, "rfm_mem_poke" #bits, offset,       \
+				    bits / 8, false);                         \
+	}
+
+DEFINE_PEEK_POKE(8)
+DEFINE_PEEK_POKE(16)
+DEFINE_PEEK_POKE(32)
+DEFINE_PEEK_POKE(64)

@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Opening nodes by URI, choosing the backend by scheme; node facts. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static const struct rfm_backend_ops *const backends[] = {
+	&rfm__shm_ops,
+};
+
+/* Schemes of the design that this build does not carry (yet). */
+static const char *const known_schemes[] = { "dev", "rfm2g" };
+
+static int find_backend(const struct rfm_uri *uri, const struct rfm_backend_ops **opsp)
+{
+	for (size_t i = 0; i < RFM_ARRAY_SIZE(backends); i++)
+		if (!strcmp(backends[i]->scheme, uri->scheme)) {
+			*opsp = backends[i];
+			return 0;
+		}
+	for (size_t i = 0; i < RFM_ARRAY_SIZE(known_schemes); i++)
+		if (!strcmp(known_schemes[i], uri->scheme))
+			return rfm__error(RFM_ENOTSUP,
+					  "%s: the %s: backend is not built into this librfm",
+					  uri->text, uri->scheme);
+	return rfm__error(RFM_ESCHEME, "%s: unknown scheme '%s:' (expected shm:, dev: or rfm2g:)",
+			  uri->text, uri->scheme);
+}
+
+RFM_API int rfm_open(const char *uri_text, rfm_node **nodep)
+{
+	const struct rfm_backend_ops *ops;
+	struct rfm_uri uri;
+	struct rfm_node *node;
+	int ret;
+
+	if (!nodep)
+		return rfm__error(RFM_EINVAL, "rfm_open: nodep is NULL");
+	ret = rfm__uri_parse(rfm__default_uri(uri_text), &uri);
+	if (ret)
+		return ret;
+	ret = find_backend(&uri, &ops);
+	if (ret)
+		goto out_uri;
+
+	node = calloc(1, sizeof(*node));
+	if (!node) {
+		ret = rfm__error(RFM_ENOMEM, "%s: out of memory", uri.text);
+		goto out_uri;
+	}
+	node->ops = ops;
+	ret = ops->open(node, &uri);
+	if (ret) {
+		free(node);
+		goto out_uri;
+	}
+	*nodep = node;
+out_uri:
+	rfm__uri_free(&uri);
+	return ret;
+}
+
+RFM_API void rfm_close(rfm_node *node)
+{
+	if (!node)
+		return;
+	node->ops->close(node);
+	free(node->uri);
+	free(node);
+}
+
+RFM_API int rfm_node_id(const rfm_node *node)
+{
+	return node ? node->id : rfm__error(RFM_EINVAL, "rfm_node_id: node is NULL");
+}
+
+RFM_API uint64_t rfm_node_size(const rfm_node *node)
+{
+	return node ? node->size : 0;
+}
+
+RFM_API const char *rfm_node_backend(const rfm_node *node)
+{
+	return node ? node->ops->scheme : "";
+}
+
+RFM_API const char *rfm_node_uri(const rfm_node *node)
+{
+	return node && node->uri ? node->uri : "";
+}
+
+RFM_API int rfm_node_get_info(const rfm_node *node, struct rfm_node_info *info)
+{
+	struct rfm_node_info full;
+	uint32_t want;
+
+	if (!node || !info)
+		return rfm__error(RFM_EINVAL, "rfm_node_get_info: NULL argument");
+	want = info->struct_size;
+	if (want < offsetof(struct rfm_node_info, size))
+		return rfm__error(RFM_EINVAL,
+				  "rfm_node_get_info: struct_size %u is too small (set it to sizeof)",
+				  want);
+	memset(&full, 0, sizeof(full));
+	full.struct_size = want < sizeof(full) ? want : (uint32_t)sizeof(full);
+	full.node_id = node->id;
+	full.size = node->size;
+	full.max_nodes = RFM_MAX_NODES;
+	full.incarnation = node->incarnation;
+	strncpy(full.backend, node->ops->scheme, sizeof(full.backend) - 1);
+	strncpy(full.uri, rfm_node_uri(node), sizeof(full.uri) - 1);
+	if (node->ops->get_info)
+		node->ops->get_info(node, &full);
+	/* Fill only what the caller's (possibly older, smaller) struct holds. */
+	memcpy(info, &full, full.struct_size);
+	return 0;
+}
+
+RFM_API int rfm_network_destroy(const char *uri_text, unsigned int flags)
+{
+	const struct rfm_backend_ops *ops;
+	struct rfm_uri uri;
+	int ret;
+
+	if (flags & ~RFM_DESTROY_FORCE)
+		return rfm__error(RFM_EINVAL, "rfm_network_destroy: unknown flags 0x%x", flags);
+	ret = rfm__uri_parse(rfm__default_uri(uri_text), &uri);
+	if (ret)
+		return ret;
+	ret = find_backend(&uri, &ops);
+	if (!ret && !ops->destroy)
+		ret = rfm__error(RFM_ENOTSUP, "%s: the %s: backend has no network to remove",
+				 uri.text, ops->scheme);
+	if (!ret)
+		ret = ops->destroy(&uri, flags);
+	rfm__uri_free(&uri);
+	return ret;
+}
+
+RFM_API const char *rfm_version_string(void)
+{
+	return RFM_VERSION_STRING;
+}
+
+RFM_API unsigned int rfm_version(void)
+{
+	return RFM_VERSION;
+}

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Layout and validation of the emulated network's shared segment. */
+#include "config.h"
+
+#include <string.h>
+#include <time.h>
+
+#include "internal.h"
+#include "shm-segment.h"
+
+static uint64_t round_up_page(uint64_t v)
+{
+	return (v + RFM_SHM_PAGE - 1) & ~(uint64_t)(RFM_SHM_PAGE - 1);
+}
+
+void rfm__shm_layout(uint64_t window_size, struct rfm_shm_layout *layout)
+{
+	layout->node_table_offset = RFM_SHM_PAGE;
+	layout->window_offset = round_up_page(layout->node_table_offset +
+					      RFM_MAX_NODES * sizeof(struct rfm_shm_node_entry));
+	layout->segment_size = layout->window_offset + window_size;
+}
+
+int rfm__shm_check_window_size(const char *uri, uint64_t size)
+{
+	if (size < RFM_SHM_MIN_WINDOW || size > RFM_SHM_MAX_WINDOW || size % RFM_SHM_PAGE)
+		return rfm__error(RFM_ESIZE,
+				  "%s: window size %llu must be a multiple of %u between %u and 2^40",
+				  uri, (unsigned long long)size, RFM_SHM_PAGE, RFM_SHM_MIN_WINDOW);
+	return 0;
+}
+
+void rfm__shm_header_init(struct rfm_shm_header *h, uint64_t window_size)
+{
+	struct rfm_shm_layout layout;
+	struct timespec now;
+
+	rfm__shm_layout(window_size, &layout);
+	clock_gettime(CLOCK_REALTIME, &now);
+	h->version = RFM_SHM_VERSION;
+	h->header_size = sizeof(*h);
+	h->segment_size = layout.segment_size;
+	h->window_offset = layout.window_offset;
+	h->window_size = window_size;
+	h->node_table_offset = layout.node_table_offset;
+	h->node_count = RFM_MAX_NODES;
+	h->node_entry_size = sizeof(struct rfm_shm_node_entry);
+	h->created_ns = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+}
+
+int rfm__shm_header_validate(const char *uri, const struct rfm_shm_header *h,
+			     uint64_t file_size)
+{
+	struct rfm_shm_layout layout;
+
+	if (h->magic != RFM_SHM_MAGIC)
+		return rfm__error(RFM_ECORRUPT,
+				  "%s: not an rfm network segment (bad magic 0x%016llx)",
+				  uri, (unsigned long long)h->magic);
+	if (h->version != RFM_SHM_VERSION)
+		return rfm__error(RFM_EVERSION,
+				  "%s: segment format version %u, this librfm speaks %u",
+				  uri, h->version, RFM_SHM_VERSION);
+	if (h->header_size != sizeof(*h))
+		return rfm__error(RFM_ECORRUPT, "%s: header size %u, expected %zu",
+				  uri, h->header_size, sizeof(*h));
+	if (h->window_size < RFM_SHM_MIN_WINDOW || h->window_size > RFM_SHM_MAX_WINDOW ||
+	    h->window_size % RFM_SHM_PAGE)
+		return rfm__error(RFM_ECORRUPT, "%s: recorded window size %llu is invalid",
+				  uri, (unsigned long long)h->window_size);
+	rfm__shm_layout(h->window_size, &layout);
+	if (h->node_count != RFM_MAX_NODES ||
+	    h->node_entry_size != sizeof(struct rfm_shm_node_entry) ||
+	    h->node_table_offset != layout.node_table_offset ||
+	    h->window_offset != layout.window_offset ||
+	    h->segment_size != layout.segment_size)
+		return rfm__error(RFM_ECORRUPT,
+				  "%s: segment layout fields are inconsistent (corrupt header)", uri);
+	if (file_size < h->segment_size)
+		return rfm__error(RFM_ECORRUPT, "%s: segment truncated: %llu of %llu bytes",
+				  uri, (unsigned long long)file_size,
+				  (unsigned long long)h->segment_size);
+	return 0;
+}

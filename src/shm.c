@@ -1,0 +1,492 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The shm: backend: an emulated reflective-memory network on one host.
+ *
+ * One POSIX shared-memory segment per network. Cache coherence plays the
+ * fibre: a store by one node is visible to every other at once.
+ *
+ * Two kinds of file lock on the segment's descriptor do the coordination,
+ * and the kernel drops both when a process dies, so nothing goes stale:
+ *  - flock(LOCK_EX) serialises creation, validation and node-id claims;
+ *  - one open-file-description (OFD) byte lock per node id is held for as
+ *    long as the node is attached. A node id whose table entry says
+ *    "attached" but whose lock is free belonged to a crashed process and
+ *    is reclaimed.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "shm-segment.h"
+
+/* How long an open waits for another process that is mid-open. */
+#define OPEN_LOCK_TIMEOUT_MS 5000
+
+struct shm_node {
+	int fd;
+	uint8_t *segment;	/* whole mapping: header, node table, window */
+	uint64_t segment_size;
+	struct rfm_shm_node_entry *nodes;
+};
+
+static bool valid_name(const char *name)
+{
+	size_t len = strlen(name);
+
+	if (len == 0 || len > RFM_SHM_NAME_MAX || name[0] == '.' || name[0] == '-')
+		return false;
+	for (const char *c = name; *c; c++)
+		if (!(*c >= 'a' && *c <= 'z') && !(*c >= 'A' && *c <= 'Z') &&
+		    !(*c >= '0' && *c <= '9') && *c != '_' && *c != '-' && *c != '.')
+			return false;
+	return true;
+}
+
+static int segment_path(const struct rfm_uri *uri, char *buf, size_t buflen)
+{
+	if (!valid_name(uri->path))
+		return rfm__error(RFM_EURI,
+				  "%s: network name '%s' must be 1-%d characters of A-Z a-z 0-9 _ - . "
+				  "not starting with '.' or '-'",
+				  uri->text, uri->path, RFM_SHM_NAME_MAX);
+	snprintf(buf, buflen, "/rfm-%s", uri->path);
+	return 0;
+}
+
+static int sys_error(const struct rfm_uri *uri, const char *what)
+{
+	int err = errno;
+
+	return rfm__error(rfm__errno_code(err), "%s: %s: %s", uri->text, what, strerror(err));
+}
+
+/* flock with a deadline, so a stopped process cannot hang every opener. */
+static int lock_segment(int fd, const struct rfm_uri *uri)
+{
+	const struct timespec pause = { 0, 1000000 };
+
+	for (int waited = 0;; waited++) {
+		if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+			return 0;
+		if (errno != EWOULDBLOCK && errno != EINTR)
+			return sys_error(uri, "flock");
+		if (waited >= OPEN_LOCK_TIMEOUT_MS)
+			return rfm__error(RFM_EBUSY,
+					  "%s: another process has held the network's open lock "
+					  "for %d ms",
+					  uri->text, OPEN_LOCK_TIMEOUT_MS);
+		nanosleep(&pause, NULL);
+	}
+}
+
+static struct flock node_lock(int id, short type)
+{
+	struct flock fl;
+
+	memset(&fl, 0, sizeof(fl));
+	fl.l_type = type;
+	fl.l_whence = SEEK_SET;
+	fl.l_start = RFM_SHM_LOCK_BASE + id;
+	fl.l_len = 1;
+	return fl;
+}
+
+/* Is node @id held by some other open file description? */
+static bool node_alive(int fd, int id)
+{
+	struct flock fl = node_lock(id, F_WRLCK);
+
+	if (fcntl(fd, F_OFD_GETLK, &fl) < 0)
+		return false;
+	return fl.l_type != F_UNLCK;
+}
+
+static int try_claim(int fd, int id)
+{
+	struct flock fl = node_lock(id, F_WRLCK);
+
+	return fcntl(fd, F_OFD_SETLK, &fl) == 0 ? 0 : -errno;
+}
+
+static uint64_t now_realtime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static bool all_zero(const void *p, size_t len)
+{
+	const uint8_t *b = p;
+
+	for (size_t i = 0; i < len; i++)
+		if (b[i])
+			return false;
+	return true;
+}
+
+/* Lay out a new segment in @fd (locked, empty or never initialised). */
+static int create_segment(struct shm_node *shm, const struct rfm_uri *uri, uint64_t window_size)
+{
+	struct rfm_shm_header header;
+	int err;
+
+	memset(&header, 0, sizeof(header));
+	rfm__shm_header_init(&header, window_size);
+	if (ftruncate(shm->fd, 0) < 0)
+		return sys_error(uri, "ftruncate");
+	/*
+	 * Reserve every page now: on a full /dev/shm this fails cleanly here
+	 * instead of raising SIGBUS at some later store into the window.
+	 */
+	err = posix_fallocate(shm->fd, 0, (off_t)header.segment_size);
+	if (err) {
+		errno = err;
+		int ret = sys_error(uri, "reserving the segment (is /dev/shm full?)");
+		if (ftruncate(shm->fd, 0) < 0) {
+			/* nothing more to undo: the caller removes a segment it created */
+		}
+		return ret;
+	}
+	shm->segment = mmap(NULL, header.segment_size, PROT_READ | PROT_WRITE,
+			    MAP_SHARED | MAP_POPULATE, shm->fd, 0);
+	if (shm->segment == MAP_FAILED) {
+		shm->segment = NULL;
+		return sys_error(uri, "mmap");
+	}
+	shm->segment_size = header.segment_size;
+	memcpy(shm->segment, &header, sizeof(header));
+	/* The magic goes last: a segment without it is known to be unfinished. */
+	__atomic_store_n(&((struct rfm_shm_header *)shm->segment)->magic, RFM_SHM_MAGIC,
+			 __ATOMIC_RELEASE);
+	return 0;
+}
+
+/* Validate an existing segment and map it. Sets *uninitialised when it is empty. */
+static int attach_segment(struct shm_node *shm, const struct rfm_uri *uri, uint64_t file_size,
+			  bool *uninitialised)
+{
+	struct rfm_shm_header header;
+	void *page;
+	size_t peek = file_size < RFM_SHM_PAGE ? (size_t)file_size : RFM_SHM_PAGE;
+	int ret;
+
+	*uninitialised = false;
+	if (file_size == 0) {
+		*uninitialised = true;
+		return 0;
+	}
+	page = mmap(NULL, peek, PROT_READ, MAP_SHARED, shm->fd, 0);
+	if (page == MAP_FAILED)
+		return sys_error(uri, "mmap");
+	/* Work on a private copy: a peer cannot change it under our checks. */
+	memset(&header, 0, sizeof(header));
+	memcpy(&header, page, peek < sizeof(header) ? peek : sizeof(header));
+	bool blank = all_zero(page, peek);
+	munmap(page, peek);
+
+	if (blank) {
+		/* The creator died before finishing; we hold the lock: start over. */
+		*uninitialised = true;
+		return 0;
+	}
+	if (file_size < sizeof(header))
+		return rfm__error(RFM_ECORRUPT, "%s: segment truncated: %llu bytes, no room for a header",
+				  uri->text, (unsigned long long)file_size);
+	ret = rfm__shm_header_validate(uri->text, &header, file_size);
+	if (ret)
+		return ret;
+	shm->segment = mmap(NULL, header.segment_size, PROT_READ | PROT_WRITE,
+			    MAP_SHARED | MAP_POPULATE, shm->fd, 0);
+	if (shm->segment == MAP_FAILED) {
+		shm->segment = NULL;
+		return sys_error(uri, "mmap");
+	}
+	shm->segment_size = header.segment_size;
+	return 0;
+}
+
+static const struct rfm_shm_header *segment_header(const struct shm_node *shm)
+{
+	return (const struct rfm_shm_header *)shm->segment;
+}
+
+static int claim_node_id(struct rfm_node *node, struct shm_node *shm, const struct rfm_uri *uri,
+			 int wanted)
+{
+	int first = wanted >= 0 ? wanted : 0;
+	int last = wanted >= 0 ? wanted : RFM_NODE_ID_MAX;
+
+	for (int id = first; id <= last; id++) {
+		int err = try_claim(shm->fd, id);
+
+		if (err == -EAGAIN || err == -EACCES)
+			continue;
+		if (err) {
+			errno = -err;
+			return sys_error(uri, "locking the node id");
+		}
+		struct rfm_shm_node_entry *e = &shm->nodes[id];
+		/* A previous holder that still shows "attached" has crashed: reclaim. */
+		e->incarnation++;
+		e->pid = (int32_t)getpid();
+		e->attach_ns = now_realtime_ns();
+		__atomic_store_n(&e->state, RFM_SHM_NODE_ATTACHED, __ATOMIC_RELEASE);
+		node->id = id;
+		node->incarnation = e->incarnation;
+		return 0;
+	}
+	if (wanted >= 0)
+		return rfm__error(RFM_EINUSE, "%s: node id %d is in use by a live node (pid %d)",
+				  uri->text, wanted, (int)shm->nodes[wanted].pid);
+	return rfm__error(RFM_EFULL, "%s: all %d node ids are in use", uri->text, RFM_MAX_NODES);
+}
+
+struct shm_params {
+	int node_id;		/* -1: first free */
+	uint64_t size;		/* 0: the network's, or the default when creating */
+	mode_t mode;
+};
+
+static int parse_params(struct rfm_uri *uri, struct shm_params *p)
+{
+	const char *v;
+	uint64_t n;
+
+	p->node_id = -1;
+	p->size = 0;
+	p->mode = 0600;
+	if ((v = rfm__uri_take(uri, "node"))) {
+		if (rfm__parse_u64(v, &n))
+			return rfm__error(RFM_EURI, "%s: node '%s' is not a number", uri->text, v);
+		if (n > RFM_NODE_ID_MAX)
+			return rfm__error(RFM_ENODEID, "%s: node id %s is outside 0..%d",
+					  uri->text, v, RFM_NODE_ID_MAX);
+		p->node_id = (int)n;
+	}
+	if ((v = rfm__uri_take(uri, "size"))) {
+		if (rfm__parse_size(v, &p->size))
+			return rfm__error(RFM_EURI, "%s: size '%s' is not a byte count", uri->text, v);
+		int ret = rfm__shm_check_window_size(uri->text, p->size);
+		if (ret)
+			return ret;
+	}
+	if ((v = rfm__uri_take(uri, "mode"))) {
+		if (v[0] != '0' || rfm__parse_u64(v, &n) || n > 0777 || (n & 0600) != 0600 ||
+		    (n & 0111))
+			return rfm__error(RFM_EURI,
+					  "%s: mode '%s' must be octal like 0600 or 0660, owner "
+					  "read-write, no execute",
+					  uri->text, v);
+		p->mode = (mode_t)n;
+	}
+	return rfm__uri_check_all_used(uri);
+}
+
+static char *canonical_uri(const struct rfm_uri *uri, int id, uint64_t size)
+{
+	char *text;
+
+	if (asprintf(&text, "shm:%s?node=%d&size=%llu", uri->path, id, (unsigned long long)size) < 0)
+		return NULL;
+	return text;
+}
+
+static void shm_release(struct shm_node *shm)
+{
+	if (shm->segment)
+		munmap(shm->segment, shm->segment_size);
+	if (shm->fd >= 0)
+		close(shm->fd);
+	free(shm);
+}
+
+static int shm_open_node(struct rfm_node *node, struct rfm_uri *uri)
+{
+	struct shm_params params;
+	struct shm_node *shm;
+	char path[RFM_SHM_NAME_MAX + 8];
+	bool created = false, uninitialised;
+	struct stat st;
+	int ret;
+
+	ret = segment_path(uri, path, sizeof(path));
+	if (ret)
+		return ret;
+	ret = parse_params(uri, &params);
+	if (ret)
+		return ret;
+
+	shm = calloc(1, sizeof(*shm));
+	if (!shm)
+		return rfm__error(RFM_ENOMEM, "%s: out of memory", uri->text);
+	shm->fd = -1;
+
+	/* Attach if it exists, else create it exclusively; retry if we race. */
+	for (int tries = 0; shm->fd < 0; tries++) {
+		shm->fd = shm_open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC, 0);
+		if (shm->fd >= 0)
+			break;
+		if (errno != ENOENT || tries > 16) {
+			ret = sys_error(uri, "opening the network segment");
+			goto fail;
+		}
+		shm->fd = shm_open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+				   params.mode);
+		if (shm->fd >= 0) {
+			created = true;
+			/* The umask must not narrow the mode the caller asked for. */
+			if (fchmod(shm->fd, params.mode) < 0) {
+				ret = sys_error(uri, "fchmod");
+				goto fail;
+			}
+		} else if (errno != EEXIST) {
+			ret = sys_error(uri, "creating the network segment");
+			goto fail;
+		}
+	}
+
+	ret = lock_segment(shm->fd, uri);
+	if (ret)
+		goto fail;
+	if (fstat(shm->fd, &st) < 0) {
+		ret = sys_error(uri, "fstat");
+		goto fail;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		ret = rfm__error(RFM_ECORRUPT, "%s: %s is not a regular shared-memory file",
+				 uri->text, path);
+		goto fail;
+	}
+	ret = attach_segment(shm, uri, (uint64_t)st.st_size, &uninitialised);
+	if (ret)
+		goto fail;
+	if (uninitialised) {
+		ret = create_segment(shm, uri, params.size ? params.size : RFM_SHM_DEFAULT_SIZE);
+		if (ret)
+			goto fail;
+	}
+
+	const struct rfm_shm_header *h = segment_header(shm);
+	uint64_t window_size = h->window_size, window_offset = h->window_offset;
+	/* Re-check what we mapped: a peer may have rewritten the header meanwhile. */
+	if (h->segment_size != shm->segment_size) {
+		ret = rfm__error(RFM_ECORRUPT, "%s: segment header changed during attach", uri->text);
+		goto fail;
+	}
+	if (params.size && params.size != window_size) {
+		ret = rfm__error(RFM_ESIZE,
+				 "%s: the network's window is %llu bytes, not the %llu asked for",
+				 uri->text, (unsigned long long)window_size,
+				 (unsigned long long)params.size);
+		goto fail;
+	}
+	shm->nodes = (struct rfm_shm_node_entry *)(shm->segment + h->node_table_offset);
+	ret = claim_node_id(node, shm, uri, params.node_id);
+	if (ret)
+		goto fail;
+	flock(shm->fd, LOCK_UN);
+
+	node->base = shm->segment + window_offset;
+	node->size = window_size;
+	node->priv = shm;
+	node->uri = canonical_uri(uri, node->id, window_size);
+	if (!node->uri) {
+		__atomic_store_n(&shm->nodes[node->id].state, RFM_SHM_NODE_FREE, __ATOMIC_RELEASE);
+		shm_release(shm);
+		return rfm__error(RFM_ENOMEM, "%s: out of memory", uri->text);
+	}
+	return 0;
+
+fail:
+	/* Leave no half-made network behind for others to trip over. */
+	if (created)
+		shm_unlink(path);
+	shm_release(shm);
+	return ret;
+}
+
+static void shm_close_node(struct rfm_node *node)
+{
+	struct shm_node *shm = node->priv;
+
+	__atomic_store_n(&shm->nodes[node->id].pid, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&shm->nodes[node->id].state, RFM_SHM_NODE_FREE, __ATOMIC_RELEASE);
+	/* Closing the descriptor releases the node id's lock. */
+	shm_release(shm);
+}
+
+static void shm_get_info(const struct rfm_node *node, struct rfm_node_info *info)
+{
+	const struct shm_node *shm = node->priv;
+	uint32_t attached = 1; /* ourselves: our own lock never shows as a conflict */
+
+	for (int id = 0; id < RFM_MAX_NODES; id++)
+		if (id != node->id &&
+		    __atomic_load_n(&shm->nodes[id].state, __ATOMIC_ACQUIRE) != RFM_SHM_NODE_FREE &&
+		    node_alive(shm->fd, id))
+			attached++;
+	info->nodes_attached = attached;
+}
+
+static int shm_destroy(struct rfm_uri *uri, unsigned int flags)
+{
+	char path[RFM_SHM_NAME_MAX + 8];
+	int fd, ret, alive = 0, first_alive = -1;
+
+	ret = segment_path(uri, path, sizeof(path));
+	if (ret)
+		return ret;
+	/* node, size and mode mean nothing here; accept them so any node URI works. */
+	rfm__uri_take(uri, "node");
+	rfm__uri_take(uri, "size");
+	rfm__uri_take(uri, "mode");
+	ret = rfm__uri_check_all_used(uri);
+	if (ret)
+		return ret;
+
+	fd = shm_open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC, 0);
+	if (fd < 0)
+		return sys_error(uri, "opening the network segment");
+	ret = lock_segment(fd, uri);
+	if (ret) {
+		close(fd);
+		return ret;
+	}
+	/* The locks are the truth even when the segment itself is corrupt. */
+	for (int id = 0; id < RFM_MAX_NODES; id++)
+		if (node_alive(fd, id)) {
+			alive++;
+			if (first_alive < 0)
+				first_alive = id;
+		}
+	if (alive && !(flags & RFM_DESTROY_FORCE)) {
+		close(fd);
+		return rfm__error(RFM_EBUSY,
+				  "%s: %d node(s) still attached (node %d first); "
+				  "close them or force the removal",
+				  uri->text, alive, first_alive);
+	}
+	ret = shm_unlink(path) < 0 ? sys_error(uri, "shm_unlink") : 0;
+	close(fd);
+	return ret;
+}
+
+const struct rfm_backend_ops rfm__shm_ops = {
+	.scheme = "shm",
+	.open = shm_open_node,
+	.close = shm_close_node,
+	.get_info = shm_get_info,
+	.destroy = shm_destroy,
+};
