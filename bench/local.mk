@@ -1,1 +1,15 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
+# Benchmarks: built by `make bench` (not by `make all`), run by it in order.
+BENCHMARKS = bench/bench-mem
+EXTRA_PROGRAMS = $(BENCHMARKS)
+CLEANFILES += $(BENCHMARKS)
+
+bench_bench_mem_SOURCES = bench/bench-mem.c bench/stats.h
+bench_bench_mem_LDADD = src/librfm.la
+# Sub-nanosecond loops: without a fixed loop alignment the comparison
+# measures where the linker happened to put each loop, not the accessors.
+bench_bench_mem_CFLAGS = $(AM_CFLAGS) -falign-loops=64
+
+.PHONY: bench
+bench: $(BENCHMARKS)
+	@for b in $(BENCHMARKS); do ./$$b || exit 1; echo; done

@@ -1,1 +1,17 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
+if WITH_EXAMPLES
+noinst_PROGRAMS += \
+	examples/minimal \
+	examples/publish-sender \
+	examples/publish-receiver
+
+examples_minimal_SOURCES = examples/minimal.c
+examples_minimal_LDADD = src/librfm.la
+
+examples_publish_sender_SOURCES = examples/publish-sender.c examples/publish.h
+examples_publish_sender_LDADD = src/librfm.la -lm
+
+examples_publish_receiver_SOURCES = examples/publish-receiver.c examples/publish.h
+examples_publish_receiver_LDADD = src/librfm.la
+endif
+EXTRA_DIST += examples/demo.sh

@@ -1,0 +1,150 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# One command from a fresh Debian 12 clone to a running system:
+#   ./quickstart.sh demo    install what is needed, build, run a multi-node demo
+#   ./quickstart.sh test    install what is needed, build, run every test suite
+#                           (gcc -Werror, clang -Werror, ASan+UBSan, make distcheck)
+#   ./quickstart.sh build   install what is needed and build into ./build
+#   ./quickstart.sh bench   build, then run the benchmark suite
+#   ./quickstart.sh deps    only install the Debian packages
+set -eu
+
+cd "$(dirname "$0")"
+top=$(pwd)
+jobs=$(nproc 2>/dev/null || echo 2)
+
+# Debian packages, each for a reason: the toolchain and autotools build it;
+# cmocka runs the C tests; json-c formats the CLI's --json output; libyaml
+# parses layout files; python3-pytest runs the CLI and binding tests; clang
+# is the second compiler CI builds with.
+PACKAGES="build-essential autoconf automake autoconf-archive libtool pkg-config
+	libcmocka-dev libjson-c-dev libyaml-dev python3 python3-pytest clang"
+
+say() { printf '\n== %s\n' "$*"; }
+
+as_root() {
+	if [ "$(id -u)" = 0 ]; then
+		"$@"
+	elif command -v sudo >/dev/null 2>&1; then
+		sudo "$@"
+	else
+		echo "quickstart: need root or sudo to run: $*" >&2
+		exit 1
+	fi
+}
+
+deps() {
+	missing=""
+	for p in $PACKAGES; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+			missing="$missing $p"
+	done
+	if [ -z "$missing" ]; then
+		say "Debian packages: all present"
+		return
+	fi
+	say "installing Debian packages:$missing"
+	as_root apt-get update -qq
+	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing
+}
+
+bootstrap() {
+	if [ ! -x configure ] || [ configure.ac -nt configure ]; then
+		say "bootstrapping (autoreconf)"
+		./autogen.sh >/dev/null 2>&1 || ./autogen.sh
+	fi
+}
+
+# configure_and_build DIR [configure args...]
+configure_and_build() {
+	dir=$1
+	shift
+	mkdir -p "$dir"
+	(cd "$dir" && "$top/configure" --enable-werror "$@" >configure.out 2>&1) || {
+		cat "$dir/configure.out"
+		exit 1
+	}
+	sed -n '/^librfm /,$p' "$dir/configure.out"
+	make -C "$dir" -j"$jobs" >/dev/null
+}
+
+build() {
+	deps
+	bootstrap
+	say "building (gcc, -Werror) in build/"
+	configure_and_build build
+}
+
+total_pass=0
+total_fail=0
+total_skip=0
+
+# check DIR LABEL: make check, then fold its counts into the totals.
+check() {
+	say "make check: $2"
+	status=0
+	make -C "$1" -j"$jobs" check >"$1/check.out" 2>&1 || status=$?
+	grep -E '^(PASS|FAIL|XFAIL|XPASS|SKIP|ERROR):' "$1/check.out" || true
+	log="$1/test-suite.log"
+	if [ -f "$log" ]; then
+		pass=$(sed -n 's/^# PASS: *//p' "$log")
+		fail=$(sed -n 's/^# FAIL: *//p' "$log")
+		error=$(sed -n 's/^# ERROR: *//p' "$log")
+		skip=$(sed -n 's/^# SKIP: *//p' "$log")
+		total_pass=$((total_pass + ${pass:-0}))
+		total_fail=$((total_fail + ${fail:-0} + ${error:-0}))
+		total_skip=$((total_skip + ${skip:-0}))
+	fi
+	if [ $status -ne 0 ]; then
+		[ -f "$log" ] && cat "$log" || tail -50 "$1/check.out"
+		echo "test: $total_pass passed, $((total_fail > 0 ? total_fail : 1)) failed, $total_skip skipped"
+		exit 1
+	fi
+}
+
+run_tests() {
+	build
+	check build "gcc"
+
+	say "building (clang, -Werror) in build-clang/"
+	configure_and_build build-clang CC=clang
+	check build-clang "clang"
+
+	say "building (ASan + UBSan) in build-asan/"
+	san="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+	configure_and_build build-asan CFLAGS="-O1 -g $san" LDFLAGS="$san"
+	export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
+	check build-asan "ASan + UBSan"
+
+	say "make distcheck"
+	make -C build distcheck >build/distcheck.out 2>&1 || {
+		tail -60 build/distcheck.out
+		echo "test: $total_pass passed, 1 failed, $total_skip skipped"
+		exit 1
+	}
+	grep -E 'archives ready|\.tar\.gz' build/distcheck.out | head -3
+
+	echo
+	echo "test: $total_pass passed, $total_fail failed, $total_skip skipped"
+}
+
+case "${1:-}" in
+deps) deps ;;
+build) build ;;
+demo)
+	build
+	say "demo: three nodes on the emulated network"
+	build/examples/demo.sh
+	;;
+test) run_tests ;;
+bench)
+	build
+	say "benchmarks (medians and ratios against raw baselines, measured in this run)"
+	make -C build bench
+	;;
+*)
+	sed -n '3,12p' "$0" | sed 's/^# \{0,1\}//'
+	exit 2
+	;;
+esac
