@@ -1,1 +1,29 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
+# The rfm command-line tool and its man page.
+
+man_MANS =
+
+if WITH_TOOLS
+bin_PROGRAMS += tools/rfm
+man_MANS += man/rfm.1
+endif
+
+tools_rfm_SOURCES = \
+	tools/cli.h \
+	tools/rfm.c \
+	tools/commands.c \
+	tools/cli-options.c \
+	tools/cli-parse.c \
+	tools/cli-output.c \
+	tools/pattern.h \
+	tools/pattern.c \
+	tools/cmd-info.c \
+	tools/cmd-peek-poke.c \
+	tools/cmd-read-write.c \
+	tools/cmd-dump.c \
+	tools/cmd-pattern.c \
+	tools/cmd-destroy.c
+tools_rfm_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
+tools_rfm_LDADD = src/librfm.la $(JSONC_LIBS)
+
+EXTRA_DIST += man/rfm.1

@@ -1,0 +1,171 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Fixtures of the CLI tests: running rfm, private networks, held nodes.
+
+run-cli-tests.sh exports the paths of the programs under test:
+RFM_TOOL (rfm), RFM_HOLD_NODE (tests/cli/hold-node), RFM_MANPAGE (man/rfm.1).
+"""
+import itertools
+import json
+import os
+import signal
+import subprocess
+
+import pytest
+
+RFM = os.environ.get("RFM_TOOL")
+HOLD_NODE = os.environ.get("RFM_HOLD_NODE")
+MANPAGE = os.environ.get("RFM_MANPAGE")
+
+# Every network a test makes is small: the emulated default would be 64 MiB.
+WINDOW = 64 * 1024
+
+_names = itertools.count()
+
+
+def _environment(extra=None):
+    env = {k: v for k, v in os.environ.items() if k != "RFM_URI"}
+    if extra:
+        env.update(extra)
+    return env
+
+
+class Result:
+    """The outcome of one rfm run: exit status, stdout, stderr."""
+
+    def __init__(self, args, proc, binary):
+        self.args = args
+        self.rc = proc.returncode
+        self.raw = proc.stdout
+        self.out = proc.stdout if binary else proc.stdout.decode()
+        self.err = proc.stderr.decode()
+
+    def json(self):
+        """stdout as JSON: exactly one object on one line."""
+        lines = self.out.splitlines()
+        assert len(lines) == 1, f"expected one JSON line, got {self.out!r}"
+        obj = json.loads(lines[0])
+        assert isinstance(obj, dict)
+        return obj
+
+    def __repr__(self):
+        return f"rfm {' '.join(self.args)} -> {self.rc}\nstdout: {self.out!r}\nstderr: {self.err!r}"
+
+
+def run_rfm(*args, input=None, env=None, binary=False):
+    """Run rfm with @args; @input is str or bytes for stdin."""
+    if RFM is None:
+        pytest.fail("RFM_TOOL is not set: run the suite through run-cli-tests.sh")
+    if isinstance(input, str):
+        input = input.encode()
+    proc = subprocess.run([RFM, *args], input=input if input is not None else b"",
+                          capture_output=True, env=_environment(env), timeout=60)
+    return Result(list(args), proc, binary)
+
+
+@pytest.fixture
+def rfm():
+    return run_rfm
+
+
+def ok(result):
+    """Assert a successful run with a quiet stderr; return the result."""
+    assert result.rc == 0, result
+    assert result.err == "", result
+    return result
+
+
+def failed(result, message):
+    """Assert exit 1 with the library's message on stderr and nothing on stdout."""
+    assert result.rc == 1, result
+    assert result.err.startswith("rfm: "), result
+    assert message in result.err, result
+    assert result.out in ("", b""), result
+    return result
+
+
+def usage_error(result, message, command=None):
+    """Assert exit 2 with a message and the hint to the right --help."""
+    assert result.rc == 2, result
+    assert result.err.startswith("rfm: "), result
+    assert message in result.err, result
+    hint = f"Try 'rfm {command} --help'." if command else "Try 'rfm --help'."
+    assert hint in result.err, result
+    assert result.out in ("", b""), result
+    return result
+
+
+class Network:
+    """A private emulated network, removed when the test ends."""
+
+    def __init__(self, name):
+        self.name = name
+        self.bare = f"shm:{name}"
+        # The size is always given, so whichever run creates it makes it small.
+        self.uri = f"{self.bare}?size={WINDOW}"
+        self.path = f"/dev/shm/rfm-{name}"
+
+    def node(self, node_id):
+        return f"{self.bare}?node={node_id}&size={WINDOW}"
+
+    def exists(self):
+        return os.path.exists(self.path)
+
+    def remove(self):
+        if self.exists():
+            run_rfm("-u", self.bare, "destroy", "--force")
+        if self.exists():
+            os.unlink(self.path)
+
+
+@pytest.fixture
+def net():
+    network = Network(f"clitest-{os.getpid()}-{next(_names)}")
+    yield network
+    network.remove()
+
+
+class HeldNode:
+    """A node kept open by another process (tests/cli/hold-node).
+
+    The helper prints "ready ID" once attached and holds the node until
+    its stdin is closed: no sleeping, no polling.
+    """
+
+    def __init__(self, uri):
+        if HOLD_NODE is None:
+            pytest.fail("RFM_HOLD_NODE is not set: run the suite through run-cli-tests.sh")
+        self.proc = subprocess.Popen([HOLD_NODE, uri], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     env=_environment(), text=True)
+        line = self.proc.stdout.readline()
+        if not line.startswith("ready "):
+            self.proc.wait(timeout=30)
+            pytest.fail(f"hold-node {uri} did not start: {self.proc.stderr.read()}")
+        self.node_id = int(line.split()[1])
+
+    def release(self):
+        if self.proc.poll() is None:
+            self.proc.stdin.close()
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.kill(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            if not stream.closed:
+                stream.close()
+        return self.proc.returncode
+
+
+@pytest.fixture
+def hold_node():
+    held = []
+
+    def start(uri):
+        node = HeldNode(uri)
+        held.append(node)
+        return node
+
+    yield start
+    for node in held:
+        node.release()

@@ -1,0 +1,17 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# CLI tests: pytest spawns the built rfm tool and checks its output and exit codes.
+
+if WITH_TESTS
+check_PROGRAMS += tests/cli/hold-node
+TESTS += tests/cli/run-cli-tests.sh
+endif
+
+tests_cli_hold_node_SOURCES = tests/cli/hold-node.c
+tests_cli_hold_node_LDADD = src/librfm.la
+
+EXTRA_DIST += \
+	tests/cli/run-cli-tests.sh \
+	tests/cli/conftest.py \
+	tests/cli/test_cli.py \
+	tests/cli/test_errors.py \
+	tests/cli/test_patterns.py

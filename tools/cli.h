@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * What every subcommand of the rfm tool shares: the run context, the
+ * command descriptor, option and argument parsing, number parsing, error
+ * reporting and JSON output.
+ *
+ * Adding a subcommand: write tools/cmd-NAME.c defining
+ * "const struct cli_command cli_cmd_NAME", then add NAME to the list in
+ * tools/commands.c and the file to tools/local.mk.
+ */
+#ifndef RFM_TOOLS_CLI_H
+#define RFM_TOOLS_CLI_H
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <json.h>
+#include <rfm/rfm.h>
+
+/* json_object_new_uint64() appeared in json-c 0.14. */
+#if !defined(JSON_C_VERSION_NUM) || JSON_C_VERSION_NUM < ((0 << 16) | (14 << 8))
+#error "the rfm tool needs json-c 0.14 or later"
+#endif
+
+/* Exit status of the tool; documented in rfm --help and rfm(1). */
+enum cli_exit {
+	CLI_EXIT_OK = 0,	/* success */
+	CLI_EXIT_FAILED = 1,	/* the operation failed (library error) */
+	CLI_EXIT_USAGE = 2,	/* bad option, number or argument count */
+	CLI_EXIT_NOMATCH = 3,	/* verify found mismatches; a wait timed out */
+	/*
+	 * Not an exit status: help or version was printed, stop here. main()
+	 * exits 0. It lets helpers return 0 for "go on" and non-zero for "stop".
+	 */
+	CLI_EXIT_DONE = 0x100,
+};
+
+struct cli;
+
+/* One subcommand. Each cmd-*.c file defines one or more of these. */
+struct cli_command {
+	const char *name;	/* "peek32" */
+	const char *args;	/* synopsis after the name: "OFFSET [--dec]" */
+	const char *summary;	/* one line for rfm --help, no final period */
+	const char *help;	/* description and options for rfm NAME --help */
+	/*
+	 * Run the command: argv[0] is the name, parse the rest with
+	 * cli_getopt(). Returns an enum cli_exit value.
+	 */
+	int (*run)(struct cli *cli, int argc, char **argv);
+	/* A constant for handlers shared by several entries (peek: width in bits). */
+	unsigned int arg;
+};
+
+/* Every command, in the order rfm --help lists them; NULL-terminated. */
+extern const struct cli_command *const cli_commands[];
+
+const struct cli_command *cli_find_command(const char *name);
+
+/* The state of one run of the tool. */
+struct cli {
+	const char *uri;	/* -u/--uri; NULL lets the library choose */
+	bool json;		/* --json: print one JSON object */
+	const struct cli_command *command; /* the subcommand being run */
+	rfm_node *node;		/* opened by cli_open(), closed by main */
+	bool want_help;		/* -h/--help seen */
+	bool want_version;	/* --version seen */
+	int status;		/* exit status after cli_getopt() returned CLI_OPT_STOP */
+	/* Common options merged with the running command's own (cli_getopt). */
+	struct option longopts[40];
+	char shortopts[80];
+	bool options_merged;
+};
+
+/* ---- options and arguments (cli-options.c) ---- */
+
+/*
+ * Make @cmd the running command (NULL: none yet, parsing the options before
+ * it) and restart option parsing for its arguments.
+ */
+void cli_set_command(struct cli *cli, const struct cli_command *cmd);
+
+/* cli_getopt() result: stop and return cli->status (help shown or bad option). */
+#define CLI_OPT_STOP 0
+
+/*
+ * getopt_long() over the command's own options merged with the common ones
+ * (-u/--uri, --json, -h/--help, --version), which it handles itself, so
+ * that common options work before and after the subcommand. Options and
+ * arguments may be mixed. Returns the command's next option character,
+ * -1 when the options end (positional arguments start at optind), or
+ * CLI_OPT_STOP. The command's long options must use a non-zero val and a
+ * NULL flag; their vals must not collide with 'u', 'h' or CLI_OPT_COMMON.
+ * Help and version requests are answered when the options end, so that
+ * "--version --json" and "--json --version" mean the same.
+ */
+int cli_getopt(struct cli *cli, int argc, char **argv, const char *shortopts,
+	       const struct option *longopts);
+
+/* Values reserved for the common long options without a short form. */
+#define CLI_OPT_COMMON 0x1000
+
+/*
+ * Check that the number of positional arguments (argc - optind) lies in
+ * [min, max]; otherwise report it and return CLI_EXIT_USAGE.
+ */
+int cli_check_args(struct cli *cli, int argc, char **argv, int min, int max);
+
+/*
+ * For commands without options of their own: parse the common options and
+ * check that there are @min to @max positional arguments, at argv[optind].
+ * Returns 0 to go on, or the status the command must return now.
+ */
+int cli_parse_args(struct cli *cli, int argc, char **argv, int min, int max);
+
+/* Print the usage of @cmd: synopsis, description, common options, exits. */
+void cli_print_command_help(FILE *out, const struct cli_command *cmd);
+
+/* The common-options and exit-status sections of every help text. */
+void cli_print_common_help(FILE *out);
+
+/* ---- numbers and data in arguments (cli-parse.c) ---- */
+
+/*
+ * Parse an unsigned number in C notation (decimal, 0x hex, 0 octal), all of
+ * @text, at most @max. @what names it in messages ("OFFSET"). Returns 0 or
+ * CLI_EXIT_USAGE after reporting why (negative, junk, overflow, too wide).
+ */
+int cli_parse_u64(struct cli *cli, const char *what, const char *text, uint64_t max,
+		  uint64_t *value);
+
+/* As cli_parse_u64() into a size_t. */
+int cli_parse_size(struct cli *cli, const char *what, const char *text, size_t *value);
+
+/*
+ * Parse hex bytes ("deadbeef", "de ad be ef", "de:ad:be:ef") into a new
+ * buffer the caller frees. Returns 0 or CLI_EXIT_USAGE.
+ */
+int cli_parse_hex(struct cli *cli, const char *text, uint8_t **bufp, size_t *lenp);
+
+/* ---- the node, errors and output (cli-output.c) ---- */
+
+/* Open cli->node from cli->uri unless it is open. Returns 0 or CLI_EXIT_FAILED. */
+int cli_open(struct cli *cli);
+
+/* The URI the library uses for cli->uri: -u, else $RFM_URI, else the default. */
+const char *cli_effective_uri(const struct cli *cli);
+
+/* Print the tool's and the library's versions (text or JSON). */
+void cli_print_version(const struct cli *cli);
+
+/* Report the library's last error ("rfm: <message>"); returns CLI_EXIT_FAILED. */
+int cli_fail(struct cli *cli);
+
+/* Report a failure of the tool itself (I/O...); returns CLI_EXIT_FAILED. */
+__attribute__((format(printf, 2, 3)))
+int cli_error(struct cli *cli, const char *fmt, ...);
+
+/* Report a usage error with a hint to --help; returns CLI_EXIT_USAGE. */
+__attribute__((format(printf, 2, 3)))
+int cli_usage_error(struct cli *cli, const char *fmt, ...);
+
+/*
+ * The library's error for an access that would leave the window, worded by
+ * the library itself: memory.h promises that such a call touches nothing.
+ * Returns 0 when [offset, offset+length) lies in the window, else
+ * CLI_EXIT_FAILED after reporting it. The node must be open.
+ */
+int cli_check_range(struct cli *cli, uint64_t offset, uint64_t length);
+
+/* Add members to a JSON object (json-c owns the new values). */
+void cli_json_add_string(struct json_object *obj, const char *key, const char *value);
+void cli_json_add_u64(struct json_object *obj, const char *key, uint64_t value);
+void cli_json_add_int(struct json_object *obj, const char *key, int64_t value);
+void cli_json_add_bool(struct json_object *obj, const char *key, bool value);
+
+/* Print @obj as one line on stdout and release it. */
+void cli_json_print(struct json_object *obj);
+
+/*
+ * Read @length bytes at @offset and print {"offset", "length", "hex"}.
+ * Returns an enum cli_exit value.
+ */
+int cli_json_print_bytes(struct cli *cli, uint64_t offset, size_t length);
+
+#endif /* RFM_TOOLS_CLI_H */

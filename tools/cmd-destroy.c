@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* rfm destroy: remove the network named by the URI. */
+#include "config.h"
+
+#include "cli.h"
+
+static const struct option destroy_options[] = {
+	{ "force", no_argument, NULL, 'f' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int destroy_run(struct cli *cli, int argc, char **argv)
+{
+	unsigned int flags = 0;
+	int opt, ret;
+
+	while ((opt = cli_getopt(cli, argc, argv, "f", destroy_options)) > 0)
+		if (opt == 'f')
+			flags |= RFM_DESTROY_FORCE;
+	if (opt == CLI_OPT_STOP)
+		return cli->status;
+	ret = cli_check_args(cli, argc, argv, 0, 0);
+	if (ret)
+		return ret;
+	/* No node is opened: that would attach to (or create) the network. */
+	if (rfm_network_destroy(cli->uri, flags))
+		return cli_fail(cli);
+	if (cli->json) {
+		struct json_object *obj = json_object_new_object();
+
+		cli_json_add_string(obj, "uri", cli_effective_uri(cli));
+		cli_json_add_bool(obj, "destroyed", true);
+		cli_json_add_bool(obj, "forced", flags & RFM_DESTROY_FORCE);
+		cli_json_print(obj);
+	}
+	return CLI_EXIT_OK;
+}
+
+const struct cli_command cli_cmd_destroy = {
+	.name = "destroy",
+	.args = "[--force]",
+	.summary = "Remove the network named by the URI",
+	.help = "Remove the network of the URI (for shm:, its shared-memory segment);\n"
+		"the node and size parameters of the URI are ignored. A network with\n"
+		"attached nodes is refused unless --force is given: its nodes keep\n"
+		"their copy but no longer reach nodes that open the name afterwards.\n"
+		"Prints nothing on success.\n"
+		"\n"
+		"Options:\n"
+		"  -f, --force    remove it even while nodes are attached\n"
+		"\n"
+		"JSON keys: uri, destroyed, forced.\n",
+	.run = destroy_run,
+};

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* rfm info: what the node is and which network it is on. */
+#include "config.h"
+
+#include "cli.h"
+
+static void print_size(uint64_t size)
+{
+	static const char *const units[] = { "KiB", "MiB", "GiB", "TiB" };
+	const char *unit = NULL;
+	uint64_t scaled = size;
+
+	/* A readable size beside the exact count, when it is a whole unit. */
+	for (unsigned int i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (scaled == 0 || scaled % 1024)
+			break;
+		scaled /= 1024;
+		unit = units[i];
+	}
+	if (unit)
+		printf("window size:    %llu bytes (%llu %s)\n", (unsigned long long)size,
+		       (unsigned long long)scaled, unit);
+	else
+		printf("window size:    %llu bytes\n", (unsigned long long)size);
+}
+
+static int info_run(struct cli *cli, int argc, char **argv)
+{
+	struct rfm_node_info info = { .struct_size = sizeof(info) };
+	int ret;
+
+	ret = cli_parse_args(cli, argc, argv, 0, 0);
+	if (!ret)
+		ret = cli_open(cli);
+	if (ret)
+		return ret;
+	if (rfm_node_get_info(cli->node, &info))
+		return cli_fail(cli);
+
+	if (cli->json) {
+		struct json_object *obj = json_object_new_object();
+
+		cli_json_add_int(obj, "node_id", info.node_id);
+		cli_json_add_u64(obj, "size", info.size);
+		cli_json_add_string(obj, "backend", info.backend);
+		cli_json_add_string(obj, "uri", rfm_node_uri(cli->node));
+		cli_json_add_u64(obj, "max_nodes", info.max_nodes);
+		cli_json_add_u64(obj, "nodes_attached", info.nodes_attached);
+		cli_json_add_u64(obj, "incarnation", info.incarnation);
+		cli_json_add_string(obj, "version", rfm_version_string());
+		cli_json_print(obj);
+		return CLI_EXIT_OK;
+	}
+	printf("node id:        %d\n", info.node_id);
+	print_size(info.size);
+	printf("backend:        %s\n", info.backend);
+	printf("uri:            %s\n", rfm_node_uri(cli->node));
+	printf("nodes attached: %u of %u (this one included)\n", info.nodes_attached,
+	       info.max_nodes);
+	printf("incarnation:    %u\n", info.incarnation);
+	printf("librfm:         %s\n", rfm_version_string());
+	return CLI_EXIT_OK;
+}
+
+const struct cli_command cli_cmd_info = {
+	.name = "info",
+	.args = "",
+	.summary = "Show the node's id, window size, backend and network",
+	.help = "Open the node named by --uri and describe it: node id, window size,\n"
+		"backend, canonical URI, attached nodes, how many times this node id\n"
+		"has been attached (incarnation) and the library version.\n"
+		"Opening an emulated (shm:) network that does not exist creates it.\n"
+		"\n"
+		"JSON keys: node_id, size, backend, uri, max_nodes, nodes_attached,\n"
+		"incarnation, version.\n",
+	.run = info_run,
+};

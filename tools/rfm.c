@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * rfm: look at and exercise a reflective-memory network from the shell.
+ * One binary with git-style subcommands; this file parses the options
+ * before the subcommand, finds it in the table (commands.c) and runs it.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "cli.h"
+
+static void print_global_help(FILE *out)
+{
+	size_t width = 0;
+
+	fputs("Usage: rfm [OPTIONS] COMMAND [ARGS...]\n"
+	      "Look at and exercise a reflective-memory network (real or emulated).\n"
+	      "\n"
+	      "Commands:\n",
+	      out);
+	for (const struct cli_command *const *c = cli_commands; *c; c++)
+		if (strlen((*c)->name) > width)
+			width = strlen((*c)->name);
+	for (const struct cli_command *const *c = cli_commands; *c; c++)
+		fprintf(out, "  %-*s  %s\n", (int)width, (*c)->name, (*c)->summary);
+	fputs("\nrfm COMMAND --help shows a command's arguments and options.\n\n", out);
+	cli_print_common_help(out);
+}
+
+/* Flush stdout and report a failed write (a full disk, a closed pipe...). */
+static int finish_output(struct cli *cli, int status)
+{
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return status;
+	cli_set_command(cli, NULL);
+	cli_error(cli, "writing the output: %s", strerror(errno));
+	return status == CLI_EXIT_OK ? CLI_EXIT_FAILED : status;
+}
+
+static int run(struct cli *cli, int argc, char **argv)
+{
+	const struct cli_command *cmd;
+
+	/* Before the command only common options exist: the result is -1 or a stop. */
+	cli_set_command(cli, NULL);
+	if (cli_getopt(cli, argc, argv, NULL, NULL) == CLI_OPT_STOP)
+		return cli->status;
+
+	if (optind >= argc) {
+		if (cli->want_version) {
+			cli_print_version(cli);
+			return CLI_EXIT_OK;
+		}
+		if (cli->want_help) {
+			print_global_help(stdout);
+			return CLI_EXIT_OK;
+		}
+		return cli_usage_error(cli, "no command given");
+	}
+	cmd = cli_find_command(argv[optind]);
+	if (!cmd)
+		return cli_usage_error(cli, "unknown command '%s'", argv[optind]);
+
+	/* Help and version asked for before the command still apply to it. */
+	argc -= optind;
+	argv += optind;
+	cli_set_command(cli, cmd);
+	return cmd->run(cli, argc, argv);
+}
+
+int main(int argc, char **argv)
+{
+	struct cli cli;
+	int status;
+
+	memset(&cli, 0, sizeof(cli));
+	status = run(&cli, argc, argv);
+	if (status == CLI_EXIT_DONE)
+		status = CLI_EXIT_OK;
+	rfm_close(cli.node);
+	return finish_output(&cli, status);
+}
+
+/* ---- rfm help [COMMAND] ---- */
+
+static int help_run(struct cli *cli, int argc, char **argv)
+{
+	const struct cli_command *cmd;
+	int ret = cli_parse_args(cli, argc, argv, 0, 1);
+
+	if (ret)
+		return ret;
+	if (optind == argc) {
+		print_global_help(stdout);
+		return CLI_EXIT_OK;
+	}
+	cmd = cli_find_command(argv[optind]);
+	if (!cmd)
+		return cli_usage_error(cli, "unknown command '%s'", argv[optind]);
+	cli_print_command_help(stdout, cmd);
+	return CLI_EXIT_OK;
+}
+
+const struct cli_command cli_cmd_help = {
+	.name = "help",
+	.args = "[COMMAND]",
+	.summary = "Show the list of commands, or one command's help",
+	.help = "",
+	.run = help_run,
+};
