@@ -1,1 +1,51 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
+# The C test suites: CMocka unit tests and multi-process tests. Every suite
+# shares the harness in tests/harness/ and runs against the backend named by
+# RFM_TEST_BACKEND (default shm). See tests/README.md.
+
+if WITH_TESTS
+
+check_LTLIBRARIES += tests/harness/libharness.la
+tests_harness_libharness_la_SOURCES = \
+	tests/harness/harness.h \
+	tests/harness/harness.c \
+	tests/harness/rfm-cmocka.h
+tests_harness_libharness_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/harness
+
+rfm_test_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/harness $(CMOCKA_CFLAGS)
+rfm_test_ldadd = tests/harness/libharness.la src/librfm.la $(CMOCKA_LIBS)
+
+rfm_c_tests = \
+	tests/test-errors \
+	tests/test-version
+
+check_PROGRAMS += $(rfm_c_tests)
+TESTS += $(rfm_c_tests)
+
+tests_test_errors_SOURCES = tests/test-errors.c
+tests_test_errors_CPPFLAGS = $(rfm_test_cppflags)
+tests_test_errors_LDADD = $(rfm_test_ldadd)
+
+tests_test_version_SOURCES = tests/test-version.c
+tests_test_version_CPPFLAGS = $(rfm_test_cppflags)
+tests_test_version_LDADD = $(rfm_test_ldadd)
+
+# Which backend the suite runs against: RFM_TEST_BACKEND from the make
+# command line or the environment, else shm.
+AM_TESTS_ENVIRONMENT = \
+	RFM_TEST_BACKEND="$${RFM_TEST_BACKEND:-shm}"; export RFM_TEST_BACKEND;
+
+# `make check-backends`: the whole suite once per backend this machine has
+# (each run keeps its summary in tests-BACKEND.log).
+RFM_TEST_BACKENDS = shm
+check-backends:
+	@for backend in $(RFM_TEST_BACKENDS); do \
+		echo "== make check, backend $$backend =="; \
+		$(MAKE) $(AM_MAKEFLAGS) check RFM_TEST_BACKEND=$$backend \
+			TEST_SUITE_LOG=tests-$$backend.log || exit 1; \
+	done
+.PHONY: check-backends
+CLEANFILES += tests-*.log
+
+endif
+
