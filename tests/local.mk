@@ -17,7 +17,11 @@ rfm_test_ldadd = tests/harness/libharness.la src/librfm.la $(CMOCKA_LIBS)
 
 rfm_c_tests = \
 	tests/test-errors \
-	tests/test-version
+	tests/test-version \
+	tests/test-uri \
+	tests/test-open \
+	tests/test-memory \
+	tests/test-access
 
 check_PROGRAMS += $(rfm_c_tests)
 TESTS += $(rfm_c_tests)
@@ -29,6 +33,24 @@ tests_test_errors_LDADD = $(rfm_test_ldadd)
 tests_test_version_SOURCES = tests/test-version.c
 tests_test_version_CPPFLAGS = $(rfm_test_cppflags)
 tests_test_version_LDADD = $(rfm_test_ldadd)
+
+tests_test_uri_SOURCES = tests/test-uri.c
+tests_test_uri_CPPFLAGS = $(rfm_test_cppflags)
+tests_test_uri_LDADD = $(rfm_test_ldadd)
+
+tests_test_open_SOURCES = tests/test-open.c
+tests_test_open_CPPFLAGS = $(rfm_test_cppflags)
+tests_test_open_LDADD = $(rfm_test_ldadd)
+
+tests_test_memory_SOURCES = tests/test-memory.c
+tests_test_memory_CPPFLAGS = $(rfm_test_cppflags)
+tests_test_memory_LDADD = $(rfm_test_ldadd)
+
+# Looks the exported accessor twins up with dlsym().
+tests_test_access_SOURCES = tests/test-access.c
+tests_test_access_CPPFLAGS = $(rfm_test_cppflags) \
+	-DLIBRFM_MAP='"$(abs_top_srcdir)/src/librfm.map"'
+tests_test_access_LDADD = $(rfm_test_ldadd) -ldl
 
 # Which backend the suite runs against: RFM_TEST_BACKEND from the make
 # command line or the environment, else shm.
