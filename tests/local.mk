@@ -21,7 +21,9 @@ rfm_c_tests = \
 	tests/test-uri \
 	tests/test-open \
 	tests/test-memory \
-	tests/test-access
+	tests/test-access \
+	tests/test-corrupt \
+	tests/test-nospc
 
 check_PROGRAMS += $(rfm_c_tests)
 TESTS += $(rfm_c_tests)
@@ -51,6 +53,15 @@ tests_test_access_SOURCES = tests/test-access.c
 tests_test_access_CPPFLAGS = $(rfm_test_cppflags) \
 	-DLIBRFM_MAP='"$(abs_top_srcdir)/src/librfm.map"'
 tests_test_access_LDADD = $(rfm_test_ldadd) -ldl
+
+# Writes segments by hand, so it knows their private layout.
+tests_test_corrupt_SOURCES = tests/test-corrupt.c
+tests_test_corrupt_CPPFLAGS = $(rfm_test_cppflags) -I$(top_srcdir)/src
+tests_test_corrupt_LDADD = $(rfm_test_ldadd)
+
+tests_test_nospc_SOURCES = tests/test-nospc.c
+tests_test_nospc_CPPFLAGS = $(rfm_test_cppflags)
+tests_test_nospc_LDADD = $(rfm_test_ldadd)
 
 # Which backend the suite runs against: RFM_TEST_BACKEND from the make
 # command line or the environment, else shm.
