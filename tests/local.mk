@@ -23,7 +23,10 @@ rfm_c_tests = \
 	tests/test-memory \
 	tests/test-access \
 	tests/test-corrupt \
-	tests/test-nospc
+	tests/test-nospc \
+	tests/test-multinode \
+	tests/test-open-race \
+	tests/test-publish
 
 check_PROGRAMS += $(rfm_c_tests)
 TESTS += $(rfm_c_tests)
@@ -62,6 +65,19 @@ tests_test_corrupt_LDADD = $(rfm_test_ldadd)
 tests_test_nospc_SOURCES = tests/test-nospc.c
 tests_test_nospc_CPPFLAGS = $(rfm_test_cppflags)
 tests_test_nospc_LDADD = $(rfm_test_ldadd)
+
+tests_test_multinode_SOURCES = tests/test-multinode.c
+tests_test_multinode_CPPFLAGS = $(rfm_test_cppflags)
+tests_test_multinode_LDADD = $(rfm_test_ldadd)
+
+# Interposes flock() (dlsym RTLD_NEXT) to stage a creation race exactly.
+tests_test_open_race_SOURCES = tests/test-open-race.c
+tests_test_open_race_CPPFLAGS = $(rfm_test_cppflags)
+tests_test_open_race_LDADD = $(rfm_test_ldadd) -ldl
+
+tests_test_publish_SOURCES = tests/test-publish.c
+tests_test_publish_CPPFLAGS = $(rfm_test_cppflags)
+tests_test_publish_LDADD = $(rfm_test_ldadd) -ldl
 
 # Which backend the suite runs against: RFM_TEST_BACKEND from the make
 # command line or the environment, else shm.
