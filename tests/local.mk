@@ -26,7 +26,8 @@ rfm_c_tests = \
 	tests/test-nospc \
 	tests/test-multinode \
 	tests/test-open-race \
-	tests/test-publish
+	tests/test-publish \
+	tests/test-cxx
 
 check_PROGRAMS += $(rfm_c_tests)
 TESTS += $(rfm_c_tests)
@@ -79,6 +80,15 @@ tests_test_publish_SOURCES = tests/test-publish.c
 tests_test_publish_CPPFLAGS = $(rfm_test_cppflags)
 tests_test_publish_LDADD = $(rfm_test_ldadd) -ldl
 
+# The public headers must compile as C++ too (extern "C", inline accessors).
+tests_test_cxx_SOURCES = tests/test-cxx.cc
+tests_test_cxx_CPPFLAGS = $(AM_CPPFLAGS)
+tests_test_cxx_LDADD = src/librfm.la
+# The project's warnings (and -Werror) minus the two that g++ rejects for C++.
+rfm_cxx_warn_c = $(RFM_WARN_CFLAGS:-Wmissing-prototypes=)
+rfm_cxx_warn = $(rfm_cxx_warn_c:-Wstrict-prototypes=)
+tests_test_cxx_CXXFLAGS = $(rfm_cxx_warn)
+
 # Which backend the suite runs against: RFM_TEST_BACKEND from the make
 # command line or the environment, else shm.
 AM_TESTS_ENVIRONMENT = \
@@ -98,3 +108,4 @@ CLEANFILES += tests-*.log
 
 endif
 
+EXTRA_DIST += tests/README.md
