@@ -47,7 +47,8 @@ static const char *const messages[] = {
 
 RFM_API const char *rfm_strerror(int code)
 {
-	unsigned int index = code < 0 ? (unsigned int)-code : (unsigned int)code;
+	/* Negate in unsigned arithmetic: -INT_MIN overflows an int. */
+	unsigned int index = code < 0 ? 0u - (unsigned int)code : (unsigned int)code;
 
 	if (index < RFM_ARRAY_SIZE(messages) && messages[index])
 		return messages[index];

@@ -370,6 +370,13 @@ static int shm_open_node(struct rfm_node *node, struct rfm_uri *uri)
 		goto fail;
 	}
 	ret = attach_segment(shm, uri, (uint64_t)st.st_size, &uninitialised);
+	/*
+	 * Another opener may have set the segment up between our O_CREAT and
+	 * our lock: then the network is theirs, and our failing must not
+	 * remove it from under them.
+	 */
+	if (ret || !uninitialised)
+		created = false;
 	if (ret)
 		goto fail;
 	if (uninitialised) {

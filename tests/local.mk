@@ -1,1 +1,111 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
+# The C test suites: CMocka unit tests and multi-process tests. Every suite
+# shares the harness in tests/harness/ and runs against the backend named by
+# RFM_TEST_BACKEND (default shm). See tests/README.md.
+
+if WITH_TESTS
+
+check_LTLIBRARIES += tests/harness/libharness.la
+tests_harness_libharness_la_SOURCES = \
+	tests/harness/harness.h \
+	tests/harness/harness.c \
+	tests/harness/rfm-cmocka.h
+tests_harness_libharness_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/harness
+
+rfm_test_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/harness $(CMOCKA_CFLAGS)
+rfm_test_ldadd = tests/harness/libharness.la src/librfm.la $(CMOCKA_LIBS)
+
+rfm_c_tests = \
+	tests/test-errors \
+	tests/test-version \
+	tests/test-uri \
+	tests/test-open \
+	tests/test-memory \
+	tests/test-access \
+	tests/test-corrupt \
+	tests/test-nospc \
+	tests/test-multinode \
+	tests/test-open-race \
+	tests/test-publish \
+	tests/test-cxx
+
+check_PROGRAMS += $(rfm_c_tests)
+TESTS += $(rfm_c_tests)
+
+tests_test_errors_SOURCES = tests/test-errors.c
+tests_test_errors_CPPFLAGS = $(rfm_test_cppflags)
+tests_test_errors_LDADD = $(rfm_test_ldadd)
+
+tests_test_version_SOURCES = tests/test-version.c
+tests_test_version_CPPFLAGS = $(rfm_test_cppflags)
+tests_test_version_LDADD = $(rfm_test_ldadd)
+
+tests_test_uri_SOURCES = tests/test-uri.c
+tests_test_uri_CPPFLAGS = $(rfm_test_cppflags)
+tests_test_uri_LDADD = $(rfm_test_ldadd)
+
+tests_test_open_SOURCES = tests/test-open.c
+tests_test_open_CPPFLAGS = $(rfm_test_cppflags)
+tests_test_open_LDADD = $(rfm_test_ldadd)
+
+tests_test_memory_SOURCES = tests/test-memory.c
+tests_test_memory_CPPFLAGS = $(rfm_test_cppflags)
+tests_test_memory_LDADD = $(rfm_test_ldadd)
+
+# Looks the exported accessor twins up with dlsym().
+tests_test_access_SOURCES = tests/test-access.c
+tests_test_access_CPPFLAGS = $(rfm_test_cppflags) \
+	-DLIBRFM_MAP='"$(abs_top_srcdir)/src/librfm.map"'
+tests_test_access_LDADD = $(rfm_test_ldadd) -ldl
+
+# Writes segments by hand, so it knows their private layout.
+tests_test_corrupt_SOURCES = tests/test-corrupt.c
+tests_test_corrupt_CPPFLAGS = $(rfm_test_cppflags) -I$(top_srcdir)/src
+tests_test_corrupt_LDADD = $(rfm_test_ldadd)
+
+tests_test_nospc_SOURCES = tests/test-nospc.c
+tests_test_nospc_CPPFLAGS = $(rfm_test_cppflags)
+tests_test_nospc_LDADD = $(rfm_test_ldadd)
+
+tests_test_multinode_SOURCES = tests/test-multinode.c
+tests_test_multinode_CPPFLAGS = $(rfm_test_cppflags)
+tests_test_multinode_LDADD = $(rfm_test_ldadd)
+
+# Interposes flock() (dlsym RTLD_NEXT) to stage a creation race exactly.
+tests_test_open_race_SOURCES = tests/test-open-race.c
+tests_test_open_race_CPPFLAGS = $(rfm_test_cppflags)
+tests_test_open_race_LDADD = $(rfm_test_ldadd) -ldl
+
+tests_test_publish_SOURCES = tests/test-publish.c
+tests_test_publish_CPPFLAGS = $(rfm_test_cppflags)
+tests_test_publish_LDADD = $(rfm_test_ldadd) -ldl
+
+# The public headers must compile as C++ too (extern "C", inline accessors).
+tests_test_cxx_SOURCES = tests/test-cxx.cc
+tests_test_cxx_CPPFLAGS = $(AM_CPPFLAGS)
+tests_test_cxx_LDADD = src/librfm.la
+# The project's warnings (and -Werror) minus the two that g++ rejects for C++.
+rfm_cxx_warn_c = $(RFM_WARN_CFLAGS:-Wmissing-prototypes=)
+rfm_cxx_warn = $(rfm_cxx_warn_c:-Wstrict-prototypes=)
+tests_test_cxx_CXXFLAGS = $(rfm_cxx_warn)
+
+# Which backend the suite runs against: RFM_TEST_BACKEND from the make
+# command line or the environment, else shm.
+AM_TESTS_ENVIRONMENT = \
+	RFM_TEST_BACKEND="$${RFM_TEST_BACKEND:-shm}"; export RFM_TEST_BACKEND;
+
+# `make check-backends`: the whole suite once per backend this machine has
+# (each run keeps its summary in tests-BACKEND.log).
+RFM_TEST_BACKENDS = shm
+check-backends:
+	@for backend in $(RFM_TEST_BACKENDS); do \
+		echo "== make check, backend $$backend =="; \
+		$(MAKE) $(AM_MAKEFLAGS) check RFM_TEST_BACKEND=$$backend \
+			TEST_SUITE_LOG=tests-$$backend.log || exit 1; \
+	done
+.PHONY: check-backends
+CLEANFILES += tests-*.log
+
+endif
+
+EXTRA_DIST += tests/README.md

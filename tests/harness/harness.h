@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The test harness every librfm test suite shares.
+ *
+ * It does three jobs, so that the tests themselves only say what they check:
+ *
+ *  - picks the backend under test from $RFM_TEST_BACKEND (default "shm"),
+ *    and skips the whole program (exit 77) when that backend is unknown or
+ *    not available here;
+ *  - hands out fresh networks with unique names (program, pid and a
+ *    counter), and removes any that are still there when the program exits;
+ *  - runs helper processes: fork a child running a function, ready/go
+ *    signalling and small reports over pipes, waiting for a child by the
+ *    PID recorded at fork with its exit status, killing every child left
+ *    when a test fails. Nothing here sleeps to wait for a peer.
+ *
+ * The harness does not depend on CMocka: a child process must never use
+ * CMocka's assertions (a failure would unwind into the copy of the test
+ * runner inside the child). Children check with HARNESS_CHECK() and report
+ * through their exit status.
+ */
+#ifndef RFM_TEST_HARNESS_H
+#define RFM_TEST_HARNESS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* Exit statuses understood by the Automake test driver. */
+#define HARNESS_EXIT_SKIP 77
+#define HARNESS_EXIT_ERROR 99
+
+/*
+ * Safety net against a hung peer, not a timing assertion: a wait that
+ * exceeds it is reported as a failure instead of hanging `make check`.
+ */
+#define HARNESS_HANG_TIMEOUT_MS 60000
+
+/* ---- backend selection ---- */
+
+/*
+ * Call first in every test program. Reads $RFM_TEST_BACKEND; exits with 77
+ * (skipped) and a message when the backend is unknown or unavailable.
+ */
+void harness_init(void);
+
+/* The backend under test, e.g. "shm". */
+const char *harness_backend(void);
+
+/* Exit 77 (skip the program) unless the backend under test is @name. */
+void harness_require_backend(const char *name);
+
+/* ---- networks ---- */
+
+#define HARNESS_URI_MAX 512
+/* Room for "backend:NAME": the network part of every URI. */
+#define HARNESS_NETWORK_URI_MAX 128
+
+/* Pass as node id to let the network choose the first free one. */
+#define HARNESS_ANY_NODE (-1)
+
+struct harness_network {
+	char name[64];			/* unique network name */
+	uint64_t size;			/* window size asked for; 0 = backend default */
+	char uri[HARNESS_NETWORK_URI_MAX]; /* the network, no parameters: "shm:NAME" */
+	char scratch[HARNESS_URI_MAX];	/* last URI built by the calls below */
+};
+
+/*
+ * Describe a fresh network of @size bytes (0: the backend's default). It
+ * is created by the first rfm_open() of one of its URIs. Networks not
+ * destroyed explicitly are removed when the program exits.
+ */
+void harness_network_new(struct harness_network *net, uint64_t size);
+
+/*
+ * URI of node @node_id (or HARNESS_ANY_NODE) on @net, with its size.
+ * Returns net->scratch: valid until the next URI call on @net.
+ */
+const char *harness_node_uri(struct harness_network *net, int node_id);
+
+/*
+ * URI of @net with a query built from @fmt (printf-style, without the '?';
+ * "" for none), for tests of the parameters themselves: e.g.
+ * harness_network_uri(&net, "node=%d&size=%s", 3, "8K").
+ * Returns net->scratch: valid until the next URI call on @net.
+ */
+__attribute__((format(printf, 2, 3)))
+const char *harness_network_uri(struct harness_network *net, const char *fmt, ...);
+
+/*
+ * Remove @net, even with nodes attached. Returns 0 (also when it does not
+ * exist) or the rfm error code.
+ */
+int harness_network_destroy(struct harness_network *net);
+
+/* shm: the file backing @net ("/dev/shm/rfm-NAME"), or NULL for other backends. */
+const char *harness_shm_path(const struct harness_network *net, char *buf, size_t len);
+
+/* ---- helper processes ---- */
+
+/* The parent's view of a child. */
+struct harness_child {
+	pid_t pid;		/* recorded at fork; every wait and kill uses it */
+	int go_fd;		/* write end: parent -> child */
+	int report_fd;		/* read end: child -> parent (ready byte, reports) */
+	bool reaped;
+	int status;		/* raw wait status once reaped */
+};
+
+/* The child's view of its parent. */
+struct harness_link {
+	int go_fd;		/* read end */
+	int report_fd;		/* write end */
+};
+
+/* Runs in the child; its return value becomes the exit status (0 = passed). */
+typedef int (*harness_child_fn)(struct harness_link *link, void *arg);
+
+/*
+ * Fork a child that runs fn(link, arg) and exits with its result. The
+ * child's CMocka signal handlers are reset, stdio is flushed before the
+ * fork, and the child never runs the parent's exit handlers.
+ */
+void harness_child_start(struct harness_child *child, harness_child_fn fn, void *arg);
+
+/* In the child: tell the parent we are ready. */
+void harness_link_ready(struct harness_link *link);
+
+/* In the child: block until the parent says go (exits if the parent is gone). */
+void harness_link_wait_go(struct harness_link *link);
+
+/* In the child: send @len bytes to the parent. */
+void harness_link_send(struct harness_link *link, const void *buf, size_t len);
+
+/* In the parent: wait for the child's ready byte. 0, or -1 if it died first. */
+int harness_child_wait_ready(struct harness_child *child);
+
+/* In the parent: receive exactly @len bytes. 0, or -1 if the child died first. */
+int harness_child_recv(struct harness_child *child, void *buf, size_t len);
+
+/* In the parent: let the child go on. */
+void harness_child_go(struct harness_child *child);
+
+/*
+ * In the parent: wait for the child (by its recorded PID) to end. Returns
+ * its exit status 0..255, 128 + signal number if a signal killed it, or -1
+ * when it hung past HARNESS_HANG_TIMEOUT_MS (it is then killed).
+ */
+int harness_child_wait(struct harness_child *child);
+
+/* In the parent: SIGKILL the child by its recorded PID and reap it. */
+void harness_child_kill(struct harness_child *child);
+
+/* Kill and reap every child of this process not reaped yet (for teardowns). */
+void harness_kill_children(void);
+
+/* ---- checks inside children ---- */
+
+/* Report a failed check with the library's last error, then end the child. */
+__attribute__((noreturn, format(printf, 3, 4)))
+void harness_fail(const char *file, int line, const char *fmt, ...);
+
+#define HARNESS_CHECK(cond)                                                   \
+	do {                                                                  \
+		if (!(cond))                                                  \
+			harness_fail(__FILE__, __LINE__, "check failed: %s",  \
+				     #cond);                                  \
+	} while (0)
+
+#define HARNESS_CHECK_RFM(expr)                                               \
+	do {                                                                  \
+		int harness_ret_ = (expr);                                    \
+		if (harness_ret_ != 0)                                        \
+			harness_fail(__FILE__, __LINE__, "%s returned %d",    \
+				     #expr, harness_ret_);                    \
+	} while (0)
+
+#endif /* RFM_TEST_HARNESS_H */
