@@ -135,7 +135,7 @@ build) build ;;
 demo)
 	build
 	say "demo: three nodes on the emulated network"
-	build/examples/demo.sh
+	examples/demo.sh build
 	;;
 test) run_tests ;;
 bench)

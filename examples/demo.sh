@@ -2,11 +2,11 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # A three-node demo on the emulated network: one sender publishes samples
 # at 1 kHz with data-then-sequence-flag; two receivers on other nodes (other
-# processes) check every sample they take. Run from a build directory:
-#   examples/demo.sh [SAMPLES]
+# processes) check every sample they take.
+#   examples/demo.sh [BUILDDIR [SAMPLES]]     (BUILDDIR defaults to ./build)
 set -eu
-builddir=$(cd "$(dirname "$0")/.." && pwd)
-samples=${1:-2000}
+builddir=$(cd "${1:-build}" && pwd)
+samples=${2:-2000}
 net="demo-$$"
 uri="shm:$net?size=1M"
 logs=$(mktemp -d)

@@ -34,6 +34,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	printf("receiver node %d: waiting for samples\n", rfm_node_id(node));
+	fflush(stdout); /* the demo script waits for this line */
 	for (;;) {
 		uint64_t seq = rfm_load64_acquire(base, PUBLISH_SEQ);
 

@@ -103,9 +103,10 @@ check-backends:
 		$(MAKE) $(AM_MAKEFLAGS) check RFM_TEST_BACKEND=$$backend \
 			TEST_SUITE_LOG=tests-$$backend.log || exit 1; \
 	done
-.PHONY: check-backends
 CLEANFILES += tests-*.log
 
 endif
+# Outside the conditional: automake wants every .PHONY in one condition.
+.PHONY: check-backends
 
 EXTRA_DIST += tests/README.md
