@@ -71,6 +71,14 @@ struct rfm_backend_ops {
 	void (*get_info)(const struct rfm_node *node, struct rfm_node_info *info);
 	/* Remove the network (optional: NULL means RFM_ENOTSUP). */
 	int (*destroy)(struct rfm_uri *uri, unsigned int flags);
+	/*
+	 * In the child of a fork(): drop this process's share of the kernel
+	 * objects that make the parent's node what it is (descriptors holding
+	 * the node id...), without touching any shared state, so the parent's
+	 * close still frees the id. Runs in the atfork child handler: only
+	 * async-signal-safe calls. Optional.
+	 */
+	void (*forget)(struct rfm_node *node);
 };
 
 extern const struct rfm_backend_ops rfm__shm_ops;
@@ -87,6 +95,13 @@ struct rfm_node {
 	const struct rfm_backend_ops *ops;
 	void *priv;		/* backend state */
 	char *uri;		/* canonical URI */
+	bool forked;		/* inherited through fork(): the parent owns the id */
+	struct rfm_node *next_open; /* registry of open nodes (node-registry.c) */
 };
+
+/* ---- open nodes, for fork handling (node-registry.c) ---- */
+
+void rfm__node_register(struct rfm_node *node);
+void rfm__node_unregister(struct rfm_node *node);
 
 #endif /* RFM_INTERNAL_H */

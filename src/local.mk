@@ -6,6 +6,7 @@ src_librfm_la_SOURCES = \
 	src/error.c \
 	src/uri.c \
 	src/node.c \
+	src/node-registry.c \
 	src/memory.c \
 	src/ffi.c \
 	src/shm-segment.h \

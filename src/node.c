@@ -57,6 +57,7 @@ RFM_API int rfm_open(const char *uri_text, rfm_node **nodep)
 		free(node);
 		goto out_uri;
 	}
+	rfm__node_register(node);
 	*nodep = node;
 out_uri:
 	rfm__uri_free(&uri);
@@ -67,6 +68,7 @@ RFM_API void rfm_close(rfm_node *node)
 {
 	if (!node)
 		return;
+	rfm__node_unregister(node);
 	node->ops->close(node);
 	free(node->uri);
 	free(node);

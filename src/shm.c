@@ -136,11 +136,38 @@ static bool all_zero(const void *p, size_t len)
 	return true;
 }
 
+/*
+ * Map the whole segment through a second open file description of the
+ * same file. The mapping keeps its description alive for as long as it
+ * exists — in a fork()ed child too — so it must not be the description
+ * holding the node-id lock, or a child would keep the parent's id busy.
+ * /proc/self/fd reopens the very inode we validated, even if the name was
+ * removed meanwhile; without /proc, fall back to the locking descriptor.
+ */
+static int map_segment(struct shm_node *shm, const struct rfm_uri *uri, uint64_t size)
+{
+	char path[64];
+	int map_fd;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", shm->fd);
+	map_fd = open(path, O_RDWR | O_CLOEXEC);
+	shm->segment = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE,
+			    map_fd >= 0 ? map_fd : shm->fd, 0);
+	if (map_fd >= 0)
+		close(map_fd);
+	if (shm->segment == MAP_FAILED) {
+		shm->segment = NULL;
+		return sys_error(uri, "mmap");
+	}
+	shm->segment_size = size;
+	return 0;
+}
+
 /* Lay out a new segment in @fd (locked, empty or never initialised). */
 static int create_segment(struct shm_node *shm, const struct rfm_uri *uri, uint64_t window_size)
 {
 	struct rfm_shm_header header;
-	int err;
+	int err, ret;
 
 	memset(&header, 0, sizeof(header));
 	rfm__shm_header_init(&header, window_size);
@@ -153,19 +180,15 @@ static int create_segment(struct shm_node *shm, const struct rfm_uri *uri, uint6
 	err = posix_fallocate(shm->fd, 0, (off_t)header.segment_size);
 	if (err) {
 		errno = err;
-		int ret = sys_error(uri, "reserving the segment (is /dev/shm full?)");
+		ret = sys_error(uri, "reserving the segment (is /dev/shm full?)");
 		if (ftruncate(shm->fd, 0) < 0) {
 			/* nothing more to undo: the caller removes a segment it created */
 		}
 		return ret;
 	}
-	shm->segment = mmap(NULL, header.segment_size, PROT_READ | PROT_WRITE,
-			    MAP_SHARED | MAP_POPULATE, shm->fd, 0);
-	if (shm->segment == MAP_FAILED) {
-		shm->segment = NULL;
-		return sys_error(uri, "mmap");
-	}
-	shm->segment_size = header.segment_size;
+	ret = map_segment(shm, uri, header.segment_size);
+	if (ret)
+		return ret;
 	memcpy(shm->segment, &header, sizeof(header));
 	/* The magic goes last: a segment without it is known to be unfinished. */
 	__atomic_store_n(&((struct rfm_shm_header *)shm->segment)->magic, RFM_SHM_MAGIC,
@@ -207,13 +230,9 @@ static int attach_segment(struct shm_node *shm, const struct rfm_uri *uri, uint6
 	ret = rfm__shm_header_validate(uri->text, &header, file_size);
 	if (ret)
 		return ret;
-	shm->segment = mmap(NULL, header.segment_size, PROT_READ | PROT_WRITE,
-			    MAP_SHARED | MAP_POPULATE, shm->fd, 0);
-	if (shm->segment == MAP_FAILED) {
-		shm->segment = NULL;
-		return sys_error(uri, "mmap");
-	}
-	shm->segment_size = header.segment_size;
+	ret = map_segment(shm, uri, header.segment_size);
+	if (ret)
+		return ret;
 	return 0;
 }
 
@@ -310,6 +329,20 @@ static void shm_release(struct shm_node *shm)
 	if (shm->fd >= 0)
 		close(shm->fd);
 	free(shm);
+}
+
+/*
+ * The node id is held by a lock on the open file description, which a
+ * fork() shares with the child: the child lets go of its descriptor so
+ * that the parent's close really frees the id.
+ */
+static void shm_forget(struct rfm_node *node)
+{
+	struct shm_node *shm = node->priv;
+
+	if (shm->fd >= 0)
+		close(shm->fd);
+	shm->fd = -1;
 }
 
 static int shm_open_node(struct rfm_node *node, struct rfm_uri *uri)
@@ -428,8 +461,12 @@ static void shm_close_node(struct rfm_node *node)
 {
 	struct shm_node *shm = node->priv;
 
-	__atomic_store_n(&shm->nodes[node->id].pid, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&shm->nodes[node->id].state, RFM_SHM_NODE_FREE, __ATOMIC_RELEASE);
+	/* A handle inherited through fork() does not own the table entry. */
+	if (!node->forked) {
+		__atomic_store_n(&shm->nodes[node->id].pid, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&shm->nodes[node->id].state, RFM_SHM_NODE_FREE,
+				 __ATOMIC_RELEASE);
+	}
 	/* Closing the descriptor releases the node id's lock. */
 	shm_release(shm);
 }
@@ -496,4 +533,5 @@ const struct rfm_backend_ops rfm__shm_ops = {
 	.close = shm_close_node,
 	.get_info = shm_get_info,
 	.destroy = shm_destroy,
+	.forget = shm_forget,
 };

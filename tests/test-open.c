@@ -510,6 +510,53 @@ static void killed_node_id_is_first_free_again(void **state)
 	rfm_close(node);
 }
 
+/* Child: use the handle inherited through fork(), then close it. */
+static int use_inherited_handle(struct harness_link *link, void *arg)
+{
+	rfm_node *inherited = arg;
+	uint32_t v;
+
+	/* The window is shared: memory access through the inherited handle works. */
+	HARNESS_CHECK_RFM(rfm_mem_poke32(inherited, 8, 0xfeed));
+	HARNESS_CHECK_RFM(rfm_mem_peek32(inherited, 0, &v));
+	HARNESS_CHECK(v == 0xabc);
+	harness_link_ready(link);
+	harness_link_wait_go(link);
+	/* Closing it must not free what the parent (or its successor) holds. */
+	rfm_close(inherited);
+	return 0;
+}
+
+static void forked_child_does_not_keep_parents_id(void **state)
+{
+	struct harness_network *net = *state;
+	struct harness_child child;
+	rfm_node *watcher, *node, *again;
+	uint32_t v;
+
+	watcher = open_node(net, 0);
+	node = open_node(net, 5);
+	assert_rfm_ok(rfm_mem_poke32(node, 0, 0xabc));
+	harness_child_start(&child, use_inherited_handle, node);
+	assert_int_equal(harness_child_wait_ready(&child), 0);
+	assert_rfm_ok(rfm_mem_peek32(watcher, 8, &v));
+	assert_int_equal(v, 0xfeed);
+
+	/* The parent closes while the child still lives: the id is free at once. */
+	rfm_close(node);
+	assert_int_equal(node_info(watcher).nodes_attached, 1);
+	again = open_node(net, 5);
+	assert_int_equal(node_info(watcher).nodes_attached, 2);
+
+	harness_child_go(&child);
+	assert_int_equal(harness_child_wait(&child), 0);
+	/* The child's close of its inherited copy left the new holder alone. */
+	assert_int_equal(node_info(watcher).nodes_attached, 2);
+	assert_rfm_code(rfm_open(harness_node_uri(net, 5), &node), RFM_EINUSE);
+	rfm_close(again);
+	rfm_close(watcher);
+}
+
 static void child_closing_cleanly_frees_its_id(void **state)
 {
 	struct harness_network *net = *state;
@@ -648,6 +695,7 @@ int main(void)
 		TEST(killed_node_id_is_reclaimed),
 		TEST(killed_node_id_is_first_free_again),
 		TEST(child_closing_cleanly_frees_its_id),
+		TEST(forked_child_does_not_keep_parents_id),
 		TEST(destroy_refuses_busy_network),
 		TEST(destroy_force_cuts_off_attached_nodes),
 		TEST(destroy_bad_arguments),

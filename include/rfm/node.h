@@ -26,7 +26,13 @@
  *
  * Thread-safety: a node handle may be used from several threads at once
  * for memory access; rfm_close() must not race with other calls on the
- * same handle. A handle does not survive fork(): children open their own.
+ * same handle.
+ *
+ * fork(): a child inherits its parent's handles, but not their node ids —
+ * the parent alone holds those, and its rfm_close() frees them whatever
+ * its children do. In the child, memory access through an inherited
+ * handle still works (the window is shared); the child should
+ * rfm_close() it and open a node of its own.
  */
 #ifndef RFM_NODE_H
 #define RFM_NODE_H
