@@ -302,8 +302,9 @@ static int parse_params(struct rfm_uri *uri, struct shm_params *p)
 			return ret;
 	}
 	if ((v = rfm__uri_take(uri, "mode"))) {
-		if (v[0] != '0' || rfm__parse_u64(v, &n) || n > 0777 || (n & 0600) != 0600 ||
-		    (n & 0111))
+		/* Octal only: "0x180" would parse as C notation but is not a mode. */
+		if (v[0] != '0' || strspn(v, "01234567") != strlen(v) || rfm__parse_u64(v, &n) ||
+		    n > 0777 || (n & 0600) != 0600 || (n & 0111))
 			return rfm__error(RFM_EURI,
 					  "%s: mode '%s' must be octal like 0600 or 0660, owner "
 					  "read-write, no execute",

@@ -75,6 +75,8 @@ static const struct bad_uri bad_queries[] = {
 	{ "mode=0", RFM_EURI, "must be octal" },
 	{ "mode=01600", RFM_EURI, "must be octal" },
 	{ "mode=0abc", RFM_EURI, "must be octal" },
+	{ "mode=0x180", RFM_EURI, "must be octal" },
+	{ "mode=0608", RFM_EURI, "must be octal" },
 };
 
 static int setup(void **state)
