@@ -33,5 +33,6 @@
 #include <rfm/node.h>
 #include <rfm/memory.h>
 #include <rfm/access.h>
+#include <rfm/layout.h>
 
 #endif /* RFM_RFM_H */

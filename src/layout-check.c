@@ -1,0 +1,350 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Validation and placement of a layout, in one pass that reports every
+ * problem: names, types, counts, limits, writers, automatic offsets,
+ * alignment, bounds, overlaps and duplicates.
+ *
+ * Placement: an item without an offset goes to the first naturally
+ * aligned offset after the end of the item declared before it in the
+ * same region (or record). Alignment is that of the absolute window
+ * offset, so a region need not start aligned for its variables to be.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "layout-internal.h"
+
+#define HEX(x) ((unsigned long long)(x))
+
+/* One laid-out range, for overlap and duplicate checks. */
+struct span {
+	uint64_t start, end;
+	const char *name;
+	const char *kind;
+	struct lay_pos pos;
+	size_t decl;		/* declaration order, to report at the later item */
+};
+
+static int by_start(const void *a, const void *b)
+{
+	const struct span *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->decl < y->decl ? -1 : x->decl > y->decl;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	const struct span *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	if (c)
+		return c;
+	return x->decl < y->decl ? -1 : x->decl > y->decl;
+}
+
+/* Report every span that starts before an earlier-starting span ends. */
+static void check_overlaps(struct rfm_diag_list *diags, struct span *spans, size_t n,
+			   const char *where)
+{
+	const struct span *widest = NULL;
+
+	qsort(spans, n, sizeof(*spans), by_start);
+	for (size_t i = 0; i < n; i++) {
+		const struct span *s = &spans[i];
+
+		if (s->end == s->start)
+			continue;
+		if (widest && s->start < widest->end) {
+			const struct span *later = s->decl > widest->decl ? s : widest;
+			const struct span *earlier = later == s ? widest : s;
+			rfm__diag(diags, later->pos, RFM_ELAYOUT,
+				  "%s '%s' [0x%llx, 0x%llx) overlaps %s '%s' [0x%llx, 0x%llx)%s",
+				  later->kind, later->name, HEX(later->start), HEX(later->end),
+				  earlier->kind, earlier->name, HEX(earlier->start),
+				  HEX(earlier->end), where);
+		}
+		if (!widest || s->end > widest->end)
+			widest = s;
+	}
+}
+
+static void check_duplicates(struct rfm_diag_list *diags, struct span *spans, size_t n)
+{
+	qsort(spans, n, sizeof(*spans), by_name);
+	for (size_t i = 1; i < n; i++)
+		if (!strcmp(spans[i].name, spans[i - 1].name))
+			rfm__diag(diags, spans[i].pos, RFM_ELAYOUT,
+				  "duplicate name '%s': already used by a %s declared before",
+				  spans[i].name, spans[i - 1].kind);
+}
+
+static uint64_t align_up(uint64_t value, uint64_t align)
+{
+	uint64_t rem = value % align;
+
+	return rem ? value + (align - rem) : value;
+}
+
+static unsigned int var_align(int type)
+{
+	return rfm__type_is_numeric(type) ? rfm__type_size(type) : 1;
+}
+
+/* Does [off, off+size) fit in [0, limit)? Overflow-safe. */
+static bool fits(uint64_t off, uint64_t size, uint64_t limit)
+{
+	return size <= limit && off <= limit - size;
+}
+
+static void check_name(struct rfm_diag_list *diags, struct lay_pos pos, const char *kind,
+		       const char *name, const char *context)
+{
+	if (!name[0])
+		rfm__diag(diags, pos, RFM_ELAYOUT, "%s%s has no name", kind, context);
+	else if (!rfm__valid_name(name))
+		rfm__diag(diags, pos, RFM_ELAYOUT,
+			  "%s name '%s'%s is not an identifier: 1-%d characters of A-Z a-z 0-9 _, "
+			  "starting with a letter",
+			  kind, name, context, LAY_NAME_MAX);
+}
+
+static void check_order(struct rfm_diag_list *diags, struct lay_pos pos, const char *name,
+			uint32_t order)
+{
+	if (order != RFM_ORDER_LITTLE && order != RFM_ORDER_BIG)
+		rfm__diag(diags, pos, RFM_ELAYOUT, "'%s': byte order %u is neither little (0) nor big (1)",
+			  name, order);
+}
+
+/* Checks of a variable that do not depend on where it is placed. */
+static bool check_var_alone(struct rfm_diag_list *diags, const struct lay_var *v)
+{
+	unsigned int esize = rfm__type_size(v->type);
+
+	check_name(diags, v->pos, "variable", v->name, "");
+	check_order(diags, v->pos, v->full, v->byte_order);
+	if (!esize) {
+		rfm__diag(diags, v->pos_type, RFM_ELAYOUT,
+			  "'%s': unknown type %d (expected u8, u16, u32, u64, i8, i16, i32, i64, "
+			  "f32, f64, bool, string or bytes)",
+			  v->full, v->type);
+		return false;
+	}
+	if (v->count == 0)
+		rfm__diag(diags, v->pos_count, RFM_ELAYOUT, "'%s': count must be at least 1",
+			  v->full);
+	if ((v->has_min || v->has_max) && !rfm__type_is_numeric(v->type)) {
+		rfm__diag(diags, v->has_min ? v->pos_min : v->pos_max, RFM_ELAYOUT,
+			  "'%s': min and max apply to numbers, not to %s", v->full,
+			  rfm_type_name(v->type));
+		return true;
+	}
+	double lo, hi;
+	rfm__type_range(v->type, &lo, &hi);
+	if (v->has_min && (isnan(v->min) || v->min < lo || v->min > hi))
+		rfm__diag(diags, v->pos_min, RFM_ELAYOUT, "'%s': min %g is not a %s value",
+			  v->full, v->min, rfm_type_name(v->type));
+	if (v->has_max && (isnan(v->max) || v->max < lo || v->max > hi))
+		rfm__diag(diags, v->pos_max, RFM_ELAYOUT, "'%s': max %g is not a %s value",
+			  v->full, v->max, rfm_type_name(v->type));
+	if (v->has_min && v->has_max && v->min > v->max)
+		rfm__diag(diags, v->pos_max, RFM_ELAYOUT, "'%s': max %g is below min %g", v->full,
+			  v->max, v->min);
+	return true;
+}
+
+/*
+ * Place @v at or after *cursor (relative to @base, an absolute offset used
+ * for alignment) inside a container of @limit bytes; return its span.
+ */
+static void place_var(struct rfm_diag_list *diags, struct lay_var *v, uint64_t base,
+		      uint64_t limit, const char *container, uint64_t *cursor, struct span *span)
+{
+	unsigned int esize = rfm__type_size(v->type);
+	unsigned int align = var_align(v->type);
+	uint64_t size = (uint64_t)v->count * esize;
+
+	if (v->offset == RFM_OFFSET_AUTO) {
+		v->offset = align_up(base + *cursor, align) - base;
+	} else if ((base + v->offset) % align) {
+		rfm__diag(diags, v->pos_offset, RFM_ELAYOUT,
+			  "'%s': offset 0x%llx (window 0x%llx) is not a multiple of %u, "
+			  "the size of a %s",
+			  v->full, HEX(v->offset), HEX(base + v->offset), align,
+			  rfm_type_name(v->type));
+	}
+	if (!fits(v->offset, size, limit))
+		rfm__diag(diags, v->offset == RFM_OFFSET_AUTO ? v->pos : v->pos_offset,
+			  RFM_ELAYOUT,
+			  "'%s': %llu bytes at offset 0x%llx do not fit in the %llu bytes of %s",
+			  v->full, HEX(size), HEX(v->offset), HEX(limit), container);
+	*cursor = v->offset + size < v->offset ? UINT64_MAX : v->offset + size;
+	span->start = v->offset;
+	span->end = *cursor;
+	span->name = v->full;
+	span->kind = "variable";
+	span->pos = v->pos;
+}
+
+static void place_record_members(rfm_layout *layout, struct rfm_diag_list *diags,
+				 struct lay_record *rec, size_t rindex, struct span *spans)
+{
+	uint64_t cursor = 0, end = 0;
+	uint64_t limit = rec->size_wanted ? rec->size_wanted : UINT64_MAX;
+	uint64_t base = rec->abs + LAY_RECORD_HEADER;
+	size_t n = 0;
+	char container[96];
+
+	snprintf(container, sizeof(container), "record %s", rec->full);
+	for (size_t i = 0; i < layout->nvars; i++) {
+		struct lay_var *v = &layout->vars[i];
+
+		if (v->record != rindex || !check_var_alone(diags, v))
+			continue;
+		place_var(diags, v, base, limit, container, &cursor, &spans[n]);
+		spans[n].decl = i;
+		if (spans[n].end > end)
+			end = spans[n].end;
+		n++;
+	}
+	if (rec->size_wanted)
+		rec->data_size = rec->size_wanted;
+	else if (n)
+		rec->data_size = align_up(end, LAY_RECORD_ALIGN);
+	else
+		rfm__diag(diags, rec->pos, RFM_ELAYOUT,
+			  "record '%s' has no variables and no size", rec->full);
+	check_overlaps(diags, spans, n, "");
+}
+
+static void place_region(rfm_layout *layout, struct rfm_diag_list *diags, size_t rindex,
+			 struct span *spans, struct span *member_spans)
+{
+	struct lay_region *r = &layout->regions[rindex];
+	uint64_t cursor = 0;
+	size_t n = 0;
+	char container[96];
+
+	snprintf(container, sizeof(container), "region %s", r->name);
+	for (size_t i = 0; i < layout->nitems; i++) {
+		const struct lay_item *it = &layout->items[i];
+
+		if (it->kind == LAY_ITEM_VAR) {
+			struct lay_var *v = &layout->vars[it->index];
+			if (v->region != rindex || !check_var_alone(diags, v))
+				continue;
+			place_var(diags, v, r->offset, r->size, container, &cursor, &spans[n]);
+			spans[n].decl = i;
+			n++;
+			continue;
+		}
+		struct lay_record *rec = &layout->records[it->index];
+		if (rec->region != rindex)
+			continue;
+		check_name(diags, rec->pos, "record", rec->name, "");
+		check_order(diags, rec->pos, rec->full, rec->byte_order);
+		if (rec->offset == RFM_OFFSET_AUTO)
+			rec->offset = align_up(r->offset + cursor, LAY_RECORD_ALIGN) - r->offset;
+		else if ((r->offset + rec->offset) % LAY_RECORD_ALIGN)
+			rfm__diag(diags, rec->pos_offset, RFM_ELAYOUT,
+				  "record '%s': offset 0x%llx (window 0x%llx) is not a multiple of %u",
+				  rec->full, HEX(rec->offset), HEX(r->offset + rec->offset),
+				  LAY_RECORD_ALIGN);
+		rec->abs = r->offset + rec->offset;
+		place_record_members(layout, diags, rec, it->index, member_spans);
+		uint64_t size = LAY_RECORD_HEADER + rec->data_size;
+		if (!fits(rec->offset, size, r->size))
+			rfm__diag(diags, rec->pos_offset.line ? rec->pos_offset : rec->pos,
+				  RFM_ELAYOUT,
+				  "record '%s': %llu bytes at offset 0x%llx do not fit in the %llu "
+				  "bytes of %s",
+				  rec->full, HEX(size), HEX(rec->offset), HEX(r->size), container);
+		cursor = rec->offset + size < rec->offset ? UINT64_MAX : rec->offset + size;
+		spans[n].start = rec->offset;
+		spans[n].end = cursor;
+		spans[n].name = rec->full;
+		spans[n].kind = "record";
+		spans[n].pos = rec->pos;
+		spans[n].decl = i;
+		n++;
+	}
+	check_overlaps(diags, spans, n, "");
+	/* Window offsets, now that every relative offset is known. */
+	for (size_t i = 0; i < layout->nvars; i++) {
+		struct lay_var *v = &layout->vars[i];
+		if (v->region != rindex || v->offset == RFM_OFFSET_AUTO)
+			continue;
+		v->abs = v->record == LAY_NO_RECORD
+				 ? r->offset + v->offset
+				 : layout->records[v->record].abs + LAY_RECORD_HEADER + v->offset;
+	}
+}
+
+void rfm__layout_check(rfm_layout *layout, struct rfm_diag_list *diags)
+{
+	size_t nspans = layout->nregions + layout->nrecords + layout->nvars + 1;
+	struct span *spans = calloc(nspans, sizeof(*spans));
+	struct span *members = calloc(nspans, sizeof(*members));
+
+	if (!spans || !members) {
+		diags->out_of_memory = true;
+		goto out;
+	}
+	if (layout->window_size == 0)
+		rfm__diag(diags, layout->pos_window, RFM_ELAYOUT, "the window size must not be 0");
+	if (!rfm__valid_name(layout->name))
+		rfm__diag(diags, (struct lay_pos){ 0, 0 }, RFM_ELAYOUT,
+			  "layout name '%s' is not an identifier", layout->name);
+
+	/* Regions: names, writers, bounds, then overlaps among them. */
+	for (size_t i = 0; i < layout->nregions; i++) {
+		struct lay_region *r = &layout->regions[i];
+
+		check_name(diags, r->pos, "region", r->name, "");
+		if (r->writer >= layout->max_nodes)
+			rfm__diag(diags, r->pos_writer, RFM_ELAYOUT,
+				  "region '%s': writer node %u is out of range 0..%u", r->name,
+				  r->writer, layout->max_nodes - 1);
+		if (r->size == 0)
+			rfm__diag(diags, r->pos_size, RFM_ELAYOUT, "region '%s': size is 0", r->name);
+		else if (!fits(r->offset, r->size, layout->window_size))
+			rfm__diag(diags, r->pos_offset.line ? r->pos_offset : r->pos, RFM_ELAYOUT,
+				  "region '%s' [0x%llx, +0x%llx) goes past the end of the "
+				  "0x%llx-byte window",
+				  r->name, HEX(r->offset), HEX(r->size), HEX(layout->window_size));
+		spans[i].start = r->offset;
+		spans[i].end = fits(r->offset, r->size, UINT64_MAX) ? r->offset + r->size
+								  : UINT64_MAX;
+		spans[i].name = r->name;
+		spans[i].kind = "region";
+		spans[i].pos = r->pos;
+		spans[i].decl = i;
+	}
+	check_duplicates(diags, spans, layout->nregions);
+	check_overlaps(diags, spans, layout->nregions, "");
+
+	/* Placement and checks of each region's contents. */
+	for (size_t i = 0; i < layout->nregions; i++)
+		place_region(layout, diags, i, spans, members);
+
+	/* Names of variables and records, in one namespace per parent. */
+	size_t n = 0;
+	for (size_t i = 0; i < layout->nrecords; i++)
+		spans[n++] = (struct span){ .name = layout->records[i].full, .kind = "record",
+					    .pos = layout->records[i].pos, .decl = n };
+	for (size_t i = 0; i < layout->nvars; i++)
+		spans[n++] = (struct span){ .name = layout->vars[i].full, .kind = "variable",
+					    .pos = layout->vars[i].pos, .decl = n };
+	/* Report at the later position: order by position, not by array. */
+	for (size_t i = 0; i < n; i++)
+		spans[i].decl = ((size_t)spans[i].pos.line << 20) + spans[i].pos.column;
+	check_duplicates(diags, spans, n);
+out:
+	free(spans);
+	free(members);
+}

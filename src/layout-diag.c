@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Diagnostics of layouts: every problem found in one load, with its
+ * position, kept in a list the caller can walk (rfm_diag_list_get()).
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "layout-internal.h"
+
+struct rfm_diag_list *rfm__diag_list_new(const char *file)
+{
+	struct rfm_diag_list *list = calloc(1, sizeof(*list));
+
+	if (!list)
+		return NULL;
+	list->file = strdup(file ? file : "<code>");
+	if (!list->file) {
+		free(list);
+		return NULL;
+	}
+	return list;
+}
+
+void rfm__diag(struct rfm_diag_list *list, struct lay_pos pos, int code, const char *fmt, ...)
+{
+	struct rfm_diag_entry *e;
+	va_list ap;
+	int ret;
+
+	if (list->count == list->capacity) {
+		size_t cap = list->capacity ? 2 * list->capacity : 16;
+		void *p = realloc(list->entries, cap * sizeof(*list->entries));
+
+		if (!p) {
+			list->out_of_memory = true;
+			return;
+		}
+		list->entries = p;
+		list->capacity = cap;
+	}
+	e = &list->entries[list->count];
+	memset(e, 0, sizeof(*e));
+	e->pos = pos;
+	e->code = code;
+	va_start(ap, fmt);
+	ret = vasprintf(&e->message, fmt, ap);
+	va_end(ap);
+	if (ret < 0) {
+		list->out_of_memory = true;
+		return;
+	}
+	if (pos.line)
+		ret = asprintf(&e->text, "%s:%u:%u: %s", list->file, pos.line, pos.column,
+			       e->message);
+	else
+		ret = asprintf(&e->text, "%s: %s", list->file, e->message);
+	if (ret < 0) {
+		free(e->message);
+		list->out_of_memory = true;
+		return;
+	}
+	list->count++;
+}
+
+static int by_position(const void *a, const void *b)
+{
+	const struct rfm_diag_entry *x = a, *y = b;
+
+	if (x->pos.line != y->pos.line)
+		return x->pos.line < y->pos.line ? -1 : 1;
+	if (x->pos.column != y->pos.column)
+		return x->pos.column < y->pos.column ? -1 : 1;
+	/* Equal positions keep the order they were found in. */
+	return x < y ? -1 : x > y;
+}
+
+int rfm__diag_finish(struct rfm_diag_list *list)
+{
+	if (list->out_of_memory && list->count == 0)
+		return rfm__error(RFM_ENOMEM, "%s: out of memory while reporting layout problems",
+				  list->file);
+	qsort(list->entries, list->count, sizeof(*list->entries), by_position);
+	if (list->count == 1)
+		return rfm__error(RFM_ELAYOUT, "%s", list->entries[0].text);
+	return rfm__error(RFM_ELAYOUT, "%s (and %zu more problems)", list->entries[0].text,
+			  list->count - 1);
+}
+
+RFM_API size_t rfm_diag_list_count(const rfm_diag_list *list)
+{
+	return list ? list->count : 0;
+}
+
+RFM_API int rfm_diag_list_get(const rfm_diag_list *list, size_t index, struct rfm_diag *diag)
+{
+	struct rfm_diag full;
+
+	if (!list || !diag)
+		return rfm__error(RFM_EINVAL, "rfm_diag_list_get: NULL argument");
+	if (diag->struct_size < offsetof(struct rfm_diag, reserved))
+		return rfm__error(RFM_EINVAL, "rfm_diag_list_get: struct_size %u is too small",
+				  diag->struct_size);
+	if (index >= list->count)
+		return rfm__error(RFM_EINVAL, "rfm_diag_list_get: index %zu, the list has %zu",
+				  index, list->count);
+	const struct rfm_diag_entry *e = &list->entries[index];
+	memset(&full, 0, sizeof(full));
+	full.struct_size = diag->struct_size < sizeof(full) ? diag->struct_size
+							    : (uint32_t)sizeof(full);
+	full.line = e->pos.line;
+	full.column = e->pos.column;
+	full.code = e->code;
+	full.file = list->file;
+	full.message = e->message;
+	full.text = e->text;
+	memcpy(diag, &full, full.struct_size);
+	return 0;
+}
+
+RFM_API void rfm_diag_list_free(rfm_diag_list *list)
+{
+	if (!list)
+		return;
+	for (size_t i = 0; i < list->count; i++) {
+		free(list->entries[i].message);
+		free(list->entries[i].text);
+	}
+	free(list->entries);
+	free(list->file);
+	free(list);
+}

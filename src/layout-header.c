@@ -1,0 +1,447 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The generated C header of a layout: offset macros, a packed struct per
+ * region (and per record), and a _Static_assert on every offset and size,
+ * so a program compiled against it cannot silently drift from the layout.
+ *
+ * The text is produced in memory first, together with every identifier it
+ * defines; it reaches @out only when no two identifiers collide (two
+ * layout names can map to one macro: region x_y var a, region x var y_a).
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "layout-internal.h"
+
+struct gen {
+	FILE *f;
+	const rfm_layout *layout;
+	const char *prefix;
+	char **idents;		/* every macro and member name, scoped */
+	size_t nidents, cap;
+	bool nomem;
+	char *clash;		/* first clash found */
+	int pad;		/* padding member counter */
+};
+
+static const char *const c_keywords[] = {
+	"auto", "break", "case", "char", "const", "continue", "default", "do", "double",
+	"else", "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long",
+	"register", "restrict", "return", "short", "signed", "sizeof", "static", "struct",
+	"switch", "typedef", "union", "unsigned", "void", "volatile", "while", "bool",
+	"true", "false", "_Bool", "_Complex", "_Imaginary", "_Alignas", "_Alignof",
+	"_Atomic", "_Generic", "_Noreturn", "_Static_assert", "_Thread_local",
+	"alignas", "alignof", "static_assert", "thread_local", "nullptr", "typeof",
+	"constexpr",
+};
+
+static bool is_keyword(const char *name)
+{
+	for (size_t i = 0; i < RFM_ARRAY_SIZE(c_keywords); i++)
+		if (!strcmp(c_keywords[i], name))
+			return true;
+	return false;
+}
+
+static void note_ident(struct gen *g, const char *scope, const char *name)
+{
+	char *s;
+
+	if (g->nidents == g->cap) {
+		size_t cap = g->cap ? 2 * g->cap : 64;
+		void *p = realloc(g->idents, cap * sizeof(*g->idents));
+		if (!p) {
+			g->nomem = true;
+			return;
+		}
+		g->idents = p;
+		g->cap = cap;
+	}
+	if (asprintf(&s, "%s %s", scope, name) < 0) {
+		g->nomem = true;
+		return;
+	}
+	g->idents[g->nidents++] = s;
+}
+
+/* "sim.state.pos" -> "RIG_SIM_STATE_POS" */
+static void macro_name(const struct gen *g, const char *dotted, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s_%s", g->prefix, dotted);
+	for (char *c = buf; *c; c++)
+		*c = *c == '.' ? '_' : (char)toupper((unsigned char)*c);
+}
+
+static void struct_name(const struct gen *g, const char *dotted, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s_%s", g->prefix, dotted);
+	for (char *c = buf; *c; c++)
+		*c = *c == '.' ? '_' : (char)tolower((unsigned char)*c);
+}
+
+__attribute__((format(printf, 4, 5)))
+static void define(struct gen *g, const char *base, const char *suffix, const char *fmt, ...)
+{
+	char name[256];
+	va_list ap;
+
+	snprintf(name, sizeof(name), "%s%s", base, suffix);
+	note_ident(g, "macro", name);
+	fprintf(g->f, "#define %s ", name);
+	va_start(ap, fmt);
+	vfprintf(g->f, fmt, ap);
+	va_end(ap);
+	fputc('\n', g->f);
+}
+
+static const char *c_type(const struct lay_var *v, bool *raw_be)
+{
+	unsigned int size = rfm__type_size(v->type);
+
+	*raw_be = v->byte_order == RFM_ORDER_BIG && size > 1;
+	if (*raw_be)
+		return size == 2 ? "uint16_t" : size == 4 ? "uint32_t" : "uint64_t";
+	switch (v->type) {
+	case RFM_TYPE_U8: return "uint8_t";
+	case RFM_TYPE_U16: return "uint16_t";
+	case RFM_TYPE_U32: return "uint32_t";
+	case RFM_TYPE_U64: return "uint64_t";
+	case RFM_TYPE_I8: return "int8_t";
+	case RFM_TYPE_I16: return "int16_t";
+	case RFM_TYPE_I32: return "int32_t";
+	case RFM_TYPE_I64: return "int64_t";
+	case RFM_TYPE_F32: return "float";
+	case RFM_TYPE_F64: return "double";
+	case RFM_TYPE_STRING: return "char";
+	default: return "uint8_t"; /* bool (0/1) and bytes */
+	}
+}
+
+/* A member of a generated struct, in offset order. */
+struct member {
+	uint64_t offset, size;
+	const struct lay_var *var;	/* or NULL for a record */
+	const struct lay_record *rec;
+};
+
+static int by_offset(const void *a, const void *b)
+{
+	const struct member *x = a, *y = b;
+
+	return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+static void comment_text(FILE *f, const char *text)
+{
+	/* A description must not end the comment it is put in. */
+	for (const char *c = text; *c; c++) {
+		if (c[0] == '*' && c[1] == '/')
+			fputs("* /", f), c++;
+		else if (*c == '\n')
+			fputc(' ', f);
+		else
+			fputc(*c, f);
+	}
+}
+
+/* Emit "struct NAME { members, padding } packed;" for members within [0, size). */
+static void emit_struct(struct gen *g, const char *sname, struct member *m, size_t n,
+			uint64_t size)
+{
+	uint64_t at = 0;
+	char scope[300];
+
+	snprintf(scope, sizeof(scope), "struct %s", sname);
+	note_ident(g, "struct", sname);
+	qsort(m, n, sizeof(*m), by_offset);
+	fprintf(g->f, "struct %s {\n", sname);
+	for (size_t i = 0; i < n; i++) {
+		if (m[i].offset > at)
+			fprintf(g->f, "\tuint8_t _rfm_pad%d[%llu];\n", g->pad++,
+				(unsigned long long)(m[i].offset - at));
+		if (m[i].rec) {
+			char rs[256];
+			struct_name(g, m[i].rec->full, rs, sizeof(rs));
+			fprintf(g->f, "\tstruct %s %s;\n", rs, m[i].rec->name);
+			note_ident(g, scope, m[i].rec->name);
+		} else {
+			const struct lay_var *v = m[i].var;
+			bool raw_be;
+			const char *t = c_type(v, &raw_be);
+			char member[80];
+			snprintf(member, sizeof(member), "%s%s", v->name, raw_be ? "_be" : "");
+			fprintf(g->f, "\t%s %s", t, member);
+			if (v->count > 1 || v->type == RFM_TYPE_STRING || v->type == RFM_TYPE_BYTES)
+				fprintf(g->f, "[%u]", v->count);
+			fprintf(g->f, ";");
+			if (raw_be || v->type == RFM_TYPE_BOOL || v->unit[0]) {
+				fprintf(g->f, " /* ");
+				if (raw_be)
+					fprintf(g->f, "big-endian %s", rfm_type_name(v->type));
+				else if (v->type == RFM_TYPE_BOOL)
+					fprintf(g->f, "bool, 0 or 1");
+				if (v->unit[0]) {
+					fprintf(g->f, "%s", raw_be || v->type == RFM_TYPE_BOOL ? ", " : "");
+					comment_text(g->f, v->unit);
+				}
+				fprintf(g->f, " */");
+			}
+			fputc('\n', g->f);
+			note_ident(g, scope, member);
+		}
+		at = m[i].offset + m[i].size;
+	}
+	if (at < size)
+		fprintf(g->f, "\tuint8_t _rfm_pad%d[%llu];\n", g->pad++,
+			(unsigned long long)(size - at));
+	fprintf(g->f, "} __attribute__((packed));\n");
+}
+
+static void emit_var_macros(struct gen *g, const struct lay_var *v)
+{
+	char m[256];
+
+	macro_name(g, v->full, m, sizeof(m));
+	fprintf(g->f, "/* %s: %s", v->full, rfm_type_name(v->type));
+	if (v->count > 1 || v->type == RFM_TYPE_STRING || v->type == RFM_TYPE_BYTES)
+		fprintf(g->f, "[%u]", v->count);
+	if (v->byte_order == RFM_ORDER_BIG && rfm__type_size(v->type) > 1)
+		fprintf(g->f, ", big-endian");
+	if (v->unit[0]) {
+		fprintf(g->f, ", ");
+		comment_text(g->f, v->unit);
+	}
+	if (v->has_min || v->has_max)
+		fprintf(g->f, ", range %g..%g", v->has_min ? v->min : -INFINITY,
+			v->has_max ? v->max : INFINITY);
+	if (v->description[0]) {
+		fprintf(g->f, ". ");
+		comment_text(g->f, v->description);
+	}
+	fprintf(g->f, " */\n");
+	define(g, m, "_OFFSET", "UINT64_C(0x%llx)", (unsigned long long)v->abs);
+	define(g, m, "_COUNT", "%uu", v->count);
+	define(g, m, "_SIZE", "%lluu",
+	       (unsigned long long)v->count * rfm__type_size(v->type));
+}
+
+static void emit_asserts(struct gen *g, const char *sname, const char *base_macro,
+			 struct member *m, size_t n, const char *size_macro)
+{
+	for (size_t i = 0; i < n; i++) {
+		char mm[256], member[80];
+		const char *full = m[i].rec ? m[i].rec->full : m[i].var->full;
+		bool raw_be = false;
+
+		macro_name(g, full, mm, sizeof(mm));
+		if (m[i].rec) {
+			snprintf(member, sizeof(member), "%s", m[i].rec->name);
+		} else {
+			c_type(m[i].var, &raw_be);
+			snprintf(member, sizeof(member), "%s%s", m[i].var->name, raw_be ? "_be" : "");
+		}
+		fprintf(g->f,
+			"_Static_assert(offsetof(struct %s, %s) == %s_OFFSET - %s, \"%s moved\");\n",
+			sname, member, mm, base_macro, full);
+		fprintf(g->f,
+			"_Static_assert(sizeof(((struct %s *)0)->%s) == %s_SIZE, \"%s resized\");\n",
+			sname, member, mm, full);
+	}
+	fprintf(g->f, "_Static_assert(sizeof(struct %s) == %s, \"struct %s resized\");\n", sname,
+		size_macro, sname);
+}
+
+static void emit_record(struct gen *g, size_t ri)
+{
+	const rfm_layout *l = g->layout;
+	const struct lay_record *rec = &l->records[ri];
+	struct member *m = calloc(l->nvars + 1, sizeof(*m));
+	char mm[256], sname[256], dname[300], base[300], size[300];
+	size_t n = 0;
+
+	if (!m) {
+		g->nomem = true;
+		return;
+	}
+	macro_name(g, rec->full, mm, sizeof(mm));
+	struct_name(g, rec->full, sname, sizeof(sname));
+	fprintf(g->f, "\n/* record %s: sequence word (%s-endian), 4 reserved bytes, data.",
+		rec->full, rec->byte_order == RFM_ORDER_BIG ? "big" : "little");
+	if (rec->description[0]) {
+		fputc(' ', g->f);
+		comment_text(g->f, rec->description);
+	}
+	fprintf(g->f, " */\n");
+	define(g, mm, "_OFFSET", "UINT64_C(0x%llx)", (unsigned long long)rec->abs);
+	define(g, mm, "_SIZE", "%lluu", (unsigned long long)(LAY_RECORD_HEADER + rec->data_size));
+	define(g, mm, "_DATA_OFFSET", "UINT64_C(0x%llx)",
+	       (unsigned long long)(rec->abs + LAY_RECORD_HEADER));
+	define(g, mm, "_DATA_SIZE", "%lluu", (unsigned long long)rec->data_size);
+	for (size_t i = 0; i < l->nvars; i++) {
+		const struct lay_var *v = &l->vars[i];
+		if (v->record != ri)
+			continue;
+		emit_var_macros(g, v);
+		m[n++] = (struct member){ v->offset, (uint64_t)v->count * rfm__type_size(v->type),
+					  v, NULL };
+	}
+	snprintf(dname, sizeof(dname), "%s_data", sname);
+	emit_struct(g, dname, m, n, rec->data_size);
+	snprintf(base, sizeof(base), "%s_DATA_OFFSET", mm);
+	snprintf(size, sizeof(size), "%s_DATA_SIZE", mm);
+	emit_asserts(g, dname, base, m, n, size);
+	fprintf(g->f, "struct %s {\n\tuint32_t sequence; /* %s-endian; odd while publishing */\n"
+		      "\tuint32_t reserved;\n\tstruct %s data;\n} __attribute__((packed));\n",
+		sname, rec->byte_order == RFM_ORDER_BIG ? "big" : "little", dname);
+	note_ident(g, "struct", sname);
+	fprintf(g->f, "_Static_assert(offsetof(struct %s, data) == %s_DATA_OFFSET - %s_OFFSET, "
+		      "\"%s header\");\n", sname, mm, mm, rec->full);
+	fprintf(g->f, "_Static_assert(sizeof(struct %s) == %s_SIZE, \"%s resized\");\n", sname, mm,
+		rec->full);
+	free(m);
+}
+
+static void emit_region(struct gen *g, size_t ri)
+{
+	const rfm_layout *l = g->layout;
+	const struct lay_region *r = &l->regions[ri];
+	struct member *m = calloc(l->nvars + l->nrecords + 1, sizeof(*m));
+	char mm[256], sname[256], base[300], size[300];
+	size_t n = 0;
+
+	if (!m) {
+		g->nomem = true;
+		return;
+	}
+	macro_name(g, r->name, mm, sizeof(mm));
+	struct_name(g, r->name, sname, sizeof(sname));
+	fprintf(g->f, "\n/* ---- region %s: [0x%llx, 0x%llx), written by node %u only.", r->name,
+		(unsigned long long)r->offset, (unsigned long long)(r->offset + r->size), r->writer);
+	if (r->description[0]) {
+		fputc(' ', g->f);
+		comment_text(g->f, r->description);
+	}
+	fprintf(g->f, " */\n");
+	define(g, mm, "_OFFSET", "UINT64_C(0x%llx)", (unsigned long long)r->offset);
+	define(g, mm, "_SIZE", "%lluu", (unsigned long long)r->size);
+	define(g, mm, "_WRITER", "%uu", r->writer);
+	for (size_t i = 0; i < l->nrecords; i++)
+		if (l->records[i].region == ri) {
+			emit_record(g, i);
+			m[n++] = (struct member){ l->records[i].offset,
+						  LAY_RECORD_HEADER + l->records[i].data_size, NULL,
+						  &l->records[i] };
+		}
+	fputc('\n', g->f);
+	for (size_t i = 0; i < l->nvars; i++) {
+		const struct lay_var *v = &l->vars[i];
+		if (v->region != ri || v->record != LAY_NO_RECORD)
+			continue;
+		emit_var_macros(g, v);
+		m[n++] = (struct member){ v->offset, (uint64_t)v->count * rfm__type_size(v->type),
+					  v, NULL };
+	}
+	emit_struct(g, sname, m, n, r->size);
+	snprintf(base, sizeof(base), "%s_OFFSET", mm);
+	snprintf(size, sizeof(size), "%s_SIZE", mm);
+	emit_asserts(g, sname, base, m, n, size);
+	fprintf(g->f, "/* The region in a window mapped at @base (rfm_mem_map()). */\n");
+	char ptr[300];
+	snprintf(ptr, sizeof(ptr), "%s", mm);
+	note_ident(g, "macro", ptr);
+	fprintf(g->f, "#define %s(base) ((struct %s *)((char *)(base) + %s_OFFSET))\n", mm, sname,
+		mm);
+	free(m);
+}
+
+static int by_string(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int check_names(struct gen *g)
+{
+	const rfm_layout *l = g->layout;
+
+	for (size_t i = 0; i < l->nvars; i++)
+		if (is_keyword(l->vars[i].name))
+			return rfm__error(RFM_EINVAL,
+					  "%s: variable %s is named after a C keyword: rename it",
+					  l->name, l->vars[i].full);
+	for (size_t i = 0; i < l->nrecords; i++)
+		if (is_keyword(l->records[i].name))
+			return rfm__error(RFM_EINVAL,
+					  "%s: record %s is named after a C keyword: rename it",
+					  l->name, l->records[i].full);
+	return 0;
+}
+
+RFM_API int rfm_layout_write_header(const rfm_layout *layout, const char *prefix, FILE *out)
+{
+	struct gen g = { .layout = layout };
+	char *text = NULL, guard[128];
+	size_t len = 0;
+	int ret = 0;
+
+	if (!layout || !out)
+		return rfm__error(RFM_EINVAL, "rfm_layout_write_header: NULL argument");
+	if (!layout->finished)
+		return rfm__error(RFM_EINVAL, "rfm_layout_write_header: layout %s is not finished",
+				  layout->name);
+	g.prefix = prefix ? prefix : layout->name;
+	if (!rfm__valid_name(g.prefix))
+		return rfm__error(RFM_EINVAL, "rfm_layout_write_header: prefix '%s' is not an "
+				  "identifier", g.prefix);
+	ret = check_names(&g);
+	if (ret)
+		return ret;
+	g.f = open_memstream(&text, &len);
+	if (!g.f)
+		return rfm__error(RFM_ENOMEM, "rfm_layout_write_header: out of memory");
+
+	macro_name(&g, "LAYOUT_H", guard, sizeof(guard));
+	fprintf(g.f, "/* Generated by librfm %s from %s: do not edit; regenerate it. */\n",
+		RFM_VERSION_STRING, layout->source);
+	fprintf(g.f, "#ifndef %s\n#define %s\n\n#include <stddef.h>\n#include <stdint.h>\n\n",
+		guard, guard);
+	fprintf(g.f, "#if defined(__cplusplus) && !defined(_Static_assert)\n"
+		     "#define _Static_assert static_assert\n#endif\n\n");
+	char m[256];
+	macro_name(&g, "WINDOW_SIZE", m, sizeof(m));
+	note_ident(&g, "macro", m);
+	fprintf(g.f, "/* Layout %s for a window of %llu bytes. */\n#define %s UINT64_C(0x%llx)\n",
+		layout->name, (unsigned long long)layout->window_size, m,
+		(unsigned long long)layout->window_size);
+	for (size_t i = 0; i < layout->nregions; i++)
+		emit_region(&g, i);
+	fprintf(g.f, "\n#endif /* %s */\n", guard);
+	if (fclose(g.f) != 0)
+		g.nomem = true;
+
+	if (g.nomem) {
+		ret = rfm__error(RFM_ENOMEM, "rfm_layout_write_header: out of memory");
+		goto out;
+	}
+	qsort(g.idents, g.nidents, sizeof(*g.idents), by_string);
+	for (size_t i = 1; i < g.nidents; i++)
+		if (!strcmp(g.idents[i], g.idents[i - 1])) {
+			ret = rfm__error(RFM_EINVAL,
+					 "%s: two names of the layout both become the C name '%s'; "
+					 "rename one",
+					 layout->name, strchr(g.idents[i], ' ') + 1);
+			goto out;
+		}
+	if (fwrite(text, 1, len, out) != len || fflush(out) != 0)
+		ret = rfm__error(RFM_ESYS, "rfm_layout_write_header: write failed");
+out:
+	for (size_t i = 0; i < g.nidents; i++)
+		free(g.idents[i]);
+	free(g.idents);
+	free(text);
+	return ret;
+}

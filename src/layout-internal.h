@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Private structures of typed-variable tables, shared by the builder
+ * (layout.c), the YAML loader (layout-yaml.c), the validator
+ * (layout-check.c), the header writer (layout-header.c) and the handles
+ * (var.c, var-text.c, record.c).
+ *
+ * A layout is three flat arrays — regions, records, variables — that
+ * refer to each other by index, plus an "items" array keeping the order
+ * in which regions' children were declared (automatic placement follows
+ * it). Everything is filled in by the builder unchecked; the validator
+ * decides what is wrong, so one pass can report every problem, each at
+ * the position the loader recorded.
+ */
+#ifndef RFM_LAYOUT_INTERNAL_H
+#define RFM_LAYOUT_INTERNAL_H
+
+#include <rfm/layout.h>
+
+#include "internal.h"
+
+#define LAY_NAME_MAX 63
+/* A record: sequence word, reserved word, then the data (8-aligned). */
+#define LAY_RECORD_HEADER 8u
+#define LAY_RECORD_ALIGN 8u
+#define LAY_NO_RECORD UINT32_MAX
+
+/* A source position, 1-based; line 0 = built in code. */
+struct lay_pos {
+	uint32_t line;
+	uint32_t column;
+};
+
+struct lay_region {
+	char *name;
+	char *description;
+	uint64_t offset;
+	uint64_t size;
+	uint32_t writer;
+	struct lay_pos pos, pos_offset, pos_size, pos_writer;
+};
+
+struct lay_record {
+	char *name;		/* short */
+	char *full;		/* region.record */
+	char *description;
+	uint32_t region;
+	uint32_t byte_order;
+	uint64_t offset;	/* in region; RFM_OFFSET_AUTO until finished */
+	uint64_t size_wanted;	/* data bytes asked for, 0 = fit */
+	uint64_t data_size;	/* set by finish */
+	uint64_t abs;		/* window offset of the sequence word, set by finish */
+	struct lay_pos pos, pos_offset, pos_size;
+};
+
+struct lay_var {
+	char *name;		/* short */
+	char *full;		/* region.var or region.record.var */
+	char *unit;
+	char *description;
+	int type;
+	uint32_t count;		/* elements; bytes for string/bytes */
+	uint32_t byte_order;
+	uint32_t region;
+	uint32_t record;	/* LAY_NO_RECORD when directly in the region */
+	uint64_t offset;	/* in region or record data; RFM_OFFSET_AUTO until finished */
+	uint64_t abs;		/* window offset, set by finish */
+	bool has_min, has_max;
+	double min, max;
+	struct lay_pos pos, pos_type, pos_count, pos_offset, pos_min, pos_max;
+};
+
+enum lay_item_kind { LAY_ITEM_VAR, LAY_ITEM_RECORD };
+
+struct lay_item {
+	enum lay_item_kind kind;
+	uint32_t index;
+};
+
+struct rfm_diag_entry {
+	struct lay_pos pos;
+	int code;
+	char *message;
+	char *text;
+};
+
+struct rfm_diag_list {
+	char *file;
+	struct rfm_diag_entry *entries;
+	size_t count, capacity;
+	bool out_of_memory;	/* a diagnostic could not be stored */
+};
+
+struct rfm_layout {
+	unsigned int refs;	/* atomic: the caller's plus one per open handle */
+	bool finished;
+	char *name;
+	char *source;		/* file name for diagnostics */
+	uint64_t window_size;
+	uint32_t max_nodes;	/* writers must be below this */
+	struct lay_pos pos_window, pos_nodes;
+
+	struct lay_region *regions;
+	size_t nregions, cap_regions;
+	struct lay_record *records;
+	size_t nrecords, cap_records;
+	struct lay_var *vars;
+	size_t nvars, cap_vars;
+	struct lay_item *items;
+	size_t nitems, cap_items;
+};
+
+/*
+ * A variable resolved on a node. The first fields are all a successful
+ * get or set reads: the element address, the bounds and the flags that
+ * say whether the one-load (one-store) fast path applies.
+ */
+struct rfm_var {
+	uint8_t *addr;		/* element 0 of what the handle covers */
+	uint32_t count;		/* elements covered */
+	uint8_t type;
+	uint8_t esize;
+	bool swap;		/* byte order differs from the host's */
+	bool fast_get;		/* not in a record: a get is one atomic load */
+	bool fast_set;		/* and writable, no limits: a set is one store */
+	bool foreign;		/* the node is not the region's writer */
+	bool enforce_owner;
+	bool seq_swap;
+	uint8_t *seq;		/* sequence word of its record (direct handles), or NULL */
+	uint32_t max_tries;
+	bool has_min, has_max;
+	double min, max;
+	rfm_layout *layout;	/* referenced */
+	size_t index;		/* into layout->vars */
+	uint32_t first;		/* first element covered */
+	char *name;		/* as resolved, with [index] */
+};
+
+/* A record resolved on a node. */
+struct rfm_record {
+	uint8_t *seq;
+	uint8_t *data;
+	size_t size;
+	bool swap;
+	bool foreign;
+	bool enforce_owner;
+	uint32_t max_tries;
+	uint8_t *image;		/* private copy for fetch/publish */
+	rfm_layout *layout;	/* referenced */
+	size_t index;		/* into layout->records */
+	int node_id;
+};
+
+/* var.c: refresh the fast-path flags after a change of the handle's settings. */
+void rfm__var_update_flags(struct rfm_var *var);
+/* Consistent copy of elements [first, first+n) of @var into @dst, host order. */
+int rfm__var_read_elems(const struct rfm_var *var, uint32_t first, uint32_t n, void *dst);
+/* Checked store of elements from @src (host order): owner, limits, record. */
+int rfm__var_write_elems(struct rfm_var *var, uint32_t first, uint32_t n, const void *src);
+/* Set up a handle on @var_index of @layout at @addr (shared by var and record code). */
+int rfm__var_new(rfm_layout *layout, size_t var_index, uint32_t first, uint32_t count,
+		 uint8_t *addr, const char *name, rfm_var **varp);
+
+/* ---- types (layout-types.c) ---- */
+
+/* Bytes of one element; 0 for an unknown type. */
+unsigned int rfm__type_size(int type);
+bool rfm__type_is_integer(int type);
+bool rfm__type_is_signed(int type);
+bool rfm__type_is_float(int type);
+/* Has a numeric value (integers and floats, not bool/string/bytes). */
+bool rfm__type_is_numeric(int type);
+/* Representable range as doubles, for limit checks. */
+void rfm__type_range(int type, double *lo, double *hi);
+/* The type named @name, or 0. */
+int rfm__type_from_name(const char *name);
+/* Layout names: [A-Za-z][A-Za-z0-9_]*, at most LAY_NAME_MAX characters. */
+bool rfm__valid_name(const char *name);
+
+/* ---- diagnostics (layout-diag.c) ---- */
+
+struct rfm_diag_list *rfm__diag_list_new(const char *file);
+__attribute__((format(printf, 4, 5)))
+void rfm__diag(struct rfm_diag_list *list, struct lay_pos pos, int code, const char *fmt, ...);
+/* Sort by position; set rfm_last_error(); return RFM_ELAYOUT (or ENOMEM). */
+int rfm__diag_finish(struct rfm_diag_list *list);
+
+/* ---- builder (layout.c) ---- */
+
+int rfm__layout_create(const char *name, const char *source, uint64_t window_size,
+		       rfm_layout **layoutp);
+/* Each returns the new index, or a negative error (only RFM_ENOMEM). */
+int rfm__layout_push_region(rfm_layout *layout, const struct rfm_region_spec *spec,
+			    const struct lay_pos pos[4]);
+int rfm__layout_push_record(rfm_layout *layout, uint32_t region,
+			    const struct rfm_record_spec *spec, const struct lay_pos pos[3]);
+int rfm__layout_push_var(rfm_layout *layout, uint32_t region, uint32_t record,
+			 const struct rfm_var_spec *spec, const struct lay_pos pos[6]);
+rfm_layout *rfm__layout_ref(rfm_layout *layout);
+void rfm__layout_unref(rfm_layout *layout);
+/* Index of the variable/record with this full (dotted) name, or -1. */
+long rfm__layout_find_var(const rfm_layout *layout, const char *full, size_t len);
+long rfm__layout_find_record(const rfm_layout *layout, const char *full, size_t len);
+/* Full descriptions, for the public info calls and handles. */
+void rfm__record_info(const rfm_layout *layout, size_t index, struct rfm_record_info *full);
+void rfm__var_info(const rfm_layout *layout, size_t index, struct rfm_var_info *full);
+
+/* ---- validation and placement (layout-check.c) ---- */
+
+/* Place automatic offsets and report every problem into @diags. */
+void rfm__layout_check(rfm_layout *layout, struct rfm_diag_list *diags);
+
+/* ---- YAML (layout-yaml.c) ---- */
+
+int rfm__layout_parse_yaml(const char *text, size_t len, const char *source,
+			   rfm_layout **layoutp, struct rfm_diag_list *diags);
+
+/* ---- handle helpers ---- */
+
+/*
+ * Split "name[index]" into the name's length and the index; *has_index
+ * tells whether brackets were present. RFM_ENOTFOUND/EINVAL on bad syntax.
+ */
+int rfm__split_index(const char *name, size_t *name_len, bool *has_index, uint32_t *index);
+
+#endif /* RFM_LAYOUT_INTERNAL_H */

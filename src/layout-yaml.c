@@ -1,0 +1,624 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The layout file: YAML read with libyaml's document loader, walked into
+ * the builder. This file judges only the shape of the text (keys, kinds of
+ * nodes, numbers, names of types); everything about the map itself is
+ * left to the validator, so the two together report every problem in one
+ * pass. The format is described in docs/layout-format.md.
+ *
+ * Anchors and aliases are refused: a node reached twice is an error, which
+ * also keeps a hostile file from making the walk exponential.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "layout-internal.h"
+
+/* Parent index meaning "check the text but add nothing". */
+#define NO_PARENT UINT32_MAX
+
+struct yaml_walk {
+	yaml_document_t *doc;
+	struct rfm_diag_list *diags;
+	rfm_layout *layout;
+	uint8_t *visited;
+	size_t nnodes;
+	bool nomem;
+};
+
+static struct lay_pos pos_of(const yaml_node_t *n)
+{
+	return (struct lay_pos){ (uint32_t)n->start_mark.line + 1,
+				 (uint32_t)n->start_mark.column + 1 };
+}
+
+static yaml_node_t *get_node(struct yaml_walk *w, int index)
+{
+	yaml_node_t *n = yaml_document_get_node(w->doc, index);
+
+	if (!n)
+		return NULL;
+	size_t i = (size_t)(index - 1);
+	if (i < w->nnodes && w->visited[i]++) {
+		rfm__diag(w->diags, pos_of(n), RFM_ELAYOUT,
+			  "aliases are not supported: write the value out again");
+		return NULL;
+	}
+	return n;
+}
+
+static const char *kind_name(const yaml_node_t *n)
+{
+	switch (n->type) {
+	case YAML_SCALAR_NODE: return "a scalar";
+	case YAML_SEQUENCE_NODE: return "a list";
+	case YAML_MAPPING_NODE: return "a mapping";
+	default: return "nothing";
+	}
+}
+
+static bool expect(struct yaml_walk *w, const yaml_node_t *n, yaml_node_type_t type,
+		   const char *what)
+{
+	static const char *const names[] = {
+		[YAML_SCALAR_NODE] = "a scalar value",
+		[YAML_SEQUENCE_NODE] = "a list",
+		[YAML_MAPPING_NODE] = "a mapping of keys",
+	};
+
+	if (n->type == type)
+		return true;
+	rfm__diag(w->diags, pos_of(n), RFM_ELAYOUT, "%s must be %s, not %s", what,
+		  names[type], kind_name(n));
+	return false;
+}
+
+/* The text of a scalar, or NULL (reported) when it is not one or holds a NUL. */
+static const char *scalar(struct yaml_walk *w, const yaml_node_t *n, const char *what)
+{
+	if (!expect(w, n, YAML_SCALAR_NODE, what))
+		return NULL;
+	const char *text = (const char *)n->data.scalar.value;
+	if (strlen(text) != n->data.scalar.length) {
+		rfm__diag(w->diags, pos_of(n), RFM_ELAYOUT, "%s contains a NUL character", what);
+		return NULL;
+	}
+	return text;
+}
+
+/*
+ * Sort a mapping's values into @values by the key names in @keys
+ * (NULL-terminated); report unknown, repeated and non-scalar keys.
+ */
+static bool read_keys(struct yaml_walk *w, yaml_node_t *map, const char *const *keys,
+		      yaml_node_t **values, const char *what)
+{
+	size_t nkeys = 0;
+
+	while (keys[nkeys])
+		values[nkeys++] = NULL;
+	if (!expect(w, map, YAML_MAPPING_NODE, what))
+		return false;
+	for (yaml_node_pair_t *p = map->data.mapping.pairs.start;
+	     p < map->data.mapping.pairs.top; p++) {
+		yaml_node_t *key = get_node(w, p->key);
+		yaml_node_t *value = get_node(w, p->value);
+		const char *name;
+		size_t k;
+
+		if (!key || !value)
+			continue;
+		if (key->type != YAML_SCALAR_NODE || !(name = scalar(w, key, "a key"))) {
+			if (key->type != YAML_SCALAR_NODE)
+				rfm__diag(w->diags, pos_of(key), RFM_ELAYOUT,
+					  "a key in %s must be a plain word", what);
+			continue;
+		}
+		for (k = 0; k < nkeys && strcmp(keys[k], name); k++)
+			;
+		if (k == nkeys) {
+			char expected[256] = "";
+			for (size_t j = 0; j < nkeys; j++) {
+				strncat(expected, j ? ", " : "", sizeof(expected) - strlen(expected) - 1);
+				strncat(expected, keys[j], sizeof(expected) - strlen(expected) - 1);
+			}
+			rfm__diag(w->diags, pos_of(key), RFM_ELAYOUT,
+				  "unknown key '%.64s' in %s (expected %s)", name, what, expected);
+			continue;
+		}
+		if (values[k]) {
+			rfm__diag(w->diags, pos_of(key), RFM_ELAYOUT, "key '%s' given twice in %s",
+				  name, what);
+			continue;
+		}
+		values[k] = value;
+	}
+	return true;
+}
+
+static bool missing(struct yaml_walk *w, const yaml_node_t *map, const yaml_node_t *value,
+		    const char *key, const char *what)
+{
+	if (value)
+		return false;
+	rfm__diag(w->diags, pos_of(map), RFM_ELAYOUT, "%s has no '%s'", what, key);
+	return true;
+}
+
+/* An unsigned number in C notation, optionally with K/M/G when @size. */
+static bool number(struct yaml_walk *w, const yaml_node_t *n, const char *what, bool size,
+		   uint64_t max, uint64_t *value)
+{
+	const char *text = scalar(w, n, what);
+	uint64_t v;
+
+	if (!text)
+		return false;
+	if ((size ? rfm__parse_size(text, &v) : rfm__parse_u64(text, &v))) {
+		rfm__diag(w->diags, pos_of(n), RFM_ELAYOUT,
+			  size ? "%s '%.64s' is not a byte count (such as 4096, 0x1000 or 4K)"
+			       : "%s '%.64s' is not an unsigned number (such as 12 or 0xc)",
+			  what, text);
+		return false;
+	}
+	if (v > max) {
+		rfm__diag(w->diags, pos_of(n), RFM_ELAYOUT, "%s %llu is larger than %llu", what,
+			  (unsigned long long)v, (unsigned long long)max);
+		return false;
+	}
+	*value = v;
+	return true;
+}
+
+static bool real(struct yaml_walk *w, const yaml_node_t *n, const char *what, double *value)
+{
+	const char *text = scalar(w, n, what);
+	char *end;
+
+	if (!text)
+		return false;
+	errno = 0;
+	*value = strtod(text, &end);
+	if (!text[0] || end == text || *end || errno == ERANGE) {
+		rfm__diag(w->diags, pos_of(n), RFM_ELAYOUT, "%s '%.64s' is not a number", what,
+			  text);
+		return false;
+	}
+	return true;
+}
+
+static bool byte_order(struct yaml_walk *w, const yaml_node_t *n, uint32_t *order)
+{
+	const char *text;
+
+	if (!n)
+		return true;
+	text = scalar(w, n, "byte_order");
+	if (!text)
+		return false;
+	if (!strcmp(text, "little"))
+		*order = RFM_ORDER_LITTLE;
+	else if (!strcmp(text, "big"))
+		*order = RFM_ORDER_BIG;
+	else {
+		rfm__diag(w->diags, pos_of(n), RFM_ELAYOUT,
+			  "byte_order '%.64s' must be little or big", text);
+		return false;
+	}
+	return true;
+}
+
+static const char *text_or_null(struct yaml_walk *w, const yaml_node_t *n, const char *what)
+{
+	return n ? scalar(w, n, what) : NULL;
+}
+
+static void pushed(struct yaml_walk *w, int ret)
+{
+	if (ret < 0)
+		w->nomem = true;
+}
+
+enum { V_NAME, V_TYPE, V_COUNT, V_LENGTH, V_OFFSET, V_ORDER, V_UNIT, V_DESC, V_MIN, V_MAX, V_N };
+static const char *const var_keys[] = { "name", "type", "count", "length", "offset",
+					"byte_order", "unit", "description", "min", "max", NULL };
+
+static void walk_var(struct yaml_walk *w, yaml_node_t *map, uint32_t region, uint32_t record,
+		     uint32_t order)
+{
+	yaml_node_t *v[V_N];
+	struct rfm_var_spec spec;
+	struct lay_pos pos[6] = { { 0, 0 } };
+	bool ok = true;
+	uint64_t n;
+
+	if (!read_keys(w, map, var_keys, v, "a variable"))
+		return;
+	memset(&spec, 0, sizeof(spec));
+	spec.struct_size = sizeof(spec);
+	spec.byte_order = order;
+	spec.offset = RFM_OFFSET_AUTO;
+	spec.count = 1;
+	pos[0] = pos_of(map);
+
+	if (missing(w, map, v[V_NAME], "name", "a variable") ||
+	    !(spec.name = scalar(w, v[V_NAME], "a variable's name")))
+		ok = false;
+	if (missing(w, map, v[V_TYPE], "type", "a variable")) {
+		ok = false;
+	} else {
+		const char *t = scalar(w, v[V_TYPE], "type");
+		pos[1] = pos_of(v[V_TYPE]);
+		if (!t)
+			ok = false;
+		else if (!(spec.type = rfm__type_from_name(t))) {
+			rfm__diag(w->diags, pos[1], RFM_ELAYOUT,
+				  "unknown type '%.64s' (expected u8, u16, u32, u64, i8, i16, i32, "
+				  "i64, f32, f64, bool, string or bytes)",
+				  t);
+			ok = false;
+		}
+	}
+	bool sized = spec.type == RFM_TYPE_STRING || spec.type == RFM_TYPE_BYTES;
+	if (v[V_COUNT]) {
+		pos[2] = pos_of(v[V_COUNT]);
+		if (sized) {
+			rfm__diag(w->diags, pos[2], RFM_ELAYOUT,
+				  "a %s has a 'length' in bytes, not a 'count'",
+				  rfm_type_name(spec.type));
+			ok = false;
+		} else if (!number(w, v[V_COUNT], "count", false, UINT32_MAX, &n)) {
+			ok = false;
+		} else if (n == 0) {
+			rfm__diag(w->diags, pos[2], RFM_ELAYOUT, "count must be at least 1");
+			ok = false;
+		} else {
+			spec.count = (uint32_t)n;
+		}
+	}
+	if (v[V_LENGTH]) {
+		pos[2] = pos_of(v[V_LENGTH]);
+		if (spec.type && !sized) {
+			rfm__diag(w->diags, pos[2], RFM_ELAYOUT,
+				  "only string and bytes have a 'length'; use 'count' for an array of %s",
+				  rfm_type_name(spec.type));
+			ok = false;
+		} else if (!number(w, v[V_LENGTH], "length", false, UINT32_MAX, &n)) {
+			ok = false;
+		} else if (n == 0) {
+			rfm__diag(w->diags, pos[2], RFM_ELAYOUT, "length must be at least 1");
+			ok = false;
+		} else {
+			spec.count = (uint32_t)n;
+		}
+	} else if (sized) {
+		rfm__diag(w->diags, pos_of(map), RFM_ELAYOUT, "a %s needs a 'length' in bytes",
+			  rfm_type_name(spec.type));
+		ok = false;
+	}
+	if (v[V_OFFSET]) {
+		pos[3] = pos_of(v[V_OFFSET]);
+		if (!number(w, v[V_OFFSET], "offset", true, UINT64_MAX - 1, &spec.offset))
+			ok = false;
+	}
+	if (!byte_order(w, v[V_ORDER], &spec.byte_order))
+		ok = false;
+	spec.unit = text_or_null(w, v[V_UNIT], "unit");
+	spec.description = text_or_null(w, v[V_DESC], "description");
+	if (v[V_MIN]) {
+		pos[4] = pos_of(v[V_MIN]);
+		spec.has_min = true;
+		if (!real(w, v[V_MIN], "min", &spec.min))
+			ok = false;
+	}
+	if (v[V_MAX]) {
+		pos[5] = pos_of(v[V_MAX]);
+		spec.has_max = true;
+		if (!real(w, v[V_MAX], "max", &spec.max))
+			ok = false;
+	}
+	if (ok && region != NO_PARENT)
+		pushed(w, rfm__layout_push_var(w->layout, region, record, &spec, pos));
+}
+
+static void walk_vars(struct yaml_walk *w, yaml_node_t *list, uint32_t region, uint32_t record,
+		      uint32_t order)
+{
+	if (!list || !expect(w, list, YAML_SEQUENCE_NODE, "variables"))
+		return;
+	for (yaml_node_item_t *i = list->data.sequence.items.start;
+	     i < list->data.sequence.items.top; i++) {
+		yaml_node_t *n = get_node(w, *i);
+		if (n)
+			walk_var(w, n, region, record, order);
+	}
+}
+
+enum { C_NAME, C_OFFSET, C_SIZE, C_ORDER, C_DESC, C_VARS, C_N };
+static const char *const record_keys[] = { "name", "offset", "size", "byte_order",
+					   "description", "variables", NULL };
+
+static void walk_record(struct yaml_walk *w, yaml_node_t *map, uint32_t region, uint32_t order)
+{
+	yaml_node_t *v[C_N];
+	struct rfm_record_spec spec;
+	struct lay_pos pos[3] = { { 0, 0 } };
+	bool ok = true;
+	uint32_t index = NO_PARENT;
+
+	if (!read_keys(w, map, record_keys, v, "a record"))
+		return;
+	memset(&spec, 0, sizeof(spec));
+	spec.struct_size = sizeof(spec);
+	spec.offset = RFM_OFFSET_AUTO;
+	spec.byte_order = order;
+	pos[0] = pos_of(map);
+	if (missing(w, map, v[C_NAME], "name", "a record") ||
+	    !(spec.name = scalar(w, v[C_NAME], "a record's name")))
+		ok = false;
+	if (v[C_OFFSET]) {
+		pos[1] = pos_of(v[C_OFFSET]);
+		if (!number(w, v[C_OFFSET], "offset", true, UINT64_MAX - 1, &spec.offset))
+			ok = false;
+	}
+	if (v[C_SIZE]) {
+		pos[2] = pos_of(v[C_SIZE]);
+		if (!number(w, v[C_SIZE], "size", true, UINT64_MAX / 2, &spec.size))
+			ok = false;
+		else if (spec.size == 0) {
+			rfm__diag(w->diags, pos[2], RFM_ELAYOUT, "a record's size must not be 0");
+			ok = false;
+		}
+	}
+	if (!byte_order(w, v[C_ORDER], &spec.byte_order))
+		ok = false;
+	spec.description = text_or_null(w, v[C_DESC], "description");
+	if (missing(w, map, v[C_VARS], "variables", "a record"))
+		ok = false;
+	if (ok && region != NO_PARENT) {
+		int ret = rfm__layout_push_record(w->layout, region, &spec, pos);
+		pushed(w, ret);
+		if (ret >= 0)
+			index = (uint32_t)ret;
+	}
+	walk_vars(w, v[C_VARS], index == NO_PARENT ? NO_PARENT : region, index, spec.byte_order);
+}
+
+enum { R_NAME, R_OFFSET, R_SIZE, R_WRITER, R_DESC, R_ORDER, R_VARS, R_RECORDS, R_N };
+static const char *const region_keys[] = { "name", "offset", "size", "writer", "description",
+					   "byte_order", "variables", "records", NULL };
+
+static void walk_region(struct yaml_walk *w, yaml_node_t *map, uint32_t order)
+{
+	yaml_node_t *v[R_N];
+	struct rfm_region_spec spec;
+	struct lay_pos pos[4] = { { 0, 0 } };
+	bool ok = true;
+	uint64_t n;
+	uint32_t index = NO_PARENT;
+
+	if (!read_keys(w, map, region_keys, v, "a region"))
+		return;
+	memset(&spec, 0, sizeof(spec));
+	spec.struct_size = sizeof(spec);
+	pos[0] = pos_of(map);
+	if (missing(w, map, v[R_NAME], "name", "a region") ||
+	    !(spec.name = scalar(w, v[R_NAME], "a region's name")))
+		ok = false;
+	if (missing(w, map, v[R_OFFSET], "offset", "a region") ||
+	    !number(w, v[R_OFFSET], "offset", true, UINT64_MAX, &spec.offset))
+		ok = false;
+	else
+		pos[1] = pos_of(v[R_OFFSET]);
+	if (missing(w, map, v[R_SIZE], "size", "a region") ||
+	    !number(w, v[R_SIZE], "size", true, UINT64_MAX, &spec.size))
+		ok = false;
+	else
+		pos[2] = pos_of(v[R_SIZE]);
+	if (missing(w, map, v[R_WRITER], "writer", "a region") ||
+	    !number(w, v[R_WRITER], "writer", false, UINT32_MAX, &n))
+		ok = false;
+	else {
+		pos[3] = pos_of(v[R_WRITER]);
+		spec.writer = (uint32_t)n;
+	}
+	spec.description = text_or_null(w, v[R_DESC], "description");
+	if (!byte_order(w, v[R_ORDER], &order))
+		ok = false;
+	if (ok) {
+		int ret = rfm__layout_push_region(w->layout, &spec, pos);
+		pushed(w, ret);
+		if (ret >= 0)
+			index = (uint32_t)ret;
+	}
+	/* Children in the order they appear, so automatic placement follows the text. */
+	bool vars_first = !v[R_RECORDS] || !v[R_VARS] ||
+			  v[R_VARS]->start_mark.index < v[R_RECORDS]->start_mark.index;
+	if (vars_first)
+		walk_vars(w, v[R_VARS], index, LAY_NO_RECORD, order);
+	if (v[R_RECORDS] && expect(w, v[R_RECORDS], YAML_SEQUENCE_NODE, "records")) {
+		yaml_node_t *list = v[R_RECORDS];
+		for (yaml_node_item_t *i = list->data.sequence.items.start;
+		     i < list->data.sequence.items.top; i++) {
+			yaml_node_t *rec = get_node(w, *i);
+			if (rec)
+				walk_record(w, rec, index, order);
+		}
+	}
+	if (!vars_first)
+		walk_vars(w, v[R_VARS], index, LAY_NO_RECORD, order);
+}
+
+enum { L_VERSION, L_NAME, L_DESC, L_WINDOW, L_NODES, L_ORDER, L_REGIONS, L_N };
+static const char *const layout_keys[] = { "version", "name", "description", "window",
+					   "nodes", "byte_order", "regions", NULL };
+
+/* "dir/rig-2.yaml" -> "rig_2" when that is an identifier, else "layout". */
+static void name_from_source(const char *source, char *buf, size_t len)
+{
+	const char *base = strrchr(source, '/');
+	size_t n;
+
+	base = base ? base + 1 : source;
+	n = strcspn(base, ".");
+	if (n == 0 || n >= len) {
+		snprintf(buf, len, "layout");
+		return;
+	}
+	memcpy(buf, base, n);
+	buf[n] = '\0';
+	for (char *c = buf; *c; c++)
+		if (*c == '-')
+			*c = '_';
+	if (!rfm__valid_name(buf))
+		snprintf(buf, len, "layout");
+}
+
+static void walk_root(struct yaml_walk *w, yaml_node_t *root, const char *source)
+{
+	yaml_node_t *v[L_N];
+	uint64_t n, window = 0;
+	uint32_t order = RFM_ORDER_LITTLE;
+	char default_name[LAY_NAME_MAX + 1];
+	const char *name = NULL;
+	bool ok = true;
+
+	if (!read_keys(w, root, layout_keys, v, "the layout"))
+		return;
+	if (missing(w, root, v[L_VERSION], "version", "the layout")) {
+		ok = false;
+	} else if (number(w, v[L_VERSION], "version", false, UINT32_MAX, &n)) {
+		if (n == 0 || n > RFM_LAYOUT_VERSION) {
+			rfm__diag(w->diags, pos_of(v[L_VERSION]), RFM_ELAYOUT,
+				  "layout version %llu is not supported: this librfm reads "
+				  "version 1 to %d",
+				  (unsigned long long)n, RFM_LAYOUT_VERSION);
+			return; /* the rest may mean something else */
+		}
+	} else {
+		return;
+	}
+	if (v[L_NAME] && (name = scalar(w, v[L_NAME], "name")) && !rfm__valid_name(name)) {
+		rfm__diag(w->diags, pos_of(v[L_NAME]), RFM_ELAYOUT,
+			  "layout name '%.64s' is not an identifier (A-Z a-z 0-9 _, starting "
+			  "with a letter)",
+			  name);
+		name = NULL;
+	}
+	if (!name) {
+		name_from_source(source, default_name, sizeof(default_name));
+		name = default_name;
+	}
+	if (missing(w, root, v[L_WINDOW], "window", "the layout") ||
+	    !number(w, v[L_WINDOW], "window", true, UINT64_MAX, &window))
+		ok = false;
+	else if (window == 0)
+		rfm__diag(w->diags, pos_of(v[L_WINDOW]), RFM_ELAYOUT, "the window size must not be 0");
+	if (v[L_DESC])
+		scalar(w, v[L_DESC], "description");
+	if (!byte_order(w, v[L_ORDER], &order))
+		ok = false;
+	if (rfm__layout_create(name, source, window, &w->layout)) {
+		w->nomem = true;
+		return;
+	}
+	if (v[L_WINDOW])
+		w->layout->pos_window = pos_of(v[L_WINDOW]);
+	if (!v[L_WINDOW] || !window)
+		w->layout->window_size = window ? window : UINT64_MAX; /* reported already */
+	if (v[L_NODES]) {
+		n = 0;
+		if (number(w, v[L_NODES], "nodes", false, RFM_MAX_NODES, &n) && n == 0)
+			rfm__diag(w->diags, pos_of(v[L_NODES]), RFM_ELAYOUT,
+				  "nodes must be 1 to %d", RFM_MAX_NODES);
+		else if (n)
+			w->layout->max_nodes = (uint32_t)n;
+	}
+	(void)ok;
+	if (missing(w, root, v[L_REGIONS], "regions", "the layout") ||
+	    !expect(w, v[L_REGIONS], YAML_SEQUENCE_NODE, "regions"))
+		return;
+	yaml_node_t *list = v[L_REGIONS];
+	for (yaml_node_item_t *i = list->data.sequence.items.start;
+	     i < list->data.sequence.items.top; i++) {
+		yaml_node_t *region = get_node(w, *i);
+		if (region)
+			walk_region(w, region, order);
+	}
+}
+
+static void syntax_error(struct rfm_diag_list *diags, const yaml_parser_t *parser)
+{
+	struct lay_pos pos = { (uint32_t)parser->problem_mark.line + 1,
+			       (uint32_t)parser->problem_mark.column + 1 };
+	const char *problem = parser->problem ? parser->problem : "unreadable YAML";
+
+	if (parser->error == YAML_MEMORY_ERROR) {
+		diags->out_of_memory = true;
+		return;
+	}
+	if (parser->context)
+		rfm__diag(diags, pos, RFM_ELAYOUT, "YAML syntax: %s %s", problem, parser->context);
+	else
+		rfm__diag(diags, pos, RFM_ELAYOUT, "YAML syntax: %s", problem);
+}
+
+int rfm__layout_parse_yaml(const char *text, size_t len, const char *source,
+			   rfm_layout **layoutp, struct rfm_diag_list *diags)
+{
+	struct yaml_walk w = { .diags = diags };
+	yaml_parser_t parser;
+	yaml_document_t doc, extra;
+	yaml_node_t *root;
+	int ret = 0;
+
+	*layoutp = NULL;
+	if (!yaml_parser_initialize(&parser))
+		return rfm__error(RFM_ENOMEM, "%s: out of memory starting the YAML parser", source);
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+	if (!yaml_parser_load(&parser, &doc)) {
+		syntax_error(diags, &parser);
+		yaml_parser_delete(&parser);
+		return RFM_ELAYOUT;
+	}
+	root = yaml_document_get_root_node(&doc);
+	if (!root) {
+		rfm__diag(diags, (struct lay_pos){ 1, 1 }, RFM_ELAYOUT,
+			  "the file is empty: a layout starts with 'version: 1'");
+		goto out_doc;
+	}
+	/* A second document would be ignored silently: refuse it. */
+	if (!yaml_parser_load(&parser, &extra)) {
+		syntax_error(diags, &parser);
+	} else {
+		yaml_node_t *second = yaml_document_get_root_node(&extra);
+		if (second)
+			rfm__diag(diags, pos_of(second), RFM_ELAYOUT,
+				  "a layout file holds one YAML document; remove the second");
+		yaml_document_delete(&extra);
+	}
+	w.doc = &doc;
+	w.nnodes = (size_t)(doc.nodes.top - doc.nodes.start);
+	w.visited = calloc(w.nnodes ? w.nnodes : 1, 1);
+	if (!w.visited) {
+		ret = rfm__error(RFM_ENOMEM, "%s: out of memory", source);
+		goto out_doc;
+	}
+	(void)get_node(&w, 1); /* the root is node 1: mark it visited */
+	walk_root(&w, root, source);
+	free(w.visited);
+	if (w.nomem)
+		diags->out_of_memory = true;
+	*layoutp = w.layout;
+out_doc:
+	yaml_document_delete(&doc);
+	yaml_parser_delete(&parser);
+	if (!ret && (diags->count || diags->out_of_memory))
+		ret = RFM_ELAYOUT;
+	return ret;
+}

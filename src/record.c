@@ -1,0 +1,240 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Records: groups of variables published atomically with a sequence lock
+ * (see seqlock.h for the protocol and layout-internal.h for the layout:
+ * sequence word, reserved word, data).
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "layout-internal.h"
+#include "seqlock.h"
+
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define HOST_ORDER RFM_ORDER_BIG
+#else
+#define HOST_ORDER RFM_ORDER_LITTLE
+#endif
+
+/*
+ * Hook run after every successful publish. Network interrupts are not in
+ * this build yet; when they are, a record whose layout asks for it sends
+ * its event here (the data is already visible: interrupts follow the data).
+ */
+static inline int after_publish(rfm_record *rec, uint32_t sequence)
+{
+	(void)rec;
+	(void)sequence;
+	return 0;
+}
+
+RFM_API int rfm_record_open(rfm_layout *layout, rfm_node *node, const char *name,
+			    rfm_record **recp)
+{
+	rfm_record *rec;
+
+	if (!layout || !node || !name || !recp)
+		return rfm__error(RFM_EINVAL, "rfm_record_open: NULL argument");
+	if (!layout->finished)
+		return rfm__error(RFM_EINVAL, "rfm_record_open: layout %s is not finished",
+				  layout->name);
+	if (layout->window_size > node->size)
+		return rfm__error(RFM_ESIZE, "%s: the layout is for a %llu-byte window, the node has %llu",
+				  layout->name, (unsigned long long)layout->window_size,
+				  (unsigned long long)node->size);
+	long i = rfm__layout_find_record(layout, name, strlen(name));
+	if (i < 0)
+		return rfm__error(RFM_ENOTFOUND, "%s: no record named '%s'", layout->name, name);
+	const struct lay_record *def = &layout->records[i];
+	rec = calloc(1, sizeof(*rec));
+	if (!rec || !(rec->image = calloc(1, def->data_size ? def->data_size : 1))) {
+		free(rec);
+		return rfm__error(RFM_ENOMEM, "%s: out of memory", name);
+	}
+	rec->seq = node->base + def->abs;
+	rec->data = rec->seq + LAY_RECORD_HEADER;
+	rec->size = def->data_size;
+	rec->swap = def->byte_order != HOST_ORDER;
+	rec->foreign = (uint32_t)node->id != layout->regions[def->region].writer;
+	rec->enforce_owner = true;
+	rec->max_tries = RFM_RECORD_DEFAULT_TRIES;
+	rec->layout = rfm__layout_ref(layout);
+	rec->index = (size_t)i;
+	rec->node_id = node->id;
+	*recp = rec;
+	return 0;
+}
+
+RFM_API void rfm_record_close(rfm_record *rec)
+{
+	if (!rec)
+		return;
+	rfm__layout_unref(rec->layout);
+	free(rec->image);
+	free(rec);
+}
+
+RFM_API size_t rfm_record_size(const rfm_record *rec)
+{
+	return rec ? rec->size : 0;
+}
+
+RFM_API int rfm_record_get_info(const rfm_record *rec, struct rfm_record_info *info)
+{
+	struct rfm_record_info full;
+
+	if (!rec || !info)
+		return rfm__error(RFM_EINVAL, "rfm_record_get_info: NULL argument");
+	if (info->struct_size < offsetof(struct rfm_record_info, reserved))
+		return rfm__error(RFM_EINVAL, "rfm_record_get_info: struct_size %u is too small",
+				  info->struct_size);
+	rfm__record_info(rec->layout, rec->index, &full);
+	full.struct_size = info->struct_size < sizeof(full) ? info->struct_size
+							    : (uint32_t)sizeof(full);
+	memcpy(info, &full, full.struct_size);
+	return 0;
+}
+
+RFM_API int rfm_record_set_max_tries(rfm_record *rec, uint32_t tries)
+{
+	if (!rec || tries == 0)
+		return rfm__error(RFM_EINVAL, "rfm_record_set_max_tries: %s",
+				  rec ? "tries must be at least 1" : "rec is NULL");
+	rec->max_tries = tries;
+	return 0;
+}
+
+RFM_API int rfm_record_set_owner_check(rfm_record *rec, bool enforce)
+{
+	if (!rec)
+		return rfm__error(RFM_EINVAL, "rfm_record_set_owner_check: rec is NULL");
+	rec->enforce_owner = enforce;
+	return 0;
+}
+
+static const char *rec_name(const rfm_record *rec)
+{
+	return rec->layout->records[rec->index].full;
+}
+
+__attribute__((cold, noinline))
+static int io_error(const rfm_record *rec, const void *buf, size_t len, const char *what)
+{
+	if (!rec || !buf)
+		return rfm__error(RFM_EINVAL, "%s: NULL argument", what);
+	return rfm__error(RFM_EINVAL, "%s: %s holds %zu bytes of data, not %zu", what,
+			  rec_name(rec), rec->size, len);
+}
+
+RFM_API int rfm_record_read(rfm_record *rec, void *buf, size_t len, uint32_t *seqp)
+{
+	if (RFM_UNLIKELY(!rec || !buf || len != rec->size))
+		return io_error(rec, buf, len, "rfm_record_read");
+	for (uint32_t tries = 0; tries < rec->max_tries; tries++) {
+		uint32_t start = rfm__seq_read_begin(rec->seq, rec->swap);
+
+		if (RFM_LIKELY(!(start & 1))) {
+			memcpy(buf, rec->data, len);
+			if (RFM_LIKELY(!rfm__seq_read_retry(rec->seq, rec->swap, start))) {
+				if (seqp)
+					*seqp = start;
+				return (int)tries;
+			}
+		}
+		rfm__cpu_relax();
+	}
+	return rfm__error(RFM_ETORN,
+			  "%s: a publish was in progress during all %u tries (is its writer "
+			  "alive? raise rfm_record_set_max_tries())",
+			  rec_name(rec), rec->max_tries);
+}
+
+__attribute__((cold, noinline))
+static int owner_error(const rfm_record *rec)
+{
+	const rfm_layout *l = rec->layout;
+	const struct lay_region *r = &l->regions[l->records[rec->index].region];
+
+	return rfm__error(RFM_EOWNER,
+			  "%s: region %s is written by node %u only, this is node %d (relax "
+			  "with rfm_record_set_owner_check())",
+			  rec_name(rec), r->name, r->writer, rec->node_id);
+}
+
+RFM_API int rfm_record_write(rfm_record *rec, const void *buf, size_t len)
+{
+	if (RFM_UNLIKELY(!rec || !buf || len != rec->size))
+		return io_error(rec, buf, len, "rfm_record_write");
+	if (RFM_UNLIKELY(rec->foreign && rec->enforce_owner))
+		return owner_error(rec);
+	uint32_t even = rfm__seq_write_begin(rec->seq, rec->swap);
+	memcpy(rec->data, buf, len);
+	rfm__seq_write_end(rec->seq, rec->swap, even);
+	return after_publish(rec, even);
+}
+
+RFM_API int rfm_record_fetch(rfm_record *rec)
+{
+	if (!rec)
+		return rfm__error(RFM_EINVAL, "rfm_record_fetch: rec is NULL");
+	return rfm_record_read(rec, rec->image, rec->size, NULL);
+}
+
+RFM_API int rfm_record_publish(rfm_record *rec)
+{
+	if (!rec)
+		return rfm__error(RFM_EINVAL, "rfm_record_publish: rec is NULL");
+	return rfm_record_write(rec, rec->image, rec->size);
+}
+
+RFM_API int rfm_record_sequence(const rfm_record *rec, uint32_t *seqp)
+{
+	if (!rec || !seqp)
+		return rfm__error(RFM_EINVAL, "rfm_record_sequence: NULL argument");
+	*seqp = rfm__seq_read_begin(rec->seq, rec->swap);
+	return 0;
+}
+
+RFM_API int rfm_record_var(rfm_record *rec, const char *name, rfm_var **varp)
+{
+	char *full;
+	size_t len;
+	bool has_index;
+	uint32_t element;
+	int ret;
+
+	if (!rec || !name || !varp)
+		return rfm__error(RFM_EINVAL, "rfm_record_var: NULL argument");
+	if (rfm__split_index(name, &len, &has_index, &element))
+		return rfm__error(RFM_EINVAL, "rfm_record_var: '%s' is not a name such as var or var[2]",
+				  name);
+	if (asprintf(&full, "%s.%s", rec_name(rec), name) < 0)
+		return rfm__error(RFM_ENOMEM, "%s: out of memory", rec_name(rec));
+	long i = rfm__layout_find_var(rec->layout, full, strlen(rec_name(rec)) + 1 + len);
+	if (i < 0 || rec->layout->vars[i].record != rec->index) {
+		ret = rfm__error(RFM_ENOTFOUND, "%s: record %s has no variable '%.*s'",
+				 rec->layout->name, rec_name(rec), (int)len, name);
+		goto out;
+	}
+	const struct lay_var *def = &rec->layout->vars[i];
+	uint32_t first = 0, count = def->count;
+	if (has_index) {
+		if (element >= def->count || def->type == RFM_TYPE_STRING) {
+			ret = rfm__error(RFM_ENOTFOUND, "%s: %s has no element [%u]",
+					 rec->layout->name, def->full, element);
+			goto out;
+		}
+		first = element;
+		count = 1;
+	}
+	unsigned int esize = rfm__type_size(def->type);
+	ret = rfm__var_new(rec->layout, (size_t)i, first, count,
+			   rec->image + def->offset + (uint64_t)first * esize, full, varp);
+	if (!ret)
+		rfm__var_update_flags(*varp);
+out:
+	free(full);
+	return ret;
+}

@@ -1,0 +1,526 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Variable handles: a name resolved once into an address and a type, then
+ * typed get/set with byte-order conversion, ownership and limits.
+ *
+ * The success path of a scalar get or set of a plain (non-record)
+ * variable is a few compares and one atomic load or store; everything
+ * else — errors, limits, records — goes out of line.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "layout-internal.h"
+#include "seqlock.h"
+
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define HOST_ORDER RFM_ORDER_BIG
+#else
+#define HOST_ORDER RFM_ORDER_LITTLE
+#endif
+
+#define SWAP8(x) (x)
+#define SWAP16(x) __builtin_bswap16(x)
+#define SWAP32(x) __builtin_bswap32(x)
+#define SWAP64(x) __builtin_bswap64(x)
+
+void rfm__var_update_flags(struct rfm_var *var)
+{
+	bool writable = !(var->foreign && var->enforce_owner);
+
+	var->fast_get = !var->seq;
+	var->fast_set = !var->seq && writable && !var->has_min && !var->has_max;
+}
+
+int rfm__var_new(rfm_layout *layout, size_t var_index, uint32_t first, uint32_t count,
+		 uint8_t *addr, const char *name, rfm_var **varp)
+{
+	const struct lay_var *def = &layout->vars[var_index];
+	struct rfm_var *var = calloc(1, sizeof(*var));
+
+	if (!var || !(var->name = strdup(name))) {
+		free(var);
+		return rfm__error(RFM_ENOMEM, "%s: out of memory", name);
+	}
+	var->addr = addr;
+	var->count = count;
+	var->type = (uint8_t)def->type;
+	var->esize = (uint8_t)rfm__type_size(def->type);
+	var->swap = var->esize > 1 && def->byte_order != HOST_ORDER;
+	var->enforce_owner = true;
+	var->max_tries = RFM_RECORD_DEFAULT_TRIES;
+	var->has_min = def->has_min;
+	var->has_max = def->has_max;
+	var->min = def->min;
+	var->max = def->max;
+	var->layout = rfm__layout_ref(layout);
+	var->index = var_index;
+	var->first = first;
+	*varp = var;
+	return 0;
+}
+
+/*
+ * Resolve "region.var[index]" in @layout: the variable's index, the
+ * first element and the number of elements covered.
+ */
+static int resolve(const rfm_layout *layout, const char *name, size_t *index, uint32_t *first,
+		   uint32_t *count)
+{
+	size_t len;
+	bool has_index;
+	uint32_t element;
+
+	if (rfm__split_index(name, &len, &has_index, &element))
+		return rfm__error(RFM_EINVAL, "'%s' is not a variable name such as region.var or "
+				  "region.var[3]", name);
+	long i = rfm__layout_find_var(layout, name, len);
+	if (i < 0) {
+		if (rfm__layout_find_record(layout, name, len) >= 0)
+			return rfm__error(RFM_ENOTFOUND,
+					  "%s: '%.*s' is a record: open it with rfm_record_open() "
+					  "or name one of its variables",
+					  layout->name, (int)len, name);
+		return rfm__error(RFM_ENOTFOUND, "%s: no variable named '%.*s'", layout->name,
+				  (int)len, name);
+	}
+	const struct lay_var *v = &layout->vars[i];
+	*index = (size_t)i;
+	*first = 0;
+	*count = v->count;
+	if (has_index) {
+		if (v->type == RFM_TYPE_STRING)
+			return rfm__error(RFM_EINVAL, "%s: %s is a string: it has no elements",
+					  layout->name, v->full);
+		if (element >= v->count)
+			return rfm__error(RFM_ENOTFOUND, "%s: %s has %u element%s: [%u] is beyond",
+					  layout->name, v->full, v->count, v->count == 1 ? "" : "s",
+					  element);
+		*first = element;
+		*count = 1;
+	}
+	return 0;
+}
+
+RFM_API int rfm_var_open(rfm_layout *layout, rfm_node *node, const char *name, rfm_var **varp)
+{
+	size_t index = 0;
+	uint32_t first = 0, count = 0;
+	int ret;
+
+	if (!layout || !node || !name || !varp)
+		return rfm__error(RFM_EINVAL, "rfm_var_open: NULL argument");
+	if (!layout->finished)
+		return rfm__error(RFM_EINVAL, "rfm_var_open: layout %s is not finished",
+				  layout->name);
+	if (layout->window_size > node->size)
+		return rfm__error(RFM_ESIZE, "%s: the layout is for a %llu-byte window, %s has %llu",
+				  layout->name, (unsigned long long)layout->window_size,
+				  node->uri ? node->uri : "the node",
+				  (unsigned long long)node->size);
+	ret = resolve(layout, name, &index, &first, &count);
+	if (ret)
+		return ret;
+
+	const struct lay_var *def = &layout->vars[index];
+	unsigned int esize = rfm__type_size(def->type);
+	rfm_var *var;
+	ret = rfm__var_new(layout, index, first, count,
+			   node->base + def->abs + (uint64_t)first * esize, name, &var);
+	if (ret)
+		return ret;
+	var->foreign = (uint32_t)node->id != layout->regions[def->region].writer;
+	if (def->record != LAY_NO_RECORD) {
+		const struct lay_record *rec = &layout->records[def->record];
+		var->seq = node->base + rec->abs;
+		var->seq_swap = rec->byte_order != HOST_ORDER;
+	}
+	rfm__var_update_flags(var);
+	*varp = var;
+	return 0;
+}
+
+RFM_API void rfm_var_close(rfm_var *var)
+{
+	if (!var)
+		return;
+	rfm__layout_unref(var->layout);
+	free(var->name);
+	free(var);
+}
+
+RFM_API int rfm_var_set_owner_check(rfm_var *var, bool enforce)
+{
+	if (!var)
+		return rfm__error(RFM_EINVAL, "rfm_var_set_owner_check: var is NULL");
+	var->enforce_owner = enforce;
+	rfm__var_update_flags(var);
+	return 0;
+}
+
+RFM_API int rfm_var_get_info(const rfm_var *var, struct rfm_var_info *info)
+{
+	struct rfm_var_info full;
+
+	if (!var || !info)
+		return rfm__error(RFM_EINVAL, "rfm_var_get_info: NULL argument");
+	if (info->struct_size < offsetof(struct rfm_var_info, reserved))
+		return rfm__error(RFM_EINVAL, "rfm_var_get_info: struct_size %u is too small",
+				  info->struct_size);
+	rfm__var_info(var->layout, var->index, &full);
+	full.name = var->name;
+	full.offset += (uint64_t)var->first * var->esize;
+	full.record_offset += (uint64_t)var->first * var->esize;
+	full.count = var->count;
+	full.size = (uint64_t)var->count * var->esize;
+	full.struct_size = info->struct_size < sizeof(full) ? info->struct_size
+							    : (uint32_t)sizeof(full);
+	memcpy(info, &full, full.struct_size);
+	return 0;
+}
+
+RFM_API const char *rfm_var_name(const rfm_var *var)
+{
+	return var ? var->name : "";
+}
+
+/* ---- element access ---- */
+
+static void load_elem(const uint8_t *p, unsigned int esize, void *dst)
+{
+	switch (esize) {
+	case 1: { uint8_t v = rfm_load8(p, 0); memcpy(dst, &v, 1); break; }
+	case 2: { uint16_t v = rfm_load16(p, 0); memcpy(dst, &v, 2); break; }
+	case 4: { uint32_t v = rfm_load32(p, 0); memcpy(dst, &v, 4); break; }
+	default: { uint64_t v = rfm_load64(p, 0); memcpy(dst, &v, 8); break; }
+	}
+}
+
+static void store_elem(uint8_t *p, unsigned int esize, const void *src)
+{
+	switch (esize) {
+	case 1: { uint8_t v; memcpy(&v, src, 1); rfm_store8(p, 0, v); break; }
+	case 2: { uint16_t v; memcpy(&v, src, 2); rfm_store16(p, 0, v); break; }
+	case 4: { uint32_t v; memcpy(&v, src, 4); rfm_store32(p, 0, v); break; }
+	default: { uint64_t v; memcpy(&v, src, 8); rfm_store64(p, 0, v); break; }
+	}
+}
+
+/* Convert one element in place between the window's order and the host's. */
+static void swap_elem(void *p, unsigned int esize)
+{
+	switch (esize) {
+	case 2: { uint16_t v; memcpy(&v, p, 2); v = SWAP16(v); memcpy(p, &v, 2); break; }
+	case 4: { uint32_t v; memcpy(&v, p, 4); v = SWAP32(v); memcpy(p, &v, 4); break; }
+	case 8: { uint64_t v; memcpy(&v, p, 8); v = SWAP64(v); memcpy(p, &v, 8); break; }
+	}
+}
+
+/* The element's value as a double, for limit checks. */
+static double as_double(int type, const void *p)
+{
+	union { uint8_t u8; uint16_t u16; uint32_t u32; uint64_t u64; int8_t i8; int16_t i16;
+		int32_t i32; int64_t i64; float f32; double f64; } v;
+
+	memcpy(&v, p, rfm__type_size(type));
+	switch (type) {
+	case RFM_TYPE_U8: return v.u8;
+	case RFM_TYPE_U16: return v.u16;
+	case RFM_TYPE_U32: return v.u32;
+	case RFM_TYPE_U64: return (double)v.u64;
+	case RFM_TYPE_I8: return v.i8;
+	case RFM_TYPE_I16: return v.i16;
+	case RFM_TYPE_I32: return v.i32;
+	case RFM_TYPE_I64: return (double)v.i64;
+	case RFM_TYPE_F32: return v.f32;
+	case RFM_TYPE_F64: return v.f64;
+	default: return 0;
+	}
+}
+
+int rfm__var_read_elems(const struct rfm_var *var, uint32_t first, uint32_t n, void *dst)
+{
+	const uint8_t *src = var->addr + (uint64_t)first * var->esize;
+	uint8_t *out = dst;
+	uint32_t tries = 0;
+
+	for (;;) {
+		uint32_t start = var->seq ? rfm__seq_read_begin(var->seq, var->seq_swap) : 0;
+
+		if (!(start & 1)) {
+			for (uint32_t i = 0; i < n; i++)
+				load_elem(src + (size_t)i * var->esize, var->esize,
+					  out + (size_t)i * var->esize);
+			if (!var->seq || !rfm__seq_read_retry(var->seq, var->seq_swap, start))
+				break;
+		}
+		if (++tries >= var->max_tries)
+			return rfm__error(RFM_ETORN,
+					  "%s: its record was being published during all %u tries "
+					  "(is its writer alive?)",
+					  var->name, var->max_tries);
+		rfm__cpu_relax();
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		uint8_t *e = out + (size_t)i * var->esize;
+		if (var->swap)
+			swap_elem(e, var->esize);
+		if (var->type == RFM_TYPE_BOOL)
+			*e = *e != 0;
+	}
+	return 0;
+}
+
+__attribute__((cold, noinline))
+static int owner_error(const struct rfm_var *var)
+{
+	const rfm_layout *l = var->layout;
+	const struct lay_var *def = &l->vars[var->index];
+
+	return rfm__error(RFM_EOWNER,
+			  "%s: region %s is written by node %u only (relax with "
+			  "rfm_var_set_owner_check())",
+			  var->name, l->regions[def->region].name, l->regions[def->region].writer);
+}
+
+static int check_limits(const struct rfm_var *var, uint32_t first, uint32_t n, const void *src)
+{
+	if (!var->has_min && !var->has_max)
+		return 0;
+	for (uint32_t i = 0; i < n; i++) {
+		double v = as_double(var->type, (const uint8_t *)src + (size_t)i * var->esize);
+
+		if (isnan(v) || (var->has_min && v < var->min) || (var->has_max && v > var->max)) {
+			char where[32] = "";
+			if (var->count > 1 || first)
+				snprintf(where, sizeof(where), "[%u]", var->first + first + i);
+			if (var->has_min && var->has_max)
+				return rfm__error(RFM_ERANGE, "%s%s: %g is outside its range %g..%g",
+						  var->name, where, v, var->min, var->max);
+			return rfm__error(RFM_ERANGE, "%s%s: %g is %s its %s %g", var->name, where, v,
+					  var->has_min ? "below" : "above",
+					  var->has_min ? "minimum" : "maximum",
+					  var->has_min ? var->min : var->max);
+		}
+	}
+	return 0;
+}
+
+int rfm__var_write_elems(struct rfm_var *var, uint32_t first, uint32_t n, const void *src)
+{
+	uint8_t *dst = var->addr + (uint64_t)first * var->esize;
+	const uint8_t *in = src;
+	uint32_t even = 0;
+	int ret;
+
+	if (var->foreign && var->enforce_owner)
+		return owner_error(var);
+	ret = check_limits(var, first, n, src);
+	if (ret)
+		return ret;
+	if (var->seq)
+		even = rfm__seq_write_begin(var->seq, var->seq_swap);
+	for (uint32_t i = 0; i < n; i++) {
+		uint8_t e[8];
+		memcpy(e, in + (size_t)i * var->esize, var->esize);
+		if (var->type == RFM_TYPE_BOOL)
+			e[0] = e[0] != 0;
+		if (var->swap)
+			swap_elem(e, var->esize);
+		store_elem(dst + (size_t)i * var->esize, var->esize, e);
+	}
+	if (var->seq)
+		rfm__seq_write_end(var->seq, var->seq_swap, even);
+	return 0;
+}
+
+/* ---- typed scalars ---- */
+
+static const char *const c_names[] = {
+	[RFM_TYPE_U8] = "u8",	[RFM_TYPE_U16] = "u16", [RFM_TYPE_U32] = "u32",
+	[RFM_TYPE_U64] = "u64", [RFM_TYPE_I8] = "i8",	[RFM_TYPE_I16] = "i16",
+	[RFM_TYPE_I32] = "i32", [RFM_TYPE_I64] = "i64", [RFM_TYPE_F32] = "f32",
+	[RFM_TYPE_F64] = "f64", [RFM_TYPE_BOOL] = "bool",
+};
+
+/* Why a typed call cannot proceed (never returns 0). */
+__attribute__((cold, noinline))
+static int scalar_error(const rfm_var *var, uint32_t index, bool null_value, int type,
+			const char *verb)
+{
+	if (!var || null_value)
+		return rfm__error(RFM_EINVAL, "rfm_var_%s_%s: NULL argument", verb, c_names[type]);
+	if (var->type != type) {
+		const char *t = rfm_type_name(var->type);
+		if (var->type == RFM_TYPE_STRING || var->type == RFM_TYPE_BYTES)
+			return rfm__error(RFM_EINVAL, "%s is %s: use rfm_var_%s_%s", var->name, t,
+					  verb, var->type == RFM_TYPE_STRING ? "string" : "array");
+		return rfm__error(RFM_EINVAL, "%s is %s, not %s: use rfm_var_%s_%s", var->name, t,
+				  c_names[type], verb, t);
+	}
+	return rfm__error(RFM_ERANGE, "%s: element %u is beyond its %u element%s", var->name,
+			  index, var->count, var->count == 1 ? "" : "s");
+}
+
+__attribute__((noinline))
+static int get_slow(const rfm_var *var, uint32_t index, void *value, int type)
+{
+	if (!var || !value || var->type != type || index >= var->count)
+		return scalar_error(var, index, !value, type, "get");
+	return rfm__var_read_elems(var, index, 1, value);
+}
+
+__attribute__((noinline))
+static int set_slow(rfm_var *var, uint32_t index, const void *value, int type)
+{
+	if (!var || var->type != type || index >= var->count)
+		return scalar_error(var, index, false, type, "set");
+	return rfm__var_write_elems(var, index, 1, value);
+}
+
+#define DEFINE_SCALAR(name, ctype, bits, TYPE)                                         \
+	RFM_API int rfm_var_get_##name(const rfm_var *var, uint32_t index, ctype *value)   \
+	{                                                                              \
+		if (RFM_LIKELY(var && var->fast_get && var->type == TYPE &&            \
+			       index < var->count && value)) {                         \
+			uint##bits##_t raw = rfm_load##bits(var->addr,                 \
+							    (uint64_t)index * (bits / 8)); \
+			if (var->swap)                                                 \
+				raw = SWAP##bits(raw);                                 \
+			memcpy(value, &raw, sizeof(raw));                              \
+			return 0;                                                      \
+		}                                                                      \
+		return get_slow(var, index, value, TYPE);                              \
+	}                                                                              \
+	RFM_API int rfm_var_set_##name(rfm_var *var, uint32_t index, ctype value)          \
+	{                                                                              \
+		if (RFM_LIKELY(var && var->fast_set && var->type == TYPE &&            \
+			       index < var->count)) {                                  \
+			uint##bits##_t raw;                                            \
+			memcpy(&raw, &value, sizeof(raw));                             \
+			if (var->swap)                                                 \
+				raw = SWAP##bits(raw);                                 \
+			rfm_store##bits(var->addr, (uint64_t)index * (bits / 8), raw); \
+			return 0;                                                      \
+		}                                                                      \
+		return set_slow(var, index, &value, TYPE);                             \
+	}
+
+DEFINE_SCALAR(u8, uint8_t, 8, RFM_TYPE_U8)
+DEFINE_SCALAR(u16, uint16_t, 16, RFM_TYPE_U16)
+DEFINE_SCALAR(u32, uint32_t, 32, RFM_TYPE_U32)
+DEFINE_SCALAR(u64, uint64_t, 64, RFM_TYPE_U64)
+DEFINE_SCALAR(i8, int8_t, 8, RFM_TYPE_I8)
+DEFINE_SCALAR(i16, int16_t, 16, RFM_TYPE_I16)
+DEFINE_SCALAR(i32, int32_t, 32, RFM_TYPE_I32)
+DEFINE_SCALAR(i64, int64_t, 64, RFM_TYPE_I64)
+DEFINE_SCALAR(f32, float, 32, RFM_TYPE_F32)
+DEFINE_SCALAR(f64, double, 64, RFM_TYPE_F64)
+
+RFM_API int rfm_var_get_bool(const rfm_var *var, uint32_t index, bool *value)
+{
+	uint8_t raw;
+	int ret = get_slow(var, index, value ? &raw : NULL, RFM_TYPE_BOOL);
+
+	if (!ret)
+		*value = raw != 0;
+	return ret;
+}
+
+RFM_API int rfm_var_set_bool(rfm_var *var, uint32_t index, bool value)
+{
+	uint8_t raw = value ? 1 : 0;
+
+	return set_slow(var, index, &raw, RFM_TYPE_BOOL);
+}
+
+/* ---- arrays and strings ---- */
+
+static int range_args(const rfm_var *var, uint32_t first, uint32_t count, const void *buf,
+		      size_t len, const char *what)
+{
+	if (!var || (!buf && count))
+		return rfm__error(RFM_EINVAL, "%s: NULL argument", what);
+	if (first > var->count || count > var->count - first)
+		return rfm__error(RFM_ERANGE, "%s: elements [%u, %llu) are beyond the %u of %s",
+				  what, first, (unsigned long long)first + count, var->count,
+				  var->name);
+	if (len / var->esize < count)
+		return rfm__error(RFM_EINVAL, "%s: %zu bytes cannot hold %u %s elements of %s",
+				  what, len, count, rfm_type_name(var->type), var->name);
+	return 0;
+}
+
+RFM_API int rfm_var_get_array(const rfm_var *var, uint32_t first, uint32_t count, void *buf,
+			      size_t len)
+{
+	int ret = range_args(var, first, count, buf, len, "rfm_var_get_array");
+
+	return ret ? ret : rfm__var_read_elems(var, first, count, buf);
+}
+
+RFM_API int rfm_var_set_array(rfm_var *var, uint32_t first, uint32_t count, const void *buf,
+			      size_t len)
+{
+	int ret = range_args(var, first, count, buf, len, "rfm_var_set_array");
+
+	return ret ? ret : rfm__var_write_elems(var, first, count, buf);
+}
+
+RFM_API int rfm_var_get_string(const rfm_var *var, char *buf, size_t len)
+{
+	if (!var || !buf)
+		return rfm__error(RFM_EINVAL, "rfm_var_get_string: NULL argument");
+	if (var->type != RFM_TYPE_STRING)
+		return rfm__error(RFM_EINVAL, "%s is %s, not string", var->name,
+				  rfm_type_name(var->type));
+	/* Read into the caller's buffer when it is big enough, else in pieces. */
+	char tmp[256];
+	char *dst = len > var->count ? buf : (var->count < sizeof(tmp) ? tmp : NULL);
+	if (!dst) {
+		dst = malloc(var->count + 1);
+		if (!dst)
+			return rfm__error(RFM_ENOMEM, "%s: out of memory", var->name);
+	}
+	int ret = rfm__var_read_elems(var, 0, var->count, dst);
+	if (!ret) {
+		size_t n = strnlen(dst, var->count);
+		if (n >= len)
+			ret = rfm__error(RFM_ERANGE, "%s: %zu characters do not fit in %zu bytes",
+					 var->name, n, len);
+		else {
+			memmove(buf, dst, n);
+			buf[n] = '\0';
+			ret = (int)n;
+		}
+	}
+	if (dst != buf && dst != tmp)
+		free(dst);
+	return ret;
+}
+
+RFM_API int rfm_var_set_string(rfm_var *var, const char *text)
+{
+	if (!var || !text)
+		return rfm__error(RFM_EINVAL, "rfm_var_set_string: NULL argument");
+	if (var->type != RFM_TYPE_STRING)
+		return rfm__error(RFM_EINVAL, "%s is %s, not string", var->name,
+				  rfm_type_name(var->type));
+	size_t n = strlen(text);
+	if (n > var->count)
+		return rfm__error(RFM_ERANGE, "%s: %zu characters do not fit in its %u bytes",
+				  var->name, n, var->count);
+	char tmp[256];
+	char *src = var->count <= sizeof(tmp) ? tmp : calloc(1, var->count);
+	if (!src)
+		return rfm__error(RFM_ENOMEM, "%s: out of memory", var->name);
+	memset(src, 0, var->count);
+	memcpy(src, text, n);
+	int ret = rfm__var_write_elems(var, 0, var->count, src);
+	if (src != tmp)
+		free(src);
+	return ret;
+}
