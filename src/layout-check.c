@@ -163,13 +163,15 @@ static bool check_var_alone(struct rfm_diag_list *diags, const struct lay_var *v
  * for alignment) inside a container of @limit bytes; return its span.
  */
 static void place_var(struct rfm_diag_list *diags, struct lay_var *v, uint64_t base,
-		      uint64_t limit, const char *container, uint64_t *cursor, struct span *span)
+		      uint64_t limit, const char *container, uint64_t *cursor, bool *overflowed,
+		      struct span *span)
 {
 	unsigned int esize = rfm__type_size(v->type);
 	unsigned int align = var_align(v->type);
 	uint64_t size = (uint64_t)v->count * esize;
+	bool automatic = v->offset == RFM_OFFSET_AUTO;
 
-	if (v->offset == RFM_OFFSET_AUTO) {
+	if (automatic) {
 		v->offset = align_up(base + *cursor, align) - base;
 	} else if ((base + v->offset) % align) {
 		rfm__diag(diags, v->pos_offset, RFM_ELAYOUT,
@@ -178,11 +180,16 @@ static void place_var(struct rfm_diag_list *diags, struct lay_var *v, uint64_t b
 			  v->full, HEX(v->offset), HEX(base + v->offset), align,
 			  rfm_type_name(v->type));
 	}
-	if (!fits(v->offset, size, limit))
-		rfm__diag(diags, v->offset == RFM_OFFSET_AUTO ? v->pos : v->pos_offset,
-			  RFM_ELAYOUT,
+	/*
+	 * After one item overflows its container, automatically placed items
+	 * behind it overflow too: report the cause, not every consequence.
+	 */
+	if (!fits(v->offset, size, limit) && !(automatic && *overflowed)) {
+		rfm__diag(diags, automatic ? v->pos : v->pos_offset, RFM_ELAYOUT,
 			  "'%s': %llu bytes at offset 0x%llx do not fit in the %llu bytes of %s",
 			  v->full, HEX(size), HEX(v->offset), HEX(limit), container);
+		*overflowed = true;
+	}
 	*cursor = v->offset + size < v->offset ? UINT64_MAX : v->offset + size;
 	span->start = v->offset;
 	span->end = *cursor;
@@ -196,6 +203,7 @@ static void place_record_members(rfm_layout *layout, struct rfm_diag_list *diags
 {
 	uint64_t cursor = 0, end = 0;
 	uint64_t limit = rec->size_wanted ? rec->size_wanted : UINT64_MAX;
+	bool overflowed = false;
 	uint64_t base = rec->abs + LAY_RECORD_HEADER;
 	size_t n = 0;
 	char container[96];
@@ -206,7 +214,7 @@ static void place_record_members(rfm_layout *layout, struct rfm_diag_list *diags
 
 		if (v->record != rindex || !check_var_alone(diags, v))
 			continue;
-		place_var(diags, v, base, limit, container, &cursor, &spans[n]);
+		place_var(diags, v, base, limit, container, &cursor, &overflowed, &spans[n]);
 		spans[n].decl = i;
 		if (spans[n].end > end)
 			end = spans[n].end;
@@ -227,6 +235,7 @@ static void place_region(rfm_layout *layout, struct rfm_diag_list *diags, size_t
 {
 	struct lay_region *r = &layout->regions[rindex];
 	uint64_t cursor = 0;
+	bool overflowed = false;
 	size_t n = 0;
 	char container[96];
 
@@ -238,7 +247,8 @@ static void place_region(rfm_layout *layout, struct rfm_diag_list *diags, size_t
 			struct lay_var *v = &layout->vars[it->index];
 			if (v->region != rindex || !check_var_alone(diags, v))
 				continue;
-			place_var(diags, v, r->offset, r->size, container, &cursor, &spans[n]);
+			place_var(diags, v, r->offset, r->size, container, &cursor, &overflowed,
+				  &spans[n]);
 			spans[n].decl = i;
 			n++;
 			continue;
@@ -248,7 +258,8 @@ static void place_region(rfm_layout *layout, struct rfm_diag_list *diags, size_t
 			continue;
 		check_name(diags, rec->pos, "record", rec->name, "");
 		check_order(diags, rec->pos, rec->full, rec->byte_order);
-		if (rec->offset == RFM_OFFSET_AUTO)
+		bool rec_auto = rec->offset == RFM_OFFSET_AUTO;
+		if (rec_auto)
 			rec->offset = align_up(r->offset + cursor, LAY_RECORD_ALIGN) - r->offset;
 		else if ((r->offset + rec->offset) % LAY_RECORD_ALIGN)
 			rfm__diag(diags, rec->pos_offset, RFM_ELAYOUT,
@@ -258,7 +269,8 @@ static void place_region(rfm_layout *layout, struct rfm_diag_list *diags, size_t
 		rec->abs = r->offset + rec->offset;
 		place_record_members(layout, diags, rec, it->index, member_spans);
 		uint64_t size = LAY_RECORD_HEADER + rec->data_size;
-		if (!fits(rec->offset, size, r->size))
+		if (!fits(rec->offset, size, r->size) && !(rec_auto && overflowed) &&
+		    (overflowed = true))
 			rfm__diag(diags, rec->pos_offset.line ? rec->pos_offset : rec->pos,
 				  RFM_ELAYOUT,
 				  "record '%s': %llu bytes at offset 0x%llx do not fit in the %llu "

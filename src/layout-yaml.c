@@ -46,7 +46,8 @@ static yaml_node_t *get_node(struct yaml_walk *w, int index)
 	size_t i = (size_t)(index - 1);
 	if (i < w->nnodes && w->visited[i]++) {
 		rfm__diag(w->diags, pos_of(n), RFM_ELAYOUT,
-			  "aliases are not supported: write the value out again");
+			  "the value anchored here is used again through an alias: aliases are "
+			  "not supported, write the value out again");
 		return NULL;
 	}
 	return n;

@@ -446,11 +446,13 @@ RFM_API int rfm_layout_load_file(const char *path, rfm_layout **layoutp,
 		int err = errno;
 		return rfm__error(rfm__errno_code(err), "%s: %s", path, strerror(err));
 	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > LAYOUT_FILE_MAX) {
+	if (fstat(fd, &st) < 0) {
 		int err = errno;
 		close(fd);
-		if (err && !S_ISREG(st.st_mode))
-			return rfm__error(rfm__errno_code(err), "%s: %s", path, strerror(err));
+		return rfm__error(rfm__errno_code(err), "%s: %s", path, strerror(err));
+	}
+	if (!S_ISREG(st.st_mode) || st.st_size > LAYOUT_FILE_MAX) {
+		close(fd);
 		return rfm__error(RFM_EINVAL, "%s: not a regular file of at most %u bytes",
 				  path, LAYOUT_FILE_MAX);
 	}

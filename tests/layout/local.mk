@@ -1,1 +1,57 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
+# Tests of typed-variable tables (issue 4). CMocka programs; each exits 0,
+# 77 when skipped, anything else on failure.
+
+EXTRA_DIST += \
+	tests/layout/helpers.h \
+	tests/layout/header.yaml \
+	examples/layouts/test-rig.yaml \
+	examples/layouts/hil-sim.yaml \
+	examples/layouts/minimal.yaml
+
+if WITH_TESTS
+layout_test_cflags = $(AM_CFLAGS) $(CMOCKA_CFLAGS) \
+	-DEXAMPLES_DIR='"$(abs_top_srcdir)/examples/layouts"'
+layout_test_ldadd = src/librfm.la $(CMOCKA_LIBS)
+
+check_PROGRAMS += \
+	tests/layout/test-layout-parse \
+	tests/layout/test-layout-access \
+	tests/layout/test-layout-seqlock \
+	tests/layout/test-layout-header
+TESTS += \
+	tests/layout/test-layout-parse \
+	tests/layout/test-layout-access \
+	tests/layout/test-layout-seqlock \
+	tests/layout/test-layout-header
+
+tests_layout_test_layout_parse_SOURCES = tests/layout/parse.c
+tests_layout_test_layout_parse_CFLAGS = $(layout_test_cflags)
+tests_layout_test_layout_parse_LDADD = $(layout_test_ldadd)
+
+tests_layout_test_layout_access_SOURCES = tests/layout/access.c
+tests_layout_test_layout_access_CFLAGS = $(layout_test_cflags)
+tests_layout_test_layout_access_LDADD = $(layout_test_ldadd)
+
+tests_layout_test_layout_seqlock_SOURCES = tests/layout/seqlock.c
+tests_layout_test_layout_seqlock_CFLAGS = $(layout_test_cflags)
+tests_layout_test_layout_seqlock_LDADD = $(layout_test_ldadd)
+
+# The generated-header test: a header made from tests/layout/header.yaml at
+# make-check time, compiled into a program that checks it against the
+# library's own offsets and uses it on a live window.
+check_PROGRAMS += tests/layout/layout-gen-header
+tests_layout_layout_gen_header_SOURCES = tests/layout/gen-header.c
+tests_layout_layout_gen_header_LDADD = src/librfm.la
+
+tests/layout/generated-layout.h: tests/layout/layout-gen-header$(EXEEXT) $(srcdir)/tests/layout/header.yaml
+	$(AM_V_GEN)tests/layout/layout-gen-header $(srcdir)/tests/layout/header.yaml tst > $@.tmp && mv $@.tmp $@
+CLEANFILES += tests/layout/generated-layout.h tests/layout/generated-layout.h.tmp
+
+nodist_tests_layout_test_layout_header_SOURCES = tests/layout/generated-layout.h
+tests_layout_test_layout_header_SOURCES = tests/layout/header.c
+tests_layout_test_layout_header_CFLAGS = $(layout_test_cflags) -I$(builddir)/tests/layout \
+	-DHEADER_YAML='"$(abs_top_srcdir)/tests/layout/header.yaml"'
+tests_layout_test_layout_header_LDADD = $(layout_test_ldadd)
+tests/layout/test_layout_header-header.$(OBJEXT): tests/layout/generated-layout.h
+endif

@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Helpers shared by the layout tests: layouts from line arrays (so a test
+ * reads "line 4" and means it), diagnostics lookup, unique network names
+ * and child processes that signal readiness through pipes.
+ */
+#ifndef RFM_TESTS_LAYOUT_HELPERS_H
+#define RFM_TESTS_LAYOUT_HELPERS_H
+
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include <rfm/rfm.h>
+
+/* Join NULL-terminated lines with newlines; the caller frees. */
+static inline char *join_lines(const char *const *lines)
+{
+	size_t len = 1;
+	char *text;
+
+	for (size_t i = 0; lines[i]; i++)
+		len += strlen(lines[i]) + 1;
+	text = malloc(len);
+	assert_non_null(text);
+	text[0] = '\0';
+	for (size_t i = 0; lines[i]; i++) {
+		strcat(text, lines[i]);
+		strcat(text, "\n");
+	}
+	return text;
+}
+
+/* Load lines as "test.yaml"; returns the code, fills *layoutp / *diagsp. */
+static inline int load_lines(const char *const *lines, rfm_layout **layoutp,
+			     rfm_diag_list **diagsp)
+{
+	char *text = join_lines(lines);
+	int ret = rfm_layout_load_string(text, strlen(text), "test.yaml", layoutp, diagsp);
+
+	free(text);
+	return ret;
+}
+
+static inline struct rfm_diag diag_at(const rfm_diag_list *list, size_t i)
+{
+	struct rfm_diag d;
+
+	memset(&d, 0, sizeof(d));
+	d.struct_size = sizeof(d);
+	assert_int_equal(rfm_diag_list_get(list, i, &d), 0);
+	return d;
+}
+
+/* Assert that @list has a problem at @line:@column whose message contains @needle. */
+static inline void expect_diag(const rfm_diag_list *list, unsigned int line, unsigned int column,
+			       const char *needle)
+{
+	for (size_t i = 0; i < rfm_diag_list_count(list); i++) {
+		struct rfm_diag d = diag_at(list, i);
+		if (d.line == line && (!column || d.column == column) &&
+		    strstr(d.message, needle))
+			return;
+	}
+	for (size_t i = 0; i < rfm_diag_list_count(list); i++)
+		print_message("  have: %s\n", diag_at(list, i).text);
+	fail_msg("no diagnostic at %u:%u containing '%s'", line, column, needle);
+}
+
+/* A network name unique to this process and purpose. */
+static inline const char *test_net(const char *purpose)
+{
+	static char name[64];
+
+	snprintf(name, sizeof(name), "layout-%s-%d", purpose, (int)getpid());
+	return name;
+}
+
+static inline rfm_node *open_node(const char *net, int id)
+{
+	char uri[128];
+	rfm_node *node = NULL;
+
+	snprintf(uri, sizeof(uri), "shm:%s?node=%d&size=1M", net, id);
+	assert_int_equal(rfm_open(uri, &node), 0);
+	return node;
+}
+
+static inline void destroy_net(const char *net)
+{
+	char uri[128];
+
+	snprintf(uri, sizeof(uri), "shm:%s", net);
+	rfm_network_destroy(uri, RFM_DESTROY_FORCE);
+}
+
+/* A child process and the pipes to talk to it. */
+struct child {
+	pid_t pid;
+	int to_child;	/* parent writes */
+	int from_child; /* parent reads */
+};
+
+/* In the child: its ends of the pipes. */
+struct child_io {
+	int in, out;
+};
+
+static inline void child_signal(const struct child_io *io, char c)
+{
+	if (write(io->out, &c, 1) != 1)
+		_exit(90);
+}
+
+static inline char child_wait(const struct child_io *io)
+{
+	char c = 0;
+
+	if (read(io->in, &c, 1) != 1)
+		_exit(91);
+	return c;
+}
+
+/* Fork @body(io, arg); the child's exit status is body's return value. */
+static inline struct child start_child(int (*body)(const struct child_io *, void *), void *arg)
+{
+	int down[2], up[2];
+	struct child c;
+
+	assert_int_equal(pipe(down), 0);
+	assert_int_equal(pipe(up), 0);
+	fflush(NULL);
+	c.pid = fork();
+	assert_true(c.pid >= 0);
+	if (c.pid == 0) {
+		struct child_io io = { down[0], up[1] };
+		close(down[1]);
+		close(up[0]);
+		_exit(body(&io, arg));
+	}
+	close(down[0]);
+	close(up[1]);
+	c.to_child = down[1];
+	c.from_child = up[0];
+	return c;
+}
+
+static inline void parent_signal(const struct child *c, char ch)
+{
+	assert_int_equal(write(c->to_child, &ch, 1), 1);
+}
+
+static inline char parent_wait(const struct child *c)
+{
+	char ch = 0;
+
+	assert_int_equal(read(c->from_child, &ch, 1), 1);
+	return ch;
+}
+
+/* Reap the child (by its recorded PID) and return its exit status. */
+static inline int finish_child(struct child *c)
+{
+	int status = 0;
+
+	close(c->to_child);
+	close(c->from_child);
+	assert_int_equal(waitpid(c->pid, &status, 0), c->pid);
+	c->pid = -1;
+	if (!WIFEXITED(status))
+		return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+	return WEXITSTATUS(status);
+}
+
+#endif /* RFM_TESTS_LAYOUT_HELPERS_H */
