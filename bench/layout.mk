@@ -1,1 +1,9 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
+# Benchmark of typed-variable tables: "make bench-layout" builds and runs it.
+noinst_PROGRAMS += bench/layout-bench
+bench_layout_bench_SOURCES = bench/layout-bench.c
+bench_layout_bench_LDADD = src/librfm.la -lm
+
+bench-layout: bench/layout-bench$(EXEEXT)
+	bench/layout-bench
+.PHONY: bench-layout

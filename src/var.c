@@ -524,3 +524,29 @@ RFM_API int rfm_var_set_string(rfm_var *var, const char *text)
 		free(src);
 	return ret;
 }
+
+RFM_API int rfm_var_get_view(rfm_var *var, struct rfm_var_view *view)
+{
+	struct rfm_var_view full;
+
+	if (!var || !view)
+		return rfm__error(RFM_EINVAL, "rfm_var_get_view: NULL argument");
+	/* Every field is needed by the inline code: no smaller (older) layout exists yet. */
+	if (view->struct_size < offsetof(struct rfm_var_view, reserved))
+		return rfm__error(RFM_EINVAL, "rfm_var_get_view: struct_size %u is too small",
+				  view->struct_size);
+	memset(&full, 0, sizeof(full));
+	full.struct_size = view->struct_size < sizeof(full) ? view->struct_size
+							    : (uint32_t)sizeof(full);
+	uint32_t key = var->type | (var->swap ? RFM_VIEW_SWAPPED : 0);
+	full.count = var->count;
+	/* Bool is not on the inline path: the library normalises it to 0/1. */
+	bool plain = var->type != RFM_TYPE_BOOL && var->type != RFM_TYPE_STRING &&
+		     var->type != RFM_TYPE_BYTES;
+	full.get_key = plain && var->fast_get ? key : 0;
+	full.set_key = plain && var->fast_set ? key : 0;
+	full.addr = var->addr;
+	full.var = var;
+	memcpy(view, &full, full.struct_size);
+	return 0;
+}

@@ -27,6 +27,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <rfm/common.h>
+#include <rfm/access.h>
 
 RFM_BEGIN_DECLS
 
@@ -404,6 +405,104 @@ RFM_API int rfm_var_set_i64(rfm_var *var, uint32_t index, int64_t value);
 RFM_API int rfm_var_set_f32(rfm_var *var, uint32_t index, float value);
 RFM_API int rfm_var_set_f64(rfm_var *var, uint32_t index, double value);
 RFM_API int rfm_var_set_bool(rfm_var *var, uint32_t index, bool value);
+/** @} */
+
+/**
+ * @name Inline fast path (views)
+ * A view is a caller-held copy of what the fast path of a handle needs:
+ * the element address, the bounds, the type and flags. The inline
+ * `rfm_view_get_T()` / `rfm_view_set_T()` below do the plain case — the
+ * variable's type, an index in range, not in a record, and for sets no
+ * ownership refusal and no limits — in the caller's code, at the cost of
+ * a raw load or store plus three compares; any other case, errors
+ * included, falls through to rfm_var_get_T() / rfm_var_set_T() on the
+ * handle, so the results are the same. (Those exported functions are the
+ * non-inline twins, for FFI users.)
+ *
+ * A view is a snapshot: take it again after rfm_var_set_owner_check().
+ * It is valid while its handle is open. Thread-safety as for the handle.
+ * @{
+ */
+
+/**
+ * The key of a type on the inline path: the ::rfm_type, plus this bit when
+ * the variable's byte order differs from the host's.
+ */
+#define RFM_VIEW_SWAPPED 0x100u
+
+/** The fast-path facts of a handle (see rfm_var_get_view()). */
+struct rfm_var_view {
+	uint32_t struct_size;	/**< Set by the caller: sizeof(struct rfm_var_view). */
+	uint32_t count;		/**< Elements covered by the handle. */
+	uint32_t get_key;	/**< Type key when gets may go inline, else 0. */
+	uint32_t set_key;	/**< Type key when sets may go inline, else 0. */
+	void *addr;		/**< Element 0 in the mapped window. */
+	rfm_var *var;		/**< The handle, for everything but the fast path. */
+	uint32_t reserved[4];	/**< Zero. */
+};
+
+/**
+ * @brief Fill @p view from @p var for the inline accessors.
+ * @return 0, or ::RFM_EINVAL (NULL, struct_size smaller than this header's).
+ */
+RFM_API int rfm_var_get_view(rfm_var *var, struct rfm_var_view *view);
+
+static inline uint8_t rfm__bswap8(uint8_t x) { return x; }
+static inline uint16_t rfm__bswap16(uint16_t x) { return __builtin_bswap16(x); }
+static inline uint32_t rfm__bswap32(uint32_t x) { return __builtin_bswap32(x); }
+static inline uint64_t rfm__bswap64(uint64_t x) { return __builtin_bswap64(x); }
+
+#define RFM__VIEW_ACCESSORS(name, ctype, bits, TYPE)                                   \
+	static inline int rfm_view_get_##name(const struct rfm_var_view *view,         \
+					      uint32_t index, ctype *value)            \
+	{                                                                              \
+		uint32_t key_ = view->get_key;                                         \
+		if (__builtin_expect(index < view->count, 1)) {                        \
+			uint64_t at_ = (uint64_t)index * (bits / 8);                   \
+			uint##bits##_t raw_;                                           \
+			if (__builtin_expect(key_ == (TYPE), 1))                       \
+				raw_ = rfm_load##bits(view->addr, at_);                \
+			else if (key_ == ((TYPE) | RFM_VIEW_SWAPPED))                  \
+				raw_ = rfm__bswap##bits(rfm_load##bits(view->addr, at_)); \
+			else                                                           \
+				goto slow_;                                            \
+			__builtin_memcpy(value, &raw_, sizeof(raw_));                  \
+			return 0;                                                      \
+		}                                                                      \
+	slow_:                                                                         \
+		return rfm_var_get_##name(view->var, index, value);                    \
+	}                                                                              \
+	static inline int rfm_view_set_##name(const struct rfm_var_view *view,         \
+					      uint32_t index, ctype value)             \
+	{                                                                              \
+		uint32_t key_ = view->set_key;                                         \
+		if (__builtin_expect(index < view->count, 1)) {                        \
+			uint64_t at_ = (uint64_t)index * (bits / 8);                   \
+			uint##bits##_t raw_;                                           \
+			__builtin_memcpy(&raw_, &value, sizeof(raw_));                 \
+			if (__builtin_expect(key_ == (TYPE), 1)) {                     \
+				rfm_store##bits(view->addr, at_, raw_);                \
+				return 0;                                              \
+			}                                                              \
+			if (key_ == ((TYPE) | RFM_VIEW_SWAPPED)) {                     \
+				rfm_store##bits(view->addr, at_, rfm__bswap##bits(raw_)); \
+				return 0;                                              \
+			}                                                              \
+		}                                                                      \
+		return rfm_var_set_##name(view->var, index, value);                    \
+	}
+
+RFM__VIEW_ACCESSORS(u8, uint8_t, 8, RFM_TYPE_U8)
+RFM__VIEW_ACCESSORS(u16, uint16_t, 16, RFM_TYPE_U16)
+RFM__VIEW_ACCESSORS(u32, uint32_t, 32, RFM_TYPE_U32)
+RFM__VIEW_ACCESSORS(u64, uint64_t, 64, RFM_TYPE_U64)
+RFM__VIEW_ACCESSORS(i8, int8_t, 8, RFM_TYPE_I8)
+RFM__VIEW_ACCESSORS(i16, int16_t, 16, RFM_TYPE_I16)
+RFM__VIEW_ACCESSORS(i32, int32_t, 32, RFM_TYPE_I32)
+RFM__VIEW_ACCESSORS(i64, int64_t, 64, RFM_TYPE_I64)
+RFM__VIEW_ACCESSORS(f32, float, 32, RFM_TYPE_F32)
+RFM__VIEW_ACCESSORS(f64, double, 64, RFM_TYPE_F64)
+
 /** @} */
 
 /**

@@ -499,6 +499,57 @@ static void test_handles_outlive_layout_reference(void **state)
 	rfm_var_close(v);
 }
 
+static void test_inline_views(void **state)
+{
+	struct fixture *f = *state;
+	struct rfm_var_view u = { .struct_size = sizeof(u) }, be = u, lim = u, foreign = u;
+	struct rfm_var_view rec = u, fl = u;
+	uint32_t x;
+	int32_t i;
+	double d;
+	uint8_t raw[4];
+
+	assert_int_equal(rfm_var_get_view(var(f, "a.u32v"), &u), 0);
+	assert_int_equal(u.get_key, RFM_TYPE_U32);
+	assert_int_equal(rfm_view_set_u32(&u, 0, 0xcafe), 0);
+	assert_int_equal(rfm_view_get_u32(&u, 0, &x), 0);
+	assert_int_equal(x, 0xcafe);
+	/* Everything off the fast path falls through to the library, errors included. */
+	assert_int_equal(rfm_view_get_u32(&u, 1, &x), RFM_ERANGE);
+	assert_int_equal(rfm_view_get_f64(&u, 0, &d), RFM_EINVAL);
+
+	rfm_var *bev = var(f, "b.u32v");
+	assert_int_equal(rfm_var_set_owner_check(bev, false), 0);
+	assert_int_equal(rfm_var_get_view(bev, &be), 0);
+	assert_int_equal(be.get_key, RFM_TYPE_U32 | RFM_VIEW_SWAPPED);
+	assert_int_equal(rfm_view_set_u32(&be, 0, 0x01020304), 0);
+	assert_int_equal(rfm_mem_read(f->node, 0x404, raw, 4), 0);
+	assert_int_equal(raw[0], 1);
+	assert_int_equal(raw[3], 4);
+	assert_int_equal(rfm_view_get_u32(&be, 0, &x), 0);
+	assert_int_equal(x, 0x01020304);
+
+	assert_int_equal(rfm_var_get_view(var(f, "a.limited"), &lim), 0);
+	assert_int_equal(lim.set_key, 0);	/* limits: sets go through the library */
+	assert_int_equal(rfm_view_set_i32(&lim, 0, 99), RFM_ERANGE);
+	assert_int_equal(rfm_view_set_i32(&lim, 0, 3), 0);
+	assert_int_equal(rfm_view_get_i32(&lim, 0, &i), 0);
+	assert_int_equal(i, 3);
+
+	assert_int_equal(rfm_var_get_view(var(f, "b.u16v"), &foreign), 0);
+	assert_int_equal(rfm_view_set_u16(&foreign, 0, 1), RFM_EOWNER);
+
+	assert_int_equal(rfm_var_get_view(var(f, "b.rec.n"), &rec), 0);
+	assert_int_equal(rec.get_key, 0);	/* record members: seqlock read */
+	assert_int_equal(rfm_view_get_u32(&rec, 0, &x), 0);
+
+	assert_int_equal(rfm_var_get_view(var(f, "a.flag"), &fl), 0);
+	assert_int_equal(fl.get_key, 0);
+	fl.struct_size = 8;
+	assert_int_equal(rfm_var_get_view(var(f, "a.flag"), &fl), RFM_EINVAL);
+	assert_int_equal(rfm_var_get_view(NULL, &fl), RFM_EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -507,6 +558,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_limits_types_and_indexes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_text, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_records, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_inline_views, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_handles_outlive_layout_reference, setup,
 						teardown),
 	};
