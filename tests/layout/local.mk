@@ -5,6 +5,7 @@
 EXTRA_DIST += \
 	tests/layout/helpers.h \
 	tests/layout/header.yaml \
+	docs/layout-format.md \
 	examples/layouts/test-rig.yaml \
 	examples/layouts/hil-sim.yaml \
 	examples/layouts/minimal.yaml
