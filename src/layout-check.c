@@ -346,12 +346,12 @@ void rfm__layout_check(rfm_layout *layout, struct rfm_diag_list *diags)
 
 	/* Names of variables and records, in one namespace per parent. */
 	size_t n = 0;
-	for (size_t i = 0; i < layout->nrecords; i++)
-		spans[n++] = (struct span){ .name = layout->records[i].full, .kind = "record",
-					    .pos = layout->records[i].pos, .decl = n };
-	for (size_t i = 0; i < layout->nvars; i++)
-		spans[n++] = (struct span){ .name = layout->vars[i].full, .kind = "variable",
-					    .pos = layout->vars[i].pos, .decl = n };
+	for (size_t i = 0; i < layout->nrecords; i++, n++)
+		spans[n] = (struct span){ .name = layout->records[i].full, .kind = "record",
+					  .pos = layout->records[i].pos };
+	for (size_t i = 0; i < layout->nvars; i++, n++)
+		spans[n] = (struct span){ .name = layout->vars[i].full, .kind = "variable",
+					  .pos = layout->vars[i].pos };
 	/* Report at the later position: order by position, not by array. */
 	for (size_t i = 0; i < n; i++)
 		spans[i].decl = ((size_t)spans[i].pos.line << 20) + spans[i].pos.column;
