@@ -185,4 +185,19 @@ void cli_json_print(struct json_object *obj);
  */
 int cli_json_print_bytes(struct cli *cli, uint64_t offset, size_t length);
 
+/* ---- layouts (cli-layout.c): typed-variable tables ---- */
+
+/* Long option --layout FILE of the commands that name variables. */
+#define CLI_OPT_LAYOUT 'L'
+
+/*
+ * Load the layout @path (NULL: $RFM_LAYOUT). Every problem of an invalid
+ * file goes to stderr as "rfm: FILE:LINE:COLUMN: message". Returns 0,
+ * CLI_EXIT_USAGE (no layout named) or CLI_EXIT_FAILED.
+ */
+int cli_load_layout(struct cli *cli, const char *path, rfm_layout **layoutp);
+
+/* The value of @var as JSON: number, boolean, string, hex string, or array. */
+int cli_var_json(struct cli *cli, rfm_var *var, struct json_object **valuep);
+
 #endif /* RFM_TOOLS_CLI_H */

@@ -25,6 +25,10 @@
 	X(fill)         \
 	X(verify)       \
 	X(destroy)      \
+	X(layout)       \
+	X(get)          \
+	X(set)          \
+	X(watch)        \
 	X(help)
 
 #define DECLARE_COMMAND(name) extern const struct cli_command cli_cmd_##name;

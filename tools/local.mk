@@ -22,7 +22,10 @@ tools_rfm_SOURCES = \
 	tools/cmd-read-write.c \
 	tools/cmd-dump.c \
 	tools/cmd-pattern.c \
-	tools/cmd-destroy.c
+	tools/cmd-destroy.c \
+	tools/cli-layout.c \
+	tools/cmd-layout.c \
+	tools/cmd-var.c
 tools_rfm_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
 tools_rfm_LDADD = src/librfm.la $(JSONC_LIBS)
 

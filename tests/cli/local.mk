@@ -14,4 +14,5 @@ EXTRA_DIST += \
 	tests/cli/conftest.py \
 	tests/cli/test_cli.py \
 	tests/cli/test_errors.py \
-	tests/cli/test_patterns.py
+	tests/cli/test_patterns.py \
+	tests/cli/test_layout.py

@@ -20,6 +20,9 @@ RFM_TOOL=${RFM_TOOL:-$top_builddir/tools/rfm}
 RFM_HOLD_NODE=${RFM_HOLD_NODE:-$top_builddir/tests/cli/hold-node}
 RFM_MANPAGE=${RFM_MANPAGE:-$top_srcdir/man/rfm.1}
 export RFM_TOOL RFM_HOLD_NODE RFM_MANPAGE
+# The layout tests check the examples of the source tree.
+RFM_SRCDIR=${RFM_SRCDIR:-$top_srcdir}
+export RFM_SRCDIR
 # The tests name every network themselves; a URI from the caller must not leak in.
 unset RFM_URI
 # The source tree may be read-only (make distcheck): write no caches into it.

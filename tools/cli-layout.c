@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Layout files for the commands that work by variable name. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+int cli_load_layout(struct cli *cli, const char *path, rfm_layout **layoutp)
+{
+	rfm_diag_list *diags = NULL;
+	int ret;
+
+	if (!path || !path[0])
+		path = getenv("RFM_LAYOUT");
+	if (!path || !path[0])
+		return cli_usage_error(cli, "no layout: give --layout FILE or set RFM_LAYOUT");
+	ret = rfm_layout_load_file(path, layoutp, &diags);
+	if (ret == RFM_ELAYOUT && diags) {
+		struct rfm_diag d = { .struct_size = sizeof(d) };
+		for (size_t i = 0; i < rfm_diag_list_count(diags); i++)
+			if (!rfm_diag_list_get(diags, i, &d))
+				fprintf(stderr, "rfm: %s\n", d.text);
+		rfm_diag_list_free(diags);
+		return CLI_EXIT_FAILED;
+	}
+	return ret ? cli_fail(cli) : 0;
+}
+
+static struct json_object *element_json(int type, const uint8_t *p)
+{
+	union { uint8_t u8; uint16_t u16; uint32_t u32; uint64_t u64; int8_t i8; int16_t i16;
+		int32_t i32; int64_t i64; float f32; double f64; } v;
+
+	memcpy(&v, p, 8);
+	switch (type) {
+	case RFM_TYPE_U8: return json_object_new_int64(v.u8);
+	case RFM_TYPE_U16: return json_object_new_int64(v.u16);
+	case RFM_TYPE_U32: return json_object_new_int64(v.u32);
+	case RFM_TYPE_U64: return json_object_new_uint64(v.u64);
+	case RFM_TYPE_I8: return json_object_new_int64(v.i8);
+	case RFM_TYPE_I16: return json_object_new_int64(v.i16);
+	case RFM_TYPE_I32: return json_object_new_int64(v.i32);
+	case RFM_TYPE_I64: return json_object_new_int64(v.i64);
+	case RFM_TYPE_F32: return json_object_new_double(v.f32);
+	case RFM_TYPE_F64: return json_object_new_double(v.f64);
+	default: return json_object_new_boolean(v.u8 != 0);
+	}
+}
+
+int cli_var_json(struct cli *cli, rfm_var *var, struct json_object **valuep)
+{
+	struct rfm_var_info info = { .struct_size = sizeof(info) };
+	uint8_t *buf;
+
+	if (rfm_var_get_info(var, &info))
+		return cli_fail(cli);
+	buf = calloc((size_t)info.size + 8, 1);
+	if (!buf)
+		return cli_error(cli, "out of memory");
+	if (rfm_var_get_array(var, 0, info.count, buf, (size_t)info.size)) {
+		free(buf);
+		return cli_fail(cli);
+	}
+	if (info.type == RFM_TYPE_STRING) {
+		*valuep = json_object_new_string_len((const char *)buf,
+						     (int)strnlen((const char *)buf, info.count));
+	} else if (info.type == RFM_TYPE_BYTES) {
+		char *hex = malloc(2 * (size_t)info.count + 1);
+		if (!hex) {
+			free(buf);
+			return cli_error(cli, "out of memory");
+		}
+		for (uint32_t i = 0; i < info.count; i++)
+			sprintf(hex + 2 * i, "%02x", buf[i]);
+		hex[2 * info.count] = '\0';
+		*valuep = json_object_new_string(hex);
+		free(hex);
+	} else if (info.count == 1) {
+		*valuep = element_json(info.type, buf);
+	} else {
+		*valuep = json_object_new_array();
+		for (uint32_t i = 0; i < info.count; i++)
+			json_object_array_add(*valuep,
+					      element_json(info.type,
+							   buf + (size_t)i * info.element_size));
+	}
+	free(buf);
+	return 0;
+}

@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * rfm layout check FILE [--list] and rfm layout header FILE [-o OUT]
+ * [--prefix NAME]: validate a layout file, list its map, write its C
+ * header. Thin: the library does the work.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+enum { OPT_LIST = 'l', OPT_OUTPUT = 'o', OPT_PREFIX = 'p' };
+
+static const struct option layout_options[] = {
+	{ "list", no_argument, NULL, OPT_LIST },
+	{ "output", required_argument, NULL, OPT_OUTPUT },
+	{ "prefix", required_argument, NULL, OPT_PREFIX },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int check_json_failure(const char *path, rfm_diag_list *diags)
+{
+	struct json_object *obj = json_object_new_object();
+	struct json_object *problems = json_object_new_array();
+	struct rfm_diag d = { .struct_size = sizeof(d) };
+
+	for (size_t i = 0; i < rfm_diag_list_count(diags); i++) {
+		struct json_object *p = json_object_new_object();
+		rfm_diag_list_get(diags, i, &d);
+		cli_json_add_u64(p, "line", d.line);
+		cli_json_add_u64(p, "column", d.column);
+		cli_json_add_string(p, "message", d.message);
+		cli_json_add_string(p, "text", d.text);
+		json_object_array_add(problems, p);
+	}
+	cli_json_add_string(obj, "file", path);
+	cli_json_add_bool(obj, "valid", false);
+	json_object_object_add(obj, "problems", problems);
+	cli_json_print(obj);
+	return CLI_EXIT_FAILED;
+}
+
+static void list_map(const rfm_layout *l)
+{
+	for (size_t r = 0; r < rfm_layout_region_count(l); r++) {
+		struct rfm_region_info ri = { .struct_size = sizeof(ri) };
+		rfm_layout_region_info(l, r, &ri);
+		printf("0x%08llx %8llu  region %s (writer %u)%s%s\n",
+		       (unsigned long long)ri.offset, (unsigned long long)ri.size, ri.name,
+		       ri.writer, ri.description[0] ? ": " : "", ri.description);
+		for (size_t v = 0; v < rfm_layout_var_count(l); v++) {
+			struct rfm_var_info vi = { .struct_size = sizeof(vi) };
+			rfm_layout_var_info(l, v, &vi);
+			if (vi.region != r)
+				continue;
+			char type[32];
+			snprintf(type, sizeof(type), vi.count > 1 || vi.type >= RFM_TYPE_STRING
+							     ? "%s[%u]" : "%s",
+				 rfm_type_name(vi.type), vi.count);
+			printf("0x%08llx %8llu    %-10s %s%s%s%s\n", (unsigned long long)vi.offset,
+			       (unsigned long long)vi.size, type, vi.name,
+			       vi.byte_order == RFM_ORDER_BIG && vi.element_size > 1 ? " (big-endian)"
+										   : "",
+			       vi.unit[0] ? " " : "", vi.unit);
+		}
+	}
+}
+
+static int layout_check(struct cli *cli, const char *path, bool list)
+{
+	rfm_layout *layout;
+	rfm_diag_list *diags = NULL;
+	int ret;
+
+	if (!cli->json) {
+		ret = cli_load_layout(cli, path, &layout);
+		if (ret)
+			return ret;
+		if (list)
+			list_map(layout);
+		printf("%s: valid: %zu regions, %zu records, %zu variables in a %llu-byte window\n",
+		       path, rfm_layout_region_count(layout), rfm_layout_record_count(layout),
+		       rfm_layout_var_count(layout),
+		       (unsigned long long)rfm_layout_window_size(layout));
+		rfm_layout_free(layout);
+		return CLI_EXIT_OK;
+	}
+	ret = rfm_layout_load_file(path, &layout, &diags);
+	if (ret == RFM_ELAYOUT && diags) {
+		ret = check_json_failure(path, diags);
+		rfm_diag_list_free(diags);
+		return ret;
+	}
+	if (ret)
+		return cli_fail(cli);
+	struct json_object *obj = json_object_new_object();
+	cli_json_add_string(obj, "file", path);
+	cli_json_add_bool(obj, "valid", true);
+	cli_json_add_string(obj, "name", rfm_layout_name(layout));
+	cli_json_add_u64(obj, "window", rfm_layout_window_size(layout));
+	cli_json_add_u64(obj, "regions", rfm_layout_region_count(layout));
+	cli_json_add_u64(obj, "records", rfm_layout_record_count(layout));
+	cli_json_add_u64(obj, "variables", rfm_layout_var_count(layout));
+	cli_json_print(obj);
+	rfm_layout_free(layout);
+	return CLI_EXIT_OK;
+}
+
+static int layout_header(struct cli *cli, const char *path, const char *output,
+			 const char *prefix)
+{
+	rfm_layout *layout;
+	FILE *out = stdout;
+	int ret = cli_load_layout(cli, path, &layout);
+
+	if (ret)
+		return ret;
+	if (output && strcmp(output, "-")) {
+		out = fopen(output, "w");
+		if (!out) {
+			ret = cli_error(cli, "%s: %s", output, strerror(errno));
+			goto done;
+		}
+	}
+	if (rfm_layout_write_header(layout, prefix, out))
+		ret = cli_fail(cli);
+	if (out != stdout) {
+		if (fclose(out) && !ret)
+			ret = cli_error(cli, "%s: %s", output, strerror(errno));
+		if (ret)
+			unlink(output);	/* never leave half a header behind */
+	}
+done:
+	rfm_layout_free(layout);
+	return ret;
+}
+
+static int layout_run(struct cli *cli, int argc, char **argv)
+{
+	const char *output = NULL, *prefix = NULL;
+	bool list = false;
+	int opt, ret;
+
+	while ((opt = cli_getopt(cli, argc, argv, "o:", layout_options)) > 0) {
+		if (opt == OPT_LIST)
+			list = true;
+		else if (opt == OPT_OUTPUT)
+			output = optarg;
+		else if (opt == OPT_PREFIX)
+			prefix = optarg;
+	}
+	if (opt == CLI_OPT_STOP)
+		return cli->status;
+	ret = cli_check_args(cli, argc, argv, 2, 2);
+	if (ret)
+		return ret;
+	const char *action = argv[optind], *path = argv[optind + 1];
+	if (!strcmp(action, "check")) {
+		if (output || prefix)
+			return cli_usage_error(cli, "--output and --prefix belong to 'layout header'");
+		return layout_check(cli, path, list);
+	}
+	if (!strcmp(action, "header")) {
+		if (list)
+			return cli_usage_error(cli, "--list belongs to 'layout check'");
+		return layout_header(cli, path, output, prefix);
+	}
+	return cli_usage_error(cli, "unknown action '%s' (expected check or header)", action);
+}
+
+const struct cli_command cli_cmd_layout = {
+	.name = "layout",
+	.args = "check FILE [--list] | header FILE [-o OUT] [--prefix NAME]",
+	.summary = "Validate a layout file, or write its C header",
+	.help = "check: load and validate the layout FILE (docs/layout-format.md) and\n"
+		"print a summary; every problem is reported as FILE:LINE:COLUMN: message.\n"
+		"header: write a C header for FILE: offset macros, a packed struct per\n"
+		"region and a _Static_assert on every offset and size.\n"
+		"\n"
+		"Options:\n"
+		"      --list          check: also print the map (offset, size, type, name)\n"
+		"  -o, --output OUT    header: write to OUT instead of standard output\n"
+		"      --prefix NAME   header: prefix of every name (default: the layout's name)\n"
+		"\n"
+		"JSON keys (check): file, valid, and name, window, regions, records,\n"
+		"variables when valid, or problems (line, column, message, text).\n",
+	.run = layout_run,
+};

@@ -1,0 +1,349 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * rfm get NAME..., rfm set NAME VALUE, rfm watch NAME...: variables of a
+ * layout (--layout FILE or $RFM_LAYOUT) by name, typed and converted by
+ * the library.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+enum { OPT_FORCE = 'f', OPT_INTERVAL = 'i', OPT_COUNT = 'c' };
+
+static const struct option get_options[] = {
+	{ "layout", required_argument, NULL, CLI_OPT_LAYOUT },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const struct option set_options[] = {
+	{ "layout", required_argument, NULL, CLI_OPT_LAYOUT },
+	{ "force", no_argument, NULL, OPT_FORCE },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const struct option watch_options[] = {
+	{ "layout", required_argument, NULL, CLI_OPT_LAYOUT },
+	{ "interval", required_argument, NULL, OPT_INTERVAL },
+	{ "count", required_argument, NULL, OPT_COUNT },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const char *unit_of(rfm_var *var)
+{
+	struct rfm_var_info info = { .struct_size = sizeof(info) };
+
+	return rfm_var_get_info(var, &info) ? "" : info.unit;
+}
+
+/* Text of a value; a static buffer grown as needed. */
+static const char *value_text(struct cli *cli, rfm_var *var)
+{
+	static char *buf;
+	static size_t len;
+	int n;
+
+	for (;;) {
+		n = rfm_var_get_text(var, buf, len);
+		if (n != RFM_ERANGE || len > (64u << 20))
+			break;
+		len = len ? 2 * len : 256;
+		char *p = realloc(buf, len);
+		if (!p)
+			return NULL;
+		buf = p;
+	}
+	if (n < 0) {
+		cli_fail(cli);
+		return NULL;
+	}
+	return buf;
+}
+
+static void json_var(struct json_object *obj, rfm_var *var)
+{
+	struct rfm_var_info info = { .struct_size = sizeof(info) };
+
+	rfm_var_get_info(var, &info);
+	cli_json_add_string(obj, "name", rfm_var_name(var));
+	cli_json_add_string(obj, "type", rfm_type_name(info.type));
+	if (info.unit[0])
+		cli_json_add_string(obj, "unit", info.unit);
+}
+
+static int get_run(struct cli *cli, int argc, char **argv)
+{
+	const char *layout_path = NULL;
+	rfm_layout *layout = NULL;
+	int opt, ret;
+
+	while ((opt = cli_getopt(cli, argc, argv, "", get_options)) > 0)
+		if (opt == CLI_OPT_LAYOUT)
+			layout_path = optarg;
+	if (opt == CLI_OPT_STOP)
+		return cli->status;
+	ret = cli_check_args(cli, argc, argv, 1, 1000);
+	if (!ret)
+		ret = cli_load_layout(cli, layout_path, &layout);
+	if (!ret)
+		ret = cli_open(cli);
+	for (int i = optind; !ret && i < argc; i++) {
+		rfm_var *var;
+		if (rfm_var_open(layout, cli->node, argv[i], &var)) {
+			ret = cli_fail(cli);
+			break;
+		}
+		if (cli->json) {
+			struct json_object *obj = json_object_new_object(), *value;
+			json_var(obj, var);
+			ret = cli_var_json(cli, var, &value);
+			if (!ret) {
+				json_object_object_add(obj, "value", value);
+				cli_json_print(obj);
+			} else {
+				json_object_put(obj);
+			}
+		} else {
+			const char *text = value_text(cli, var);
+			const char *unit = unit_of(var);
+			if (!text)
+				ret = CLI_EXIT_FAILED;
+			else if (argc - optind == 1)
+				printf("%s\n", text);
+			else
+				printf("%s = %s%s%s\n", argv[i], text, unit[0] ? " " : "", unit);
+		}
+		rfm_var_close(var);
+	}
+	rfm_layout_free(layout);
+	return ret;
+}
+
+static int set_run(struct cli *cli, int argc, char **argv)
+{
+	const char *layout_path = NULL;
+	rfm_layout *layout = NULL;
+	rfm_var *var = NULL;
+	bool force = false;
+	int opt, ret;
+
+	while ((opt = cli_getopt(cli, argc, argv, "", set_options)) > 0) {
+		if (opt == CLI_OPT_LAYOUT)
+			layout_path = optarg;
+		else if (opt == OPT_FORCE)
+			force = true;
+	}
+	if (opt == CLI_OPT_STOP)
+		return cli->status;
+	ret = cli_check_args(cli, argc, argv, 2, 2);
+	if (!ret)
+		ret = cli_load_layout(cli, layout_path, &layout);
+	if (!ret)
+		ret = cli_open(cli);
+	if (!ret && rfm_var_open(layout, cli->node, argv[optind], &var))
+		ret = cli_fail(cli);
+	if (!ret && force)
+		rfm_var_set_owner_check(var, false);
+	if (!ret && rfm_var_set_text(var, argv[optind + 1]))
+		ret = cli_fail(cli);
+	if (!ret && cli->json) {
+		struct json_object *obj = json_object_new_object(), *value;
+		json_var(obj, var);
+		ret = cli_var_json(cli, var, &value);
+		if (!ret) {
+			json_object_object_add(obj, "value", value);
+			cli_json_print(obj);
+		} else {
+			json_object_put(obj);
+		}
+	}
+	rfm_var_close(var);
+	rfm_layout_free(layout);
+	return ret;
+}
+
+/* ---- watch ---- */
+
+struct watched {
+	rfm_var *var;
+	char *last;	/* text at the previous refresh */
+};
+
+/* Open NAME, or every variable of a region or record NAME; append to *list. */
+static int add_watched(struct cli *cli, rfm_layout *layout, const char *name,
+		       struct watched **list, size_t *n)
+{
+	size_t len = strlen(name), matched = 0;
+
+	for (size_t i = 0; i <= rfm_layout_var_count(layout); i++) {
+		struct rfm_var_info info = { .struct_size = sizeof(info) };
+		const char *full = name;
+		if (i < rfm_layout_var_count(layout)) {
+			rfm_layout_var_info(layout, i, &info);
+			if (strncmp(info.name, name, len) || info.name[len] != '.')
+				continue;
+			full = info.name;	/* a member of region/record NAME */
+		} else if (matched) {
+			break;
+		}
+		struct watched *p = realloc(*list, (*n + 1) * sizeof(**list));
+		if (!p)
+			return cli_error(cli, "out of memory");
+		*list = p;
+		p[*n].last = NULL;
+		if (rfm_var_open(layout, cli->node, full, &p[*n].var))
+			return cli_fail(cli);
+		(*n)++;
+		matched++;
+	}
+	return 0;
+}
+
+static int watch_run(struct cli *cli, int argc, char **argv)
+{
+	const char *layout_path = NULL;
+	rfm_layout *layout = NULL;
+	struct watched *list = NULL;
+	uint64_t interval_ms = 200, count = 0;
+	size_t n = 0;
+	int opt, ret;
+
+	while ((opt = cli_getopt(cli, argc, argv, "", watch_options)) > 0) {
+		if (opt == CLI_OPT_LAYOUT)
+			layout_path = optarg;
+		else if (opt == OPT_INTERVAL &&
+			 (ret = cli_parse_u64(cli, "--interval", optarg, 3600000, &interval_ms)))
+			return ret;
+		else if (opt == OPT_COUNT &&
+			 (ret = cli_parse_u64(cli, "--count", optarg, UINT64_MAX, &count)))
+			return ret;
+	}
+	if (opt == CLI_OPT_STOP)
+		return cli->status;
+	ret = cli_check_args(cli, argc, argv, 1, 1000);
+	if (!ret)
+		ret = cli_load_layout(cli, layout_path, &layout);
+	if (!ret)
+		ret = cli_open(cli);
+	for (int i = optind; !ret && i < argc; i++)
+		ret = add_watched(cli, layout, argv[i], &list, &n);
+
+	bool tty = isatty(STDOUT_FILENO);
+	for (uint64_t refresh = 1; !ret && (count == 0 || refresh <= count); refresh++) {
+		struct json_object *obj = NULL, *values = NULL, *changed = NULL;
+		if (cli->json) {
+			obj = json_object_new_object();
+			values = json_object_new_object();
+			changed = json_object_new_array();
+			cli_json_add_u64(obj, "refresh", refresh);
+		} else if (tty) {
+			printf("\033[H\033[2J");	/* redraw in place */
+			printf("rfm watch: %s every %llu ms, * = changed (Ctrl-C stops)\n\n",
+			       cli_effective_uri(cli), (unsigned long long)interval_ms);
+		} else if (refresh > 1) {
+			putchar('\n');
+		}
+		for (size_t i = 0; i < n && !ret; i++) {
+			const char *text = value_text(cli, list[i].var);
+			if (!text) {
+				ret = CLI_EXIT_FAILED;
+				break;
+			}
+			bool is_new = list[i].last && strcmp(list[i].last, text);
+			const char *name = rfm_var_name(list[i].var);
+			if (cli->json) {
+				struct json_object *value;
+				ret = cli_var_json(cli, list[i].var, &value);
+				if (!ret)
+					json_object_object_add(values, name, value);
+				if (is_new)
+					json_object_array_add(changed, json_object_new_string(name));
+			} else {
+				const char *unit = unit_of(list[i].var);
+				printf("%c %s = %s%s%s\n", is_new ? '*' : ' ', name, text,
+				       unit[0] ? " " : "", unit);
+			}
+			free(list[i].last);
+			list[i].last = strdup(text);
+		}
+		if (cli->json) {
+			json_object_object_add(obj, "values", values);
+			json_object_object_add(obj, "changed", changed);
+			if (!ret)
+				cli_json_print(obj);
+			else
+				json_object_put(obj);
+		}
+		fflush(stdout);
+		if (!ret && (count == 0 || refresh < count)) {
+			struct timespec ts = { (time_t)(interval_ms / 1000),
+					       (long)(interval_ms % 1000) * 1000000 };
+			nanosleep(&ts, NULL);
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		rfm_var_close(list[i].var);
+		free(list[i].last);
+	}
+	free(list);
+	rfm_layout_free(layout);
+	return ret;
+}
+
+#define LAYOUT_OPTION_HELP                                                              \
+	"      --layout FILE   the layout naming the variables (default $RFM_LAYOUT)\n"
+
+const struct cli_command cli_cmd_get = {
+	.name = "get",
+	.args = "NAME... [--layout FILE]",
+	.summary = "Print variables of a layout by name",
+	.help = "Print the value of each variable NAME (region.var, region.record.var,\n"
+		"region.var[3]) of the layout, converted from its type and byte order.\n"
+		"One name prints the bare value; several print NAME = VALUE UNIT lines.\n"
+		"A variable in a record is read consistently.\n"
+		"\n"
+		"Options:\n" LAYOUT_OPTION_HELP
+		"\n"
+		"JSON: one line per variable with keys name, type, unit, value.\n",
+	.run = get_run,
+};
+
+const struct cli_command cli_cmd_set = {
+	.name = "set",
+	.args = "NAME VALUE [--layout FILE] [--force]",
+	.summary = "Write a variable of a layout by name",
+	.help = "Parse VALUE for the type of variable NAME and write it: numbers in C\n"
+		"notation, true/false, text for strings, hex for bytes, \"a, b, c\" for\n"
+		"arrays. Refused when VALUE does not parse, is outside the variable's\n"
+		"min/max, or the region belongs to another writer node than this one\n"
+		"(choose the node with -u URI?node=N). A variable in a record is\n"
+		"published as a one-variable update of the record.\n"
+		"\n"
+		"Options:\n" LAYOUT_OPTION_HELP
+		"      --force         write even into a region of another writer node\n"
+		"\n"
+		"JSON keys: name, type, unit, value (as written).\n",
+	.run = set_run,
+};
+
+const struct cli_command cli_cmd_watch = {
+	.name = "watch",
+	.args = "NAME... [--layout FILE] [--interval MS] [--count N]",
+	.summary = "Show variables of a layout as they change",
+	.help = "Print the variables NAME (or every variable of a region or record\n"
+		"NAME) every --interval milliseconds, marking with * those that changed\n"
+		"since the previous refresh. On a terminal the display is redrawn in\n"
+		"place; otherwise each refresh is a block of lines.\n"
+		"\n"
+		"Options:\n" LAYOUT_OPTION_HELP
+		"      --interval MS   time between refreshes (default 200)\n"
+		"      --count N       stop after N refreshes (default: run until killed)\n"
+		"\n"
+		"JSON: one line per refresh with keys refresh, values (name: value),\n"
+		"changed (names).\n",
+	.run = watch_run,
+};
