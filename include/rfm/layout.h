@@ -173,7 +173,7 @@ RFM_API void rfm_layout_free(rfm_layout *layout);
 struct rfm_region_spec {
 	uint32_t struct_size;	/**< sizeof(struct rfm_region_spec). */
 	uint32_t writer;	/**< The one node id allowed to write. */
-	const char *name;	/**< Identifier: [A-Za-z_][A-Za-z0-9_]*. */
+	const char *name;	/**< Identifier: [A-Za-z][A-Za-z0-9_]*, at most 63. */
 	uint64_t offset;	/**< Byte offset in the window. */
 	uint64_t size;		/**< Size in bytes. */
 	const char *description; /**< May be NULL. */
@@ -342,7 +342,8 @@ RFM_API int rfm_layout_write_header(const rfm_layout *layout, const char *prefix
  * turned the check off for that handle.
  *
  * A variable inside a record is read consistently (retrying while the
- * writer publishes) and written as a one-variable publish of the record.
+ * writer publishes) and written as a one-variable publish of the record
+ * (one publishing thread per record, as for rfm_record_write()).
  *
  * Get and set functions may be called from several threads at once;
  * rfm_var_set_owner_check() and rfm_var_close() must not race with them.
