@@ -6,6 +6,10 @@
 #   ./quickstart.sh test    install what is needed, build, run every test suite
 #                           (gcc -Werror, clang -Werror, ASan+UBSan, make distcheck)
 #   ./quickstart.sh build   install what is needed and build into ./build
+#   ./quickstart.sh package build the Debian packages into build-deb/
+#   ./quickstart.sh install-check
+#                           install those packages and use them as a user would:
+#                           the tools, and programs built with pkg-config (C, C++)
 #   ./quickstart.sh bench   build, then run the benchmark suite
 #   ./quickstart.sh deps    only install the Debian packages
 set -eu
@@ -129,8 +133,54 @@ run_tests() {
 	echo "test: $total_pass passed, $total_fail failed, $total_skip skipped"
 }
 
+# The packages are built from the files git tracks, as they are in the work tree.
+package() {
+	deps
+	for p in debhelper dpkg-dev fakeroot; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+			PACKAGING_MISSING="${PACKAGING_MISSING:-} $p"
+	done
+	if [ -n "${PACKAGING_MISSING:-}" ]; then
+		as_root apt-get update -qq
+		as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+			--no-install-recommends $PACKAGING_MISSING
+	fi
+	say "building Debian packages in build-deb/"
+	rm -rf build-deb
+	mkdir -p build-deb/librfm
+	git ls-files -z | tar --null -T - -cf - | tar -xf - -C build-deb/librfm
+	(cd build-deb/librfm && dpkg-buildpackage -us -uc -b >../dpkg-buildpackage.out 2>&1) || {
+		tail -60 build-deb/dpkg-buildpackage.out
+		exit 1
+	}
+	ls build-deb/*.deb
+}
+
+install_check() {
+	say "installing the packages"
+	as_root dpkg -i build-deb/librfm1_*.deb build-deb/librfm-dev_*.deb build-deb/rfm-tools_*.deb
+	out=build-deb/installed
+	rm -rf "$out"
+	mkdir -p "$out/tools" "$out/examples"
+	ln -s /usr/bin/rfm "$out/tools/rfm"
+	say "building the examples against the installed library (pkg-config rfm)"
+	flags=$(pkg-config --cflags --libs rfm)
+	for e in minimal publish-sender publish-receiver; do
+		cc -Wall -Wextra -Werror examples/$e.c $flags -lm -o "$out/examples/$e"
+	done
+	c++ -std=c++17 -Wall -Wextra -Werror -x c++ examples/minimal.c $flags -o "$out/examples/minimal-cxx"
+	rfm --version
+	"$out/examples/minimal" "shm:install-check-$$?size=4K"
+	"$out/examples/minimal-cxx" "shm:install-check-$$"
+	rfm -u "shm:install-check-$$" destroy
+	say "the demo, from the installed tools and library"
+	examples/demo.sh "$out" 500
+}
+
 case "${1:-}" in
 deps) deps ;;
+package) package ;;
+install-check) install_check ;;
 build) build ;;
 demo)
 	build
@@ -144,7 +194,7 @@ bench)
 	make -C build bench
 	;;
 *)
-	sed -n '3,12p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '3,16p' "$0" | sed 's/^# \{0,1\}//'
 	exit 2
 	;;
 esac
