@@ -1,0 +1,69 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# SWIG bindings: one language-neutral interface, bindings/rfm.i, which
+# %includes the public headers; one generated module per language.
+
+# A wrapper is stale when the interface, a language file or a header changes.
+SWIG_COMMON_DEPS = \
+	$(top_srcdir)/bindings/rfm.i \
+	$(rfminclude_HEADERS:%=$(top_srcdir)/%) \
+	include/rfm/version.h
+SWIG_INCLUDES = -I$(top_srcdir)/bindings -I$(top_srcdir)/include -I$(top_builddir)/include
+
+EXTRA_DIST += \
+	bindings/rfm.i \
+	bindings/python/rfm_python.i \
+	bindings/python/run-pytest.in \
+	bindings/python/tests/conftest.py \
+	bindings/python/tests/peer.py \
+	bindings/python/tests/test_api.py \
+	bindings/python/tests/test_errors.py \
+	bindings/python/tests/test_bad_input.py \
+	bindings/python/tests/test_memory_view.py \
+	bindings/python/tests/test_processes.py \
+	bindings/python/tests/test_threads.py \
+	bindings/python/tests/test_leaks.py \
+	bindings/python/tests/test_lowlevel.py
+
+# ---- Python: package rfm = the Python files + the SWIG module rfm._rfm_swig ----
+
+if WITH_BINDINGS_PYTHON
+rfmpythondir = $(pythondir)/rfm
+rfmpython_PYTHON = \
+	bindings/python/rfm/__init__.py \
+	bindings/python/rfm/_errors.py \
+	bindings/python/rfm/_node.py
+
+rfmpyexecdir = $(pyexecdir)/rfm
+rfmpyexec_LTLIBRARIES = bindings/python/_rfm_swig.la
+nodist_bindings_python__rfm_swig_la_SOURCES = bindings/python/rfm_python_wrap.c
+bindings_python__rfm_swig_la_CPPFLAGS = $(AM_CPPFLAGS) $(PYTHON_CPPFLAGS)
+bindings_python__rfm_swig_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
+# Python supplies its own symbols when it loads the module: no -z defs here.
+bindings_python__rfm_swig_la_LDFLAGS = -module -avoid-version -shared
+bindings_python__rfm_swig_la_LIBADD = src/librfm.la
+
+# -builtin: C types and functions only, no generated .py proxy (we write our
+# own layer); -threads: GIL release where rfm_python.i asks for it.
+bindings/python/rfm_python_wrap.c: $(SWIG_COMMON_DEPS) $(top_srcdir)/bindings/python/rfm_python.i
+	$(AM_V_GEN)$(MKDIR_P) bindings/python && \
+	$(SWIG) -python -builtin -threads -module rfm_swig $(SWIG_INCLUDES) \
+		-outdir bindings/python -o $@ $(top_srcdir)/bindings/rfm.i && \
+	rm -f bindings/python/rfm_swig.py
+
+# The build tree's rfm/ holds the module; rfm/__init__.py joins it to the
+# source tree's rfm/ (pkgutil.extend_path), so tests import without install.
+noinst_DATA += bindings/python/rfm/_rfm_swig.so
+bindings/python/rfm/_rfm_swig.so: bindings/python/_rfm_swig.la
+	$(AM_V_GEN)$(MKDIR_P) bindings/python/rfm && \
+	cp -f bindings/python/.libs/_rfm_swig.so $@
+
+CLEANFILES += \
+	bindings/python/rfm_python_wrap.c \
+	bindings/python/rfm/_rfm_swig.so
+endif
+
+# ---- tests: the wrapper exits 77 (skip) with the reason when the part is off ----
+
+if WITH_TESTS
+TESTS += bindings/python/run-pytest
+endif

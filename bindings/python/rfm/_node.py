@@ -1,0 +1,222 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""The Node class: one open attachment to a reflective-memory network."""
+
+import collections
+import os
+import warnings
+import weakref
+
+from . import _errors
+from . import _rfm_swig as _swig
+
+# Bound once: the hot methods are one attribute load and one C call.
+_peek8 = _swig.rfm_mem_peek8
+_peek16 = _swig.rfm_mem_peek16
+_peek32 = _swig.rfm_mem_peek32
+_peek64 = _swig.rfm_mem_peek64
+_poke8 = _swig.rfm_mem_poke8
+_poke16 = _swig.rfm_mem_poke16
+_poke32 = _swig.rfm_mem_poke32
+_poke64 = _swig.rfm_mem_poke64
+_read = _swig.rfm_mem_read
+_write = _swig.rfm_mem_write
+
+# Open nodes of this process, so that a fork()ed child can let go of them.
+_live = weakref.WeakSet()
+
+
+def _forget_after_fork():
+    for node in list(_live):
+        _swig._forget(node._h)
+
+
+os.register_at_fork(after_in_child=_forget_after_fork)
+
+NodeInfo = collections.namedtuple(
+    "NodeInfo",
+    "node_id size max_nodes nodes_attached backend uri incarnation",
+)
+NodeInfo.__doc__ = """Facts about a node (rfm_node_get_info()).
+
+node_id: this node's id; size: window size in bytes; max_nodes: node ids on
+the network; nodes_attached: nodes attached now, this one included (0 if the
+backend cannot tell); backend: "shm", "dev" or "rfm2g"; uri: the canonical
+URI; incarnation: how many times this node id has been attached."""
+
+
+class Node:
+    """A node on a reflective-memory network, opened by :func:`rfm.open`.
+
+    Use it as a context manager, or call :meth:`close`. After close every
+    method raises :class:`rfm.ClosedError`.
+
+    Offsets are byte offsets into the window. peek/poke are single-copy
+    atomic and must be naturally aligned (:class:`rfm.AlignmentError`);
+    anything outside the window raises :class:`rfm.RangeError`.
+
+    Thread-safety: a node may be shared by Python threads. Calls hold the
+    GIL, so :meth:`close` in one thread never frees the node under a call
+    in another; that call raises :class:`rfm.ClosedError` instead.
+    A node does not survive fork() and cannot be pickled: in a forked child
+    it raises :class:`rfm.ClosedError` (the parent's node stays attached);
+    open the network again there.
+    """
+
+    __slots__ = ("_h", "_size", "_views", "__weakref__")
+
+    def __init__(self, handle):
+        if not isinstance(handle, _swig.NodeHandle):
+            raise TypeError("rfm.Node is created by rfm.open(), not directly")
+        self._h = handle
+        self._size = _swig.rfm_node_size(handle)
+        self._views = []
+        _live.add(self)
+
+    # ---- facts ----
+
+    @property
+    def node_id(self):
+        """This node's id on the network (0..255)."""
+        return _swig.rfm_node_id(self._h)
+
+    @property
+    def size(self):
+        """Size of the reflective window in bytes."""
+        return _swig.rfm_node_size(self._h)
+
+    @property
+    def backend(self):
+        """Name of the backend: "shm", "dev" or "rfm2g"."""
+        return _swig.rfm_node_backend(self._h)
+
+    @property
+    def uri(self):
+        """The canonical URI of this node, with the node id it received."""
+        return _swig.rfm_node_uri(self._h)
+
+    def info(self):
+        """All facts about the node at once, as a :class:`rfm.NodeInfo`."""
+        raw = _swig.rfm_node_get_info(self._h)
+        return NodeInfo(raw.node_id, raw.size, raw.max_nodes, raw.nodes_attached,
+                        raw.backend, raw.uri, raw.incarnation)
+
+    # ---- peek and poke: naturally aligned, single-copy atomic ----
+
+    def peek8(self, offset):
+        """The byte at ``offset``."""
+        return _peek8(self._h, offset)
+
+    def peek16(self, offset):
+        """The 16-bit word at ``offset`` (host byte order; offset even)."""
+        return _peek16(self._h, offset)
+
+    def peek32(self, offset):
+        """The 32-bit word at ``offset`` (host byte order; offset a multiple of 4)."""
+        return _peek32(self._h, offset)
+
+    def peek64(self, offset):
+        """The 64-bit word at ``offset`` (host byte order; offset a multiple of 8)."""
+        return _peek64(self._h, offset)
+
+    def poke8(self, offset, value):
+        """Store the byte ``value`` (0..255) at ``offset``."""
+        _poke8(self._h, offset, value)
+
+    def poke16(self, offset, value):
+        """Store the 16-bit ``value`` at ``offset`` (host byte order)."""
+        _poke16(self._h, offset, value)
+
+    def poke32(self, offset, value):
+        """Store the 32-bit ``value`` at ``offset`` (host byte order)."""
+        _poke32(self._h, offset, value)
+
+    def poke64(self, offset, value):
+        """Store the 64-bit ``value`` at ``offset`` (host byte order)."""
+        _poke64(self._h, offset, value)
+
+    # ---- bulk access ----
+
+    def read(self, offset, length):
+        """Copy ``length`` bytes at ``offset`` of the window into new bytes."""
+        if type(length) is int and length > self._size:
+            # Refuse before allocating the result, with the library's code.
+            raise _errors._make(
+                _swig.RFM_ERANGE,
+                f"rfm_mem_read: {length} bytes lie outside the {self._size}-byte window")
+        return _read(self._h, offset, length)
+
+    def write(self, offset, data):
+        """Copy ``data`` (any C-contiguous bytes-like object) to ``offset``."""
+        _write(self._h, offset, data)
+
+    @property
+    def memory(self):
+        """A zero-copy, writable memoryview of the whole window (format 'B').
+
+        Writes through it are posted to the network like any other write, but
+        are plain copies: use peek/poke where single-copy atomicity matters,
+        and rfm.fence_release()/fence_acquire() to order a publication.
+
+        :meth:`close` releases every view obtained here (using one afterwards
+        raises ValueError). Views derived from them (slices, casts, numpy
+        arrays) cannot be released from outside: they keep the window mapped,
+        and the node attached, until they are themselves released.
+        """
+        view = memoryview(self._h)
+        views = self._views
+        if len(views) >= 64:
+            views[:] = [ref for ref in views if ref() is not None]
+        views.append(weakref.ref(view))
+        return view
+
+    # ---- lifetime ----
+
+    @property
+    def closed(self):
+        """True once :meth:`close` was called."""
+        return not _swig._handle_state(self._h)[0]
+
+    def close(self):
+        """Detach from the network. Closing twice is harmless.
+
+        Views from :attr:`memory` are released. If buffers derived from them
+        are still alive, the node stays attached until they are released, and
+        a ResourceWarning says so.
+        """
+        for ref in self._views:
+            view = ref()
+            if view is not None:
+                try:
+                    view.release()
+                except BufferError:
+                    pass  # exported further (e.g. numpy): it defers the detach
+        self._views.clear()
+        if _swig.rfm_close(self._h):
+            warnings.warn(
+                "rfm.Node.close(): buffers derived from Node.memory are still alive; "
+                "the node stays attached until they are released",
+                ResourceWarning, stacklevel=2)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        self.close()
+
+    def __del__(self):
+        # The handle detaches by itself once no view needs it; only tell.
+        try:
+            still_open = _swig._handle_state(self._h)[0]
+        except Exception:  # noqa: BLE001 - half-built, or interpreter shutdown
+            return
+        if still_open:
+            warnings.warn(f"unclosed {self!r}", ResourceWarning, source=self)
+
+    def __repr__(self):
+        if _swig._handle_state(self._h)[0]:
+            return f"<rfm.Node {_swig.rfm_node_uri(self._h)}>"
+        return "<rfm.Node closed>"
+
+    def __reduce__(self):
+        raise TypeError("an rfm.Node cannot be pickled or sent to another process: "
+                        "open the network there with rfm.open()")

@@ -1,0 +1,97 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""The generated module rfm._rfm_swig: complete against the headers, typemaps as specified."""
+
+import os
+import re
+
+import pytest
+
+import rfm
+from conftest import SOURCE_ROOT
+from rfm import _rfm_swig as swig
+
+# Deliberately not bound: raw-pointer accessors a script could crash with
+# (bindings/rfm.i explains); Node.memory and peek/poke replace them.
+UNBOUND = re.compile(r"^rfm_(load|store)(8|16|32|64)(_acquire|_release)?$")
+
+
+def public_functions():
+    """Every function the public headers declare (RFM_API ... name( )."""
+    names = set()
+    include = os.path.join(SOURCE_ROOT, "include", "rfm")
+    for header in os.listdir(include):
+        if not header.endswith(".h"):
+            continue
+        with open(os.path.join(include, header)) as f:
+            text = f.read()
+        names.update(re.findall(r"\bRFM_API\b[^;{(]*?\b(rfm_\w+)\s*\(", text))
+        # The inline accessors and fences, declared through RFM_INLINE.
+        for bits in re.findall(r"^RFM__ACCESSORS\((\d+)\)", text, re.M):
+            names.update(f"rfm_{op}{bits}{sfx}" for op, sfx in
+                         (("load", ""), ("load", "_acquire"), ("store", ""), ("store", "_release")))
+        names.update(re.findall(r"^RFM_INLINE void (rfm_fence_\w+)\(", text, re.M))
+    return names
+
+
+def test_every_public_function_is_bound():
+    declared = public_functions()
+    assert {"rfm_open", "rfm_mem_peek32", "rfm_fence_full", "rfm_load32"} <= declared
+    missing = sorted(n for n in declared if not UNBOUND.match(n) and not hasattr(swig, n))
+    assert missing == []
+    leaked = sorted(n for n in declared if UNBOUND.match(n) and hasattr(swig, n))
+    assert leaked == []
+
+
+def test_status_functions_return_only_their_outputs(name):
+    uri = f"shm:{name}?size=64K"
+    handle = swig.rfm_open(uri)
+    try:
+        assert isinstance(handle, swig.NodeHandle)
+        assert swig.rfm_mem_poke32(handle, 0, 5) is None
+        assert swig.rfm_mem_peek32(handle, 0) == 5
+        assert swig.rfm_mem_write(handle, 4, b"ab") is None
+        assert swig.rfm_mem_read(handle, 4, 2) == b"ab"
+        base, size = swig.rfm_mem_map(handle)
+        assert size == 64 * 1024 and base is not None
+        info = swig.rfm_node_get_info(handle)
+        assert (info.node_id, info.size, info.backend) == (0, 65536, "shm")
+        assert info.struct_size > 0
+        with pytest.raises(AttributeError):
+            info.node_id = 3  # results are read-only
+        assert swig.rfm_node_id(handle) == 0
+    finally:
+        assert swig.rfm_close(handle) is False  # closed now, not deferred
+    assert swig.rfm_close(handle) is False  # twice: harmless
+    assert swig.rfm_network_destroy(uri, 0) is None
+
+
+def test_handle_state_and_deferred_close(uri):
+    handle = swig.rfm_open(uri)
+    assert swig._handle_state(handle) == (True, True, 0)
+    view = memoryview(handle)
+    assert swig._handle_state(handle) == (True, True, 1)
+    assert swig.rfm_close(handle) is True  # deferred: a buffer is out
+    assert "detaching when 1 buffer" in repr(handle)
+    view.release()
+    assert swig._handle_state(handle) == (False, False, 0)
+    assert repr(handle) == "<NodeHandle closed>"
+
+
+def test_error_factory_is_replaceable(node):
+    class Custom(Exception):
+        pass
+
+    swig._set_error_factory(lambda code, message: Custom(code, message))
+    try:
+        with pytest.raises(Custom) as caught:
+            swig.rfm_mem_peek32(node._h, 2)
+        assert caught.value.args == (-17, "rfm_mem_peek32: offset 0x2 is not a multiple of 4")
+        swig._set_error_factory(None)
+        with pytest.raises(RuntimeError, match=r"librfm error -17: rfm_mem_peek32"):
+            swig.rfm_mem_peek32(node._h, 2)
+        with pytest.raises(TypeError, match="callable"):
+            swig._set_error_factory(42)
+    finally:
+        swig._set_error_factory(rfm._errors._make)
+    with pytest.raises(rfm.AlignmentError):
+        node.peek32(2)
