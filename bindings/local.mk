@@ -22,7 +22,10 @@ EXTRA_DIST += \
 	bindings/python/tests/test_processes.py \
 	bindings/python/tests/test_threads.py \
 	bindings/python/tests/test_leaks.py \
-	bindings/python/tests/test_lowlevel.py
+	bindings/python/tests/test_lowlevel.py \
+	bindings/tcl/rfm_tcl.i \
+	bindings/tcl/run-smoke.in \
+	bindings/tcl/smoke.tcl
 
 # ---- Python: package rfm = the Python files + the SWIG module rfm._rfm_swig ----
 
@@ -62,8 +65,27 @@ CLEANFILES += \
 	bindings/python/rfm/_rfm_swig.so
 endif
 
-# ---- tests: the wrapper exits 77 (skip) with the reason when the part is off ----
+# ---- Tcl: the same interface again, built for its smoke test only ----
+
+if WITH_BINDINGS_TCL
+check_LTLIBRARIES += bindings/tcl/rfm.la
+nodist_bindings_tcl_rfm_la_SOURCES = bindings/tcl/rfm_tcl_wrap.c
+bindings_tcl_rfm_la_CPPFLAGS = $(AM_CPPFLAGS) $(TCL_CFLAGS)
+# SWIG's Tcl runtime shadows a local and initialises its tables flat.
+bindings_tcl_rfm_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden -Wno-shadow -Wno-missing-braces
+# -rpath: a loadable module, not a convenience library, though never installed.
+bindings_tcl_rfm_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
+bindings_tcl_rfm_la_LIBADD = src/librfm.la $(TCL_LIBS)
+
+bindings/tcl/rfm_tcl_wrap.c: $(SWIG_COMMON_DEPS) $(top_srcdir)/bindings/tcl/rfm_tcl.i
+	$(AM_V_GEN)$(MKDIR_P) bindings/tcl && \
+	$(SWIG) -tcl $(SWIG_INCLUDES) -o $@ $(top_srcdir)/bindings/rfm.i
+
+CLEANFILES += bindings/tcl/rfm_tcl_wrap.c
+endif
+
+# ---- tests: each wrapper exits 77 (skip) with the reason when its part is off ----
 
 if WITH_TESTS
-TESTS += bindings/python/run-pytest
+TESTS += bindings/python/run-pytest bindings/tcl/run-smoke
 endif
