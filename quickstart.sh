@@ -21,9 +21,11 @@ jobs=$(nproc 2>/dev/null || echo 2)
 # Debian packages, each for a reason: the toolchain and autotools build it;
 # cmocka runs the C tests; json-c formats the CLI's --json output; libyaml
 # parses layout files; python3-pytest runs the CLI and binding tests; clang
-# is the second compiler CI builds with.
+# is the second compiler CI builds with; swig, python3-dev and tcl-dev build
+# the Python bindings and the Tcl one that shows the interface is neutral.
 PACKAGES="build-essential autoconf automake autoconf-archive libtool pkg-config
-	libcmocka-dev libjson-c-dev libyaml-dev python3 python3-pytest clang"
+	libcmocka-dev libjson-c-dev libyaml-dev python3 python3-pytest clang
+	swig python3-dev tcl-dev"
 
 say() { printf '\n== %s\n' "$*"; }
 

@@ -10,6 +10,7 @@ SWIG_COMMON_DEPS = \
 SWIG_INCLUDES = -I$(top_srcdir)/bindings -I$(top_srcdir)/include -I$(top_builddir)/include
 
 EXTRA_DIST += \
+	bindings/README.md \
 	bindings/rfm.i \
 	bindings/python/rfm_python.i \
 	bindings/python/run-pytest.in \
