@@ -18,8 +18,9 @@
  *    fit the access width), lengths, URIs (str or None), data (any
  *    C-contiguous bytes-like object, read through the buffer protocol).
  *  - rfm_mem_read() returns bytes, read directly into the new object.
- *  - After fork(), the child's handles read "closed" (rfm_py_forget, called
- *    by the package's at-fork hook) without detaching the parent's node.
+ *  - After fork(), the child's handles are closed (rfm_py_forget, called by
+ *    the package's at-fork hook) and say why when used; librfm leaves the
+ *    parent's node id to the parent.
  *  - The GIL is held during calls (they are short and never block), so a
  *    close in another thread cannot free a node under a running call; it
  *    is released only around the calls that may wait: rfm_open() and
@@ -246,9 +247,11 @@ static PyObject *rfm_py_close(PyObject *obj)
 }
 
 /*
- * In a fork()ed child: let go of the parent's node without closing it, which
- * would free the parent's node id. The child's copies of the mapping and
- * descriptor stay as they are (views keep working) until the child exits.
+ * In a fork()ed child (the package's at-fork hook): close the handle as
+ * rfm_close() does, so the child frees its copy, and remember why, so that
+ * a later call says so. librfm leaves the parent's node id to the parent
+ * (see fork() in <rfm/node.h>); views the child holds keep the window
+ * mapped until they are released, as after any close.
  */
 static PyObject *rfm_py_forget(PyObject *obj)
 {
@@ -258,10 +261,12 @@ static PyObject *rfm_py_forget(PyObject *obj)
 		PyErr_Format(PyExc_TypeError, "expected a NodeHandle, not %.100s", Py_TYPE(obj)->tp_name);
 		return NULL;
 	}
-	if (self->node)
-		self->inherited = 1;
+	if (!self->node)
+		Py_RETURN_NONE;
+	self->inherited = 1;
 	self->node = NULL;
-	self->attached = NULL;
+	if (self->exports == 0)
+		rfm_py_node_detach(self);
 	Py_RETURN_NONE;
 }
 

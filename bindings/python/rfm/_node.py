@@ -21,7 +21,8 @@ _poke64 = _swig.rfm_mem_poke64
 _read = _swig.rfm_mem_read
 _write = _swig.rfm_mem_write
 
-# Open nodes of this process, so that a fork()ed child can let go of them.
+# Open nodes of this process: a fork()ed child closes its copies at once
+# (librfm leaves the parent's node ids to the parent) and opens its own.
 _live = weakref.WeakSet()
 
 
@@ -58,8 +59,8 @@ class Node:
     GIL, so :meth:`close` in one thread never frees the node under a call
     in another; that call raises :class:`rfm.ClosedError` instead.
     A node does not survive fork() and cannot be pickled: in a forked child
-    it raises :class:`rfm.ClosedError` (the parent's node stays attached);
-    open the network again there.
+    it is closed and raises :class:`rfm.ClosedError` (the parent's node
+    stays attached); open the network again there.
     """
 
     __slots__ = ("_h", "_size", "_views", "__weakref__")
