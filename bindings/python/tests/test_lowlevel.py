@@ -14,15 +14,41 @@ from rfm import _rfm_swig as swig
 # (bindings/rfm.i explains); Node.memory and peek/poke replace them.
 UNBOUND = re.compile(r"^rfm_(load|store)(8|16|32|64)(_acquire|_release)?$")
 
+INCLUDE_DIR = os.path.join(SOURCE_ROOT, "include", "rfm")
+
+# Public headers whose family the bindings do not cover yet, and why. Each
+# header is either %included by bindings/rfm.i or listed here: a new header
+# fails test_every_header_is_bound until it is one or the other, and one
+# listed here that rfm.i binds fails it until it leaves the list.
+PENDING = {
+    "layout.h": "typed-variable tables: bound next (issue 7, layout['region.var'])",
+}
+
+
+def headers():
+    return sorted(h for h in os.listdir(INCLUDE_DIR) if h.endswith(".h"))
+
+
+def bound_headers():
+    """The headers bindings/rfm.i %includes."""
+    with open(os.path.join(SOURCE_ROOT, "bindings", "rfm.i")) as f:
+        return set(re.findall(r"^%include <rfm/(\w+\.h)>", f.read(), re.M))
+
+
+def test_every_header_is_bound():
+    bound = bound_headers()
+    assert "node.h" in bound and "memory.h" in bound
+    neither = [h for h in headers() if h not in bound and h not in PENDING and h != "rfm.h"]
+    assert neither == [], f"add %include <rfm/...> for {neither} to bindings/rfm.i (bindings/README.md)"
+    both = sorted(bound & set(PENDING))
+    assert both == [], f"{both} bound now: remove from PENDING"
+
 
 def public_functions():
-    """Every function the public headers declare (RFM_API ... name( )."""
+    """Every function the bound public headers declare (RFM_API ... name( )."""
     names = set()
-    include = os.path.join(SOURCE_ROOT, "include", "rfm")
-    for header in os.listdir(include):
-        if not header.endswith(".h"):
-            continue
-        with open(os.path.join(include, header)) as f:
+    for header in sorted(bound_headers() & set(headers())):  # not the generated version.h
+        with open(os.path.join(INCLUDE_DIR, header)) as f:
             text = f.read()
         names.update(re.findall(r"\bRFM_API\b[^;{(]*?\b(rfm_\w+)\s*\(", text))
         # The inline accessors and fences, declared through RFM_INLINE.
@@ -37,7 +63,7 @@ def test_every_public_function_is_bound():
     declared = public_functions()
     assert {"rfm_open", "rfm_mem_peek32", "rfm_fence_full", "rfm_load32"} <= declared
     missing = sorted(n for n in declared if not UNBOUND.match(n) and not hasattr(swig, n))
-    assert missing == []
+    assert missing == [], "declared in a bound header but not in the module"
     leaked = sorted(n for n in declared if UNBOUND.match(n) and hasattr(swig, n))
     assert leaked == []
 
