@@ -44,7 +44,7 @@ RFM_API int rfm_mem_read(rfm_node *node, uint64_t offset, void *buf, size_t len)
 	if (RFM_UNLIKELY(!buf && len))
 		return rfm__error(RFM_EINVAL, "rfm_mem_read: buffer is NULL");
 	if (len)
-		memcpy(buf, node->base + offset, len);
+		memmove(buf, node->base + offset, len); /* buf may lie in the window */
 	return 0;
 }
 
@@ -55,7 +55,7 @@ RFM_API int rfm_mem_write(rfm_node *node, uint64_t offset, const void *buf, size
 	if (RFM_UNLIKELY(!buf && len))
 		return rfm__error(RFM_EINVAL, "rfm_mem_write: buffer is NULL");
 	if (len)
-		memcpy(node->base + offset, buf, len);
+		memmove(node->base + offset, buf, len);
 	return 0;
 }
 
