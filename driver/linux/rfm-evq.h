@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rfm-evq.h - one open file's event queue: a ring of records with exact,
+ * announced overflow. Pure logic (the caller locks), shared by the driver
+ * and its user-space unit tests.
+ */
+#ifndef RFM_EVQ_H
+#define RFM_EVQ_H
+
+#include "rfm-portable.h"
+#include <rfm/uapi/rfm_dev.h>
+
+/*
+ * Holds up to @depth records, plus one slot kept for the overflow record.
+ * When a record arrives and @depth records wait, it is dropped: the first
+ * drop appends an RFM_DEV_EV_OVERFLOW record (its seq is the dropped
+ * record's), later drops increment that record's data while it is still
+ * the newest one. Every record meant for the file consumes one sequence
+ * number, dropped or not.
+ */
+struct rfm_evq {
+	struct rfm_dev_event *rec;	/* depth + 1 slots, owned by the caller */
+	u32 depth;
+	u32 head;			/* slot of the oldest record */
+	u32 count;			/* records stored, overflow record included */
+	u64 next_seq;			/* sequence number of the next record */
+	u64 queued;			/* records stored, ever */
+	u64 dropped;			/* records dropped, ever */
+	u64 overflows;			/* overflow records appended, ever */
+};
+
+/* @storage holds depth + 1 records. */
+void rfm_evq_init(struct rfm_evq *q, struct rfm_dev_event *storage, u32 depth);
+
+/*
+ * Offer one record. Returns true when stored, false when dropped (and
+ * counted in the overflow record).
+ */
+bool rfm_evq_push(struct rfm_evq *q, u16 type, u16 flags, u32 sender, u32 data,
+		  u64 sent_ns, u64 rx_ns);
+
+/* Move up to @max oldest records to @out; returns how many. */
+u32 rfm_evq_pop(struct rfm_evq *q, struct rfm_dev_event *out, u32 max);
+
+/*
+ * Remove the @n oldest records after a reader copied them to @copied
+ * (rfm_evq_peek() then copy-out without the lock). An overflow record that
+ * counted more drops meanwhile stays, holding only the newer drops.
+ */
+void rfm_evq_consume(struct rfm_evq *q, const struct rfm_dev_event *copied, u32 n);
+
+/* Copy up to @max oldest records to @out without removing them. */
+u32 rfm_evq_peek(const struct rfm_evq *q, struct rfm_dev_event *out, u32 max);
+
+/* Discard every stored record; sequence numbers go on. */
+void rfm_evq_flush(struct rfm_evq *q);
+
+static inline bool rfm_evq_empty(const struct rfm_evq *q)
+{
+	return q->count == 0;
+}
+
+#endif /* RFM_EVQ_H */

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rfm-ivs-mbox.c - per-(sender, receiver) event rings in ivshmem memory.
+ *
+ * The memory is shared with other guests and host processes: every index
+ * read from it is checked before use, and a broken ring is resynchronised
+ * and counted instead of being followed.
+ */
+#include "rfm-ivs-mbox.h"
+
+static struct rfm_ivs_header *header(const struct rfm_ivs_mbox *m)
+{
+	return (struct rfm_ivs_header *)(m->area + RFM_IVS_HEADER_OFFSET);
+}
+
+static struct rfm_ivs_ring *ring(const struct rfm_ivs_mbox *m, u32 sender, u32 receiver)
+{
+	return (struct rfm_ivs_ring *)(m->area + RFM_IVS_RING_OFFSET(sender, receiver));
+}
+
+static int check_header(struct rfm_ivs_header *h)
+{
+	u32 magic = smp_load_acquire(&h->magic);
+
+	if (magic == 0) {
+		/*
+		 * A blank area (new shared memory): lay out the header. Peers
+		 * racing here write the same values, so the race is harmless.
+		 */
+		WRITE_ONCE(h->version, RFM_IVS_VERSION);
+		WRITE_ONCE(h->area_size, RFM_IVS_AREA_SIZE);
+		WRITE_ONCE(h->max_nodes, RFM_IVS_MAX_NODES);
+		WRITE_ONCE(h->ring_slots, RFM_IVS_RING_SLOTS);
+		smp_store_release(&h->magic, RFM_IVS_MAGIC);
+		return 0;
+	}
+	if (magic != RFM_IVS_MAGIC || READ_ONCE(h->version) != RFM_IVS_VERSION ||
+	    READ_ONCE(h->area_size) != RFM_IVS_AREA_SIZE ||
+	    READ_ONCE(h->max_nodes) != RFM_IVS_MAX_NODES ||
+	    READ_ONCE(h->ring_slots) != RFM_IVS_RING_SLOTS)
+		return -EPROTO;
+	return 0;
+}
+
+int rfm_ivs_mbox_attach(struct rfm_ivs_mbox *m, void *area, u32 self)
+{
+	u32 n;
+	int ret;
+
+	if (self >= RFM_IVS_MAX_NODES)
+		return -ERANGE;
+	memset(m, 0, sizeof(*m));
+	m->area = area;
+	m->self = self;
+	ret = check_header(header(m));
+	if (ret)
+		return ret;
+
+	for (n = 0; n < RFM_IVS_MAX_NODES; n++) {
+		struct rfm_ivs_ring *in = ring(m, n, self);
+		struct rfm_ivs_ring *out = ring(m, self, n);
+		u32 head = smp_load_acquire(&in->head);
+		u32 tail;
+
+		/* Whatever waits for us was rung before we could hear it. */
+		m->rx_tail[n] = head;
+		smp_store_release(&in->tail, head);
+
+		/* Our own rings: go on from the last incarnation's head. */
+		head = READ_ONCE(out->head);
+		tail = smp_load_acquire(&out->tail);
+		if (head - tail > RFM_IVS_RING_SLOTS) {
+			m->tx_errors++;
+			head = tail;
+			smp_store_release(&out->head, head);
+		}
+		m->tx_head[n] = head;
+	}
+	return 0;
+}
+
+void rfm_ivs_mbox_set_present(struct rfm_ivs_mbox *m, bool present)
+{
+	struct rfm_ivs_node *node = &header(m)->nodes[m->self];
+
+	if (present) {
+		WRITE_ONCE(node->incarnation, READ_ONCE(node->incarnation) + 1);
+		smp_store_release(&node->state, RFM_IVS_NODE_PRESENT);
+	} else {
+		smp_store_release(&node->state, RFM_IVS_NODE_ABSENT);
+	}
+}
+
+bool rfm_ivs_mbox_node_present(const struct rfm_ivs_mbox *m, u32 node)
+{
+	if (node >= RFM_IVS_MAX_NODES)
+		return false;
+	return smp_load_acquire(&header(m)->nodes[node].state) == RFM_IVS_NODE_PRESENT;
+}
+
+int rfm_ivs_mbox_send(struct rfm_ivs_mbox *m, u32 target, u32 type, u32 data, u64 sent_ns)
+{
+	struct rfm_ivs_ring *r;
+	struct rfm_ivs_slot *s;
+	u32 head, tail;
+
+	if (target >= RFM_IVS_MAX_NODES || type > RFM_DEV_EV_INTR4)
+		return -EINVAL;
+	if (!rfm_ivs_mbox_node_present(m, target))
+		return -EHOSTUNREACH;
+
+	r = ring(m, m->self, target);
+	head = m->tx_head[target];
+	tail = smp_load_acquire(&r->tail);
+	if (head - tail > RFM_IVS_RING_SLOTS) {
+		/* The receiver published a tail we never reached: resync. */
+		m->tx_errors++;
+		head = tail;
+	} else if (head - tail == RFM_IVS_RING_SLOTS) {
+		return -EAGAIN;
+	}
+
+	s = &r->slot[head % RFM_IVS_RING_SLOTS];
+	WRITE_ONCE(s->type, type);
+	WRITE_ONCE(s->data, data);
+	WRITE_ONCE(s->sent_ns, sent_ns);
+	/* The slot, and the window data written before the send, come first. */
+	smp_store_release(&r->head, head + 1);
+	m->tx_head[target] = head + 1;
+	return 0;
+}
+
+u32 rfm_ivs_mbox_drain(struct rfm_ivs_mbox *m, rfm_ivs_deliver_fn deliver, void *ctx)
+{
+	u32 delivered = 0;
+	u32 n;
+
+	for (n = 0; n < RFM_IVS_MAX_NODES; n++) {
+		struct rfm_ivs_ring *r = ring(m, n, m->self);
+		u32 head = smp_load_acquire(&r->head);
+		u32 tail = m->rx_tail[n];
+
+		if (head == tail)
+			continue;
+		if (head - tail > RFM_IVS_RING_SLOTS) {
+			/* A sender wrote a head that no ring of ours allows. */
+			m->rx_errors++;
+			tail = head;
+		}
+		for (; tail != head; tail++) {
+			struct rfm_ivs_slot *s = &r->slot[tail % RFM_IVS_RING_SLOTS];
+			u32 type = READ_ONCE(s->type);
+			u32 data = READ_ONCE(s->data);
+			u64 sent_ns = READ_ONCE(s->sent_ns);
+
+			if (type > RFM_DEV_EV_INTR4) {
+				m->rx_errors++;
+				continue;
+			}
+			deliver(ctx, n, type, data, sent_ns);
+			delivered++;
+		}
+		m->rx_tail[n] = tail;
+		/* Our reads of the slots are done before the sender may reuse them. */
+		smp_store_release(&r->tail, tail);
+	}
+	return delivered;
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rfm-portable.h - the few kernel facilities that the driver's pure logic
+ * files (event queue, ivshmem mailbox, 5565 register paths) use, so that
+ * the same files compile in the kernel and in user-space unit tests.
+ */
+#ifndef RFM_PORTABLE_H
+#define RFM_PORTABLE_H
+
+#ifdef __KERNEL__
+
+#include <linux/compiler.h>
+#include <linux/errno.h>
+#include <linux/string.h>
+#include <linux/types.h>
+#include <asm/barrier.h>
+
+#else /* user space: unit tests and lab tools */
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <linux/types.h>
+
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+
+#ifndef READ_ONCE
+#define READ_ONCE(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define WRITE_ONCE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+#define smp_load_acquire(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
+#define smp_store_release(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+#define smp_rmb() __atomic_thread_fence(__ATOMIC_ACQUIRE)
+#define smp_wmb() __atomic_thread_fence(__ATOMIC_RELEASE)
+#define smp_mb() __atomic_thread_fence(__ATOMIC_SEQ_CST)
+#endif
+
+#ifndef ENOTSUPP
+#define ENOTSUPP 524 /* the kernel's internal "operation not supported" */
+#endif
+
+#endif /* __KERNEL__ */
+
+#endif /* RFM_PORTABLE_H */
