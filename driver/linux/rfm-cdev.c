@@ -134,7 +134,9 @@ void rfm_card_deliver(struct rfm_card *card, u32 type, u32 sender, u32 data,
 	struct rfm_file *f;
 	unsigned long irqflags;
 
-	if (!(flags & RFM_DEV_EVF_LOOPBACK))
+	bool loopback = flags & RFM_DEV_EVF_LOOPBACK;
+
+	if (!loopback)
 		atomic64_inc(&card->stats.rx_events);
 	mutex_lock(&card->files_lock);
 	list_for_each_entry(f, &card->files, node) {
@@ -147,7 +149,7 @@ void rfm_card_deliver(struct rfm_card *card, u32 type, u32 sender, u32 data,
 		wake_up_interruptible_poll(&f->wq, EPOLLIN | EPOLLRDNORM);
 	}
 	mutex_unlock(&card->files_lock);
-	if (!claimed)
+	if (!claimed && !loopback)
 		atomic64_inc(&card->stats.rx_unclaimed);
 }
 

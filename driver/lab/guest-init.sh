@@ -1,0 +1,39 @@
+#!/bin/busybox sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# /init of the lab's guests: load rfm.ko, run the test named on the kernel
+# command line, print its result and the kernel log, power off.
+#   rfmlab.test=PROGRAM rfmlab.index=I rfmlab.nodes=N rfmlab.args=A,B,C
+/bin/busybox --install -s /bin
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+
+test=; index=0; nodes=1; args=
+for word in $(cat /proc/cmdline); do
+	case "$word" in
+	rfmlab.test=*) test=${word#rfmlab.test=} ;;
+	rfmlab.index=*) index=${word#rfmlab.index=} ;;
+	rfmlab.nodes=*) nodes=${word#rfmlab.nodes=} ;;
+	rfmlab.args=*) args=$(echo "${word#rfmlab.args=}" | tr ',' ' ') ;;
+	esac
+done
+
+echo "RFMLAB-BOOT: guest $index of $nodes, test $test"
+rc=1
+if insmod /rfm.ko; then
+	if [ -c /dev/rfm0 ]; then
+		# shellcheck disable=SC2086 # args are split on purpose
+		"/bin/$test" --index "$index" --nodes "$nodes" $args
+		rc=$?
+	else
+		echo "RFMLAB-ERROR: /dev/rfm0 missing after insmod"
+	fi
+	rmmod rfm || rc=1
+else
+	echo "RFMLAB-ERROR: insmod rfm.ko failed"
+fi
+echo "RFMLAB-DMESG-BEGIN"
+dmesg
+echo "RFMLAB-DMESG-END"
+echo "RFMLAB-EXIT: $rc"
+poweroff -f

@@ -1,0 +1,201 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# vm-run.sh - the virtual lab: boot N QEMU guests (TCG) from Debian's
+# kernel, joined by one ivshmem-doorbell network (our rfm-ivshmem-server),
+# run one test program in every guest, collect the results and console
+# logs, and stop everything it started.
+#
+# Fails when a guest's test fails, a guest does not finish in time, or any
+# guest kernel log shows a warning, BUG, oops or panic.
+#
+#   vm-run.sh -M rfm.ko -s rfm-ivshmem-server -B prog [-B prog2 ...] [options] TEST [ARGS...]
+#
+#   -M FILE     the module to load in the guests (required)
+#   -s FILE     rfm-ivshmem-server (required)
+#   -B FILE     a static program to put into the guests (repeat as needed)
+#   -k DIR      kernel headers the module was built with; the guest kernel is
+#               the matching Debian linux-image (default: newest
+#               /usr/src/linux-headers-*-amd64)
+#   -c DIR      cache for the guest kernel (default: ./vm-cache)
+#   -o DIR      logs and results (default: ./vm-out)
+#   -n N        guests (default 2)
+#   -m SIZE     shared memory (default 64M)
+#   -t SECONDS  give up after this long (default 150)
+#   -K          keep the initramfs staging directory
+#
+# TEST runs in guest I as: /bin/TEST --index I --nodes N ARGS...
+set -eu
+
+usage() {
+	sed -n '3,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'
+	exit 2
+}
+
+module='' server='' kdir='' cache=./vm-cache out=./vm-out nodes=2 shm=64M timeout=150 keep=''
+binaries=()
+while getopts "M:s:B:k:c:o:n:m:t:Kh" opt; do
+	case $opt in
+	M) module=$OPTARG ;;
+	s) server=$OPTARG ;;
+	B) binaries+=("$OPTARG") ;;
+	k) kdir=$OPTARG ;;
+	c) cache=$OPTARG ;;
+	o) out=$OPTARG ;;
+	n) nodes=$OPTARG ;;
+	m) shm=$OPTARG ;;
+	t) timeout=$OPTARG ;;
+	K) keep=1 ;;
+	*) usage ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -ge 1 ] && [ -n "$module" ] && [ -n "$server" ] || usage
+test_name=$1
+shift
+test_args=$(IFS=,; echo "$*")
+
+say() { printf 'vm-run: %s\n' "$*"; }
+die() { printf 'vm-run: error: %s\n' "$*" >&2; exit 1; }
+# The guests have no C library: every program must be static.
+is_dynamic() { readelf -l "$1" 2>/dev/null | grep -q 'INTERP'; }
+
+for tool in qemu-system-x86_64 cpio gzip dpkg-deb; do
+	command -v "$tool" >/dev/null || die "$tool not found (Debian: qemu-system-x86 cpio dpkg)"
+done
+busybox=/bin/busybox
+[ -x "$busybox" ] && ! is_dynamic "$busybox" || die "busybox-static is needed (Debian: busybox-static)"
+[ -f "$module" ] || die "no module at $module"
+[ -x "$server" ] || die "no server at $server"
+case $nodes in '' | *[!0-9]*) die "bad guest count '$nodes'" ;; esac
+[ "$nodes" -ge 1 ] && [ "$nodes" -le 16 ] || die "1 to 16 guests"
+
+# ---- the guest kernel: Debian's image matching the headers, cached ----
+if [ -z "$kdir" ]; then
+	kdir=$(ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V | tail -1)
+fi
+[ -n "$kdir" ] && [ -d "$kdir" ] || die "no kernel headers (Debian: linux-headers-amd64)"
+kver=$(basename "$(readlink -f "$kdir")")
+kver=${kver#linux-headers-}
+tr '\0' '\n' <"$module" | grep -q "^vermagic=$kver " ||
+	die "$module was not built for $kver"
+mkdir -p "$cache" "$out"
+cache=$(cd "$cache" && pwd)
+out=$(cd "$out" && pwd)
+vmlinuz=$cache/vmlinuz-$kver
+if [ ! -s "$vmlinuz" ]; then
+	say "fetching the kernel image of linux-image-$kver (once)"
+	dl=$(mktemp -d)
+	(cd "$dl" && apt-get download -q "linux-image-$kver" >/dev/null 2>&1 ||
+		apt-get download -q "linux-image-$kver-unsigned" >/dev/null) ||
+		{ rm -rf "$dl"; die "apt-get download linux-image-$kver failed"; }
+	dpkg-deb --fsys-tarfile "$dl"/linux-image-*.deb |
+		tar -xf - -C "$dl" "./boot/vmlinuz-$kver"
+	mv "$dl/boot/vmlinuz-$kver" "$vmlinuz.tmp" && mv "$vmlinuz.tmp" "$vmlinuz"
+	rm -rf "$dl"
+fi
+
+# ---- everything we start is recorded, and stopped on any exit ----
+pids=()
+stage=
+cleanup() {
+	local pid
+	for pid in "${pids[@]}"; do
+		kill -TERM "$pid" 2>/dev/null || true
+	done
+	for pid in "${pids[@]}"; do
+		wait "$pid" 2>/dev/null || true
+	done
+	pids=()
+	[ -n "$stage" ] && [ -z "$keep" ] && rm -rf "$stage"
+	rm -f "$out/server.sock" "$out/server.ready"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# ---- the initramfs: busybox, the module, the programs, /init ----
+stage=$(mktemp -d "$out/initramfs.XXXXXX")
+mkdir -p "$stage"/{bin,dev,proc,sys,tmp}
+cp "$busybox" "$stage/bin/busybox"
+cp "$module" "$stage/rfm.ko"
+cp "$(dirname "$0")/guest-init.sh" "$stage/init"
+chmod 755 "$stage/init"
+for b in "${binaries[@]}"; do
+	is_dynamic "$b" && die "$b is dynamically linked; the guests need static programs"
+	cp "$b" "$stage/bin/"
+done
+[ -x "$stage/bin/$test_name" ] || die "test program $test_name is not among the -B programs"
+(cd "$stage" && find . -print0 | cpio --null -o -H newc --quiet) | gzip -1 >"$out/initramfs.cpio.gz"
+
+# ---- the network: our ivshmem server, ready before any guest connects ----
+rm -f "$out/server.sock" "$out/server.ready"
+mkfifo "$out/server.ready"
+"$server" -S "$out/server.sock" -m "$shm" -n 6 -v -r 3 3>"$out/server.ready" \
+	2>"$out/server.log" &
+pids+=($!)
+read -r -t 20 ready <"$out/server.ready" || ready=
+[ "$ready" = ready ] || die "the ivshmem server did not start (see $out/server.log)"
+
+# ---- the guests ----
+start=$(date +%s)
+qemu_pids=()
+for i in $(seq 0 $((nodes - 1))); do
+	log=$out/guest$i.log
+	qemu-system-x86_64 -accel tcg -m 256M -smp 1 -nodefaults -display none \
+		-monitor none -serial "file:$log" -no-reboot \
+		-kernel "$vmlinuz" -initrd "$out/initramfs.cpio.gz" \
+		-append "console=ttyS0 quiet panic=-1 rfmlab.test=$test_name rfmlab.index=$i rfmlab.nodes=$nodes rfmlab.args=$test_args" \
+		-chardev "socket,path=$out/server.sock,id=ivs" \
+		-device "ivshmem-doorbell,chardev=ivs,vectors=6" \
+		</dev/null >"$out/qemu$i.log" 2>&1 &
+	pids+=($!)
+	qemu_pids+=($!)
+done
+say "$nodes guests running $test_name (logs in $out)"
+
+# Wait for every guest to power off, or give up at the deadline.
+deadline=$((start + timeout))
+timed_out=
+for pid in "${qemu_pids[@]}"; do
+	while kill -0 "$pid" 2>/dev/null; do
+		if [ "$(date +%s)" -ge "$deadline" ]; then
+			timed_out=1
+			break 2
+		fi
+		sleep 0.2
+	done
+done
+[ -n "$timed_out" ] && say "timed out after ${timeout}s: stopping the guests"
+cleanup
+elapsed=$(($(date +%s) - start))
+
+# ---- verdict ----
+status=0
+[ -n "$timed_out" ] && status=1
+for i in $(seq 0 $((nodes - 1))); do
+	log=$out/guest$i.log
+	exit_line=$(grep -a 'RFMLAB-EXIT:' "$log" 2>/dev/null | tail -1 | tr -d '\r' || true)
+	rc=${exit_line##*: }
+	if [ -z "$exit_line" ]; then
+		say "guest $i: no result (see $log)"
+		status=1
+	elif [ "$rc" != 0 ]; then
+		say "guest $i: test failed (exit $rc)"
+		status=1
+	fi
+	grep -a '^not ok\|^#   FAILED' "$log" | tr -d '\r' | sed "s/^/  guest $i: /" || true
+	if grep -a -E 'WARNING:|BUG:|Oops|general protection|Kernel panic|Call Trace|UBSAN|KASAN|refcount_t:|list_(add|del) corruption|INFO: task .* blocked' \
+		"$log" >"$out/guest$i.kernel-problems" 2>/dev/null; then
+		say "guest $i: the kernel complained:"
+		sed 's/^/    /' "$out/guest$i.kernel-problems" | head -20
+		status=1
+	fi
+	summary=$(grep -a '^# guest .* passed' "$log" | tr -d '\r' | tail -1 || true)
+	[ -n "$summary" ] && say "${summary#\# }"
+done
+if [ $status = 0 ]; then
+	say "PASS: $test_name on $nodes guests in ${elapsed}s"
+else
+	say "FAIL: $test_name on $nodes guests (logs in $out)"
+fi
+exit $status
