@@ -1,0 +1,119 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# The kernel driver (rfm.ko), its virtual lab and its tests.
+#
+#   make check      unit tests of the driver's logic (event queue, ivshmem
+#                   mailbox, 5565 register paths on a simulated card) and of
+#                   the ivshmem server; no kernel module, no QEMU, no root
+#   make driver     build rfm.ko against $(KERNEL_HEADERS) in driver/linux-build
+#   make vm-check   build rfm.ko and run the two-guest test in QEMU (TCG)
+#   make vm-bench   event round trip through rfm.ko vs a bare doorbell, in QEMU
+
+DRIVER_KBUILD_FILES = \
+	driver/linux/Kbuild \
+	driver/linux/Makefile \
+	driver/linux/rfm-core.h \
+	driver/linux/rfm-main.c \
+	driver/linux/rfm-cdev.c \
+	driver/linux/rfm-portable.h \
+	driver/linux/rfm-evq.h \
+	driver/linux/rfm-evq.c \
+	driver/linux/rfm-ivs-mbox.h \
+	driver/linux/rfm-ivs-mbox.c \
+	driver/linux/rfm-ivshmem.c \
+	driver/linux/rfm-5565.c \
+	driver/linux/rfm5565-hw.h \
+	driver/linux/rfm5565-hw.c
+DRIVER_UAPI_FILES = \
+	include/rfm/uapi/rfm_dev.h \
+	include/rfm/uapi/rfm_ivshmem.h
+
+EXTRA_DIST += \
+	$(DRIVER_KBUILD_FILES) \
+	$(DRIVER_UAPI_FILES) \
+	driver/README.md \
+	driver/lab/vm-run.sh \
+	driver/lab/guest-init.sh \
+	driver/lab/guest/lab.h
+
+# ---- the lab's ivshmem server (a host program, built with everything) ----
+noinst_PROGRAMS += driver/lab/rfm-ivshmem-server
+driver_lab_rfm_ivshmem_server_SOURCES = driver/lab/rfm-ivshmem-server.c
+
+# ---- programs for the guests: static, built only for vm-check/vm-bench ----
+EXTRA_PROGRAMS += driver/lab/guest/vmtest driver/lab/guest/vmbench
+CLEANFILES += driver/lab/guest/vmtest driver/lab/guest/vmbench
+driver_lab_guest_vmtest_SOURCES = driver/lab/guest/vmtest.c driver/lab/guest/lab.h
+driver_lab_guest_vmtest_LDFLAGS = -all-static
+driver_lab_guest_vmbench_SOURCES = driver/lab/guest/vmbench.c driver/lab/guest/lab.h
+driver_lab_guest_vmbench_LDFLAGS = -all-static
+
+# ---- unit tests of the driver's pure logic, compiled for user space ----
+if WITH_TESTS
+DRIVER_TEST_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/driver/linux $(CMOCKA_CFLAGS)
+check_PROGRAMS += \
+	driver/tests/test-evq \
+	driver/tests/test-ivs-mbox \
+	driver/tests/test-5565-hw \
+	driver/tests/test-ivshmem-server
+TESTS += \
+	driver/tests/test-evq \
+	driver/tests/test-ivs-mbox \
+	driver/tests/test-5565-hw \
+	driver/tests/test-ivshmem-server
+
+driver_tests_test_evq_SOURCES = driver/tests/test-evq.c driver/linux/rfm-evq.c
+driver_tests_test_evq_CPPFLAGS = $(DRIVER_TEST_CPPFLAGS)
+driver_tests_test_evq_LDADD = $(CMOCKA_LIBS)
+
+driver_tests_test_ivs_mbox_SOURCES = driver/tests/test-ivs-mbox.c driver/linux/rfm-ivs-mbox.c
+driver_tests_test_ivs_mbox_CPPFLAGS = $(DRIVER_TEST_CPPFLAGS)
+driver_tests_test_ivs_mbox_LDADD = $(CMOCKA_LIBS)
+
+driver_tests_test_5565_hw_SOURCES = driver/tests/test-5565-hw.c driver/linux/rfm5565-hw.c
+driver_tests_test_5565_hw_CPPFLAGS = $(DRIVER_TEST_CPPFLAGS)
+driver_tests_test_5565_hw_LDADD = $(CMOCKA_LIBS)
+
+driver_tests_test_ivshmem_server_SOURCES = driver/tests/test-ivshmem-server.c
+driver_tests_test_ivshmem_server_CPPFLAGS = $(DRIVER_TEST_CPPFLAGS) \
+	-DRFM_IVSHMEM_SERVER='"$(abs_builddir)/driver/lab/rfm-ivshmem-server"'
+driver_tests_test_ivshmem_server_LDADD = $(CMOCKA_LIBS)
+# The test starts the server binary.
+EXTRA_driver_tests_test_ivshmem_server_DEPENDENCIES = driver/lab/rfm-ivshmem-server$(EXEEXT)
+endif
+
+# ---- the module: kbuild in a copy of the sources inside the build tree ----
+DRIVER_BUILD_DIR = $(abs_builddir)/driver/linux-build
+RFM_KO = $(DRIVER_BUILD_DIR)/rfm.ko
+LAB_DIR = $(abs_builddir)/driver/lab
+
+.PHONY: driver vm-check vm-bench clean-driver-local
+
+driver:
+	@test -n "$(KERNEL_HEADERS)" && test -d "$(KERNEL_HEADERS)" || { \
+		echo "make driver: no kernel headers; install linux-headers-amd64 or" \
+		     "configure --with-kernel-headers=DIR" >&2; exit 1; }
+	@$(MKDIR_P) $(DRIVER_BUILD_DIR)/include/rfm/uapi
+	@for f in $(DRIVER_KBUILD_FILES); do \
+		cmp -s $(top_srcdir)/$$f $(DRIVER_BUILD_DIR)/$$(basename $$f) || \
+			cp $(top_srcdir)/$$f $(DRIVER_BUILD_DIR)/; \
+	done
+	@for f in $(DRIVER_UAPI_FILES); do \
+		cmp -s $(top_srcdir)/$$f $(DRIVER_BUILD_DIR)/$$f || \
+			cp $(top_srcdir)/$$f $(DRIVER_BUILD_DIR)/include/rfm/uapi/; \
+	done
+	$(MAKE) -C $(KERNEL_HEADERS) M=$(DRIVER_BUILD_DIR) KCFLAGS=-Werror modules
+
+VM_RUN = bash $(top_srcdir)/driver/lab/vm-run.sh -M $(RFM_KO) \
+	-s $(abs_builddir)/driver/lab/rfm-ivshmem-server$(EXEEXT) \
+	-k $(KERNEL_HEADERS) -c $(LAB_DIR)/cache
+
+vm-check: driver driver/lab/rfm-ivshmem-server$(EXEEXT) driver/lab/guest/vmtest$(EXEEXT)
+	$(VM_RUN) -o $(LAB_DIR)/vmtest -B driver/lab/guest/vmtest$(EXEEXT) -n 2 vmtest
+
+vm-bench: driver driver/lab/rfm-ivshmem-server$(EXEEXT) driver/lab/guest/vmbench$(EXEEXT)
+	$(VM_RUN) -o $(LAB_DIR)/vmbench -B driver/lab/guest/vmbench$(EXEEXT) -n 2 -t 300 vmbench
+	@grep -a '^bench:' $(LAB_DIR)/vmbench/guest*.log | sed 's/^.*bench: /bench: /'
+
+clean-local: clean-driver-local
+clean-driver-local:
+	-rm -rf $(DRIVER_BUILD_DIR) $(LAB_DIR)/vmtest $(LAB_DIR)/vmbench
