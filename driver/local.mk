@@ -5,7 +5,9 @@
 #                   mailbox, 5565 register paths on a simulated card) and of
 #                   the ivshmem server; no kernel module, no QEMU, no root
 #   make driver     build rfm.ko against $(KERNEL_HEADERS) in driver/linux-build
-#   make vm-check   build rfm.ko and run the two-guest test in QEMU (TCG)
+#   make vm-check   build rfm.ko and run the two-guest tests in QEMU (TCG):
+#                   vmtest (the ivshmem server is stopped under it once both
+#                   guests joined), then vmchaos (a guest dies mid-test)
 #   make vm-bench   event round trip through rfm.ko vs a bare doorbell, in QEMU
 
 DRIVER_KBUILD_FILES = \
@@ -40,10 +42,13 @@ noinst_PROGRAMS += driver/lab/rfm-ivshmem-server
 driver_lab_rfm_ivshmem_server_SOURCES = driver/lab/rfm-ivshmem-server.c
 
 # ---- programs for the guests: static, built only for vm-check/vm-bench ----
-EXTRA_PROGRAMS += driver/lab/guest/vmtest driver/lab/guest/vmbench
-CLEANFILES += driver/lab/guest/vmtest driver/lab/guest/vmbench
+LAB_GUEST_BINARIES = driver/lab/guest/vmtest driver/lab/guest/vmchaos driver/lab/guest/vmbench
+EXTRA_PROGRAMS += $(LAB_GUEST_BINARIES)
+CLEANFILES += $(LAB_GUEST_BINARIES)
 driver_lab_guest_vmtest_SOURCES = driver/lab/guest/vmtest.c driver/lab/guest/lab.h
 driver_lab_guest_vmtest_LDFLAGS = -all-static
+driver_lab_guest_vmchaos_SOURCES = driver/lab/guest/vmchaos.c driver/lab/guest/lab.h
+driver_lab_guest_vmchaos_LDFLAGS = -all-static
 driver_lab_guest_vmbench_SOURCES = driver/lab/guest/vmbench.c driver/lab/guest/lab.h
 driver_lab_guest_vmbench_LDFLAGS = -all-static
 
@@ -107,8 +112,10 @@ VM_RUN = bash $(top_srcdir)/driver/lab/vm-run.sh -M $(RFM_KO) \
 	-s $(abs_builddir)/driver/lab/rfm-ivshmem-server$(EXEEXT) \
 	-k $(KERNEL_HEADERS) -c $(LAB_DIR)/cache
 
-vm-check: driver driver/lab/rfm-ivshmem-server$(EXEEXT) driver/lab/guest/vmtest$(EXEEXT)
-	$(VM_RUN) -o $(LAB_DIR)/vmtest -B driver/lab/guest/vmtest$(EXEEXT) -n 2 vmtest
+vm-check: driver driver/lab/rfm-ivshmem-server$(EXEEXT) driver/lab/guest/vmtest$(EXEEXT) \
+		driver/lab/guest/vmchaos$(EXEEXT)
+	$(VM_RUN) -o $(LAB_DIR)/vmtest -B driver/lab/guest/vmtest$(EXEEXT) -n 2 -X vmtest
+	$(VM_RUN) -o $(LAB_DIR)/vmchaos -B driver/lab/guest/vmchaos$(EXEEXT) -n 2 vmchaos
 
 vm-bench: driver driver/lab/rfm-ivshmem-server$(EXEEXT) driver/lab/guest/vmbench$(EXEEXT)
 	$(VM_RUN) -o $(LAB_DIR)/vmbench -B driver/lab/guest/vmbench$(EXEEXT) -n 2 -t 300 vmbench
@@ -116,4 +123,4 @@ vm-bench: driver driver/lab/rfm-ivshmem-server$(EXEEXT) driver/lab/guest/vmbench
 
 clean-local: clean-driver-local
 clean-driver-local:
-	-rm -rf $(DRIVER_BUILD_DIR) $(LAB_DIR)/vmtest $(LAB_DIR)/vmbench
+	-rm -rf $(DRIVER_BUILD_DIR) $(LAB_DIR)/vmtest $(LAB_DIR)/vmchaos $(LAB_DIR)/vmbench

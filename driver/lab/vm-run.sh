@@ -22,6 +22,8 @@
 #   -n N        guests (default 2)
 #   -m SIZE     shared memory (default 64M)
 #   -t SECONDS  give up after this long (default 150)
+#   -X          stop the ivshmem server (SIGTERM) once every guest joined:
+#               the running network must not notice
 #   -K          keep the initramfs staging directory
 #
 # TEST runs in guest I as: /bin/TEST --index I --nodes N ARGS...
@@ -32,9 +34,9 @@ usage() {
 	exit 2
 }
 
-module='' server='' kdir='' cache=./vm-cache out=./vm-out nodes=2 shm=64M timeout=150 keep=''
+module='' server='' kdir='' cache=./vm-cache out=./vm-out nodes=2 shm=64M timeout=150 keep='' stop_server=''
 binaries=()
-while getopts "M:s:B:k:c:o:n:m:t:Kh" opt; do
+while getopts "M:s:B:k:c:o:n:m:t:KXh" opt; do
 	case $opt in
 	M) module=$OPTARG ;;
 	s) server=$OPTARG ;;
@@ -46,6 +48,7 @@ while getopts "M:s:B:k:c:o:n:m:t:Kh" opt; do
 	m) shm=$OPTARG ;;
 	t) timeout=$OPTARG ;;
 	K) keep=1 ;;
+	X) stop_server=1 ;;
 	*) usage ;;
 	esac
 done
@@ -133,6 +136,7 @@ mkfifo "$out/server.ready"
 "$server" -S "$out/server.sock" -m "$shm" -n 6 -v -r 3 3>"$out/server.ready" \
 	2>"$out/server.log" &
 pids+=($!)
+server_pid=$!
 read -r -t 20 ready <"$out/server.ready" || ready=
 [ "$ready" = ready ] || die "the ivshmem server did not start (see $out/server.log)"
 
@@ -152,10 +156,26 @@ for i in $(seq 0 $((nodes - 1))); do
 	qemu_pids+=($!)
 done
 say "$nodes guests running $test_name (logs in $out)"
-
-# Wait for every guest to power off, or give up at the deadline.
 deadline=$((start + timeout))
 timed_out=
+
+# Optionally take the server away under a running network.
+server_stopped=
+if [ -n "$stop_server" ]; then
+	while [ "$(grep -c ' joined' "$out/server.log")" -lt "$nodes" ]; do
+		[ "$(date +%s)" -lt "$deadline" ] || die "the guests never all joined"
+		sleep 0.2
+	done
+	kill -TERM "$server_pid"
+	if wait "$server_pid"; then
+		server_stopped=1
+		say "server stopped (exit 0) with $nodes guests running"
+	else
+		die "the server did not shut down cleanly"
+	fi
+fi
+
+# Wait for every guest to power off, or give up at the deadline.
 for pid in "${qemu_pids[@]}"; do
 	while kill -0 "$pid" 2>/dev/null; do
 		if [ "$(date +%s)" -ge "$deadline" ]; then
@@ -194,7 +214,7 @@ for i in $(seq 0 $((nodes - 1))); do
 	[ -n "$summary" ] && say "${summary#\# }"
 done
 if [ $status = 0 ]; then
-	say "PASS: $test_name on $nodes guests in ${elapsed}s"
+	say "PASS: $test_name on $nodes guests in ${elapsed}s${server_stopped:+ (server stopped mid-run)}"
 else
 	say "FAIL: $test_name on $nodes guests (logs in $out)"
 fi
