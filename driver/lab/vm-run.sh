@@ -191,6 +191,8 @@ elapsed=$(($(date +%s) - start))
 
 # ---- verdict ----
 status=0
+passed=0
+failed=0
 [ -n "$timed_out" ] && status=1
 for i in $(seq 0 $((nodes - 1))); do
 	log=$out/guest$i.log
@@ -211,11 +213,23 @@ for i in $(seq 0 $((nodes - 1))); do
 		status=1
 	fi
 	summary=$(grep -a '^# guest .* passed' "$log" | tr -d '\r' | tail -1 || true)
-	[ -n "$summary" ] && say "${summary#\# }"
+	if [ -n "$summary" ]; then
+		say "${summary#\# }"
+		p=$(echo "$summary" | sed -n 's/.*: \([0-9]*\) passed, \([0-9]*\) failed.*/\1/p')
+		f=$(echo "$summary" | sed -n 's/.*: \([0-9]*\) passed, \([0-9]*\) failed.*/\2/p')
+		passed=$((passed + ${p:-0}))
+		failed=$((failed + ${f:-0}))
+	else
+		failed=$((failed + 1))
+	fi
 done
+# A guest or kernel failure that no test counted still counts once.
+[ $status != 0 ] && [ $failed = 0 ] && failed=1
 if [ $status = 0 ]; then
 	say "PASS: $test_name on $nodes guests in ${elapsed}s${server_stopped:+ (server stopped mid-run)}"
 else
 	say "FAIL: $test_name on $nodes guests (logs in $out)"
 fi
+echo "$test_name: $passed passed, $failed failed"
+
 exit $status
