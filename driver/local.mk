@@ -7,7 +7,7 @@
 #   make driver     build rfm.ko against $(KERNEL_HEADERS) in driver/linux-build
 #   make vm-check   build rfm.ko and run the two-guest tests in QEMU (TCG):
 #                   vmtest (the ivshmem server is stopped under it once both
-#                   guests joined), then vmchaos (a guest dies mid-test)
+#                   guests' doorbells worked), then vmchaos (a guest dies)
 #   make vm-bench   event round trip through rfm.ko vs a bare doorbell, in QEMU
 
 DRIVER_KBUILD_FILES = \

@@ -22,8 +22,11 @@
 #   -n N        guests (default 2)
 #   -m SIZE     shared memory (default 64M)
 #   -t SECONDS  give up after this long (default 150)
-#   -X          stop the ivshmem server (SIGTERM) once every guest joined:
-#               the running network must not notice
+#   -X          stop the ivshmem server (SIGTERM) once every guest printed
+#               RFMLAB-DOORBELLS-OK (its doorbells work): the running network
+#               must not notice. (Stopping it earlier can cut QEMU off before
+#               it read the peers' eventfds: QEMU drops unread messages when
+#               the socket hangs up.)
 #   -K          keep the initramfs staging directory
 #
 # TEST runs in guest I as: /bin/TEST --index I --nodes N ARGS...
@@ -162,14 +165,17 @@ timed_out=
 # Optionally take the server away under a running network.
 server_stopped=
 if [ -n "$stop_server" ]; then
-	while [ "$(grep -c ' joined' "$out/server.log")" -lt "$nodes" ]; do
-		[ "$(date +%s)" -lt "$deadline" ] || die "the guests never all joined"
-		sleep 0.2
+	for i in $(seq 0 $((nodes - 1))); do
+		until grep -aq RFMLAB-DOORBELLS-OK "$out/guest$i.log" 2>/dev/null; do
+			[ "$(date +%s)" -lt "$deadline" ] || die "guest $i never confirmed its doorbells"
+			kill -0 "${qemu_pids[$i]}" 2>/dev/null || break
+			sleep 0.2
+		done
 	done
 	kill -TERM "$server_pid"
 	if wait "$server_pid"; then
 		server_stopped=1
-		say "server stopped (exit 0) with $nodes guests running"
+		say "server stopped (exit 0) under $nodes running guests"
 	else
 		die "the server did not shut down cleanly"
 	fi

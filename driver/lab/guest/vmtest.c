@@ -8,6 +8,9 @@
  * two files on one node, exact overflow counts, the bare doorbell, and bad
  * input (each must fail with its error, and the kernel must not complain).
  */
+#include <signal.h>
+#include <sys/wait.h>
+
 #include "lab.h"
 
 #define REGION 65536	/* bytes of window each guest owns in the memory test */
@@ -453,6 +456,59 @@ static void t_counters(struct lab *l)
 	lab_barrier(l);
 }
 
+/* Last: the card goes away under open files and a live mapping. */
+static void t_hot_removal(struct lab *l)
+{
+	int fd = lab_open_events(l, RFM_DEV_EV_BIT(RFM_DEV_EV_INTR1));
+	volatile uint32_t *page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	struct rfm_dev_info info;
+	struct rfm_dev_event ev;
+	int status = 0;
+
+	lab_begin(l, "card removed under open files and mappings");
+	CHECK(l, page != MAP_FAILED, "mmap: %s", strerror(errno));
+	int pipefd[2];
+	CHECK_OK(l, pipe(pipefd));
+	/* A child holds the mapping across the removal, then touches it. */
+	pid_t child = fork();
+	if (child == 0) {
+		char go;
+
+		close(pipefd[1]);
+		if (read(pipefd[0], &go, 1) != 1)
+			_exit(2);
+		(void)*page;	/* the mapping was revoked: SIGBUS */
+		_exit(0);
+	}
+	close(pipefd[0]);
+
+	int sys = open("/sys/class/rfm/rfm0/device/remove", O_WRONLY);
+	CHECK(l, sys >= 0, "open .../remove: %s", strerror(errno));
+	if (sys >= 0) {
+		CHECK_EQ(l, write(sys, "1", 1), 1);
+		close(sys);
+	}
+	CHECK_EQ(l, write(pipefd[1], "g", 1), 1);
+	close(pipefd[1]);
+	CHECK_EQ(l, waitpid(child, &status, 0), child);
+	CHECK(l, WIFSIGNALED(status) && WTERMSIG(status) == SIGBUS, "child status 0x%x", status);
+
+	CHECK_ERRNO(l, read(fd, &ev, sizeof(ev)), ENODEV);
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	CHECK_EQ(l, poll(&p, 1, 0), 1);
+	CHECK(l, (p.revents & (POLLHUP | POLLERR)) == (POLLHUP | POLLERR), "revents 0x%x",
+	      p.revents);
+	CHECK_ERRNO(l, ioctl(l->fd, RFM_IOC_GET_INFO, &info), ENODEV);
+	CHECK_ERRNO(l, lab_send(l->fd, RFM_DEV_EV_INTR1, l->node[0], 0, RFM_DEV_SEND_LOOPBACK), ENODEV);
+	CHECK_ERRNO(l, mmap(NULL, 4096, PROT_READ, MAP_SHARED, l->fd, 0), ENODEV);
+	CHECK_ERRNO(l, open("/dev/rfm0", O_RDWR), ENOENT);
+	if (page != MAP_FAILED)
+		CHECK_OK(l, munmap((void *)page, 4096));
+	CHECK_OK(l, close(fd));
+	lab_end(l);
+	/* No barrier after this: the window is gone. */
+}
+
 int main(int argc, char **argv)
 {
 	struct lab l;
@@ -461,6 +517,8 @@ int main(int argc, char **argv)
 	t_info(&l);
 	t_memory(&l);
 	t_interrupts(&l);
+	/* vm-run.sh -X may take the ivshmem server away from here on. */
+	printf("RFMLAB-DOORBELLS-OK\n");
 	t_data_follows(&l);
 	t_broadcast(&l);
 	t_loopback_and_two_files(&l);
@@ -468,5 +526,6 @@ int main(int argc, char **argv)
 	t_diag(&l);
 	t_bad_input(&l);
 	t_counters(&l);
+	t_hot_removal(&l);
 	return lab_finish(&l);
 }
