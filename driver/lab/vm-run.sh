@@ -144,6 +144,8 @@ read -r -t 20 ready <"$out/server.ready" || ready=
 [ "$ready" = ready ] || die "the ivshmem server did not start (see $out/server.log)"
 
 # ---- the guests ----
+# Nothing of an earlier run may be mistaken for this one's results.
+rm -f "$out"/guest*.log "$out"/guest*.kernel-problems "$out"/qemu*.log
 start=$(date +%s)
 qemu_pids=()
 for i in $(seq 0 $((nodes - 1))); do
@@ -182,7 +184,9 @@ if [ -n "$stop_server" ]; then
 fi
 
 # Wait for every guest to power off, or give up at the deadline.
-for pid in "${qemu_pids[@]}"; do
+qemu_failed=
+for i in $(seq 0 $((nodes - 1))); do
+	pid=${qemu_pids[$i]}
 	while kill -0 "$pid" 2>/dev/null; do
 		if [ "$(date +%s)" -ge "$deadline" ]; then
 			timed_out=1
@@ -190,6 +194,12 @@ for pid in "${qemu_pids[@]}"; do
 		fi
 		sleep 0.2
 	done
+	rc=0
+	wait "$pid" || rc=$?
+	if [ $rc != 0 ]; then
+		say "guest $i: QEMU exited with status $rc (see $out/qemu$i.log)"
+		qemu_failed=1
+	fi
 done
 [ -n "$timed_out" ] && say "timed out after ${timeout}s: stopping the guests"
 cleanup
@@ -197,6 +207,7 @@ elapsed=$(($(date +%s) - start))
 
 # ---- verdict ----
 status=0
+[ -n "$qemu_failed" ] && status=1
 passed=0
 failed=0
 [ -n "$timed_out" ] && status=1
