@@ -22,10 +22,13 @@ jobs=$(nproc 2>/dev/null || echo 2)
 # cmocka runs the C tests; json-c formats the CLI's --json output; libyaml
 # parses layout files; python3-pytest runs the CLI and binding tests; clang
 # is the second compiler CI builds with; swig, python3-dev and tcl-dev build
-# the Python bindings and the Tcl one that shows the interface is neutral.
+# the Python bindings and the Tcl one that shows the interface is neutral;
+# linux-headers build the kernel module, and QEMU, busybox and cpio boot the
+# virtual lab where two guests run it on a virtual RFM card (make vm-check).
 PACKAGES="build-essential autoconf automake autoconf-archive libtool pkg-config
 	libcmocka-dev libjson-c-dev libyaml-dev python3 python3-pytest clang
-	swig python3-dev tcl-dev"
+	swig python3-dev tcl-dev
+	linux-headers-amd64 qemu-system-x86 busybox-static cpio"
 
 say() { printf '\n== %s\n' "$*"; }
 
@@ -129,7 +132,21 @@ run_tests() {
 		echo "test: $total_pass passed, 1 failed, $total_skip skipped"
 		exit 1
 	}
-	grep -E 'archives ready|\.tar\.gz' build/distcheck.out | head -3
+	grep -E 'archives ready' build/distcheck.out | head -3
+
+	say "make vm-check: rfm.ko in two QEMU guests on a virtual RFM card"
+	vm_status=0
+	make -C build vm-check >build/vm-check.out 2>&1 || vm_status=$?
+	# Each lab suite ends with "NAME: N passed, N failed".
+	grep -E '^[a-z]+: [0-9]+ passed, [0-9]+ failed' build/vm-check.out || true
+	for n in $(sed -n 's/^[a-z]*: \([0-9][0-9]*\) passed, [0-9]* failed.*/\1/p' build/vm-check.out); do
+		total_pass=$((total_pass + n))
+	done
+	if [ $vm_status -ne 0 ]; then
+		tail -60 build/vm-check.out
+		echo "test: $total_pass passed, 1 failed, $total_skip skipped"
+		exit 1
+	fi
 
 	echo
 	echo "test: $total_pass passed, $total_fail failed, $total_skip skipped"
