@@ -10,6 +10,7 @@
 #define RFM_EV_TEST_H
 
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
