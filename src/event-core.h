@@ -16,6 +16,8 @@
 
 #include "internal.h"
 
+#define RFM_EV_WAIT_SLOTS 8
+
 struct rfm_event_cb {
 	rfm_event_callback fn;
 	void *arg;
@@ -27,7 +29,7 @@ struct rfm_events {
 	uint32_t attached;	/* the backend gave us a queue (atomic, set once) */
 	uint32_t depth;
 
-	pthread_mutex_t take_lock;
+	uint32_t take_lock;	/* rfm__lock() */
 	uint64_t seq;		/* last sequence number given */
 	uint64_t announced;	/* drops already reported by OVERFLOW records */
 	uint64_t delivered;
@@ -37,7 +39,7 @@ struct rfm_events {
 	uint32_t closing;	/* rfm_close() has begun (atomic) */
 	uint32_t cancel_gen;	/* bumped by rfm_event_cancel() (atomic) */
 	uint32_t cancel_sticky;	/* a cancel no wait has consumed yet (atomic) */
-	uint32_t waiters;	/* threads inside a wait; a futex for rfm_close() */
+	uint32_t waiters;	/* waits that found no free slot below; a futex */
 
 	struct rfm_event_cb cb[RFM_EVENT_TYPE_MAX + 1];
 	uint32_t ncb;		/* callbacks registered (atomic) */
@@ -54,6 +56,17 @@ struct rfm_events {
 	bool watcher_started;
 	uint32_t drain_gen;	/* a futex: bumped when a take drains a signalled fd */
 	uint32_t fd_signalled;	/* the watcher has written efd (atomic) */
+
+	/*
+	 * Every thread inside a wait holds a slot (or counts in waiters), so
+	 * that rfm_close() can wait for them to leave. A slot is taken with a
+	 * CAS before the wait spins and given back with a plain store, which
+	 * keeps atomic read-modify-writes off the path from "record seen" to
+	 * "record returned".
+	 */
+	struct {
+		uint32_t busy; /* a futex */
+	} __attribute__((aligned(64))) wslot[RFM_EV_WAIT_SLOTS];
 };
 
 #define EV_LOAD(field) __atomic_load_n(&(field), __ATOMIC_ACQUIRE)
@@ -64,6 +77,9 @@ struct rfm_events {
  * it ignores cancels and returns 0 when @dgen goes stale. */
 int rfm__event_take(struct rfm_node *node, struct rfm_event *evs, size_t max,
 		    int64_t timeout_ns, bool dispatcher, uint32_t dgen);
+
+/* Return once no thread is inside a wait (closing is set). */
+void rfm__event_wait_for_waiters(struct rfm_events *ev);
 
 /* Wake every thread of the handle that sleeps on the queue or a flag. */
 void rfm__event_wake_all(struct rfm_node *node);

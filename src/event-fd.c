@@ -48,7 +48,7 @@ static void *watcher_main(void *arg)
 			break;
 		/* Under the take lock, so that a take sees the fd signalled and
 		 * flagged together, or neither. */
-		pthread_mutex_lock(&ev->take_lock);
+		rfm__lock(&ev->take_lock);
 		bool ready = ops->ev_ready(node);
 		if (ready) {
 			uint64_t one = 1;
@@ -57,7 +57,7 @@ static void *watcher_main(void *arg)
 			}
 			EV_STORE(ev->fd_signalled, 1);
 		}
-		pthread_mutex_unlock(&ev->take_lock);
+		rfm__unlock(&ev->take_lock);
 		if (ready)
 			wait_drained(ev, gen);
 	}

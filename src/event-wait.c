@@ -47,15 +47,18 @@ static void drain_fd(struct rfm_node *node, struct rfm_events *ev)
 	rfm__futex_bump_wake(&ev->drain_gen, false);
 }
 
-/* Take what is there, without waiting. */
+/* Take what is there, without waiting; first let the backend tidy up
+ * (look for stalled slots) when we are about to sleep. */
 static size_t try_take(struct rfm_node *node, struct rfm_events *ev, struct rfm_event *evs,
-		       size_t max)
+		       size_t max, bool before_sleep)
 {
 	const struct rfm_backend_ops *ops = node->ops;
 	struct rfm_ev_record raw[TAKE_CHUNK];
 	size_t n = 0;
 
-	pthread_mutex_lock(&ev->take_lock);
+	rfm__lock(&ev->take_lock);
+	if (before_sleep)
+		ops->ev_take(node, raw, 0);
 	/* Drops are reported ahead of the records still queued. */
 	uint64_t dropped = ops->ev_dropped(node);
 	if (dropped != ev->announced)
@@ -77,7 +80,7 @@ static size_t try_take(struct rfm_node *node, struct rfm_events *ev, struct rfm_
 	}
 	ev->delivered += n;
 	drain_fd(node, ev);
-	pthread_mutex_unlock(&ev->take_lock);
+	rfm__unlock(&ev->take_lock);
 	return n;
 }
 
@@ -95,37 +98,83 @@ static int stop_reason(struct rfm_events *ev, bool dispatcher, uint32_t gen0, ui
 	return 0;
 }
 
+enum spin_result {
+	SPIN_OVER,	/* spun for the handle's spin time: sleep now */
+	SPIN_RECHECK,	/* a record is ready, or a stop reason or deadline may be due */
+	SPIN_TIDY,	/* spinning for ever: let the backend tidy up, then spin on */
+};
+
 /*
- * Spin until a record is ready (true), or the spin time is over (false).
- * Also returns true every so often so that the caller re-checks its
- * deadline and stop reasons, and lets the backend look at its queue.
+ * Spin until a record is ready or the spin time is over. Every 64 turns
+ * it looks at the clock and the stop reasons (cheap loads of our own
+ * flags); the queue's shared cache lines are only read by ev_ready.
  */
-static bool spin(struct rfm_node *node, struct rfm_events *ev, uint64_t deadline,
-		 bool dispatcher, uint32_t gen0, uint32_t dgen)
+static enum spin_result spin(struct rfm_node *node, struct rfm_events *ev, uint64_t deadline,
+			     bool dispatcher, uint32_t gen0, uint32_t dgen)
 {
 	int64_t spin_ns = __atomic_load_n(&node->spin_ns, __ATOMIC_RELAXED);
 	bool (*ready)(struct rfm_node *) = node->ops->ev_ready;
 	uint64_t start;
 
 	if (!spin_ns)
-		return false;
+		return SPIN_OVER;
 	start = rfm__now_ns();
 	for (unsigned int i = 1;; i++) {
 		if (ready(node))
-			return true;
+			return SPIN_RECHECK;
 		rfm__cpu_relax();
 		if (i % 64)
 			continue;
 		if (stop_reason(ev, dispatcher, gen0, dgen))
-			return true;
+			return SPIN_RECHECK;
 		uint64_t now = rfm__now_ns();
 		if (deadline && now >= deadline)
-			return true;
+			return SPIN_RECHECK;
 		if (spin_ns > 0 && now - start >= (uint64_t)spin_ns)
-			return false;
+			return SPIN_OVER;
 		if (spin_ns < 0 && i % 65536 == 0)
-			return true;
+			return SPIN_TIDY;
 	}
+}
+
+/* Announce a thread inside a wait (see wslot in event-core.h). */
+static int enter_wait(struct rfm_events *ev)
+{
+	for (int i = 0; i < RFM_EV_WAIT_SLOTS; i++) {
+		uint32_t free_ = 0;
+
+		if (!__atomic_load_n(&ev->wslot[i].busy, __ATOMIC_RELAXED) &&
+		    __atomic_compare_exchange_n(&ev->wslot[i].busy, &free_, 1, false,
+						__ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+			return i;
+	}
+	__atomic_fetch_add(&ev->waiters, 1, __ATOMIC_SEQ_CST);
+	return -1;
+}
+
+static void leave_wait(struct rfm_events *ev, int slot)
+{
+	if (slot >= 0) {
+		__atomic_store_n(&ev->wslot[slot].busy, 0, __ATOMIC_RELEASE);
+		/* rfm_close() also re-checks every millisecond: a wake-up that
+		 * this plain store and load miss costs it at most that. */
+		if (EV_LOAD(ev->closing))
+			rfm__futex_wake(&ev->wslot[slot].busy, false);
+	} else if (__atomic_sub_fetch(&ev->waiters, 1, __ATOMIC_SEQ_CST) == 0 &&
+		   EV_LOAD(ev->closing)) {
+		rfm__futex_wake(&ev->waiters, false);
+	}
+}
+
+void rfm__event_wait_for_waiters(struct rfm_events *ev)
+{
+	uint32_t w;
+
+	for (int i = 0; i < RFM_EV_WAIT_SLOTS; i++)
+		while (EV_LOAD(ev->wslot[i].busy))
+			rfm__futex_wait(&ev->wslot[i].busy, 1, rfm__now_ns() + 1000000, false);
+	while ((w = EV_LOAD(ev->waiters)) != 0)
+		rfm__futex_wait(&ev->waiters, w, rfm__now_ns() + 1000000, false);
 }
 
 int rfm__event_take(struct rfm_node *node, struct rfm_event *evs, size_t max,
@@ -135,11 +184,12 @@ int rfm__event_take(struct rfm_node *node, struct rfm_event *evs, size_t max,
 	struct rfm_events *ev = node->ev;
 	uint64_t deadline = timeout_ns > 0 ? rfm__now_ns() + (uint64_t)timeout_ns : 0;
 	uint32_t gen0;
-	int ret;
+	int ret, slot;
 
-	__atomic_fetch_add(&ev->waiters, 1, __ATOMIC_SEQ_CST);
+	slot = enter_wait(ev);
 	gen0 = EV_LOAD(ev->cancel_gen);
-	if (!dispatcher && __atomic_exchange_n(&ev->cancel_sticky, 0, __ATOMIC_ACQ_REL)) {
+	if (!dispatcher && EV_LOAD(ev->cancel_sticky) &&
+	    __atomic_exchange_n(&ev->cancel_sticky, 0, __ATOMIC_ACQ_REL)) {
 		ret = rfm__error(RFM_ECANCELED, "%s: the wait was cancelled", node->uri);
 		goto out;
 	}
@@ -158,8 +208,9 @@ int rfm__event_take(struct rfm_node *node, struct rfm_event *evs, size_t max,
 				rfm__error(ret, "%s: the wait was cancelled", node->uri);
 			break;
 		}
-		if (EV_LOAD(ev->attached)) {
-			size_t n = try_take(node, ev, evs, max);
+		/* The take lock only when there is something to take (or a poll). */
+		if (EV_LOAD(ev->attached) && (timeout_ns == 0 || ops->ev_ready(node))) {
+			size_t n = try_take(node, ev, evs, max, false);
 			if (n) {
 				ret = (int)n;
 				break;
@@ -181,7 +232,17 @@ int rfm__event_take(struct rfm_node *node, struct rfm_event *evs, size_t max,
 					 (long long)timeout_ns);
 			break;
 		}
-		if (spin(node, ev, deadline, dispatcher, gen0, dgen))
+		enum spin_result spun = spin(node, ev, deadline, dispatcher, gen0, dgen);
+		if (spun == SPIN_RECHECK)
+			continue;
+		if (EV_LOAD(ev->attached)) {
+			size_t n = try_take(node, ev, evs, max, true);
+			if (n) {
+				ret = (int)n;
+				break;
+			}
+		}
+		if (spun == SPIN_TIDY)
 			continue;
 		uint32_t token = ops->ev_sleep_prepare(node);
 		if (!stop_reason(ev, dispatcher, gen0, dgen) && !ops->ev_ready(node) &&
@@ -190,8 +251,7 @@ int rfm__event_take(struct rfm_node *node, struct rfm_event *evs, size_t max,
 		ops->ev_sleep_finish(node);
 	}
 out:
-	if (__atomic_sub_fetch(&ev->waiters, 1, __ATOMIC_SEQ_CST) == 0 && EV_LOAD(ev->closing))
-		rfm__futex_wake(&ev->waiters, false);
+	leave_wait(ev, slot);
 	return ret;
 }
 

@@ -83,12 +83,14 @@ int rfm__event_options(struct rfm_node *node, struct rfm_uri *uri)
 
 int rfm__event_init(struct rfm_node *node)
 {
-	struct rfm_events *ev = calloc(1, sizeof(*ev));
+	/* Cache-line aligned: the wait slots must not share lines. */
+	size_t size = (sizeof(struct rfm_events) + 63) & ~(size_t)63;
+	struct rfm_events *ev = aligned_alloc(64, size);
 
 	if (!ev)
 		return rfm__error(RFM_ENOMEM, "%s: out of memory", node->uri);
+	memset(ev, 0, size);
 	pthread_mutex_init(&ev->lock, NULL);
-	pthread_mutex_init(&ev->take_lock, NULL);
 	pthread_cond_init(&ev->cb_cond, NULL);
 	ev->efd = -1;
 	node->ev = ev;
@@ -135,17 +137,14 @@ bool rfm__event_close(struct rfm_node *node)
 void rfm__event_finish_close(struct rfm_node *node)
 {
 	struct rfm_events *ev = node->ev;
-	uint32_t w;
 
 	if (ev->watcher_started)
 		pthread_join(ev->watcher, NULL);
 	/* Waits woken by the close leave before the handle is freed. */
-	while ((w = EV_LOAD(ev->waiters)) != 0)
-		rfm__futex_wait(&ev->waiters, w, 0, false);
+	rfm__event_wait_for_waiters(ev);
 	if (ev->efd >= 0)
 		close(ev->efd);
 	pthread_cond_destroy(&ev->cb_cond);
-	pthread_mutex_destroy(&ev->take_lock);
 	pthread_mutex_destroy(&ev->lock);
 	free(ev);
 	node->ev = NULL;
@@ -365,7 +364,7 @@ RFM_API int rfm_event_get_stats(rfm_node *node, struct rfm_event_stats *stats)
 	ev = node->ev;
 	memset(&full, 0, sizeof(full));
 	full.struct_size = want < sizeof(full) ? want : (uint32_t)sizeof(full);
-	pthread_mutex_lock(&ev->take_lock);
+	rfm__lock(&ev->take_lock);
 	if (EV_LOAD(ev->attached)) {
 		full.depth = ev->depth;
 		full.dropped = node->ops->ev_dropped(node);
@@ -374,7 +373,7 @@ RFM_API int rfm_event_get_stats(rfm_node *node, struct rfm_event_stats *stats)
 	full.delivered = ev->delivered;
 	full.overflows = ev->overflows;
 	full.unhandled = EV_LOAD(ev->unhandled);
-	pthread_mutex_unlock(&ev->take_lock);
+	rfm__unlock(&ev->take_lock);
 	memcpy(stats, &full, full.struct_size);
 	return 0;
 }

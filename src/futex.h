@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <sched.h>
 #include <linux/futex.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -70,6 +71,29 @@ static inline void rfm__futex_bump_wake(uint32_t *word, bool shared)
 {
 	__atomic_fetch_add(word, 1, __ATOMIC_SEQ_CST);
 	rfm__futex_wake(word, shared);
+}
+
+/*
+ * A lock for short critical sections on the event path: one atomic
+ * exchange to take it, a plain release store to drop it. A waiter spins
+ * briefly, then yields; holders never sleep while holding it.
+ */
+static inline void rfm__lock(uint32_t *lock)
+{
+	for (unsigned int i = 0;; i++) {
+		if (!__atomic_load_n(lock, __ATOMIC_RELAXED) &&
+		    !__atomic_exchange_n(lock, 1, __ATOMIC_ACQUIRE))
+			return;
+		if (i < 128)
+			rfm__cpu_relax();
+		else
+			sched_yield();
+	}
+}
+
+static inline void rfm__unlock(uint32_t *lock)
+{
+	__atomic_store_n(lock, 0, __ATOMIC_RELEASE);
 }
 
 #endif /* RFM_FUTEX_H */

@@ -110,7 +110,8 @@ struct rfm_backend_ops {
 	/* Which types the handle's queue takes (RFM_EVENT_BIT mask). */
 	void (*ev_set_mask)(struct rfm_node *node, uint32_t mask);
 	/* Take up to @max records without blocking. Calls are serialised by
-	 * the core; ev_ready may run concurrently from another thread. */
+	 * the core; ev_ready may run concurrently from another thread. With
+	 * @max 0, the core is about to sleep: do any housekeeping. */
 	unsigned int (*ev_take)(struct rfm_node *node, struct rfm_ev_record *recs, unsigned int max);
 	/* Records lost to this handle so far (monotonic): full queue, and
 	 * anything the backend had to skip. */

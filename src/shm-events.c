@@ -348,6 +348,11 @@ unsigned int rfm__shm_ev_take(struct rfm_node *node, struct rfm_ev_record *recs,
 	if (!shm->q)
 		return 0;
 	head = start = __atomic_load_n(&shm->head, __ATOMIC_RELAXED);
+	if (!max) {
+		/* Housekeeping before a sleep: only look for a stalled slot. */
+		check_stall(shm, head);
+		return 0;
+	}
 	while (n < max) {
 		struct rfm_shm_slot *s = &slots[head & mask];
 		struct rfm_ev_record *r = &recs[n];
@@ -367,7 +372,9 @@ unsigned int rfm__shm_ev_take(struct rfm_node *node, struct rfm_ev_record *recs,
 	if (head != start) {
 		__atomic_store_n(&shm->stall_pos, NO_STALL, __ATOMIC_RELAXED);
 		publish_head(shm, head);
-	} else {
+	} else if (++shm->empty_takes % 64 == 0) {
+		/* Not on every empty take: reading tail costs the senders a
+		 * cache-line transfer on their next claim. */
 		check_stall(shm, head);
 	}
 	return n;

@@ -31,6 +31,7 @@ struct shm_node {
 	uint64_t skipped;	/* records we had to skip (stalled sender, corrupt slot) */
 	uint64_t stall_pos;	/* position seen unfinished since stall_since */
 	uint64_t stall_since;
+	uint64_t empty_takes;	/* takes that found nothing (stall checks are sampled) */
 
 	/* Sending: per queue, positions below limit[q] are known to be free. */
 	uint64_t *limits;
