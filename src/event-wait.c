@@ -152,17 +152,27 @@ static int enter_wait(struct rfm_events *ev)
 	return -1;
 }
 
+/*
+ * Once the slot is given back, rfm_close() may free @ev at any moment: so
+ * closing is read before, and after it only the futex address is used
+ * (a private futex wake does not touch the memory). A wake-up missed by
+ * this order costs rfm_close() at most its millisecond re-check.
+ */
 static void leave_wait(struct rfm_events *ev, int slot)
 {
+	bool closing = EV_LOAD(ev->closing);
+
 	if (slot >= 0) {
-		__atomic_store_n(&ev->wslot[slot].busy, 0, __ATOMIC_RELEASE);
-		/* rfm_close() also re-checks every millisecond: a wake-up that
-		 * this plain store and load miss costs it at most that. */
-		if (EV_LOAD(ev->closing))
-			rfm__futex_wake(&ev->wslot[slot].busy, false);
-	} else if (__atomic_sub_fetch(&ev->waiters, 1, __ATOMIC_SEQ_CST) == 0 &&
-		   EV_LOAD(ev->closing)) {
-		rfm__futex_wake(&ev->waiters, false);
+		uint32_t *busy = &ev->wslot[slot].busy;
+
+		__atomic_store_n(busy, 0, __ATOMIC_RELEASE);
+		if (closing)
+			rfm__futex_wake(busy, false);
+	} else {
+		uint32_t *waiters = &ev->waiters;
+
+		if (__atomic_sub_fetch(waiters, 1, __ATOMIC_SEQ_CST) == 0 && closing)
+			rfm__futex_wake(waiters, false);
 	}
 }
 
