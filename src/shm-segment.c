@@ -100,10 +100,8 @@ int rfm__shm_header_validate(const char *uri, const struct rfm_shm_header *h,
 	if (h->queues_per_node != RFM_SHM_QUEUES_PER_NODE ||
 	    h->queue_stride != layout.queue_stride ||
 	    h->event_offset != layout.event_offset ||
-	    h->event_size != layout.event_size)
-		return rfm__error(RFM_ECORRUPT,
-				  "%s: event queue fields are inconsistent (corrupt header)", uri);
-	if (h->node_count != RFM_MAX_NODES ||
+	    h->event_size != layout.event_size ||
+	    h->node_count != RFM_MAX_NODES ||
 	    h->node_entry_size != sizeof(struct rfm_shm_node_entry) ||
 	    h->node_table_offset != layout.node_table_offset ||
 	    h->window_offset != layout.window_offset ||
