@@ -100,7 +100,8 @@ static int stop_reason(struct rfm_events *ev, bool dispatcher, uint32_t gen0, ui
 
 enum spin_result {
 	SPIN_OVER,	/* spun for the handle's spin time: sleep now */
-	SPIN_RECHECK,	/* a record is ready, or a stop reason or deadline may be due */
+	SPIN_READY,	/* a record is ready: take it */
+	SPIN_RECHECK,	/* a stop reason or the deadline may be due */
 	SPIN_TIDY,	/* spinning for ever: let the backend tidy up, then spin on */
 };
 
@@ -121,7 +122,7 @@ static enum spin_result spin(struct rfm_node *node, struct rfm_events *ev, uint6
 	start = rfm__now_ns();
 	for (unsigned int i = 1;; i++) {
 		if (ready(node))
-			return SPIN_RECHECK;
+			return SPIN_READY;
 		rfm__cpu_relax();
 		if (i % 64)
 			continue;
@@ -243,6 +244,15 @@ int rfm__event_take(struct rfm_node *node, struct rfm_event *evs, size_t max,
 			break;
 		}
 		enum spin_result spun = spin(node, ev, deadline, dispatcher, gen0, dgen);
+		if (spun == SPIN_READY) {
+			/* Straight to the record: this is the latency that counts. */
+			size_t n = try_take(node, ev, evs, max, false);
+			if (n) {
+				ret = (int)n;
+				break;
+			}
+			continue;
+		}
 		if (spun == SPIN_RECHECK)
 			continue;
 		if (EV_LOAD(ev->attached)) {

@@ -295,7 +295,7 @@ static int send_checked(rfm_node *node, unsigned int to, unsigned int type, uint
 		.type = type,
 		.sender = (uint32_t)node->id,
 		.data = data,
-		.sent_ns = rfm__now_ns(),
+		.sent_ns = 0, /* read by the backend, see ev_send */
 	};
 
 	return node->ops->ev_send(node, to, &rec);

@@ -101,8 +101,11 @@ struct rfm_backend_ops {
 	 */
 	/* Deliver @rec to node @to (0..255 or RFM_NODE_ALL; range, type and
 	 * self-without-loopback already checked). Returns the number of
-	 * receiving queues that took it, or RFM_ENODE. Lock-free. */
-	int (*ev_send)(struct rfm_node *node, unsigned int to, const struct rfm_ev_record *rec);
+	 * receiving queues that took it, or RFM_ENODE. Lock-free. The core
+	 * leaves rec->sent_ns 0: the backend reads the clock (rfm__now_ns())
+	 * as late as it likes, e.g. while a cache line it will write is on
+	 * its way, and uses one time for every receiver. */
+	int (*ev_send)(struct rfm_node *node, unsigned int to, struct rfm_ev_record *rec);
 	/* Is node @id attached to the network? (optional) */
 	bool (*ev_node_attached)(struct rfm_node *node, unsigned int id);
 	/* Give the handle a receiving queue; *depth = its capacity. */

@@ -204,7 +204,7 @@ void rfm__shm_ev_set_mask(struct rfm_node *node, uint32_t mask)
 /* ---- sending ---- */
 
 /* Claim, fill and stamp one slot of queue @qi; false when it is full. */
-static bool push(struct shm_node *shm, unsigned int qi, const struct rfm_ev_record *rec)
+static bool push(struct shm_node *shm, unsigned int qi, struct rfm_ev_record *rec)
 {
 	struct rfm_shm_queue *q = queue_at(shm, qi);
 	uint64_t depth = shm->depth;
@@ -227,17 +227,24 @@ static bool push(struct shm_node *shm, unsigned int qi, const struct rfm_ev_reco
 	}
 
 	struct rfm_shm_slot *slot = &queue_slots(q)[p & (depth - 1)];
-	__atomic_store_n(&slot->sent_ns, rec->sent_ns, __ATOMIC_RELAXED);
+	/*
+	 * The slot's cache line is most likely in the receiver's cache: these
+	 * stores send for it, and the clock is read while it travels, so the
+	 * timestamp costs little on the way to the receiver.
+	 */
 	__atomic_store_n(&slot->data, rec->data, __ATOMIC_RELAXED);
 	__atomic_store_n(&slot->type, (uint16_t)rec->type, __ATOMIC_RELAXED);
 	__atomic_store_n(&slot->sender, (uint16_t)rec->sender, __ATOMIC_RELAXED);
+	if (!rec->sent_ns)
+		rec->sent_ns = rfm__now_ns();
+	__atomic_store_n(&slot->sent_ns, rec->sent_ns, __ATOMIC_RELAXED);
 	/* Release: the record, and everything written before the send, first. */
 	__atomic_store_n(&slot->stamp, p + 1, __ATOMIC_RELEASE);
 	return true;
 }
 
 /* Queue @rec on every receiving queue of node @id that takes its type. */
-static int push_node(struct shm_node *shm, unsigned int id, const struct rfm_ev_record *rec)
+static int push_node(struct shm_node *shm, unsigned int id, struct rfm_ev_record *rec)
 {
 	uint32_t bits = node_queue_bits(shm, id);
 	struct rfm_shm_queue *pushed[RFM_SHM_QUEUES_PER_NODE];
@@ -272,7 +279,7 @@ bool rfm__shm_ev_node_attached(struct rfm_node *node, unsigned int id)
 	       __atomic_load_n(&shm->nodes[id].state, __ATOMIC_ACQUIRE) == RFM_SHM_NODE_ATTACHED;
 }
 
-int rfm__shm_ev_send(struct rfm_node *node, unsigned int to, const struct rfm_ev_record *rec)
+int rfm__shm_ev_send(struct rfm_node *node, unsigned int to, struct rfm_ev_record *rec)
 {
 	struct shm_node *shm = node->priv;
 	int n = 0;

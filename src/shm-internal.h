@@ -38,7 +38,7 @@ struct shm_node {
 };
 
 /* shm-events.c: the event ops of the backend */
-int rfm__shm_ev_send(struct rfm_node *node, unsigned int to, const struct rfm_ev_record *rec);
+int rfm__shm_ev_send(struct rfm_node *node, unsigned int to, struct rfm_ev_record *rec);
 bool rfm__shm_ev_node_attached(struct rfm_node *node, unsigned int id);
 int rfm__shm_ev_attach(struct rfm_node *node, uint32_t *depth);
 void rfm__shm_ev_set_mask(struct rfm_node *node, uint32_t mask);
