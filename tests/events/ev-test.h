@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -119,6 +120,9 @@ static inline struct ev_child ev_spawn(int (*fn)(struct ev_child_ctx *), void *a
 	}
 	if (c.pid == 0) {
 		struct ev_child_ctx ctx = { ready[1], go[0], arg };
+
+		/* Die with the test, never outlive it. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 
 		close(ready[0]);
 		close(go[1]);
