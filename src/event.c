@@ -316,8 +316,10 @@ RFM_API int rfm_event_publish(rfm_node *node, uint64_t offset, const void *buf, 
 
 	if (ret)
 		return ret;
-	if ((!buf && len) || len > node->size || offset > node->size - len)
-		return rfm__error(buf || !len ? RFM_ERANGE : RFM_EINVAL,
+	if (!buf && len)
+		return rfm__error(RFM_EINVAL, "rfm_event_publish: the buffer is NULL");
+	if (len > node->size || offset > node->size - len)
+		return rfm__error(RFM_ERANGE,
 				  "rfm_event_publish: %zu bytes at 0x%llx do not fit the %llu-byte "
 				  "window",
 				  len, (unsigned long long)offset, (unsigned long long)node->size);

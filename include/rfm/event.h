@@ -157,7 +157,10 @@ RFM_API uint64_t rfm_event_now_ns(void);
  *         attached), ::RFM_ESELF (own node without loopback),
  *         ::RFM_ENOTSUP (backend without events).
  *
- * Lock-free; no system call unless a receiver sleeps.
+ * Lock-free; no system call unless a receiver sleeps. A node whose process
+ * died counts as attached until its id is taken again (then its queues are
+ * reclaimed); records sent to it meanwhile are dropped once its queue is
+ * full, and the sender never waits for it.
  */
 RFM_API int rfm_event_send(rfm_node *node, unsigned int to, unsigned int type, uint32_t data);
 
