@@ -28,6 +28,11 @@
  * into the ring, records with an impossible type or sender are skipped
  * and counted, and a slot that a sender claimed but never filled (it was
  * killed in between) is skipped and counted after RFM_SHM_STALL_NS.
+ * Known limit: a sender that was only stopped (SIGSTOP, a debugger) that
+ * long inside the few instructions between claim and stamp, and then
+ * resumes, writes into a slot that a later lap may be using; the record
+ * there is then counted as lost, or in the worst case delivered with the
+ * stale sender's fields.
  */
 #include "config.h"
 

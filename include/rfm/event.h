@@ -260,7 +260,8 @@ RFM_API int rfm_event_fetch(rfm_node *node, struct rfm_event *evs, size_t max,
  * @brief Wake every thread waiting on this handle: its wait returns
  * ::RFM_ECANCELED. When none is waiting, the next wait to start returns
  * ::RFM_ECANCELED at once (a cancel is never lost to a race).
- * Callbacks are not affected. @return 0 or ::RFM_EINVAL.
+ * Callbacks are not affected. Async-signal-safe (no lock, no allocation),
+ * so a SIGINT handler may call it. @return 0 or ::RFM_EINVAL.
  */
 RFM_API int rfm_event_cancel(rfm_node *node);
 
