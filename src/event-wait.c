@@ -72,6 +72,9 @@ static size_t try_take(struct rfm_node *node, struct rfm_events *ev, struct rfm_
 				.type = raw[i].type,
 				.sender = raw[i].sender,
 				.data = raw[i].data,
+				.flags = raw[i].sender == (uint32_t)node->id
+						 ? RFM_EVENT_F_LOOPBACK
+						 : 0,
 				.seq = ++ev->seq,
 				.sent_ns = raw[i].sent_ns,
 			};

@@ -109,7 +109,7 @@ enum rfm_event_type {
  * | 0      | type    | ::rfm_event_type                                     |
  * | 4      | sender  | node id of the sender (status records: own node id)  |
  * | 8      | data    | the sender's 32-bit word (OVERFLOW: records dropped) |
- * | 12     | flags   | zero; reserved                                       |
+ * | 12     | flags   | ::RFM_EVENT_F_LOOPBACK; other bits zero (reserved)    |
  * | 16     | seq     | this handle's sequence number: 1, 2, 3... with no gap |
  * | 24     | sent_ns | sender's CLOCK_MONOTONIC at the send, in ns (0 when the backend cannot carry it) |
  *
@@ -117,6 +117,9 @@ enum rfm_event_type {
  * loss shows as ::RFM_EVENT_OVERFLOW records, never as gaps. On `shm:` all
  * nodes share one clock, so rfm_event_now_ns() - sent_ns is the latency.
  */
+/** rfm_event::flags: sent by this node id to itself (loopback). */
+#define RFM_EVENT_F_LOOPBACK 0x1u
+
 struct rfm_event {
 	uint32_t type;
 	uint32_t sender;

@@ -177,6 +177,7 @@ static void test_loopback(void **state)
 	assert_int_equal(rfm_event_wait(t->n[0], &ev, 0), 0);
 	assert_int_equal(ev.sender, 1);
 	assert_int_equal(ev.data, 6);
+	assert_int_equal(ev.flags, RFM_EVENT_F_LOOPBACK);
 	EV_OK(rfm_node_set_loopback(t->n[0], 0));
 	assert_int_equal(rfm_event_send(t->n[0], 1, RFM_EVENT_INTR1, 7), RFM_ESELF);
 
