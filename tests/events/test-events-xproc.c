@@ -316,6 +316,45 @@ static void test_shared_node_processes(void **state)
 	rfm_close(tx);
 }
 
+/* ---- fork(): an inherited receiving handle stays the parent's ---- */
+
+static rfm_node *inherited;
+
+static int close_inherited(struct ev_child_ctx *c)
+{
+	struct rfm_event ev;
+
+	/* The parent's threads do not exist here and its queue is not ours. */
+	EV_CHILD_CHECK(rfm_event_wait(inherited, &ev, 0) == RFM_ECLOSED, 2, "wait in child");
+	EV_CHILD_CHECK(rfm_event_enable(inherited, RFM_EVENT_BIT(RFM_EVENT_INTR3)) ==
+			       RFM_ECLOSED,
+		       3, "enable in child");
+	rfm_close(inherited); /* must neither hang nor release the parent's queue */
+	ev_child_ready(c);
+	return 0;
+}
+
+static void test_fork_keeps_parent_queue(void **state)
+{
+	(void)state;
+	rfm_node *tx;
+	struct rfm_event ev;
+
+	EV_OPEN(ev_uri(net_name, 1, NULL), &tx);
+	EV_OPEN(ev_uri(net_name, 2, NULL), &inherited);
+	EV_OK(rfm_event_enable(inherited, RFM_EVENT_BIT(RFM_EVENT_INTR2)));
+	EV_OK(rfm_event_fd(inherited)); /* a watcher thread the child will not have */
+	struct ev_child child = ev_spawn(close_inherited, NULL);
+	assert_true(ev_wait_ready(&child));
+	assert_int_equal(ev_reap(&child), 0);
+	/* The parent still receives on its queue. */
+	assert_int_equal(rfm_event_send(tx, 2, RFM_EVENT_INTR2, 5), 1);
+	EV_OK(rfm_event_wait(inherited, &ev, -1));
+	assert_int_equal(ev.data, 5);
+	rfm_close(inherited);
+	rfm_close(tx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -324,6 +363,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_blocking_ping_pong, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_crashed_receiver, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_shared_node_processes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fork_keeps_parent_queue, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
