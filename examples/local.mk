@@ -3,7 +3,8 @@ if WITH_EXAMPLES
 noinst_PROGRAMS += \
 	examples/minimal \
 	examples/publish-sender \
-	examples/publish-receiver
+	examples/publish-receiver \
+	examples/events
 
 examples_minimal_SOURCES = examples/minimal.c
 examples_minimal_LDADD = src/librfm.la
@@ -13,5 +14,8 @@ examples_publish_sender_LDADD = src/librfm.la -lm
 
 examples_publish_receiver_SOURCES = examples/publish-receiver.c examples/publish.h
 examples_publish_receiver_LDADD = src/librfm.la
+
+examples_events_SOURCES = examples/events.c
+examples_events_LDADD = src/librfm.la
 endif
 EXTRA_DIST += examples/demo.sh

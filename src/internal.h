@@ -59,6 +59,19 @@ int rfm__parse_size(const char *text, uint64_t *value);
 /* The URI to open for a NULL/empty argument: $RFM_URI or the default. */
 const char *rfm__default_uri(const char *uri);
 
+/* ---- events (event*.c and the backends) ---- */
+
+/* A record as a backend queues it; the core adds the sequence number. */
+struct rfm_ev_record {
+	uint32_t type;
+	uint32_t sender;
+	uint32_t data;
+	uint64_t sent_ns;
+};
+
+/* The core's per-handle event state (event-core.h). */
+struct rfm_events;
+
 /* ---- backends ---- */
 
 struct rfm_backend_ops {
@@ -79,6 +92,48 @@ struct rfm_backend_ops {
 	 * async-signal-safe calls. Optional.
 	 */
 	void (*forget)(struct rfm_node *node);
+
+	/*
+	 * Network interrupts. All optional: without ev_send / ev_attach the
+	 * core answers RFM_ENOTSUP; the core does numbering, overflow
+	 * announcements, waiting policy, cancel, callbacks and the pollable
+	 * fd itself, so a backend only moves records and sleeps.
+	 */
+	/* Deliver @rec to node @to (0..255 or RFM_NODE_ALL; range, type and
+	 * self-without-loopback already checked). Returns the number of
+	 * receiving queues that took it, or RFM_ENODE. Lock-free. The core
+	 * leaves rec->sent_ns 0: the backend reads the clock (rfm__now_ns())
+	 * as late as it likes, e.g. while a cache line it will write is on
+	 * its way, and uses one time for every receiver. */
+	int (*ev_send)(struct rfm_node *node, unsigned int to, struct rfm_ev_record *rec);
+	/* Is node @id attached to the network? (optional) */
+	bool (*ev_node_attached)(struct rfm_node *node, unsigned int id);
+	/* Give the handle a receiving queue; *depth = its capacity. */
+	int (*ev_attach)(struct rfm_node *node, uint32_t *depth);
+	/* Which types the handle's queue takes (RFM_EVENT_BIT mask). */
+	void (*ev_set_mask)(struct rfm_node *node, uint32_t mask);
+	/* Take up to @max records without blocking. Calls are serialised by
+	 * the core; ev_ready may run concurrently from another thread. With
+	 * @max 0, the core is about to sleep: do any housekeeping. */
+	unsigned int (*ev_take)(struct rfm_node *node, struct rfm_ev_record *recs, unsigned int max);
+	/* Records lost to this handle so far (monotonic): full queue, and
+	 * anything the backend had to skip. */
+	uint64_t (*ev_dropped)(struct rfm_node *node);
+	/* Is a record ready to take? Cheap: it is what spinning waits poll. */
+	bool (*ev_ready)(struct rfm_node *node);
+	/* Records queued now (approximate). */
+	uint64_t (*ev_queued)(struct rfm_node *node);
+	/* Sleeping without lost wake-ups: ev_sleep_prepare registers the
+	 * caller as a sleeper and returns a token; the caller re-checks its
+	 * conditions, calls ev_sleep (which returns early when anything was
+	 * sent, ev_wake was called, or at @deadline_ns, CLOCK_MONOTONIC, 0 =
+	 * none, or whenever the backend wants a re-check), then always
+	 * ev_sleep_finish. */
+	uint32_t (*ev_sleep_prepare)(struct rfm_node *node);
+	void (*ev_sleep)(struct rfm_node *node, uint32_t token, uint64_t deadline_ns);
+	void (*ev_sleep_finish)(struct rfm_node *node);
+	/* Wake every sleeper of the handle's queue. */
+	void (*ev_wake)(struct rfm_node *node);
 };
 
 extern const struct rfm_backend_ops rfm__shm_ops;
@@ -97,11 +152,24 @@ struct rfm_node {
 	char *uri;		/* canonical URI */
 	bool forked;		/* inherited through fork(): the parent owns the id */
 	struct rfm_node *next_open; /* registry of open nodes (node-registry.c) */
+	bool loopback;		/* may send to its own node id */
+	int64_t spin_ns;	/* spin of a blocking wait; -1: never sleep */
+	struct rfm_events *ev;	/* event state, from rfm_open() to rfm_close() */
 };
 
 /* ---- open nodes, for fork handling (node-registry.c) ---- */
 
 void rfm__node_register(struct rfm_node *node);
 void rfm__node_unregister(struct rfm_node *node);
+
+/* event.c: the URI's event options (loopback, spin), taken before the
+ * backend sees the URI; then the handle's event state. */
+int rfm__event_options(struct rfm_node *node, struct rfm_uri *uri);
+int rfm__event_init(struct rfm_node *node);
+/* Stop threads, wake waiters; false when the close must finish later
+ * (called from the handle's own callback: the dispatcher finishes it). */
+bool rfm__event_close(struct rfm_node *node);
+/* node.c: detach from the backend and free the handle. */
+void rfm__node_free(struct rfm_node *node);
 
 #endif /* RFM_INTERNAL_H */

@@ -11,7 +11,15 @@ src_librfm_la_SOURCES = \
 	src/ffi.c \
 	src/shm-segment.h \
 	src/shm-segment.c \
-	src/shm.c
+	src/shm.c \
+	src/futex.h \
+	src/event-core.h \
+	src/event.c \
+	src/event-wait.c \
+	src/event-callback.c \
+	src/event-fd.c \
+	src/shm-internal.h \
+	src/shm-events.c
 src_librfm_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
 src_librfm_la_LDFLAGS = \
 	-version-info $(RFM_LT_VERSION) \
@@ -27,5 +35,6 @@ rfminclude_HEADERS = \
 	include/rfm/error.h \
 	include/rfm/node.h \
 	include/rfm/memory.h \
-	include/rfm/access.h
+	include/rfm/access.h \
+	include/rfm/event.h
 nodist_rfminclude_HEADERS = include/rfm/version.h

@@ -52,9 +52,19 @@ RFM_API int rfm_open(const char *uri_text, rfm_node **nodep)
 		goto out_uri;
 	}
 	node->ops = ops;
+	ret = rfm__event_options(node, &uri);
+	if (ret) {
+		free(node);
+		goto out_uri;
+	}
 	ret = ops->open(node, &uri);
 	if (ret) {
 		free(node);
+		goto out_uri;
+	}
+	ret = rfm__event_init(node);
+	if (ret) {
+		rfm__node_free(node);
 		goto out_uri;
 	}
 	rfm__node_register(node);
@@ -64,14 +74,21 @@ out_uri:
 	return ret;
 }
 
+void rfm__node_free(struct rfm_node *node)
+{
+	node->ops->close(node);
+	free(node->uri);
+	free(node);
+}
+
 RFM_API void rfm_close(rfm_node *node)
 {
 	if (!node)
 		return;
 	rfm__node_unregister(node);
-	node->ops->close(node);
-	free(node->uri);
-	free(node);
+	/* Threads first: nothing may touch the backend once it is closed. */
+	if (rfm__event_close(node))
+		rfm__node_free(node);
 }
 
 RFM_API int rfm_node_id(const rfm_node *node)

@@ -13,12 +13,32 @@ static uint64_t round_up_page(uint64_t v)
 	return (v + RFM_SHM_PAGE - 1) & ~(uint64_t)(RFM_SHM_PAGE - 1);
 }
 
-void rfm__shm_layout(uint64_t window_size, struct rfm_shm_layout *layout)
+void rfm__shm_layout(uint64_t window_size, uint32_t queue_depth, struct rfm_shm_layout *layout)
 {
 	layout->node_table_offset = RFM_SHM_PAGE;
 	layout->window_offset = round_up_page(layout->node_table_offset +
 					      RFM_MAX_NODES * sizeof(struct rfm_shm_node_entry));
-	layout->segment_size = layout->window_offset + window_size;
+	layout->event_offset = layout->window_offset + window_size;
+	/* Page-aligned queues: each is reserved on its own when first used. */
+	layout->queue_stride = (uint32_t)round_up_page(RFM_SHM_QUEUE_HEADER +
+						       (uint64_t)queue_depth *
+							       sizeof(struct rfm_shm_slot));
+	layout->event_size = (uint64_t)RFM_SHM_QUEUE_COUNT * layout->queue_stride;
+	layout->segment_size = layout->event_offset + layout->event_size;
+}
+
+static bool valid_depth(uint64_t depth)
+{
+	return depth >= RFM_SHM_DEPTH_MIN && depth <= RFM_SHM_DEPTH_MAX && !(depth & (depth - 1));
+}
+
+int rfm__shm_check_depth(const char *uri, uint64_t depth)
+{
+	if (!valid_depth(depth))
+		return rfm__error(RFM_EURI,
+				  "%s: event queue depth %llu must be a power of two between %u and %u",
+				  uri, (unsigned long long)depth, RFM_SHM_DEPTH_MIN, RFM_SHM_DEPTH_MAX);
+	return 0;
 }
 
 int rfm__shm_check_window_size(const char *uri, uint64_t size)
@@ -30,12 +50,12 @@ int rfm__shm_check_window_size(const char *uri, uint64_t size)
 	return 0;
 }
 
-void rfm__shm_header_init(struct rfm_shm_header *h, uint64_t window_size)
+void rfm__shm_header_init(struct rfm_shm_header *h, uint64_t window_size, uint32_t queue_depth)
 {
 	struct rfm_shm_layout layout;
 	struct timespec now;
 
-	rfm__shm_layout(window_size, &layout);
+	rfm__shm_layout(window_size, queue_depth, &layout);
 	clock_gettime(CLOCK_REALTIME, &now);
 	h->version = RFM_SHM_VERSION;
 	h->header_size = sizeof(*h);
@@ -46,6 +66,11 @@ void rfm__shm_header_init(struct rfm_shm_header *h, uint64_t window_size)
 	h->node_count = RFM_MAX_NODES;
 	h->node_entry_size = sizeof(struct rfm_shm_node_entry);
 	h->created_ns = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+	h->event_offset = layout.event_offset;
+	h->event_size = layout.event_size;
+	h->queue_depth = queue_depth;
+	h->queues_per_node = RFM_SHM_QUEUES_PER_NODE;
+	h->queue_stride = layout.queue_stride;
 }
 
 int rfm__shm_header_validate(const char *uri, const struct rfm_shm_header *h,
@@ -68,8 +93,15 @@ int rfm__shm_header_validate(const char *uri, const struct rfm_shm_header *h,
 	    h->window_size % RFM_SHM_PAGE)
 		return rfm__error(RFM_ECORRUPT, "%s: recorded window size %llu is invalid",
 				  uri, (unsigned long long)h->window_size);
-	rfm__shm_layout(h->window_size, &layout);
-	if (h->node_count != RFM_MAX_NODES ||
+	if (!valid_depth(h->queue_depth))
+		return rfm__error(RFM_ECORRUPT, "%s: recorded event queue depth %u is invalid",
+				  uri, h->queue_depth);
+	rfm__shm_layout(h->window_size, h->queue_depth, &layout);
+	if (h->queues_per_node != RFM_SHM_QUEUES_PER_NODE ||
+	    h->queue_stride != layout.queue_stride ||
+	    h->event_offset != layout.event_offset ||
+	    h->event_size != layout.event_size ||
+	    h->node_count != RFM_MAX_NODES ||
 	    h->node_entry_size != sizeof(struct rfm_shm_node_entry) ||
 	    h->node_table_offset != layout.node_table_offset ||
 	    h->window_offset != layout.window_offset ||

@@ -6,6 +6,10 @@
  *   0              header (one page)
  *   4096           node table: 256 entries of 64 bytes
  *   window_offset  the reflective window (page-aligned)
+ *   event_offset   event queues: 256 nodes x 8 queues, each a 256-byte
+ *                  header and queue_depth 32-byte slots, page-aligned
+ *                  (sparse: a queue's pages are reserved when a handle
+ *                  starts receiving on it)
  *
  * Every field is validated against the layout this version computes for
  * the recorded window size, so a segment from another version, a corrupt
@@ -17,13 +21,22 @@
 #include <stdint.h>
 
 #define RFM_SHM_MAGIC UINT64_C(0x31304d454d464552) /* "REFMEM01" read as LE */
-#define RFM_SHM_VERSION 1u
+#define RFM_SHM_VERSION 2u
 #define RFM_SHM_PAGE 4096u
 #define RFM_SHM_MIN_WINDOW RFM_SHM_PAGE
 #define RFM_SHM_MAX_WINDOW (UINT64_C(1) << 40)
 #define RFM_SHM_NAME_MAX 64
 /* Byte offsets of the per-node OFD locks (one byte per node id). */
 #define RFM_SHM_LOCK_BASE 0
+/* ...and of the per-queue OFD locks, held by the handle that receives on it. */
+#define RFM_SHM_QUEUE_LOCK_BASE (RFM_SHM_LOCK_BASE + 256)
+
+/* Event queues: per node id, per queue, records per queue (a power of two). */
+#define RFM_SHM_QUEUES_PER_NODE 8u
+#define RFM_SHM_QUEUE_COUNT (256u * RFM_SHM_QUEUES_PER_NODE)
+#define RFM_SHM_DEPTH_MIN 1024u
+#define RFM_SHM_DEPTH_MAX 65536u
+#define RFM_SHM_DEPTH_DEFAULT RFM_SHM_DEPTH_MIN
 
 enum rfm_shm_node_state {
 	RFM_SHM_NODE_FREE = 0,
@@ -41,6 +54,14 @@ struct rfm_shm_header {
 	uint32_t node_count;
 	uint32_t node_entry_size;
 	uint64_t created_ns;	/* CLOCK_REALTIME at creation */
+	uint64_t event_offset;	/* first queue (page-aligned, after the window) */
+	uint64_t event_size;	/* all queues */
+	uint32_t queue_depth;	/* records per queue, power of two */
+	uint32_t queues_per_node;
+	uint32_t queue_stride;	/* bytes from one queue to the next */
+	uint32_t reserved0;
+	/* Node ids with at least one receiving queue: broadcasts visit only these. */
+	uint64_t listening[4];
 	uint32_t reserved[16];
 };
 
@@ -48,28 +69,72 @@ struct rfm_shm_node_entry {
 	uint32_t state;		/* enum rfm_shm_node_state, atomic */
 	uint32_t incarnation;	/* attaches of this id so far */
 	int32_t pid;		/* process holding the id (informational) */
-	uint32_t reserved0;
+	uint32_t event_queues;	/* bit j: queue j of this node has a receiver (atomic) */
 	uint64_t attach_ns;	/* CLOCK_REALTIME of the attach */
 	uint8_t reserved[40];
 };
 
+/*
+ * One receiving queue: a multi-producer, single-consumer ring. Each field
+ * group has its own cache line so senders and the receiver do not bounce
+ * lines they do not need.
+ */
+struct rfm_shm_queue {
+	/* Written by senders: the next position to claim (CAS). */
+	uint64_t tail;
+	uint8_t pad0[56];
+	/* Written rarely: drops (senders), mask and owner (the receiver). */
+	uint64_t dropped;	/* records dropped because the queue was full */
+	uint32_t mask;		/* RFM_EVENT_BIT()s the receiver takes */
+	uint32_t incarnation;	/* receivers this queue has had */
+	int32_t pid;		/* receiving process (informational) */
+	uint8_t pad1[44];
+	/* Wake-up: a futex word senders bump, and how many receivers sleep. */
+	uint32_t futex;
+	uint32_t sleepers;
+	uint8_t pad2[56];
+	/* Written by the receiver: the next position to take. */
+	uint64_t head;
+	uint8_t pad3[56];
+};
+
+/* A record in a queue. The stamp, written last with release, is position + 1. */
+struct rfm_shm_slot {
+	uint64_t stamp;
+	uint64_t sent_ns;
+	uint32_t data;
+	uint16_t type;
+	uint16_t sender;
+	uint64_t reserved;
+};
+
+#define RFM_SHM_QUEUE_HEADER 256u
+
 _Static_assert(sizeof(struct rfm_shm_node_entry) == 64, "node entry is 64 bytes");
+_Static_assert(sizeof(struct rfm_shm_queue) <= RFM_SHM_QUEUE_HEADER, "queue header fits");
+_Static_assert(sizeof(struct rfm_shm_slot) == 32, "slot is 32 bytes");
 _Static_assert(sizeof(struct rfm_shm_header) <= RFM_SHM_PAGE, "header fits a page");
 
-/* Where everything lies for a given window size. */
+/* Where everything lies for a given window size and queue depth. */
 struct rfm_shm_layout {
 	uint64_t node_table_offset;
 	uint64_t window_offset;
+	uint64_t event_offset;
+	uint64_t event_size;
+	uint32_t queue_stride;
 	uint64_t segment_size;
 };
 
-void rfm__shm_layout(uint64_t window_size, struct rfm_shm_layout *layout);
+void rfm__shm_layout(uint64_t window_size, uint32_t queue_depth, struct rfm_shm_layout *layout);
+
+/* 0, or RFM_EURI with a message, for a queue depth asked at creation. */
+int rfm__shm_check_depth(const char *uri, uint64_t depth);
 
 /* 0, or RFM_ESIZE with a message, for a window size asked at creation. */
 int rfm__shm_check_window_size(const char *uri, uint64_t size);
 
-/* Fill a fresh header for @window_size (magic excluded: set it last). */
-void rfm__shm_header_init(struct rfm_shm_header *h, uint64_t window_size);
+/* Fill a fresh header (magic excluded: set it last). */
+void rfm__shm_header_init(struct rfm_shm_header *h, uint64_t window_size, uint32_t queue_depth);
 
 /*
  * Validate a private copy of a header read from a segment of @file_size

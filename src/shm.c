@@ -11,7 +11,11 @@
  *  - one open-file-description (OFD) byte lock per node id is held for as
  *    long as the node is attached. A node id whose table entry says
  *    "attached" but whose lock is free belonged to a crashed process and
- *    is reclaimed.
+ *    is reclaimed. The claim takes the byte exclusively (so a second plain
+ *    open of a live id fails) and then keeps it as a shared lock, so that
+ *    handles opened with shared=1 can join the id with shared locks.
+ *  - one OFD byte lock per event queue, held by the handle receiving on it
+ *    (shm-events.c): a queue marked in use whose lock is free is reclaimed.
  */
 #include "config.h"
 
@@ -26,18 +30,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "internal.h"
-#include "shm-segment.h"
+#include "shm-internal.h"
 
 /* How long an open waits for another process that is mid-open. */
 #define OPEN_LOCK_TIMEOUT_MS 5000
 
-struct shm_node {
-	int fd;
-	uint8_t *segment;	/* whole mapping: header, node table, window */
-	uint64_t segment_size;
-	struct rfm_shm_node_entry *nodes;
-};
 
 static bool valid_name(const char *name)
 {
@@ -89,31 +86,45 @@ static int lock_segment(int fd, const struct rfm_uri *uri)
 	}
 }
 
-static struct flock node_lock(int id, short type)
+int rfm__shm_lock(int fd, const char *uri_text)
+{
+	struct rfm_uri uri = { .text = (char *)uri_text };
+
+	return lock_segment(fd, &uri);
+}
+
+static struct flock byte_lock(uint64_t byte, short type)
 {
 	struct flock fl;
 
 	memset(&fl, 0, sizeof(fl));
 	fl.l_type = type;
 	fl.l_whence = SEEK_SET;
-	fl.l_start = RFM_SHM_LOCK_BASE + id;
+	fl.l_start = (off_t)byte;
 	fl.l_len = 1;
 	return fl;
 }
 
-/* Is node @id held by some other open file description? */
-static bool node_alive(int fd, int id)
+/* Is @byte locked by some other open file description? */
+bool rfm__shm_byte_locked(int fd, uint64_t byte)
 {
-	struct flock fl = node_lock(id, F_WRLCK);
+	struct flock fl = byte_lock(byte, F_WRLCK);
 
 	if (fcntl(fd, F_OFD_GETLK, &fl) < 0)
 		return false;
 	return fl.l_type != F_UNLCK;
 }
 
-static int try_claim(int fd, int id)
+/* Is node @id held by some other open file description? */
+static bool node_alive(int fd, int id)
 {
-	struct flock fl = node_lock(id, F_WRLCK);
+	return rfm__shm_byte_locked(fd, RFM_SHM_LOCK_BASE + (uint64_t)id);
+}
+
+/* Lock node @id's byte as @type (F_WRLCK to own it alone, F_RDLCK to share). */
+static int try_lock_node(int fd, int id, short type)
+{
+	struct flock fl = byte_lock(RFM_SHM_LOCK_BASE + (uint64_t)id, type);
 
 	return fcntl(fd, F_OFD_SETLK, &fl) == 0 ? 0 : -errno;
 }
@@ -137,47 +148,69 @@ static bool all_zero(const void *p, size_t len)
 }
 
 /*
- * Map the whole segment through a second open file description of the
- * same file. The mapping keeps its description alive for as long as it
- * exists — in a fork()ed child too — so it must not be the description
- * holding the node-id lock, or a child would keep the parent's id busy.
+ * Map a segment laid out as @h describes: everything up to the event area
+ * populated at once, the event area apart and sparse (a queue's pages are
+ * reserved when a handle starts receiving on it, see shm-events.c).
+ *
+ * Both mappings go through a second open file description of the same
+ * file. A mapping keeps its description alive for as long as it exists —
+ * in a fork()ed child too — so it must not be the description holding the
+ * node-id and queue locks, or a child would keep the parent's id busy.
  * /proc/self/fd reopens the very inode we validated, even if the name was
  * removed meanwhile; without /proc, fall back to the locking descriptor.
  */
-static int map_segment(struct shm_node *shm, const struct rfm_uri *uri, uint64_t size)
+static int map_segment(struct shm_node *shm, const struct rfm_uri *uri,
+		       const struct rfm_shm_header *h)
 {
 	char path[64];
-	int map_fd;
+	int map_fd, fd, ret = 0;
 
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", shm->fd);
 	map_fd = open(path, O_RDWR | O_CLOEXEC);
-	shm->segment = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE,
-			    map_fd >= 0 ? map_fd : shm->fd, 0);
-	if (map_fd >= 0)
-		close(map_fd);
+	fd = map_fd >= 0 ? map_fd : shm->fd;
+	shm->segment = mmap(NULL, h->event_offset, PROT_READ | PROT_WRITE,
+			    MAP_SHARED | MAP_POPULATE, fd, 0);
 	if (shm->segment == MAP_FAILED) {
 		shm->segment = NULL;
-		return sys_error(uri, "mmap");
+		ret = sys_error(uri, "mmap");
+		goto out;
 	}
-	shm->segment_size = size;
-	return 0;
+	shm->map_size = h->event_offset;
+	shm->events = mmap(NULL, h->event_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+			   (off_t)h->event_offset);
+	if (shm->events == MAP_FAILED) {
+		shm->events = NULL;
+		ret = sys_error(uri, "mmap of the event queues");
+		goto out;
+	}
+	shm->events_size = h->event_size;
+	shm->depth = h->queue_depth;
+	shm->stride = h->queue_stride;
+out:
+	if (map_fd >= 0)
+		close(map_fd);
+	return ret;
 }
 
 /* Lay out a new segment in @fd (locked, empty or never initialised). */
-static int create_segment(struct shm_node *shm, const struct rfm_uri *uri, uint64_t window_size)
+static int create_segment(struct shm_node *shm, const struct rfm_uri *uri, uint64_t window_size,
+			  uint32_t depth)
 {
 	struct rfm_shm_header header;
 	int err, ret;
 
 	memset(&header, 0, sizeof(header));
-	rfm__shm_header_init(&header, window_size);
+	rfm__shm_header_init(&header, window_size, depth);
 	if (ftruncate(shm->fd, 0) < 0)
 		return sys_error(uri, "ftruncate");
 	/*
-	 * Reserve every page now: on a full /dev/shm this fails cleanly here
-	 * instead of raising SIGBUS at some later store into the window.
+	 * Reserve every page of header, node table and window now: on a full
+	 * /dev/shm this fails cleanly here instead of raising SIGBUS at some
+	 * later store into the window. The event area stays sparse.
 	 */
-	err = posix_fallocate(shm->fd, 0, (off_t)header.segment_size);
+	err = posix_fallocate(shm->fd, 0, (off_t)header.event_offset);
+	if (!err && ftruncate(shm->fd, (off_t)header.segment_size) < 0)
+		err = errno;
 	if (err) {
 		errno = err;
 		ret = sys_error(uri, "reserving the segment (is /dev/shm full?)");
@@ -186,7 +219,7 @@ static int create_segment(struct shm_node *shm, const struct rfm_uri *uri, uint6
 		}
 		return ret;
 	}
-	ret = map_segment(shm, uri, header.segment_size);
+	ret = map_segment(shm, uri, &header);
 	if (ret)
 		return ret;
 	memcpy(shm->segment, &header, sizeof(header));
@@ -230,10 +263,7 @@ static int attach_segment(struct shm_node *shm, const struct rfm_uri *uri, uint6
 	ret = rfm__shm_header_validate(uri->text, &header, file_size);
 	if (ret)
 		return ret;
-	ret = map_segment(shm, uri, header.segment_size);
-	if (ret)
-		return ret;
-	return 0;
+	return map_segment(shm, uri, &header);
 }
 
 static const struct rfm_shm_header *segment_header(const struct shm_node *shm)
@@ -241,33 +271,63 @@ static const struct rfm_shm_header *segment_header(const struct shm_node *shm)
 	return (const struct rfm_shm_header *)shm->segment;
 }
 
+/* Take node id @id as a fresh attach: we hold its byte exclusively. */
+static void take_node_id(struct rfm_node *node, struct shm_node *shm, int id)
+{
+	struct rfm_shm_node_entry *e = &shm->nodes[id];
+
+	/* A previous holder that still shows "attached" has crashed: reclaim. */
+	e->incarnation++;
+	e->pid = (int32_t)getpid();
+	e->attach_ns = now_realtime_ns();
+	__atomic_store_n(&e->state, RFM_SHM_NODE_ATTACHED, __ATOMIC_RELEASE);
+	node->id = id;
+	node->incarnation = e->incarnation;
+}
+
 static int claim_node_id(struct rfm_node *node, struct shm_node *shm, const struct rfm_uri *uri,
-			 int wanted)
+			 int wanted, bool shared)
 {
 	int first = wanted >= 0 ? wanted : 0;
 	int last = wanted >= 0 ? wanted : RFM_NODE_ID_MAX;
 
 	for (int id = first; id <= last; id++) {
-		int err = try_claim(shm->fd, id);
+		int err;
 
-		if (err == -EAGAIN || err == -EACCES)
-			continue;
-		if (err) {
-			errno = -err;
-			return sys_error(uri, "locking the node id");
+		if (shared && node_alive(shm->fd, id)) {
+			/* Join the live id beside its other handles. */
+			err = try_lock_node(shm->fd, id, F_RDLCK);
+			if (err) {
+				errno = -err;
+				return sys_error(uri, "sharing the node id");
+			}
+			node->id = id;
+			node->incarnation = shm->nodes[id].incarnation;
+		} else {
+			err = try_lock_node(shm->fd, id, F_WRLCK);
+			if (err == -EAGAIN || err == -EACCES)
+				continue;
+			if (err) {
+				errno = -err;
+				return sys_error(uri, "locking the node id");
+			}
+			take_node_id(node, shm, id);
+			/* Keep it shared from now on, so shared=1 handles can join. */
+			err = try_lock_node(shm->fd, id, F_RDLCK);
+			if (err) {
+				errno = -err;
+				return sys_error(uri, "locking the node id");
+			}
 		}
-		struct rfm_shm_node_entry *e = &shm->nodes[id];
-		/* A previous holder that still shows "attached" has crashed: reclaim. */
-		e->incarnation++;
-		e->pid = (int32_t)getpid();
-		e->attach_ns = now_realtime_ns();
-		__atomic_store_n(&e->state, RFM_SHM_NODE_ATTACHED, __ATOMIC_RELEASE);
-		node->id = id;
-		node->incarnation = e->incarnation;
+		shm->id = id;
+		/* Queues left by crashed receivers of this id are free again. */
+		rfm__shm_reclaim_queues(shm, id);
 		return 0;
 	}
 	if (wanted >= 0)
-		return rfm__error(RFM_EINUSE, "%s: node id %d is in use by a live node (pid %d)",
+		return rfm__error(RFM_EINUSE,
+				  "%s: node id %d is in use by a live node (pid %d); "
+				  "add shared=1 to open another handle on it",
 				  uri->text, wanted, (int)shm->nodes[wanted].pid);
 	return rfm__error(RFM_EFULL, "%s: all %d node ids are in use", uri->text, RFM_MAX_NODES);
 }
@@ -276,6 +336,8 @@ struct shm_params {
 	int node_id;		/* -1: first free */
 	uint64_t size;		/* 0: the network's, or the default when creating */
 	mode_t mode;
+	bool shared;		/* join a live node id beside its other handles */
+	uint32_t depth;		/* event queue depth; 0: the network's, or the default */
 };
 
 static int parse_params(struct rfm_uri *uri, struct shm_params *p)
@@ -311,22 +373,44 @@ static int parse_params(struct rfm_uri *uri, struct shm_params *p)
 					  uri->text, v);
 		p->mode = (mode_t)n;
 	}
+	p->shared = false;
+	if ((v = rfm__uri_take(uri, "shared"))) {
+		if (strcmp(v, "0") && strcmp(v, "1"))
+			return rfm__error(RFM_EURI, "%s: shared must be 0 or 1, not '%s'", uri->text, v);
+		p->shared = v[0] == '1';
+		if (p->shared && p->node_id < 0)
+			return rfm__error(RFM_EURI, "%s: shared=1 needs node=N (the id to share)",
+					  uri->text);
+	}
+	p->depth = 0;
+	if ((v = rfm__uri_take(uri, "depth"))) {
+		if (rfm__parse_size(v, &n))
+			return rfm__error(RFM_EURI, "%s: depth '%s' is not a number", uri->text, v);
+		int ret = rfm__shm_check_depth(uri->text, n);
+		if (ret)
+			return ret;
+		p->depth = (uint32_t)n;
+	}
 	return rfm__uri_check_all_used(uri);
 }
 
-static char *canonical_uri(const struct rfm_uri *uri, int id, uint64_t size)
+static char *canonical_uri(const struct rfm_uri *uri, int id, uint64_t size, bool shared)
 {
 	char *text;
 
-	if (asprintf(&text, "shm:%s?node=%d&size=%llu", uri->path, id, (unsigned long long)size) < 0)
+	if (asprintf(&text, "shm:%s?node=%d&size=%llu%s", uri->path, id, (unsigned long long)size,
+		     shared ? "&shared=1" : "") < 0)
 		return NULL;
 	return text;
 }
 
 static void shm_release(struct shm_node *shm)
 {
+	if (shm->events)
+		munmap(shm->events, shm->events_size);
+	free(shm->limits);
 	if (shm->segment)
-		munmap(shm->segment, shm->segment_size);
+		munmap(shm->segment, shm->map_size);
 	if (shm->fd >= 0)
 		close(shm->fd);
 	free(shm);
@@ -366,6 +450,13 @@ static int shm_open_node(struct rfm_node *node, struct rfm_uri *uri)
 	if (!shm)
 		return rfm__error(RFM_ENOMEM, "%s: out of memory", uri->text);
 	shm->fd = -1;
+	shm->queue = -1;
+	/* Per-queue send limits: 16 KiB, so sends never allocate. */
+	shm->limits = calloc(RFM_SHM_QUEUE_COUNT, sizeof(*shm->limits));
+	if (!shm->limits) {
+		free(shm);
+		return rfm__error(RFM_ENOMEM, "%s: out of memory", uri->text);
+	}
 
 	/* Attach if it exists, else create it exclusively; retry if we race. */
 	for (int tries = 0; shm->fd < 0; tries++) {
@@ -414,7 +505,8 @@ static int shm_open_node(struct rfm_node *node, struct rfm_uri *uri)
 	if (ret)
 		goto fail;
 	if (uninitialised) {
-		ret = create_segment(shm, uri, params.size ? params.size : RFM_SHM_DEFAULT_SIZE);
+		ret = create_segment(shm, uri, params.size ? params.size : RFM_SHM_DEFAULT_SIZE,
+				     params.depth ? params.depth : RFM_SHM_DEPTH_DEFAULT);
 		if (ret)
 			goto fail;
 	}
@@ -422,7 +514,8 @@ static int shm_open_node(struct rfm_node *node, struct rfm_uri *uri)
 	const struct rfm_shm_header *h = segment_header(shm);
 	uint64_t window_size = h->window_size, window_offset = h->window_offset;
 	/* Re-check what we mapped: a peer may have rewritten the header meanwhile. */
-	if (h->segment_size != shm->segment_size) {
+	if (h->event_offset != shm->map_size || h->event_size != shm->events_size ||
+	    h->queue_depth != shm->depth || h->queue_stride != shm->stride) {
 		ret = rfm__error(RFM_ECORRUPT, "%s: segment header changed during attach", uri->text);
 		goto fail;
 	}
@@ -433,8 +526,15 @@ static int shm_open_node(struct rfm_node *node, struct rfm_uri *uri)
 				 (unsigned long long)params.size);
 		goto fail;
 	}
+	if (params.depth && params.depth != shm->depth) {
+		ret = rfm__error(RFM_ESIZE,
+				 "%s: the network's event queues hold %u records, not the %u asked for",
+				 uri->text, shm->depth, params.depth);
+		goto fail;
+	}
+	shm->header = (struct rfm_shm_header *)shm->segment;
 	shm->nodes = (struct rfm_shm_node_entry *)(shm->segment + h->node_table_offset);
-	ret = claim_node_id(node, shm, uri, params.node_id);
+	ret = claim_node_id(node, shm, uri, params.node_id, params.shared);
 	if (ret)
 		goto fail;
 	flock(shm->fd, LOCK_UN);
@@ -442,9 +542,9 @@ static int shm_open_node(struct rfm_node *node, struct rfm_uri *uri)
 	node->base = shm->segment + window_offset;
 	node->size = window_size;
 	node->priv = shm;
-	node->uri = canonical_uri(uri, node->id, window_size);
+	node->uri = canonical_uri(uri, node->id, window_size, params.shared);
 	if (!node->uri) {
-		__atomic_store_n(&shm->nodes[node->id].state, RFM_SHM_NODE_FREE, __ATOMIC_RELEASE);
+		/* The entry stays "attached": our lock goes with the fd, so it reads as crashed. */
 		shm_release(shm);
 		return rfm__error(RFM_ENOMEM, "%s: out of memory", uri->text);
 	}
@@ -462,13 +562,27 @@ static void shm_close_node(struct rfm_node *node)
 {
 	struct shm_node *shm = node->priv;
 
-	/* A handle inherited through fork() does not own the table entry. */
+	/* A handle inherited through fork() owns nothing shared: no table
+	 * entry, no queue (forget closed its descriptor). */
 	if (!node->forked) {
-		__atomic_store_n(&shm->nodes[node->id].pid, 0, __ATOMIC_RELAXED);
-		__atomic_store_n(&shm->nodes[node->id].state, RFM_SHM_NODE_FREE,
-				 __ATOMIC_RELEASE);
+		/*
+		 * Bookkeeping under the segment lock, so it cannot interleave
+		 * with a peer's open. If that lock cannot be had (a peer stopped
+		 * inside an open), skip it: our locks go with the descriptor,
+		 * and whatever the table still says then reads as a crashed
+		 * node and is reclaimed.
+		 */
+		bool locked = rfm__shm_lock(shm->fd, node->uri) == 0;
+
+		rfm__shm_release_queue(shm, locked);
+		/* The last handle of the id (we can own its byte alone) marks it free. */
+		if (locked && try_lock_node(shm->fd, node->id, F_WRLCK) == 0) {
+			__atomic_store_n(&shm->nodes[node->id].pid, 0, __ATOMIC_RELAXED);
+			__atomic_store_n(&shm->nodes[node->id].state, RFM_SHM_NODE_FREE,
+					 __ATOMIC_RELEASE);
+		}
 	}
-	/* Closing the descriptor releases the node id's lock. */
+	/* Closing the descriptor releases its locks: node id, queue, segment. */
 	shm_release(shm);
 }
 
@@ -493,10 +607,14 @@ static int shm_destroy(struct rfm_uri *uri, unsigned int flags)
 	ret = segment_path(uri, path, sizeof(path));
 	if (ret)
 		return ret;
-	/* node, size and mode mean nothing here; accept them so any node URI works. */
+	/* node parameters mean nothing here; accept them so any node URI works. */
 	rfm__uri_take(uri, "node");
 	rfm__uri_take(uri, "size");
 	rfm__uri_take(uri, "mode");
+	rfm__uri_take(uri, "shared");
+	rfm__uri_take(uri, "depth");
+	rfm__uri_take(uri, "loopback");
+	rfm__uri_take(uri, "spin");
 	ret = rfm__uri_check_all_used(uri);
 	if (ret)
 		return ret;
@@ -535,4 +653,16 @@ const struct rfm_backend_ops rfm__shm_ops = {
 	.get_info = shm_get_info,
 	.destroy = shm_destroy,
 	.forget = shm_forget,
+	.ev_send = rfm__shm_ev_send,
+	.ev_node_attached = rfm__shm_ev_node_attached,
+	.ev_attach = rfm__shm_ev_attach,
+	.ev_set_mask = rfm__shm_ev_set_mask,
+	.ev_take = rfm__shm_ev_take,
+	.ev_dropped = rfm__shm_ev_dropped,
+	.ev_ready = rfm__shm_ev_ready,
+	.ev_queued = rfm__shm_ev_queued,
+	.ev_sleep_prepare = rfm__shm_ev_sleep_prepare,
+	.ev_sleep = rfm__shm_ev_sleep,
+	.ev_sleep_finish = rfm__shm_ev_sleep_finish,
+	.ev_wake = rfm__shm_ev_wake,
 };

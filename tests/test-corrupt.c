@@ -163,8 +163,10 @@ static void corrupt_header_fields(void **state)
 		{ "magic", FIELD(magic), 0x4141414141414141ull, RFM_ECORRUPT,
 		  "not an rfm network segment (bad magic 0x4141414141414141)" },
 		{ "magic, one bit", FIELD(magic), RFM_SHM_MAGIC ^ 1, RFM_ECORRUPT, "bad magic" },
-		{ "version 2", FIELD(version), 2, RFM_EVERSION,
-		  "segment format version 2, this librfm speaks 1" },
+		{ "version 1", FIELD(version), 1, RFM_EVERSION,
+		  "segment format version 1, this librfm speaks 2" },
+		{ "version 3", FIELD(version), 3, RFM_EVERSION,
+		  "segment format version 3, this librfm speaks 2" },
 		{ "version 0", FIELD(version), 0, RFM_EVERSION, "format version 0" },
 		{ "version ~0", FIELD(version), UINT32_MAX, RFM_EVERSION, "format version" },
 		{ "header size", FIELD(header_size), 64, RFM_ECORRUPT, "header size 64" },
@@ -188,6 +190,18 @@ static void corrupt_header_fields(void **state)
 		{ "node count huge", FIELD(node_count), UINT32_MAX, RFM_ECORRUPT,
 		  "inconsistent" },
 		{ "node entry size", FIELD(node_entry_size), 32, RFM_ECORRUPT, "inconsistent" },
+		{ "queue depth not a power of two", FIELD(queue_depth), 1000, RFM_ECORRUPT,
+		  "event queue depth 1000 is invalid" },
+		{ "queue depth valid but wrong", FIELD(queue_depth), 2 * layout.queue_depth,
+		  RFM_ECORRUPT, "layout fields are inconsistent" },
+		{ "queues per node", FIELD(queues_per_node), 1, RFM_ECORRUPT,
+		  "layout fields are inconsistent" },
+		{ "queue stride", FIELD(queue_stride), 64, RFM_ECORRUPT,
+		  "layout fields are inconsistent" },
+		{ "event offset", FIELD(event_offset), layout.window_offset, RFM_ECORRUPT,
+		  "layout fields are inconsistent" },
+		{ "event size", FIELD(event_size), UINT64_MAX, RFM_ECORRUPT,
+		  "layout fields are inconsistent" },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -209,9 +223,11 @@ static void hostile_consistent_header(void **state)
 	uint64_t window_offset;
 
 	/* Every field agrees with a 1 TiB window, but the file is small: no giant map. */
-	window_offset = read_header(f).window_offset;
+	struct rfm_shm_header h = read_header(f);
+	window_offset = h.window_offset;
 	write_field(f->path, FIELD(window_size), huge);
-	write_field(f->path, FIELD(segment_size), window_offset + huge);
+	write_field(f->path, FIELD(event_offset), window_offset + huge);
+	write_field(f->path, FIELD(segment_size), window_offset + huge + h.event_size);
 	assert_refused(f, RFM_ECORRUPT, "segment truncated");
 	assert_removable(f);
 }

@@ -24,6 +24,9 @@
 	X(dump)         \
 	X(fill)         \
 	X(verify)       \
+	X(send)         \
+	X(wait)         \
+	X(listen)       \
 	X(destroy)      \
 	X(layout)       \
 	X(get)          \

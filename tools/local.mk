@@ -25,7 +25,8 @@ tools_rfm_SOURCES = \
 	tools/cmd-destroy.c \
 	tools/cli-layout.c \
 	tools/cmd-layout.c \
-	tools/cmd-var.c
+	tools/cmd-var.c \
+	tools/cmd-event.c
 tools_rfm_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
 tools_rfm_LDADD = src/librfm.la $(JSONC_LIBS)
 

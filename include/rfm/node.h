@@ -22,7 +22,13 @@
  * K, M or G suffix (powers of 1024; default 64M) — it is fixed by whoever
  * creates the network, and an attach asking another size fails with
  * ::RFM_ESIZE; `mode` the octal permission of a segment being created
- * (default 0600; 0660 shares it with the group).
+ * (default 0600; 0660 shares it with the group); `depth` the records per
+ * event queue, a power of two 1024..65536 fixed at creation (default 1024;
+ * a different one at attach fails with ::RFM_ESIZE); `shared=1` (needs
+ * `node`) opens another handle on a node id that is live, beside its other
+ * handles (without it that is ::RFM_EINUSE).
+ *
+ * Every backend takes `loopback=1` and `spin=NS` (see event.h).
  *
  * Thread-safety: a node handle may be used from several threads at once
  * for memory access; rfm_close() must not race with other calls on the

@@ -34,5 +34,6 @@
 #include <rfm/memory.h>
 #include <rfm/access.h>
 #include <rfm/layout.h>
+#include <rfm/event.h>
 
 #endif /* RFM_RFM_H */

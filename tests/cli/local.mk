@@ -15,4 +15,5 @@ EXTRA_DIST += \
 	tests/cli/test_cli.py \
 	tests/cli/test_errors.py \
 	tests/cli/test_patterns.py \
-	tests/cli/test_layout.py
+	tests/cli/test_layout.py \
+	tests/cli/test_events.py

@@ -9,8 +9,8 @@ import pytest
 from conftest import MANPAGE, WINDOW, failed, ok
 
 COMMANDS = ["info", "peek8", "peek16", "peek32", "peek64", "poke8", "poke16", "poke32",
-            "poke64", "read", "write", "dump", "fill", "verify", "destroy", "layout", "get",
-            "set", "watch", "help"]
+            "poke64", "read", "write", "dump", "fill", "verify", "send", "wait", "listen",
+            "destroy", "layout", "get", "set", "watch", "help"]
 
 
 def listed_commands(help_text):

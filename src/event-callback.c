@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Callbacks per event type, run on one dispatcher thread per handle.
+ *
+ * The dispatcher takes one record at a time and calls the type's function
+ * without holding any lock, so a callback may call back into the library:
+ * (un)register callbacks, send, even close its own handle (the close is
+ * then finished by the dispatcher once the callback returns). Unregistering
+ * from another thread waits until a running call of that callback is over.
+ * While no callback is registered the dispatcher parks and the handle's
+ * records are left for rfm_event_wait()/fetch().
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "event-core.h"
+
+bool rfm__event_is_dispatcher(const struct rfm_events *ev)
+{
+	return ev->dispatcher_started && pthread_equal(ev->dispatcher, pthread_self());
+}
+
+static void *dispatcher_main(void *arg)
+{
+	struct rfm_node *node = arg;
+	struct rfm_events *ev = node->ev;
+	bool deferred;
+
+	pthread_mutex_lock(&ev->lock);
+	for (;;) {
+		while (!EV_LOAD(ev->closing) && (!EV_LOAD(ev->ncb) || !EV_LOAD(ev->attached)))
+			pthread_cond_wait(&ev->cb_cond, &ev->lock);
+		if (EV_LOAD(ev->closing))
+			break;
+		uint32_t dgen = EV_LOAD(ev->dispatch_gen);
+		pthread_mutex_unlock(&ev->lock);
+
+		struct rfm_event rec;
+		int n = rfm__event_take(node, &rec, 1, -1, true, dgen);
+
+		pthread_mutex_lock(&ev->lock);
+		if (n <= 0)
+			continue;
+		struct rfm_event_cb cb = ev->cb[rec.type];
+		if (!cb.fn) {
+			__atomic_fetch_add(&ev->unhandled, 1, __ATOMIC_RELAXED);
+			continue;
+		}
+		ev->in_callback = true;
+		ev->cb_type = rec.type;
+		pthread_mutex_unlock(&ev->lock);
+
+		cb.fn(node, &rec, cb.arg);
+
+		pthread_mutex_lock(&ev->lock);
+		ev->in_callback = false;
+		pthread_cond_broadcast(&ev->cb_cond);
+		if (ev->close_deferred)
+			break;
+	}
+	deferred = ev->close_deferred;
+	pthread_mutex_unlock(&ev->lock);
+	if (deferred) {
+		/* rfm_close() was called from a callback: nobody will join us. */
+		pthread_detach(pthread_self());
+		rfm__event_finish_close(node);
+		rfm__node_free(node);
+	}
+	return NULL;
+}
+
+static int check_type(const char *what, unsigned int type)
+{
+	if (type > RFM_EVENT_INTR4 && type != RFM_EVENT_OVERFLOW)
+		return rfm__error(RFM_EINVAL,
+				  "%s: event type %u (%s) has no callbacks: use reset, intr1..intr4 "
+				  "or overflow",
+				  what, type, rfm_event_type_name(type));
+	return 0;
+}
+
+RFM_API int rfm_event_callback_register(rfm_node *node, unsigned int type,
+					rfm_event_callback fn, void *arg)
+{
+	struct rfm_events *ev;
+	int ret;
+
+	if (!node || !fn)
+		return rfm__error(RFM_EINVAL, "rfm_event_callback_register: NULL argument");
+	ret = check_type("rfm_event_callback_register", type);
+	if (ret)
+		return ret;
+	if (!node->ops->ev_take)
+		return rfm__error(RFM_ENOTSUP, "%s: the %s: backend has no events", node->uri,
+				  node->ops->scheme);
+	if (node->forked)
+		return rfm__error(RFM_ECLOSED,
+				  "%s: this handle was inherited through fork(); its events belong "
+				  "to the parent",
+				  node->uri);
+	ev = node->ev;
+	pthread_mutex_lock(&ev->lock);
+	if (ev->cb[type].fn) {
+		ret = rfm__error(RFM_EBUSY, "%s: a callback for %s is already registered",
+				 node->uri, rfm_event_type_name(type));
+		goto out;
+	}
+	if (!ev->dispatcher_started) {
+		int err = pthread_create(&ev->dispatcher, NULL, dispatcher_main, node);
+		if (err) {
+			ret = rfm__error(RFM_ESYS, "%s: starting the dispatcher thread: %s",
+					 node->uri, strerror(err));
+			goto out;
+		}
+		ev->dispatcher_started = true;
+	}
+	ev->cb[type] = (struct rfm_event_cb){ fn, arg };
+	__atomic_fetch_add(&ev->ncb, 1, __ATOMIC_SEQ_CST);
+	pthread_cond_broadcast(&ev->cb_cond);
+out:
+	pthread_mutex_unlock(&ev->lock);
+	/* Waits in other threads now return RFM_EBUSY. */
+	if (!ret)
+		rfm__event_wake_all(node);
+	return ret;
+}
+
+RFM_API int rfm_event_callback_unregister(rfm_node *node, unsigned int type)
+{
+	struct rfm_events *ev;
+	int ret;
+
+	if (!node)
+		return rfm__error(RFM_EINVAL, "rfm_event_callback_unregister: node is NULL");
+	ret = check_type("rfm_event_callback_unregister", type);
+	if (ret)
+		return ret;
+	ev = node->ev;
+	pthread_mutex_lock(&ev->lock);
+	if (!ev->cb[type].fn) {
+		pthread_mutex_unlock(&ev->lock);
+		return rfm__error(RFM_ENOTFOUND, "%s: no callback for %s is registered", node->uri,
+				  rfm_event_type_name(type));
+	}
+	ev->cb[type] = (struct rfm_event_cb){ NULL, NULL };
+	__atomic_fetch_sub(&ev->ncb, 1, __ATOMIC_SEQ_CST);
+	__atomic_fetch_add(&ev->dispatch_gen, 1, __ATOMIC_SEQ_CST);
+	/* From another thread: return only once the callback is not running. */
+	if (!rfm__event_is_dispatcher(ev))
+		while (ev->in_callback && ev->cb_type == type)
+			pthread_cond_wait(&ev->cb_cond, &ev->lock);
+	pthread_mutex_unlock(&ev->lock);
+	/* Let the dispatcher notice (it parks when none is left). */
+	rfm__event_wake_all(node);
+	return 0;
+}
+
+void rfm__event_stop_threads(struct rfm_node *node)
+{
+	struct rfm_events *ev = node->ev;
+
+	/* closing is set and everybody woken: the dispatcher leaves its loop. */
+	if (ev->dispatcher_started)
+		pthread_join(ev->dispatcher, NULL);
+}

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The core's per-handle event state, shared by event.c (configuration,
+ * sending), event-wait.c (taking and waiting), event-callback.c (the
+ * dispatcher thread) and event-fd.c (the pollable descriptor).
+ *
+ * Locks: @lock guards configuration (mask, queue, callbacks, threads) and
+ * is never held while a callback runs or a thread sleeps on the queue;
+ * @take_lock serialises takes from the queue and guards the counters.
+ * Flags read on the wait path are accessed atomically.
+ */
+#ifndef RFM_EVENT_CORE_H
+#define RFM_EVENT_CORE_H
+
+#include <pthread.h>
+
+#include "internal.h"
+
+#define RFM_EV_WAIT_SLOTS 8
+
+struct rfm_event_cb {
+	rfm_event_callback fn;
+	void *arg;
+};
+
+struct rfm_events {
+	pthread_mutex_t lock;
+	uint32_t mask;		/* enabled types (atomic) */
+	uint32_t attached;	/* the backend gave us a queue (atomic, set once) */
+	uint32_t depth;
+
+	uint32_t take_lock;	/* rfm__lock() */
+	uint64_t seq;		/* last sequence number given */
+	uint64_t announced;	/* drops already reported by OVERFLOW records */
+	uint64_t delivered;
+	uint64_t overflows;
+	uint64_t unhandled;	/* taken by the dispatcher, no callback (atomic) */
+
+	uint32_t closing;	/* rfm_close() has begun (atomic) */
+	uint32_t cancel_gen;	/* bumped by rfm_event_cancel() (atomic) */
+	uint32_t cancel_sticky;	/* a cancel no wait has consumed yet (atomic) */
+	uint32_t waiters;	/* waits that found no free slot below; a futex */
+
+	struct rfm_event_cb cb[RFM_EVENT_TYPE_MAX + 1];
+	uint32_t ncb;		/* callbacks registered (atomic) */
+	uint32_t dispatch_gen;	/* bumped to make the dispatcher re-check (atomic) */
+	pthread_cond_t cb_cond;	/* dispatcher parked / a callback finished */
+	pthread_t dispatcher;
+	bool dispatcher_started;
+	bool in_callback;
+	unsigned int cb_type;	/* type whose callback runs, when in_callback */
+	bool close_deferred;	/* rfm_close() called from a callback */
+
+	int efd;		/* eventfd of rfm_event_fd(), or -1 (atomic) */
+	pthread_t watcher;
+	bool watcher_started;
+	uint32_t drain_gen;	/* a futex: bumped when a take drains a signalled fd */
+	uint32_t fd_signalled;	/* the watcher has written efd (atomic) */
+
+	/*
+	 * Every thread inside a wait holds a slot (or counts in waiters), so
+	 * that rfm_close() can wait for them to leave. A slot is taken with a
+	 * CAS before the wait spins and given back with a plain store, which
+	 * keeps atomic read-modify-writes off the path from "record seen" to
+	 * "record returned".
+	 */
+	struct {
+		uint32_t busy; /* a futex */
+	} __attribute__((aligned(64))) wslot[RFM_EV_WAIT_SLOTS];
+};
+
+#define EV_LOAD(field) __atomic_load_n(&(field), __ATOMIC_ACQUIRE)
+#define EV_STORE(field, v) __atomic_store_n(&(field), (v), __ATOMIC_RELEASE)
+
+/* event-wait.c: take up to @max records, waiting as rfm_event_fetch()
+ * does. The dispatcher passes @dispatcher and its dispatch_gen snapshot:
+ * it ignores cancels and returns 0 when @dgen goes stale. */
+int rfm__event_take(struct rfm_node *node, struct rfm_event *evs, size_t max,
+		    int64_t timeout_ns, bool dispatcher, uint32_t dgen);
+
+/* Return once no thread is inside a wait (closing is set). */
+void rfm__event_wait_for_waiters(struct rfm_events *ev);
+
+/* Wake every thread of the handle that sleeps on the queue or a flag. */
+void rfm__event_wake_all(struct rfm_node *node);
+
+/* event-callback.c / event-fd.c: threads, stopped by rfm__event_close(). */
+bool rfm__event_is_dispatcher(const struct rfm_events *ev);
+void rfm__event_stop_threads(struct rfm_node *node);
+/* The end of rfm_close(), from whichever thread finishes it. */
+void rfm__event_finish_close(struct rfm_node *node);
+
+#endif /* RFM_EVENT_CORE_H */

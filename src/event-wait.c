@@ -1,0 +1,331 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Taking records: numbering, overflow announcements, and waiting for
+ * them — spin for the handle's spin time, then sleep on the backend's
+ * queue — with cancel and close woken from other threads.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "event-core.h"
+#include "futex.h"
+
+#define TAKE_CHUNK 32
+
+static void announce_overflow(struct rfm_node *node, struct rfm_events *ev, uint64_t dropped,
+			      struct rfm_event *out)
+{
+	uint64_t n = dropped - ev->announced;
+	uint32_t data = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+
+	ev->announced += data;
+	ev->overflows++;
+	*out = (struct rfm_event){
+		.type = RFM_EVENT_OVERFLOW,
+		.sender = (uint32_t)node->id,
+		.data = data,
+		.seq = ++ev->seq,
+		.sent_ns = rfm__now_ns(),
+	};
+}
+
+/* The fd watcher signalled and the queue is now empty: unsignal it. */
+static void drain_fd(struct rfm_node *node, struct rfm_events *ev)
+{
+	int efd = EV_LOAD(ev->efd);
+	uint64_t count;
+
+	if (efd < 0 || node->ops->ev_ready(node) || !__atomic_exchange_n(&ev->fd_signalled, 0,
+									 __ATOMIC_ACQ_REL))
+		return;
+	if (read(efd, &count, sizeof(count)) < 0) {
+		/* EAGAIN: already clear */
+	}
+	rfm__futex_bump_wake(&ev->drain_gen, false);
+}
+
+/* Take what is there, without waiting; first let the backend tidy up
+ * (look for stalled slots) when we are about to sleep. */
+static size_t try_take(struct rfm_node *node, struct rfm_events *ev, struct rfm_event *evs,
+		       size_t max, bool before_sleep)
+{
+	const struct rfm_backend_ops *ops = node->ops;
+	struct rfm_ev_record raw[TAKE_CHUNK];
+	size_t n = 0;
+
+	rfm__lock(&ev->take_lock);
+	if (before_sleep)
+		ops->ev_take(node, raw, 0);
+	/* Drops are reported ahead of the records still queued. */
+	uint64_t dropped = ops->ev_dropped(node);
+	if (dropped != ev->announced)
+		announce_overflow(node, ev, dropped, &evs[n++]);
+	while (n < max) {
+		unsigned int want = max - n < TAKE_CHUNK ? (unsigned int)(max - n) : TAKE_CHUNK;
+		unsigned int got = ops->ev_take(node, raw, want);
+
+		for (unsigned int i = 0; i < got; i++)
+			evs[n++] = (struct rfm_event){
+				.type = raw[i].type,
+				.sender = raw[i].sender,
+				.data = raw[i].data,
+				.flags = raw[i].sender == (uint32_t)node->id
+						 ? RFM_EVENT_F_LOOPBACK
+						 : 0,
+				.seq = ++ev->seq,
+				.sent_ns = raw[i].sent_ns,
+			};
+		if (got < want)
+			break;
+	}
+	ev->delivered += n;
+	drain_fd(node, ev);
+	rfm__unlock(&ev->take_lock);
+	return n;
+}
+
+/* Why a wait must stop now, or 0 to go on. */
+static int stop_reason(struct rfm_events *ev, bool dispatcher, uint32_t gen0, uint32_t dgen)
+{
+	if (EV_LOAD(ev->closing))
+		return RFM_ECLOSED;
+	if (dispatcher)
+		return EV_LOAD(ev->dispatch_gen) != dgen ? 1 : 0;
+	if (EV_LOAD(ev->ncb))
+		return RFM_EBUSY;
+	if (EV_LOAD(ev->cancel_gen) != gen0)
+		return RFM_ECANCELED;
+	return 0;
+}
+
+enum spin_result {
+	SPIN_OVER,	/* spun for the handle's spin time: sleep now */
+	SPIN_READY,	/* a record is ready: take it */
+	SPIN_RECHECK,	/* a stop reason or the deadline may be due */
+	SPIN_TIDY,	/* spinning for ever: let the backend tidy up, then spin on */
+};
+
+/*
+ * Spin until a record is ready or the spin time is over. Every 64 turns
+ * it looks at the clock and the stop reasons (cheap loads of our own
+ * flags); the queue's shared cache lines are only read by ev_ready.
+ */
+static enum spin_result spin(struct rfm_node *node, struct rfm_events *ev, uint64_t deadline,
+			     bool dispatcher, uint32_t gen0, uint32_t dgen)
+{
+	int64_t spin_ns = __atomic_load_n(&node->spin_ns, __ATOMIC_RELAXED);
+	bool (*ready)(struct rfm_node *) = node->ops->ev_ready;
+	uint64_t start;
+
+	if (!spin_ns)
+		return SPIN_OVER;
+	start = rfm__now_ns();
+	for (unsigned int i = 1;; i++) {
+		if (ready(node))
+			return SPIN_READY;
+		rfm__cpu_relax();
+		if (i % 64)
+			continue;
+		if (stop_reason(ev, dispatcher, gen0, dgen))
+			return SPIN_RECHECK;
+		uint64_t now = rfm__now_ns();
+		if (deadline && now >= deadline)
+			return SPIN_RECHECK;
+		if (spin_ns > 0 && now - start >= (uint64_t)spin_ns)
+			return SPIN_OVER;
+		if (spin_ns < 0 && i % 65536 == 0)
+			return SPIN_TIDY;
+	}
+}
+
+/* Announce a thread inside a wait (see wslot in event-core.h). */
+static int enter_wait(struct rfm_events *ev)
+{
+	for (int i = 0; i < RFM_EV_WAIT_SLOTS; i++) {
+		uint32_t free_ = 0;
+
+		if (!__atomic_load_n(&ev->wslot[i].busy, __ATOMIC_RELAXED) &&
+		    __atomic_compare_exchange_n(&ev->wslot[i].busy, &free_, 1, false,
+						__ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+			return i;
+	}
+	__atomic_fetch_add(&ev->waiters, 1, __ATOMIC_SEQ_CST);
+	return -1;
+}
+
+/*
+ * Once the slot is given back, rfm_close() may free @ev at any moment: so
+ * closing is read before, and after it only the futex address is used
+ * (a private futex wake does not touch the memory). A wake-up missed by
+ * this order costs rfm_close() at most its millisecond re-check.
+ */
+static void leave_wait(struct rfm_events *ev, int slot)
+{
+	bool closing = EV_LOAD(ev->closing);
+
+	if (slot >= 0) {
+		uint32_t *busy = &ev->wslot[slot].busy;
+
+		__atomic_store_n(busy, 0, __ATOMIC_RELEASE);
+		if (closing)
+			rfm__futex_wake(busy, false);
+	} else {
+		uint32_t *waiters = &ev->waiters;
+
+		if (__atomic_sub_fetch(waiters, 1, __ATOMIC_SEQ_CST) == 0 && closing)
+			rfm__futex_wake(waiters, false);
+	}
+}
+
+void rfm__event_wait_for_waiters(struct rfm_events *ev)
+{
+	uint32_t w;
+
+	for (int i = 0; i < RFM_EV_WAIT_SLOTS; i++)
+		while (EV_LOAD(ev->wslot[i].busy))
+			rfm__futex_wait(&ev->wslot[i].busy, 1, rfm__now_ns() + 1000000, false);
+	while ((w = EV_LOAD(ev->waiters)) != 0)
+		rfm__futex_wait(&ev->waiters, w, rfm__now_ns() + 1000000, false);
+}
+
+int rfm__event_take(struct rfm_node *node, struct rfm_event *evs, size_t max,
+		    int64_t timeout_ns, bool dispatcher, uint32_t dgen)
+{
+	const struct rfm_backend_ops *ops = node->ops;
+	struct rfm_events *ev = node->ev;
+	uint64_t deadline = timeout_ns > 0 ? rfm__now_ns() + (uint64_t)timeout_ns : 0;
+	uint32_t gen0;
+	int ret, slot;
+
+	slot = enter_wait(ev);
+	gen0 = EV_LOAD(ev->cancel_gen);
+	if (!dispatcher && EV_LOAD(ev->cancel_sticky) &&
+	    __atomic_exchange_n(&ev->cancel_sticky, 0, __ATOMIC_ACQ_REL)) {
+		ret = rfm__error(RFM_ECANCELED, "%s: the wait was cancelled", node->uri);
+		goto out;
+	}
+	for (;;) {
+		ret = stop_reason(ev, dispatcher, gen0, dgen);
+		if (ret) {
+			if (ret == 1)
+				ret = 0;
+			else if (ret == RFM_ECANCELED)
+				__atomic_store_n(&ev->cancel_sticky, 0, __ATOMIC_RELEASE);
+			if (ret == RFM_ECLOSED)
+				rfm__error(ret, "%s: the handle is being closed", node->uri);
+			else if (ret == RFM_EBUSY)
+				rfm__error(ret, "%s: callbacks take this handle's events", node->uri);
+			else if (ret == RFM_ECANCELED)
+				rfm__error(ret, "%s: the wait was cancelled", node->uri);
+			break;
+		}
+		/* The take lock only when there is something to take (or a poll). */
+		if (EV_LOAD(ev->attached) && (timeout_ns == 0 || ops->ev_ready(node))) {
+			size_t n = try_take(node, ev, evs, max, false);
+			if (n) {
+				ret = (int)n;
+				break;
+			}
+		}
+		if (!dispatcher && (!EV_LOAD(ev->attached) || !EV_LOAD(ev->mask))) {
+			ret = rfm__error(RFM_ECLOSED,
+					 "%s: no event type is enabled on this handle and nothing "
+					 "is queued (rfm_event_enable)",
+					 node->uri);
+			break;
+		}
+		if (timeout_ns == 0) {
+			ret = rfm__error(RFM_EAGAIN, "%s: no event queued", node->uri);
+			break;
+		}
+		if (deadline && rfm__now_ns() >= deadline) {
+			ret = rfm__error(RFM_ETIMEDOUT, "%s: no event within %lld ns", node->uri,
+					 (long long)timeout_ns);
+			break;
+		}
+		enum spin_result spun = spin(node, ev, deadline, dispatcher, gen0, dgen);
+		if (spun == SPIN_READY) {
+			/* Straight to the record: this is the latency that counts. */
+			size_t n = try_take(node, ev, evs, max, false);
+			if (n) {
+				ret = (int)n;
+				break;
+			}
+			continue;
+		}
+		if (spun == SPIN_RECHECK)
+			continue;
+		if (EV_LOAD(ev->attached)) {
+			size_t n = try_take(node, ev, evs, max, true);
+			if (n) {
+				ret = (int)n;
+				break;
+			}
+		}
+		if (spun == SPIN_TIDY)
+			continue;
+		uint32_t token = ops->ev_sleep_prepare(node);
+		if (!stop_reason(ev, dispatcher, gen0, dgen) && !ops->ev_ready(node) &&
+		    (dispatcher || EV_LOAD(ev->mask)))
+			ops->ev_sleep(node, token, deadline);
+		ops->ev_sleep_finish(node);
+	}
+out:
+	leave_wait(ev, slot);
+	return ret;
+}
+
+static int check_receiver(rfm_node *node, const char *what, const void *evs, size_t max)
+{
+	if (!node || !evs)
+		return rfm__error(RFM_EINVAL, "%s: NULL argument", what);
+	if (!max)
+		return rfm__error(RFM_EINVAL, "%s: room for 0 records", what);
+	if (!node->ops->ev_take)
+		return rfm__error(RFM_ENOTSUP, "%s: the %s: backend has no events", node->uri,
+				  node->ops->scheme);
+	if (node->forked)
+		return rfm__error(RFM_ECLOSED,
+				  "%s: this handle was inherited through fork(); its events belong "
+				  "to the parent",
+				  node->uri);
+	return 0;
+}
+
+RFM_API int rfm_event_wait(rfm_node *node, struct rfm_event *ev, int64_t timeout_ns)
+{
+	int ret = check_receiver(node, "rfm_event_wait", ev, 1);
+
+	if (ret)
+		return ret;
+	ret = rfm__event_take(node, ev, 1, timeout_ns, false, 0);
+	return ret > 0 ? 0 : ret;
+}
+
+RFM_API int rfm_event_fetch(rfm_node *node, struct rfm_event *evs, size_t max,
+			    int64_t timeout_ns)
+{
+	int ret = check_receiver(node, "rfm_event_fetch", evs, max);
+
+	if (ret)
+		return ret;
+	/* The count is returned as an int. */
+	if (max > INT32_MAX)
+		max = INT32_MAX;
+	return rfm__event_take(node, evs, max, timeout_ns, false, 0);
+}
+
+RFM_API int rfm_event_cancel(rfm_node *node)
+{
+	if (!node)
+		return rfm__error(RFM_EINVAL, "rfm_event_cancel: node is NULL");
+	struct rfm_events *ev = node->ev;
+	/* Sticky first: a wait starting now sees it or the new generation. */
+	__atomic_store_n(&ev->cancel_sticky, 1, __ATOMIC_SEQ_CST);
+	__atomic_fetch_add(&ev->cancel_gen, 1, __ATOMIC_SEQ_CST);
+	rfm__event_wake_all(node);
+	return 0;
+}

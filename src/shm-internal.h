@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * State of a shm: handle, shared by the backend's files: shm.c (segment,
+ * node ids) and shm-events.c (event queues).
+ */
+#ifndef RFM_SHM_INTERNAL_H
+#define RFM_SHM_INTERNAL_H
+
+#include "internal.h"
+#include "shm-segment.h"
+
+struct shm_node {
+	int fd;
+	uint8_t *segment;	/* header, node table, window (populated) */
+	uint64_t map_size;	/* bytes of that mapping: up to the event area */
+	uint8_t *events;	/* the event queues (sparse, mapped apart) */
+	uint64_t events_size;
+	struct rfm_shm_header *header;
+	struct rfm_shm_node_entry *nodes;
+	/* Copied from the validated header: never re-read from the segment. */
+	uint32_t depth;
+	uint32_t stride;
+	int id;
+
+	/* Receiving: the queue this handle owns, or -1. */
+	int queue;
+	struct rfm_shm_queue *q;
+	struct rfm_shm_slot *slots;
+	uint64_t head;		/* next position to take (atomic: read by watchers) */
+	uint64_t drop_base;	/* the queue's drop counter when we took it over */
+	uint64_t skipped;	/* records we had to skip (stalled sender, corrupt slot) */
+	uint64_t stall_pos;	/* position seen unfinished since stall_since */
+	uint64_t stall_since;
+	uint64_t empty_takes;	/* takes that found nothing (stall checks are sampled) */
+
+	/* Sending: per queue, positions below limit[q] are known to be free. */
+	uint64_t *limits;
+};
+
+/* shm-events.c: the event ops of the backend */
+int rfm__shm_ev_send(struct rfm_node *node, unsigned int to, struct rfm_ev_record *rec);
+bool rfm__shm_ev_node_attached(struct rfm_node *node, unsigned int id);
+int rfm__shm_ev_attach(struct rfm_node *node, uint32_t *depth);
+void rfm__shm_ev_set_mask(struct rfm_node *node, uint32_t mask);
+unsigned int rfm__shm_ev_take(struct rfm_node *node, struct rfm_ev_record *recs, unsigned int max);
+uint64_t rfm__shm_ev_dropped(struct rfm_node *node);
+bool rfm__shm_ev_ready(struct rfm_node *node);
+uint64_t rfm__shm_ev_queued(struct rfm_node *node);
+uint32_t rfm__shm_ev_sleep_prepare(struct rfm_node *node);
+void rfm__shm_ev_sleep(struct rfm_node *node, uint32_t token, uint64_t deadline_ns);
+void rfm__shm_ev_sleep_finish(struct rfm_node *node);
+void rfm__shm_ev_wake(struct rfm_node *node);
+/* Free the queues of node @id whose receiver has died. The segment lock is held. */
+void rfm__shm_reclaim_queues(struct shm_node *shm, int id);
+/* Give up the handle's queue. The segment lock is held if @locked. */
+void rfm__shm_release_queue(struct shm_node *shm, bool locked);
+
+/* shm.c */
+int rfm__shm_lock(int fd, const char *uri);
+bool rfm__shm_byte_locked(int fd, uint64_t byte);
+
+#endif /* RFM_SHM_INTERNAL_H */

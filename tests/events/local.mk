@@ -1,0 +1,36 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Network-interrupt suites (issue 3): in-process API, cross-process, shared
+# segment robustness and the 4-process stress test. Backend: RFM_TEST_BACKEND.
+
+if WITH_TESTS
+
+ev_test_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/events $(CMOCKA_CFLAGS)
+ev_test_ldadd = src/librfm.la $(CMOCKA_LIBS)
+
+ev_tests = \
+	tests/events/test-events-api \
+	tests/events/test-events-xproc \
+	tests/events/test-events-segment \
+	tests/events/test-events-stress
+
+check_PROGRAMS += $(ev_tests)
+TESTS += $(ev_tests)
+
+tests_events_test_events_api_SOURCES = tests/events/test-events-api.c tests/events/ev-test.h
+tests_events_test_events_api_CPPFLAGS = $(ev_test_cppflags)
+tests_events_test_events_api_LDADD = $(ev_test_ldadd)
+
+tests_events_test_events_xproc_SOURCES = tests/events/test-events-xproc.c tests/events/ev-test.h
+tests_events_test_events_xproc_CPPFLAGS = $(ev_test_cppflags)
+tests_events_test_events_xproc_LDADD = $(ev_test_ldadd)
+
+# Forges stalled and corrupt queues, so it knows the segment's layout.
+tests_events_test_events_segment_SOURCES = tests/events/test-events-segment.c tests/events/ev-test.h
+tests_events_test_events_segment_CPPFLAGS = $(ev_test_cppflags) -I$(top_srcdir)/src
+tests_events_test_events_segment_LDADD = $(ev_test_ldadd)
+
+tests_events_test_events_stress_SOURCES = tests/events/test-events-stress.c tests/events/ev-test.h
+tests_events_test_events_stress_CPPFLAGS = $(ev_test_cppflags)
+tests_events_test_events_stress_LDADD = $(ev_test_ldadd)
+
+endif

@@ -1,0 +1,345 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * rfm send, rfm wait and rfm listen: network interrupts from the shell.
+ * A receiving command enables its types when it starts; events sent before
+ * that are not queued for it (send --json reports how many receivers
+ * queued each event, which scripts can use as a ready signal).
+ */
+#include "config.h"
+
+#include <signal.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cli.h"
+
+#define MS 1000000LL
+
+/* ---- shared parsing and printing ---- */
+
+/* "intr1", "reset", or a comma-separated list of them, into a mask. */
+static int parse_types(struct cli *cli, const char *text, uint32_t *mask)
+{
+	char buf[128], *save = NULL;
+
+	if (strlen(text) >= sizeof(buf))
+		return cli_usage_error(cli, "event type list '%s' is too long", text);
+	strcpy(buf, text);
+	*mask = 0;
+	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		int type = rfm_event_type_parse(t);
+
+		if (type < 0 || !(RFM_EVENT_MASK_NETWORK & RFM_EVENT_BIT(type)))
+			return cli_usage_error(cli,
+					       "unknown event type '%s' (use intr1, intr2, intr3, "
+					       "intr4 or reset)",
+					       t);
+		*mask |= RFM_EVENT_BIT(type);
+	}
+	if (!*mask)
+		return cli_usage_error(cli, "no event type given");
+	return 0;
+}
+
+static int parse_timeout(struct cli *cli, const char *text, int64_t *timeout_ns)
+{
+	uint64_t ms;
+	int ret = cli_parse_u64(cli, "timeout", text, INT64_MAX / MS, &ms);
+
+	if (!ret)
+		*timeout_ns = (int64_t)ms * MS;
+	return ret;
+}
+
+static void print_event(struct cli *cli, const struct rfm_event *ev)
+{
+	uint64_t now = rfm_event_now_ns();
+	uint64_t latency = ev->sent_ns && now >= ev->sent_ns ? now - ev->sent_ns : 0;
+
+	if (cli->json) {
+		struct json_object *obj = json_object_new_object();
+
+		cli_json_add_string(obj, "type", rfm_event_type_name(ev->type));
+		cli_json_add_u64(obj, "sender", ev->sender);
+		cli_json_add_u64(obj, "data", ev->data);
+		cli_json_add_u64(obj, "seq", ev->seq);
+		cli_json_add_u64(obj, "sent_ns", ev->sent_ns);
+		cli_json_add_u64(obj, "received_ns", now);
+		cli_json_print(obj);
+	} else if (ev->type == RFM_EVENT_OVERFLOW) {
+		printf("seq %llu: overflow: %u event(s) dropped, the queue was full\n",
+		       (unsigned long long)ev->seq, ev->data);
+	} else {
+		printf("seq %llu: %s from node %u, data %u (0x%08x), latency %llu ns\n",
+		       (unsigned long long)ev->seq, rfm_event_type_name(ev->type), ev->sender,
+		       ev->data, ev->data, (unsigned long long)latency);
+	}
+	/* One line per event as it comes, even into a pipe. */
+	fflush(stdout);
+}
+
+/* Node and types of a receiving command; opens the node and enables them. */
+static int start_receiving(struct cli *cli, uint32_t mask)
+{
+	int ret = cli_open(cli);
+
+	if (ret)
+		return ret;
+	if (rfm_event_enable(cli->node, mask))
+		return cli_fail(cli);
+	return 0;
+}
+
+/* ---- rfm send ---- */
+
+static const struct option send_options[] = {
+	{ "to", required_argument, NULL, 't' },
+	{ "event", required_argument, NULL, 'e' },
+	{ "data", required_argument, NULL, 'd' },
+	{ "loopback", no_argument, NULL, 'l' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int send_run(struct cli *cli, int argc, char **argv)
+{
+	const char *to_text = NULL, *type_text = NULL, *data_text = NULL;
+	bool loopback = false;
+	uint64_t to = RFM_NODE_ALL, data = 0;
+	uint32_t mask;
+	int opt, ret, type;
+
+	while ((opt = cli_getopt(cli, argc, argv, "t:e:d:l", send_options)) > 0) {
+		if (opt == 't')
+			to_text = optarg;
+		else if (opt == 'e')
+			type_text = optarg;
+		else if (opt == 'd')
+			data_text = optarg;
+		else if (opt == 'l')
+			loopback = true;
+	}
+	if (opt == CLI_OPT_STOP)
+		return cli->status;
+	ret = cli_check_args(cli, argc, argv, 0, 0);
+	if (ret)
+		return ret;
+	if (!to_text)
+		return cli_usage_error(cli, "--to NODE or --to all is required");
+	if (!type_text)
+		return cli_usage_error(cli, "--event TYPE is required");
+	if (strcasecmp(to_text, "all")) {
+		ret = cli_parse_u64(cli, "target node", to_text, RFM_NODE_ID_MAX, &to);
+		if (ret)
+			return ret;
+	}
+	ret = parse_types(cli, type_text, &mask);
+	if (ret)
+		return ret;
+	if (mask & (mask - 1))
+		return cli_usage_error(cli, "send takes one event type, not '%s'", type_text);
+	type = __builtin_ctz(mask);
+	if (data_text) {
+		ret = cli_parse_u64(cli, "data", data_text, UINT32_MAX, &data);
+		if (ret)
+			return ret;
+	}
+
+	ret = cli_open(cli);
+	if (ret)
+		return ret;
+	if (loopback)
+		rfm_node_set_loopback(cli->node, 1);
+	int receivers = rfm_event_send(cli->node, (unsigned int)to, (unsigned int)type,
+				       (uint32_t)data);
+	if (receivers < 0)
+		return cli_fail(cli);
+	if (cli->json) {
+		struct json_object *obj = json_object_new_object();
+
+		if (to == RFM_NODE_ALL)
+			cli_json_add_string(obj, "to", "all");
+		else
+			cli_json_add_u64(obj, "to", to);
+		cli_json_add_string(obj, "type", rfm_event_type_name((unsigned int)type));
+		cli_json_add_u64(obj, "data", data);
+		cli_json_add_u64(obj, "sender", (uint64_t)rfm_node_id(cli->node));
+		cli_json_add_u64(obj, "receivers", (uint64_t)receivers);
+		cli_json_print(obj);
+	} else {
+		printf("sent %s data %llu to %s: queued by %d receiver(s)\n",
+		       rfm_event_type_name((unsigned int)type), (unsigned long long)data,
+		       to == RFM_NODE_ALL ? "all" : to_text, receivers);
+	}
+	return CLI_EXIT_OK;
+}
+
+const struct cli_command cli_cmd_send = {
+	.name = "send",
+	.args = "--to NODE|all --event TYPE [--data N] [--loopback]",
+	.summary = "Send a network interrupt to one node or to all others",
+	.help = "Send the event TYPE (intr1, intr2, intr3, intr4 or reset) with the 32-bit\n"
+		"word N (default 0) to node NODE (0..255), or to every other attached\n"
+		"node with --to all. Sending to the own node needs --loopback.\n"
+		"Prints how many receiving handles queued the event: 0 when the target\n"
+		"does not listen for TYPE (or its queue was full).\n"
+		"\n"
+		"Options:\n"
+		"  -t, --to NODE|all   target node id, or all\n"
+		"  -e, --event TYPE    intr1, intr2, intr3, intr4 or reset\n"
+		"  -d, --data N        the data word, 0..0xffffffff (default 0)\n"
+		"  -l, --loopback      allow sending to this node itself\n"
+		"\n"
+		"JSON keys: to, type, data, sender, receivers.\n",
+	.run = send_run,
+};
+
+/* ---- rfm wait ---- */
+
+static const struct option wait_options[] = {
+	{ "event", required_argument, NULL, 'e' },
+	{ "timeout", required_argument, NULL, 't' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int wait_run(struct cli *cli, int argc, char **argv)
+{
+	const char *type_text = NULL;
+	int64_t timeout_ns = -1;
+	uint32_t mask;
+	struct rfm_event ev;
+	int opt, ret;
+
+	while ((opt = cli_getopt(cli, argc, argv, "e:t:", wait_options)) > 0) {
+		if (opt == 'e')
+			type_text = optarg;
+		else if (opt == 't' && (ret = parse_timeout(cli, optarg, &timeout_ns)))
+			return ret;
+	}
+	if (opt == CLI_OPT_STOP)
+		return cli->status;
+	ret = cli_check_args(cli, argc, argv, 0, 0);
+	if (ret)
+		return ret;
+	if (!type_text)
+		return cli_usage_error(cli, "--event TYPE is required");
+	ret = parse_types(cli, type_text, &mask);
+	if (!ret)
+		ret = start_receiving(cli, mask);
+	if (ret)
+		return ret;
+	ret = rfm_event_wait(cli->node, &ev, timeout_ns);
+	if (ret == RFM_ETIMEDOUT || ret == RFM_EAGAIN) {
+		fprintf(stderr, "rfm: no %s event within %lld ms\n", type_text,
+			(long long)(timeout_ns / MS));
+		return CLI_EXIT_NOMATCH;
+	}
+	if (ret)
+		return cli_fail(cli);
+	print_event(cli, &ev);
+	return CLI_EXIT_OK;
+}
+
+const struct cli_command cli_cmd_wait = {
+	.name = "wait",
+	.args = "--event TYPE[,TYPE...] [--timeout MS]",
+	.summary = "Wait for one network interrupt and print it",
+	.help = "Listen for the given event types on this node, wait for the first event\n"
+		"and print it: sequence number, type, sender, data and latency. With\n"
+		"--timeout, give up after MS milliseconds (0: only look) and exit 3.\n"
+		"Events sent before rfm wait started listening are not seen.\n"
+		"\n"
+		"Options:\n"
+		"  -e, --event TYPE    intr1, intr2, intr3, intr4 or reset; a comma list\n"
+		"  -t, --timeout MS    give up after MS milliseconds (default: never)\n"
+		"\n"
+		"JSON keys: type, sender, data, seq, sent_ns, received_ns.\n",
+	.run = wait_run,
+};
+
+/* ---- rfm listen ---- */
+
+static const struct option listen_options[] = {
+	{ "event", required_argument, NULL, 'e' },
+	{ "count", required_argument, NULL, 'c' },
+	{ "timeout", required_argument, NULL, 't' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* The node a signal stops listening on (a cancel is safe in a handler). */
+static rfm_node *volatile listening_node;
+
+static void stop_listening(int sig)
+{
+	(void)sig;
+	if (listening_node)
+		rfm_event_cancel(listening_node);
+}
+
+static int listen_run(struct cli *cli, int argc, char **argv)
+{
+	uint32_t mask = RFM_EVENT_MASK_NETWORK;
+	uint64_t count = 0, seen = 0;
+	int64_t timeout_ns = -1;
+	struct rfm_event evs[64];
+	int opt, ret;
+
+	while ((opt = cli_getopt(cli, argc, argv, "e:c:t:", listen_options)) > 0) {
+		if (opt == 'e' && (ret = parse_types(cli, optarg, &mask)))
+			return ret;
+		if (opt == 'c' && (ret = cli_parse_u64(cli, "count", optarg, UINT64_MAX, &count)))
+			return ret;
+		if (opt == 't' && (ret = parse_timeout(cli, optarg, &timeout_ns)))
+			return ret;
+	}
+	if (opt == CLI_OPT_STOP)
+		return cli->status;
+	ret = cli_check_args(cli, argc, argv, 0, 0);
+	if (!ret)
+		ret = start_receiving(cli, mask);
+	if (ret)
+		return ret;
+
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = stop_listening;
+	listening_node = cli->node;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	while (!count || seen < count) {
+		size_t room = count && count - seen < 64 ? (size_t)(count - seen) : 64;
+		int n = rfm_event_fetch(cli->node, evs, room, timeout_ns);
+
+		if (n == RFM_ECANCELED || n == RFM_ETIMEDOUT || n == RFM_EAGAIN)
+			break; /* a signal, or quiet for --timeout: done */
+		if (n < 0) {
+			ret = cli_fail(cli);
+			break;
+		}
+		for (int i = 0; i < n; i++)
+			print_event(cli, &evs[i]);
+		seen += (uint64_t)n;
+	}
+	listening_node = NULL;
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	return ret;
+}
+
+const struct cli_command cli_cmd_listen = {
+	.name = "listen",
+	.args = "[--event TYPE[,TYPE...]] [--count N] [--timeout MS]",
+	.summary = "Print network interrupts as they arrive",
+	.help = "Listen for events on this node (all types unless --event says) and print\n"
+		"each on one line as it arrives, overflow announcements included, until\n"
+		"interrupted (SIGINT, SIGTERM: exit 0), N events were printed, or no event\n"
+		"came for MS milliseconds.\n"
+		"\n"
+		"Options:\n"
+		"  -e, --event TYPE    intr1, intr2, intr3, intr4 or reset; a comma list\n"
+		"  -c, --count N       stop after N events\n"
+		"  -t, --timeout MS    stop after MS milliseconds without an event\n"
+		"\n"
+		"JSON: one object per line and event, with the keys type, sender, data,\n"
+		"seq, sent_ns, received_ns.\n",
+	.run = listen_run,
+};
