@@ -27,7 +27,7 @@ jobs=$(nproc 2>/dev/null || echo 2)
 # virtual lab where two guests run it on a virtual RFM card (make vm-check).
 PACKAGES="build-essential autoconf automake autoconf-archive libtool pkg-config
 	libcmocka-dev libjson-c-dev libyaml-dev python3 python3-pytest clang
-	swig python3-dev tcl-dev
+	swig python3-dev tcl-dev valgrind
 	linux-headers-amd64 qemu-system-x86 busybox-static cpio"
 
 say() { printf '\n== %s\n' "$*"; }
@@ -125,6 +125,24 @@ run_tests() {
 	configure_and_build build-asan CFLAGS="-O1 -g $san" LDFLAGS="$san"
 	export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
 	check build-asan "ASan + UBSan"
+
+	say "building (TSan) in build-tsan/"
+	# -Wno-tsan: the public API's fences are meant for callers; the library's
+	# own synchronisation uses atomics that TSan models.
+	configure_and_build build-tsan CFLAGS="-O1 -g -fsanitize=thread -Wno-tsan" \
+		LDFLAGS="-fsanitize=thread" --disable-bindings-python --disable-bindings-tcl
+	check build-tsan "TSan"
+
+	say "valgrind memcheck (make check-valgrind)"
+	make -C build check-valgrind >build/valgrind.out 2>&1 || {
+		tail -40 build/valgrind.out
+		[ -f build/tests-valgrind.log ] && cat build/tests-valgrind.log
+		echo "test: $total_pass passed, 1 failed, $total_skip skipped"
+		exit 1
+	}
+	grep -E '^(PASS|FAIL|ERROR):' build/valgrind.out || true
+	vg_pass=$(sed -n 's/^# PASS: *//p' build/tests-valgrind.log)
+	total_pass=$((total_pass + ${vg_pass:-0}))
 
 	say "make distcheck"
 	make -C build distcheck >build/distcheck.out 2>&1 || {

@@ -110,3 +110,17 @@ endif
 .PHONY: check-backends
 
 EXTRA_DIST += tests/README.md
+
+# `make check-valgrind`: the suites that finish in seconds under memcheck
+# (the million-operation stress suites are left to ASan/TSan builds).
+VALGRIND_TESTS = \
+	tests/test-errors tests/test-version tests/test-uri tests/test-open \
+	tests/test-memory tests/test-access tests/test-corrupt tests/test-multinode \
+	tests/layout/test-layout-parse tests/layout/test-layout-access \
+	tests/events/test-events-api tests/events/test-events-segment
+VALGRIND_COMMAND = $(abs_top_builddir)/libtool --mode=execute valgrind -q \
+	--error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite
+check-valgrind:
+	$(MAKE) $(AM_MAKEFLAGS) check TESTS="$(VALGRIND_TESTS)" \
+		LOG_COMPILER="$(VALGRIND_COMMAND)" TEST_SUITE_LOG=tests-valgrind.log
+.PHONY: check-valgrind
