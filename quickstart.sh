@@ -144,6 +144,14 @@ run_tests() {
 	vg_pass=$(sed -n 's/^# PASS: *//p' build/tests-valgrind.log)
 	total_pass=$((total_pass + ${vg_pass:-0}))
 
+	say "fuzzing: each libFuzzer harness for ${FUZZ_SECONDS:-15} s (make fuzz)"
+	make -C build fuzz FUZZ_SECONDS="${FUZZ_SECONDS:-15}" >build/fuzz.out 2>&1 || {
+		tail -60 build/fuzz.out
+		echo "test: $total_pass passed, 1 failed, $total_skip skipped"
+		exit 1
+	}
+	grep -E '^fuzzing |number_of_executed_units' build/fuzz.out || true
+
 	say "make distcheck"
 	make -C build distcheck >build/distcheck.out 2>&1 || {
 		tail -60 build/distcheck.out

@@ -56,16 +56,3 @@ tests_layout_test_layout_header_CFLAGS = $(layout_test_cflags) -I$(builddir)/tes
 tests_layout_test_layout_header_LDADD = $(layout_test_ldadd)
 tests/layout/test_layout_header-header.$(OBJEXT): tests/layout/generated-layout.h
 endif
-
-# Fuzzing (clang's libFuzzer): "make fuzz-layout [FUZZ_SECONDS=30]".
-EXTRA_DIST += \
-	tests/fuzz/layout-fuzz.c \
-	tests/fuzz/run-layout-fuzz.sh \
-	tests/fuzz/layout-corpus/records.yaml \
-	tests/fuzz/layout-corpus/errors.yaml \
-	tests/fuzz/layout-corpus/syntax.yaml \
-	tests/fuzz/layout-corpus/edge.yaml
-FUZZ_SECONDS = 30
-fuzz-layout:
-	$(SHELL) $(srcdir)/tests/fuzz/run-layout-fuzz.sh $(abs_top_srcdir) $(abs_top_builddir) $(FUZZ_SECONDS)
-.PHONY: fuzz-layout

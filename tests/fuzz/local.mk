@@ -1,0 +1,66 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Fuzzing. `make fuzz [FUZZ_SECONDS=20]` runs every libFuzzer harness for a
+# bounded time (clang); `make fuzz-TARGET` one of them. `make check` replays
+# every seed and regression input through each harness with the normal
+# compiler (tests/fuzz/replay-corpora.sh), so fixed crashes stay fixed.
+
+FUZZ_TARGETS = uri segment layout cli
+FUZZ_SECONDS = 20
+
+fuzz:
+	@for t in $(FUZZ_TARGETS); do \
+		$(SHELL) $(srcdir)/tests/fuzz/run-fuzz.sh $$t $(abs_top_srcdir) \
+			$(abs_top_builddir) $(FUZZ_SECONDS) || exit 1; \
+	done
+fuzz-uri fuzz-segment fuzz-layout fuzz-cli:
+	$(SHELL) $(srcdir)/tests/fuzz/run-fuzz.sh $(@:fuzz-%=%) $(abs_top_srcdir) \
+		$(abs_top_builddir) $(FUZZ_SECONDS)
+.PHONY: fuzz fuzz-uri fuzz-segment fuzz-layout fuzz-cli
+
+if WITH_TESTS
+# The library's sources once more, with internal symbols visible to the
+# URI harness (the shared library hides them).
+check_LTLIBRARIES += tests/fuzz/librfm-internal.la
+tests_fuzz_librfm_internal_la_SOURCES = $(src_librfm_la_SOURCES)
+tests_fuzz_librfm_internal_la_CFLAGS = $(AM_CFLAGS) $(YAML_CFLAGS)
+tests_fuzz_librfm_internal_la_LIBADD = $(YAML_LIBS) -lm
+
+fuzz_replays = \
+	tests/fuzz/replay-uri \
+	tests/fuzz/replay-segment \
+	tests/fuzz/replay-layout \
+	tests/fuzz/replay-cli
+check_PROGRAMS += $(fuzz_replays)
+
+tests_fuzz_replay_uri_SOURCES = tests/fuzz/uri-fuzz.c tests/fuzz/standalone-main.c
+tests_fuzz_replay_uri_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src
+tests_fuzz_replay_uri_LDADD = tests/fuzz/librfm-internal.la
+
+tests_fuzz_replay_segment_SOURCES = tests/fuzz/segment-fuzz.c tests/fuzz/standalone-main.c
+tests_fuzz_replay_segment_LDADD = src/librfm.la
+
+tests_fuzz_replay_layout_SOURCES = tests/fuzz/layout-fuzz.c tests/fuzz/standalone-main.c
+tests_fuzz_replay_layout_LDADD = src/librfm.la
+
+tests_fuzz_replay_cli_SOURCES = tests/fuzz/cli-fuzz.c tests/fuzz/standalone-main.c \
+	$(tools_rfm_SOURCES)
+tests_fuzz_replay_cli_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tools -Dmain=rfm_cli_main
+# main() renamed has no prototype in the tool's own sources.
+tests_fuzz_replay_cli_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) -Wno-missing-prototypes
+tests_fuzz_replay_cli_LDADD = src/librfm.la $(JSONC_LIBS)
+
+TESTS += tests/fuzz/replay-corpora.sh
+endif
+
+EXTRA_DIST += \
+	tests/fuzz/run-fuzz.sh \
+	tests/fuzz/replay-corpora.sh \
+	tests/fuzz/standalone-main.c \
+	tests/fuzz/uri-fuzz.c \
+	tests/fuzz/segment-fuzz.c \
+	tests/fuzz/layout-fuzz.c \
+	tests/fuzz/cli-fuzz.c \
+	tests/fuzz/uri-corpus \
+	tests/fuzz/segment-corpus \
+	tests/fuzz/layout-corpus \
+	tests/fuzz/cli-corpus

@@ -1,0 +1,53 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# Build one libFuzzer harness with clang (ASan + UBSan) and run it for a
+# bounded time on a copy of its seed corpus.
+#
+#   run-fuzz.sh TARGET SRCDIR BUILDDIR [SECONDS]     (make fuzz does this)
+#
+# TARGET is uri, segment, layout or cli (tests/fuzz/TARGET-fuzz.c, seeds in
+# tests/fuzz/TARGET-corpus/). BUILDDIR is a configured tree (config.h). As
+# root the run gets a private 64 MiB /dev/shm (a mount namespace), so what
+# the inputs create can neither fill the machine's nor outlive the run.
+# Exit status non-zero when a problem was found; the input is left in
+# BUILDDIR/fuzz-TARGET-work/ (crash-*, leak-*...). Add it to
+# tests/fuzz/TARGET-corpus/ once fixed: make check replays every corpus.
+set -eu
+
+target=${1:?usage: $0 TARGET SRCDIR BUILDDIR [SECONDS]}
+src=$(cd "${2:?}" && pwd)
+build=$(cd "${3:?}" && pwd)
+seconds=${4:-20}
+clang=${FUZZ_CC:-clang}
+bin="$build/fuzz-$target-bin"
+work="$build/fuzz-$target-work"
+
+extra=""
+case "$target" in
+cli) extra="-Dmain=rfm_cli_main -I$src/tools $src/tools/*.c $(pkg-config --cflags --libs json-c)" ;;
+uri | segment | layout) ;;
+*) echo "run-fuzz.sh: unknown target '$target'" >&2; exit 2 ;;
+esac
+
+# shellcheck disable=SC2086
+"$clang" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	-D_GNU_SOURCE -I"$build" -I"$src/include" -I"$build/include" -I"$src/src" \
+	"$src"/src/*.c "$src/tests/fuzz/$target-fuzz.c" $extra \
+	$(pkg-config --cflags --libs yaml-0.1) -lm -lpthread -lrt -o "$bin"
+
+rm -rf "$work"
+mkdir -p "$work/corpus"
+cp "$src/tests/fuzz/$target-corpus/"* "$work/corpus/"
+[ "$target" = layout ] && cp "$src"/examples/layouts/*.yaml "$work/corpus/"
+cd "$work"
+echo "fuzzing $target for $seconds s"
+run="'$bin' -max_total_time=$seconds -max_len=16384 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 corpus"
+if [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then
+	unshare -m sh -c "mount -t tmpfs -o size=64m,mode=1777 rfm-fuzz /dev/shm && exec $run"
+elif [ "$target" = cli ] || [ "$target" = segment ]; then
+	echo "run-fuzz.sh: $target needs root for a private /dev/shm; skipped"
+	exit 0
+else
+	sh -c "exec $run"
+fi
