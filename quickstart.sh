@@ -144,6 +144,16 @@ run_tests() {
 	vg_pass=$(sed -n 's/^# PASS: *//p' build/tests-valgrind.log)
 	total_pass=$((total_pass + ${vg_pass:-0}))
 
+	say "load test: 16 processes for ${LOAD_SECONDS:-60} s (make check-load)"
+	make -C build check-load LOAD_SECONDS="${LOAD_SECONDS:-60}" >build/load.out 2>&1 || {
+		cat build/load.out
+		echo "test: $total_pass passed, 1 failed, $total_skip skipped"
+		exit 1
+	}
+	grep '^load:' build/load.out
+	load_pass=$(sed -n 's/^load: \([0-9][0-9]*\) passed.*/\1/p' build/load.out)
+	total_pass=$((total_pass + ${load_pass:-0}))
+
 	say "fuzzing: each libFuzzer harness for ${FUZZ_SECONDS:-15} s (make fuzz)"
 	make -C build fuzz FUZZ_SECONDS="${FUZZ_SECONDS:-15}" >build/fuzz.out 2>&1 || {
 		tail -60 build/fuzz.out
