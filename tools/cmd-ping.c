@@ -9,7 +9,7 @@
  *   request slot  OFF              written by the pinger
  *   reply slot    OFF + SLOT(size) written by the echoer
  * each slot: u32 seq (stored last, release), u32 size, u64 stamp,
- * u32 flags, u32 reserved, u64 reserved, payload[size].
+ * u32 flags, u32 sender node id, u64 reserved, payload[size].
  * In spin mode the peers watch seq; in event mode an INTR1 event whose
  * data is seq follows the slot's data ("interrupts follow the data").
  *
@@ -38,6 +38,7 @@
 #define SIZE_OFF 4
 #define STAMP_OFF 8
 #define FLAGS_OFF 16
+#define SENDER_OFF 20		/* the pinger's node id: where event echoes go */
 #define FLAG_STOP 1u		/* the pinger is done: the echoer exits */
 #define MAX_PAYLOAD 65536u
 #define YIELD_AFTER_NS 50000u	/* spin this long before yielding the CPU */
@@ -79,8 +80,9 @@ static inline void relax(void)
 /* ---- the two sides' slot I/O ---- */
 
 static void slot_write(uint8_t *base, uint64_t slot, uint32_t seq, uint32_t size, uint64_t stamp,
-		       uint32_t flags, const uint8_t *payload)
+		       uint32_t flags, uint32_t sender, const uint8_t *payload)
 {
+	rfm_store32(base, slot + SENDER_OFF, sender);
 	rfm_store32(base, slot + SIZE_OFF, size);
 	rfm_store64(base, slot + STAMP_OFF, stamp);
 	rfm_store32(base, slot + FLAGS_OFF, flags);
@@ -145,14 +147,13 @@ static int round_trip(struct ping *p, uint32_t seq, uint64_t stamp, uint32_t fla
 	uint32_t seen;
 	int ret;
 
-	slot_write(p->base, p->offset, seq, p->size, stamp, flags, p->payload);
-	if (flags & FLAG_STOP) {
-		if (p->mode == MODE_EVENT && rfm_event_send(p->cli->node, p->peer,
-							   RFM_EVENT_INTR1, seq) < 0)
+	slot_write(p->base, p->offset, seq, p->size, stamp, flags,
+		   (uint32_t)rfm_node_id(p->cli->node), p->payload);
+	if (p->mode == MODE_SPIN || (flags & FLAG_STOP)) {
+		/* A stop request is acknowledged in the slot only, without an event. */
+		if (p->mode == MODE_EVENT &&
+		    rfm_event_send(p->cli->node, p->peer, RFM_EVENT_INTR1, seq) < 0)
 			return cli_fail(p->cli);
-		return 0;
-	}
-	if (p->mode == MODE_SPIN) {
 		ret = spin_for(p, reply, 0, seq, true, &seen);
 	} else {
 		if (rfm_event_send(p->cli->node, p->peer, RFM_EVENT_INTR1, seq) < 0)
@@ -242,51 +243,85 @@ static int measure(struct ping *p, const struct run_opts *o, struct lhist *rtt,
 
 /* ---- the echoer ---- */
 
+/* Where the echo of a request with @size payload bytes goes; 0 if it does not fit. */
+static uint64_t reply_slot(const struct ping *p, uint32_t size)
+{
+	/* The request comes from another process: never trust its size. */
+	if (size > MAX_PAYLOAD || p->offset + 2 * slot_span(size) > rfm_node_size(p->cli->node))
+		return 0;
+	return p->offset + slot_span(size);
+}
+
+/*
+ * The last request answered: the reply slot's seq. A request whose seq
+ * differs is pending, even one sent before this echoer started (before it
+ * enabled events, whose interrupt it therefore never got).
+ */
+static uint32_t last_answered(const struct ping *p)
+{
+	uint64_t reply = reply_slot(p, rfm_load32(p->base, p->offset + SIZE_OFF));
+
+	return reply ? rfm_load32_acquire(p->base, reply + SEQ_OFF)
+		     : rfm_load32_acquire(p->base, p->offset + SEQ_OFF);
+}
+
+/* Answer request @seq; a stop request is answered too, so no stale one remains. */
+static int answer(struct ping *p, uint32_t seq, bool *stop)
+{
+	uint32_t size = rfm_load32(p->base, p->offset + SIZE_OFF);
+	uint32_t flags = rfm_load32(p->base, p->offset + FLAGS_OFF);
+	uint32_t sender = rfm_load32(p->base, p->offset + SENDER_OFF);
+	uint64_t reply = reply_slot(p, size);
+
+	if (!reply)
+		return cli_error(p->cli, "request %u: payload size %u does not fit the window at "
+				 "offset %llu", seq, size, (unsigned long long)p->offset);
+	uint64_t stamp = rfm_load64(p->base, p->offset + STAMP_OFF);
+	rfm_store32(p->base, reply + SIZE_OFF, size);
+	rfm_store64(p->base, reply + STAMP_OFF, stamp);
+	if (size)
+		memmove(p->base + reply + HDR, p->base + p->offset + HDR, size);
+	rfm_store32_release(p->base, reply + SEQ_OFF, seq);
+	*stop = flags & FLAG_STOP;
+	if (p->mode == MODE_EVENT && !*stop && sender <= RFM_NODE_ID_MAX &&
+	    rfm_event_send(p->cli->node, sender, RFM_EVENT_INTR1, seq) < 0)
+		return cli_fail(p->cli);
+	return 0;
+}
+
 /*
  * Answer requests until a stop request, @max_echoes of them (0: no limit)
- * or the timeout. @last is the request sequence seen before the pinger
- * could start: read it before signalling readiness, or a first request
- * sent in between would be taken for the old state.
+ * or the timeout (CLI_EXIT_NOMATCH). In event mode the handle must have
+ * INTR1 enabled before this starts, so that nothing falls between the
+ * pending check and the first wait.
  */
-static int echo_loop(struct ping *p, uint32_t last, uint64_t max_echoes, uint64_t *echoed)
+static int echo_loop(struct ping *p, uint64_t max_echoes, uint64_t *echoed)
 {
-	uint32_t seq;
-	uint64_t window = rfm_node_size(p->cli->node);
+	uint32_t last = last_answered(p), seq;
 	struct rfm_event ev;
+	bool stop = false;
 	int ret;
 
 	*echoed = 0;
 	for (;;) {
-		if (p->mode == MODE_SPIN) {
-			ret = spin_for(p, p->offset, last, 0, false, &seq);
-		} else {
-			ret = event_for(p, 0, false, &ev);
-			seq = rfm_load32_acquire(p->base, p->offset + SEQ_OFF);
+		seq = rfm_load32_acquire(p->base, p->offset + SEQ_OFF);
+		if (seq == last) {
+			if (p->mode == MODE_SPIN)
+				ret = spin_for(p, p->offset, last, 0, false, &seq);
+			else
+				ret = event_for(p, 0, false, &ev);
+			if (ret == RFM_ETIMEDOUT)
+				return CLI_EXIT_NOMATCH;
+			if (ret)
+				return cli_fail(p->cli);
+			continue;	/* an event may be stale: look at the slot again */
 		}
-		if (ret == RFM_ETIMEDOUT)
-			return CLI_EXIT_NOMATCH;
+		ret = answer(p, seq, &stop);
 		if (ret)
-			return cli_fail(p->cli);
+			return ret;
 		last = seq;
-		uint32_t size = rfm_load32(p->base, p->offset + SIZE_OFF);
-		uint32_t flags = rfm_load32(p->base, p->offset + FLAGS_OFF);
-		if (flags & FLAG_STOP)
+		if (stop)
 			return 0;
-		/* The request comes from another process: never trust its size. */
-		if (size > MAX_PAYLOAD || p->offset + 2 * slot_span(size) > window)
-			return cli_error(p->cli, "request %u: payload size %u does not fit the "
-					 "window at offset %llu", seq, size,
-					 (unsigned long long)p->offset);
-		uint64_t reply = p->offset + slot_span(size);
-		uint64_t stamp = rfm_load64(p->base, p->offset + STAMP_OFF);
-		rfm_store32(p->base, reply + SIZE_OFF, size);
-		rfm_store64(p->base, reply + STAMP_OFF, stamp);
-		if (size)
-			memmove(p->base + reply + HDR, p->base + p->offset + HDR, size);
-		rfm_store32_release(p->base, reply + SEQ_OFF, seq);
-		if (p->mode == MODE_EVENT &&
-		    rfm_event_send(p->cli->node, ev.sender, RFM_EVENT_INTR1, seq) < 0)
-			return cli_fail(p->cli);
 		if (++*echoed == max_echoes)
 			return 0;
 	}
@@ -413,13 +448,12 @@ static int local_echoer(struct ping *parent, int cpu, int ready_fd)
 		id = rfm_node_id(cli.node);
 	if (id < 0 && uri)
 		cli_fail(&cli);
-	uint32_t last = id < 0 ? 0 : rfm_load32_acquire(p.base, p.offset + SEQ_OFF);
 	if (write(ready_fd, &id, sizeof(id)) != sizeof(id) || id < 0)
 		return 1;
 	close(ready_fd);
 	p.timeout_ns = -1;	/* the parent stops us (a stop request, or a kill) */
 	uint64_t echoed;
-	int ret = echo_loop(&p, last, 0, &echoed);
+	int ret = echo_loop(&p, 0, &echoed);
 	rfm_close(cli.node);
 	free(uri);
 	return ret;
@@ -610,8 +644,7 @@ static int ping_run(struct cli *cli, int argc, char **argv)
 
 		ret = pin(cli, cpus[0]);
 		if (!ret)
-			ret = echo_loop(&p, rfm_load32_acquire(p.base, p.offset + SEQ_OFF),
-					o.count, &echoed);
+			ret = echo_loop(&p, o.count, &echoed);
 		if (ret == CLI_EXIT_NOMATCH)
 			cli_error(cli, "no request within %lld ms", (long long)(p.timeout_ns / MS));
 		if (ret)
