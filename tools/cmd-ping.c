@@ -139,6 +139,34 @@ static int event_for(const struct ping *p, uint32_t want, bool match, struct rfm
 
 /* ---- the pinger ---- */
 
+/*
+ * Interrupt the echoer about request @seq. An echoer that has not attached
+ * yet (started at the same moment) gets until the timeout to appear; one
+ * that attached but does not listen yet finds the request pending when it
+ * starts.
+ */
+static int send_request(struct ping *p, uint32_t seq)
+{
+	uint64_t deadline = p->timeout_ns < 0 ? UINT64_MAX : now_ns() + (uint64_t)p->timeout_ns;
+	struct timespec pause = { .tv_nsec = 1000000 };
+
+	for (;;) {
+		int ret = rfm_event_send(p->cli->node, p->peer, RFM_EVENT_INTR1, seq);
+
+		if (ret >= 0)
+			return 0;
+		if (ret != RFM_ENODE)
+			return cli_fail(p->cli);
+		if (now_ns() > deadline) {
+			cli_error(p->cli, "node %u did not attach within %lld ms (start 'rfm ping "
+				  "--echo --mode event' there)",
+				  p->peer, (long long)(p->timeout_ns / MS));
+			return CLI_EXIT_NOMATCH;
+		}
+		nanosleep(&pause, NULL);
+	}
+}
+
 /* One round trip stamped @stamp; the echoed stamp comes back in @echoed. */
 static int round_trip(struct ping *p, uint32_t seq, uint64_t stamp, uint32_t flags)
 {
@@ -156,8 +184,9 @@ static int round_trip(struct ping *p, uint32_t seq, uint64_t stamp, uint32_t fla
 			return cli_fail(p->cli);
 		ret = spin_for(p, reply, 0, seq, true, &seen);
 	} else {
-		if (rfm_event_send(p->cli->node, p->peer, RFM_EVENT_INTR1, seq) < 0)
-			return cli_fail(p->cli);
+		ret = send_request(p, seq);
+		if (ret)
+			return ret;
 		ret = event_for(p, seq, true, &ev);
 		if (!ret && rfm_load32_acquire(p->base, reply + SEQ_OFF) != seq)
 			return cli_error(p->cli, "echo %u: the reply slot does not match its event",
