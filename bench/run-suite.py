@@ -111,35 +111,53 @@ def main():
         ("UDP loopback ping-pong", [r["udp"] for r in base_runs]),
     ]
     lat_rows = [(name, [median_of(runs, k) for k in LAT_KEYS]) for name, runs in lat]
-    fig = {name: dict(zip(LAT_KEYS, vals)) for name, vals in lat_rows}
 
-    def bw(size, what):
-        return statistics.median(find_size(r["bandwidth"], size)[what]["mb_per_s"]
-                                 for r in bench_runs)
+    def bw(run, size, what):
+        return find_size(run["bandwidth"], size)[what]["mb_per_s"]
 
-    spin, flag = fig["rfm ping --mode spin"], fig["raw flag ping-pong"]
-    event, futex = fig["rfm ping --mode event"], fig["raw futex ping-pong"]
-    udp = fig["UDP loopback ping-pong"]
-    w4k, raw4k = bw(4096, "write"), bw(4096, "raw_memcpy_write")
-    w64k, raw64k = bw(65536, "write"), bw(65536, "raw_memcpy_write")
-    priv4k = median_of(base_runs, "memcpy_4096_mb_per_s")
-    ratios = [
-        # (figure, ours, baseline name, baseline, target text, met?)
-        ("spin ping P50", spin["p50_ns"], "raw flag P50", flag["p50_ns"], "<= 1.2x", 1.2),
-        ("spin ping P99.9", spin["p999_ns"], "raw flag P99.9", flag["p999_ns"], "<= 1.5x", 1.5),
-        ("event ping P50", event["p50_ns"], "raw futex P50", futex["p50_ns"], "<= 1.15x", 1.15),
-        ("event ping P99.9", event["p999_ns"], "raw futex P99.9", futex["p999_ns"], "<= 1.5x",
-         1.5),
-        ("4 KiB write MB/s", w4k, "memcpy, same mapping", raw4k, ">= 0.9x", -0.9),
-        ("64 KiB write MB/s", w64k, "memcpy, same mapping", raw64k, "", None),
-        ("4 KiB write MB/s", w4k, "memcpy, private memory", priv4k, "", None),
-        ("event ping P50", event["p50_ns"], "UDP loopback P50", udp["p50_ns"], "", None),
+    def lat(run_list, key):
+        return [r[key] for r in run_list]
+
+    # Each row: (figure, per-run ours, baseline name, per-run baseline, target, limit).
+    # Ours and the baseline of one run ran back to back (rfm bench even
+    # alternates its copies with the raw ones), so the ratio is the median
+    # of the per-run ratios; the figures shown are medians over the runs.
+    flag, futex, udp = ([r[k] for r in base_runs] for k in ("flag", "futex", "udp"))
+    rows = [
+        ("spin ping P50", lat(spin_runs, "p50_ns"), "raw flag P50", lat(flag, "p50_ns"),
+         "<= 1.2x", 1.2),
+        ("spin ping P99.9", lat(spin_runs, "p999_ns"), "raw flag P99.9", lat(flag, "p999_ns"),
+         "<= 1.5x", 1.5),
+        ("event ping P50", lat(event_runs, "p50_ns"), "raw futex P50", lat(futex, "p50_ns"),
+         "<= 1.15x", 1.15),
+        ("event ping P99.9", lat(event_runs, "p999_ns"), "raw futex P99.9",
+         lat(futex, "p999_ns"), "<= 1.5x", 1.5),
+        ("4 KiB write MB/s", [bw(r, 4096, "write") for r in bench_runs],
+         "memcpy, same mapping", [bw(r, 4096, "raw_memcpy_write") for r in bench_runs],
+         ">= 0.9x", -0.9),
+        ("64 KiB write MB/s", [bw(r, 65536, "write") for r in bench_runs],
+         "memcpy, same mapping", [bw(r, 65536, "raw_memcpy_write") for r in bench_runs],
+         "", None),
+        ("4 KiB read MB/s", [bw(r, 4096, "read") for r in bench_runs],
+         "memcpy, same mapping", [bw(r, 4096, "raw_memcpy_read") for r in bench_runs],
+         "", None),
+        ("64 B write MB/s", [bw(r, 64, "write") for r in bench_runs],
+         "memcpy, same mapping", [bw(r, 64, "raw_memcpy_write") for r in bench_runs],
+         "", None),
+        ("4 KiB write MB/s", [bw(r, 4096, "write") for r in bench_runs],
+         "memcpy, private memory", [r["memcpy_4096_mb_per_s"] for r in base_runs], "", None),
+        ("event ping P50", lat(event_runs, "p50_ns"), "UDP loopback P50", lat(udp, "p50_ns"),
+         "", None),
     ]
+    ratios = [(name, statistics.median(ours), bname, statistics.median(base), target, limit,
+               statistics.median(o / b for o, b in zip(ours, base) if b))
+              for name, ours, bname, base, target, limit in rows]
 
     md = args.markdown
     print(("Machine: " if md else "machine: ") + machine() + "  ")
     print(f"{args.runs} run(s) of {args.count} round trips per latency figure; "
-          f"medians over the runs. Spinning peers pinned to CPUs {cpus}.")
+          f"medians over the runs (ratios: median of the per-run ratios). "
+          f"Spinning peers pinned to CPUs {cpus}.")
     print()
     head = ["round trip (ns)", "min", "P50", "P99", "P99.9", "max"]
     if md:
@@ -158,8 +176,7 @@ def main():
         print("|---|---|---|---|---|---|---|")
     else:
         print(f"  {'figure':<18}{'ours':>12}  {'baseline':<24}{'':>12}{'ratio':>8}  target")
-    for name, ours, bname, base, target, limit in ratios:
-        ratio = ours / base if base else float("nan")
+    for name, ours, bname, base, target, limit, ratio in ratios:
         met = ""
         if limit is not None:
             met = "yes" if (ratio <= limit if limit > 0 else ratio >= -limit) else "NO"
