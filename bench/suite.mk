@@ -8,7 +8,7 @@ CLEANFILES += bench/bench-baselines bench/bench-suite
 
 bench_bench_baselines_SOURCES = bench/bench-baselines.c bench/raw-pingpong.h bench/stats.h \
 	tools/latency-hist.h tools/latency-hist.c
-EXTRA_DIST += bench/run-suite.py bench/plot-latency.py
+EXTRA_DIST += bench/run-suite.py bench/plot-latency.py docs/ping-latency.png
 
 # A one-line wrapper, so that the `bench` loop can run the suite like a program.
 bench/bench-suite: $(top_srcdir)/bench/run-suite.py bench/bench-baselines$(EXEEXT) tools/rfm$(EXEEXT)
