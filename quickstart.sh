@@ -23,10 +23,11 @@ jobs=$(nproc 2>/dev/null || echo 2)
 # parses layout files; python3-pytest runs the CLI and binding tests; clang
 # is the second compiler CI builds with; swig, python3-dev and tcl-dev build
 # the Python bindings and the Tcl one that shows the interface is neutral;
+# python3-matplotlib draws the latency plot of bench/plot-latency.py;
 # linux-headers build the kernel module, and QEMU, busybox and cpio boot the
 # virtual lab where two guests run it on a virtual RFM card (make vm-check).
 PACKAGES="build-essential autoconf automake autoconf-archive libtool pkg-config
-	libcmocka-dev libjson-c-dev libyaml-dev python3 python3-pytest clang
+	libcmocka-dev libjson-c-dev libyaml-dev python3 python3-pytest python3-matplotlib clang
 	swig python3-dev tcl-dev valgrind
 	linux-headers-amd64 qemu-system-x86 busybox-static cpio"
 

@@ -20,18 +20,17 @@
 #include <errno.h>
 #include <sched.h>
 #include <limits.h>
-#include <linux/futex.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <rfm/rfm.h>
 
+#include "raw-pingpong.h"
 #include "stats.h"
 
 #define ROUNDS 10
@@ -45,40 +44,9 @@ struct ctl {
 	uint32_t phase __attribute__((aligned(64)));
 	uint32_t mode;
 	uint32_t count;
-	uint32_t ping __attribute__((aligned(64)));
-	uint32_t pong __attribute__((aligned(64)));
-	uint32_t fping __attribute__((aligned(64)));
-	uint32_t fpong __attribute__((aligned(64)));
+	struct raw_pp flag;
+	struct raw_pp futex;
 };
-
-static inline void relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#else
-	__asm__ __volatile__("" ::: "memory");
-#endif
-}
-
-static void futex_wait(uint32_t *w, uint32_t v)
-{
-	syscall(SYS_futex, w, FUTEX_WAIT, v, NULL, NULL, 0);
-}
-
-static void futex_wake(uint32_t *w)
-{
-	syscall(SYS_futex, w, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
-}
-
-static uint32_t load(uint32_t *w)
-{
-	return __atomic_load_n(w, __ATOMIC_ACQUIRE);
-}
-
-static void store(uint32_t *w, uint32_t v)
-{
-	__atomic_store_n(w, v, __ATOMIC_RELEASE);
-}
 
 static void die(const char *what)
 {
@@ -90,19 +58,13 @@ static void die(const char *what)
 static void ping(struct ctl *c, rfm_node *node, enum mode m, uint32_t seq)
 {
 	struct rfm_event ev;
-	uint32_t v;
 
 	switch (m) {
 	case RAW_FLAG:
-		store(&c->ping, seq);
-		while (load(&c->pong) != seq)
-			relax();
+		raw_flag_ping(&c->flag, seq);
 		break;
 	case RAW_FUTEX:
-		store(&c->fping, seq);
-		futex_wake(&c->fping);
-		while ((v = load(&c->fpong)) != seq)
-			futex_wait(&c->fpong, v);
+		raw_futex_ping(&c->futex, seq);
 		break;
 	default:
 		if (rfm_event_send(node, 2, RFM_EVENT_INTR1, seq) != 1)
@@ -116,19 +78,13 @@ static void ping(struct ctl *c, rfm_node *node, enum mode m, uint32_t seq)
 static void pong(struct ctl *c, rfm_node *node, enum mode m, uint32_t seq)
 {
 	struct rfm_event ev;
-	uint32_t v;
 
 	switch (m) {
 	case RAW_FLAG:
-		while (load(&c->ping) != seq)
-			relax();
-		store(&c->pong, seq);
+		raw_flag_pong(&c->flag, seq);
 		break;
 	case RAW_FUTEX:
-		while ((v = load(&c->fping)) != seq)
-			futex_wait(&c->fping, v);
-		store(&c->fpong, seq);
-		futex_wake(&c->fpong);
+		raw_futex_pong(&c->futex, seq);
 		break;
 	default:
 		if (rfm_event_wait(node, &ev, -1) || ev.data != seq)
@@ -136,23 +92,6 @@ static void pong(struct ctl *c, rfm_node *node, enum mode m, uint32_t seq)
 		if (rfm_event_send(node, 1, RFM_EVENT_INTR1, seq) != 1)
 			die("send");
 		break;
-	}
-}
-
-/* Pin the calling process to the @nth CPU it may run on (no-op if absent). */
-static void pin_to(int nth)
-{
-	cpu_set_t allowed, one;
-
-	if (sched_getaffinity(0, sizeof(allowed), &allowed))
-		return;
-	for (int cpu = 0, seen = 0; cpu < CPU_SETSIZE; cpu++) {
-		if (!CPU_ISSET(cpu, &allowed) || seen++ != nth)
-			continue;
-		CPU_ZERO(&one);
-		CPU_SET(cpu, &one);
-		sched_setaffinity(0, sizeof(one), &one);
-		return;
 	}
 }
 
@@ -186,8 +125,8 @@ static int child(struct ctl *c, const char *net, int ready_fd)
 		return 1;
 	for (;;) {
 		uint32_t phase;
-		while ((phase = load(&c->phase)) == seen)
-			futex_wait(&c->phase, seen);
+		while ((phase = raw_load(&c->phase)) == seen)
+			raw_futex_wait(&c->phase, seen);
 		seen = phase;
 		if (c->mode == MODES)
 			break;
@@ -257,11 +196,11 @@ int main(int argc, char **argv)
 	pid_t pid = fork();
 	if (pid == 0) {
 		if (pin)
-			pin_to(1);
+			raw_pin_to(1);
 		_exit(child(c, net, ready[1]));
 	}
 	if (pin)
-		pin_to(0);
+		raw_pin_to(0);
 	char b;
 	if (pid < 0 || read(ready[0], &b, 1) != 1)
 		die("starting the responder");
@@ -272,8 +211,8 @@ int main(int argc, char **argv)
 			set_spin(node, m);
 			c->mode = (uint32_t)m;
 			c->count = WARMUP + per_round;
-			store(&c->phase, c->phase + 1);
-			futex_wake(&c->phase);
+			raw_store(&c->phase, c->phase + 1);
+			raw_futex_wake(&c->phase);
 			for (uint32_t i = 0; i < WARMUP; i++)
 				ping(c, node, m, ++seq);
 			for (uint32_t i = 0; i < per_round; i++) {
@@ -283,8 +222,8 @@ int main(int argc, char **argv)
 			}
 		}
 	c->mode = MODES;
-	store(&c->phase, c->phase + 1);
-	futex_wake(&c->phase);
+	raw_store(&c->phase, c->phase + 1);
+	raw_futex_wake(&c->phase);
 	int status;
 	waitpid(pid, &status, 0);
 	rfm_close(node);

@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Benchmarks: built by `make bench` (not by `make all`), run by it in order.
 BENCHMARKS = bench/bench-mem
+# Scripts run after the programs (built by their own rules, not programs).
+BENCH_AFTER =
 EXTRA_PROGRAMS = $(BENCHMARKS)
 CLEANFILES += $(BENCHMARKS)
 
@@ -11,5 +13,5 @@ bench_bench_mem_LDADD = src/librfm.la
 bench_bench_mem_CFLAGS = $(AM_CFLAGS) -falign-loops=64
 
 .PHONY: bench
-bench: $(BENCHMARKS)
-	@for b in $(BENCHMARKS); do ./$$b || exit 1; echo; done
+bench: $(BENCHMARKS) $(BENCH_AFTER)
+	@for b in $(BENCHMARKS) $(BENCH_AFTER); do ./$$b || exit 1; echo; done

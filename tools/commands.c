@@ -32,6 +32,8 @@
 	X(get)          \
 	X(set)          \
 	X(watch)        \
+	X(ping)         \
+	X(bench)        \
 	X(help)
 
 #define DECLARE_COMMAND(name) extern const struct cli_command cli_cmd_##name;

@@ -26,7 +26,11 @@ tools_rfm_SOURCES = \
 	tools/cli-layout.c \
 	tools/cmd-layout.c \
 	tools/cmd-var.c \
-	tools/cmd-event.c
+	tools/cmd-event.c \
+	tools/latency-hist.h \
+	tools/latency-hist.c \
+	tools/cmd-ping.c \
+	tools/cmd-bench.c
 tools_rfm_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
 tools_rfm_LDADD = src/librfm.la $(JSONC_LIBS)
 

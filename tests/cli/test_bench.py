@@ -1,0 +1,110 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""rfm bench: runs, options, exit codes, JSON keys. No timing assertions."""
+import pytest
+
+from conftest import failed, ok, usage_error
+
+SIZES = [4, 64, 256, 4096, 65536]
+
+LAYOUT = """\
+version: 1
+name: bench
+window: 256K
+regions:
+  - name: mine
+    offset: 0
+    size: 0x100
+    writer: 2
+    variables:
+      - { name: gain, type: f64 }
+      - { name: mode, type: u32, min: 0, max: 3 }
+    records:
+      - name: state
+        variables:
+          - { name: n, type: u16 }
+          - { name: t, type: f32 }
+  - name: theirs
+    offset: 0x100
+    size: 0x100
+    writer: 1
+    variables:
+      - { name: word, type: u32 }
+"""
+
+
+def big(net, node):
+    """A window with room for the 64 KiB transfers beside the layout's regions."""
+    return f"{net.bare}?node={node}&size=256K"
+
+
+def rates(fig, bandwidth):
+    assert fig["ops_per_s"] > 0 and fig["ns_per_op"] > 0
+    assert ("mb_per_s" in fig) == bandwidth
+    if bandwidth:
+        assert fig["mb_per_s"] > 0
+
+
+def test_json(rfm, net):
+    obj = ok(rfm("-u", net.uri, "bench", "--duration", "1", "--json")).json()
+    assert obj["backend"] == "shm"
+    assert obj["duration_ms"] == 1
+    assert [row["size"] for row in obj["bandwidth"]] == SIZES
+    for row in obj["bandwidth"]:
+        for key in ("write", "read", "raw_memcpy_write", "raw_memcpy_read"):
+            rates(row[key], True)
+        assert row["write"]["mb_per_s"] == pytest.approx(
+            row["write"]["ops_per_s"] * row["size"] / 1e6)
+    for key in ("peek32", "poke32", "peek64", "poke64"):
+        rates(obj[key], False)
+    assert "table" not in obj
+
+
+def test_text(rfm, net):
+    lines = ok(rfm("-u", net.uri, "bench", "--duration", "1")).out.splitlines()
+    assert lines[0] == "rfm bench: shm backend, node 0, 1 ms per figure"
+    assert [int(line.split()[0]) for line in lines[2:7]] == SIZES
+    assert [line.split()[0] for line in lines[7:11]] == ["peek32", "poke32", "peek64", "poke64"]
+    assert lines[-1].split() == ["rings", "not", "available", "yet"]
+
+
+def test_table_path(rfm, net, tmp_path):
+    layout = tmp_path / "bench.yaml"
+    layout.write_text(LAYOUT)
+    obj = ok(rfm("-u", big(net, 2), "bench", "--duration", "1", "--offset", "0x10000",
+                 "--layout", str(layout), "--json")).json()
+    assert sorted(obj["table"]) == ["record_read", "record_write", "var_get", "var_set"]
+    for fig in obj["table"].values():
+        rates(fig, False)
+    # Named ones; and the values were written back unchanged.
+    ok(rfm("-u", big(net, 2), "set", "--layout", str(layout), "mine.mode", "2"))
+    ok(rfm("-u", big(net, 2), "bench", "--duration", "1", "--offset", "0x10000",
+           "--layout", str(layout), "--var", "mine.mode", "--record", "mine.state"))
+    got = ok(rfm("-u", big(net, 3), "get", "--layout", str(layout), "mine.mode", "--json"))
+    assert got.json()["value"] == 2
+
+
+def test_table_path_needs_a_writable_variable(rfm, net, tmp_path):
+    layout = tmp_path / "bench.yaml"
+    layout.write_text(LAYOUT)
+    failed(rfm("-u", big(net, 5), "bench", "--duration", "1", "--offset", "0x10000",
+               "--layout", str(layout)), "no variable or record that node 5 writes")
+    failed(rfm("-u", big(net, 2), "bench", "--duration", "1", "--offset", "0x10000",
+               "--layout", str(layout), "--var", "nope"), "rfm: ")
+
+
+def test_window_too_small(rfm, net):
+    failed(rfm("-u", net.uri, "bench", "--duration", "1", "--offset", "0x8000"),
+           "65536 bytes at offset 0x8000 lie outside the 65536-byte window")
+
+
+@pytest.mark.parametrize("args,message", [
+    (("--duration", "0"), "at least 1 ms"),
+    (("--duration", "60001"), "duration"),
+    (("--duration", "x"), "duration"),
+    (("--offset", "4"), "not a multiple of 8"),
+    (("--var", "a.b"), "need --layout"),
+    (("--bogus",), "unknown option '--bogus'"),
+    (("extra",), "argument"),
+])
+def test_bad_options(rfm, net, args, message):
+    usage_error(rfm("-u", net.uri, "bench", *args), message, "bench")
