@@ -7,7 +7,8 @@
  * For each sample: write it into the buffer for its sequence number, then
  * publish the sequence number with a release store. The release orders the
  * stores, so a receiver that sees sequence n with an acquire load also sees
- * sample n — the software twin of "interrupts follow the data".
+ * sample n. Then send network interrupt 1 to every node, so receivers can
+ * sleep instead of polling: interrupts follow the data. INTR2 says "done".
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,13 +65,16 @@ int main(int argc, char **argv)
 		s.checksum = sample_checksum(&s);
 
 		memcpy(base + PUBLISH_BUFFER(seq), &s, sizeof(s));	/* data... */
-		rfm_store64_release(base, PUBLISH_SEQ, seq);		/* ...then flag */
+		rfm_store64_release(base, PUBLISH_SEQ, seq);		/* ...then flag, */
+		/* ...then an interrupt, which arrives after the data it follows. */
+		rfm_event_send(node, RFM_NODE_ALL, RFM_EVENT_INTR1, (uint32_t)seq);
 
 		next += period;
 		while (now_ns() < next)
 			; /* fixed-rate pacing, as a real-time loop would */
 	}
 	rfm_store64_release(base, PUBLISH_DONE, 1);
+	rfm_event_send(node, RFM_NODE_ALL, RFM_EVENT_INTR2, (uint32_t)count);
 	printf("sender node %d: published %llu samples at %.0f Hz\n", rfm_node_id(node),
 	       (unsigned long long)count, rate);
 	rfm_close(node);
