@@ -27,10 +27,15 @@ rfm_c_tests = \
 	tests/test-multinode \
 	tests/test-open-race \
 	tests/test-publish \
+	tests/test-fault \
 	tests/test-cxx
 
 check_PROGRAMS += $(rfm_c_tests)
 TESTS += $(rfm_c_tests)
+
+tests_test_fault_SOURCES = tests/test-fault.c
+tests_test_fault_CPPFLAGS = $(rfm_test_cppflags)
+tests_test_fault_LDADD = $(rfm_test_ldadd)
 
 tests_test_errors_SOURCES = tests/test-errors.c
 tests_test_errors_CPPFLAGS = $(rfm_test_cppflags)
