@@ -28,6 +28,53 @@ int cli_load_layout(struct cli *cli, const char *path, rfm_layout **layoutp)
 	return ret ? cli_fail(cli) : 0;
 }
 
+/* The region holding @offset, or -1. */
+static long region_at(const rfm_layout *layout, uint64_t offset, struct rfm_region_info *info)
+{
+	for (size_t i = 0; i < rfm_layout_region_count(layout); i++) {
+		info->struct_size = sizeof(*info);
+		if (rfm_layout_region_info(layout, i, info) == 0 && offset >= info->offset &&
+		    offset - info->offset < info->size)
+			return (long)i;
+	}
+	return -1;
+}
+
+int cli_guard_write(struct cli *cli, uint64_t offset, uint64_t length)
+{
+	const char *path = getenv("RFM_LAYOUT");
+	int self = rfm_node_id(cli->node);
+	struct rfm_region_info info;
+	rfm_layout *layout;
+	int ret;
+
+	if (!path || !path[0] || length == 0)
+		return 0;
+	ret = cli_load_layout(cli, path, &layout);
+	if (ret)
+		return ret;
+	/* Walk the range region by region: every byte must be in one of ours. */
+	for (uint64_t at = offset; at - offset < length;) {
+		if (region_at(layout, at, &info) < 0) {
+			ret = cli_error(cli,
+					"refusing to write at 0x%llx: no region of %s covers it "
+					"(unset RFM_LAYOUT to write raw memory)",
+					(unsigned long long)at, path);
+			break;
+		}
+		if (info.writer != (uint32_t)self) {
+			ret = cli_error(cli,
+					"refusing to write at 0x%llx: region '%s' belongs to node %u, "
+					"this is node %d (unset RFM_LAYOUT to write raw memory)",
+					(unsigned long long)at, info.name, info.writer, self);
+			break;
+		}
+		at = info.offset + info.size;
+	}
+	rfm_layout_free(layout);
+	return ret;
+}
+
 static struct json_object *element_json(int type, const uint8_t *p)
 {
 	union { uint8_t u8; uint16_t u16; uint32_t u32; uint64_t u64; int8_t i8; int16_t i16;

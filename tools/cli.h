@@ -197,6 +197,14 @@ int cli_json_print_bytes(struct cli *cli, uint64_t offset, size_t length);
  */
 int cli_load_layout(struct cli *cli, const char *path, rfm_layout **layoutp);
 
+/*
+ * Raw writes (poke, write, fill) under a layout: with $RFM_LAYOUT set, a
+ * write of @length bytes at @offset must lie wholly in regions whose writer
+ * is this node, as `rfm set` requires. 0 when allowed (or no layout), else
+ * CLI_EXIT_FAILED with a message naming the region and its writer.
+ */
+int cli_guard_write(struct cli *cli, uint64_t offset, uint64_t length);
+
 /* The value of @var as JSON: number, boolean, string, hex string, or array. */
 int cli_var_json(struct cli *cli, rfm_var *var, struct json_object **valuep);
 

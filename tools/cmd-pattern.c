@@ -110,6 +110,8 @@ static int fill_run(struct cli *cli, int argc, char **argv)
 	uint8_t *buf;
 	int ret = parse(cli, argc, argv, &a);
 
+	if (!ret)
+		ret = cli_guard_write(cli, a.offset, a.length);
 	if (ret)
 		return ret;
 	buf = malloc(CHUNK);

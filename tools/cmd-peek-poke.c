@@ -122,6 +122,9 @@ static int poke_run(struct cli *cli, int argc, char **argv)
 		ret = cli_open(cli);
 	if (ret)
 		return ret;
+	ret = cli_guard_write(cli, offset, bits / 8);
+	if (ret)
+		return ret;
 	if (poke(cli, bits, offset, value))
 		return cli_fail(cli);
 	/* Silent on success, like other Unix tools; --json echoes what was written. */

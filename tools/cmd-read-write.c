@@ -216,10 +216,14 @@ static int write_run(struct cli *cli, int argc, char **argv)
 
 	if (text) {
 		length = strlen(text);
-		ret = rfm_mem_write(cli->node, offset, text, length) ? cli_fail(cli) : 0;
+		ret = cli_guard_write(cli, offset, length);
+		if (!ret && rfm_mem_write(cli->node, offset, text, length))
+			ret = cli_fail(cli);
 	} else {
 		if (!hex)
 			ret = load_input(cli, path, &buf, &length);
+		if (!ret)
+			ret = cli_guard_write(cli, offset, length);
 		if (!ret && rfm_mem_write(cli->node, offset, buf, length))
 			ret = cli_fail(cli);
 		free(buf);
