@@ -72,10 +72,11 @@ static void *dispatcher_main(void *arg)
 
 static int check_type(const char *what, unsigned int type)
 {
-	if (type > RFM_EVENT_INTR4 && type != RFM_EVENT_OVERFLOW)
+	if (type > RFM_EVENT_INTR4 && type != RFM_EVENT_OVERFLOW && type != RFM_EVENT_NODE_UP &&
+	    type != RFM_EVENT_NODE_DOWN)
 		return rfm__error(RFM_EINVAL,
 				  "%s: event type %u (%s) has no callbacks: use reset, intr1..intr4 "
-				  "or overflow",
+				  "overflow, node_up or node_down",
 				  what, type, rfm_event_type_name(type));
 	return 0;
 }

@@ -181,16 +181,15 @@ RFM_API int rfm_event_set_spin(rfm_node *node, int64_t spin_ns)
 
 static int check_mask(const char *what, uint32_t mask)
 {
-	const uint32_t status = RFM_EVENT_BIT(RFM_EVENT_OVERFLOW) | RFM_EVENT_BIT(RFM_EVENT_NODE_UP) |
-				RFM_EVENT_BIT(RFM_EVENT_NODE_DOWN) | RFM_EVENT_BIT(RFM_EVENT_LINK);
+	const uint32_t status = RFM_EVENT_BIT(RFM_EVENT_OVERFLOW) | RFM_EVENT_BIT(RFM_EVENT_LINK);
 
-	if (mask & ~(RFM_EVENT_MASK_NETWORK | status))
+	if (mask & ~(RFM_EVENT_MASK_NETWORK | RFM_EVENT_MASK_HEALTH | status))
 		return rfm__error(RFM_EINVAL, "%s: mask 0x%x has bits of no event type (valid: 0x%x)",
 				  what, mask, RFM_EVENT_MASK_NETWORK);
 	if (mask & status)
 		return rfm__error(RFM_ENOTSUP,
 				  "%s: status types (mask 0x%x) are not enabled by hand: overflow "
-				  "is always delivered, node and link events are not available yet",
+				  "is always delivered, link events are not available yet",
 				  what, mask & status);
 	return 0;
 }
@@ -298,7 +297,11 @@ static int send_checked(rfm_node *node, unsigned int to, unsigned int type, uint
 		.sent_ns = 0, /* read by the backend, see ev_send */
 	};
 
-	return node->ops->ev_send(node, to, &rec);
+	int ret = node->ops->ev_send(node, to, &rec);
+
+	if (ret >= 0)
+		__atomic_fetch_add(&node->ev_sent, 1, __ATOMIC_RELAXED);
+	return ret;
 }
 
 RFM_API int rfm_event_send(rfm_node *node, unsigned int to, unsigned int type, uint32_t data)

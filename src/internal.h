@@ -72,6 +72,24 @@ struct rfm_ev_record {
 /* The core's per-handle event state (event-core.h). */
 struct rfm_events;
 
+/* ---- health (health*.c and the backends) ---- */
+
+/* A node's heartbeat words in shared memory; only that node writes them. */
+struct rfm_hb_area {
+	uint64_t beats;		/* beats so far (release: written last) */
+	uint64_t beat_ns;	/* the beater's CLOCK_MONOTONIC at the last beat */
+	uint64_t period_ns;	/* its period */
+};
+
+struct rfm_node_facts {
+	bool attached;
+	uint32_t incarnation;
+	int32_t pid;
+	struct rfm_hb_area *beat; /* NULL: no heartbeat area */
+};
+
+struct rfm_health;
+
 /* ---- backends ---- */
 
 struct rfm_backend_ops {
@@ -134,6 +152,14 @@ struct rfm_backend_ops {
 	void (*ev_sleep_finish)(struct rfm_node *node);
 	/* Wake every sleeper of the handle's queue. */
 	void (*ev_wake)(struct rfm_node *node);
+
+	/*
+	 * Health (optional). node_facts fills what the backend knows of node
+	 * @id; NULL facts->beat means it has no heartbeat area. node_alive
+	 * says whether @id is held by a live process with @incarnation.
+	 */
+	int (*node_facts)(struct rfm_node *node, unsigned int id, struct rfm_node_facts *facts);
+	bool (*node_alive)(struct rfm_node *node, unsigned int id, uint32_t incarnation);
 };
 
 extern const struct rfm_backend_ops rfm__shm_ops;
@@ -155,6 +181,8 @@ struct rfm_node {
 	bool loopback;		/* may send to its own node id */
 	int64_t spin_ns;	/* spin of a blocking wait; -1: never sleep */
 	struct rfm_events *ev;	/* event state, from rfm_open() to rfm_close() */
+	struct rfm_health *health; /* heartbeat thread, or NULL */
+	uint64_t ev_sent;	/* events this handle sent (relaxed atomic) */
 };
 
 /* ---- open nodes, for fork handling (node-registry.c) ---- */
@@ -169,6 +197,12 @@ int rfm__event_init(struct rfm_node *node);
 /* Stop threads, wake waiters; false when the close must finish later
  * (called from the handle's own callback: the dispatcher finishes it). */
 bool rfm__event_close(struct rfm_node *node);
+/* health.c: stop the heartbeat thread before the handle goes. */
+void rfm__health_close(struct rfm_node *node);
+/* Process-wide counters (counters.c). */
+void rfm__count_record_retry(uint64_t n);
+uint64_t rfm__counted_ring_lost(void);
+uint64_t rfm__counted_record_retries(void);
 /* node.c: detach from the backend and free the handle. */
 void rfm__node_free(struct rfm_node *node);
 

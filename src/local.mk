@@ -19,7 +19,14 @@ src_librfm_la_SOURCES = \
 	src/event-callback.c \
 	src/event-fd.c \
 	src/shm-internal.h \
-	src/shm-events.c
+	src/shm-events.c \
+	src/ring-internal.h \
+	src/ring.c \
+	src/ring-consumer.c \
+	src/counters.c \
+	src/health.c \
+	src/selftest.c \
+	src/shm-health.c
 src_librfm_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
 src_librfm_la_LDFLAGS = \
 	-version-info $(RFM_LT_VERSION) \
@@ -36,5 +43,7 @@ rfminclude_HEADERS = \
 	include/rfm/node.h \
 	include/rfm/memory.h \
 	include/rfm/access.h \
-	include/rfm/event.h
+	include/rfm/event.h \
+	include/rfm/ring.h \
+	include/rfm/health.h
 nodist_rfminclude_HEADERS = include/rfm/version.h

@@ -87,6 +87,7 @@ RFM_API void rfm_close(rfm_node *node)
 		return;
 	rfm__node_unregister(node);
 	/* Threads first: nothing may touch the backend once it is closed. */
+	rfm__health_close(node);
 	if (rfm__event_close(node))
 		rfm__node_free(node);
 }

@@ -140,6 +140,8 @@ RFM_API int rfm_record_read(rfm_record *rec, void *buf, size_t len, uint32_t *se
 			if (RFM_LIKELY(!rfm__seq_read_retry(rec->seq, rec->swap, start))) {
 				if (seqp)
 					*seqp = start;
+				if (RFM_UNLIKELY(tries))
+					rfm__count_record_retry(tries);
 				return (int)tries;
 			}
 		}

@@ -55,6 +55,10 @@ void rfm__shm_reclaim_queues(struct shm_node *shm, int id);
 /* Give up the handle's queue. The segment lock is held if @locked. */
 void rfm__shm_release_queue(struct shm_node *shm, bool locked);
 
+/* shm-health.c */
+int rfm__shm_node_facts(struct rfm_node *node, unsigned int id, struct rfm_node_facts *facts);
+bool rfm__shm_node_alive(struct rfm_node *node, unsigned int id, uint32_t incarnation);
+
 /* shm.c */
 int rfm__shm_lock(int fd, const char *uri);
 bool rfm__shm_byte_locked(int fd, uint64_t byte);

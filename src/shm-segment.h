@@ -71,7 +71,11 @@ struct rfm_shm_node_entry {
 	int32_t pid;		/* process holding the id (informational) */
 	uint32_t event_queues;	/* bit j: queue j of this node has a receiver (atomic) */
 	uint64_t attach_ns;	/* CLOCK_REALTIME of the attach */
-	uint8_t reserved[40];
+	/* Heartbeats (struct rfm_hb_area), written by the node itself. */
+	uint64_t beats;
+	uint64_t beat_ns;
+	uint64_t beat_period_ns;
+	uint8_t reserved[16];
 };
 
 /*

@@ -79,8 +79,12 @@ enum rfm_event_type {
 	RFM_EVENT_INTR4 = 4,	/**< Network interrupt 4 (the cards' "init" interrupt). */
 	/** Records were dropped from this handle's full queue; data = how many. */
 	RFM_EVENT_OVERFLOW = 16,
-	RFM_EVENT_NODE_UP = 17,	  /**< Reserved: a node joined (health). */
-	RFM_EVENT_NODE_DOWN = 18, /**< Reserved: a node left or died (health). */
+	/** A node's heartbeat started or came back (health.h); sender = that
+	 *  node, data = its incarnation. Enable it like a network type. */
+	RFM_EVENT_NODE_UP = 17,
+	/** A node's heartbeat stopped or it detached (health.h); sender = that
+	 *  node, data = the incarnation that went down. */
+	RFM_EVENT_NODE_DOWN = 18,
 	RFM_EVENT_LINK = 19,	  /**< Reserved: link or sync state changed (health). */
 };
 
@@ -88,6 +92,8 @@ enum rfm_event_type {
 #define RFM_EVENT_BIT(type) (UINT32_C(1) << (type))
 /** The types that can be sent: RESET and INTR1..INTR4. */
 #define RFM_EVENT_MASK_NETWORK UINT32_C(0x1f)
+/** The health types a handle may enable: NODE_UP and NODE_DOWN. */
+#define RFM_EVENT_MASK_HEALTH (RFM_EVENT_BIT(RFM_EVENT_NODE_UP) | RFM_EVENT_BIT(RFM_EVENT_NODE_DOWN))
 /** Highest type number; masks are 32 bits wide. */
 #define RFM_EVENT_TYPE_MAX 31
 

@@ -35,5 +35,7 @@
 #include <rfm/access.h>
 #include <rfm/layout.h>
 #include <rfm/event.h>
+#include <rfm/ring.h>
+#include <rfm/health.h>
 
 #endif /* RFM_RFM_H */

@@ -1,0 +1,557 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Rings, the consumers' side: validation of the header, a cursor per
+ * consumer, lap detection and resynchronisation, blocking takes (spin,
+ * then sleep on the ring's notification), zero-copy peeks and callbacks
+ * on the event dispatcher thread.
+ */
+#include "config.h"
+
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rfm/event.h>
+
+#include "futex.h"
+#include "ring-internal.h"
+
+#define CLAIMING 0xffffffffu /* an entry being filled by its new owner */
+
+enum look { LOOK_READY, LOOK_EMPTY, LOOK_LAPPED };
+
+static int corrupt(uint64_t offset, const char *what)
+{
+	return rfm__error(RFM_ECORRUPT, "ring at 0x%llx: %s", (unsigned long long)offset, what);
+}
+
+/* Copy the header and check every field against what its config implies. */
+static int validate_header(rfm_node *node, uint64_t offset, struct ring_geom *g)
+{
+	const struct ring_header *h;
+	struct ring_header copy;
+	struct rfm_ring_config c;
+
+	if (offset % 64)
+		return rfm__error(RFM_EALIGN, "ring: offset 0x%llx is not 64-byte aligned",
+				  (unsigned long long)offset);
+	if (offset > node->size || node->size - offset < RING_HEADER_SIZE)
+		return rfm__error(RFM_ERANGE, "ring: offset 0x%llx is outside the window",
+				  (unsigned long long)offset);
+	h = (const struct ring_header *)(node->base + offset);
+	if (__atomic_load_n(&h->magic, __ATOMIC_ACQUIRE) != RING_MAGIC)
+		return corrupt(offset, "no ring there (bad magic)");
+	memcpy(&copy, h, sizeof(copy));
+	if (copy.version != RING_VERSION)
+		return rfm__error(RFM_EVERSION, "ring at 0x%llx: version %u, this library reads %u",
+				  (unsigned long long)offset, copy.version, RING_VERSION);
+	if (copy.header_size != RING_HEADER_SIZE)
+		return corrupt(offset, "header size is wrong");
+	c = (struct rfm_ring_config){
+		.struct_size = sizeof(c),
+		.slot_size = copy.slot_size,
+		.slot_count = copy.slot_count,
+		.flags = copy.flags,
+		.notify_type = copy.notify_type,
+		.ring_id = copy.ring_id,
+		.max_consumers = copy.max_consumers,
+	};
+	if (rfm__ring_geometry(&c, g))
+		return rfm__error(RFM_ECORRUPT, "ring at 0x%llx: impossible shape: %s",
+				  (unsigned long long)offset, rfm_last_error());
+	if (!copy.notify_type || !copy.max_consumers)
+		return corrupt(offset, "notify type or table size is zero");
+	if (copy.stride != g->stride || copy.slots_offset != g->slots_offset ||
+	    copy.table_offset != g->table_offset || copy.footprint != g->footprint)
+		return corrupt(offset, "offsets do not match the shape");
+	if (copy.producer > RFM_NODE_ID_MAX)
+		return corrupt(offset, "producer node id out of range");
+	if (g->footprint > node->size - offset)
+		return rfm__error(RFM_ECORRUPT, "ring at 0x%llx: %llu bytes run past the window",
+				  (unsigned long long)offset, (unsigned long long)g->footprint);
+	g->producer = copy.producer;
+	return 0;
+}
+
+static int claim_entry(rfm_ring_consumer *c)
+{
+	for (uint32_t i = 0; i < c->g.max_consumers; i++) {
+		struct ring_entry *e = &c->table[i];
+		uint32_t free_ = 0;
+
+		if (__atomic_load_n(&e->owner, __ATOMIC_RELAXED) != 0 ||
+		    !__atomic_compare_exchange_n(&e->owner, &free_, CLAIMING, false,
+						 __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+			continue;
+		/* Fill, then publish the owner: the producer never sees a stale cursor. */
+		__atomic_store_n(&e->cursor, c->cursor, __ATOMIC_RELAXED);
+		e->incarnation = c->node->incarnation;
+		e->pid = (int32_t)getpid();
+		e->flags = c->flags & RFM_RING_CONSUMER_BACKPRESSURE;
+		__atomic_store_n(&e->sleep, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&e->owner, (uint32_t)c->node->id + 1, __ATOMIC_RELEASE);
+		c->entry = e;
+		return 0;
+	}
+	return rfm__error(RFM_EFULL, "ring at 0x%llx: all %u consumer entries are taken",
+			  (unsigned long long)c->offset, c->g.max_consumers);
+}
+
+static inline uint64_t stamp_of(const struct ring_slot *s)
+{
+	return __atomic_load_n(&s->stamp, __ATOMIC_ACQUIRE);
+}
+
+static inline enum look look(rfm_ring_consumer *c, struct ring_slot **sp)
+{
+	struct ring_slot *s = rfm__ring_slot(c->slots, &c->g, c->cursor);
+	uint64_t want = 2 * c->cursor + 2, st = stamp_of(s);
+
+	*sp = s;
+	if (RFM_LIKELY(st == want))
+		return LOOK_READY;
+	return st < want ? LOOK_EMPTY : LOOK_LAPPED;
+}
+
+static void publish_cursor(rfm_ring_consumer *c)
+{
+	if (c->entry)
+		__atomic_store_n(&c->entry->cursor, c->cursor, __ATOMIC_RELEASE);
+}
+
+/* Losses are reported with the next message returned. */
+static void skip_to(rfm_ring_consumer *c, uint64_t pos)
+{
+	if (pos > c->cursor) {
+		c->pending_lost += pos - c->cursor;
+		c->lost += pos - c->cursor;
+		rfm__count_ring_lost(pos - c->cursor);
+		c->cursor = pos;
+		publish_cursor(c);
+	}
+}
+
+/*
+ * The oldest message still valid, at or after the cursor: start from
+ * head - slot_count and step past slots that were overwritten since.
+ */
+static uint64_t oldest_valid(rfm_ring_consumer *c)
+{
+	uint64_t n = c->g.slot_count;
+
+	for (int round = 0; round < 4; round++) {
+		uint64_t head = __atomic_load_n(&c->hdr->head, __ATOMIC_ACQUIRE);
+		uint64_t pos = head > n ? head - n : 0;
+
+		if (pos < c->cursor)
+			pos = c->cursor;
+		for (uint64_t i = 0; i <= n; i++, pos++) {
+			uint64_t st = stamp_of(rfm__ring_slot(c->slots, &c->g, pos));
+
+			if (st <= 2 * pos + 2)
+				return pos; /* valid, or not written yet: the new cursor */
+		}
+	}
+	return c->cursor;
+}
+
+static void start_cursor(rfm_ring_consumer *c, bool newest)
+{
+	c->cursor = 0;
+	if (newest)
+		c->cursor = __atomic_load_n(&c->hdr->head, __ATOMIC_ACQUIRE);
+	else
+		c->cursor = oldest_valid(c);
+}
+
+static int open_at(rfm_node *node, uint64_t offset, unsigned int flags, rfm_ring_consumer **consp)
+{
+	rfm_ring_consumer *c;
+	int ret;
+
+	if (!node || !consp)
+		return rfm__error(RFM_EINVAL, "rfm_ring_consumer_open: NULL argument");
+	if (flags & ~(RFM_RING_CONSUMER_NEWEST | RFM_RING_CONSUMER_BACKPRESSURE))
+		return rfm__error(RFM_EINVAL, "rfm_ring_consumer_open: unknown flags 0x%x", flags);
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return rfm__error(RFM_ENOMEM, "rfm_ring_consumer_open: out of memory");
+	ret = validate_header(node, offset, &c->g);
+	if (ret)
+		goto fail;
+	if ((flags & RFM_RING_CONSUMER_BACKPRESSURE) && !(c->g.flags & RFM_RING_F_BACKPRESSURE)) {
+		ret = rfm__error(RFM_ENOTSUP,
+				 "ring at 0x%llx was created without back-pressure",
+				 (unsigned long long)offset);
+		goto fail;
+	}
+	c->node = node;
+	c->offset = offset;
+	c->flags = flags;
+	c->hdr = (struct ring_header *)(node->base + offset);
+	c->slots = node->base + offset + c->g.slots_offset;
+	c->table = (struct ring_entry *)(node->base + offset + c->g.table_offset);
+	start_cursor(c, flags & RFM_RING_CONSUMER_NEWEST);
+	if (c->g.flags & (RFM_RING_F_NOTIFY | RFM_RING_F_BACKPRESSURE)) {
+		ret = claim_entry(c);
+		if (ret)
+			goto fail;
+		/* The producer may have lapped the start while we claimed: look again. */
+		if (!(flags & RFM_RING_CONSUMER_NEWEST)) {
+			c->cursor = oldest_valid(c);
+			publish_cursor(c);
+		}
+	}
+	*consp = c;
+	return 0;
+fail:
+	free(c);
+	return ret;
+}
+
+RFM_API int rfm_ring_consumer_open(rfm_node *node, uint64_t offset, unsigned int flags,
+				   rfm_ring_consumer **consp)
+{
+	return open_at(node, offset, flags, consp);
+}
+
+RFM_API int rfm_ring_consumer_open_region(rfm_node *node, const rfm_layout *layout,
+					  const char *region, unsigned int flags,
+					  rfm_ring_consumer **consp)
+{
+	uint64_t offset, size;
+	int ret = rfm__ring_region(node, layout, region, false, &offset, &size);
+
+	return ret ? ret : open_at(node, offset, flags, consp);
+}
+
+RFM_API void rfm_ring_consumer_close(rfm_ring_consumer *c)
+{
+	if (!c)
+		return;
+	if (c->cb)
+		rfm_event_callback_unregister(c->node, c->g.notify_type);
+	if (c->entry) {
+		__atomic_store_n(&c->entry->sleep, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&c->entry->owner, 0, __ATOMIC_RELEASE);
+	}
+	free(c->cb_buf);
+	free(c);
+}
+
+/* ---- taking ---- */
+
+/*
+ * Find the next ready slot without waiting: LOOK_READY with *sp set and
+ * *lost counting what laps skipped on the way, or LOOK_EMPTY.
+ */
+static enum look find(rfm_ring_consumer *c, struct ring_slot **sp)
+{
+	for (;;) {
+		enum look l = look(c, sp);
+
+		if (l != LOOK_LAPPED)
+			return l;
+		c->laps++;
+		skip_to(c, oldest_valid(c));
+	}
+}
+
+static bool sleepable(rfm_ring_consumer *c)
+{
+	return c->entry && (c->g.flags & RFM_RING_F_NOTIFY);
+}
+
+/* Announce a sleep; the producer interrupts us once for it. */
+static void arm(rfm_ring_consumer *c)
+{
+	if (++c->sleep_gen == 0)
+		c->sleep_gen = 1;
+	__atomic_store_n(&c->entry->sleep, c->sleep_gen, __ATOMIC_RELAXED);
+	/* Sleep word stored before we look at the slot again (pairs with notify()). */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
+static void disarm(rfm_ring_consumer *c)
+{
+	__atomic_store_n(&c->entry->sleep, 0, __ATOMIC_RELAXED);
+}
+
+static int enable_notify(rfm_ring_consumer *c)
+{
+	uint32_t mask = 0;
+	int ret;
+
+	rfm_event_get_enabled(c->node, &mask);
+	if (mask & RFM_EVENT_BIT(c->g.notify_type))
+		return 0;
+	ret = rfm_event_enable(c->node, RFM_EVENT_BIT(c->g.notify_type));
+	return ret == RFM_EBUSY ? 0 : ret;
+}
+
+/* Wait until the slot at the cursor is ready (or lapped). */
+static int wait_ready(rfm_ring_consumer *c, int64_t timeout_ns)
+{
+	uint64_t start = rfm__now_ns();
+	uint64_t deadline = timeout_ns > 0 ? start + (uint64_t)timeout_ns : 0;
+	int64_t spin_ns = __atomic_load_n(&c->node->spin_ns, __ATOMIC_RELAXED);
+	struct ring_slot *s;
+	int ret;
+
+	/* Spin on our slot's stamp. */
+	for (unsigned int i = 1;; i++) {
+		if (look(c, &s) != LOOK_EMPTY)
+			return 0;
+		rfm__cpu_relax();
+		if (i % 64)
+			continue;
+		uint64_t now = rfm__now_ns();
+		if (deadline && now >= deadline)
+			return rfm__error(RFM_ETIMEDOUT, "ring at 0x%llx: nothing new in time",
+					  (unsigned long long)c->offset);
+		if (spin_ns >= 0 && now - start >= (uint64_t)spin_ns)
+			break;
+	}
+	if (!sleepable(c)) {
+		for (;;) {
+			if (look(c, &s) != LOOK_EMPTY)
+				return 0;
+			if (deadline && rfm__now_ns() >= deadline)
+				return rfm__error(RFM_ETIMEDOUT,
+						  "ring at 0x%llx: nothing new in time",
+						  (unsigned long long)c->offset);
+			sched_yield();
+		}
+	}
+	ret = enable_notify(c);
+	if (ret)
+		return ret;
+	for (;;) {
+		struct rfm_event ev;
+		int64_t left = -1;
+
+		arm(c);
+		if (look(c, &s) != LOOK_EMPTY) {
+			disarm(c);
+			return 0;
+		}
+		if (deadline) {
+			uint64_t now = rfm__now_ns();
+			if (now >= deadline) {
+				disarm(c);
+				return rfm__error(RFM_ETIMEDOUT,
+						  "ring at 0x%llx: nothing new in time",
+						  (unsigned long long)c->offset);
+			}
+			left = (int64_t)(deadline - now);
+		}
+		c->sleeps++;
+		ret = rfm_event_wait(c->node, &ev, left);
+		disarm(c);
+		if (ret && ret != RFM_ETIMEDOUT)
+			return ret;
+	}
+}
+
+/* Next ready slot, waiting as the timeout says. */
+static int next(rfm_ring_consumer *c, struct ring_slot **sp, int64_t timeout_ns)
+{
+	for (;;) {
+		if (find(c, sp) == LOOK_READY)
+			return 0;
+		if (timeout_ns == 0)
+			return RFM_EAGAIN; /* the common "nothing new": no message formatting */
+		int ret = wait_ready(c, timeout_ns);
+		if (ret)
+			return ret;
+	}
+}
+
+/* After reading slot @s as message cursor: still the same message? */
+static inline bool still(rfm_ring_consumer *c, struct ring_slot *s)
+{
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return __atomic_load_n(&s->stamp, __ATOMIC_RELAXED) == 2 * c->cursor + 2;
+}
+
+static inline void deliver(rfm_ring_consumer *c, struct rfm_ring_msg *msg, uint32_t len)
+{
+	msg->seq = c->cursor;
+	msg->lost = c->pending_lost;
+	msg->len = len;
+	msg->reserved = 0;
+	c->pending_lost = 0;
+}
+
+static void advance(rfm_ring_consumer *c)
+{
+	c->cursor++;
+	c->taken++;
+	publish_cursor(c);
+}
+
+RFM_API int rfm_ring_consume(rfm_ring_consumer *c, void *buf, size_t cap,
+			     struct rfm_ring_msg *msg, int64_t timeout_ns)
+{
+	struct ring_slot *s;
+	int ret;
+
+	if (RFM_UNLIKELY(!c || !msg || (!buf && cap)))
+		return rfm__error(RFM_EINVAL, "rfm_ring_consume: NULL argument");
+	if (RFM_UNLIKELY(c->peeking))
+		return rfm__error(RFM_EBUSY, "rfm_ring_consume: a peek is not released");
+	for (;;) {
+		ret = next(c, &s, timeout_ns);
+		if (ret)
+			return ret;
+		uint32_t len = __atomic_load_n(&s->len, __ATOMIC_RELAXED);
+		if (RFM_UNLIKELY(len > c->g.slot_size)) {
+			if (!still(c, s))
+				continue; /* overwritten under us: find() sees the lap */
+			skip_to(c, c->cursor + 1);
+			return corrupt(c->offset, "a slot's length exceeds the slot size");
+		}
+		memcpy(buf, s->data, len < cap ? len : cap);
+		if (RFM_UNLIKELY(!still(c, s)))
+			continue;
+		deliver(c, msg, len);
+		advance(c);
+		return 0;
+	}
+}
+
+RFM_API int rfm_ring_peek(rfm_ring_consumer *c, const void **datap, struct rfm_ring_msg *msg,
+			  int64_t timeout_ns)
+{
+	struct ring_slot *s;
+	int ret;
+
+	if (!c || !datap || !msg)
+		return rfm__error(RFM_EINVAL, "rfm_ring_peek: NULL argument");
+	if (c->peeking)
+		return rfm__error(RFM_EBUSY, "rfm_ring_peek: a peek is not released");
+	for (;;) {
+		ret = next(c, &s, timeout_ns);
+		if (ret)
+			return ret;
+		uint32_t len = __atomic_load_n(&s->len, __ATOMIC_RELAXED);
+		if (!still(c, s))
+			continue;
+		if (len > c->g.slot_size) {
+			skip_to(c, c->cursor + 1);
+			return corrupt(c->offset, "a slot's length exceeds the slot size");
+		}
+		deliver(c, msg, len);
+		c->peeking = true;
+		*datap = s->data;
+		return 0;
+	}
+}
+
+RFM_API int rfm_ring_release(rfm_ring_consumer *c)
+{
+	if (!c)
+		return rfm__error(RFM_EINVAL, "rfm_ring_release: consumer is NULL");
+	if (!c->peeking)
+		return rfm__error(RFM_EINVAL, "rfm_ring_release: no peek is open");
+	c->peeking = false;
+	if (!still(c, rfm__ring_slot(c->slots, &c->g, c->cursor))) {
+		c->laps++;
+		skip_to(c, c->cursor + 1);
+		return rfm__error(RFM_ELAPPED,
+				  "ring at 0x%llx: the message was overwritten while peeked",
+				  (unsigned long long)c->offset);
+	}
+	advance(c);
+	return 0;
+}
+
+/* ---- callbacks ---- */
+
+static void on_notify(rfm_node *node, const struct rfm_event *ev, void *arg)
+{
+	rfm_ring_consumer *c = arg;
+	uint8_t *buf = c->cb_buf;
+	struct rfm_ring_msg msg;
+
+	(void)node;
+	(void)ev;
+	for (;;) {
+		int ret;
+
+		while ((ret = rfm_ring_consume(c, buf, c->g.slot_size, &msg, 0)) != RFM_EAGAIN)
+			if (!ret)
+				c->cb(c, buf, &msg, c->cb_arg);
+		arm(c);
+		struct ring_slot *s;
+		if (look(c, &s) == LOOK_EMPTY)
+			return; /* stays armed: the producer's next commit wakes us */
+		disarm(c);
+	}
+}
+
+RFM_API int rfm_ring_consumer_set_callback(rfm_ring_consumer *c, rfm_ring_callback fn, void *arg)
+{
+	int ret;
+
+	if (!c || !fn)
+		return rfm__error(RFM_EINVAL, "rfm_ring_consumer_set_callback: NULL argument");
+	if (!sleepable(c))
+		return rfm__error(RFM_ENOTSUP,
+				  "ring at 0x%llx has no notify flag: callbacks need it",
+				  (unsigned long long)c->offset);
+	if (c->cb)
+		return rfm__error(RFM_EBUSY, "rfm_ring_consumer_set_callback: already set");
+	/* The callback copies each message into a buffer behind the handle. */
+	if (!c->cb_buf && !(c->cb_buf = malloc(c->g.slot_size)))
+		return rfm__error(RFM_ENOMEM, "rfm_ring_consumer_set_callback: out of memory");
+	ret = enable_notify(c);
+	if (ret)
+		return ret;
+	c->cb = fn;
+	c->cb_arg = arg;
+	ret = rfm_event_callback_register(c->node, c->g.notify_type, on_notify, c);
+	if (ret) {
+		c->cb = NULL;
+		return ret;
+	}
+	/* Kick the dispatcher once for what is already in the ring. */
+	struct rfm_ev_record rec = {
+		.type = c->g.notify_type,
+		.sender = (uint32_t)c->node->id,
+		.data = c->g.ring_id,
+	};
+	c->node->ops->ev_send(c->node, (unsigned int)c->node->id, &rec);
+	return 0;
+}
+
+RFM_API int rfm_ring_consumer_get_stats(rfm_ring_consumer *c,
+					struct rfm_ring_consumer_stats *stats)
+{
+	struct rfm_ring_consumer_stats full;
+	uint32_t want;
+
+	if (!c || !stats || stats->struct_size < 8)
+		return rfm__error(RFM_EINVAL, "rfm_ring_consumer_get_stats: NULL or struct_size");
+	want = stats->struct_size < sizeof(full) ? stats->struct_size : sizeof(full);
+	full = (struct rfm_ring_consumer_stats){
+		.struct_size = want,
+		.cursor = c->cursor,
+		.taken = c->taken,
+		.lost = c->lost,
+		.laps = c->laps,
+		.sleeps = c->sleeps,
+	};
+	memcpy(stats, &full, want);
+	return 0;
+}
+
+RFM_API int rfm_ring_consumer_get_info(rfm_ring_consumer *c, struct rfm_ring_info *info)
+{
+	if (!c || !info || info->struct_size < 8)
+		return rfm__error(RFM_EINVAL, "rfm_ring_consumer_get_info: NULL or struct_size");
+	rfm__ring_fill_info(&c->g, c->offset, __atomic_load_n(&c->hdr->head, __ATOMIC_ACQUIRE),
+			    info);
+	return 0;
+}

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * A ring's layout in the window, and the handles of both sides.
+ *
+ *   offset + 0                 header: line 0 written once at creation,
+ *                              line 1 holds head (written by the producer)
+ *   offset + 128               slot_count slots of `stride` bytes:
+ *                              stamp (8), len (4), reserved (4), payload
+ *   offset + table_offset      max_consumers entries of 128 bytes; each has
+ *                              one writer, the consumer that claimed it:
+ *                              line 0 its cursor, line 1 owner and sleep word
+ *
+ * Every field is little-endian native (the shm: emulation and x86 cards).
+ * A consumer validates the header once, copies it, and never re-reads it.
+ */
+#ifndef RFM_RING_INTERNAL_H
+#define RFM_RING_INTERNAL_H
+
+#include <rfm/ring.h>
+
+#include "internal.h"
+
+#define RING_MAGIC 0x474e4952u /* "RING" */
+#define RING_VERSION 1u
+#define RING_HEADER_SIZE 128u
+#define RING_SLOT_HEADER 16u
+#define RING_ENTRY_SIZE 128u
+
+struct ring_header {
+	uint32_t magic;
+	uint16_t version;
+	uint16_t header_size;
+	uint32_t slot_size;
+	uint32_t slot_count;
+	uint32_t stride;
+	uint32_t flags;
+	uint32_t producer;
+	uint32_t notify_type;
+	uint32_t ring_id;
+	uint32_t max_consumers;
+	uint64_t slots_offset;	/* from the ring's start */
+	uint64_t table_offset;	/* from the ring's start */
+	uint64_t footprint;
+	uint64_t head;		/* messages committed (release) */
+	uint8_t pad1[56];
+};
+
+struct ring_slot {
+	uint64_t stamp;		/* 2p+1 while message p is written, 2p+2 once committed */
+	uint32_t len;
+	uint32_t reserved;
+	uint8_t data[];
+};
+
+struct ring_entry {
+	/* line 0: written by the consumer as it goes */
+	uint64_t cursor;	/* next message it takes (back-pressure) */
+	uint8_t pad0[56];
+	/* line 1: written at claim/close, and when it sleeps */
+	uint32_t owner;		/* 0: free; else node id + 1 */
+	uint32_t incarnation;	/* the node id's incarnation at the claim */
+	int32_t pid;
+	uint32_t flags;		/* RFM_RING_CONSUMER_BACKPRESSURE */
+	uint32_t sleep;		/* non-zero: sleeping, a fresh value per sleep */
+	uint8_t pad1[44];
+};
+
+_Static_assert(sizeof(struct ring_header) == RING_HEADER_SIZE, "ring header is 128 bytes");
+_Static_assert(sizeof(struct ring_slot) == RING_SLOT_HEADER, "slot header is 16 bytes");
+_Static_assert(sizeof(struct ring_entry) == RING_ENTRY_SIZE, "table entry is 128 bytes");
+
+/* The geometry shared by both sides, computed from a validated config. */
+struct ring_geom {
+	uint32_t slot_size, slot_count, stride, flags, notify_type, ring_id, max_consumers;
+	uint32_t producer;
+	uint64_t slots_offset, table_offset, footprint;
+};
+
+int rfm__ring_geometry(const struct rfm_ring_config *c, struct ring_geom *g);
+
+struct rfm_ring {
+	rfm_node *node;
+	struct ring_header *hdr;
+	uint8_t *slots;
+	struct ring_entry *table;
+	struct ring_geom g;
+	uint64_t offset;
+	uint64_t head;		/* private copy of hdr->head */
+	uint64_t limit;		/* back-pressure: positions below are free */
+	bool claimed;
+	uint32_t notified[RFM_RING_CONSUMERS_MAX]; /* sleep value already interrupted */
+	uint64_t alive_checked[RFM_RING_CONSUMERS_MAX]; /* ns of the last liveness look */
+};
+
+struct rfm_ring_consumer {
+	rfm_node *node;
+	struct ring_header *hdr;
+	uint8_t *slots;
+	struct ring_entry *table;
+	struct ring_entry *entry;	/* ours, or NULL */
+	struct ring_geom g;
+	uint64_t offset;
+	uint64_t cursor;
+	uint32_t sleep_gen;
+	unsigned int flags;
+	bool peeking;
+	uint64_t taken, lost, laps, sleeps;
+	uint64_t pending_lost;	/* lost since the last message returned */
+	rfm_ring_callback cb;
+	uint8_t *cb_buf;
+	void *cb_arg;
+};
+
+static inline struct ring_slot *rfm__ring_slot(uint8_t *slots, const struct ring_geom *g,
+					       uint64_t pos)
+{
+	return (struct ring_slot *)(slots + (pos & (g->slot_count - 1)) * (uint64_t)g->stride);
+}
+
+/* Is the consumer holding @e alive? Asks the backend about node and process. */
+bool rfm__ring_entry_alive(rfm_node *node, const struct ring_entry *e);
+
+/* ring.c */
+int rfm__ring_region(rfm_node *node, const rfm_layout *layout, const char *name, bool writer,
+		     uint64_t *offset, uint64_t *size);
+void rfm__ring_fill_info(const struct ring_geom *g, uint64_t offset, uint64_t head,
+			 struct rfm_ring_info *info);
+
+/* counters.c: process-wide counters for the self-test report. */
+void rfm__count_ring_lost(uint64_t lost);
+
+#endif /* RFM_RING_INTERNAL_H */

@@ -1,0 +1,404 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Rings, the producer's side: creation, publish by copy, claim/commit in
+ * place, coalesced notification of sleeping consumers and back-pressure.
+ *
+ * The hot path (a commit) is: stamp odd, data, stamp even with release,
+ * head with release. Notification adds a full fence and one read of each
+ * claimed table entry's sleep word (a line consumers rarely write).
+ * Back-pressure adds nothing until the cached limit is reached.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rfm/event.h>
+
+#include "futex.h"
+#include "ring-internal.h"
+
+static bool is_pow2(uint32_t v)
+{
+	return v && !(v & (v - 1));
+}
+
+int rfm__ring_geometry(const struct rfm_ring_config *c, struct ring_geom *g)
+{
+	if (!c)
+		return rfm__error(RFM_EINVAL, "ring: config is NULL");
+	if (c->struct_size < offsetof(struct rfm_ring_config, reserved))
+		return rfm__error(RFM_EINVAL, "ring: config struct_size %u is too small",
+				  c->struct_size);
+	if (!c->slot_size || c->slot_size > RFM_RING_SLOT_MAX)
+		return rfm__error(RFM_EINVAL, "ring: slot size %u is not 1..%u", c->slot_size,
+				  RFM_RING_SLOT_MAX);
+	if (c->slot_count < 2 || c->slot_count > RFM_RING_COUNT_MAX || !is_pow2(c->slot_count))
+		return rfm__error(RFM_EINVAL, "ring: slot count %u is not a power of two 2..%u",
+				  c->slot_count, RFM_RING_COUNT_MAX);
+	if (c->flags & ~(RFM_RING_F_NOTIFY | RFM_RING_F_BACKPRESSURE))
+		return rfm__error(RFM_EINVAL, "ring: unknown flags 0x%x", c->flags);
+	if (c->notify_type > RFM_EVENT_INTR4 || c->notify_type == RFM_EVENT_RESET) {
+		if (c->notify_type != 0)
+			return rfm__error(RFM_EINVAL, "ring: notify type %u is not intr1..intr4",
+					  c->notify_type);
+	}
+	if (c->max_consumers > RFM_RING_CONSUMERS_MAX)
+		return rfm__error(RFM_EINVAL, "ring: %u consumers is more than %u",
+				  c->max_consumers, RFM_RING_CONSUMERS_MAX);
+	g->slot_size = c->slot_size;
+	g->slot_count = c->slot_count;
+	g->stride = (RING_SLOT_HEADER + c->slot_size + 63u) & ~63u;
+	g->flags = c->flags;
+	g->notify_type = c->notify_type ? c->notify_type : RFM_EVENT_INTR3;
+	g->ring_id = c->ring_id;
+	g->max_consumers = c->max_consumers ? c->max_consumers : RFM_RING_CONSUMERS_DEFAULT;
+	g->slots_offset = RING_HEADER_SIZE;
+	g->table_offset = g->slots_offset + (uint64_t)g->stride * g->slot_count;
+	g->footprint = g->table_offset + (uint64_t)g->max_consumers * RING_ENTRY_SIZE;
+	return 0;
+}
+
+RFM_API int rfm_ring_footprint(const struct rfm_ring_config *config, uint64_t *bytes)
+{
+	struct ring_geom g;
+	int ret;
+
+	if (!bytes)
+		return rfm__error(RFM_EINVAL, "rfm_ring_footprint: bytes is NULL");
+	ret = rfm__ring_geometry(config, &g);
+	if (!ret)
+		*bytes = g.footprint;
+	return ret;
+}
+
+RFM_API int rfm_ring_create(rfm_node *node, uint64_t offset, uint64_t size,
+			    const struct rfm_ring_config *config, rfm_ring **ringp)
+{
+	struct ring_geom g;
+	rfm_ring *r;
+	int ret;
+
+	if (!node || !ringp)
+		return rfm__error(RFM_EINVAL, "rfm_ring_create: NULL argument");
+	ret = rfm__ring_geometry(config, &g);
+	if (ret)
+		return ret;
+	if (offset % 64)
+		return rfm__error(RFM_EALIGN, "rfm_ring_create: offset 0x%llx is not 64-byte aligned",
+				  (unsigned long long)offset);
+	if (g.footprint > size)
+		return rfm__error(RFM_ERANGE,
+				  "rfm_ring_create: the ring needs %llu bytes, the range has %llu",
+				  (unsigned long long)g.footprint, (unsigned long long)size);
+	if (offset > node->size || g.footprint > node->size - offset)
+		return rfm__error(RFM_ERANGE,
+				  "rfm_ring_create: %llu bytes at 0x%llx do not fit the %llu-byte window",
+				  (unsigned long long)g.footprint, (unsigned long long)offset,
+				  (unsigned long long)node->size);
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return rfm__error(RFM_ENOMEM, "rfm_ring_create: out of memory");
+	g.producer = (uint32_t)node->id;
+	r->node = node;
+	r->g = g;
+	r->offset = offset;
+	r->hdr = (struct ring_header *)(node->base + offset);
+	r->slots = node->base + offset + g.slots_offset;
+	r->table = (struct ring_entry *)(node->base + offset + g.table_offset);
+	r->limit = UINT64_MAX;
+
+	/* Unpublish first, so no consumer trusts a half-written ring. */
+	__atomic_store_n(&r->hdr->magic, 0, __ATOMIC_RELEASE);
+	memset(r->table, 0, (size_t)g.max_consumers * RING_ENTRY_SIZE);
+	for (uint64_t i = 0; i < g.slot_count; i++) {
+		struct ring_slot *s = rfm__ring_slot(r->slots, &g, i);
+
+		s->stamp = 0;
+		s->len = 0;
+	}
+	struct ring_header *h = r->hdr;
+	h->version = RING_VERSION;
+	h->header_size = RING_HEADER_SIZE;
+	h->slot_size = g.slot_size;
+	h->slot_count = g.slot_count;
+	h->stride = g.stride;
+	h->flags = g.flags;
+	h->producer = g.producer;
+	h->notify_type = g.notify_type;
+	h->ring_id = g.ring_id;
+	h->max_consumers = g.max_consumers;
+	h->slots_offset = g.slots_offset;
+	h->table_offset = g.table_offset;
+	h->footprint = g.footprint;
+	h->head = 0;
+	__atomic_store_n(&h->magic, RING_MAGIC, __ATOMIC_RELEASE);
+	*ringp = r;
+	return 0;
+}
+
+/* The layout region @name: where it is, and (@writer) that @node writes it. */
+int rfm__ring_region(rfm_node *node, const rfm_layout *layout, const char *name, bool writer,
+		     uint64_t *offset, uint64_t *size)
+{
+	size_t n;
+
+	if (!node || !layout || !name)
+		return rfm__error(RFM_EINVAL, "ring: NULL argument");
+	n = rfm_layout_region_count(layout);
+	for (size_t i = 0; i < n; i++) {
+		struct rfm_region_info ri = { .struct_size = sizeof(ri) };
+
+		if (rfm_layout_region_info(layout, i, &ri) || strcmp(ri.name, name))
+			continue;
+		if (writer && ri.writer != (uint32_t)node->id)
+			return rfm__error(RFM_EOWNER,
+					  "ring: region '%s' is written by node %u, this is node %d",
+					  name, ri.writer, node->id);
+		*offset = ri.offset;
+		*size = ri.size;
+		return 0;
+	}
+	return rfm__error(RFM_ENOTFOUND, "ring: the layout has no region '%s'", name);
+}
+
+RFM_API int rfm_ring_create_region(rfm_node *node, const rfm_layout *layout, const char *region,
+				   const struct rfm_ring_config *config, rfm_ring **ringp)
+{
+	uint64_t offset, size;
+	int ret = rfm__ring_region(node, layout, region, true, &offset, &size);
+
+	return ret ? ret : rfm_ring_create(node, offset, size, config, ringp);
+}
+
+RFM_API void rfm_ring_close(rfm_ring *ring)
+{
+	free(ring);
+}
+
+/* ---- back-pressure ---- */
+
+bool rfm__ring_entry_alive(rfm_node *node, const struct ring_entry *e)
+{
+	uint32_t owner = __atomic_load_n(&e->owner, __ATOMIC_ACQUIRE);
+	uint32_t inc = __atomic_load_n(&e->incarnation, __ATOMIC_RELAXED);
+	int32_t pid = __atomic_load_n(&e->pid, __ATOMIC_RELAXED);
+
+	if (!owner || owner > RFM_NODE_ID_MAX + 1)
+		return false;
+	if (node->ops->node_alive && !node->ops->node_alive(node, owner - 1, inc))
+		return false;
+	/* Same host (shm:): a dead process is gone even if its node id lives on. */
+	if (pid > 0 && kill(pid, 0) < 0 && errno == ESRCH)
+		return false;
+	return true;
+}
+
+/*
+ * Positions below the returned limit can be written without lapping any
+ * live back-pressure consumer. Dead ones are looked at at most once a
+ * millisecond and their entries freed.
+ */
+static uint64_t bp_limit(rfm_ring *r)
+{
+	uint64_t min = UINT64_MAX, now = 0;
+
+	for (uint32_t i = 0; i < r->g.max_consumers; i++) {
+		struct ring_entry *e = &r->table[i];
+		uint32_t owner = __atomic_load_n(&e->owner, __ATOMIC_ACQUIRE);
+
+		if (!owner || owner > RFM_NODE_ID_MAX + 1 ||
+		    !(__atomic_load_n(&e->flags, __ATOMIC_ACQUIRE) &
+				RFM_RING_CONSUMER_BACKPRESSURE))
+			continue;
+		uint64_t cur = __atomic_load_n(&e->cursor, __ATOMIC_ACQUIRE);
+		if (cur + r->g.slot_count > r->head) {
+			if (cur < min)
+				min = cur;
+			continue;
+		}
+		/* This one holds us back: is it still there? */
+		if (!now)
+			now = rfm__now_ns();
+		if (now - r->alive_checked[i] < 1000000) {
+			if (cur < min)
+				min = cur;
+			continue;
+		}
+		r->alive_checked[i] = now;
+		if (rfm__ring_entry_alive(r->node, e)) {
+			if (cur < min)
+				min = cur;
+			continue;
+		}
+		/* Dead: free the entry (its writer is gone). */
+		__atomic_compare_exchange_n(&e->owner, &owner, 0, false, __ATOMIC_ACQ_REL,
+					    __ATOMIC_RELAXED);
+	}
+	return min == UINT64_MAX ? UINT64_MAX : min + r->g.slot_count;
+}
+
+static int wait_room(rfm_ring *r, int64_t timeout_ns)
+{
+	uint64_t deadline = 0;
+
+	for (unsigned int i = 0;; i++) {
+		r->limit = bp_limit(r);
+		if (r->head < r->limit)
+			return 0;
+		if (timeout_ns == 0)
+			return rfm__error(RFM_EOVERRUN,
+					  "ring at 0x%llx: message %llu would overrun a consumer",
+					  (unsigned long long)r->offset,
+					  (unsigned long long)r->head);
+		if (i < 256) {
+			rfm__cpu_relax();
+			continue;
+		}
+		uint64_t now = rfm__now_ns();
+		if (!deadline && timeout_ns > 0)
+			deadline = now + (uint64_t)timeout_ns;
+		if (deadline && now >= deadline)
+			return rfm__error(RFM_ETIMEDOUT,
+					  "ring at 0x%llx: consumers did not make room in time",
+					  (unsigned long long)r->offset);
+		sched_yield();
+	}
+}
+
+/* ---- publishing ---- */
+
+static void notify(rfm_ring *r)
+{
+	rfm_node *node = r->node;
+
+	/* Head is stored; now read sleep words (pairs with the consumer's fence). */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	for (uint32_t i = 0; i < r->g.max_consumers; i++) {
+		struct ring_entry *e = &r->table[i];
+		uint32_t sleep = __atomic_load_n(&e->sleep, __ATOMIC_RELAXED);
+
+		if (!sleep || sleep == r->notified[i])
+			continue;
+		uint32_t owner = __atomic_load_n(&e->owner, __ATOMIC_ACQUIRE);
+		r->notified[i] = sleep;
+		if (!owner || owner > RFM_NODE_ID_MAX + 1 || !node->ops->ev_send)
+			continue;
+		struct rfm_ev_record rec = {
+			.type = r->g.notify_type,
+			.sender = (uint32_t)node->id,
+			.data = r->g.ring_id,
+		};
+		/* Internal send: reaches our own node too (consumers beside us). */
+		node->ops->ev_send(node, owner - 1, &rec);
+	}
+}
+
+static int check_room(rfm_ring *r, int64_t timeout_ns)
+{
+	if (RFM_LIKELY(r->head < r->limit))
+		return 0;
+	return wait_room(r, timeout_ns);
+}
+
+static inline void begin_slot(rfm_ring *r, struct ring_slot *s)
+{
+	__atomic_store_n(&s->stamp, 2 * r->head + 1, __ATOMIC_RELAXED);
+	/* The odd stamp is visible before any byte of the new data. */
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+}
+
+static inline void end_slot(rfm_ring *r, struct ring_slot *s, size_t len)
+{
+	s->len = (uint32_t)len;
+	__atomic_store_n(&s->stamp, 2 * r->head + 2, __ATOMIC_RELEASE);
+	r->head++;
+	__atomic_store_n(&r->hdr->head, r->head, __ATOMIC_RELEASE);
+	if (r->g.flags & RFM_RING_F_NOTIFY)
+		notify(r);
+}
+
+RFM_API int rfm_ring_publish(rfm_ring *r, const void *buf, size_t len, int64_t timeout_ns)
+{
+	int ret;
+
+	if (RFM_UNLIKELY(!r || (!buf && len)))
+		return rfm__error(RFM_EINVAL, "rfm_ring_publish: NULL argument");
+	if (RFM_UNLIKELY(len > r->g.slot_size))
+		return rfm__error(RFM_EINVAL, "rfm_ring_publish: %zu bytes exceed the slot size %u",
+				  len, r->g.slot_size);
+	if (RFM_UNLIKELY(r->claimed))
+		return rfm__error(RFM_EBUSY, "rfm_ring_publish: a claimed slot is not committed");
+	ret = check_room(r, timeout_ns);
+	if (ret)
+		return ret;
+	struct ring_slot *s = rfm__ring_slot(r->slots, &r->g, r->head);
+	begin_slot(r, s);
+	memcpy(s->data, buf, len);
+	end_slot(r, s, len);
+	return 0;
+}
+
+RFM_API int rfm_ring_claim(rfm_ring *r, void **bufp, int64_t timeout_ns)
+{
+	int ret;
+
+	if (!r || !bufp)
+		return rfm__error(RFM_EINVAL, "rfm_ring_claim: NULL argument");
+	if (r->claimed)
+		return rfm__error(RFM_EBUSY, "rfm_ring_claim: a claimed slot is not committed");
+	ret = check_room(r, timeout_ns);
+	if (ret)
+		return ret;
+	struct ring_slot *s = rfm__ring_slot(r->slots, &r->g, r->head);
+	begin_slot(r, s);
+	r->claimed = true;
+	*bufp = s->data;
+	return 0;
+}
+
+RFM_API int rfm_ring_commit(rfm_ring *r, size_t len)
+{
+	if (!r)
+		return rfm__error(RFM_EINVAL, "rfm_ring_commit: ring is NULL");
+	if (!r->claimed)
+		return rfm__error(RFM_EINVAL, "rfm_ring_commit: no slot is claimed");
+	if (len > r->g.slot_size)
+		return rfm__error(RFM_EINVAL, "rfm_ring_commit: %zu bytes exceed the slot size %u",
+				  len, r->g.slot_size);
+	r->claimed = false;
+	end_slot(r, rfm__ring_slot(r->slots, &r->g, r->head), len);
+	return 0;
+}
+
+void rfm__ring_fill_info(const struct ring_geom *g, uint64_t offset, uint64_t head,
+			 struct rfm_ring_info *info)
+{
+	struct rfm_ring_info full = {
+		.slot_size = g->slot_size,
+		.slot_count = g->slot_count,
+		.flags = g->flags,
+		.producer = g->producer,
+		.notify_type = g->notify_type,
+		.ring_id = g->ring_id,
+		.max_consumers = g->max_consumers,
+		.offset = offset,
+		.footprint = g->footprint,
+		.head = head,
+	};
+	uint32_t want = info->struct_size < sizeof(full) ? info->struct_size : sizeof(full);
+
+	full.struct_size = want;
+	memcpy(info, &full, want);
+}
+
+RFM_API int rfm_ring_get_info(rfm_ring *r, struct rfm_ring_info *info)
+{
+	if (!r || !info || info->struct_size < 8)
+		return rfm__error(RFM_EINVAL, "rfm_ring_get_info: NULL argument or struct_size");
+	rfm__ring_fill_info(&r->g, r->offset, r->head, info);
+	return 0;
+}
