@@ -109,7 +109,8 @@ RFM_API int rfm_ring_create(rfm_node *node, uint64_t offset, uint64_t size,
 	r->hdr = (struct ring_header *)(node->base + offset);
 	r->slots = node->base + offset + g.slots_offset;
 	r->table = (struct ring_entry *)(node->base + offset + g.table_offset);
-	r->limit = UINT64_MAX;
+	/* Back-pressure: look at the consumers before the first message. */
+	r->limit = g.flags & RFM_RING_F_BACKPRESSURE ? 0 : UINT64_MAX;
 
 	/* Unpublish first, so no consumer trusts a half-written ring. */
 	__atomic_store_n(&r->hdr->magic, 0, __ATOMIC_RELEASE);
@@ -238,7 +239,8 @@ static uint64_t bp_limit(rfm_ring *r)
 		__atomic_compare_exchange_n(&e->owner, &owner, 0, false, __ATOMIC_ACQ_REL,
 					    __ATOMIC_RELAXED);
 	}
-	return min == UINT64_MAX ? UINT64_MAX : min + r->g.slot_count;
+	/* None registered: look again one lap on, for consumers that come. */
+	return (min == UINT64_MAX ? r->head : min) + r->g.slot_count;
 }
 
 static int wait_room(rfm_ring *r, int64_t timeout_ns)

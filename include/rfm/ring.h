@@ -41,7 +41,11 @@
  * ::RFM_RING_CONSUMER_BACKPRESSURE publish their cursor in their entry, and
  * the producer never laps them: its publish fails with ::RFM_EOVERRUN
  * (timeout 0) or waits up to the timeout. A consumer whose node or process
- * is dead stops holding the producer back (and its entry is freed).
+ * is dead stops holding the producer back (and its entry is freed). The
+ * producer looks at the table at least once a lap, so a consumer that
+ * registers while the producer runs holds it back from its start on when
+ * it starts at the newest point; one starting at the oldest may still be
+ * lapped during its first lap (it is told, as any lapped consumer).
  *
  * Everything read from the window is validated before use: a corrupt
  * header is refused with ::RFM_ECORRUPT or ::RFM_EVERSION, and a corrupt

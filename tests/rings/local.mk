@@ -1,0 +1,27 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Ring and health suites (issue 5): in-process ring API, rings and
+# heartbeats across processes. Backend: RFM_TEST_BACKEND (shm only so far).
+
+if WITH_TESTS
+
+ring_tests = \
+	tests/rings/test-rings-api \
+	tests/rings/test-rings-xproc \
+	tests/rings/test-health
+
+check_PROGRAMS += $(ring_tests)
+TESTS += $(ring_tests)
+
+tests_rings_test_rings_api_SOURCES = tests/rings/test-rings-api.c
+tests_rings_test_rings_api_CPPFLAGS = $(rfm_test_cppflags)
+tests_rings_test_rings_api_LDADD = $(rfm_test_ldadd) -lpthread
+
+tests_rings_test_rings_xproc_SOURCES = tests/rings/test-rings-xproc.c
+tests_rings_test_rings_xproc_CPPFLAGS = $(rfm_test_cppflags)
+tests_rings_test_rings_xproc_LDADD = $(rfm_test_ldadd)
+
+tests_rings_test_health_SOURCES = tests/rings/test-health.c
+tests_rings_test_health_CPPFLAGS = $(rfm_test_cppflags)
+tests_rings_test_health_LDADD = $(rfm_test_ldadd)
+
+endif

@@ -1,0 +1,311 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Rings across processes: several blocking consumers checking order and
+ * checksums, back-pressure with zero loss over ten million messages, a
+ * dead back-pressure consumer that stops holding the producer back, and a
+ * producer killed with SIGKILL reported to its consumer by NODE_DOWN.
+ * Children signal readiness through the harness pipes and are stopped by
+ * the PID recorded at fork.
+ */
+#include <signal.h>
+
+#include "rfm-cmocka.h"
+
+#define RING_OFF 4096
+#define RING_SPACE (4 * 1024 * 1024)
+
+static struct harness_network net;
+
+static int setup(void **state)
+{
+	(void)state;
+	harness_network_new(&net, 8 * 1024 * 1024);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	harness_kill_children();
+	harness_network_destroy(&net);
+	return 0;
+}
+
+static const char *uri_with(int node, const char *extra)
+{
+	static char buf[HARNESS_URI_MAX + 64];
+
+	snprintf(buf, sizeof(buf), "%s&%s", harness_node_uri(&net, node), extra);
+	return buf;
+}
+
+/* ---- many consumers, blocking, with checksums ---- */
+
+#define MANY_MSGS 100000u
+#define MANY_CONSUMERS 3
+
+struct msg64 {
+	uint64_t seq;
+	uint64_t words[6];
+	uint64_t sum;
+};
+
+static void fill(struct msg64 *m, uint64_t seq)
+{
+	m->seq = seq;
+	m->sum = seq;
+	for (int i = 0; i < 6; i++) {
+		m->words[i] = seq * 0x9e3779b97f4a7c15ull + (uint64_t)i;
+		m->sum ^= m->words[i];
+	}
+}
+
+struct report {
+	uint64_t got, lost, bad, total;
+};
+
+static int consumer_child(struct harness_link *link, void *arg)
+{
+	int id = (int)(intptr_t)arg;
+	rfm_node *node;
+	rfm_ring_consumer *c;
+	struct report rep = { 0 };
+
+	/* spin=0: every empty take sleeps on the notification. */
+	HARNESS_CHECK_RFM(rfm_open(uri_with(id, "spin=0"), &node));
+	HARNESS_CHECK_RFM(rfm_ring_consumer_open(node, RING_OFF, RFM_RING_CONSUMER_BACKPRESSURE, &c));
+	harness_link_ready(link);
+	for (uint64_t i = 0; i < MANY_MSGS; i++) {
+		struct msg64 m;
+		struct rfm_ring_msg info;
+
+		HARNESS_CHECK_RFM(rfm_ring_consume(c, &m, sizeof(m), &info, -1));
+		uint64_t sum = m.seq;
+		for (int w = 0; w < 6; w++)
+			sum ^= m.words[w];
+		if (m.seq != i || info.seq != i || sum != m.sum || info.len != sizeof(m))
+			rep.bad++;
+		rep.lost += info.lost;
+		rep.total += m.seq;
+		rep.got++;
+	}
+	harness_link_send(link, &rep, sizeof(rep));
+	rfm_ring_consumer_close(c);
+	rfm_close(node);
+	return 0;
+}
+
+static void test_many_consumers(void **state)
+{
+	struct harness_child kids[MANY_CONSUMERS];
+	struct rfm_ring_config cfg = {
+		.struct_size = sizeof(cfg),
+		.slot_size = sizeof(struct msg64),
+		.slot_count = 256,
+		.flags = RFM_RING_F_NOTIFY | RFM_RING_F_BACKPRESSURE,
+	};
+	rfm_node *prod;
+	rfm_ring *r;
+
+	(void)state;
+	assert_rfm_ok(rfm_open(harness_node_uri(&net, 1), &prod));
+	assert_rfm_ok(rfm_ring_create(prod, RING_OFF, RING_SPACE, &cfg, &r));
+	for (int k = 0; k < MANY_CONSUMERS; k++) {
+		harness_child_start(&kids[k], consumer_child, (void *)(intptr_t)(2 + k));
+		assert_int_equal(harness_child_wait_ready(&kids[k]), 0);
+	}
+	for (uint64_t i = 0; i < MANY_MSGS; i++) {
+		struct msg64 m;
+
+		fill(&m, i);
+		assert_rfm_ok(rfm_ring_publish(r, &m, sizeof(m), -1));
+	}
+	for (int k = 0; k < MANY_CONSUMERS; k++) {
+		struct report rep;
+
+		assert_int_equal(harness_child_recv(&kids[k], &rep, sizeof(rep)), 0);
+		assert_int_equal(rep.got, MANY_MSGS);
+		assert_int_equal(rep.bad, 0);
+		assert_int_equal(rep.lost, 0);
+		assert_int_equal(rep.total, (uint64_t)MANY_MSGS * (MANY_MSGS - 1) / 2);
+		assert_int_equal(harness_child_wait(&kids[k]), 0);
+	}
+	rfm_ring_close(r);
+	rfm_close(prod);
+}
+
+/* ---- back-pressure: ten million small messages, zero loss ---- */
+
+#define BP_MSGS 10000000ull
+
+static int bp_child(struct harness_link *link, void *arg)
+{
+	rfm_node *node;
+	rfm_ring_consumer *c;
+	struct report rep = { 0 };
+
+	(void)arg;
+	HARNESS_CHECK_RFM(rfm_open(harness_node_uri(&net, 2), &node));
+	HARNESS_CHECK_RFM(rfm_ring_consumer_open(node, RING_OFF, RFM_RING_CONSUMER_BACKPRESSURE, &c));
+	harness_link_ready(link);
+	for (uint64_t i = 0; i < BP_MSGS; i++) {
+		uint64_t v;
+		struct rfm_ring_msg info;
+
+		HARNESS_CHECK_RFM(rfm_ring_consume(c, &v, sizeof(v), &info, -1));
+		if (v != i || info.seq != i)
+			rep.bad++;
+		rep.lost += info.lost;
+		rep.got++;
+	}
+	harness_link_send(link, &rep, sizeof(rep));
+	rfm_ring_consumer_close(c);
+	rfm_close(node);
+	return 0;
+}
+
+static void test_backpressure_zero_loss(void **state)
+{
+	struct harness_child kid;
+	struct rfm_ring_config cfg = {
+		.struct_size = sizeof(cfg),
+		.slot_size = 8,
+		.slot_count = 4096,
+		.flags = RFM_RING_F_BACKPRESSURE,
+	};
+	struct report rep;
+	rfm_node *prod;
+	rfm_ring *r;
+
+	(void)state;
+	assert_rfm_ok(rfm_open(harness_node_uri(&net, 1), &prod));
+	assert_rfm_ok(rfm_ring_create(prod, RING_OFF, RING_SPACE, &cfg, &r));
+	harness_child_start(&kid, bp_child, NULL);
+	assert_int_equal(harness_child_wait_ready(&kid), 0);
+	for (uint64_t i = 0; i < BP_MSGS; i++)
+		if (rfm_ring_publish(r, &i, sizeof(i), -1))
+			fail_msg("publish %llu: %s", (unsigned long long)i, rfm_last_error());
+	assert_int_equal(harness_child_recv(&kid, &rep, sizeof(rep)), 0);
+	assert_int_equal(rep.got, BP_MSGS);
+	assert_int_equal(rep.bad, 0);
+	assert_int_equal(rep.lost, 0);
+	assert_int_equal(harness_child_wait(&kid), 0);
+	rfm_ring_close(r);
+	rfm_close(prod);
+}
+
+/* ---- a dead back-pressure consumer stops holding the producer ---- */
+
+static int idle_bp_child(struct harness_link *link, void *arg)
+{
+	rfm_node *node;
+	rfm_ring_consumer *c;
+
+	(void)arg;
+	HARNESS_CHECK_RFM(rfm_open(harness_node_uri(&net, 3), &node));
+	HARNESS_CHECK_RFM(rfm_ring_consumer_open(node, RING_OFF, RFM_RING_CONSUMER_BACKPRESSURE, &c));
+	harness_link_ready(link);
+	harness_link_wait_go(link); /* never comes: the parent kills us */
+	return 0;
+}
+
+static void test_dead_consumer_releases(void **state)
+{
+	struct harness_child kid;
+	struct rfm_ring_config cfg = {
+		.struct_size = sizeof(cfg),
+		.slot_size = 8,
+		.slot_count = 8,
+		.flags = RFM_RING_F_BACKPRESSURE,
+	};
+	rfm_node *prod;
+	rfm_ring *r;
+	uint64_t v = 0;
+
+	(void)state;
+	assert_rfm_ok(rfm_open(harness_node_uri(&net, 1), &prod));
+	assert_rfm_ok(rfm_ring_create(prod, RING_OFF, RING_SPACE, &cfg, &r));
+	harness_child_start(&kid, idle_bp_child, NULL);
+	assert_int_equal(harness_child_wait_ready(&kid), 0);
+	for (int i = 0; i < 8; i++)
+		assert_rfm_ok(rfm_ring_publish(r, &v, sizeof(v), 0));
+	assert_rfm_code(rfm_ring_publish(r, &v, sizeof(v), 0), RFM_EOVERRUN);
+	harness_child_kill(&kid);
+	/* The producer notices on its own (liveness is looked at within a ms). */
+	assert_rfm_ok(rfm_ring_publish(r, &v, sizeof(v), -1));
+	for (int i = 0; i < 100; i++)
+		assert_rfm_ok(rfm_ring_publish(r, &v, sizeof(v), 0));
+	rfm_ring_close(r);
+	rfm_close(prod);
+}
+
+/* ---- a producer killed with SIGKILL is reported by NODE_DOWN ---- */
+
+static int producer_child(struct harness_link *link, void *arg)
+{
+	struct rfm_health_config hc = { .struct_size = sizeof(hc), .period_ns = 5000000 };
+	struct rfm_ring_config cfg = { .struct_size = sizeof(cfg), .slot_size = 8, .slot_count = 64 };
+	rfm_node *node;
+	rfm_ring *r;
+
+	(void)arg;
+	HARNESS_CHECK_RFM(rfm_open(harness_node_uri(&net, 1), &node));
+	HARNESS_CHECK_RFM(rfm_ring_create(node, RING_OFF, RING_SPACE, &cfg, &r));
+	HARNESS_CHECK_RFM(rfm_health_start(node, &hc));
+	for (uint64_t i = 0; i < 10; i++)
+		HARNESS_CHECK_RFM(rfm_ring_publish(r, &i, sizeof(i), 0));
+	harness_link_ready(link);
+	harness_link_wait_go(link); /* never comes */
+	return 0;
+}
+
+static void test_killed_producer(void **state)
+{
+	struct rfm_health_config hc = { .struct_size = sizeof(hc), .period_ns = 5000000 };
+	struct harness_child kid;
+	struct rfm_event ev;
+	struct rfm_ring_msg m;
+	rfm_node *node;
+	rfm_ring_consumer *c;
+	bool up = false;
+
+	(void)state;
+	assert_rfm_ok(rfm_open(harness_node_uri(&net, 2), &node));
+	assert_rfm_ok(rfm_event_enable(node, RFM_EVENT_MASK_HEALTH));
+	assert_rfm_ok(rfm_health_start(node, &hc));
+	harness_child_start(&kid, producer_child, NULL);
+	assert_int_equal(harness_child_wait_ready(&kid), 0);
+	assert_rfm_ok(rfm_ring_consumer_open(node, RING_OFF, 0, &c));
+	for (uint64_t i = 0; i < 10; i++) {
+		uint64_t v;
+		assert_rfm_ok(rfm_ring_consume(c, &v, sizeof(v), &m, 0));
+		assert_int_equal(v, i);
+	}
+	/* The producer is seen up, then killed and seen down. */
+	while (!up) {
+		assert_rfm_ok(rfm_event_wait(node, &ev, 10000000000ll));
+		up = ev.type == RFM_EVENT_NODE_UP && ev.sender == 1;
+	}
+	harness_child_kill(&kid);
+	for (;;) {
+		assert_rfm_ok(rfm_event_wait(node, &ev, 10000000000ll));
+		if (ev.type == RFM_EVENT_NODE_DOWN && ev.sender == 1)
+			break;
+	}
+	assert_int_equal(ev.data, 1); /* the incarnation that died */
+	rfm_ring_consumer_close(c);
+	rfm_close(node);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_many_consumers, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_backpressure_zero_loss, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_dead_consumer_releases, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_killed_producer, setup, teardown),
+	};
+
+	harness_init();
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
