@@ -24,6 +24,8 @@ PENDING = {
     "layout.h": "typed-variable tables: bound next (issue 7, layout['region.var'])",
     "event.h": "network interrupts: needs callbacks from C threads (GIL) and blocking "
                "waits released from the GIL; bound after issue 3",
+    "ring.h": "rings: zero-copy peeks and callbacks need buffer/GIL typemaps; bound after issue 5",
+    "health.h": "health: bound with ring.h (issue 5)",
 }
 
 
