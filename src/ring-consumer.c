@@ -27,7 +27,7 @@ static int corrupt(uint64_t offset, const char *what)
 }
 
 /* Copy the header and check every field against what its config implies. */
-static int validate_header(rfm_node *node, uint64_t offset, struct ring_geom *g)
+int rfm__ring_validate(rfm_node *node, uint64_t offset, struct ring_geom *g)
 {
 	const struct ring_header *h;
 	struct ring_header copy;
@@ -177,7 +177,7 @@ static int open_at(rfm_node *node, uint64_t offset, unsigned int flags, rfm_ring
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return rfm__error(RFM_ENOMEM, "rfm_ring_consumer_open: out of memory");
-	ret = validate_header(node, offset, &c->g);
+	ret = rfm__ring_validate(node, offset, &c->g);
 	if (ret)
 		goto fail;
 	if ((flags & RFM_RING_CONSUMER_BACKPRESSURE) && !(c->g.flags & RFM_RING_F_BACKPRESSURE)) {

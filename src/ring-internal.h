@@ -120,6 +120,9 @@ static inline struct ring_slot *rfm__ring_slot(uint8_t *slots, const struct ring
 /* Is the consumer holding @e alive? Asks the backend about node and process. */
 bool rfm__ring_entry_alive(rfm_node *node, const struct ring_entry *e);
 
+/* ring-consumer.c: copy and check the header at @offset into @g. */
+int rfm__ring_validate(rfm_node *node, uint64_t offset, struct ring_geom *g);
+
 /* ring.c */
 int rfm__ring_region(rfm_node *node, const rfm_layout *layout, const char *name, bool writer,
 		     uint64_t *offset, uint64_t *size);

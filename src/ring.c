@@ -175,6 +175,36 @@ RFM_API int rfm_ring_create_region(rfm_node *node, const rfm_layout *layout, con
 	return ret ? ret : rfm_ring_create(node, offset, size, config, ringp);
 }
 
+RFM_API int rfm_ring_attach(rfm_node *node, uint64_t offset, rfm_ring **ringp)
+{
+	struct ring_geom g;
+	rfm_ring *r;
+	int ret;
+
+	if (!node || !ringp)
+		return rfm__error(RFM_EINVAL, "rfm_ring_attach: NULL argument");
+	ret = rfm__ring_validate(node, offset, &g);
+	if (ret)
+		return ret;
+	if (g.producer != (uint32_t)node->id)
+		return rfm__error(RFM_EOWNER, "ring at 0x%llx: its producer is node %u, this is node %d",
+				  (unsigned long long)offset, g.producer, node->id);
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return rfm__error(RFM_ENOMEM, "rfm_ring_attach: out of memory");
+	r->node = node;
+	r->g = g;
+	r->offset = offset;
+	r->hdr = (struct ring_header *)(node->base + offset);
+	r->slots = node->base + offset + g.slots_offset;
+	r->table = (struct ring_entry *)(node->base + offset + g.table_offset);
+	r->limit = g.flags & RFM_RING_F_BACKPRESSURE ? 0 : UINT64_MAX;
+	/* Go on after the last committed message (a claim left open is overwritten). */
+	r->head = __atomic_load_n(&r->hdr->head, __ATOMIC_ACQUIRE);
+	*ringp = r;
+	return 0;
+}
+
 RFM_API void rfm_ring_close(rfm_ring *ring)
 {
 	free(ring);

@@ -34,6 +34,9 @@
 	X(watch)        \
 	X(ping)         \
 	X(bench)        \
+	X(ring)         \
+	X(nodes)        \
+	X(selftest)     \
 	X(help)
 
 #define DECLARE_COMMAND(name) extern const struct cli_command cli_cmd_##name;

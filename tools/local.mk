@@ -30,7 +30,9 @@ tools_rfm_SOURCES = \
 	tools/latency-hist.h \
 	tools/latency-hist.c \
 	tools/cmd-ping.c \
-	tools/cmd-bench.c
+	tools/cmd-bench.c \
+	tools/cmd-ring.c \
+	tools/cmd-health.c
 tools_rfm_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
 tools_rfm_LDADD = src/librfm.la $(JSONC_LIBS)
 

@@ -120,6 +120,15 @@ RFM_API int rfm_ring_create(rfm_node *node, uint64_t offset, uint64_t size,
 RFM_API int rfm_ring_create_region(rfm_node *node, const rfm_layout *layout, const char *region,
 				   const struct rfm_ring_config *config, rfm_ring **ringp);
 
+/**
+ * @brief Take over an existing ring as its producer (a restarted producer).
+ *
+ * Validates the header; publishing goes on after the last committed message.
+ * @return 0, the errors of rfm_ring_consumer_open(), ::RFM_EOWNER (the ring's
+ *         producer is another node).
+ */
+RFM_API int rfm_ring_attach(rfm_node *node, uint64_t offset, rfm_ring **ringp);
+
 /** @brief Free a producer handle (the ring stays in the window). NULL is ignored. */
 RFM_API void rfm_ring_close(rfm_ring *ring);
 

@@ -1,0 +1,345 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * rfm ring create | pub | tail: ring channels from the shell. create and
+ * pub act as the ring's producer (the node of -u must be its writer);
+ * tail is a consumer on any node.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define MS 1000000LL
+
+enum {
+	OPT_SLOT_SIZE = 's',
+	OPT_SLOTS = 'n',
+	OPT_NOTIFY = 'N',
+	OPT_BACKPRESSURE = 'b',
+	OPT_ID = 'i',
+	OPT_HEX = 'x',
+	OPT_TEXT = 'T',
+	OPT_COUNT = 'c',
+	OPT_TIMEOUT = 't',
+	OPT_NEWEST = 'w',
+	OPT_TYPE = 'e',
+};
+
+static const struct option ring_options[] = {
+	{ "slot-size", required_argument, NULL, OPT_SLOT_SIZE },
+	{ "slots", required_argument, NULL, OPT_SLOTS },
+	{ "notify", no_argument, NULL, OPT_NOTIFY },
+	{ "backpressure", no_argument, NULL, OPT_BACKPRESSURE },
+	{ "id", required_argument, NULL, OPT_ID },
+	{ "event", required_argument, NULL, OPT_TYPE },
+	{ "hex", no_argument, NULL, OPT_HEX },
+	{ "text", no_argument, NULL, OPT_TEXT },
+	{ "count", required_argument, NULL, OPT_COUNT },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "newest", no_argument, NULL, OPT_NEWEST },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct ring_args {
+	struct rfm_ring_config cfg;
+	bool hex, text, newest;
+	uint64_t count;
+	int64_t timeout_ns;
+	bool have_count;
+};
+
+static int ring_create(struct cli *cli, uint64_t offset, struct ring_args *a)
+{
+	struct rfm_ring_info info = { .struct_size = sizeof(info) };
+	uint64_t bytes;
+	rfm_ring *r;
+	int ret;
+
+	if (rfm_ring_footprint(&a->cfg, &bytes))
+		return cli_fail(cli);
+	ret = cli_open(cli);
+	if (ret)
+		return ret;
+	if (rfm_ring_create(cli->node, offset, bytes, &a->cfg, &r))
+		return cli_fail(cli);
+	rfm_ring_get_info(r, &info);
+	rfm_ring_close(r);
+	if (cli->json) {
+		struct json_object *obj = json_object_new_object();
+
+		cli_json_add_u64(obj, "offset", info.offset);
+		cli_json_add_u64(obj, "footprint", info.footprint);
+		cli_json_add_u64(obj, "slot_size", info.slot_size);
+		cli_json_add_u64(obj, "slots", info.slot_count);
+		cli_json_add_u64(obj, "producer", info.producer);
+		cli_json_add_bool(obj, "notify", info.flags & RFM_RING_F_NOTIFY);
+		cli_json_add_bool(obj, "backpressure", info.flags & RFM_RING_F_BACKPRESSURE);
+		cli_json_print(obj);
+	} else {
+		printf("ring at 0x%llx: %u slots of %u bytes, %llu bytes, producer node %u\n",
+		       (unsigned long long)info.offset, info.slot_count, info.slot_size,
+		       (unsigned long long)info.footprint, info.producer);
+	}
+	return CLI_EXIT_OK;
+}
+
+static int ring_pub(struct cli *cli, uint64_t offset, struct ring_args *a, int argc, char **argv)
+{
+	rfm_ring *r;
+	int ret, status = CLI_EXIT_OK;
+
+	ret = cli_open(cli);
+	if (ret)
+		return ret;
+	if (rfm_ring_attach(cli->node, offset, &r))
+		return cli_fail(cli);
+	for (int i = optind + 2; i < argc && status == CLI_EXIT_OK; i++) {
+		uint8_t *buf = NULL;
+		size_t len;
+
+		if (a->hex) {
+			ret = cli_parse_hex(cli, argv[i], &buf, &len);
+			if (ret) {
+				status = ret;
+				break;
+			}
+		} else {
+			len = strlen(argv[i]);
+		}
+		if (rfm_ring_publish(r, buf ? buf : (uint8_t *)argv[i], len, a->timeout_ns))
+			status = cli_fail(cli);
+		free(buf);
+	}
+	rfm_ring_close(r);
+	return status;
+}
+
+static void print_msg(struct cli *cli, const struct ring_args *a, const uint8_t *data,
+		      const struct rfm_ring_msg *m)
+{
+	size_t len = m->len;
+
+	if (cli->json) {
+		struct json_object *obj = json_object_new_object();
+		char *hex = malloc(2 * len + 1);
+
+		for (size_t i = 0; hex && i < len; i++)
+			sprintf(hex + 2 * i, "%02x", data[i]);
+		if (hex)
+			hex[2 * len] = 0;
+		cli_json_add_u64(obj, "seq", m->seq);
+		cli_json_add_u64(obj, "lost", m->lost);
+		cli_json_add_u64(obj, "len", len);
+		cli_json_add_string(obj, "hex", hex ? hex : "");
+		if (!a->hex) {
+			char *text = strndup((const char *)data, len);
+			cli_json_add_string(obj, "text", text ? text : "");
+			free(text);
+		}
+		free(hex);
+		cli_json_print(obj);
+	} else {
+		if (m->lost)
+			printf("(%llu message(s) lost: lapped)\n", (unsigned long long)m->lost);
+		printf("%llu:", (unsigned long long)m->seq);
+		if (a->hex) {
+			for (size_t i = 0; i < len; i++)
+				printf(" %02x", data[i]);
+		} else {
+			putchar(' ');
+			for (size_t i = 0; i < len; i++)
+				putchar(isprint(data[i]) ? data[i] : '.');
+		}
+		putchar('\n');
+	}
+	fflush(stdout);
+}
+
+static rfm_node *volatile tail_node;
+
+static void stop_tail(int sig)
+{
+	(void)sig;
+	if (tail_node)
+		rfm_event_cancel(tail_node);
+}
+
+static int ring_tail(struct cli *cli, uint64_t offset, struct ring_args *a)
+{
+	struct rfm_ring_info info = { .struct_size = sizeof(info) };
+	rfm_ring_consumer *c;
+	uint8_t *buf;
+	uint64_t seen = 0;
+	int ret, status = CLI_EXIT_OK;
+
+	ret = cli_open(cli);
+	if (ret)
+		return ret;
+	if (rfm_ring_consumer_open(cli->node, offset,
+				   a->newest ? RFM_RING_CONSUMER_NEWEST : RFM_RING_CONSUMER_OLDEST,
+				   &c))
+		return cli_fail(cli);
+	rfm_ring_consumer_get_info(c, &info);
+	buf = malloc(info.slot_size);
+	if (!buf) {
+		rfm_ring_consumer_close(c);
+		return cli_error(cli, "out of memory");
+	}
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = stop_tail;
+	tail_node = cli->node;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	while (!a->have_count || seen < a->count) {
+		struct rfm_ring_msg m;
+
+		ret = rfm_ring_consume(c, buf, info.slot_size, &m, a->timeout_ns);
+		if (ret == RFM_ETIMEDOUT || ret == RFM_EAGAIN || ret == RFM_ECANCELED)
+			break;
+		if (ret == RFM_ECORRUPT) {
+			fprintf(stderr, "rfm: %s\n", rfm_last_error());
+			continue;
+		}
+		if (ret) {
+			status = cli_fail(cli);
+			break;
+		}
+		print_msg(cli, a, buf, &m);
+		seen++;
+	}
+	tail_node = NULL;
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	free(buf);
+	rfm_ring_consumer_close(c);
+	return status;
+}
+
+static int ring_run(struct cli *cli, int argc, char **argv)
+{
+	struct ring_args a = {
+		.cfg = { .struct_size = sizeof(a.cfg), .slot_size = 256, .slot_count = 64 },
+		.timeout_ns = -1,
+	};
+	uint64_t v, offset;
+	int opt, ret;
+	bool tail_timeout = false;
+
+	while ((opt = cli_getopt(cli, argc, argv, "s:n:Nbi:e:xTc:t:w", ring_options)) > 0) {
+		switch (opt) {
+		case OPT_SLOT_SIZE:
+			if ((ret = cli_parse_u64(cli, "slot size", optarg, UINT32_MAX, &v)))
+				return ret;
+			a.cfg.slot_size = (uint32_t)v;
+			break;
+		case OPT_SLOTS:
+			if ((ret = cli_parse_u64(cli, "slots", optarg, UINT32_MAX, &v)))
+				return ret;
+			a.cfg.slot_count = (uint32_t)v;
+			break;
+		case OPT_NOTIFY:
+			a.cfg.flags |= RFM_RING_F_NOTIFY;
+			break;
+		case OPT_BACKPRESSURE:
+			a.cfg.flags |= RFM_RING_F_BACKPRESSURE;
+			break;
+		case OPT_ID:
+			if ((ret = cli_parse_u64(cli, "ring id", optarg, UINT32_MAX, &v)))
+				return ret;
+			a.cfg.ring_id = (uint32_t)v;
+			break;
+		case OPT_TYPE: {
+			int t = rfm_event_type_parse(optarg);
+			if (t < RFM_EVENT_INTR1 || t > RFM_EVENT_INTR4)
+				return cli_usage_error(cli, "--event must be intr1..intr4, not '%s'",
+						       optarg);
+			a.cfg.notify_type = (uint32_t)t;
+			break;
+		}
+		case OPT_HEX:
+			a.hex = true;
+			break;
+		case OPT_TEXT:
+			a.text = true;
+			break;
+		case OPT_COUNT:
+			if ((ret = cli_parse_u64(cli, "count", optarg, UINT64_MAX, &a.count)))
+				return ret;
+			a.have_count = true;
+			break;
+		case OPT_TIMEOUT:
+			if ((ret = cli_parse_u64(cli, "timeout", optarg, INT64_MAX / MS, &v)))
+				return ret;
+			a.timeout_ns = (int64_t)v * MS;
+			tail_timeout = true;
+			break;
+		case OPT_NEWEST:
+			a.newest = true;
+			break;
+		}
+	}
+	if (opt == CLI_OPT_STOP)
+		return cli->status;
+	if (a.hex && a.text)
+		return cli_usage_error(cli, "--hex and --text exclude each other");
+	ret = cli_check_args(cli, argc, argv, 2, 1000000);
+	if (ret)
+		return ret;
+	const char *action = argv[optind];
+	ret = cli_parse_u64(cli, "OFFSET", argv[optind + 1], UINT64_MAX, &offset);
+	if (ret)
+		return ret;
+	if (!strcmp(action, "create")) {
+		if ((ret = cli_check_args(cli, argc, argv, 2, 2)))
+			return ret;
+		return ring_create(cli, offset, &a);
+	}
+	if (!strcmp(action, "pub")) {
+		if (argc - optind < 3)
+			return cli_usage_error(cli, "ring pub needs at least one MESSAGE");
+		if (!tail_timeout)
+			a.timeout_ns = 0;
+		return ring_pub(cli, offset, &a, argc, argv);
+	}
+	if (!strcmp(action, "tail")) {
+		if ((ret = cli_check_args(cli, argc, argv, 2, 2)))
+			return ret;
+		return ring_tail(cli, offset, &a);
+	}
+	return cli_usage_error(cli, "unknown action '%s' (expected create, pub or tail)", action);
+}
+
+const struct cli_command cli_cmd_ring = {
+	.name = "ring",
+	.args = "create OFFSET [opts] | pub OFFSET MESSAGE... | tail OFFSET [opts]",
+	.summary = "Create a ring channel, publish to it, or print its messages",
+	.help = "create: make a ring at OFFSET (64-byte aligned) written by this node.\n"
+		"pub: publish each MESSAGE (text, or hex bytes with --hex) as this ring's\n"
+		"producer, going on after its last message.\n"
+		"tail: print the ring's messages from the oldest (or --newest) as they\n"
+		"come, until --count N were printed, nothing came for --timeout MS, or\n"
+		"SIGINT/SIGTERM. Lapped messages are reported as lost.\n"
+		"\n"
+		"Options:\n"
+		"  -s, --slot-size N   create: largest message in bytes (default 256)\n"
+		"  -n, --slots N       create: slots, a power of two (default 64)\n"
+		"  -N, --notify        create: commits interrupt sleeping consumers\n"
+		"  -b, --backpressure  create: registered consumers are never lapped\n"
+		"  -i, --id N          create: the ring id (data of its interrupts)\n"
+		"  -e, --event TYPE    create: interrupt type, intr1..intr4 (default intr3)\n"
+		"  -x, --hex           pub: messages are hex bytes; tail: print hex\n"
+		"  -T, --text          tail: print text, '.' for unprintable bytes (default)\n"
+		"  -c, --count N       tail: stop after N messages\n"
+		"  -t, --timeout MS    tail: stop after MS ms without a message;\n"
+		"                      pub: wait up to MS ms for back-pressure room\n"
+		"  -w, --newest        tail: only messages published from now on\n"
+		"\n"
+		"JSON keys: create: offset, footprint, slot_size, slots, producer, notify,\n"
+		"backpressure; tail (one object a line): seq, lost, len, hex, text.\n",
+	.run = ring_run,
+};
