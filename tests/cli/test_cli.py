@@ -10,7 +10,8 @@ from conftest import MANPAGE, WINDOW, failed, ok
 
 COMMANDS = ["info", "peek8", "peek16", "peek32", "peek64", "poke8", "poke16", "poke32",
             "poke64", "read", "write", "dump", "fill", "verify", "send", "wait", "listen",
-            "destroy", "layout", "get", "set", "watch", "ping", "bench", "help"]
+            "destroy", "layout", "get", "set", "watch", "ping", "bench", "ring", "nodes",
+            "selftest", "help"]
 
 
 def listed_commands(help_text):

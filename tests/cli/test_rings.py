@@ -1,0 +1,85 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""rfm ring create/pub/tail, rfm nodes and rfm selftest."""
+import json
+
+from conftest import failed, ok, usage_error
+
+OFF = "0x1000"
+
+
+def test_ring_create_pub_tail(rfm, net):
+    r = ok(rfm("-u", net.node(1), "--json", "ring", "create", OFF, "--slots", "8",
+               "--slot-size", "32"))
+    info = r.json()
+    assert info["offset"] == 0x1000
+    assert info["slots"] == 8
+    assert info["slot_size"] == 32
+    assert info["producer"] == 1
+    assert info["notify"] is False
+    ok(rfm("-u", net.node(1), "ring", "pub", OFF, "hello", "world"))
+    r = ok(rfm("-u", net.node(2), "ring", "tail", OFF, "--timeout", "0"))
+    assert r.out == "0: hello\n1: world\n"
+    r = ok(rfm("-u", net.node(3), "--json", "ring", "tail", OFF, "--count", "1"))
+    assert json.loads(r.out) == {"seq": 0, "lost": 0, "len": 5, "hex": "68656c6c6f",
+                                 "text": "hello"}
+    ok(rfm("-u", net.node(1), "ring", "pub", "--hex", OFF, "00ff10"))
+    r = ok(rfm("-u", net.node(2), "ring", "tail", OFF, "--hex", "--timeout", "0"))
+    assert r.out.splitlines()[-1] == "2: 00 ff 10"
+
+
+def test_ring_tail_starts_at_oldest_valid(rfm, net):
+    ok(rfm("-u", net.node(1), "ring", "create", OFF, "--slots", "4", "--slot-size", "8"))
+    ok(rfm("-u", net.node(1), "ring", "pub", OFF, *[str(i) for i in range(10)]))
+    r = ok(rfm("-u", net.node(2), "--json", "ring", "tail", OFF, "--timeout", "0"))
+    msgs = [json.loads(line) for line in r.out.splitlines()]
+    assert [m["seq"] for m in msgs] == [6, 7, 8, 9]
+    # A new consumer lost nothing: it starts at the oldest message still there.
+    assert [m["lost"] for m in msgs] == [0, 0, 0, 0]
+
+
+def test_ring_errors(rfm, net):
+    failed(rfm("-u", net.node(1), "ring", "create", OFF, "--slots", "6"), "power of two")
+    failed(rfm("-u", net.node(1), "ring", "create", "0x1001"), "aligned")
+    failed(rfm("-u", net.node(2), "ring", "tail", "0x8000", "--timeout", "0"), "no ring")
+    ok(rfm("-u", net.node(1), "ring", "create", OFF, "--slot-size", "4"))
+    failed(rfm("-u", net.node(2), "ring", "pub", OFF, "x"), "producer is node 1")
+    failed(rfm("-u", net.node(1), "ring", "pub", OFF, "too long"), "slot size")
+    usage_error(rfm("-u", net.node(1), "ring", "spin", OFF), "unknown action", "ring")
+    usage_error(rfm("-u", net.node(1), "ring", "pub", OFF), "MESSAGE", "ring")
+    usage_error(rfm("-u", net.node(1), "ring", "tail", OFF, "--hex", "--text"), "exclude",
+                "ring")
+
+
+def test_ring_backpressure_pub(rfm, net):
+    ok(rfm("-u", net.node(1), "ring", "create", OFF, "--slots", "2", "--backpressure"))
+    ok(rfm("-u", net.node(1), "ring", "pub", OFF, "a", "b", "c"))
+
+
+def test_nodes(rfm, net, hold_node):
+    hold_node(net.node(5))
+    r = ok(rfm("-u", net.node(1), "--json", "nodes"))
+    nodes = r.json()["nodes"]
+    ids = [n["id"] for n in nodes]
+    assert ids == [1, 5]
+    me = nodes[0]
+    assert me["self"] is True
+    assert me["attached"] is True
+    assert me["age_ns"] is None
+    assert nodes[1]["pid"] > 0
+    r = ok(rfm("-u", net.node(1), "nodes"))
+    lines = r.out.splitlines()
+    assert lines[0].split()[:3] == ["NODE", "ATTACHED", "ALIVE"]
+    assert lines[1].split()[0] == "1*"
+    assert lines[2].split()[0] == "5"
+
+
+def test_selftest(rfm, net):
+    r = ok(rfm("-u", net.node(1), "--json", "selftest", "--offset", "0x100"))
+    res = r.json()
+    assert res["passed"] is True
+    assert res["memory_ok"] is True
+    assert res["memory_errors"] == 0
+    assert res["event_ok"] is True
+    r = ok(rfm("-u", net.node(1), "selftest"))
+    assert r.out.endswith("self-test passed\n")
+    failed(rfm("-u", net.node(1), "selftest", "--offset", "0xffffffff"), "outside the window")
