@@ -50,6 +50,7 @@ struct lay_record {
 	uint64_t size_wanted;	/* data bytes asked for, 0 = fit */
 	uint64_t data_size;	/* set by finish */
 	uint64_t abs;		/* window offset of the sequence word, set by finish */
+	uint32_t notify;	/* event type sent after a publish, 0: none */
 	struct lay_pos pos, pos_offset, pos_size;
 };
 
@@ -149,6 +150,8 @@ struct rfm_record {
 	rfm_layout *layout;	/* referenced */
 	size_t index;		/* into layout->records */
 	int node_id;
+	rfm_node *node;
+	uint32_t notify;	/* event type broadcast after a publish, 0: none */
 };
 
 /* var.c: refresh the fast-path flags after a change of the handle's settings. */

@@ -340,9 +340,9 @@ static void walk_vars(struct yaml_walk *w, yaml_node_t *list, uint32_t region, u
 	}
 }
 
-enum { C_NAME, C_OFFSET, C_SIZE, C_ORDER, C_DESC, C_VARS, C_N };
+enum { C_NAME, C_OFFSET, C_SIZE, C_ORDER, C_DESC, C_VARS, C_NOTIFY, C_N };
 static const char *const record_keys[] = { "name", "offset", "size", "byte_order",
-					   "description", "variables", NULL };
+					   "description", "variables", "notify", NULL };
 
 static void walk_record(struct yaml_walk *w, yaml_node_t *map, uint32_t region, uint32_t order)
 {
@@ -379,6 +379,19 @@ static void walk_record(struct yaml_walk *w, yaml_node_t *map, uint32_t region, 
 	if (!byte_order(w, v[C_ORDER], &spec.byte_order))
 		ok = false;
 	spec.description = text_or_null(w, v[C_DESC], "description");
+	if (v[C_NOTIFY]) {
+		const char *t = scalar(w, v[C_NOTIFY], "notify");
+		int type = t ? rfm_event_type_parse(t) : -1;
+
+		if (type >= (int)RFM_EVENT_INTR1 && type <= (int)RFM_EVENT_INTR4) {
+			spec.notify = (uint32_t)type;
+		} else {
+			if (t)
+				rfm__diag(w->diags, pos_of(v[C_NOTIFY]), RFM_ELAYOUT,
+					  "notify must be intr1, intr2, intr3 or intr4, not '%s'", t);
+			ok = false;
+		}
+	}
 	if (missing(w, map, v[C_VARS], "variables", "a record"))
 		ok = false;
 	if (ok && region != NO_PARENT) {

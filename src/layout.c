@@ -132,6 +132,7 @@ int rfm__layout_push_record(rfm_layout *layout, uint32_t region,
 	r->byte_order = spec->byte_order;
 	r->offset = spec->offset;
 	r->size_wanted = spec->size;
+	r->notify = spec->notify;
 	r->pos = pos[0];
 	r->pos_offset = pos[1];
 	r->pos_size = pos[2];
@@ -317,6 +318,9 @@ RFM_API int rfm_layout_add_record(rfm_layout *layout, const char *region,
 		return rfm__error(RFM_ENOTFOUND, "rfm_layout_add_record: no region '%s' in %s",
 				  region, layout->name);
 	COPY_SPEC(s, spec);
+	if (s.notify > RFM_EVENT_INTR4)
+		return rfm__error(RFM_EINVAL, "rfm_layout_add_record: notify type %u is not intr1..intr4",
+				  s.notify);
 	ret = rfm__layout_push_record(layout, (uint32_t)r, &s, NULL);
 	return ret < 0 ? rfm__error(ret, "rfm_layout_add_record: out of memory") : 0;
 }

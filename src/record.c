@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,14 +20,18 @@
 #endif
 
 /*
- * Hook run after every successful publish. Network interrupts are not in
- * this build yet; when they are, a record whose layout asks for it sends
- * its event here (the data is already visible: interrupts follow the data).
+ * Hook run after every successful publish: a record whose layout has a
+ * `notify` type broadcasts it with the new sequence (the data is already
+ * visible: interrupts follow the data).
  */
 static inline int after_publish(rfm_record *rec, uint32_t sequence)
 {
-	(void)rec;
-	(void)sequence;
+	if (rec->notify) {
+		/* Nobody listening, or a backend without events, is not an error. */
+		int ret = rfm_event_send(rec->node, RFM_NODE_ALL, rec->notify, sequence);
+
+		return ret < 0 && ret != RFM_ENOTSUP ? ret : 0;
+	}
 	return 0;
 }
 
@@ -63,6 +68,8 @@ RFM_API int rfm_record_open(rfm_layout *layout, rfm_node *node, const char *name
 	rec->layout = rfm__layout_ref(layout);
 	rec->index = (size_t)i;
 	rec->node_id = node->id;
+	rec->node = node;
+	rec->notify = def->notify;
 	*recp = rec;
 	return 0;
 }
@@ -239,4 +246,60 @@ RFM_API int rfm_record_var(rfm_record *rec, const char *name, rfm_var **varp)
 out:
 	free(full);
 	return ret;
+}
+
+RFM_API int rfm_record_wait(rfm_record *rec, uint32_t last, int64_t timeout_ns, uint32_t *seqp)
+{
+	uint64_t deadline = 0;
+	bool enabled = false;
+
+	if (!rec)
+		return rfm__error(RFM_EINVAL, "rfm_record_wait: rec is NULL");
+	if (timeout_ns > 0)
+		deadline = rfm_event_now_ns() + (uint64_t)timeout_ns;
+	for (unsigned int i = 0;; i++) {
+		uint32_t seq = rfm__seq_read_begin(rec->seq, rec->swap);
+		int64_t left = -1;
+
+		if (!(seq & 1) && seq != last) {
+			if (seqp)
+				*seqp = seq;
+			return 0;
+		}
+		if (timeout_ns == 0)
+			return RFM_EAGAIN;
+		if (deadline) {
+			uint64_t now = rfm_event_now_ns();
+			if (now >= deadline)
+				return rfm__error(RFM_ETIMEDOUT, "%s: nothing published in time",
+						  rec_name(rec));
+			left = (int64_t)(deadline - now);
+		}
+		if (i < 64 || !rec->notify || seq & 1) {
+			/* A publish in progress ends in a moment: spin, then yield. */
+			if (i < 64)
+				rfm__cpu_relax();
+			else
+				sched_yield();
+			continue;
+		}
+		if (!enabled) {
+			uint32_t mask = 0;
+
+			rfm_event_get_enabled(rec->node, &mask);
+			if (!(mask & RFM_EVENT_BIT(rec->notify))) {
+				int ret = rfm_event_enable(rec->node, RFM_EVENT_BIT(rec->notify));
+				if (ret && ret != RFM_EBUSY)
+					return ret;
+				/* Enabled now: a publish before this was not queued, look again. */
+				enabled = true;
+				continue;
+			}
+			enabled = true;
+		}
+		struct rfm_event ev;
+		int ret = rfm_event_wait(rec->node, &ev, left);
+		if (ret && ret != RFM_ETIMEDOUT)
+			return ret;
+	}
 }

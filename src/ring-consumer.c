@@ -92,6 +92,9 @@ static int claim_entry(rfm_ring_consumer *c)
 		__atomic_store_n(&e->sleep, 0, __ATOMIC_RELAXED);
 		__atomic_store_n(&e->owner, (uint32_t)c->node->id + 1, __ATOMIC_RELEASE);
 		c->entry = e;
+		/* Sleep values unique to this consumer: the producer remembers the
+		 * last value it woke per entry, and a new holder must not match it. */
+		c->sleep_gen = (uint32_t)(rfm__now_ns() ^ ((uint64_t)getpid() << 20));
 		return 0;
 	}
 	return rfm__error(RFM_EFULL, "ring at 0x%llx: all %u consumer entries are taken",

@@ -222,8 +222,8 @@ bool rfm__ring_entry_alive(rfm_node *node, const struct ring_entry *e)
 		return false;
 	if (node->ops->node_alive && !node->ops->node_alive(node, owner - 1, inc))
 		return false;
-	/* Same host (shm:): a dead process is gone even if its node id lives on. */
-	if (pid > 0 && kill(pid, 0) < 0 && errno == ESRCH)
+	/* shm: is one host: a dead process is gone even if its node id lives on. */
+	if (node->ops == &rfm__shm_ops && pid > 0 && kill(pid, 0) < 0 && errno == ESRCH)
 		return false;
 	return true;
 }

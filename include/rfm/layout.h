@@ -188,7 +188,10 @@ struct rfm_record_spec {
 	uint64_t offset;	/**< In the region, or ::RFM_OFFSET_AUTO. */
 	uint64_t size;		/**< Data bytes to reserve, or 0: what the variables need. */
 	const char *description; /**< May be NULL. */
-	uint32_t reserved[8];	/**< Zero. */
+	/** Event type (INTR1..INTR4) broadcast after each publish, data = the
+	 *  new sequence; 0: none. Layout key `notify`. */
+	uint32_t notify;
+	uint32_t reserved[7];	/**< Zero. */
 };
 
 /** A variable (scalar, array, string or bytes). */
@@ -630,6 +633,20 @@ RFM_API int rfm_record_publish(rfm_record *rec);
  * @return 0 or ::RFM_EINVAL.
  */
 RFM_API int rfm_record_sequence(const rfm_record *rec, uint32_t *seqp);
+
+/**
+ * @brief Wait until the record's sequence is even and differs from @p last.
+ *
+ * With a `notify` type in the layout, the wait sleeps on that event (the
+ * handle's node enables it; give record waits a handle of their own, as
+ * they take its records); without, it polls with yields.
+ * @param last A sequence seen before (rfm_record_sequence(), or a read's).
+ * @param timeout_ns 0: only look; < 0: for ever; else nanoseconds.
+ * @param[out] seqp The new sequence; may be NULL.
+ * @return 0, ::RFM_EAGAIN, ::RFM_ETIMEDOUT, ::RFM_EINVAL, or the errors of
+ *         rfm_event_wait().
+ */
+RFM_API int rfm_record_wait(rfm_record *rec, uint32_t last, int64_t timeout_ns, uint32_t *seqp);
 
 /**
  * @brief A variable handle on the record's image, for typed access between

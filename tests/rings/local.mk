@@ -7,7 +7,8 @@ if WITH_TESTS
 ring_tests = \
 	tests/rings/test-rings-api \
 	tests/rings/test-rings-xproc \
-	tests/rings/test-health
+	tests/rings/test-health \
+	tests/rings/test-record-notify
 
 check_PROGRAMS += $(ring_tests)
 TESTS += $(ring_tests)
@@ -23,5 +24,9 @@ tests_rings_test_rings_xproc_LDADD = $(rfm_test_ldadd)
 tests_rings_test_health_SOURCES = tests/rings/test-health.c
 tests_rings_test_health_CPPFLAGS = $(rfm_test_cppflags)
 tests_rings_test_health_LDADD = $(rfm_test_ldadd)
+
+tests_rings_test_record_notify_SOURCES = tests/rings/test-record-notify.c
+tests_rings_test_record_notify_CPPFLAGS = $(rfm_test_cppflags)
+tests_rings_test_record_notify_LDADD = $(rfm_test_ldadd)
 
 endif
