@@ -415,7 +415,8 @@ RFM_API int rfm_ring_consume(rfm_ring_consumer *c, void *buf, size_t cap,
 			skip_to(c, c->cursor + 1);
 			return corrupt(c->offset, "a slot's length exceeds the slot size");
 		}
-		memcpy(buf, s->data, len < cap ? len : cap);
+		if (cap)
+			memcpy(buf, s->data, len < cap ? len : cap);
 		if (RFM_UNLIKELY(!still(c, s)))
 			continue;
 		deliver(c, msg, len);

@@ -369,7 +369,8 @@ RFM_API int rfm_ring_publish(rfm_ring *r, const void *buf, size_t len, int64_t t
 		return ret;
 	struct ring_slot *s = rfm__ring_slot(r->slots, &r->g, r->head);
 	begin_slot(r, s);
-	memcpy(s->data, buf, len);
+	if (len)
+		memcpy(s->data, buf, len);
 	end_slot(r, s, len);
 	return 0;
 }
