@@ -15,6 +15,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -69,10 +70,14 @@ static struct raw_slot *raw_slot(struct raw_side *s, uint64_t pos)
 
 static void raw_publish(struct raw_side *s, const void *buf, uint32_t len, bool flow)
 {
+	/* Full: spin a little, then yield, as librfm's back-pressure wait does. */
 	if (flow)
-		while (s->pos - s->cached_tail >= SLOTS) {
+		for (unsigned int i = 0; s->pos - s->cached_tail >= SLOTS; i++) {
 			s->cached_tail = __atomic_load_n(&s->r->tail, __ATOMIC_ACQUIRE);
-			relax();
+			if (i < 256)
+				relax();
+			else
+				sched_yield();
 		}
 	struct raw_slot *sl = raw_slot(s, s->pos);
 	memcpy(sl->data, buf, len);
@@ -413,6 +418,9 @@ static void bench_iceoryx(const char *self, struct lat ours[2])
 		_exit(127);
 	}
 	printf("  started iox-roudi, PID %d\n", (int)roudi);
+	/* Ready once its management segment exists (bounded: 10 s). */
+	for (int i = 0; i < 10000 && access("/dev/shm/iceoryx_mgmt", F_OK); i++)
+		usleep(1000);
 	for (int k = 0; k < 2; k++) {
 		uint32_t size = k ? 1024 : 64;
 		struct lat runs[RUNS];
