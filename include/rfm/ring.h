@@ -250,7 +250,9 @@ typedef void (*rfm_ring_callback)(rfm_ring_consumer *cons, const void *data,
  * Needs a ring with ::RFM_RING_F_NOTIFY. Registers an event callback for
  * the ring's notify type on the consumer's node handle (one ring callback
  * consumer per handle and type). Messages torn by a lap are not delivered:
- * they count as lost in the next message's @c lost.
+ * they count as lost in the next message's @c lost. While it is set, the
+ * handle's blocking takes (rings and rfm_event_wait()) return ::RFM_EBUSY.
+ * Close the consumer from another thread, not from its own callback.
  * @return 0, ::RFM_EINVAL, ::RFM_ENOTSUP (ring without notify), ::RFM_EBUSY
  *         (a callback for that type is registered on the handle).
  */
