@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -96,8 +98,11 @@ int main(int argc, char **argv)
 	}
 	iox_set_loglevel(Iceoryx_LogLevel_Warn);
 	snprintf(instance, sizeof(instance), "i%d", (int)getpid());
+	/* A hang guard: a busy-polling pair on a loaded 2-core machine can crawl. */
+	alarm(120);
 	pid_t pid = fork();
 	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		snprintf(name, sizeof(name), "rfmbench-pong-%s", instance);
 		open_side(&s, name, "pong", "ping", instance);
 		for (int i = 0; i < pings + WARMUP; i++) {
