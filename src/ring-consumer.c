@@ -86,6 +86,8 @@ static int claim_entry(rfm_ring_consumer *c)
 			continue;
 		/* Fill, then publish the owner: the producer never sees a stale cursor. */
 		__atomic_store_n(&e->cursor, c->cursor, __ATOMIC_RELAXED);
+		c->published = c->cursor;
+		c->batch = c->g.slot_count / 16 ? c->g.slot_count / 16 : 1;
 		e->incarnation = c->node->incarnation;
 		e->pid = (int32_t)getpid();
 		e->flags = c->flags & RFM_RING_CONSUMER_BACKPRESSURE;
@@ -119,8 +121,22 @@ static inline enum look look(rfm_ring_consumer *c, struct ring_slot **sp)
 
 static void publish_cursor(rfm_ring_consumer *c)
 {
-	if (c->entry)
+	if (c->entry && c->published != c->cursor) {
 		__atomic_store_n(&c->entry->cursor, c->cursor, __ATOMIC_RELEASE);
+		c->published = c->cursor;
+	}
+}
+
+/*
+ * While it keeps taking, a back-pressure consumer publishes its cursor
+ * every 1/16 of the ring: the producer reads that line only when it runs
+ * out of room, and a line written per message would bounce between the
+ * two. Whenever it stops (nothing new, or about to wait) it publishes.
+ */
+static inline void publish_cursor_lazy(rfm_ring_consumer *c)
+{
+	if (c->cursor - c->published >= c->batch)
+		publish_cursor(c);
 }
 
 /* Losses are reported with the next message returned. */
@@ -363,6 +379,7 @@ static int next(rfm_ring_consumer *c, struct ring_slot **sp, int64_t timeout_ns)
 	for (;;) {
 		if (find(c, sp) == LOOK_READY)
 			return 0;
+		publish_cursor(c);
 		if (timeout_ns == 0)
 			return RFM_EAGAIN; /* the common "nothing new": no message formatting */
 		int ret = wait_ready(c, timeout_ns);
@@ -391,7 +408,7 @@ static void advance(rfm_ring_consumer *c)
 {
 	c->cursor++;
 	c->taken++;
-	publish_cursor(c);
+	publish_cursor_lazy(c);
 }
 
 RFM_API int rfm_ring_consume(rfm_ring_consumer *c, void *buf, size_t cap,

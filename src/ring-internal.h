@@ -101,6 +101,8 @@ struct rfm_ring_consumer {
 	struct ring_geom g;
 	uint64_t offset;
 	uint64_t cursor;
+	uint64_t published;	/* cursor as last written to the entry */
+	uint64_t batch;		/* publish the cursor at least this often */
 	uint32_t sleep_gen;
 	unsigned int flags;
 	bool peeking;
