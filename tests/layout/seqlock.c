@@ -13,7 +13,6 @@
 #define RECORD_SIZE 256
 #define WANTED_READS 1000000u
 /* A bound on the test's run time, not an assertion about speed. */
-#define GIVE_UP_SECONDS 20
 
 static const char *const layout_lines[] = {
 	"version: 1",
@@ -152,7 +151,12 @@ static void test_no_torn_reads(void **state)
 				last = fr.counter;
 			}
 		}
-		if ((good & 0xffff) == 0 && now() - start > GIVE_UP_SECONDS)
+		/*
+		 * No time limit (a sanitizer build is many times slower): a read
+		 * either succeeds or, after a million tries, fails; only a writer
+		 * stuck mid-publish makes every read fail, so stop on those.
+		 */
+		if (etorn > 100)
 			break;
 	}
 	double elapsed = now() - start;
