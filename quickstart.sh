@@ -134,6 +134,8 @@ run_tests() {
 	# own synchronisation uses atomics that TSan models.
 	configure_and_build build-tsan CFLAGS="-O1 -g -fsanitize=thread -Wno-tsan" \
 		LDFLAGS="-fsanitize=thread" --disable-bindings-python --disable-bindings-tcl
+	# Tests fork children from threaded processes; TSan's default kills those.
+	export TSAN_OPTIONS=die_after_fork=0
 	check build-tsan "TSan"
 
 	say "valgrind memcheck (make check-valgrind)"

@@ -237,8 +237,9 @@ RFM_API int rfm_health_nodes(rfm_node *node, struct rfm_node_status *rows, size_
 			continue;
 		if ((size_t)n < max) {
 			struct rfm_node_status *r = &rows[n];
-			uint64_t period = beats ? f.beat->period_ns : 0;
-			uint64_t at = beats ? f.beat->beat_ns : 0;
+			/* The beating node (maybe a thread of ours) writes these at any time. */
+			uint64_t period = beats ? __atomic_load_n(&f.beat->period_ns, __ATOMIC_RELAXED) : 0;
+			uint64_t at = beats ? __atomic_load_n(&f.beat->beat_ns, __ATOMIC_RELAXED) : 0;
 			uint32_t misses = node->health ? node->health->misses
 						       : RFM_HEALTH_MISSES_DEFAULT;
 
