@@ -38,3 +38,21 @@ tests_rfm2g_test_rfm2g_cxx_CXXFLAGS = $(rfm_cxx_warn)
 tests_rfm2g_test_rfm2g_cxx_LDADD = src/rfm2g/librfm2g.la src/librfm.la
 
 endif
+
+if WITH_TESTS
+# The rfm2g: backend against a scripted driver: librfm's objects are linked
+# statically (a convenience copy) so that --wrap reaches their system calls.
+check_LTLIBRARIES += tests/rfm2g/librfm-wrapped.la
+tests_rfm2g_librfm_wrapped_la_SOURCES = $(src_librfm_la_SOURCES)
+tests_rfm2g_librfm_wrapped_la_CFLAGS = $(src_librfm_la_CFLAGS)
+tests_rfm2g_librfm_wrapped_la_LIBADD = $(src_librfm_la_LIBADD)
+
+check_PROGRAMS += tests/rfm2g/test-rfm2g-backend
+TESTS += tests/rfm2g/test-rfm2g-backend
+tests_rfm2g_test_rfm2g_backend_SOURCES = tests/rfm2g/test-rfm2g-backend.c
+tests_rfm2g_test_rfm2g_backend_CPPFLAGS = $(rfm2g_test_cppflags)
+tests_rfm2g_test_rfm2g_backend_LDADD = tests/rfm2g/librfm-wrapped.la \
+	tests/harness/libharness.la $(CMOCKA_LIBS)
+tests_rfm2g_test_rfm2g_backend_LDFLAGS = \
+	-Wl,--wrap=open,--wrap=close,--wrap=ioctl,--wrap=mmap,--wrap=munmap
+endif

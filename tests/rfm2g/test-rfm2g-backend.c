@@ -1,0 +1,398 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The rfm2g: backend without a card: open, ioctl, mmap, munmap and close
+ * are wrapped at link time (-Wl,--wrap=...). Calls the main thread makes
+ * (open, GET_CONFIG, mmap, ENABLE_EVENT, SEND_EVENT) follow CMocka
+ * will_return scripts with the driver's documented replies and errno
+ * values; the blocking WAIT_FOR_EVENT / CANCEL_EVENT pair, used by the
+ * backend's waiter threads, is served by a small model of the driver's
+ * per-event state (one waiter, queue of depth 1, EIDRM on cancel, ENOSYS
+ * when nobody waits, EALREADY for a second waiter), because CMocka's mock
+ * queue is not for other threads.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <sys/mman.h>
+#include <sys/types.h>
+
+#include "rfm-cmocka.h"
+#include "rfm2g_ioctl.h"
+
+#define FAKE_PATH "/dev/rfm2g-test0"
+#define FAKE_URI "rfm2g:" FAKE_PATH
+#define FAKE_FD 1000
+#define FAKE_WINDOW (64u * 4096u)
+
+int __real_open(const char *path, int flags, ...);
+int __real_close(int fd);
+int __real_ioctl(int fd, unsigned long request, ...);
+void *__real_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off);
+int __real_munmap(void *addr, size_t len);
+
+static struct {
+	RFM2GCONFIG cfg;
+	unsigned char mem[FAKE_WINDOW] __attribute__((aligned(4096)));
+	size_t mapped_len;
+	int closes, munmaps;
+	RFM2GEVENTINFO sent;
+	unsigned int enabled;	/* ENABLE_EVENT calls, bit per type */
+
+	/* the driver's per-event state (types 0..4) */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool pending[5];
+	RFM2GEVENTINFO entry[5];
+	bool waiting[5];
+	bool canceled[5];
+	bool foreign_waiter[5];	/* another process waits there */
+	int ealready[5];
+} fake = { .lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER };
+
+int __wrap_open(const char *path, int flags, ...);
+int __wrap_open(const char *path, int flags, ...)
+{
+	va_list ap;
+	int mode, ret;
+
+	va_start(ap, flags);
+	mode = (flags & O_CREAT) ? va_arg(ap, int) : 0;
+	va_end(ap);
+	if (strcmp(path, FAKE_PATH))
+		return __real_open(path, flags, mode);
+	ret = mock_type(int);
+	if (ret < 0) {
+		errno = -ret;
+		return -1;
+	}
+	return FAKE_FD;
+}
+
+int __wrap_close(int fd);
+int __wrap_close(int fd)
+{
+	if (fd != FAKE_FD)
+		return __real_close(fd);
+	fake.closes++;
+	return 0;
+}
+
+void *__wrap_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off);
+void *__wrap_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	int ret;
+
+	if (fd != FAKE_FD)
+		return __real_mmap(addr, len, prot, flags, fd, off);
+	ret = mock_type(int);
+	if (ret < 0) {
+		errno = -ret;
+		return MAP_FAILED;
+	}
+	assert_int_equal(off, 0);
+	assert_true(flags & MAP_SHARED);
+	assert_true(len <= sizeof(fake.mem));
+	fake.mapped_len = len;
+	return fake.mem;
+}
+
+int __wrap_munmap(void *addr, size_t len);
+int __wrap_munmap(void *addr, size_t len)
+{
+	if (addr != fake.mem)
+		return __real_munmap(addr, len);
+	assert_int_equal(len, fake.mapped_len);
+	fake.munmaps++;
+	return 0;
+}
+
+static int fail_with(int err)
+{
+	errno = err;
+	return -1;
+}
+
+/* WAIT_FOR_EVENT as the driver does it, for the waiter threads. */
+static int model_wait(RFM2GEVENTINFO *info)
+{
+	unsigned int t = info->Event;
+	int ret = 0;
+
+	assert_true(t < 5);	/* the backend validates before the driver sees it */
+	pthread_mutex_lock(&fake.lock);
+	if (fake.waiting[t] || fake.foreign_waiter[t]) {
+		fake.ealready[t]++;
+		pthread_cond_broadcast(&fake.cond);
+		pthread_mutex_unlock(&fake.lock);
+		return fail_with(EALREADY);
+	}
+	fake.waiting[t] = true;
+	pthread_cond_broadcast(&fake.cond);
+	while (!fake.pending[t] && !fake.canceled[t])
+		pthread_cond_wait(&fake.cond, &fake.lock);
+	if (fake.pending[t]) {
+		info->NodeId = fake.entry[t].NodeId;
+		info->ExtendedInfo = fake.entry[t].ExtendedInfo;
+		fake.pending[t] = false;
+	} else {
+		ret = EIDRM;
+	}
+	fake.canceled[t] = false;
+	fake.waiting[t] = false;
+	pthread_cond_broadcast(&fake.cond);
+	pthread_mutex_unlock(&fake.lock);
+	return ret ? fail_with(ret) : 0;
+}
+
+static int model_cancel(const RFM2GEVENTINFO *info)
+{
+	unsigned int t = info->Event;
+	int ret = 0;
+
+	pthread_mutex_lock(&fake.lock);
+	if (fake.waiting[t]) {
+		fake.canceled[t] = true;
+		pthread_cond_broadcast(&fake.cond);
+	} else {
+		ret = ENOSYS;
+	}
+	pthread_mutex_unlock(&fake.lock);
+	return ret ? fail_with(ret) : 0;
+}
+
+/* An interrupt arrives; like the hardware FIFO it waits while the queue is full. */
+static void raise_event(unsigned int type, RFM2G_NODE from, RFM2G_UINT32 data)
+{
+	pthread_mutex_lock(&fake.lock);
+	while (fake.pending[type])
+		pthread_cond_wait(&fake.cond, &fake.lock);
+	fake.entry[type].NodeId = from;
+	fake.entry[type].ExtendedInfo = data;
+	fake.pending[type] = true;
+	pthread_cond_broadcast(&fake.cond);
+	pthread_mutex_unlock(&fake.lock);
+}
+
+int __wrap_ioctl(int fd, unsigned long request, ...);
+int __wrap_ioctl(int fd, unsigned long request, ...)
+{
+	va_list ap;
+	void *arg;
+	int ret;
+
+	va_start(ap, request);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	if (fd != FAKE_FD)
+		return __real_ioctl(fd, request, arg);
+	if (request == IOCTL_RFM2G_WAIT_FOR_EVENT)
+		return model_wait(arg);
+	if (request == IOCTL_RFM2G_CANCEL_EVENT)
+		return model_cancel(arg);
+	assert_int_equal(request, mock_type(unsigned long));
+	ret = mock_type(int);
+	if (ret < 0)
+		return fail_with(-ret);
+	if (request == IOCTL_RFM2G_GET_CONFIG)
+		memcpy(arg, &fake.cfg, sizeof(fake.cfg));
+	else if (request == IOCTL_RFM2G_SEND_EVENT)
+		fake.sent = *(RFM2GEVENTINFO *) arg;
+	else if (request == IOCTL_RFM2G_ENABLE_EVENT)
+		fake.enabled |= 1u << ((RFM2GEVENTINFO *) arg)->Event;
+	return 0;
+}
+
+static int setup(void **state)
+{
+	(void) state;
+	memset(&fake.cfg, 0, sizeof(fake.cfg));
+	fake.cfg.NodeId = 7;
+	fake.cfg.BoardId = 0x65;
+	fake.cfg.MemorySize = 0x4000000;
+	fake.cfg.PciConfig.rfm2gWindowSize = FAKE_WINDOW;	/* a sliding window */
+	strcpy(fake.cfg.Device, "/dev/rfm2g0");
+	fake.closes = fake.munmaps = 0;
+	fake.enabled = 0;
+	memset(fake.mem, 0, sizeof(fake.mem));
+	for (int t = 0; t < 5; t++) {
+		fake.pending[t] = fake.waiting[t] = fake.canceled[t] = false;
+		fake.foreign_waiter[t] = false;
+		fake.ealready[t] = 0;
+	}
+	return 0;
+}
+
+static rfm_node *open_fake(void)
+{
+	rfm_node *node = NULL;
+
+	will_return(__wrap_open, 0);
+	will_return(__wrap_ioctl, IOCTL_RFM2G_GET_CONFIG);
+	will_return(__wrap_ioctl, 0);
+	will_return(__wrap_mmap, 0);
+	assert_rfm_code(rfm_open(FAKE_URI, &node), 0);
+	return node;
+}
+
+static void t_open_maps_the_window(void **state)
+{
+	rfm_node *node = open_fake();
+	uint32_t v = 0;
+
+	(void) state;
+	assert_int_equal(rfm_node_id(node), 7);
+	assert_int_equal(rfm_node_size(node), FAKE_WINDOW);
+	assert_string_equal(rfm_node_backend(node), "rfm2g");
+	assert_rfm_code(rfm_mem_poke32(node, 0x100, 0xCAFEF00D), 0);
+	memcpy(&v, &fake.mem[0x100], 4);
+	assert_int_equal(v, 0xCAFEF00D);
+	assert_rfm_code(rfm_mem_peek32(node, FAKE_WINDOW - 4, &v), 0);
+	assert_rfm_code(rfm_mem_peek32(node, FAKE_WINDOW, &v), RFM_ERANGE);
+	rfm_close(node);
+	assert_int_equal(fake.munmaps, 1);
+	assert_int_equal(fake.closes, 1);
+}
+
+static void t_open_errors(void **state)
+{
+	rfm_node *node = NULL;
+
+	(void) state;
+	will_return(__wrap_open, -ENOENT);
+	assert_rfm_code(rfm_open(FAKE_URI, &node), RFM_ENOENT);
+	will_return(__wrap_open, -EACCES);
+	assert_rfm_code(rfm_open(FAKE_URI, &node), RFM_EPERM);
+	/* GET_CONFIG fails: the descriptor is closed (the vendor library leaks it). */
+	will_return(__wrap_open, 0);
+	will_return(__wrap_ioctl, IOCTL_RFM2G_GET_CONFIG);
+	will_return(__wrap_ioctl, -EFAULT);
+	assert_rfm_code(rfm_open(FAKE_URI, &node), RFM_EIO);
+	assert_int_equal(fake.closes, 1);
+	will_return(__wrap_open, 0);
+	will_return(__wrap_ioctl, IOCTL_RFM2G_GET_CONFIG);
+	will_return(__wrap_ioctl, 0);
+	will_return(__wrap_mmap, -EAGAIN);
+	assert_rfm_code(rfm_open(FAKE_URI, &node), RFM_EIO);
+	assert_int_equal(fake.closes, 2);
+	/* A driver reporting nonsense is refused before anything is mapped. */
+	fake.cfg.NodeId = 300;
+	will_return(__wrap_open, 0);
+	will_return(__wrap_ioctl, IOCTL_RFM2G_GET_CONFIG);
+	will_return(__wrap_ioctl, 0);
+	assert_rfm_code(rfm_open(FAKE_URI, &node), RFM_EIO);
+	fake.cfg.NodeId = 7;
+	fake.cfg.PciConfig.rfm2gWindowSize = 0;
+	fake.cfg.MemorySize = 1000;
+	will_return(__wrap_open, 0);
+	will_return(__wrap_ioctl, IOCTL_RFM2G_GET_CONFIG);
+	will_return(__wrap_ioctl, 0);
+	assert_rfm_code(rfm_open(FAKE_URI, &node), RFM_EIO);
+	assert_int_equal(fake.closes, 4);
+	assert_null(node);
+	assert_rfm_code(rfm_open("rfm2g:", &node), RFM_EURI);
+}
+
+static void t_send(void **state)
+{
+	rfm_node *node = open_fake();
+
+	(void) state;
+	will_return(__wrap_ioctl, IOCTL_RFM2G_SEND_EVENT);
+	will_return(__wrap_ioctl, 0);
+	assert_int_equal(rfm_event_send(node, 3, RFM_EVENT_INTR2, 0xBEEF), 1);
+	assert_int_equal(fake.sent.Event, RFM2GEVENT_INTR2);
+	assert_int_equal(fake.sent.NodeId, 3);
+	assert_int_equal(fake.sent.ExtendedInfo, 0xBEEF);
+	will_return(__wrap_ioctl, IOCTL_RFM2G_SEND_EVENT);
+	will_return(__wrap_ioctl, 0);
+	assert_int_equal(rfm_event_send(node, RFM_NODE_ALL, RFM_EVENT_RESET, 1), 1);
+	assert_int_equal(fake.sent.NodeId, RFM2G_NODE_ALL);
+	assert_int_equal(fake.sent.Event, RFM2GEVENT_RESET);
+	/* The driver's EINVAL (e.g. its own node after a jumper change). */
+	will_return(__wrap_ioctl, IOCTL_RFM2G_SEND_EVENT);
+	will_return(__wrap_ioctl, -EINVAL);
+	assert_rfm_code(rfm_event_send(node, 4, RFM_EVENT_INTR1, 0), RFM_EINVAL);
+	will_return(__wrap_ioctl, IOCTL_RFM2G_SEND_EVENT);
+	will_return(__wrap_ioctl, -EFAULT);
+	assert_rfm_code(rfm_event_send(node, 4, RFM_EVENT_INTR1, 0), RFM_EIO);
+	/* Refused before the driver: own node, unsendable type. */
+	assert_rfm_code(rfm_event_send(node, 7, RFM_EVENT_INTR1, 0), RFM_ESELF);
+	assert_rfm_code(rfm_event_send(node, 4, 5, 0), RFM_EINVAL);
+	rfm_close(node);
+}
+
+static void t_events_through_waiter_threads(void **state)
+{
+	rfm_node *node = open_fake();
+	struct rfm_event ev;
+
+	(void) state;
+	will_return(__wrap_ioctl, IOCTL_RFM2G_ENABLE_EVENT);
+	will_return(__wrap_ioctl, 0);
+	will_return(__wrap_ioctl, IOCTL_RFM2G_ENABLE_EVENT);
+	will_return(__wrap_ioctl, 0);
+	assert_rfm_code(rfm_event_enable(node, RFM_EVENT_BIT(RFM_EVENT_INTR1) |
+						 RFM_EVENT_BIT(RFM_EVENT_INTR3)), 0);
+	assert_int_equal(fake.enabled, (1u << 1) | (1u << 3));
+	/* More interrupts than the driver's queue holds: none is lost. */
+	for (uint32_t i = 0; i < 50; i++)
+		raise_event(1, 4, 0x1000 + i);
+	for (uint32_t i = 0; i < 50; i++) {
+		assert_rfm_code(rfm_event_wait(node, &ev, -1), 0);
+		assert_int_equal(ev.type, RFM_EVENT_INTR1);
+		assert_int_equal(ev.sender, 4);
+		assert_int_equal(ev.data, 0x1000 + i);
+	}
+	/* Types have a thread each: order holds within a type, not across. */
+	raise_event(3, 5, 0x3333);
+	assert_rfm_code(rfm_event_wait(node, &ev, -1), 0);
+	assert_int_equal(ev.type, RFM_EVENT_INTR3);
+	assert_int_equal(ev.sender, 5);
+	assert_int_equal(ev.data, 0x3333);
+	/* Disabling ends the thread through CANCEL_EVENT (EIDRM in the wait). */
+	assert_rfm_code(rfm_event_disable(node, RFM_EVENT_BIT(RFM_EVENT_INTR1)), 0);
+	pthread_mutex_lock(&fake.lock);
+	assert_false(fake.waiting[1]);
+	assert_true(fake.waiting[3]);
+	pthread_mutex_unlock(&fake.lock);
+	assert_rfm_code(rfm_event_wait(node, &ev, 0), RFM_EAGAIN);
+	rfm_close(node);	/* ends the INTR3 thread too */
+	pthread_mutex_lock(&fake.lock);
+	assert_false(fake.waiting[3]);
+	pthread_mutex_unlock(&fake.lock);
+	assert_int_equal(fake.closes, 1);
+}
+
+/* Another process already waits on the board's INTR2: ours gets EALREADY and stops. */
+static void t_event_owned_elsewhere(void **state)
+{
+	rfm_node *node = open_fake();
+	struct rfm_event ev;
+
+	(void) state;
+	fake.foreign_waiter[2] = true;
+	will_return(__wrap_ioctl, IOCTL_RFM2G_ENABLE_EVENT);
+	will_return(__wrap_ioctl, 0);
+	assert_rfm_code(rfm_event_enable(node, RFM_EVENT_BIT(RFM_EVENT_INTR2)), 0);
+	pthread_mutex_lock(&fake.lock);
+	while (fake.ealready[2] == 0)
+		pthread_cond_wait(&fake.cond, &fake.lock);
+	pthread_mutex_unlock(&fake.lock);
+	assert_rfm_code(rfm_event_wait(node, &ev, 0), RFM_EAGAIN);
+	rfm_close(node);
+	assert_int_equal(fake.ealready[2], 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(t_open_maps_the_window, setup),
+		cmocka_unit_test_setup(t_open_errors, setup),
+		cmocka_unit_test_setup(t_send, setup),
+		cmocka_unit_test_setup(t_events_through_waiter_threads, setup),
+		cmocka_unit_test_setup(t_event_owned_elsewhere, setup),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
