@@ -87,6 +87,9 @@ static int r2g_open(struct rfm_node *node, struct rfm_uri *uri)
 	if (!uri->path || !*uri->path)
 		return rfm__error(RFM_EURI, "%s: rfm2g: needs a device path, e.g. rfm2g:/dev/rfm2g0",
 				  uri->text);
+	err = rfm__uri_check_all_used(uri);	/* rfm2g: takes no parameters of its own */
+	if (err)
+		return err;
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return rfm__error(RFM_ENOMEM, "%s: out of memory", uri->text);

@@ -291,6 +291,7 @@ static void t_open_errors(void **state)
 	assert_int_equal(fake.closes, 4);
 	assert_null(node);
 	assert_rfm_code(rfm_open("rfm2g:", &node), RFM_EURI);
+	assert_rfm_code(rfm_open(FAKE_URI "?node=3", &node), RFM_EURI);
 }
 
 static void t_send(void **state)
