@@ -8,6 +8,13 @@
  * offset 0; the node's size is that window (it may be smaller than the
  * board's memory when a sliding window is configured).
  *
+ * DMA (URI parameters dma=PHYS, dma_size=BYTES, dma_threshold=BYTES):
+ * PHYS is the physical address of RAM reserved from Linux for the card
+ * (boot option mem= or memmap=), mapped through the driver's special mmap.
+ * rfm_mem_read/write of dma_threshold bytes or more (default 4096) then go
+ * through that buffer with the driver's READ/WRITE ioctls, which DMA when
+ * the buffer lies in the mapping; shorter ones copy through the window.
+ *
  * Events: the driver only offers a blocking WAIT_FOR_EVENT ioctl per event
  * type, with one waiter per board and event and a queue of depth 1. For
  * each enabled type a thread of this handle waits there and moves every
@@ -41,6 +48,11 @@ struct r2g_node {
 	void *map;
 	size_t map_len;
 	RFM2GCONFIG cfg;
+
+	pthread_mutex_t dma_lock;	/* one transfer through the buffer at a time */
+	void *dma;			/* NULL: no DMA */
+	size_t dma_len;
+	uint64_t dma_threshold;
 
 	pthread_mutex_t lock;	/* mask, threads, queue */
 	uint32_t mask;
@@ -78,6 +90,57 @@ static int errno_to_rfm(int err, const char *what, const char *path)
 	}
 }
 
+/* Optional DMA buffer from the URI; 0 when none was asked for. */
+static int map_dma(struct r2g_node *r, struct rfm_uri *uri)
+{
+	const char *phys_s = rfm__uri_take(uri, "dma");
+	const char *size_s = rfm__uri_take(uri, "dma_size");
+	const char *thr_s = rfm__uri_take(uri, "dma_threshold");
+	uint64_t phys = 0, size = 0, thr = 4096, special;
+	RFM2G_UINT32 thr32;
+
+	if (!phys_s && !size_s && !thr_s)
+		return 0;
+	if (!phys_s || !size_s)
+		return rfm__error(RFM_EURI, "%s: dma needs both dma=PHYS and dma_size=BYTES",
+				  uri->text);
+	if (rfm__parse_u64(phys_s, &phys) || !phys || phys % 4096)
+		return rfm__error(RFM_EURI, "%s: dma '%s' is not a page-aligned physical address",
+				  uri->text, phys_s);
+	if (rfm__parse_size(size_s, &size) || !size || size % 4096 || size > 0x7FFF0000u)
+		return rfm__error(RFM_EURI, "%s: dma_size '%s' is not a number of pages",
+				  uri->text, size_s);
+	if (thr_s && (rfm__parse_size(thr_s, &thr) || thr > 0xFFFFFFFFu))
+		return rfm__error(RFM_EURI, "%s: dma_threshold '%s' is not a byte count",
+				  uri->text, thr_s);
+	special = phys | RFM2G_DMA_MMAP_OFFSET;
+	if (ioctl(r->fd, IOCTL_RFM2G_SET_SPECIAL_MMAP_OFFSET, &special) != 0)
+		return errno_to_rfm(errno, "SET_SPECIAL_MMAP_OFFSET", uri->path);
+	/* The driver ignores the offset of a special map; the vendor library passes a page. */
+	r->dma = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, r->fd, 4096);
+	if (r->dma == MAP_FAILED) {
+		r->dma = NULL;
+		return errno_to_rfm(errno, "mmap of the DMA buffer", uri->path);
+	}
+	r->dma_len = size;
+	r->dma_threshold = thr;
+	thr32 = (RFM2G_UINT32) thr;
+	if (ioctl(r->fd, IOCTL_RFM2G_SET_DMA_THRESHOLD, &thr32) != 0)
+		return errno_to_rfm(errno, "SET_DMA_THRESHOLD", uri->path);
+	return 0;
+}
+
+static void unmap_dma(struct r2g_node *r)
+{
+	if (!r->dma)
+		return;
+	/* Disarm the fd's DMA buffer: the driver knows it by the low 32 bits. */
+	ioctl(r->fd, IOCTL_RFM2G_CLEAR_DMA_MMAP_OFFSET,
+	      (unsigned long) (uint32_t) (uintptr_t) r->dma);
+	munmap(r->dma, r->dma_len);
+	r->dma = NULL;
+}
+
 static int r2g_open(struct rfm_node *node, struct rfm_uri *uri)
 {
 	struct r2g_node *r;
@@ -87,9 +150,6 @@ static int r2g_open(struct rfm_node *node, struct rfm_uri *uri)
 	if (!uri->path || !*uri->path)
 		return rfm__error(RFM_EURI, "%s: rfm2g: needs a device path, e.g. rfm2g:/dev/rfm2g0",
 				  uri->text);
-	err = rfm__uri_check_all_used(uri);	/* rfm2g: takes no parameters of its own */
-	if (err)
-		return err;
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return rfm__error(RFM_ENOMEM, "%s: out of memory", uri->text);
@@ -122,7 +182,16 @@ static int r2g_open(struct rfm_node *node, struct rfm_uri *uri)
 		goto fail;
 	}
 	r->map_len = window;
+	err = map_dma(r, uri);
+	if (!err)
+		err = rfm__uri_check_all_used(uri);
+	if (err) {
+		unmap_dma(r);
+		munmap(r->map, r->map_len);
+		goto fail;
+	}
 	pthread_mutex_init(&r->lock, NULL);
+	pthread_mutex_init(&r->dma_lock, NULL);
 	node->priv = r;
 	node->base = r->map;
 	node->size = window;
@@ -177,8 +246,10 @@ static void r2g_close(struct rfm_node *node)
 
 	for (unsigned int t = 0; t < R2G_NET_TYPES; t++)
 		stop_waiter(r, t);
+	unmap_dma(r);
 	munmap(r->map, r->map_len);
 	close(r->fd);
+	pthread_mutex_destroy(&r->dma_lock);
 	pthread_mutex_destroy(&r->lock);
 	free(r->ring);
 	free(r);
@@ -393,6 +464,40 @@ static void r2g_ev_wake(struct rfm_node *node)
 	rfm__futex_bump_wake(&r->futex, false);
 }
 
+static int r2g_mem_bulk(struct rfm_node *node, uint64_t offset, void *buf, size_t len,
+			bool to_window)
+{
+	struct r2g_node *r = node->priv;
+	unsigned long request = to_window ? IOCTL_RFM2G_WRITE : IOCTL_RFM2G_READ;
+	int ret = 1;
+
+	if (!r->dma || len < r->dma_threshold)
+		return 0;
+	pthread_mutex_lock(&r->dma_lock);
+	while (len) {
+		size_t n = len < r->dma_len ? len : r->dma_len;
+		RFM2GTRANSFER t = {
+			.Offset = (RFM2G_UINT32) offset,
+			.Length = (RFM2G_UINT32) n,
+			.Buffer = r->dma,
+		};
+
+		if (to_window)
+			memcpy(r->dma, buf, n);
+		if (ioctl(r->fd, request, &t) != 0) {
+			ret = errno_to_rfm(errno, to_window ? "WRITE" : "READ", "rfm2g");
+			break;
+		}
+		if (!to_window)
+			memcpy(buf, r->dma, n);
+		buf = (char *) buf + n;
+		offset += n;
+		len -= n;
+	}
+	pthread_mutex_unlock(&r->dma_lock);
+	return ret;
+}
+
 const struct rfm_backend_ops rfm__rfm2g_ops = {
 	.scheme = "rfm2g",
 	.open = r2g_open,
@@ -409,4 +514,5 @@ const struct rfm_backend_ops rfm__rfm2g_ops = {
 	.ev_sleep = r2g_ev_sleep,
 	.ev_sleep_finish = r2g_ev_sleep_finish,
 	.ev_wake = r2g_ev_wake,
+	.mem_bulk = r2g_mem_bulk,
 };

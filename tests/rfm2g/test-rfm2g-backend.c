@@ -35,6 +35,12 @@ static struct {
 	RFM2GCONFIG cfg;
 	unsigned char mem[FAKE_WINDOW] __attribute__((aligned(4096)));
 	size_t mapped_len;
+	unsigned char dma[4 * 4096] __attribute__((aligned(4096)));
+	size_t dma_len;
+	uint64_t special;
+	RFM2G_UINT32 threshold;
+	unsigned long cleared;
+	int transfers;
 	int closes, munmaps;
 	RFM2GEVENTINFO sent;
 	unsigned int enabled;	/* ENABLE_EVENT calls, bit per type */
@@ -85,13 +91,19 @@ void *__wrap_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off
 
 	if (fd != FAKE_FD)
 		return __real_mmap(addr, len, prot, flags, fd, off);
+	assert_true(flags & MAP_SHARED);
+	if (off != 0) {
+		/* The special map that follows SET_SPECIAL_MMAP_OFFSET (unscripted). */
+		assert_int_equal(fake.special & 1, 1);
+		assert_true(len <= sizeof(fake.dma));
+		fake.dma_len = len;
+		return fake.dma;
+	}
 	ret = mock_type(int);
 	if (ret < 0) {
 		errno = -ret;
 		return MAP_FAILED;
 	}
-	assert_int_equal(off, 0);
-	assert_true(flags & MAP_SHARED);
 	assert_true(len <= sizeof(fake.mem));
 	fake.mapped_len = len;
 	return fake.mem;
@@ -100,6 +112,11 @@ void *__wrap_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off
 int __wrap_munmap(void *addr, size_t len);
 int __wrap_munmap(void *addr, size_t len)
 {
+	if (addr == fake.dma) {
+		assert_int_equal(len, fake.dma_len);
+		fake.munmaps++;
+		return 0;
+	}
 	if (addr != fake.mem)
 		return __real_munmap(addr, len);
 	assert_int_equal(len, fake.mapped_len);
@@ -198,7 +215,25 @@ int __wrap_ioctl(int fd, unsigned long request, ...)
 		memcpy(arg, &fake.cfg, sizeof(fake.cfg));
 	else if (request == IOCTL_RFM2G_SEND_EVENT)
 		fake.sent = *(RFM2GEVENTINFO *) arg;
-	else if (request == IOCTL_RFM2G_ENABLE_EVENT)
+	else if (request == IOCTL_RFM2G_SET_SPECIAL_MMAP_OFFSET)
+		fake.special = *(RFM2G_UINT64 *) arg;	/* passed by pointer */
+	else if (request == IOCTL_RFM2G_SET_DMA_THRESHOLD)
+		fake.threshold = *(RFM2G_UINT32 *) arg;	/* by pointer too */
+	else if (request == IOCTL_RFM2G_CLEAR_DMA_MMAP_OFFSET)
+		fake.cleared = (unsigned long) arg;	/* by value */
+	else if (request == IOCTL_RFM2G_READ || request == IOCTL_RFM2G_WRITE) {
+		RFM2GTRANSFER *t = arg;
+
+		/* Inside the DMA buffer: the driver DMAs it. */
+		assert_ptr_equal(t->Buffer, fake.dma);
+		assert_true(t->Length <= fake.dma_len);
+		assert_true((size_t) t->Offset + t->Length <= FAKE_WINDOW);
+		if (request == IOCTL_RFM2G_READ)
+			memcpy(t->Buffer, fake.mem + t->Offset, t->Length);
+		else
+			memcpy(fake.mem + t->Offset, t->Buffer, t->Length);
+		fake.transfers++;
+	} else if (request == IOCTL_RFM2G_ENABLE_EVENT)
 		fake.enabled |= 1u << ((RFM2GEVENTINFO *) arg)->Event;
 	return 0;
 }
@@ -213,6 +248,10 @@ static int setup(void **state)
 	fake.cfg.PciConfig.rfm2gWindowSize = FAKE_WINDOW;	/* a sliding window */
 	strcpy(fake.cfg.Device, "/dev/rfm2g0");
 	fake.closes = fake.munmaps = 0;
+	fake.transfers = 0;
+	fake.special = 0;
+	fake.threshold = 0;
+	fake.cleared = 0;
 	fake.enabled = 0;
 	memset(fake.mem, 0, sizeof(fake.mem));
 	for (int t = 0; t < 5; t++) {
@@ -291,7 +330,16 @@ static void t_open_errors(void **state)
 	assert_int_equal(fake.closes, 4);
 	assert_null(node);
 	assert_rfm_code(rfm_open("rfm2g:", &node), RFM_EURI);
+	/* Parameters the backend does not know: refused, everything released. */
+	fake.cfg.MemorySize = 0x4000000;
+	fake.cfg.PciConfig.rfm2gWindowSize = FAKE_WINDOW;
+	will_return(__wrap_open, 0);
+	will_return(__wrap_ioctl, IOCTL_RFM2G_GET_CONFIG);
+	will_return(__wrap_ioctl, 0);
+	will_return(__wrap_mmap, 0);
 	assert_rfm_code(rfm_open(FAKE_URI "?node=3", &node), RFM_EURI);
+	assert_int_equal(fake.munmaps, 1);
+	assert_int_equal(fake.closes, 5);
 }
 
 static void t_send(void **state)
@@ -365,6 +413,71 @@ static void t_events_through_waiter_threads(void **state)
 	assert_int_equal(fake.closes, 1);
 }
 
+/* Transfers of the threshold or more go through the DMA buffer, in chunks. */
+static void t_dma(void **state)
+{
+	static unsigned char out[3 * 4096 * 2 + 100], back[sizeof(out)];
+	rfm_node *node = NULL;
+
+	(void) state;
+	will_return(__wrap_open, 0);
+	will_return(__wrap_ioctl, IOCTL_RFM2G_GET_CONFIG);
+	will_return(__wrap_ioctl, 0);
+	will_return(__wrap_mmap, 0);
+	will_return(__wrap_ioctl, IOCTL_RFM2G_SET_SPECIAL_MMAP_OFFSET);
+	will_return(__wrap_ioctl, 0);
+	will_return(__wrap_ioctl, IOCTL_RFM2G_SET_DMA_THRESHOLD);
+	will_return(__wrap_ioctl, 0);
+	assert_rfm_code(rfm_open(FAKE_URI "?dma=0x7F000000&dma_size=12K&dma_threshold=256",
+				 &node), 0);
+	assert_true(fake.special == (0x7F000000ull | RFM2G_DMA_MMAP_OFFSET));
+	assert_int_equal(fake.threshold, 256);
+	assert_int_equal(fake.dma_len, 3 * 4096);
+
+	for (size_t i = 0; i < sizeof(out); i++)
+		out[i] = (unsigned char) (i * 7 + 1);
+	/* 24676 bytes through a 12 KiB buffer: three WRITE ioctls. */
+	for (int i = 0; i < 3; i++) {
+		will_return(__wrap_ioctl, IOCTL_RFM2G_WRITE);
+		will_return(__wrap_ioctl, 0);
+	}
+	assert_rfm_code(rfm_mem_write(node, 0x100, out, sizeof(out)), 0);
+	assert_int_equal(fake.transfers, 3);
+	assert_memory_equal(fake.mem + 0x100, out, sizeof(out));
+	for (int i = 0; i < 3; i++) {
+		will_return(__wrap_ioctl, IOCTL_RFM2G_READ);
+		will_return(__wrap_ioctl, 0);
+	}
+	assert_rfm_code(rfm_mem_read(node, 0x100, back, sizeof(back)), 0);
+	assert_memory_equal(back, out, sizeof(out));
+	/* Below the threshold: through the mapping, no ioctl. */
+	assert_rfm_code(rfm_mem_read(node, 0x100, back, 255), 0);
+	assert_int_equal(fake.transfers, 6);
+	/* A failing DMA is an I/O error. */
+	will_return(__wrap_ioctl, IOCTL_RFM2G_READ);
+	will_return(__wrap_ioctl, -EFAULT);
+	assert_rfm_code(rfm_mem_read(node, 0, back, 4096), RFM_EIO);
+	assert_rfm_code(rfm_mem_read(node, FAKE_WINDOW - 100, back, 4096), RFM_ERANGE);
+
+	will_return(__wrap_ioctl, IOCTL_RFM2G_CLEAR_DMA_MMAP_OFFSET);
+	will_return(__wrap_ioctl, 0);
+	rfm_close(node);
+	assert_int_equal(fake.cleared, (unsigned long) (uint32_t) (uintptr_t) fake.dma);
+	assert_int_equal(fake.munmaps, 2);
+
+	/* Half a DMA request, or a bad address, is refused before any ioctl. */
+	will_return(__wrap_open, 0);
+	will_return(__wrap_ioctl, IOCTL_RFM2G_GET_CONFIG);
+	will_return(__wrap_ioctl, 0);
+	will_return(__wrap_mmap, 0);
+	assert_rfm_code(rfm_open(FAKE_URI "?dma=0x7F000000", &node), RFM_EURI);
+	will_return(__wrap_open, 0);
+	will_return(__wrap_ioctl, IOCTL_RFM2G_GET_CONFIG);
+	will_return(__wrap_ioctl, 0);
+	will_return(__wrap_mmap, 0);
+	assert_rfm_code(rfm_open(FAKE_URI "?dma=0x7F000100&dma_size=4096", &node), RFM_EURI);
+}
+
 /* Another process already waits on the board's INTR2: ours gets EALREADY and stops. */
 static void t_event_owned_elsewhere(void **state)
 {
@@ -393,6 +506,7 @@ int main(void)
 		cmocka_unit_test_setup(t_send, setup),
 		cmocka_unit_test_setup(t_events_through_waiter_threads, setup),
 		cmocka_unit_test_setup(t_event_owned_elsewhere, setup),
+		cmocka_unit_test_setup(t_dma, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
