@@ -56,7 +56,8 @@ struct r2g_node {
 
 	pthread_mutex_t lock;	/* mask, threads, queue */
 	uint32_t mask;
-	bool running[R2G_NET_TYPES];
+	bool joinable[R2G_NET_TYPES];	/* a thread was created and not joined */
+	bool alive[R2G_NET_TYPES];	/* ... and still waits on the driver */
 	bool stopping[R2G_NET_TYPES];
 	pthread_t thread[R2G_NET_TYPES];
 
@@ -204,14 +205,14 @@ fail:
 	return err;
 }
 
-/* Ask the waiter thread of @type to end, and wait for it (lock not held). */
+/* Ask the waiter thread of @type to end, and join it (lock not held). */
 static void stop_waiter(struct r2g_node *r, unsigned int type)
 {
 	RFM2GEVENTINFO info = { .Event = (RFM2GEVENTTYPE) type };
 	pthread_t thread;
 
 	pthread_mutex_lock(&r->lock);
-	if (!r->running[type] || r->stopping[type]) {
+	if (!r->joinable[type] || r->stopping[type]) {
 		pthread_mutex_unlock(&r->lock);
 		return;
 	}
@@ -223,12 +224,12 @@ static void stop_waiter(struct r2g_node *r, unsigned int type)
 	 * while the thread has not reached its wait yet (ENOSYS: nobody waits).
 	 */
 	for (;;) {
-		bool done;
+		bool alive;
 
 		pthread_mutex_lock(&r->lock);
-		done = !r->running[type];
+		alive = r->alive[type];
 		pthread_mutex_unlock(&r->lock);
-		if (done)
+		if (!alive)
 			break;
 		if (ioctl(r->fd, IOCTL_RFM2G_CANCEL_EVENT, &info) != 0 && errno != ENOSYS)
 			break;
@@ -236,6 +237,7 @@ static void stop_waiter(struct r2g_node *r, unsigned int type)
 	}
 	pthread_join(thread, NULL);
 	pthread_mutex_lock(&r->lock);
+	r->joinable[type] = false;
 	r->stopping[type] = false;
 	pthread_mutex_unlock(&r->lock);
 }
@@ -290,7 +292,8 @@ static void push(struct rfm_node *node, const RFM2GEVENTINFO *info, unsigned int
 				.sender = info->NodeId,
 				.data = info->ExtendedInfo,
 			};
-			r->count++;
+			/* Read without the lock by ev_ready/ev_queued. */
+			__atomic_store_n(&r->count, r->count + 1, __ATOMIC_RELEASE);
 		}
 	}
 	pthread_mutex_unlock(&r->lock);
@@ -327,7 +330,7 @@ static void *waiter_thread(void *arg)
 		break;	/* EALREADY: another handle or process owns this event */
 	}
 	pthread_mutex_lock(&r->lock);
-	r->running[w.type] = false;
+	r->alive[w.type] = false;
 	pthread_mutex_unlock(&r->lock);
 	return NULL;
 }
@@ -358,20 +361,20 @@ static void start_waiter(struct rfm_node *node, unsigned int type)
 
 	if (ioctl(r->fd, IOCTL_RFM2G_ENABLE_EVENT, &info) != 0)
 		return;
+	/* A thread that ended by itself (EALREADY) is joined before a new one. */
+	stop_waiter(r, type);
 	w = malloc(sizeof(*w));
 	if (!w)
 		return;
 	w->node = node;
 	w->type = type;
 	pthread_mutex_lock(&r->lock);
-	if (r->running[type]) {
-		pthread_mutex_unlock(&r->lock);
+	r->alive[type] = true;
+	r->joinable[type] = pthread_create(&r->thread[type], NULL, waiter_thread, w) == 0;
+	if (!r->joinable[type]) {
+		r->alive[type] = false;
 		free(w);
-		return;
 	}
-	r->running[type] = pthread_create(&r->thread[type], NULL, waiter_thread, w) == 0;
-	if (!r->running[type])
-		free(w);
 	pthread_mutex_unlock(&r->lock);
 }
 
@@ -404,7 +407,7 @@ static unsigned int r2g_ev_take(struct rfm_node *node, struct rfm_ev_record *rec
 	while (n < max && r->count) {
 		recs[n++] = r->ring[r->head];
 		r->head = (r->head + 1) % r->depth;
-		r->count--;
+		__atomic_store_n(&r->count, r->count - 1, __ATOMIC_RELAXED);
 	}
 	pthread_mutex_unlock(&r->lock);
 	return n;
