@@ -56,3 +56,7 @@ tests_rfm2g_test_rfm2g_backend_LDADD = tests/rfm2g/librfm-wrapped.la \
 tests_rfm2g_test_rfm2g_backend_LDFLAGS = \
 	-Wl,--wrap=open,--wrap=close,--wrap=ioctl,--wrap=mmap,--wrap=munmap
 endif
+
+# Quick enough for `make check-valgrind` (tests/local.mk).
+VALGRIND_TESTS += tests/rfm2g/test-rfm2g-api tests/rfm2g/test-rfm2g-events \
+	tests/rfm2g/test-rfm2g-backend tests/rfm2g/test-rfm2g-cxx
