@@ -24,6 +24,34 @@
 
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct rfm2g_compat *registry;
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+
+/*
+ * In the child of a fork(): only the forking thread exists. Handles stay
+ * usable (librfm keeps the parent's node ids), but no callback thread or
+ * waiter came along, and a lock another thread held would stay held.
+ */
+static void forget_threads_in_child(void)
+{
+	pthread_mutex_init(&registry_lock, NULL);
+	for (struct rfm2g_compat *h = registry; h; h = h->next) {
+		pthread_mutex_init(&h->lock, NULL);
+		h->refs = 0;
+		h->cb_threads = 0;
+		h->intake = false;	/* librfm's dispatcher did not come along either */
+		for (unsigned int i = 0; i < RFM2G_COMPAT_NEVENTS; i++) {
+			h->ev[i].waiting = false;
+			h->ev[i].cb_set = false;
+			h->ev[i].cb = NULL;
+			h->pub.callbackInfo[i].Callback = NULL;
+		}
+	}
+}
+
+static void install_atfork(void)
+{
+	pthread_atfork(NULL, NULL, forget_threads_in_child);
+}
 
 struct rfm2g_compat *rfm2g__get(RFM2GHANDLE rh, RFM2G_STATUS *status)
 {
@@ -167,6 +195,7 @@ STDRFM2GCALL RFM2gOpen(char *DevicePath, RFM2GHANDLE *rh)
 	void *base;
 	int unit, r;
 
+	pthread_once(&atfork_once, install_atfork);
 	if (!DevicePath)
 		return RFM2G_BAD_PARAMETER_1;
 	if (!resolve(DevicePath, uri, sizeof(uri), &unit))

@@ -31,7 +31,7 @@ static int setup(void **state)
 {
 	(void) state;
 	harness_network_new(&net, 1u << 20);
-	setenv("RFM_URI", net.uri, 1);
+	setenv("RFM_URI", harness_network_uri(&net, "size=1M"), 1);
 	return 0;
 }
 
@@ -204,12 +204,51 @@ static void t_mapped_memory(void **state)
 	assert_st(RFM2gClose(&h), RFM2G_SUCCESS);
 }
 
+static void on_nothing(RFM2GHANDLE h, RFM2GEVENTINFO *info)
+{
+	(void) h;
+	(void) info;
+}
+
+/* A handle with a callback, inherited through fork(): the child can close it. */
+static RFM2GHANDLE inherited;
+
+static int fork_child(struct harness_link *link, void *arg)
+{
+	RFM2G_UINT32 size = 0;
+
+	(void) link;
+	(void) arg;
+	HARNESS_CHECK(RFM2gSize(inherited, &size) == RFM2G_SUCCESS);
+	HARNESS_CHECK(size == 1u << 20);
+	HARNESS_CHECK(RFM2gClose(&inherited) == RFM2G_SUCCESS);
+	return 0;
+}
+
+static void t_fork_inherits_handle(void **state)
+{
+	struct harness_child child;
+
+	(void) state;
+	assert_st(RFM2gOpen((char *) "/dev/rfm2g0", &inherited), RFM2G_SUCCESS);
+	assert_st(RFM2gEnableEvent(inherited, RFM2GEVENT_INTR1), RFM2G_SUCCESS);
+	assert_st(RFM2gEnableEventCallback(inherited, RFM2GEVENT_INTR1, on_nothing),
+		  RFM2G_SUCCESS);
+	harness_child_start(&child, fork_child, NULL);
+	assert_int_equal(harness_child_wait(&child), 0);
+	/* The parent's handle and callback are untouched. */
+	assert_st(RFM2gEnableEventCallback(inherited, RFM2GEVENT_INTR1, on_nothing),
+		  RFM2G_EVENT_IN_USE);
+	assert_st(RFM2gClose(&inherited), RFM2G_SUCCESS);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(t_sender_receiver, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_sender_callback_receiver, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_mapped_memory, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_fork_inherits_handle, setup, teardown),
 	};
 
 	harness_init();
