@@ -31,11 +31,22 @@ static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
  * usable (librfm keeps the parent's node ids), but no callback thread or
  * waiter came along, and a lock another thread held would stay held.
  */
+static void init_cond(pthread_cond_t *cond)
+{
+	pthread_condattr_t ca;
+
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);	/* timed waits use it */
+	pthread_cond_init(cond, &ca);
+	pthread_condattr_destroy(&ca);
+}
+
 static void forget_threads_in_child(void)
 {
 	pthread_mutex_init(&registry_lock, NULL);
 	for (struct rfm2g_compat *h = registry; h; h = h->next) {
 		pthread_mutex_init(&h->lock, NULL);
+		init_cond(&h->cond);	/* its waiters were the parent's threads */
 		h->refs = 0;
 		h->cb_threads = 0;
 		h->intake = false;	/* librfm's dispatcher did not come along either */
@@ -222,14 +233,7 @@ STDRFM2GCALL RFM2gOpen(char *DevicePath, RFM2GHANDLE *rh)
 	h->size = size;
 	snprintf(h->uri, sizeof(h->uri), "%s", uri);
 	pthread_mutex_init(&h->lock, NULL);
-	{
-		pthread_condattr_t ca;
-
-		pthread_condattr_init(&ca);
-		pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-		pthread_cond_init(&h->cond, &ca);
-		pthread_condattr_destroy(&ca);
-	}
+	init_cond(&h->cond);
 	h->dma_threshold = 0xFFFFFFFFu;
 	h->pub.fd = 1;
 	fill_config(h, DevicePath, unit);
