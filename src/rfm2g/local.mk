@@ -42,3 +42,11 @@ EXTRA_DIST += rfm2g.pc.in
 # The rfm2g: backend of librfm (the vendor driver through its ioctls).
 src_librfm_la_SOURCES += src/rfm2g-backend.c
 EXTRA_DIST += docs/rfm2g-migration.md
+
+if WITH_EXAMPLES
+# An RFM2g program built only against the compatibility headers.
+noinst_PROGRAMS += examples/rfm2g/rfm2g-echo
+examples_rfm2g_rfm2g_echo_SOURCES = examples/rfm2g/rfm2g-echo.c
+examples_rfm2g_rfm2g_echo_CPPFLAGS = -I$(top_srcdir)/include/rfm2g -DRFM2G_LINUX
+examples_rfm2g_rfm2g_echo_LDADD = src/rfm2g/librfm2g.la
+endif
