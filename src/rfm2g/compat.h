@@ -54,6 +54,7 @@ struct rfm2g_compat {
 	rfm2ghandle_t pub;		/* what RFM2GHANDLE points at: keep first */
 	struct rfm2g_compat *next;	/* registry */
 	rfm_node *node;
+	int hwfd;			/* rfm2g: the vendor driver for board controls; else -1 */
 	uint8_t *base;			/* the mapped window */
 	uint64_t size;
 	char uri[512];
@@ -93,6 +94,15 @@ void rfm2g__deliver_locked(struct rfm2g_compat *h, unsigned int type, uint16_t n
 void rfm2g__stop_callbacks_locked(struct rfm2g_compat *h);
 /* True on a callback thread of @h, inside the user's function. */
 bool rfm2g__in_callback_of(const struct rfm2g_compat *h);
+
+/*
+ * One driver ioctl on an rfm2g: handle's board; false (errno set) when it
+ * failed. Only call when h->hwfd >= 0.
+ */
+bool rfm2g__hw_ioctl(const struct rfm2g_compat *h, unsigned long request, void *arg);
+/* An ioctl whose argument the driver takes by value. */
+bool rfm2g__hw_ioctl_value(const struct rfm2g_compat *h, unsigned long request,
+			   unsigned long value);
 
 /* Shorthand for the handle preamble of every call. */
 #define RFM2G_ENTER(h, rh)                                                    \

@@ -10,17 +10,51 @@
  *  4. /dev/rfmN that exists: "dev:PATH" (librfm's own driver);
  *  5. anything else: RFM2G_NO_RFM2G_BOARD.
  *
+ * On rfm2g: the library also opens the device itself, for the board
+ * controls (configuration, LCSR bits, byte swapping, registers, debug
+ * flags, ring test) that librfm's API has no call for.
+ *
  * A second RFM2gOpen() of the same shm: network in one process opens the
  * same node id again (URI parameter shared=1), as a second open of one
  * board does with the vendor driver.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include <sys/ioctl.h>
+
 #include "compat.h"
+
+bool rfm2g__hw_ioctl(const struct rfm2g_compat *h, unsigned long request, void *arg)
+{
+	return ioctl(h->hwfd, request, arg) == 0;
+}
+
+bool rfm2g__hw_ioctl_value(const struct rfm2g_compat *h, unsigned long request,
+			   unsigned long value)
+{
+	return ioctl(h->hwfd, request, value) == 0;
+}
+
+/* The device of an rfm2g: URI ("rfm2g:/dev/rfm2g0?dma=..." -> "/dev/rfm2g0"). */
+static int open_board(const char *uri)
+{
+	char path[512];
+	size_t n;
+
+	if (strncmp(uri, "rfm2g:", 6))
+		return -1;
+	n = strcspn(uri + 6, "?");
+	if (n >= sizeof(path))
+		n = sizeof(path) - 1;
+	memcpy(path, uri + 6, n);
+	path[n] = '\0';
+	return open(path, O_RDWR | O_CLOEXEC);
+}
 
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct rfm2g_compat *registry;
@@ -229,14 +263,33 @@ STDRFM2GCALL RFM2gOpen(char *DevicePath, RFM2GHANDLE *rh)
 			return RFM2G_NO_RFM2G_BOARD;
 		return r == RFM_ENOMEM ? RFM2G_LOW_MEMORY : RFM2G_NOT_OPEN;
 	}
+	h->hwfd = -1;
+	if (!strncmp(uri, "rfm2g:", 6)) {
+		RFM2G_STATUS st = RFM2G_SUCCESS;
+
+		h->hwfd = open_board(uri);
+		if (h->hwfd < 0)
+			st = RFM2G_NOT_OPEN;
+		else if (ioctl(h->hwfd, IOCTL_RFM2G_GET_CONFIG, &h->pub.Config) != 0)
+			st = RFM2G_OS_ERROR;	/* the vendor library leaks the fd here; we do not */
+		if (st != RFM2G_SUCCESS) {
+			if (h->hwfd >= 0)
+				close(h->hwfd);
+			rfm_close(h->node);
+			free(h);
+			*rh = NULL;
+			return st;
+		}
+	}
 	h->base = base;
 	h->size = size;
 	snprintf(h->uri, sizeof(h->uri), "%s", uri);
 	pthread_mutex_init(&h->lock, NULL);
 	init_cond(&h->cond);
 	h->dma_threshold = 0xFFFFFFFFu;
-	h->pub.fd = 1;
-	fill_config(h, DevicePath, unit);
+	h->pub.fd = h->hwfd >= 0 ? h->hwfd : 1;
+	if (h->hwfd < 0)
+		fill_config(h, DevicePath, unit);
 	for (unsigned int i = 0; i < RFM2G_COMPAT_NEVENTS; i++) {
 		h->pub.callbackInfo[i].Handle = &h->pub;
 		h->pub.callbackInfo[i].Event = (RFM2GEVENTTYPE) i;
@@ -267,6 +320,8 @@ void rfm2g__destroy(struct rfm2g_compat *h)
 		rfm_event_callback_unregister(h->node, RFM_EVENT_OVERFLOW);
 		rfm_event_disable(h->node, RFM_EVENT_MASK_NETWORK);
 	}
+	if (h->hwfd >= 0)
+		close(h->hwfd);
 	h->pub.struct_id = 0;
 	pthread_cond_destroy(&h->cond);
 	pthread_mutex_destroy(&h->lock);

@@ -8,6 +8,8 @@
  * control bits can be written, set and cleared (the same soft state as the
  * RFM2gSet* calls). PLX registers (RFM2GCFGREGMEM) read what librfm can
  * tell (byte order, the sliding window) and are not writable.
+ * On rfm2g: every register set goes to the card through the driver's
+ * READ_REG / WRITE_REG / SET_REG / CLEAR_REG ioctls.
  */
 #include <string.h>
 
@@ -104,6 +106,17 @@ static RFM2G_STATUS reg_modify(RFM2GHANDLE rh, RFM2GREGSETTYPE regset, RFM2G_UIN
 	st_ = check_reg(h, regset, offset, width);
 	if (st_ != RFM2G_SUCCESS)
 		goto out;
+	if (h->hwfd >= 0) {
+		RFM2GLINUXREGINFO ri = { .regset = regset, .Offset = offset, .Width = width,
+					 .Value = value };
+		unsigned long request = op == REG_WRITE ? IOCTL_RFM2G_WRITE_REG :
+					op == REG_SET	? IOCTL_RFM2G_SET_REG :
+							  IOCTL_RFM2G_CLEAR_REG;
+
+		if (!rfm2g__hw_ioctl(h, request, &ri))
+			st_ = RFM2G_OS_ERROR;
+		goto out;
+	}
 	pthread_mutex_lock(&h->lock);
 	if (regset == RFM2GMEM) {
 		st_ = mem_read(h, offset, width, &old);
@@ -150,7 +163,14 @@ STDRFM2GCALL RFM2gReadReg(RFM2GHANDLE rh, RFM2GREGSETTYPE regset, RFM2G_UINT32 O
 	st_ = check_reg(h, regset, Offset, Width);
 	if (st_ == RFM2G_SUCCESS && !Value)
 		st_ = RFM2G_BAD_PARAMETER_5;
-	if (st_ == RFM2G_SUCCESS) {
+	if (st_ == RFM2G_SUCCESS && h->hwfd >= 0) {
+		RFM2GLINUXREGINFO ri = { .regset = regset, .Offset = Offset, .Width = Width };
+
+		if (rfm2g__hw_ioctl(h, IOCTL_RFM2G_READ_REG, &ri))
+			v = ri.Value;
+		else
+			st_ = RFM2G_OS_ERROR;
+	} else if (st_ == RFM2G_SUCCESS) {
 		pthread_mutex_lock(&h->lock);
 		if (regset == RFM2GMEM)
 			st_ = mem_read(h, Offset, Width, &v);
@@ -159,9 +179,9 @@ STDRFM2GCALL RFM2gReadReg(RFM2GHANDLE rh, RFM2GREGSETTYPE regset, RFM2G_UINT32 O
 		else
 			v = cfg_read(h, Offset, Width);
 		pthread_mutex_unlock(&h->lock);
-		if (st_ == RFM2G_SUCCESS)
-			memcpy(Value, &v, Width);	/* 1, 2 or 4 bytes, little-endian */
 	}
+	if (st_ == RFM2G_SUCCESS)
+		memcpy(Value, &v, Width);	/* 1, 2 or 4 bytes, little-endian */
 	rfm2g__put(h);
 	return st_;
 }

@@ -18,7 +18,7 @@
 #include <sys/types.h>
 
 #include "rfm-cmocka.h"
-#include "rfm2g_ioctl.h"
+#include "rfm2g_api.h"
 
 #define FAKE_PATH "/dev/rfm2g-test0"
 #define FAKE_URI "rfm2g:" FAKE_PATH
@@ -41,6 +41,9 @@ static struct {
 	RFM2G_UINT32 threshold;
 	unsigned long cleared;
 	int transfers;
+	unsigned long value;		/* last by-value argument */
+	RFM2G_UINT8 u8_reply;		/* answer of the 8-bit GET ioctls */
+	RFM2GLINUXREGINFO reg;		/* last register request */
 	int closes, munmaps;
 	RFM2GEVENTINFO sent;
 	unsigned int enabled;	/* ENABLE_EVENT calls, bit per type */
@@ -211,7 +214,20 @@ int __wrap_ioctl(int fd, unsigned long request, ...)
 	ret = mock_type(int);
 	if (ret < 0)
 		return fail_with(-ret);
-	if (request == IOCTL_RFM2G_GET_CONFIG)
+	fake.value = (unsigned long) arg;
+	if (request == IOCTL_RFM2G_GET_LED || request == IOCTL_RFM2G_GET_TRANSMIT_DISABLE ||
+	    request == IOCTL_RFM2G_GET_LOOPBACK || request == IOCTL_RFM2G_CLEAR_OWN_DATA ||
+	    request == IOCTL_RFM2G_GET_PIO_BYTESWAP)
+		*(RFM2G_UINT8 *) arg = fake.u8_reply;
+	else if (request == IOCTL_RFM2G_READ_REG || request == IOCTL_RFM2G_WRITE_REG) {
+		RFM2GLINUXREGINFO *ri = arg;
+
+		fake.reg = *ri;
+		if (request == IOCTL_RFM2G_READ_REG)
+			ri->Value = ri->Offset == rfmor_las1rr ? 0xFF000000u :
+				    ri->Offset == rfmor_las1ba ? 0x01000001u :
+				    ri->Offset == rfm2g_nid    ? 7u : 0u;
+	} else if (request == IOCTL_RFM2G_GET_CONFIG)
 		memcpy(arg, &fake.cfg, sizeof(fake.cfg));
 	else if (request == IOCTL_RFM2G_SEND_EVENT)
 		fake.sent = *(RFM2GEVENTINFO *) arg;
@@ -478,6 +494,126 @@ static void t_dma(void **state)
 	assert_rfm_code(rfm_open(FAKE_URI "?dma=0x7F000100&dma_size=4096", &node), RFM_EURI);
 }
 
+static void expect(unsigned long request, int ret)
+{
+	will_return(__wrap_ioctl, request);
+	will_return(__wrap_ioctl, ret);
+}
+
+static RFM2GHANDLE open_rfm2g_api(void)
+{
+	RFM2GHANDLE h = NULL;
+
+	will_return(__wrap_open, 0);		/* librfm's rfm2g: backend */
+	expect(IOCTL_RFM2G_GET_CONFIG, 0);
+	will_return(__wrap_mmap, 0);
+	will_return(__wrap_open, 0);		/* librfm2g's board controls */
+	expect(IOCTL_RFM2G_GET_CONFIG, 0);
+	assert_int_equal(RFM2gOpen((char *) FAKE_URI, &h), RFM2G_SUCCESS);
+	return h;
+}
+
+static void t_rfm2g_api_on_card(void **state)
+{
+	RFM2GHANDLE h;
+	RFM2G_UINT32 v32 = 0, off = 0, size = 0;
+	RFM2G_NODE node;
+	RFM2G_BOOL b;
+	RFM2GCONFIG c;
+
+	(void) state;
+	fake.cfg.BoardRevision = 0x90;
+	h = open_rfm2g_api();
+	assert_int_equal(RFM2gNodeID(h, &node), RFM2G_SUCCESS);
+	assert_int_equal(node, 7);
+	assert_string_equal(h->Config.Device, "/dev/rfm2g0");	/* the driver's config */
+	/* Memory goes through librfm's mapping of the window. */
+	assert_int_equal(RFM2gPoke32(h, 0x40, 0x12345678), RFM2G_SUCCESS);
+	memcpy(&v32, &fake.mem[0x40], 4);
+	assert_int_equal(v32, 0x12345678);
+	/* Inside the board's memory, outside its window: the vendor's OS_ERROR. */
+	assert_int_equal(RFM2gPeek32(h, FAKE_WINDOW, &v32), RFM2G_OS_ERROR);
+	assert_int_equal(RFM2gPeek32(h, 0x4000000, &v32), RFM2G_OUT_OF_RANGE);
+
+	/* Board controls go to the driver, with its argument conventions. */
+	expect(IOCTL_RFM2G_SET_LED, 0);
+	assert_int_equal(RFM2gSetLed(h, RFM2G_ON), RFM2G_SUCCESS);
+	assert_int_equal(fake.value, 1);
+	fake.u8_reply = 1;
+	expect(IOCTL_RFM2G_GET_TRANSMIT_DISABLE, 0);
+	assert_int_equal(RFM2gGetTransmit(h, &b), RFM2G_SUCCESS);
+	assert_int_equal(b, RFM2G_OFF);		/* the API inverts "disable" */
+	expect(IOCTL_RFM2G_SET_TRANSMIT_DISABLE, 0);
+	assert_int_equal(RFM2gSetTransmit(h, RFM2G_ON), RFM2G_SUCCESS);
+	assert_int_equal(fake.value, 0);
+	expect(IOCTL_RFM2G_GET_LED, -EIO);
+	assert_int_equal(RFM2gGetLed(h, &b), RFM2G_OS_ERROR);
+	assert_int_equal(RFM2gGetLed(h, NULL), RFM2G_BAD_PARAMETER_2);	/* no ioctl */
+	expect(IOCTL_RFM2G_CHECK_RING_CONT, -EFAULT);
+	assert_int_equal(RFM2gCheckRingCont(h), RFM2G_LINK_TEST_FAIL);
+	expect(IOCTL_RFM2G_SET_MEMORY_OFFSET, 0);
+	assert_int_equal(RFM2gSetMemoryOffset(h, RFM2G_MEM_OFFSET3), RFM2G_SUCCESS);
+	assert_int_equal(fake.value, 3);
+	expect(IOCTL_RFM2G_SET_PIO_BYTE_SWAP, 0);
+	assert_int_equal(RFM2gSetPIOByteSwap(h, RFM2G_ON), RFM2G_SUCCESS);
+	expect(IOCTL_RFM2G_GET_CONFIG, 0);
+	assert_int_equal(RFM2gGetConfig(h, &c), RFM2G_SUCCESS);
+	assert_int_equal(c.BoardRevision, 0x90);
+	expect(IOCTL_RFM2G_READ_REG, 0);
+	assert_int_equal(RFM2gReadReg(h, RFM2GCTRLREGMEM, rfm2g_nid, 1, &v32), RFM2G_SUCCESS);
+	assert_int_equal(fake.reg.regset, RFM2GCTRLREGMEM);
+	assert_int_equal(fake.reg.Width, 1);
+	expect(IOCTL_RFM2G_WRITE_REG, 0);
+	assert_int_equal(RFM2gWriteReg(h, RFM2GCTRLREGMEM, rfm2g_lcsr, 4, 0x80000000u),
+			 RFM2G_SUCCESS);
+	assert_int_equal(fake.reg.Value, 0x80000000u);
+	assert_int_equal(RFM2gWriteReg(h, RFM2GCFGREGIO, 0, 4, 0), RFM2G_BAD_PARAMETER_2);
+
+	/* The sliding window, read and moved as the vendor library does. */
+	expect(IOCTL_RFM2G_GET_CONFIG, 0);
+	expect(IOCTL_RFM2G_READ_REG, 0);
+	expect(IOCTL_RFM2G_READ_REG, 0);
+	assert_int_equal(RFM2gGetSlidingWindow(h, &off, &size), RFM2G_SUCCESS);
+	assert_int_equal(off, 0x01000000u);
+	assert_int_equal(size, 16u << 20);
+	expect(IOCTL_RFM2G_GET_CONFIG, 0);
+	expect(IOCTL_RFM2G_READ_REG, 0);
+	expect(IOCTL_RFM2G_READ_REG, 0);
+	assert_int_equal(RFM2gSetSlidingWindow(h, 4096), RFM2G_BAD_PARAMETER_2);
+	expect(IOCTL_RFM2G_GET_CONFIG, 0);
+	expect(IOCTL_RFM2G_READ_REG, 0);
+	expect(IOCTL_RFM2G_READ_REG, 0);
+	expect(IOCTL_RFM2G_SET_SLIDING_WINDOW_OFFSET, 0);
+	assert_int_equal(RFM2gSetSlidingWindow(h, 32u << 20), RFM2G_SUCCESS);
+	assert_int_equal(fake.value, 32u << 20);
+	fake.cfg.BoardRevision = 0x80;
+	expect(IOCTL_RFM2G_GET_CONFIG, 0);
+	assert_int_equal(RFM2gGetSlidingWindow(h, &off, NULL), RFM2G_NOT_SUPPORTED);
+
+	assert_int_equal(RFM2gClose(&h), RFM2G_SUCCESS);
+	assert_int_equal(fake.closes, 2);
+	assert_int_equal(fake.munmaps, 1);
+}
+
+/* The library's own GET_CONFIG fails: nothing stays open (the vendor's leaks the fd). */
+static void t_rfm2g_api_open_fails(void **state)
+{
+	RFM2GHANDLE h = (RFM2GHANDLE) 1;
+
+	(void) state;
+	will_return(__wrap_open, 0);
+	expect(IOCTL_RFM2G_GET_CONFIG, 0);
+	will_return(__wrap_mmap, 0);
+	will_return(__wrap_open, 0);
+	expect(IOCTL_RFM2G_GET_CONFIG, -EFAULT);
+	assert_int_equal(RFM2gOpen((char *) FAKE_URI, &h), RFM2G_OS_ERROR);
+	assert_null(h);
+	assert_int_equal(fake.closes, 2);
+	assert_int_equal(fake.munmaps, 1);
+	will_return(__wrap_open, -ENOENT);
+	assert_int_equal(RFM2gOpen((char *) FAKE_URI, &h), RFM2G_NO_RFM2G_BOARD);
+}
+
 /* Another process already waits on the board's INTR2: ours gets EALREADY and stops. */
 static void t_event_owned_elsewhere(void **state)
 {
@@ -507,7 +643,10 @@ int main(void)
 		cmocka_unit_test_setup(t_events_through_waiter_threads, setup),
 		cmocka_unit_test_setup(t_event_owned_elsewhere, setup),
 		cmocka_unit_test_setup(t_dma, setup),
+		cmocka_unit_test_setup(t_rfm2g_api_on_card, setup),
+		cmocka_unit_test_setup(t_rfm2g_api_open_fails, setup),
 	};
 
+	unsetenv("RFM_URI");	/* RFM2gOpen() would open that instead */
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
