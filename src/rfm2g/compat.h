@@ -21,13 +21,14 @@
 
 #include <rfm/rfm.h>
 #include "rfm2g_api.h"
+#include "rfm2g_version.h"
 
 /* Records each RFM2g event queue holds (the vendor driver holds 1). */
 #define RFM2G_COMPAT_QUEUE_DEPTH 1024u
 /* The page size of RFM2gUserMemory(): 4096 on Linux, whatever the system's. */
 #define RFM2G_COMPAT_PAGE 4096u
 #define RFM2G_COMPAT_STRUCT_ID 0x52464D32u
-#define RFM2G_COMPAT_VERSION "R09.00"
+#define RFM2G_COMPAT_VERSION RFM2G_PRODUCT_VERSION
 #define RFM2G_COMPAT_NEVENTS ((unsigned int) RFM2GEVENT_LAST)
 
 struct rfm2g_record {

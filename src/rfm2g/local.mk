@@ -34,7 +34,8 @@ rfm2ginclude_HEADERS = \
 	include/rfm2g/rfm2g_types.h \
 	include/rfm2g/rfm2g_errno.h \
 	include/rfm2g/rfm2g_ioctl.h \
-	include/rfm2g/rfm2g_regs.h
+	include/rfm2g/rfm2g_regs.h \
+	include/rfm2g/rfm2g_version.h
 
 pkgconfig_DATA += rfm2g.pc
 EXTRA_DIST += rfm2g.pc.in

@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "rfm2g_api.h"
+#include "rfm2g_version.h"
 
 #if defined(__x86_64__)
 static_assert(sizeof(RFM2GEVENTINFO) == 24, "RFM2GEVENTINFO size");
@@ -59,6 +60,8 @@ int main()
 	if (RFM2gEnableEventCallback(h, RFM2GEVENT_INTR1, fn) != RFM2G_NULL_DESCRIPTOR)
 		failures++;
 	if (std::strcmp(RFM2gErrorMsg(RFM2G_SUCCESS), rfm2g_errlist[0]) != 0)
+		failures++;
+	if (std::strcmp(RFM2G_PRODUCT_VERSION, "R09.00") != 0)
 		failures++;
 	if (RFM2gOpen(nullptr, &h) != RFM2G_BAD_PARAMETER_1)
 		failures++;
