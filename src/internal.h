@@ -160,9 +160,18 @@ struct rfm_backend_ops {
 	 */
 	int (*node_facts)(struct rfm_node *node, unsigned int id, struct rfm_node_facts *facts);
 	bool (*node_alive)(struct rfm_node *node, unsigned int id, uint32_t incarnation);
+
+	/*
+	 * Bulk transfer by the hardware (DMA), optional: called by
+	 * rfm_mem_read/write after their checks. Returns 1 when it moved the
+	 * data, 0 to let the core copy through the mapping, or an error.
+	 */
+	int (*mem_bulk)(struct rfm_node *node, uint64_t offset, void *buf, size_t len,
+			bool to_window);
 };
 
 extern const struct rfm_backend_ops rfm__shm_ops;
+extern const struct rfm_backend_ops rfm__rfm2g_ops;
 
 /*
  * The node handle. base and size come first: every memory access reads

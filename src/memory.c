@@ -43,6 +43,12 @@ RFM_API int rfm_mem_read(rfm_node *node, uint64_t offset, void *buf, size_t len)
 		return range_error(node, "rfm_mem_read", offset, len);
 	if (RFM_UNLIKELY(!buf && len))
 		return rfm__error(RFM_EINVAL, "rfm_mem_read: buffer is NULL");
+	if (len && node->ops->mem_bulk) {
+		int ret = node->ops->mem_bulk(node, offset, buf, len, false);
+
+		if (ret)
+			return ret < 0 ? ret : 0;
+	}
 	if (len)
 		memmove(buf, node->base + offset, len); /* buf may lie in the window */
 	return 0;
@@ -54,6 +60,12 @@ RFM_API int rfm_mem_write(rfm_node *node, uint64_t offset, const void *buf, size
 		return range_error(node, "rfm_mem_write", offset, len);
 	if (RFM_UNLIKELY(!buf && len))
 		return rfm__error(RFM_EINVAL, "rfm_mem_write: buffer is NULL");
+	if (len && node->ops->mem_bulk) {
+		int ret = node->ops->mem_bulk(node, offset, (void *)buf, len, true);
+
+		if (ret)
+			return ret < 0 ? ret : 0;
+	}
 	if (len)
 		memmove(node->base + offset, buf, len);
 	return 0;

@@ -9,10 +9,11 @@
 
 static const struct rfm_backend_ops *const backends[] = {
 	&rfm__shm_ops,
+	&rfm__rfm2g_ops,
 };
 
 /* Schemes of the design that this build does not carry (yet). */
-static const char *const known_schemes[] = { "dev", "rfm2g" };
+static const char *const known_schemes[] = { "dev" };
 
 static int find_backend(const struct rfm_uri *uri, const struct rfm_backend_ops **opsp)
 {

@@ -25,7 +25,7 @@ static const struct bad_uri bad_whole_uris[] = {
 	{ "sh-m:x", RFM_EURI, "bad scheme" },
 	{ "nope:x", RFM_ESCHEME, "unknown scheme 'nope:'" },
 	{ "dev:/dev/rfm0", RFM_ENOTSUP, "dev: backend is not built" },
-	{ "rfm2g:/dev/rfm2g0", RFM_ENOTSUP, "rfm2g: backend is not built" },
+	{ "rfm2g:/nonexistent/rfm2g0", RFM_ENOENT, "no such RFM2g device" },
 	{ "shm:", RFM_EURI, "network name ''" },
 	{ "shm:a/b", RFM_EURI, "network name 'a/b'" },
 	{ "shm:../etc", RFM_EURI, "network name" },

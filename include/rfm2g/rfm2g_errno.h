@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * RFM2g compatibility (librfm): status codes returned by every RFM2g call.
+ * RFM2gErrorMsg() (rfm2g_api.h) turns one into a message.
+ */
+#ifndef RFM2G_ERRNO_H
+#define RFM2G_ERRNO_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum RFM2G_STATUS_enum {
+	RFM2G_SUCCESS = 0,
+	RFM2G_NOT_IMPLEMENTED = 1,
+	RFM2G_DRIVER_ERROR = 2,
+	RFM2G_TIMED_OUT = 3,
+	RFM2G_LOW_MEMORY = 4,
+	RFM2G_MEM_NOT_MAPPED = 5,
+	RFM2G_OS_ERROR = 6,
+	RFM2G_EVENT_IN_USE = 7,
+	RFM2G_NOT_SUPPORTED = 8,
+	RFM2G_NOT_OPEN = 9,
+	RFM2G_NO_RFM2G_BOARD = 10,
+	RFM2G_BAD_PARAMETER_1 = 11,
+	RFM2G_BAD_PARAMETER_2 = 12,
+	RFM2G_BAD_PARAMETER_3 = 13,
+	RFM2G_BAD_PARAMETER_4 = 14,
+	RFM2G_BAD_PARAMETER_5 = 15,
+	RFM2G_BAD_PARAMETER_6 = 16,
+	RFM2G_BAD_PARAMETER_7 = 17,
+	RFM2G_BAD_PARAMETER_8 = 18,
+	RFM2G_BAD_PARAMETER_9 = 19,
+	RFM2G_OUT_OF_RANGE = 20,
+	RFM2G_MAP_NOT_ALLOWED = 21,
+	RFM2G_LINK_TEST_FAIL = 22,
+	RFM2G_MEM_READ_ONLY = 23,
+	RFM2G_UNALIGNED_OFFSET = 24,
+	RFM2G_UNALIGNED_ADDRESS = 25,
+	RFM2G_LSEEK_ERROR = 26,
+	RFM2G_READ_ERROR = 27,
+	RFM2G_WRITE_ERROR = 28,
+	RFM2G_HANDLE_NOT_NULL = 29,
+	RFM2G_MODULE_NOT_LOADED = 30,
+	RFM2G_NOT_ENABLED = 31,
+	RFM2G_ALREADY_ENABLED = 32,
+	RFM2G_EVENT_NOT_IN_USE = 33,
+	RFM2G_BAD_RFM2G_BOARD_ID = 34,
+	RFM2G_NULL_DESCRIPTOR = 35,
+	RFM2G_WAIT_EVENT_CANCELED = 36,
+	RFM2G_DMA_FAILED = 37,
+	RFM2G_NOT_INITIALIZED = 38,
+	RFM2G_UNALIGNED_LENGTH = 39,
+	RFM2G_SIGNALED = 40,
+	RFM2G_NODE_ID_SELF = 41,
+	RFM2G_MAX_ERROR_CODE = 42
+} RFM2G_STATUS;
+
+/* Number of entries in rfm2g_errlist (one per status, the sentinel included). */
+extern const int rfm2g_nerr;
+/* Messages indexed by RFM2G_STATUS. */
+extern const char *rfm2g_errlist[];
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RFM2G_ERRNO_H */

@@ -1,0 +1,521 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The rfm2g: backend: a user-space client of the vendor's RFM2g Linux
+ * driver (/dev/rfm2gN) through its ioctl interface, with no vendor
+ * library. URI: rfm2g:/dev/rfm2g0.
+ *
+ * Memory: the driver's reflective-memory window (BAR3) mapped with mmap at
+ * offset 0; the node's size is that window (it may be smaller than the
+ * board's memory when a sliding window is configured).
+ *
+ * DMA (URI parameters dma=PHYS, dma_size=BYTES, dma_threshold=BYTES):
+ * PHYS is the physical address of RAM reserved from Linux for the card
+ * (boot option mem= or memmap=), mapped through the driver's special mmap.
+ * rfm_mem_read/write of dma_threshold bytes or more (default 4096) then go
+ * through that buffer with the driver's READ/WRITE ioctls, which DMA when
+ * the buffer lies in the mapping; shorter ones copy through the window.
+ *
+ * Events: the driver only offers a blocking WAIT_FOR_EVENT ioctl per event
+ * type, with one waiter per board and event and a queue of depth 1. For
+ * each enabled type a thread of this handle waits there and moves every
+ * interrupt into this handle's own deep queue (RFM_EVENT_QUEUE_MIN records,
+ * overflow counted), which the core drains like any other backend's.
+ * Disabling a type stops its thread with CANCEL_EVENT. Event state on
+ * the board is shared by every process that opened it: a second handle
+ * waiting on the same type finds the driver busy (EALREADY), and its thread
+ * ends, counting nothing; the first one keeps receiving.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <rfm2g/rfm2g_ioctl.h>
+
+#include "futex.h"
+#include "internal.h"
+
+#define R2G_NET_TYPES 5		/* RESET, INTR1..INTR4 */
+
+struct r2g_node {
+	int fd;
+	void *map;
+	size_t map_len;
+	RFM2GCONFIG cfg;
+
+	pthread_mutex_t dma_lock;	/* one transfer through the buffer at a time */
+	void *dma;			/* NULL: no DMA */
+	size_t dma_len;
+	uint64_t dma_threshold;
+
+	pthread_mutex_t lock;	/* mask, threads, queue */
+	uint32_t mask;
+	bool joinable[R2G_NET_TYPES];	/* a thread was created and not joined */
+	bool alive[R2G_NET_TYPES];	/* ... and still waits on the driver */
+	bool stopping[R2G_NET_TYPES];
+	pthread_t thread[R2G_NET_TYPES];
+
+	struct rfm_ev_record *ring;	/* NULL until ev_attach */
+	uint32_t depth, head, count;
+	uint64_t dropped;
+	uint32_t futex, sleepers;
+};
+
+struct r2g_waiter {
+	struct rfm_node *node;
+	unsigned int type;
+};
+
+static int errno_to_rfm(int err, const char *what, const char *path)
+{
+	switch (err) {
+	case ENOENT:
+	case ENODEV:
+	case ENXIO:
+		return rfm__error(RFM_ENOENT, "%s: %s: no such RFM2g device", path, what);
+	case EACCES:
+	case EPERM:
+		return rfm__error(RFM_EPERM, "%s: %s: permission denied", path, what);
+	case ENOMEM:
+		return rfm__error(RFM_ENOMEM, "%s: %s: out of memory", path, what);
+	case EINVAL:
+		return rfm__error(RFM_EINVAL, "%s: %s: the driver refused the argument", path, what);
+	default:
+		return rfm__error(RFM_EIO, "%s: %s: %s", path, what, strerror(err));
+	}
+}
+
+/* Optional DMA buffer from the URI; 0 when none was asked for. */
+static int map_dma(struct r2g_node *r, struct rfm_uri *uri)
+{
+	const char *phys_s = rfm__uri_take(uri, "dma");
+	const char *size_s = rfm__uri_take(uri, "dma_size");
+	const char *thr_s = rfm__uri_take(uri, "dma_threshold");
+	uint64_t phys = 0, size = 0, thr = 4096, special;
+	RFM2G_UINT32 thr32;
+
+	if (!phys_s && !size_s && !thr_s)
+		return 0;
+	if (!phys_s || !size_s)
+		return rfm__error(RFM_EURI, "%s: dma needs both dma=PHYS and dma_size=BYTES",
+				  uri->text);
+	if (rfm__parse_u64(phys_s, &phys) || !phys || phys % 4096)
+		return rfm__error(RFM_EURI, "%s: dma '%s' is not a page-aligned physical address",
+				  uri->text, phys_s);
+	if (rfm__parse_size(size_s, &size) || !size || size % 4096 || size > 0x7FFF0000u)
+		return rfm__error(RFM_EURI, "%s: dma_size '%s' is not a number of pages",
+				  uri->text, size_s);
+	if (thr_s && (rfm__parse_size(thr_s, &thr) || thr > 0xFFFFFFFFu))
+		return rfm__error(RFM_EURI, "%s: dma_threshold '%s' is not a byte count",
+				  uri->text, thr_s);
+	special = phys | RFM2G_DMA_MMAP_OFFSET;
+	if (ioctl(r->fd, IOCTL_RFM2G_SET_SPECIAL_MMAP_OFFSET, &special) != 0)
+		return errno_to_rfm(errno, "SET_SPECIAL_MMAP_OFFSET", uri->path);
+	/* The driver ignores the offset of a special map; the vendor library passes a page. */
+	r->dma = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, r->fd, 4096);
+	if (r->dma == MAP_FAILED) {
+		r->dma = NULL;
+		return errno_to_rfm(errno, "mmap of the DMA buffer", uri->path);
+	}
+	r->dma_len = size;
+	r->dma_threshold = thr;
+	thr32 = (RFM2G_UINT32) thr;
+	if (ioctl(r->fd, IOCTL_RFM2G_SET_DMA_THRESHOLD, &thr32) != 0)
+		return errno_to_rfm(errno, "SET_DMA_THRESHOLD", uri->path);
+	return 0;
+}
+
+static void unmap_dma(struct r2g_node *r)
+{
+	if (!r->dma)
+		return;
+	/* Disarm the fd's DMA buffer: the driver knows it by the low 32 bits. */
+	ioctl(r->fd, IOCTL_RFM2G_CLEAR_DMA_MMAP_OFFSET,
+	      (unsigned long) (uint32_t) (uintptr_t) r->dma);
+	munmap(r->dma, r->dma_len);
+	r->dma = NULL;
+}
+
+static int r2g_open(struct rfm_node *node, struct rfm_uri *uri)
+{
+	struct r2g_node *r;
+	size_t window;
+	int err;
+
+	if (!uri->path || !*uri->path)
+		return rfm__error(RFM_EURI, "%s: rfm2g: needs a device path, e.g. rfm2g:/dev/rfm2g0",
+				  uri->text);
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return rfm__error(RFM_ENOMEM, "%s: out of memory", uri->text);
+	r->fd = open(uri->path, O_RDWR | O_CLOEXEC);
+	if (r->fd < 0) {
+		err = errno_to_rfm(errno, "open", uri->path);
+		free(r);
+		return err;
+	}
+	if (ioctl(r->fd, IOCTL_RFM2G_GET_CONFIG, &r->cfg) != 0) {
+		err = errno_to_rfm(errno, "GET_CONFIG", uri->path);
+		goto fail;
+	}
+	if (r->cfg.NodeId > RFM_NODE_ID_MAX) {
+		err = rfm__error(RFM_EIO, "%s: the driver reports node id %u", uri->path,
+				 r->cfg.NodeId);
+		goto fail;
+	}
+	window = r->cfg.PciConfig.rfm2gWindowSize;
+	if (!window || window > r->cfg.MemorySize)
+		window = r->cfg.MemorySize;
+	if (!window || window % 4096) {
+		err = rfm__error(RFM_EIO, "%s: the driver reports a window of %zu bytes",
+				 uri->path, window);
+		goto fail;
+	}
+	r->map = mmap(NULL, window, PROT_READ | PROT_WRITE, MAP_SHARED, r->fd, 0);
+	if (r->map == MAP_FAILED) {
+		err = errno_to_rfm(errno, "mmap", uri->path);
+		goto fail;
+	}
+	r->map_len = window;
+	err = map_dma(r, uri);
+	if (!err)
+		err = rfm__uri_check_all_used(uri);
+	if (err) {
+		unmap_dma(r);
+		munmap(r->map, r->map_len);
+		goto fail;
+	}
+	pthread_mutex_init(&r->lock, NULL);
+	pthread_mutex_init(&r->dma_lock, NULL);
+	node->priv = r;
+	node->base = r->map;
+	node->size = window;
+	node->id = r->cfg.NodeId;
+	node->incarnation = 1;
+	return 0;
+fail:
+	close(r->fd);
+	free(r);
+	return err;
+}
+
+/* Ask the waiter thread of @type to end, and join it (lock not held). */
+static void stop_waiter(struct r2g_node *r, unsigned int type)
+{
+	RFM2GEVENTINFO info = { .Event = (RFM2GEVENTTYPE) type };
+	pthread_t thread;
+
+	pthread_mutex_lock(&r->lock);
+	if (!r->joinable[type] || r->stopping[type]) {
+		pthread_mutex_unlock(&r->lock);
+		return;
+	}
+	r->stopping[type] = true;
+	thread = r->thread[type];
+	pthread_mutex_unlock(&r->lock);
+	/*
+	 * CANCEL_EVENT wakes the board's waiter of that type (EIDRM). Retry
+	 * while the thread has not reached its wait yet (ENOSYS: nobody waits).
+	 */
+	for (;;) {
+		bool alive;
+
+		pthread_mutex_lock(&r->lock);
+		alive = r->alive[type];
+		pthread_mutex_unlock(&r->lock);
+		if (!alive)
+			break;
+		if (ioctl(r->fd, IOCTL_RFM2G_CANCEL_EVENT, &info) != 0 && errno != ENOSYS)
+			break;
+		sched_yield();
+	}
+	pthread_join(thread, NULL);
+	pthread_mutex_lock(&r->lock);
+	r->joinable[type] = false;
+	r->stopping[type] = false;
+	pthread_mutex_unlock(&r->lock);
+}
+
+static void r2g_close(struct rfm_node *node)
+{
+	struct r2g_node *r = node->priv;
+
+	for (unsigned int t = 0; t < R2G_NET_TYPES; t++)
+		stop_waiter(r, t);
+	unmap_dma(r);
+	munmap(r->map, r->map_len);
+	close(r->fd);
+	pthread_mutex_destroy(&r->dma_lock);
+	pthread_mutex_destroy(&r->lock);
+	free(r->ring);
+	free(r);
+}
+
+static void r2g_get_info(const struct rfm_node *node, struct rfm_node_info *info)
+{
+	(void) node;
+	info->nodes_attached = 0;	/* the card does not know */
+}
+
+static int r2g_ev_send(struct rfm_node *node, unsigned int to, struct rfm_ev_record *rec)
+{
+	struct r2g_node *r = node->priv;
+	RFM2GEVENTINFO info = {
+		.ExtendedInfo = rec->data,
+		.Event = (RFM2GEVENTTYPE) rec->type,
+		.NodeId = (RFM2G_NODE) (to == RFM_NODE_ALL ? RFM2G_NODE_ALL : to),
+	};
+
+	/* The core has checked the type (0..4): the driver must never see another. */
+	if (ioctl(r->fd, IOCTL_RFM2G_SEND_EVENT, &info) != 0)
+		return errno_to_rfm(errno, "SEND_EVENT", node->uri ? node->uri : "rfm2g");
+	return 1;	/* on the fiber; who takes it is not known here */
+}
+
+static void push(struct rfm_node *node, const RFM2GEVENTINFO *info, unsigned int type)
+{
+	struct r2g_node *r = node->priv;
+
+	pthread_mutex_lock(&r->lock);
+	if (r->ring && (r->mask & RFM_EVENT_BIT(type))) {
+		if (r->count == r->depth) {
+			r->dropped++;
+		} else {
+			r->ring[(r->head + r->count) % r->depth] = (struct rfm_ev_record){
+				.type = type,
+				.sender = info->NodeId,
+				.data = info->ExtendedInfo,
+			};
+			/* Read without the lock by ev_ready/ev_queued. */
+			__atomic_store_n(&r->count, r->count + 1, __ATOMIC_RELEASE);
+		}
+	}
+	pthread_mutex_unlock(&r->lock);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&r->sleepers, __ATOMIC_RELAXED))
+		rfm__futex_bump_wake(&r->futex, false);
+}
+
+static void *waiter_thread(void *arg)
+{
+	struct r2g_waiter w = *(struct r2g_waiter *) arg;
+	struct r2g_node *r = w.node->priv;
+
+	free(arg);
+	for (;;) {
+		RFM2GEVENTINFO info = {
+			.Event = (RFM2GEVENTTYPE) w.type,
+			.Timeout = 0xFFFFFFFFu,
+		};
+		bool stop;
+
+		if (ioctl(r->fd, IOCTL_RFM2G_WAIT_FOR_EVENT, &info) == 0) {
+			push(w.node, &info, w.type);
+			continue;
+		}
+		pthread_mutex_lock(&r->lock);
+		stop = r->stopping[w.type];
+		pthread_mutex_unlock(&r->lock);
+		if (stop)
+			break;
+		/* Spurious ends of a wait: go on. Anything else: this thread ends. */
+		if (errno == EINTR || errno == ETIMEDOUT || errno == ENOSYS || errno == EIDRM)
+			continue;
+		break;	/* EALREADY: another handle or process owns this event */
+	}
+	pthread_mutex_lock(&r->lock);
+	r->alive[w.type] = false;
+	pthread_mutex_unlock(&r->lock);
+	return NULL;
+}
+
+static int r2g_ev_attach(struct rfm_node *node, uint32_t *depth)
+{
+	struct r2g_node *r = node->priv;
+
+	pthread_mutex_lock(&r->lock);
+	if (!r->ring) {
+		r->ring = calloc(RFM_EVENT_QUEUE_MIN, sizeof(*r->ring));
+		if (!r->ring) {
+			pthread_mutex_unlock(&r->lock);
+			return rfm__error(RFM_ENOMEM, "rfm2g: out of memory for the event queue");
+		}
+		r->depth = RFM_EVENT_QUEUE_MIN;
+	}
+	*depth = r->depth;
+	pthread_mutex_unlock(&r->lock);
+	return 0;
+}
+
+static void start_waiter(struct rfm_node *node, unsigned int type)
+{
+	struct r2g_node *r = node->priv;
+	RFM2GEVENTINFO info = { .Event = (RFM2GEVENTTYPE) type };
+	struct r2g_waiter *w;
+
+	if (ioctl(r->fd, IOCTL_RFM2G_ENABLE_EVENT, &info) != 0)
+		return;
+	/* A thread that ended by itself (EALREADY) is joined before a new one. */
+	stop_waiter(r, type);
+	w = malloc(sizeof(*w));
+	if (!w)
+		return;
+	w->node = node;
+	w->type = type;
+	pthread_mutex_lock(&r->lock);
+	r->alive[type] = true;
+	r->joinable[type] = pthread_create(&r->thread[type], NULL, waiter_thread, w) == 0;
+	if (!r->joinable[type]) {
+		r->alive[type] = false;
+		free(w);
+	}
+	pthread_mutex_unlock(&r->lock);
+}
+
+static void r2g_ev_set_mask(struct rfm_node *node, uint32_t mask)
+{
+	struct r2g_node *r = node->priv;
+	uint32_t old;
+
+	pthread_mutex_lock(&r->lock);
+	old = r->mask;
+	r->mask = mask;
+	pthread_mutex_unlock(&r->lock);
+	for (unsigned int t = 0; t < R2G_NET_TYPES; t++) {
+		uint32_t bit = RFM_EVENT_BIT(t);
+
+		if ((mask & bit) && !(old & bit))
+			start_waiter(node, t);
+		else if (!(mask & bit) && (old & bit))
+			stop_waiter(r, t);	/* the board's enable stays: others may use it */
+	}
+}
+
+static unsigned int r2g_ev_take(struct rfm_node *node, struct rfm_ev_record *recs,
+				unsigned int max)
+{
+	struct r2g_node *r = node->priv;
+	unsigned int n = 0;
+
+	pthread_mutex_lock(&r->lock);
+	while (n < max && r->count) {
+		recs[n++] = r->ring[r->head];
+		r->head = (r->head + 1) % r->depth;
+		__atomic_store_n(&r->count, r->count - 1, __ATOMIC_RELAXED);
+	}
+	pthread_mutex_unlock(&r->lock);
+	return n;
+}
+
+static uint64_t r2g_ev_dropped(struct rfm_node *node)
+{
+	struct r2g_node *r = node->priv;
+	uint64_t d;
+
+	pthread_mutex_lock(&r->lock);
+	d = r->dropped;
+	pthread_mutex_unlock(&r->lock);
+	return d;
+}
+
+static bool r2g_ev_ready(struct rfm_node *node)
+{
+	struct r2g_node *r = node->priv;
+
+	return __atomic_load_n(&r->count, __ATOMIC_ACQUIRE) != 0;
+}
+
+static uint64_t r2g_ev_queued(struct rfm_node *node)
+{
+	struct r2g_node *r = node->priv;
+
+	return __atomic_load_n(&r->count, __ATOMIC_RELAXED);
+}
+
+static uint32_t r2g_ev_sleep_prepare(struct rfm_node *node)
+{
+	struct r2g_node *r = node->priv;
+
+	__atomic_fetch_add(&r->sleepers, 1, __ATOMIC_SEQ_CST);
+	return __atomic_load_n(&r->futex, __ATOMIC_SEQ_CST);
+}
+
+static void r2g_ev_sleep(struct rfm_node *node, uint32_t token, uint64_t deadline_ns)
+{
+	struct r2g_node *r = node->priv;
+
+	rfm__futex_wait(&r->futex, token, deadline_ns, false);
+}
+
+static void r2g_ev_sleep_finish(struct rfm_node *node)
+{
+	struct r2g_node *r = node->priv;
+
+	__atomic_fetch_sub(&r->sleepers, 1, __ATOMIC_RELAXED);
+}
+
+static void r2g_ev_wake(struct rfm_node *node)
+{
+	struct r2g_node *r = node->priv;
+
+	rfm__futex_bump_wake(&r->futex, false);
+}
+
+static int r2g_mem_bulk(struct rfm_node *node, uint64_t offset, void *buf, size_t len,
+			bool to_window)
+{
+	struct r2g_node *r = node->priv;
+	unsigned long request = to_window ? IOCTL_RFM2G_WRITE : IOCTL_RFM2G_READ;
+	int ret = 1;
+
+	if (!r->dma || len < r->dma_threshold)
+		return 0;
+	pthread_mutex_lock(&r->dma_lock);
+	while (len) {
+		size_t n = len < r->dma_len ? len : r->dma_len;
+		RFM2GTRANSFER t = {
+			.Offset = (RFM2G_UINT32) offset,
+			.Length = (RFM2G_UINT32) n,
+			.Buffer = r->dma,
+		};
+
+		if (to_window)
+			memcpy(r->dma, buf, n);
+		if (ioctl(r->fd, request, &t) != 0) {
+			ret = errno_to_rfm(errno, to_window ? "WRITE" : "READ", "rfm2g");
+			break;
+		}
+		if (!to_window)
+			memcpy(buf, r->dma, n);
+		buf = (char *) buf + n;
+		offset += n;
+		len -= n;
+	}
+	pthread_mutex_unlock(&r->dma_lock);
+	return ret;
+}
+
+const struct rfm_backend_ops rfm__rfm2g_ops = {
+	.scheme = "rfm2g",
+	.open = r2g_open,
+	.close = r2g_close,
+	.get_info = r2g_get_info,
+	.ev_send = r2g_ev_send,
+	.ev_attach = r2g_ev_attach,
+	.ev_set_mask = r2g_ev_set_mask,
+	.ev_take = r2g_ev_take,
+	.ev_dropped = r2g_ev_dropped,
+	.ev_ready = r2g_ev_ready,
+	.ev_queued = r2g_ev_queued,
+	.ev_sleep_prepare = r2g_ev_sleep_prepare,
+	.ev_sleep = r2g_ev_sleep,
+	.ev_sleep_finish = r2g_ev_sleep_finish,
+	.ev_wake = r2g_ev_wake,
+	.mem_bulk = r2g_mem_bulk,
+};

@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * librfm2g internals: an RFM2g handle over a librfm node.
+ *
+ * RFM2GHANDLE points at the public part (struct rfm2ghandle_s), the first
+ * member of struct rfm2g_compat. A handle is only ever dereferenced after
+ * it was found in the process's registry of open handles, so stale, freed
+ * or made-up pointers get RFM2G_BAD_PARAMETER_1 instead of a crash.
+ *
+ * Events: librfm gives each node handle one FIFO; RFM2g programs wait per
+ * event type. A librfm callback (on librfm's dispatcher thread) sorts the
+ * records into one deep queue per RFM2g event type here; waits and the
+ * per-type callback threads take from those queues.
+ */
+#ifndef RFM2G_COMPAT_H
+#define RFM2G_COMPAT_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rfm/rfm.h>
+#include "rfm2g_api.h"
+#include "rfm2g_version.h"
+
+/* Records each RFM2g event queue holds (the vendor driver holds 1). */
+#define RFM2G_COMPAT_QUEUE_DEPTH 1024u
+/* The page size of RFM2gUserMemory(): 4096 on Linux, whatever the system's. */
+#define RFM2G_COMPAT_PAGE 4096u
+#define RFM2G_COMPAT_STRUCT_ID 0x52464D32u
+#define RFM2G_COMPAT_VERSION RFM2G_PRODUCT_VERSION
+#define RFM2G_COMPAT_NEVENTS ((unsigned int) RFM2GEVENT_LAST)
+
+struct rfm2g_record {
+	uint32_t data;
+	uint16_t node;
+};
+
+struct rfm2g_evq {
+	bool enabled;
+	bool overflowed;
+	bool waiting;		/* a RFM2gWaitForEvent() or the callback thread waits */
+	bool cancel;		/* wake the waiter with RFM2G_WAIT_EVENT_CANCELED */
+	uint32_t head, count, peak;
+	uint32_t counter;	/* records received while enabled (wraps) */
+	struct rfm2g_record ring[RFM2G_COMPAT_QUEUE_DEPTH];
+	/* callback */
+	bool cb_set;		/* a callback is registered */
+	unsigned int cb_gen;	/* registrations so far; a thread serves one */
+	unsigned int cb_done;	/* the last generation whose thread has ended */
+	RFM2G_EVENT_FUNCPTR cb;
+};
+
+struct rfm2g_compat {
+	rfm2ghandle_t pub;		/* what RFM2GHANDLE points at: keep first */
+	struct rfm2g_compat *next;	/* registry */
+	rfm_node *node;
+	int hwfd;			/* rfm2g: the vendor driver for board controls; else -1 */
+	uint8_t *base;			/* the mapped window */
+	uint64_t size;
+	char uri[512];
+	pthread_mutex_t lock;		/* everything below */
+	pthread_cond_t cond;		/* any change of event or handle state */
+	unsigned int refs;		/* calls in progress */
+	bool closing;
+	bool free_on_exit;		/* closed from a callback thread: it frees */
+	bool free_thread_set;
+	pthread_t free_thread;
+	unsigned int cb_threads;	/* callback threads alive */
+	bool intake;			/* librfm callbacks registered */
+	unsigned int maps;		/* RFM2gUserMemory() mappings outstanding */
+	struct rfm2g_evq ev[RFM2GEVENT_LAST];
+	/* soft board state of emulated networks */
+	uint32_t dma_threshold;
+	bool led, dark_on_dark, tx_disabled, loopback, parity, own_data;
+	bool dma_swap, pio_swap;
+	unsigned int mem_offset;
+};
+
+/*
+ * Find @rh among the open handles and take a reference: NULL with
+ * *@status set (RFM2G_NULL_DESCRIPTOR, RFM2G_BAD_PARAMETER_1) if it is not one.
+ */
+struct rfm2g_compat *rfm2g__get(RFM2GHANDLE rh, RFM2G_STATUS *status);
+/* Drop the reference of rfm2g__get(). */
+void rfm2g__put(struct rfm2g_compat *h);
+/* Close a handle removed from the registry (from a callback thread too). */
+void rfm2g__destroy(struct rfm2g_compat *h);
+/* LCSR value the emulated board shows, from its soft state. */
+uint32_t rfm2g__lcsr(const struct rfm2g_compat *h);
+/* Queue one event record for the RFM2g side (lock held by the caller). */
+void rfm2g__deliver_locked(struct rfm2g_compat *h, unsigned int type, uint16_t node,
+			   uint32_t data);
+/* Tell every callback thread to end (they are detached; h->cb_threads counts them). */
+void rfm2g__stop_callbacks_locked(struct rfm2g_compat *h);
+/* True on a callback thread of @h, inside the user's function. */
+bool rfm2g__in_callback_of(const struct rfm2g_compat *h);
+
+/*
+ * One driver ioctl on an rfm2g: handle's board; false (errno set) when it
+ * failed. Only call when h->hwfd >= 0.
+ */
+bool rfm2g__hw_ioctl(const struct rfm2g_compat *h, unsigned long request, void *arg);
+/* An ioctl whose argument the driver takes by value. */
+bool rfm2g__hw_ioctl_value(const struct rfm2g_compat *h, unsigned long request,
+			   unsigned long value);
+
+/* Shorthand for the handle preamble of every call. */
+#define RFM2G_ENTER(h, rh)                                                    \
+	RFM2G_STATUS st_ = RFM2G_SUCCESS;                                     \
+	struct rfm2g_compat *h = rfm2g__get((rh), &st_);                      \
+	if (!h)                                                               \
+		return st_
+
+#endif /* RFM2G_COMPAT_H */

@@ -1,0 +1,371 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * RFM2gOpen / RFM2gClose, the registry of open handles, and the rule that
+ * turns an RFM2g device path into a librfm URI:
+ *
+ *  1. $RFM_URI set and not empty: that URI, whatever the path;
+ *  2. a path that is already a librfm URI (shm:, dev:, rfm2g:): itself;
+ *  3. /dev/rfm2gN or /dev/rfm2g/N: "rfm2g:PATH" when the device node
+ *     exists (the vendor driver), else the emulated network "shm:rfm2gN";
+ *  4. /dev/rfmN that exists: "dev:PATH" (librfm's own driver);
+ *  5. anything else: RFM2G_NO_RFM2G_BOARD.
+ *
+ * On rfm2g: the library also opens the device itself, for the board
+ * controls (configuration, LCSR bits, byte swapping, registers, debug
+ * flags, ring test) that librfm's API has no call for.
+ *
+ * A second RFM2gOpen() of the same shm: network in one process opens the
+ * same node id again (URI parameter shared=1), as a second open of one
+ * board does with the vendor driver.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sys/ioctl.h>
+
+#include "compat.h"
+
+bool rfm2g__hw_ioctl(const struct rfm2g_compat *h, unsigned long request, void *arg)
+{
+	return ioctl(h->hwfd, request, arg) == 0;
+}
+
+bool rfm2g__hw_ioctl_value(const struct rfm2g_compat *h, unsigned long request,
+			   unsigned long value)
+{
+	return ioctl(h->hwfd, request, value) == 0;
+}
+
+/* The device of an rfm2g: URI ("rfm2g:/dev/rfm2g0?dma=..." -> "/dev/rfm2g0"). */
+static int open_board(const char *uri)
+{
+	char path[512];
+	size_t n;
+
+	if (strncmp(uri, "rfm2g:", 6))
+		return -1;
+	n = strcspn(uri + 6, "?");
+	if (n >= sizeof(path))
+		n = sizeof(path) - 1;
+	memcpy(path, uri + 6, n);
+	path[n] = '\0';
+	return open(path, O_RDWR | O_CLOEXEC);
+}
+
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct rfm2g_compat *registry;
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+
+/*
+ * In the child of a fork(): only the forking thread exists. Handles stay
+ * usable (librfm keeps the parent's node ids), but no callback thread or
+ * waiter came along, and a lock another thread held would stay held.
+ */
+static void init_cond(pthread_cond_t *cond)
+{
+	pthread_condattr_t ca;
+
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);	/* timed waits use it */
+	pthread_cond_init(cond, &ca);
+	pthread_condattr_destroy(&ca);
+}
+
+static void forget_threads_in_child(void)
+{
+	pthread_mutex_init(&registry_lock, NULL);
+	for (struct rfm2g_compat *h = registry; h; h = h->next) {
+		pthread_mutex_init(&h->lock, NULL);
+		init_cond(&h->cond);	/* its waiters were the parent's threads */
+		h->refs = 0;
+		h->cb_threads = 0;
+		h->intake = false;	/* librfm's dispatcher did not come along either */
+		for (unsigned int i = 0; i < RFM2G_COMPAT_NEVENTS; i++) {
+			h->ev[i].waiting = false;
+			h->ev[i].cb_set = false;
+			h->ev[i].cb = NULL;
+			h->pub.callbackInfo[i].Callback = NULL;
+		}
+	}
+}
+
+static void install_atfork(void)
+{
+	pthread_atfork(NULL, NULL, forget_threads_in_child);
+}
+
+struct rfm2g_compat *rfm2g__get(RFM2GHANDLE rh, RFM2G_STATUS *status)
+{
+	struct rfm2g_compat *h;
+
+	if (!rh) {
+		*status = RFM2G_NULL_DESCRIPTOR;
+		return NULL;
+	}
+	pthread_mutex_lock(&registry_lock);
+	for (h = registry; h; h = h->next)
+		if (&h->pub == rh)
+			break;
+	if (h) {
+		pthread_mutex_lock(&h->lock);
+		h->refs++;
+		pthread_mutex_unlock(&h->lock);
+	}
+	pthread_mutex_unlock(&registry_lock);
+	if (!h)
+		*status = RFM2G_BAD_PARAMETER_1;
+	return h;
+}
+
+void rfm2g__put(struct rfm2g_compat *h)
+{
+	pthread_mutex_lock(&h->lock);
+	h->refs--;
+	if (h->closing)
+		pthread_cond_broadcast(&h->cond);
+	pthread_mutex_unlock(&h->lock);
+}
+
+static bool has_scheme(const char *s)
+{
+	return !strncmp(s, "shm:", 4) || !strncmp(s, "dev:", 4) || !strncmp(s, "rfm2g:", 6);
+}
+
+/* The unit number at the end of a device path ("/dev/rfm2g3" -> 3), or -1. */
+static int unit_of(const char *path, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	const char *p;
+	char *end;
+	long v;
+
+	if (strncmp(path, prefix, n))
+		return -1;
+	p = path + n;
+	if (*p == '/')
+		p++;
+	if (*p < '0' || *p > '9')
+		return -1;
+	v = strtol(p, &end, 10);
+	if (*end || v > 255)
+		return -1;
+	return (int) v;
+}
+
+static bool resolve(const char *path, char *uri, size_t len, int *unit)
+{
+	const char *env = getenv("RFM_URI");
+	int n;
+
+	*unit = 0;
+	if ((n = unit_of(path, "/dev/rfm2g")) >= 0)
+		*unit = n;
+	if (env && *env) {
+		snprintf(uri, len, "%s", env);
+		return strlen(env) < len;
+	}
+	if (has_scheme(path)) {
+		snprintf(uri, len, "%s", path);
+		return strlen(path) < len;
+	}
+	if (n >= 0) {
+		if (access(path, F_OK) == 0)
+			snprintf(uri, len, "rfm2g:%s", path);
+		else
+			snprintf(uri, len, "shm:rfm2g%d", n);
+		return true;
+	}
+	if (unit_of(path, "/dev/rfm") >= 0 && access(path, F_OK) == 0) {
+		*unit = unit_of(path, "/dev/rfm");
+		snprintf(uri, len, "dev:%s", path);
+		return strlen(path) + 4 < len;
+	}
+	return false;
+}
+
+/* Same shm: network already open in this process: ask for its node id again. */
+static void share_node(const char *uri, char *out, size_t len)
+{
+	struct rfm2g_compat *h;
+	int node = -1;
+
+	snprintf(out, len, "%s", uri);
+	if (strncmp(uri, "shm:", 4))
+		return;
+	pthread_mutex_lock(&registry_lock);
+	for (h = registry; h; h = h->next)
+		if (!strcmp(h->uri, uri)) {
+			node = h->pub.Config.NodeId;
+			break;
+		}
+	pthread_mutex_unlock(&registry_lock);
+	if (node < 0)
+		return;
+	if (strstr(uri, "node="))
+		snprintf(out, len, "%s%cshared=1", uri, strchr(uri, '?') ? '&' : '?');
+	else
+		snprintf(out, len, "%s%cnode=%d&shared=1", uri, strchr(uri, '?') ? '&' : '?',
+			 node);
+}
+
+static void fill_config(struct rfm2g_compat *h, const char *path, int unit)
+{
+	RFM2GCONFIG *c = &h->pub.Config;
+	uint64_t size = h->size;
+
+	if (size > 0xFFFFF000u)
+		size = 0xFFFFF000u;	/* RFM2g sizes are 32-bit */
+	memset(c, 0, sizeof(*c));
+	c->NodeId = (RFM2G_NODE) rfm_node_id(h->node);
+	c->BoardId = RFM2G_BID_5565;
+	c->Unit = (RFM2G_UINT8) unit;
+	c->MemorySize = (RFM2G_UINT32) size;
+	snprintf(c->Device, sizeof(c->Device), "%s", path);
+	snprintf(c->Name, sizeof(c->Name), "librfm-%s", rfm_node_backend(h->node));
+	snprintf(c->DriverVersion, sizeof(c->DriverVersion), "%s", rfm_version_string());
+	c->Lcsr1 = rfm2g__lcsr(h);
+	c->PciConfig.rfm2gWindowSize = (RFM2G_UINT32) size;
+	c->PciConfig.type = DEVICE_ID_PCI5565;
+}
+
+STDRFM2GCALL RFM2gOpen(char *DevicePath, RFM2GHANDLE *rh)
+{
+	char uri[512], shared[600];
+	struct rfm2g_compat *h;
+	uint64_t size;
+	void *base;
+	int unit, r;
+
+	pthread_once(&atfork_once, install_atfork);
+	if (!DevicePath)
+		return RFM2G_BAD_PARAMETER_1;
+	if (!resolve(DevicePath, uri, sizeof(uri), &unit))
+		return RFM2G_NO_RFM2G_BOARD;
+	if (!rh)
+		return RFM2G_BAD_PARAMETER_2;
+	h = calloc(1, sizeof(*h));
+	if (!h)
+		return RFM2G_LOW_MEMORY;
+	share_node(uri, shared, sizeof(shared));
+	r = rfm_open(shared, &h->node);
+	if (r == 0)
+		r = rfm_mem_map(h->node, &base, &size);
+	if (r != 0) {
+		if (h->node)
+			rfm_close(h->node);
+		free(h);
+		*rh = NULL;
+		if (r == RFM_ENOENT)
+			return RFM2G_NO_RFM2G_BOARD;
+		return r == RFM_ENOMEM ? RFM2G_LOW_MEMORY : RFM2G_NOT_OPEN;
+	}
+	h->hwfd = -1;
+	if (!strncmp(uri, "rfm2g:", 6)) {
+		RFM2G_STATUS st = RFM2G_SUCCESS;
+
+		h->hwfd = open_board(uri);
+		if (h->hwfd < 0)
+			st = RFM2G_NOT_OPEN;
+		else if (ioctl(h->hwfd, IOCTL_RFM2G_GET_CONFIG, &h->pub.Config) != 0)
+			st = RFM2G_OS_ERROR;	/* the vendor library leaks the fd here; we do not */
+		if (st != RFM2G_SUCCESS) {
+			if (h->hwfd >= 0)
+				close(h->hwfd);
+			rfm_close(h->node);
+			free(h);
+			*rh = NULL;
+			return st;
+		}
+	}
+	h->base = base;
+	h->size = size;
+	snprintf(h->uri, sizeof(h->uri), "%s", uri);
+	pthread_mutex_init(&h->lock, NULL);
+	init_cond(&h->cond);
+	h->dma_threshold = 0xFFFFFFFFu;
+	h->pub.fd = h->hwfd >= 0 ? h->hwfd : 1;
+	if (h->hwfd < 0)
+		fill_config(h, DevicePath, unit);
+	for (unsigned int i = 0; i < RFM2G_COMPAT_NEVENTS; i++) {
+		h->pub.callbackInfo[i].Handle = &h->pub;
+		h->pub.callbackInfo[i].Event = (RFM2GEVENTTYPE) i;
+	}
+	h->pub.struct_id = RFM2G_COMPAT_STRUCT_ID;
+
+	pthread_mutex_lock(&registry_lock);
+	h->next = registry;
+	registry = h;
+	pthread_mutex_unlock(&registry_lock);
+	*rh = &h->pub;
+	return RFM2G_SUCCESS;
+}
+
+void rfm2g__destroy(struct rfm2g_compat *h)
+{
+	/*
+	 * A mapping from RFM2gUserMemory() outlives RFM2gClose() with the
+	 * vendor driver, so the window stays attached until the process exits
+	 * rather than leave the program a dangling pointer.
+	 */
+	if (h->maps == 0) {
+		rfm_close(h->node);
+	} else if (h->intake) {
+		/* The node stays; its records must no longer reach this handle. */
+		for (unsigned int t = 0; t <= RFM2GEVENT_INTR4; t++)
+			rfm_event_callback_unregister(h->node, t);
+		rfm_event_callback_unregister(h->node, RFM_EVENT_OVERFLOW);
+		rfm_event_disable(h->node, RFM_EVENT_MASK_NETWORK);
+	}
+	if (h->hwfd >= 0)
+		close(h->hwfd);
+	h->pub.struct_id = 0;
+	pthread_cond_destroy(&h->cond);
+	pthread_mutex_destroy(&h->lock);
+	free(h);
+}
+
+STDRFM2GCALL RFM2gClose(RFM2GHANDLE *rh)
+{
+	struct rfm2g_compat *h, **pp;
+	bool deferred, self;
+
+	if (!rh)
+		return RFM2G_BAD_PARAMETER_1;
+	if (!*rh)
+		return RFM2G_NULL_DESCRIPTOR;
+	pthread_mutex_lock(&registry_lock);
+	for (pp = &registry; *pp; pp = &(*pp)->next)
+		if (&(*pp)->pub == *rh)
+			break;
+	h = *pp;
+	if (h)
+		*pp = h->next;	/* new calls on it now fail */
+	pthread_mutex_unlock(&registry_lock);
+	if (!h)
+		return RFM2G_BAD_PARAMETER_1;
+
+	self = rfm2g__in_callback_of(h);
+	pthread_mutex_lock(&h->lock);
+	h->closing = true;
+	rfm2g__stop_callbacks_locked(h);
+	if (self) {
+		/* Closed from inside a callback: that thread frees on its way out. */
+		h->free_on_exit = true;
+		h->free_thread_set = true;
+		h->free_thread = pthread_self();
+	}
+	pthread_cond_broadcast(&h->cond);
+	/* Waits in progress and callback threads see closing and leave. */
+	while (h->refs || h->cb_threads > (self ? 1u : 0u))
+		pthread_cond_wait(&h->cond, &h->lock);
+	deferred = h->free_on_exit;
+	pthread_mutex_unlock(&h->lock);
+	*rh = NULL;
+	if (!deferred)
+		rfm2g__destroy(h);
+	return RFM2G_SUCCESS;
+}

@@ -1,0 +1,53 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# librfm2g: the RFM2g API over librfm (headers in include/rfm2g/).
+# The code is built once as a convenience library so that tests can reach
+# its internals; librfm2g.la exports only what librfm2g.map lists.
+
+noinst_LTLIBRARIES += src/rfm2g/librfm2g-core.la
+src_rfm2g_librfm2g_core_la_SOURCES = \
+	src/rfm2g/compat.h \
+	src/rfm2g/handle.c \
+	src/rfm2g/events.c \
+	src/rfm2g/memory.c \
+	src/rfm2g/info.c \
+	src/rfm2g/regs.c \
+	src/rfm2g/errlist.c
+src_rfm2g_librfm2g_core_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/include/rfm2g
+src_rfm2g_librfm2g_core_la_CFLAGS = $(AM_CFLAGS) $(PTHREAD_CFLAGS)
+
+lib_LTLIBRARIES += src/rfm2g/librfm2g.la
+src_rfm2g_librfm2g_la_SOURCES =
+src_rfm2g_librfm2g_la_LIBADD = src/rfm2g/librfm2g-core.la src/librfm.la $(PTHREAD_LIBS)
+src_rfm2g_librfm2g_la_LDFLAGS = \
+	-version-info 0:0:0 \
+	-Wl,--version-script=$(top_srcdir)/src/rfm2g/librfm2g.map \
+	$(RFM_LDFLAGS_DEFS)
+EXTRA_src_rfm2g_librfm2g_la_DEPENDENCIES = src/rfm2g/librfm2g.map
+EXTRA_DIST += src/rfm2g/librfm2g.map
+
+rfm2gincludedir = $(includedir)/rfm2g
+rfm2ginclude_HEADERS = \
+	include/rfm2g/rfm2g_api.h \
+	include/rfm2g/rfm2g_osspec.h \
+	include/rfm2g/rfm2g_defs_linux.h \
+	include/rfm2g/rfm2g_defs.h \
+	include/rfm2g/rfm2g_types.h \
+	include/rfm2g/rfm2g_errno.h \
+	include/rfm2g/rfm2g_ioctl.h \
+	include/rfm2g/rfm2g_regs.h \
+	include/rfm2g/rfm2g_version.h
+
+pkgconfig_DATA += rfm2g.pc
+EXTRA_DIST += rfm2g.pc.in
+
+# The rfm2g: backend of librfm (the vendor driver through its ioctls).
+src_librfm_la_SOURCES += src/rfm2g-backend.c
+EXTRA_DIST += docs/rfm2g-migration.md
+
+if WITH_EXAMPLES
+# An RFM2g program built only against the compatibility headers.
+noinst_PROGRAMS += examples/rfm2g/rfm2g-echo
+examples_rfm2g_rfm2g_echo_SOURCES = examples/rfm2g/rfm2g-echo.c
+examples_rfm2g_rfm2g_echo_CPPFLAGS = -I$(top_srcdir)/include/rfm2g -DRFM2G_LINUX
+examples_rfm2g_rfm2g_echo_LDADD = src/rfm2g/librfm2g.la
+endif
