@@ -59,7 +59,7 @@ enum rfm_error {
 
 /**
  * @brief A fixed English sentence for an error code.
- * @param code A value of ::rfm_error (the sign is ignored).
+ * @param code A value of ::rfm_error; its sign is ignored.
  * @return A static string; never NULL, even for unknown codes.
  * Thread-safe.
  */
