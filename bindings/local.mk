@@ -13,6 +13,8 @@ EXTRA_DIST += \
 	bindings/README.md \
 	bindings/rfm.i \
 	bindings/python/rfm_python.i \
+	bindings/python/rfm_python_events.i \
+	bindings/python/rfm_python_layout.i \
 	bindings/python/run-pytest.in \
 	bindings/python/tests/conftest.py \
 	bindings/python/tests/peer.py \
@@ -35,6 +37,8 @@ rfmpythondir = $(pythondir)/rfm
 rfmpython_PYTHON = \
 	bindings/python/rfm/__init__.py \
 	bindings/python/rfm/_errors.py \
+	bindings/python/rfm/_events.py \
+	bindings/python/rfm/_layout.py \
 	bindings/python/rfm/_node.py
 
 rfmpyexecdir = $(pyexecdir)/rfm
@@ -48,7 +52,9 @@ bindings_python__rfm_swig_la_LIBADD = src/librfm.la
 
 # -builtin: C types and functions only, no generated .py proxy (we write our
 # own layer); -threads: GIL release where rfm_python.i asks for it.
-bindings/python/rfm_python_wrap.c: $(SWIG_COMMON_DEPS) $(top_srcdir)/bindings/python/rfm_python.i
+bindings/python/rfm_python_wrap.c: $(SWIG_COMMON_DEPS) $(top_srcdir)/bindings/python/rfm_python.i \
+		$(top_srcdir)/bindings/python/rfm_python_events.i \
+		$(top_srcdir)/bindings/python/rfm_python_layout.i
 	$(AM_V_GEN)$(MKDIR_P) bindings/python && \
 	$(SWIG) -python -builtin -threads -module rfm_swig $(SWIG_INCLUDES) \
 		-outdir bindings/python -o $@ $(top_srcdir)/bindings/rfm.i && \
