@@ -369,6 +369,26 @@ RFM_SWIG_INFO_OUT(struct rfm_var_view, view)
 %ignore rfm_record_spec::reserved;
 %ignore rfm_var_spec::reserved;
 
+/* Specification structs of layouts built in code: new ones come zeroed and sized. */
+%define RFM_SWIG_SIZED_STRUCT(name)
+%extend name {
+	name() {
+		struct name *spec = calloc(1, sizeof(*spec));
+
+		if (spec)
+			spec->struct_size = sizeof(*spec);
+		return spec;
+	}
+	~name() {
+		free($self);
+	}
+}
+%enddef
+RFM_SWIG_SIZED_STRUCT(rfm_region_spec)
+RFM_SWIG_SIZED_STRUCT(rfm_record_spec)
+RFM_SWIG_SIZED_STRUCT(rfm_var_spec)
+%constant uint64_t RFM_OFFSET_AUTO = UINT64_MAX;
+
 /* The info struct is a result: read-only, and its reserved words hidden. */
 %immutable rfm_node_info::struct_size;
 %immutable rfm_node_info::node_id;
