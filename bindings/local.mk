@@ -26,6 +26,13 @@ EXTRA_DIST += \
 	bindings/python/tests/test_threads.py \
 	bindings/python/tests/test_leaks.py \
 	bindings/python/tests/test_lowlevel.py \
+	bindings/python/tests/test_events.py \
+	bindings/python/tests/test_event_callbacks.py \
+	bindings/python/tests/test_event_processes.py \
+	bindings/python/tests/test_layout.py \
+	bindings/python/tests/test_example_bench.py \
+	examples/python/test_bench.py \
+	examples/python/hil-bench.yaml \
 	bindings/tcl/rfm_tcl.i \
 	bindings/tcl/run-smoke.in \
 	bindings/tcl/smoke.tcl
