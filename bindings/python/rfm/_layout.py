@@ -350,12 +350,18 @@ class Table:
         return rec
 
     def __getitem__(self, name):
+        var = self._vars.get(name)  # the common case first: a variable seen before
+        if var is not None:
+            return var.get()
         if name in self.layout.record_names():
             return self.record(name).read()
         return self.var(name).get()
 
     def __setitem__(self, name, value):
-        if name in self.layout.record_names():
+        var = self._vars.get(name)
+        if var is not None:
+            var.set(value)
+        elif name in self.layout.record_names():
             if not isinstance(value, dict):
                 raise TypeError(f"{name} is a record: assign a dict, not {type(value).__name__}")
             self.record(name).write(value)
