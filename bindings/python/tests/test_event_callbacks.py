@@ -207,3 +207,27 @@ def test_register_unregister_cycles_do_not_leak(pair):
         refs.append(sys.getrefcount(marker))
         del marker
     assert max(refs) == min(refs)  # the handle let go of each callback
+
+
+EXIT_SCRIPT = """
+import sys
+import rfm
+uri = sys.argv[1]
+a, b = rfm.open(uri), rfm.open(uri)
+b.enable_events()
+b.on_event(1, lambda ev: sum(range(100)))
+for i in range(20000):
+    a.send_event(b.node_id, 1, i)
+print("exiting with callbacks registered", flush=True)
+"""
+
+
+def test_interpreter_exit_with_callbacks_running(uri):
+    """Nodes left open with a busy dispatcher: the process exits cleanly
+    (callbacks are removed at exit, before the interpreter finalizes)."""
+    import subprocess
+
+    result = subprocess.run([sys.executable, "-W", "ignore", "-c", EXIT_SCRIPT, uri],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "exiting with callbacks registered\n"
