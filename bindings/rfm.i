@@ -389,6 +389,31 @@ RFM_SWIG_SIZED_STRUCT(rfm_record_spec)
 RFM_SWIG_SIZED_STRUCT(rfm_var_spec)
 %constant uint64_t RFM_OFFSET_AUTO = UINT64_MAX;
 
+/*
+ * A string set on a spec is a copy SWIG makes and never frees (the library
+ * copies it again when the spec is added); layouts built in code from a
+ * script are one-offs, so the few bytes are accepted, not warned about.
+ */
+%warnfilter(SWIGWARN_TYPEMAP_CHARLEAK) rfm_region_spec::name;
+%warnfilter(SWIGWARN_TYPEMAP_CHARLEAK) rfm_region_spec::description;
+%warnfilter(SWIGWARN_TYPEMAP_CHARLEAK) rfm_record_spec::name;
+%warnfilter(SWIGWARN_TYPEMAP_CHARLEAK) rfm_record_spec::description;
+%warnfilter(SWIGWARN_TYPEMAP_CHARLEAK) rfm_var_spec::name;
+%warnfilter(SWIGWARN_TYPEMAP_CHARLEAK) rfm_var_spec::unit;
+%warnfilter(SWIGWARN_TYPEMAP_CHARLEAK) rfm_var_spec::description;
+
+/* Strings of results belong to the library: read-only. */
+%immutable rfm_diag::file;
+%immutable rfm_diag::message;
+%immutable rfm_diag::text;
+%immutable rfm_region_info::name;
+%immutable rfm_region_info::description;
+%immutable rfm_record_info::name;
+%immutable rfm_record_info::description;
+%immutable rfm_var_info::name;
+%immutable rfm_var_info::unit;
+%immutable rfm_var_info::description;
+
 /* The info struct is a result: read-only, and its reserved words hidden. */
 %immutable rfm_node_info::struct_size;
 %immutable rfm_node_info::node_id;
