@@ -285,13 +285,13 @@ static PyObject *rfm_py_close(PyObject *obj)
 	}
 	if (!self->node)
 		Py_RETURN_FALSE;
-	rfm_py_children_close(&self->children);
 	{
 		rfm_node *node = self->node;
 
 		self->node = NULL;
-		rfm_py_node_quiesce(self, node);
+		rfm_py_node_quiesce(self, node);	/* waits out first: they use the records */
 	}
+	rfm_py_children_close(&self->children);
 	if (self->exports > 0)
 		Py_RETURN_TRUE;
 	rfm_py_node_detach(self);

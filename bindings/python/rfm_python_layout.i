@@ -33,6 +33,7 @@ typedef struct {
 	int kind;
 	void *ptr;			/* NULL once closed */
 	PyObject *parent;		/* the NodeHandle or record Handle it needs */
+	unsigned long inflight;		/* record waits running without the GIL */
 	struct rfm_py_link link;	/* in the parent's children */
 	struct rfm_py_link children;	/* a record's variable handles */
 } rfm_py_handle;
@@ -48,8 +49,22 @@ static void rfm_py_handle_close(rfm_py_handle *self)
 
 	if (!ptr)
 		return;
-	rfm_py_children_close(&self->children);
 	self->ptr = NULL;
+	/*
+	 * A record wait in another thread runs without the GIL: wake it (a
+	 * cancel of the node is never lost; other waits on that node see
+	 * rfm.Canceled too) and let it leave before the record is freed.
+	 */
+	while (self->inflight > 0) {
+		rfm_node *node = ((rfm_py_node *)self->parent)->attached;
+
+		if (node)
+			rfm_event_cancel(node);
+		Py_BEGIN_ALLOW_THREADS
+		sched_yield();
+		Py_END_ALLOW_THREADS
+	}
+	rfm_py_children_close(&self->children);
 	if (self->link.next) {
 		self->link.prev->next = self->link.next;
 		self->link.next->prev = self->link.prev;
@@ -85,6 +100,7 @@ static PyObject *rfm_py_handle_new(int kind, void *ptr, PyObject *parent,
 	self->kind = kind;
 	self->ptr = ptr;
 	self->parent = parent ? Py_NewRef(parent) : NULL;
+	self->inflight = 0;
 	self->children.prev = self->children.next = &self->children;
 	self->link.prev = self->link.next = NULL;
 	if (ring) {
@@ -271,6 +287,73 @@ static PyObject *rfm_py_record_var(PyObject *rec_obj, PyObject *name_obj)
 	return handle;
 }
 
+/*
+ * rfm_record_wait(record, last, timeout_ns=None) -> the new sequence.
+ * Blocks without the GIL, in slices (signals are handled between them);
+ * counted on the record and its node, so that closing either wakes it
+ * and waits for it to leave the library first.
+ */
+static PyObject *rfm_py_record_wait(PyObject *rec_obj, PyObject *last_obj, PyObject *timeout_obj)
+{
+	const char *func = "rfm_record_wait";
+	rfm_py_handle *self = (rfm_py_handle *)rec_obj;
+	rfm_py_node *owner;
+	uint64_t deadline = 0, last;
+	int64_t timeout, slice;
+	uint32_t seq = 0;
+	void *rec;
+	int ret;
+
+	if (rfm_py_handle_arg(rec_obj, RFM_PY_RECORD, &rec, func) < 0)
+		return NULL;
+	if (rfm_py_uint(last_obj, 32, &last, func) < 0 || rfm_py_timeout(timeout_obj, &timeout, func) < 0)
+		return NULL;
+	owner = (rfm_py_node *)self->parent;
+	if (timeout > 0)
+		deadline = rfm_event_now_ns() + (uint64_t)timeout;
+	for (;;) {
+		if (timeout == 0) {
+			ret = rfm_record_wait(rec, (uint32_t)last, 0, &seq);
+			break;
+		}
+		slice = RFM_PY_WAIT_SLICE_NS;
+		if (timeout > 0) {
+			uint64_t now = rfm_event_now_ns();
+
+			slice = now >= deadline ? 0 : (int64_t)(deadline - now);
+			if (slice > RFM_PY_WAIT_SLICE_NS)
+				slice = RFM_PY_WAIT_SLICE_NS;
+		}
+		self->inflight++;
+		owner->inflight++;
+		Py_BEGIN_ALLOW_THREADS
+		ret = rfm_record_wait(rec, (uint32_t)last, slice, &seq);
+		Py_END_ALLOW_THREADS
+		owner->inflight--;
+		self->inflight--;
+		if (!self->ptr || !owner->node) {
+			rfm_py_raise(RFM_ECLOSED, PyUnicode_FromFormat(
+					     "%s: the record was closed during the wait", func));
+			return NULL;
+		}
+		if (ret == RFM_ETIMEDOUT || ret == RFM_EAGAIN) {
+			if (timeout > 0 && rfm_event_now_ns() >= deadline) {
+				ret = RFM_ETIMEDOUT;
+				break;
+			}
+			if (PyErr_CheckSignals() < 0)
+				return NULL;
+			continue;
+		}
+		break;
+	}
+	if (ret < 0) {
+		rfm_py_set_error(ret, rfm_last_error());
+		return NULL;
+	}
+	return PyLong_FromUnsignedLong(seq);
+}
+
 /* The frees: close the Handle (twice is harmless; None is ignored, as NULL in C). */
 static PyObject *rfm_py_free(PyObject *obj, int kind, const char *func)
 {
@@ -379,5 +462,8 @@ PyObject *rfm_py_var_close(PyObject *var);
 %ignore rfm_record_close;
 %rename(rfm_record_close) rfm_py_record_close;
 PyObject *rfm_py_record_close(PyObject *record);
+%ignore rfm_record_wait;
+%rename(rfm_record_wait) rfm_py_record_wait;
+PyObject *rfm_py_record_wait(PyObject *record, PyObject *last, PyObject *timeout_ns);
 %rename(_handle_open) rfm_py_handle_open;
 PyObject *rfm_py_handle_open(PyObject *handle);

@@ -19,6 +19,7 @@ import collections
 import struct
 
 from . import _errors
+from . import _events
 from . import _rfm_swig as _swig
 
 Diagnostic = collections.namedtuple("Diagnostic", "file line column code message text")
@@ -285,6 +286,16 @@ class Record:
     def sequence(self):
         """The sequence word now (even when idle): a cheap "anything new?" check."""
         return _swig.rfm_record_sequence(self._h)
+
+    def wait(self, last=None, timeout=None):
+        """Wait until the record is published past sequence ``last`` (default:
+        its sequence now) and return the new sequence. With ``notify`` in the
+        layout it sleeps on that event (use a node of its own for record
+        waits); otherwise it polls. ``timeout`` in seconds (None: forever);
+        :class:`rfm.Timeout` when it passes. Other threads run meanwhile."""
+        if last is None:
+            last = self.sequence
+        return _swig.rfm_record_wait(self._h, last, _events._timeout_ns(timeout))
 
     def read(self):
         """A consistent snapshot as a dict (raises :class:`rfm.DataLoss` (ETORN)

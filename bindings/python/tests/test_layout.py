@@ -263,3 +263,55 @@ def test_text_access_and_layouts_built_in_code(tables):
     swig.rfm_layout_finish(built)
     assert swig.rfm_layout_var_count(built) == 1
     swig.rfm_layout_free(built)
+
+
+NOTIFY_TEXT = TEXT.replace("      - name: state\n", "      - name: state\n        notify: intr2\n")
+
+
+@pytest.mark.parametrize("text", [TEXT, NOTIFY_TEXT], ids=["polling", "notify"])
+def test_record_wait_releases_the_gil_and_returns_the_new_sequence(name, text):
+    import threading
+
+    layout = rfm.Layout.from_string(text)
+    with rfm.open(f"shm:{name}?node=0&size={WINDOW}") as n0, \
+            rfm.open(f"shm:{name}?node=1&size={WINDOW}") as n1:
+        writer = n0.attach_layout(layout).record("a.state")
+        reader = n1.attach_layout(layout).record("a.state")
+        last = reader.sequence
+        with pytest.raises(rfm.Timeout):
+            reader.wait(last, timeout=0.01)
+        got, entering = [], threading.Event()
+
+        def waiter():
+            entering.set()
+            got.append(reader.wait(last, timeout=30))
+
+        t = threading.Thread(target=waiter)
+        t.start()
+        entering.wait()
+        writer.write({"cycle": 99})  # this thread runs while the other waits
+        t.join(timeout=60)
+        assert got == [reader.sequence] and got[0] > last
+        assert reader.read()["cycle"] == 99
+
+
+def test_closing_the_node_wakes_a_record_wait(name, layout):
+    import threading
+
+    node = rfm.open(f"shm:{name}?node=1&size={WINDOW}")
+    rec = node.attach_layout(layout).record("a.state")
+    outcome, entering = [], threading.Event()
+
+    def waiter():
+        entering.set()
+        try:
+            rec.wait(timeout=None)
+        except rfm.ClosedError as e:
+            outcome.append(e)
+
+    t = threading.Thread(target=waiter)
+    t.start()
+    entering.wait()
+    node.close()
+    t.join(timeout=60)
+    assert not t.is_alive() and len(outcome) == 1
