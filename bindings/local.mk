@@ -13,6 +13,8 @@ EXTRA_DIST += \
 	bindings/README.md \
 	bindings/rfm.i \
 	bindings/python/rfm_python.i \
+	bindings/python/rfm_python_events.i \
+	bindings/python/rfm_python_layout.i \
 	bindings/python/run-pytest.in \
 	bindings/python/tests/conftest.py \
 	bindings/python/tests/peer.py \
@@ -24,6 +26,13 @@ EXTRA_DIST += \
 	bindings/python/tests/test_threads.py \
 	bindings/python/tests/test_leaks.py \
 	bindings/python/tests/test_lowlevel.py \
+	bindings/python/tests/test_events.py \
+	bindings/python/tests/test_event_callbacks.py \
+	bindings/python/tests/test_event_processes.py \
+	bindings/python/tests/test_layout.py \
+	bindings/python/tests/test_example_bench.py \
+	examples/python/test_bench.py \
+	examples/python/hil-bench.yaml \
 	bindings/tcl/rfm_tcl.i \
 	bindings/tcl/run-smoke.in \
 	bindings/tcl/smoke.tcl
@@ -35,6 +44,8 @@ rfmpythondir = $(pythondir)/rfm
 rfmpython_PYTHON = \
 	bindings/python/rfm/__init__.py \
 	bindings/python/rfm/_errors.py \
+	bindings/python/rfm/_events.py \
+	bindings/python/rfm/_layout.py \
 	bindings/python/rfm/_node.py
 
 rfmpyexecdir = $(pyexecdir)/rfm
@@ -48,7 +59,9 @@ bindings_python__rfm_swig_la_LIBADD = src/librfm.la
 
 # -builtin: C types and functions only, no generated .py proxy (we write our
 # own layer); -threads: GIL release where rfm_python.i asks for it.
-bindings/python/rfm_python_wrap.c: $(SWIG_COMMON_DEPS) $(top_srcdir)/bindings/python/rfm_python.i
+bindings/python/rfm_python_wrap.c: $(SWIG_COMMON_DEPS) $(top_srcdir)/bindings/python/rfm_python.i \
+		$(top_srcdir)/bindings/python/rfm_python_events.i \
+		$(top_srcdir)/bindings/python/rfm_python_layout.i
 	$(AM_V_GEN)$(MKDIR_P) bindings/python && \
 	$(SWIG) -python -builtin -threads -module rfm_swig $(SWIG_INCLUDES) \
 		-outdir bindings/python -o $@ $(top_srcdir)/bindings/rfm.i && \

@@ -30,6 +30,7 @@
 %{
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <sched.h>
 
 #if PY_VERSION_HEX < 0x030A0000
 static inline PyObject *Py_NewRef(PyObject *obj)
@@ -85,6 +86,13 @@ static PyObject *rfm_py_set_error_factory(PyObject *factory)
 
 /* ---- node handles ---- */
 
+/* Handles that depend on another (variables on a node...): an intrusive ring. */
+struct rfm_py_link {
+	struct rfm_py_link *prev, *next;
+};
+
+static void rfm_py_children_close(struct rfm_py_link *head);
+
 typedef struct {
 	PyObject_HEAD
 	rfm_node *node;		/* what calls use; NULL once closed */
@@ -93,6 +101,11 @@ typedef struct {
 	Py_ssize_t size;
 	Py_ssize_t exports;	/* buffers handed out and not yet released */
 	int inherited;		/* dropped in a fork()ed child: the parent's node */
+	/* Calls running without the GIL (waits, callback changes): close cancels them first. */
+	unsigned long inflight;
+	unsigned long callback_errors;	/* exceptions raised by callbacks */
+	struct rfm_py_link children;	/* variable and record handles opened on it */
+	PyObject *callbacks[RFM_EVENT_TYPE_MAX + 1];	/* called by the dispatcher */
 } rfm_py_node;
 
 static PyTypeObject rfm_py_node_type;
@@ -109,18 +122,51 @@ static PyObject *rfm_py_node_new(rfm_node *node)
 	self->size = 0;
 	self->exports = 0;
 	self->inherited = 0;
+	self->inflight = 0;
+	self->callback_errors = 0;
+	self->children.prev = self->children.next = &self->children;
+	memset(self->callbacks, 0, sizeof(self->callbacks));
 	return (PyObject *)self;
 }
 
+/*
+ * rfm_close() without the GIL: it waits for a running callback, which
+ * needs the GIL to finish. Nothing can reach the node meanwhile: its
+ * pointers are cleared first. The callbacks go after the close, so none
+ * runs without its function.
+ */
 static void rfm_py_node_detach(rfm_py_node *self)
 {
 	rfm_node *node = self->attached;
+	size_t i;
 
+	rfm_py_children_close(&self->children);
 	self->node = NULL;
 	self->attached = NULL;
 	self->base = NULL;
 	self->size = 0;
-	rfm_close(node);
+	if (node) {
+		Py_BEGIN_ALLOW_THREADS
+		rfm_close(node);
+		Py_END_ALLOW_THREADS
+	}
+	for (i = 0; i <= RFM_EVENT_TYPE_MAX; i++)
+		Py_CLEAR(self->callbacks[i]);
+}
+
+/*
+ * Before a close: wake the calls that run without the GIL on this node
+ * (a wait about to start included: a cancel is never lost) and let them
+ * leave, so that none enters the library with a freed node.
+ */
+static void rfm_py_node_quiesce(rfm_py_node *self, rfm_node *node)
+{
+	while (self->inflight > 0) {
+		rfm_event_cancel(node);
+		Py_BEGIN_ALLOW_THREADS
+		sched_yield();
+		Py_END_ALLOW_THREADS
+	}
 }
 
 static void rfm_py_node_dealloc(PyObject *obj)
@@ -239,7 +285,13 @@ static PyObject *rfm_py_close(PyObject *obj)
 	}
 	if (!self->node)
 		Py_RETURN_FALSE;
-	self->node = NULL;
+	{
+		rfm_node *node = self->node;
+
+		self->node = NULL;
+		rfm_py_node_quiesce(self, node);	/* waits out first: they use the records */
+	}
+	rfm_py_children_close(&self->children);
 	if (self->exports > 0)
 		Py_RETURN_TRUE;
 	rfm_py_node_detach(self);
@@ -264,6 +316,7 @@ static PyObject *rfm_py_forget(PyObject *obj)
 	if (!self->node)
 		Py_RETURN_NONE;
 	self->inherited = 1;
+	rfm_py_children_close(&self->children);
 	self->node = NULL;
 	if (self->exports == 0)
 		rfm_py_node_detach(self);
@@ -549,3 +602,6 @@ PyObject *rfm_py_forget(PyObject *handle);
 PyObject *rfm_py_handle_state(PyObject *handle);
 %rename(_set_error_factory) rfm_py_set_error_factory;
 PyObject *rfm_py_set_error_factory(PyObject *factory);
+
+%include "python/rfm_python_events.i"
+%include "python/rfm_python_layout.i"

@@ -29,6 +29,12 @@ from ._errors import (  # noqa: E402,F401
     error_class, strerror,
 )
 from ._node import Node, NodeInfo  # noqa: E402,F401
+from ._events import (  # noqa: E402,F401
+    Event, EventType, EventStats, NODE_ALL, NETWORK_TYPES, EVENT_F_LOOPBACK, now_ns,
+)
+from ._layout import (  # noqa: E402,F401
+    Layout, Table, Variable, Record, Diagnostic, RegionInfo, RecordInfo, VarInfo,
+)
 
 #: The run-time library's version, e.g. "0.1.0".
 version = _swig.rfm_version_string()
@@ -96,4 +102,7 @@ __all__ = [
     "NodeError", "Busy", "SizeError", "CorruptError", "NoSpace", "RangeError",
     "AlignmentError", "Timeout", "Canceled", "ClosedError", "WouldBlock",
     "DataLoss", "LayoutError", "DeviceError", "error_class", "strerror",
+    "Event", "EventType", "EventStats", "NODE_ALL", "NETWORK_TYPES", "EVENT_F_LOOPBACK",
+    "now_ns", "Layout", "Table", "Variable", "Record", "Diagnostic", "RegionInfo",
+    "RecordInfo", "VarInfo",
 ]

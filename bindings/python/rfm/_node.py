@@ -1,12 +1,15 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """The Node class: one open attachment to a reflective-memory network."""
 
+import atexit
 import collections
 import os
 import warnings
 import weakref
 
 from . import _errors
+from . import _events
+from . import _layout
 from . import _rfm_swig as _swig
 
 # Bound once: the hot methods are one attribute load and one C call.
@@ -32,6 +35,21 @@ def _forget_after_fork():
 
 
 os.register_at_fork(after_in_child=_forget_after_fork)
+
+
+def _drop_callbacks_at_exit():
+    # A dispatcher thread must not wait for the GIL of a finalizing
+    # interpreter: stop every callback while Python still runs.
+    for node in list(_live):
+        for event_type in list(node._callbacks):
+            try:
+                _swig.rfm_event_callback_unregister(node._h, event_type)
+            except Exception:  # noqa: BLE001 - closed meanwhile
+                pass
+        node._callbacks.clear()
+
+
+atexit.register(_drop_callbacks_at_exit)
 
 NodeInfo = collections.namedtuple(
     "NodeInfo",
@@ -63,7 +81,7 @@ class Node:
     stays attached); open the network again there.
     """
 
-    __slots__ = ("_h", "_size", "_views", "__weakref__")
+    __slots__ = ("_h", "_size", "_views", "_callbacks", "__weakref__")
 
     def __init__(self, handle):
         if not isinstance(handle, _swig.NodeHandle):
@@ -71,6 +89,7 @@ class Node:
         self._h = handle
         self._size = _swig.rfm_node_size(handle)
         self._views = []
+        self._callbacks = {}
         _live.add(self)
 
     # ---- facts ----
@@ -170,6 +189,34 @@ class Node:
         views.append(weakref.ref(view))
         return view
 
+    # ---- network interrupts (rfm._events) ----
+
+    send_event = _events.send_event
+    broadcast_event = _events.broadcast_event
+    publish = _events.publish
+    enable_events = _events.enable_events
+    disable_events = _events.disable_events
+    enabled_events = property(_events.enabled_events)
+    wait_event = _events.wait_event
+    fetch_events = _events.fetch_events
+    poll_events = _events.poll_events
+    events = _events.events
+    cancel_wait = _events.cancel_wait
+    event_fd = _events.event_fd
+    fileno = _events.event_fd
+    on_event = _events.on_event
+    remove_callback = _events.remove_callback
+    callback_errors = property(_events.callback_errors)
+    event_stats = _events.event_stats
+    loopback = property(_events.get_loopback, _events.set_loopback)
+    set_spin = _events.set_spin
+
+    # ---- typed-variable tables (rfm._layout) ----
+
+    def attach_layout(self, layout):
+        """A :class:`rfm.Table`: ``layout`` resolved on this node (``table["region.var"]``)."""
+        return _layout.Table(layout, self)
+
     # ---- lifetime ----
 
     @property
@@ -192,6 +239,7 @@ class Node:
                 except BufferError:
                     pass  # exported further (e.g. numpy): it defers the detach
         self._views.clear()
+        self._callbacks.clear()
         if _swig.rfm_close(self._h):
             warnings.warn(
                 "rfm.Node.close(): buffers derived from Node.memory are still alive; "

@@ -11,6 +11,9 @@ stdin with one reply per line on stdout:
     write OFF HEX           -> ok
     read OFF LENGTH         -> bytes HEX
     wait32 OFF VALUE SECS   -> ok | timeout   (polls until the word matches)
+    enable                  -> ok             (receive every network event type)
+    send TO TYPE DATA       -> count N        (a network interrupt; TO 65535: all)
+    waitev SECS             -> event TYPE SENDER DATA SEQ FLAGS | timeout
     close                   -> closed, then exits
     any failure             -> error CODE MESSAGE
 
@@ -44,6 +47,17 @@ def serve(node, line):
             time.sleep(0.0005)  # the protocol's own polling, not a wait for readiness
         rfm.fence_acquire()
         return "ok"
+    if command == "enable":
+        node.enable_events()
+        return "ok"
+    if command == "send":
+        return f"count {node.send_event(args[0], args[1], args[2])}"
+    if command == "waitev":
+        try:
+            ev = node.wait_event(timeout=float(words[1]))
+        except rfm.Timeout:
+            return "timeout"
+        return f"event {ev.type} {ev.sender} {ev.data} {ev.seq} {ev.flags}"
     raise ValueError(f"unknown request {command!r}")
 
 
@@ -75,6 +89,15 @@ def spawn_child(uri, offset, ready, go, results):
         ready.set()
         go.wait(timeout=10)
         results.put((node.node_id, node.peek32(offset + 4), node.read(offset + 8, 5)))
+
+
+def spawn_event_child(uri, ready, results):
+    """multiprocessing target: receive events, say ready, report the first two."""
+    with rfm.open(uri) as node:
+        node.enable_events(rfm.EventType.INTR3)
+        ready.set()
+        got = [tuple(node.wait_event(timeout=10)) for _ in range(2)]
+        results.put((node.node_id, got))
 
 
 if __name__ == "__main__":

@@ -92,3 +92,46 @@ def test_failed_open_leaves_nothing(name):
                 pass
 
         check(*flat(loop, count=2000))
+
+
+def test_events_send_wait_fetch_and_failures(uri):
+    with rfm.open(uri) as a, rfm.open(uri) as b:
+        b.enable_events()
+
+        def loop():
+            a.send_event(b.node_id, 1, 5)
+            a.send_event(b.node_id, 2, 6)
+            b.wait_event(timeout=5)
+            b.fetch_events(8, timeout=5)
+            try:
+                b.wait_event(timeout=0)
+            except rfm.WouldBlock:
+                pass
+            b.event_stats()
+
+        check(*flat(loop))
+
+
+def test_tables_open_get_set_records_and_layout_errors(uri):
+    text = ("version: 1\nwindow: 64K\nregions:\n  - name: r\n    offset: 0\n    size: 256\n"
+            "    writer: 0\n    variables: [ { name: x, type: u32, max: 10 }, "
+            "{ name: s, type: string, length: 8 } ]\n"
+            "    records: [ { name: rec, variables: [ { name: a, type: f64, count: 4 } ] } ]\n")
+    layout = rfm.Layout.from_string(text)
+    with rfm.open(uri + "&node=0") as node:
+        def loop():
+            with node.attach_layout(layout) as table:
+                table["r.x"] = 3
+                table["r.s"] = "abc"
+                table["r.rec"] = {"a": [1.0, 2.0, 3.0, 4.0]}
+                assert table["r.rec"]["a"][3] == 4.0 and table["r.s"] == "abc"
+                try:
+                    table["r.x"] = 11
+                except rfm.RangeError:
+                    pass
+            try:
+                rfm.Layout.from_string("version: 1\nwindow: 1\n")
+            except rfm.LayoutError:
+                pass
+
+        check(*flat(loop, count=3000))

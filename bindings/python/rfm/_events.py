@@ -1,0 +1,227 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Network interrupts (<rfm/event.h>): the Node methods, defined here.
+
+Receiving: enable types with ``node.enable_events()``, then take records in
+one of three ways per node: ``wait_event()`` / ``fetch_events()`` /
+``events()`` (blocking, the GIL released while they wait), the pollable
+descriptor ``node.event_fd()`` (``node`` itself has ``fileno()``, so it
+goes straight into select/selectors/asyncio) drained by ``poll_events()``,
+or callbacks ``node.on_event(type, fn)`` run on the library's dispatcher
+thread. A received record is an :class:`rfm.Event` (a named tuple).
+"""
+
+import collections
+import enum
+
+from . import _errors
+from . import _rfm_swig as _swig
+
+Event = _swig.Event
+
+EventType = enum.IntEnum(
+    "EventType",
+    {name[len("RFM_EVENT_"):]: getattr(_swig, name)
+     for name in ("RFM_EVENT_RESET", "RFM_EVENT_INTR1", "RFM_EVENT_INTR2", "RFM_EVENT_INTR3",
+                  "RFM_EVENT_INTR4", "RFM_EVENT_OVERFLOW", "RFM_EVENT_NODE_UP",
+                  "RFM_EVENT_NODE_DOWN", "RFM_EVENT_LINK")},
+    module="rfm",
+)
+EventType.__doc__ = "Event types (enum rfm_event_type): RESET, INTR1..INTR4, status types."
+
+#: Target of a broadcast: every other attached node.
+NODE_ALL = 0xFFFF
+#: The types that can be sent (RESET, INTR1..INTR4).
+NETWORK_TYPES = (EventType.RESET, EventType.INTR1, EventType.INTR2, EventType.INTR3,
+                 EventType.INTR4)
+# RFM_EVENT_MASK_NETWORK (a UINT32_C macro SWIG does not evaluate).
+_MASK_NETWORK = sum(1 << t for t in NETWORK_TYPES)
+#: rfm.Event.flags: the node sent the record to itself (loopback).
+EVENT_F_LOOPBACK = 0x1
+
+EventStats = collections.namedtuple(
+    "EventStats", "depth delivered dropped overflows queued unhandled")
+EventStats.__doc__ = """Counters of a receiving node (rfm_event_get_stats()):
+depth: queue capacity (0: not receiving); delivered: records returned (the
+last seq); dropped: records lost to a full queue; overflows: OVERFLOW
+records returned; queued: waiting now; unhandled: taken by the dispatcher
+without a callback."""
+
+_send = _swig.rfm_event_send
+_wait = _swig.rfm_event_wait
+_fetch = _swig.rfm_event_fetch
+
+
+def event_type(value):
+    """An event type from an :class:`EventType`, an int or a name ("intr1")."""
+    if isinstance(value, str):
+        return _swig.rfm_event_type_parse(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"event type must be an int, rfm.EventType or name, not "
+                        f"{type(value).__name__}")
+    return int(value)
+
+
+def _data_word(data):
+    if isinstance(data, bool) or not isinstance(data, int):
+        raise TypeError(f"event data must be an int, not {type(data).__name__}")
+    if not 0 <= data <= 0xFFFFFFFF:
+        raise ValueError(f"event data {data!r} does not fit in 32 bits (0..4294967295)")
+    return data
+
+
+def _timeout_ns(timeout):
+    """Seconds (None or negative: forever) as the binding's nanoseconds."""
+    if timeout is None:
+        return None
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
+        raise TypeError(f"timeout must be a number of seconds or None, not "
+                        f"{type(timeout).__name__}")
+    if timeout < 0:
+        return None
+    return int(timeout * 1e9)
+
+
+def _mask(types):
+    mask = 0
+    for t in types:
+        mask |= 1 << event_type(t)
+    return mask
+
+
+def _types_of(mask):
+    return [EventType(t) if t in EventType._value2member_map_ else t
+            for t in range(32) if mask >> t & 1]
+
+
+def send_event(self, node_id, type, data=0):  # noqa: A002 - the C name
+    """Send event ``type`` with the 32-bit ``data`` to node ``node_id``
+    (:data:`rfm.NODE_ALL`: every other node). Returns how many receiving
+    handles queued it (0 when none has the type enabled)."""
+    return _send(self._h, node_id, event_type(type), _data_word(data))
+
+
+def broadcast_event(self, type, data=0):  # noqa: A002
+    """Send event ``type`` to every other attached node; returns receivers reached."""
+    return _send(self._h, NODE_ALL, event_type(type), _data_word(data))
+
+
+def publish(self, offset, data, seq_offset, node_id, type):  # noqa: A002
+    """Write ``data`` at ``offset``, bump the 32-bit sequence word at
+    ``seq_offset`` (release order), then send ``type`` with the new
+    sequence as data: rfm_event_publish(). Returns (receivers, sequence)."""
+    receivers, seq = _swig.rfm_event_publish(self._h, offset, data, seq_offset, node_id,
+                                             event_type(type))
+    return receivers, seq
+
+
+def enable_events(self, *types):
+    """Start receiving ``types`` (default: every network type)."""
+    mask = _mask(types) if types else _MASK_NETWORK
+    _swig.rfm_event_enable(self._h, mask)
+
+
+def disable_events(self, *types):
+    """Stop queueing ``types`` (default: all); queued records stay."""
+    mask = _mask(types) if types else _MASK_NETWORK
+    _swig.rfm_event_disable(self._h, mask)
+
+
+def enabled_events(self):
+    """The enabled types, as a list of :class:`EventType`."""
+    return _types_of(_swig.rfm_event_get_enabled(self._h))
+
+
+def wait_event(self, timeout=None):
+    """Take one :class:`rfm.Event`, waiting up to ``timeout`` seconds
+    (None: forever; 0: do not wait). Raises :class:`rfm.Timeout` when the
+    time passes, :class:`rfm.WouldBlock` for timeout 0 with nothing queued,
+    :class:`rfm.Canceled` after :meth:`cancel_wait`. Other Python threads
+    run while it waits."""
+    return _wait(self._h, _timeout_ns(timeout))
+
+
+def fetch_events(self, max=64, timeout=None):  # noqa: A002 - as in C
+    """Take up to ``max`` records at once, waiting up to ``timeout`` for the first."""
+    return _fetch(self._h, max, _timeout_ns(timeout))
+
+
+def poll_events(self, max=64):
+    """Take the records queued now (up to ``max``), without waiting: [] if none.
+    What a select/asyncio loop calls when :meth:`event_fd` is readable."""
+    try:
+        return _fetch(self._h, max, 0)
+    except _errors.WouldBlock:
+        return []
+
+
+def events(self, timeout=None, batch=64):
+    """Iterate over incoming events; stop when none arrives within
+    ``timeout`` seconds (None: never stop)."""
+    ns = _timeout_ns(timeout)
+    while True:
+        try:
+            batch_of = _fetch(self._h, batch, ns)
+        except _errors.Timeout:
+            return
+        yield from batch_of
+
+
+def cancel_wait(self):
+    """Wake every thread waiting on this node: its wait raises :class:`rfm.Canceled`
+    (the next wait does, if none is waiting now)."""
+    _swig.rfm_event_cancel(self._h)
+
+
+def event_fd(self):
+    """A descriptor readable while records are queued (owned by the node)."""
+    return _swig.rfm_event_fd(self._h)
+
+
+def on_event(self, type, callback):  # noqa: A002
+    """Call ``callback(event)`` for every record of ``type`` (or OVERFLOW),
+    on the library's dispatcher thread, one call at a time. Enable the type
+    too. While any callback is registered, waits on the node raise
+    :class:`rfm.Busy`. An exception in a callback goes to
+    ``sys.unraisablehook`` and is counted in :attr:`callback_errors`. A
+    callback may remove itself (or others) and may close the node."""
+    t = event_type(type)
+    _swig.rfm_event_callback_register(self._h, t, callback)
+    self._callbacks[t] = callback
+
+
+def remove_callback(self, type):  # noqa: A002
+    """Remove the callback of ``type``; outside a callback it returns once a
+    running call of it has finished. Safe inside any callback."""
+    t = event_type(type)
+    _swig.rfm_event_callback_unregister(self._h, t)
+    self._callbacks.pop(t, None)
+
+
+def callback_errors(self):
+    """How many exceptions callbacks on this node raised."""
+    return _swig._callback_errors(self._h)
+
+
+def event_stats(self):
+    """This node's receive counters, as :class:`rfm.EventStats`."""
+    s = _swig.rfm_event_get_stats(self._h)
+    return EventStats(s.depth, s.delivered, s.dropped, s.overflows, s.queued, s.unhandled)
+
+
+def get_loopback(self):
+    """Whether sends to the own node id are allowed (URI ``loopback=1``)."""
+    return bool(_swig.rfm_node_get_loopback(self._h))
+
+
+def set_loopback(self, enable):
+    _swig.rfm_node_set_loopback(self._h, 1 if enable else 0)
+
+
+def set_spin(self, spin_ns):
+    """How long blocking waits spin before they sleep (ns; -1: never sleep)."""
+    _swig.rfm_event_set_spin(self._h, spin_ns)
+
+
+def now_ns():
+    """CLOCK_MONOTONIC in ns, the clock of :attr:`rfm.Event.sent_ns`."""
+    return _swig.rfm_event_now_ns()

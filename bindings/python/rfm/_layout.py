@@ -1,0 +1,398 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Typed-variable tables (<rfm/layout.h>): layouts, variables, records.
+
+    layout = rfm.Layout.load("hil-sim.yaml")       # or Layout.from_string(text)
+    with node.attach_layout(layout) as table:
+        table["command.frame.step_us"] = 500          # typed, checked, owner-checked
+        table["flags.fault"]                          # -> str
+        table["command.frame"]                        # -> dict, a consistent snapshot
+        table["command.frame"] = {"cycle": 1, "run": True}   # one seqlock publish
+
+Values are Python types: int, float, bool, str (string variables), bytes
+(bytes variables), lists for arrays. Writes outside min/max raise
+:class:`rfm.RangeError`; writes to a region another node owns raise
+:class:`rfm.OwnerError`; a load with problems raises :class:`rfm.LayoutError`
+whose ``diagnostics`` lists each as an :class:`rfm.Diagnostic`.
+"""
+
+import collections
+import struct
+
+from . import _errors
+from . import _events
+from . import _rfm_swig as _swig
+
+Diagnostic = collections.namedtuple("Diagnostic", "file line column code message text")
+Diagnostic.__doc__ = """One problem in a layout: where (file, 1-based line and
+column; 0 when built in code), the error code, the message, and the text
+"file:line:column: message" as the tools print it."""
+Diagnostic.__str__ = lambda self: self.text
+
+RegionInfo = collections.namedtuple("RegionInfo", "name offset size writer description")
+RecordInfo = collections.namedtuple(
+    "RecordInfo", "name offset size data_offset data_size region description")
+VarInfo = collections.namedtuple(
+    "VarInfo",
+    "name type count offset size element_size byte_order writer min max unit description "
+    "record region record_offset")
+VarInfo.__doc__ = """A variable: type is its name ("u32", "f64", "string"...), count
+its elements (bytes for string/bytes), min/max None when unlimited, record
+the dotted name of its record or None, byte_order "little" or "big"."""
+
+# type code -> (name of the get/set functions, struct format, kind)
+_TYPES = {
+    _swig.RFM_TYPE_U8: ("u8", "B", int), _swig.RFM_TYPE_U16: ("u16", "H", int),
+    _swig.RFM_TYPE_U32: ("u32", "I", int), _swig.RFM_TYPE_U64: ("u64", "Q", int),
+    _swig.RFM_TYPE_I8: ("i8", "b", int), _swig.RFM_TYPE_I16: ("i16", "h", int),
+    _swig.RFM_TYPE_I32: ("i32", "i", int), _swig.RFM_TYPE_I64: ("i64", "q", int),
+    _swig.RFM_TYPE_F32: ("f32", "f", float), _swig.RFM_TYPE_F64: ("f64", "d", float),
+    _swig.RFM_TYPE_BOOL: ("bool", "?", bool),
+    _swig.RFM_TYPE_STRING: (None, None, str), _swig.RFM_TYPE_BYTES: (None, None, bytes),
+}
+
+
+def _range_error(message):
+    return _errors._make(_swig.RFM_ERANGE, message)
+
+
+def _convert_diagnostics(error):
+    raw = getattr(error, "diagnostics", None) or []
+    error.diagnostics = [Diagnostic(*d) for d in raw]
+    return error
+
+
+class Layout:
+    """A validated address map: regions (each with one writer node),
+    variables and records. Immutable; share it freely between threads and
+    nodes. Build one with :meth:`load` or :meth:`from_string`."""
+
+    __slots__ = ("_h", "_records", "__weakref__")
+
+    def __init__(self, handle):
+        if not isinstance(handle, _swig.Handle):
+            raise TypeError("rfm.Layout is made by Layout.load() or Layout.from_string()")
+        self._h = handle
+        self._records = None
+
+    @classmethod
+    def load(cls, path):
+        """Load and validate a layout file (YAML; docs/layout-format.md)."""
+        try:
+            return cls(_swig.rfm_layout_load_file(str(path)))
+        except _errors.LayoutError as e:
+            raise _convert_diagnostics(e) from None
+
+    @classmethod
+    def from_string(cls, text, source_name=None):
+        """Load and validate a layout from text; ``source_name`` names it in diagnostics."""
+        if isinstance(text, (bytes, bytearray)):
+            text = bytes(text).decode()
+        if not isinstance(text, str):
+            raise TypeError(f"layout text must be str or bytes, not {type(text).__name__}")
+        try:
+            return cls(_swig.rfm_layout_load_string(text, source_name))
+        except _errors.LayoutError as e:
+            raise _convert_diagnostics(e) from None
+
+    @property
+    def name(self):
+        return _swig.rfm_layout_name(self._h)
+
+    @property
+    def window_size(self):
+        return _swig.rfm_layout_window_size(self._h)
+
+    @property
+    def regions(self):
+        """Every region, as :class:`RegionInfo`."""
+        out = []
+        for i in range(_swig.rfm_layout_region_count(self._h)):
+            r = _swig.rfm_layout_region_info(self._h, i)
+            out.append(RegionInfo(r.name, r.offset, r.size, r.writer, r.description))
+        return out
+
+    @property
+    def records(self):
+        """Every record, as :class:`RecordInfo` (name "region.record")."""
+        out = []
+        for i in range(_swig.rfm_layout_record_count(self._h)):
+            r = _swig.rfm_layout_record_info(self._h, i)
+            out.append(RecordInfo(r.name, r.offset, r.size, r.data_offset, r.data_size,
+                                  r.region, r.description))
+        return out
+
+    @property
+    def variables(self):
+        """Every variable (those in records included), as :class:`VarInfo`."""
+        records = self.records
+        return [_var_info(_swig.rfm_layout_var_info(self._h, i), records)
+                for i in range(_swig.rfm_layout_var_count(self._h))]
+
+    def record_names(self):
+        if self._records is None:
+            self._records = frozenset(r.name for r in self.records)
+        return self._records
+
+    def header(self, prefix=None):
+        """The generated C header for the layout, as text."""
+        return _swig.rfm_layout_write_header(self._h, prefix)
+
+    def __repr__(self):
+        return f"<rfm.Layout {self.name!r} window={self.window_size:#x}>"
+
+
+def _var_info(v, records=None):
+    kind = _swig.rfm_type_name(v.type)
+    record = None
+    if v.record >= 0:
+        record = records[v.record].name if records else v.record
+    return VarInfo(v.name, kind, v.count, v.offset, v.size, v.element_size,
+                   "big" if v.byte_order == _swig.RFM_ORDER_BIG else "little", v.writer,
+                   v.min if v.has_min else None, v.max if v.has_max else None,
+                   v.unit, v.description, record, v.region, v.record_offset)
+
+
+class Variable:
+    """A variable (or one element, "region.var[3]") resolved on a node."""
+
+    __slots__ = ("_h", "info", "get", "set", "_type")
+
+    def __init__(self, handle):
+        self._h = handle
+        raw = _swig.rfm_var_get_info(handle)
+        self._type = raw.type
+        self.info = _var_info(raw)
+        self.get, self.set = self._accessors(raw)
+
+    @property
+    def name(self):
+        return self.info.name
+
+    @property
+    def owner_check(self):
+        raise AttributeError("owner_check is write-only")
+
+    @owner_check.setter
+    def owner_check(self, enforce):
+        """False lets this handle write a region another node owns (tests, tools)."""
+        _swig.rfm_var_set_owner_check(self._h, bool(enforce))
+
+    def _accessors(self, raw):
+        h, count, name = self._h, raw.count, raw.name
+        suffix, fmt, kind = _TYPES[raw.type]
+        if kind is str:
+            def get():
+                return _swig.rfm_var_get_string(h, count + 1)
+
+            def set(value):  # noqa: A001
+                if not isinstance(value, str):
+                    raise TypeError(f"{name}: a string variable takes str, not "
+                                    f"{type(value).__name__}")
+                if "\0" in value:
+                    raise ValueError(f"{name}: text must not contain NUL characters")
+                _swig.rfm_var_set_string(h, value)
+            return get, set
+        if kind is bytes:
+            def get():
+                return _swig.rfm_var_get_array(h, 0, count, count)
+
+            def set(value):  # noqa: A001
+                data = bytes(memoryview(value))
+                if len(data) > count:
+                    raise _range_error(f"{name}: {len(data)} bytes do not fit in {count}")
+                data = data.ljust(count, b"\0")
+                _swig.rfm_var_set_array(h, 0, count, data)
+            return get, set
+        check = _checker(name, fmt, kind)
+        if count <= 1:
+            getter = getattr(_swig, "rfm_var_get_" + suffix)
+            setter = getattr(_swig, "rfm_var_set_" + suffix)
+
+            def get():
+                return getter(h, 0)
+
+            def set(value):  # noqa: A001
+                setter(h, 0, check(value))
+            return get, set
+        size = struct.calcsize(fmt) * count
+        layout = struct.Struct(f"={count}{fmt}")
+
+        def get():
+            return list(layout.unpack(_swig.rfm_var_get_array(h, 0, count, size)))
+
+        def set(values):  # noqa: A001
+            values = list(values)
+            if len(values) != count:
+                raise ValueError(f"{name}: expected {count} elements, got {len(values)}")
+            data = layout.pack(*(check(v) for v in values))
+            _swig.rfm_var_set_array(h, 0, count, data)
+        return get, set
+
+    def __repr__(self):
+        return f"<rfm.Variable {self.info.name} {self.info.type}[{self.info.count}]>"
+
+
+def _checker(name, fmt, kind):
+    """Python-side type and range check of one element, before C sees it."""
+    if kind is bool:
+        def check(value):
+            if not isinstance(value, (bool, int)) or value not in (0, 1):
+                raise TypeError(f"{name}: a bool variable takes True/False, not {value!r}")
+            return bool(value)
+        return check
+    if kind is float:
+        limit = 3.4028234663852886e38 if fmt == "f" else None
+
+        def check(value):
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise TypeError(f"{name}: expected a number, not {type(value).__name__}")
+            value = float(value)
+            if limit is not None and abs(value) > limit and abs(value) != float("inf"):
+                raise _range_error(f"{name}: {value!r} does not fit in a 32-bit float")
+            return value
+        return check
+    bits = struct.calcsize(fmt) * 8
+    lo, hi = (0, (1 << bits) - 1) if fmt.isupper() else (-(1 << (bits - 1)), (1 << (bits - 1)) - 1)
+
+    def check(value):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"{name}: expected an int, not {type(value).__name__}")
+        if not lo <= value <= hi:
+            raise _range_error(f"{name}: {value} is outside its type's range {lo}..{hi}")
+        return int(value)
+    return check
+
+
+class Record:
+    """A record resolved on a node: consistent reads, atomic publishes (seqlock)."""
+
+    __slots__ = ("_h", "name", "_fields")
+
+    def __init__(self, handle, name, layout):
+        self._h = handle
+        self.name = name
+        prefix = name + "."
+        self._fields = {}
+        for info in layout.variables:
+            if info.record == name:
+                short = info.name[len(prefix):]
+                self._fields[short] = Variable(_swig.rfm_record_var(handle, short))
+
+    @property
+    def fields(self):
+        return list(self._fields)
+
+    @property
+    def sequence(self):
+        """The sequence word now (even when idle): a cheap "anything new?" check."""
+        return _swig.rfm_record_sequence(self._h)
+
+    def wait(self, last=None, timeout=None):
+        """Wait until the record is published past sequence ``last`` (default:
+        its sequence now) and return the new sequence. With ``notify`` in the
+        layout it sleeps on that event (use a node of its own for record
+        waits); otherwise it polls. ``timeout`` in seconds (None: forever);
+        :class:`rfm.Timeout` when it passes. Other threads run meanwhile."""
+        if last is None:
+            last = self.sequence
+        return _swig.rfm_record_wait(self._h, last, _events._timeout_ns(timeout))
+
+    def read(self):
+        """A consistent snapshot as a dict (raises :class:`rfm.DataLoss` (ETORN)
+        if the writer kept publishing through every attempt)."""
+        _swig.rfm_record_fetch(self._h)
+        return {k: v.get() for k, v in self._fields.items()}
+
+    def write(self, values):
+        """Publish ``values`` (a dict of fields) in one seqlock write. Fields
+        not given keep the values the record has now."""
+        unknown = [k for k in values if k not in self._fields]
+        if unknown:
+            raise KeyError(f"{self.name} has no field {unknown[0]!r} "
+                           f"(fields: {', '.join(self._fields)})")
+        if len(values) != len(self._fields):
+            _swig.rfm_record_fetch(self._h)
+        for k, v in values.items():
+            self._fields[k].set(v)
+        _swig.rfm_record_publish(self._h)
+
+    @property
+    def owner_check(self):
+        raise AttributeError("owner_check is write-only")
+
+    @owner_check.setter
+    def owner_check(self, enforce):
+        _swig.rfm_record_set_owner_check(self._h, bool(enforce))
+
+    def __repr__(self):
+        return f"<rfm.Record {self.name} fields={self.fields}>"
+
+
+class Table:
+    """A :class:`Layout` on a :class:`rfm.Node`: ``table["region.var"]`` get/set,
+    ``table["region.record"]`` as dicts. Made by ``node.attach_layout(layout)``.
+    Its handles close with the node (or :meth:`close`)."""
+
+    __slots__ = ("layout", "node", "_vars", "_records")
+
+    def __init__(self, layout, node):
+        if not isinstance(layout, Layout):
+            raise TypeError(f"attach_layout takes an rfm.Layout, not {type(layout).__name__}")
+        self.layout = layout
+        self.node = node
+        self._vars = {}
+        self._records = {}
+
+    def var(self, name):
+        """The :class:`Variable` ``name`` ("region.var", "region.rec.var", "x[2]")."""
+        var = self._vars.get(name)
+        if var is None:
+            var = Variable(_swig.rfm_var_open(self.layout._h, self.node._h, name))
+            self._vars[name] = var
+        return var
+
+    def record(self, name):
+        """The :class:`Record` ``name`` ("region.record")."""
+        rec = self._records.get(name)
+        if rec is None:
+            rec = Record(_swig.rfm_record_open(self.layout._h, self.node._h, name), name,
+                         self.layout)
+            self._records[name] = rec
+        return rec
+
+    def __getitem__(self, name):
+        var = self._vars.get(name)  # the common case first: a variable seen before
+        if var is not None:
+            return var.get()
+        if name in self.layout.record_names():
+            return self.record(name).read()
+        return self.var(name).get()
+
+    def __setitem__(self, name, value):
+        var = self._vars.get(name)
+        if var is not None:
+            var.set(value)
+        elif name in self.layout.record_names():
+            if not isinstance(value, dict):
+                raise TypeError(f"{name} is a record: assign a dict, not {type(value).__name__}")
+            self.record(name).write(value)
+        else:
+            self.var(name).set(value)
+
+    def close(self):
+        """Close the handles opened so far (the node closes them too)."""
+        for var in self._vars.values():
+            _swig.rfm_var_close(var._h)
+        for rec in self._records.values():
+            _swig.rfm_record_close(rec._h)
+        self._vars.clear()
+        self._records.clear()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        self.close()
+
+    def __repr__(self):
+        return f"<rfm.Table {self.layout.name!r} on {self.node!r}>"
