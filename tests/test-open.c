@@ -641,6 +641,7 @@ static void destroy_bad_arguments(void **state)
 	assert_rfm_code(rfm_network_destroy(net->uri, ~0u), RFM_EINVAL);
 	assert_rfm_code(rfm_network_destroy("nope:x", 0), RFM_ESCHEME);
 	assert_rfm_code(rfm_network_destroy("dev:/dev/rfm0", 0), RFM_ENOTSUP);
+	assert_last_error_has("dev: backend has no network to remove");
 	assert_rfm_code(rfm_network_destroy("no-colon", 0), RFM_EURI);
 	assert_rfm_code(rfm_network_destroy("shm:bad/name", 0), RFM_EURI);
 	if (!strcmp(harness_backend(), "shm")) {
