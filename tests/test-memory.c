@@ -11,7 +11,9 @@
 #include "harness.h"
 #include "rfm-cmocka.h"
 
-#define WINDOW (64 * 1024)
+/* 64 KiB on shm:; on dev: the card's own window (set by setup). */
+static uint64_t window = 64 * 1024;
+#define WINDOW window
 
 struct fixture {
 	struct harness_network net;
@@ -24,7 +26,7 @@ static int setup(void **state)
 	struct fixture *f = calloc(1, sizeof(*f));
 	void *base;
 
-	harness_network_new(&f->net, WINDOW);
+	harness_network_new(&f->net, 64 * 1024);
 	if (rfm_open(harness_node_uri(&f->net, 1), &f->a) ||
 	    rfm_open(harness_node_uri(&f->net, 2), &f->b) ||
 	    rfm_mem_map(f->a, &base, NULL)) {
@@ -32,6 +34,7 @@ static int setup(void **state)
 		return -1;
 	}
 	f->base_a = base;
+	window = rfm_node_size(f->a);
 	*state = f;
 	return 0;
 }
