@@ -57,6 +57,7 @@ int rfm__dev_ev_attach(struct rfm_node *node, uint32_t *depth)
 {
 	struct dev_node *dev = node->priv;
 	uint32_t want = dev->want_depth;
+	uint32_t cap;
 
 	if (want && want != dev->info.queue_depth) {
 		/* Nothing is enabled yet, so the driver's queue is empty. */
@@ -64,9 +65,18 @@ int rfm__dev_ev_attach(struct rfm_node *node, uint32_t *depth)
 			return rfm__dev_sys_error(node, "setting the queue depth", errno);
 		dev->info.queue_depth = want;
 	}
+	cap = dev->info.queue_depth + 1;
+	dev->buf = calloc(cap, sizeof(*dev->buf));
+	if (!dev->buf)
+		return rfm__error(RFM_ENOMEM, "%s: out of memory for %u event records", node->uri,
+				  cap);
+	dev->cap = cap;
 	*depth = dev->info.queue_depth;
 	return 0;
 }
+
+/* A record already counted into dropped, left in the buffer to skip. */
+#define DEV_EV_COUNTED 0xffffu
 
 void rfm__dev_ev_set_mask(struct rfm_node *node, uint32_t mask)
 {
@@ -78,20 +88,31 @@ void rfm__dev_ev_set_mask(struct rfm_node *node, uint32_t mask)
 	}
 }
 
-/* Read what the driver has queued into the empty buffer (never blocks). */
+/*
+ * Read everything the driver has queued into the empty buffer (never
+ * blocks), and count its overflow records at once: the core announces
+ * drops ahead of the records still queued, as on every backend.
+ */
 static void refill(struct dev_node *dev)
 {
 	ssize_t got;
+	uint32_t n;
 
-	if (LOAD(dev->count) || dev->fd < 0)
+	if (LOAD(dev->count) || dev->fd < 0 || !dev->buf)
 		return;
 	do
-		got = read(dev->fd, dev->buf, sizeof(dev->buf));
+		got = read(dev->fd, dev->buf, (size_t)dev->cap * sizeof(dev->buf[0]));
 	while (got < 0 && errno == EINTR);
 	if (got <= 0)
 		return; /* EAGAIN: nothing; ENODEV: the card is gone (ev_sleep sees it) */
+	n = (uint32_t)((size_t)got / sizeof(dev->buf[0]));
+	for (uint32_t i = 0; i < n; i++)
+		if (dev->buf[i].type == RFM_DEV_EV_OVERFLOW) {
+			STORE(dev->dropped, dev->dropped + dev->buf[i].data);
+			dev->buf[i].type = DEV_EV_COUNTED;
+		}
 	dev->head = 0;
-	STORE(dev->count, (uint32_t)((size_t)got / sizeof(dev->buf[0])));
+	STORE(dev->count, n);
 }
 
 static void consume(struct dev_node *dev)
@@ -100,36 +121,25 @@ static void consume(struct dev_node *dev)
 	__atomic_sub_fetch(&dev->count, 1, __ATOMIC_ACQ_REL);
 }
 
-/*
- * Called by the core before it takes records: an overflow record at the
- * head becomes the dropped count here, so that the core announces the
- * drops exactly where the driver put them — after the records kept.
- */
+/* Called by the core (under the take lock) before it takes records: the
+ * refill happens here, so that drops are counted before any record of
+ * the same read is handed out. */
 uint64_t rfm__dev_ev_dropped(struct rfm_node *node)
 {
 	struct dev_node *dev = node->priv;
 
 	refill(dev);
-	while (LOAD(dev->count) && dev->buf[dev->head].type == RFM_DEV_EV_OVERFLOW) {
-		STORE(dev->dropped, dev->dropped + dev->buf[dev->head].data);
-		consume(dev);
-		refill(dev);
-	}
 	return LOAD(dev->dropped);
 }
 
+/* Only from the buffer: ev_dropped refills it (see there). */
 unsigned int rfm__dev_ev_take(struct rfm_node *node, struct rfm_ev_record *recs, unsigned int max)
 {
 	struct dev_node *dev = node->priv;
 	unsigned int n = 0;
 
-	while (n < max) {
-		refill(dev);
-		if (!LOAD(dev->count))
-			break;
+	while (n < max && LOAD(dev->count)) {
 		const struct rfm_dev_event *e = &dev->buf[dev->head];
-		if (e->type == RFM_DEV_EV_OVERFLOW)
-			break; /* ev_dropped takes it, then the core announces it */
 		if (e->type <= RFM_DEV_EV_INTR4)
 			recs[n++] = (struct rfm_ev_record){
 				.type = e->type,
@@ -137,7 +147,8 @@ unsigned int rfm__dev_ev_take(struct rfm_node *node, struct rfm_ev_record *recs,
 				.data = e->data,
 				.sent_ns = e->sent_ns,
 			};
-		/* Status types are never enabled through this library. */
+		/* Counted overflow records; status types are never enabled
+		 * through this library. */
 		consume(dev);
 	}
 	return n;

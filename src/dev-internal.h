@@ -11,9 +11,6 @@
 
 #include "internal.h"
 
-/* Records read from the device per read(2). */
-#define RFM_DEV_READ_BATCH 64
-
 /* A thread sleeping in ev_sleep (thread-local, one sleep at a time). */
 struct rfm_dev_sleeper {
 	int efd;			/* this thread's eventfd, woken by ev_wake */
@@ -26,12 +23,15 @@ struct dev_node {
 	uint32_t want_depth;		/* URI depth=, 0 = the driver's default */
 	uint64_t bulk_min;		/* reads/writes this long use RFM_IOC_DMA */
 
-	/* Records read but not yet taken; [head, count) under the core's take
-	 * lock, count also read by ev_ready from other threads (atomic). */
-	struct rfm_dev_event buf[RFM_DEV_READ_BATCH];
+	/* Records read but not yet taken: buf[head .. head+count), guarded by
+	 * the core's take lock; count is also read by ev_ready from other
+	 * threads (atomic). Room for the driver's whole queue and its
+	 * overflow record, so one read(2) learns of every drop queued. */
+	struct rfm_dev_event *buf;
+	uint32_t cap;
 	uint32_t head;
 	uint32_t count;
-	uint64_t dropped;		/* sum of overflow records consumed (atomic) */
+	uint64_t dropped;		/* sum of the overflow records read (atomic) */
 
 	pthread_mutex_t sleep_lock;	/* guards sleepers and wake_gen writes */
 	struct rfm_dev_sleeper *sleepers;

@@ -222,6 +222,7 @@ static void dev_close_node(struct rfm_node *node)
 	if (dev->fd >= 0)
 		close(dev->fd);
 	pthread_mutex_destroy(&dev->sleep_lock);
+	free(dev->buf);
 	free(dev);
 	node->priv = NULL;
 }
