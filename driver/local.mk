@@ -35,6 +35,7 @@ EXTRA_DIST += \
 	driver/README.md \
 	driver/lab/vm-run.sh \
 	driver/lab/guest-init.sh \
+	driver/lab/guest/dev-suite.sh \
 	driver/lab/guest/lab.h
 
 # ---- the lab's ivshmem server (a host program, built with everything) ----
@@ -112,10 +113,24 @@ VM_RUN = bash $(top_srcdir)/driver/lab/vm-run.sh -M $(RFM_KO) \
 	-s $(abs_builddir)/driver/lab/rfm-ivshmem-server$(EXEEXT) \
 	-k $(KERNEL_HEADERS) -c $(LAB_DIR)/cache
 
+# The library's own test programs against dev: in one guest with three
+# virtual cards (dynamic programs: vm-run.sh copies their libraries).
+# Programs that cannot run on dev: exit 77 with their reason.
+VM_DEV_TESTS = tests/test-errors tests/test-version tests/test-uri tests/test-memory \
+	tests/test-open tests/test-publish tests/dev/test-events-nodes \
+	tests/test-multinode tests/test-corrupt tests/events/test-events-api
+
 vm-check: driver driver/lab/rfm-ivshmem-server$(EXEEXT) driver/lab/guest/vmtest$(EXEEXT) \
-		driver/lab/guest/vmchaos$(EXEEXT)
+		driver/lab/guest/vmchaos$(EXEEXT) src/librfm.la $(VM_DEV_TESTS:=$(EXEEXT))
 	$(VM_RUN) -o $(LAB_DIR)/vmtest -B driver/lab/guest/vmtest$(EXEEXT) -n 2 -X vmtest
 	$(VM_RUN) -o $(LAB_DIR)/vmchaos -B driver/lab/guest/vmchaos$(EXEEXT) -n 2 vmchaos
+	@bins=; names=; for t in $(VM_DEV_TESTS); do \
+		bins="$$bins -B $$(dirname $$t)/.libs/$$(basename $$t)$(EXEEXT)"; \
+		names="$$names $$(basename $$t)"; \
+	done; \
+	echo "$(VM_RUN) -o $(LAB_DIR)/devsuite -n 1 -d 3 -m 4M -L src/.libs ... dev-suite.sh$$names"; \
+	$(VM_RUN) -o $(LAB_DIR)/devsuite -n 1 -d 3 -m 4M -L src/.libs \
+		-B $(top_srcdir)/driver/lab/guest/dev-suite.sh $$bins dev-suite.sh $$names
 
 vm-bench: driver driver/lab/rfm-ivshmem-server$(EXEEXT) driver/lab/guest/vmbench$(EXEEXT)
 	$(VM_RUN) -o $(LAB_DIR)/vmbench -B driver/lab/guest/vmbench$(EXEEXT) -n 2 -t 300 vmbench
@@ -123,4 +138,5 @@ vm-bench: driver driver/lab/rfm-ivshmem-server$(EXEEXT) driver/lab/guest/vmbench
 
 clean-local: clean-driver-local
 clean-driver-local:
-	-rm -rf $(DRIVER_BUILD_DIR) $(LAB_DIR)/vmtest $(LAB_DIR)/vmchaos $(LAB_DIR)/vmbench
+	-rm -rf $(DRIVER_BUILD_DIR) $(LAB_DIR)/vmtest $(LAB_DIR)/vmchaos $(LAB_DIR)/vmbench \
+		$(LAB_DIR)/devsuite

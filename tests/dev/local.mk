@@ -22,3 +22,13 @@ tests_dev_test_dev_LDFLAGS = \
 	-Wl,--wrap=read,--wrap=poll,--wrap=ppoll,--wrap=close
 
 endif
+
+# Events between nodes, for every backend (written for dev:, where
+# delivery is asynchronous; the shm: suites in tests/events assume more).
+if WITH_TESTS
+check_PROGRAMS += tests/dev/test-events-nodes
+TESTS += tests/dev/test-events-nodes
+tests_dev_test_events_nodes_SOURCES = tests/dev/test-events-nodes.c
+tests_dev_test_events_nodes_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/harness $(CMOCKA_CFLAGS)
+tests_dev_test_events_nodes_LDADD = tests/harness/libharness.la src/librfm.la $(CMOCKA_LIBS)
+endif
