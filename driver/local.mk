@@ -43,7 +43,8 @@ noinst_PROGRAMS += driver/lab/rfm-ivshmem-server
 driver_lab_rfm_ivshmem_server_SOURCES = driver/lab/rfm-ivshmem-server.c
 
 # ---- programs for the guests: static, built only for vm-check/vm-bench ----
-LAB_GUEST_BINARIES = driver/lab/guest/vmtest driver/lab/guest/vmchaos driver/lab/guest/vmbench
+LAB_GUEST_BINARIES = driver/lab/guest/vmtest driver/lab/guest/vmchaos driver/lab/guest/vmbench \
+	driver/lab/guest/devpair
 EXTRA_PROGRAMS += $(LAB_GUEST_BINARIES)
 CLEANFILES += $(LAB_GUEST_BINARIES)
 driver_lab_guest_vmtest_SOURCES = driver/lab/guest/vmtest.c driver/lab/guest/lab.h
@@ -52,6 +53,9 @@ driver_lab_guest_vmchaos_SOURCES = driver/lab/guest/vmchaos.c driver/lab/guest/l
 driver_lab_guest_vmchaos_LDFLAGS = -all-static
 driver_lab_guest_vmbench_SOURCES = driver/lab/guest/vmbench.c driver/lab/guest/lab.h
 driver_lab_guest_vmbench_LDFLAGS = -all-static
+# Over librfm (dynamic: vm-run.sh copies its libraries into the guests).
+driver_lab_guest_devpair_SOURCES = driver/lab/guest/devpair.c driver/lab/guest/lab.h
+driver_lab_guest_devpair_LDADD = src/librfm.la
 
 # ---- unit tests of the driver's pure logic, compiled for user space ----
 if WITH_TESTS
@@ -121,9 +125,13 @@ VM_DEV_TESTS = tests/test-errors tests/test-version tests/test-uri tests/test-me
 	tests/test-multinode tests/test-corrupt tests/events/test-events-api
 
 vm-check: driver driver/lab/rfm-ivshmem-server$(EXEEXT) driver/lab/guest/vmtest$(EXEEXT) \
-		driver/lab/guest/vmchaos$(EXEEXT) src/librfm.la $(VM_DEV_TESTS:=$(EXEEXT))
+		driver/lab/guest/vmchaos$(EXEEXT) driver/lab/guest/devpair$(EXEEXT) \
+		src/librfm.la $(VM_DEV_TESTS:=$(EXEEXT))
 	$(VM_RUN) -o $(LAB_DIR)/vmtest -B driver/lab/guest/vmtest$(EXEEXT) -n 2 -X vmtest
 	$(VM_RUN) -o $(LAB_DIR)/vmchaos -B driver/lab/guest/vmchaos$(EXEEXT) -n 2 vmchaos
+	$(VM_RUN) -o $(LAB_DIR)/devpair -L src/.libs -m 4M \
+		-B driver/lab/guest/.libs/devpair$(EXEEXT) -n 2 devpair
+	@grep -a '^bench:' $(LAB_DIR)/devpair/guest*.log | sed 's/^.*bench: /bench: /'
 	@bins=; names=; for t in $(VM_DEV_TESTS); do \
 		bins="$$bins -B $$(dirname $$t)/.libs/$$(basename $$t)$(EXEEXT)"; \
 		names="$$names $$(basename $$t)"; \
@@ -139,4 +147,4 @@ vm-bench: driver driver/lab/rfm-ivshmem-server$(EXEEXT) driver/lab/guest/vmbench
 clean-local: clean-driver-local
 clean-driver-local:
 	-rm -rf $(DRIVER_BUILD_DIR) $(LAB_DIR)/vmtest $(LAB_DIR)/vmchaos $(LAB_DIR)/vmbench \
-		$(LAB_DIR)/devsuite
+		$(LAB_DIR)/devsuite $(LAB_DIR)/devpair
