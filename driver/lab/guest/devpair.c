@@ -160,12 +160,13 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static void event_round_trip_figure(struct lab *l, rfm_node *node)
+static void event_round_trip_figure(struct lab *l, rfm_node *node, int64_t spin_ns)
 {
 	static uint64_t rtt[BENCH_ROUNDS];
 	int peer = 1 - l->index;
 	struct rfm_event ev;
 
+	CHECK_RFM(l, rfm_event_set_spin(node, spin_ns));
 	lab_barrier(l);
 	for (int i = 0; i < BENCH_ROUNDS; i++) {
 		if (l->index == 0) {
@@ -182,9 +183,9 @@ static void event_round_trip_figure(struct lab *l, rfm_node *node)
 	}
 	if (l->index == 0) {
 		qsort(rtt, BENCH_ROUNDS, sizeof(rtt[0]), cmp_u64);
-		printf("bench: librfm dev: event round trip across guests (us, %d rounds, TCG): "
-		       "min %.0f P50 %.0f P99 %.0f max %.0f\n",
-		       BENCH_ROUNDS, rtt[0] / 1e3, rtt[BENCH_ROUNDS / 2] / 1e3,
+		printf("bench: librfm dev: event round trip across guests (us, %d rounds, spin %lld ns, "
+		       "TCG): min %.0f P50 %.0f P99 %.0f max %.0f\n",
+		       BENCH_ROUNDS, (long long)spin_ns, rtt[0] / 1e3, rtt[BENCH_ROUNDS / 2] / 1e3,
 		       rtt[BENCH_ROUNDS * 99 / 100] / 1e3, rtt[BENCH_ROUNDS - 1] / 1e3);
 	}
 	lab_barrier(l);
@@ -216,8 +217,11 @@ int main(int argc, char **argv)
 	lab_begin(&l, "200 publish round trips: the data comes before the event");
 	publish_round_trips(&l, node);
 	lab_end(&l);
-	lab_begin(&l, "event round trip (a figure)");
-	event_round_trip_figure(&l, node);
+	lab_begin(&l, "event round trip (a figure), default spin");
+	event_round_trip_figure(&l, node, RFM_EVENT_SPIN_DEFAULT_NS);
+	lab_end(&l);
+	lab_begin(&l, "event round trip (a figure), no spin");
+	event_round_trip_figure(&l, node, 0);
 	lab_end(&l);
 	rfm_close(node);
 	return lab_finish(&l);
