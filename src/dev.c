@@ -17,6 +17,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "dev-internal.h"
@@ -116,6 +117,41 @@ static int open_error(const struct rfm_uri *uri, int err)
 	}
 }
 
+/*
+ * Before opening read-write: the path must be a character device of
+ * rfm.ko's class, as sysfs tells. Opening some other device (a watchdog,
+ * a tty) can have effects of its own, so a wrong path must not get that
+ * far. Without sysfs (some containers) the check is left to the ioctl.
+ */
+static int check_device(const struct rfm_uri *uri)
+{
+	char link[64], target[256];
+	const char *class;
+	struct stat st;
+	ssize_t n;
+
+	if (stat(uri->path, &st) < 0)
+		return open_error(uri, errno);
+	if (!S_ISCHR(st.st_mode))
+		return rfm__error(RFM_EVERSION, "%s: %s is not a character device, not an rfm.ko device",
+				  uri->text, uri->path);
+	snprintf(link, sizeof(link), "/sys/dev/char/%u:%u/subsystem", major(st.st_rdev),
+		 minor(st.st_rdev));
+	n = readlink(link, target, sizeof(target) - 1);
+	if (n < 0) {
+		if (access("/sys/dev/char", F_OK) < 0)
+			return 0; /* no sysfs here */
+		return rfm__error(RFM_EVERSION, "%s: %s belongs to no device class, not an rfm.ko device",
+				  uri->text, uri->path);
+	}
+	target[n] = '\0';
+	class = strrchr(target, '/') ? strrchr(target, '/') + 1 : target;
+	if (strcmp(class, "rfm"))
+		return rfm__error(RFM_EVERSION, "%s: %s is a '%s' device, not an rfm.ko device",
+				  uri->text, uri->path, class);
+	return 0;
+}
+
 /* Ask the driver who it is; anything unexpected means "not our device". */
 static int identify(const struct rfm_uri *uri, int fd, struct rfm_dev_info *info)
 {
@@ -124,7 +160,7 @@ static int identify(const struct rfm_uri *uri, int fd, struct rfm_dev_info *info
 	if (fstat(fd, &st) < 0)
 		return rfm__error(rfm__errno_code(errno), "%s: fstat: %s", uri->text, strerror(errno));
 	if (!S_ISCHR(st.st_mode))
-		return rfm__error(RFM_EVERSION, "%s: %s is not a character device, not an rfm card",
+		return rfm__error(RFM_EVERSION, "%s: %s is not a character device, not an rfm.ko device",
 				  uri->text, uri->path);
 	memset(info, 0, sizeof(*info));
 	if (ioctl(fd, RFM_IOC_GET_INFO, info) < 0) {
@@ -164,6 +200,8 @@ static int dev_open_node(struct rfm_node *node, struct rfm_uri *uri)
 	ret = check_path(uri);
 	if (!ret)
 		ret = parse_params(uri, &params);
+	if (!ret)
+		ret = check_device(uri);
 	if (ret)
 		return ret;
 	dev = calloc(1, sizeof(*dev));

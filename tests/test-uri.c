@@ -28,7 +28,7 @@ static const struct bad_uri bad_whole_uris[] = {
 	{ "dev:", RFM_EURI, "no device path" },
 	{ "dev:dev/rfm0", RFM_EURI, "must be absolute" },
 	{ "dev:/dev/null", RFM_EVERSION, "not an rfm.ko device" },
-	{ "dev:/", RFM_EVERSION, "is not an rfm device" },
+	{ "dev:/", RFM_EVERSION, "/ is not a character device" },
 	{ "dev:/dev/null?depth=10", RFM_EURI, "depth '10' must be 1024..65536" },
 	{ "dev:/dev/null?dma=lots", RFM_EURI, "dma 'lots' must be a byte count" },
 	{ "dev:/dev/null?node=1", RFM_EURI, "unknown parameter 'node' for dev:" },

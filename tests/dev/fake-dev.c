@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -27,6 +28,8 @@ static int ready_fd = -1;
 
 int __real_open(const char *path, int flags, ...);
 int __real_fstat(int fd, struct stat *st);
+int __real_stat(const char *path, struct stat *st);
+ssize_t __real_readlink(const char *path, char *buf, size_t len);
 int __real_ioctl(int fd, unsigned long request, ...);
 void *__real_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off);
 int __real_munmap(void *addr, size_t len);
@@ -51,6 +54,7 @@ void fake_dev_reset(uint32_t id, uint32_t caps)
 		.driver_version = "0.1.0",
 	};
 	fake_dev.mode = S_IFCHR | 0600;
+	fake_dev.class_link = "../../class/rfm";
 	pthread_mutex_lock(&queue_lock);
 	q_head = q_count = 0;
 	if (ready_fd < 0)
@@ -113,8 +117,33 @@ int __wrap_fstat(int fd, struct stat *st)
 	if (fd != FAKE_DEV_FD)
 		return __real_fstat(fd, st);
 	memset(st, 0, sizeof(*st));
-	st->st_mode = fake_dev.mode;
+	st->st_mode = fake_dev.fstat_mode ? fake_dev.fstat_mode : fake_dev.mode;
 	return 0;
+}
+
+int __wrap_stat(const char *path, struct stat *st)
+{
+	if (strcmp(path, FAKE_DEV_PATH))
+		return __real_stat(path, st);
+	memset(st, 0, sizeof(*st));
+	st->st_mode = fake_dev.mode;
+	st->st_rdev = makedev(240, 7);
+	return 0;
+}
+
+ssize_t __wrap_readlink(const char *path, char *buf, size_t len)
+{
+	size_t n;
+
+	if (strcmp(path, FAKE_DEV_SYSFS))
+		return __real_readlink(path, buf, len);
+	if (!fake_dev.class_link)
+		return fail_with(ENOENT);
+	n = strlen(fake_dev.class_link);
+	if (n > len)
+		n = len;
+	memcpy(buf, fake_dev.class_link, n); /* no NUL, as readlink(2) */
+	return (ssize_t)n;
 }
 
 int __wrap_ioctl(int fd, unsigned long request, ...)

@@ -26,12 +26,16 @@
 
 #define FAKE_DEV_PATH "/fake/rfm0"
 #define FAKE_DEV_FD 1000
+#define FAKE_DEV_SYSFS "/sys/dev/char/240:7/subsystem"
+
 #define FAKE_DEV_QUEUE 4096
 
 struct fake_dev {
 	struct rfm_dev_info info;	/* what GET_INFO answers */
 	int info_errno;			/* non-zero: GET_INFO fails so */
-	mode_t mode;			/* fstat's st_mode (default S_IFCHR|0600) */
+	mode_t mode;			/* stat/fstat's st_mode (default S_IFCHR|0600) */
+	mode_t fstat_mode;		/* non-zero: fstat says this instead */
+	const char *class_link;		/* its sysfs subsystem link; NULL: none */
 	int mmap_errno;			/* non-zero: mmap fails so */
 	bool gone;			/* the card was removed: POLLHUP, ENODEV */
 
@@ -57,6 +61,8 @@ unsigned int fake_dev_queued(void);
 /* The wrappers the linker substitutes for the real calls. */
 int __wrap_open(const char *path, int flags, ...);
 int __wrap_fstat(int fd, struct stat *st);
+int __wrap_stat(const char *path, struct stat *st);
+ssize_t __wrap_readlink(const char *path, char *buf, size_t len);
 int __wrap_ioctl(int fd, unsigned long request, ...);
 void *__wrap_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off);
 int __wrap_munmap(void *addr, size_t len);

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Unit tests of the dev: backend without a card or module: the library's
-# sources are linked into the test with open/ioctl/mmap/read/poll/close
-# wrapped (-Wl,--wrap=) by a pretend device (tpm2-tss style).
+# sources are linked into the test with open/stat/ioctl/mmap/read/poll/close
+# (and friends) wrapped (-Wl,--wrap=) by a pretend device (tpm2-tss style).
 
 if WITH_TESTS
 
@@ -18,7 +18,8 @@ tests_dev_test_dev_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src \
 tests_dev_test_dev_CFLAGS = $(AM_CFLAGS) $(YAML_CFLAGS)
 tests_dev_test_dev_LDADD = $(CMOCKA_LIBS) $(src_librfm_la_LIBADD)
 tests_dev_test_dev_LDFLAGS = \
-	-Wl,--wrap=open,--wrap=fstat,--wrap=ioctl,--wrap=mmap,--wrap=munmap \
+	-Wl,--wrap=open,--wrap=stat,--wrap=fstat,--wrap=readlink,--wrap=ioctl \
+	-Wl,--wrap=mmap,--wrap=munmap \
 	-Wl,--wrap=read,--wrap=poll,--wrap=ppoll,--wrap=close
 
 endif

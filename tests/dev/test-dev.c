@@ -73,12 +73,28 @@ static void refuse_other_devices(void **state)
 	rfm_node *node = NULL;
 
 	(void)state;
+	/* Refused before any open: not a character device, not rfm.ko's class. */
 	fake_dev.mode = S_IFREG | 0600;
-	will_return(__wrap_open, FAKE_DEV_FD);
 	assert_rfm_code(rfm_open(URI, &node), RFM_EVERSION);
 	assert_last_error_has("is not a character device");
-
 	fake_dev.mode = S_IFCHR | 0600;
+	fake_dev.class_link = "../../../../class/watchdog";
+	assert_rfm_code(rfm_open(URI, &node), RFM_EVERSION);
+	assert_last_error_has("/fake/rfm0 is a 'watchdog' device, not an rfm.ko device");
+	fake_dev.class_link = NULL;
+	assert_rfm_code(rfm_open(URI, &node), RFM_EVERSION);
+	assert_last_error_has("belongs to no device class");
+	fake_dev.class_link = "../../class/rfm";
+	assert_int_equal(fake_dev.opens, 0);
+
+	/* Replaced between the check and the open: stat said a character
+	 * device, fstat of the open file does not. */
+	will_return(__wrap_open, FAKE_DEV_FD);
+	fake_dev.fstat_mode = S_IFREG | 0600;
+	assert_rfm_code(rfm_open(URI, &node), RFM_EVERSION);
+	assert_last_error_has("is not a character device");
+	fake_dev.fstat_mode = 0;
+
 	fake_dev.info_errno = ENOTTY;
 	will_return(__wrap_open, FAKE_DEV_FD);
 	assert_rfm_code(rfm_open(URI, &node), RFM_EVERSION);
