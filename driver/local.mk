@@ -36,6 +36,7 @@ EXTRA_DIST += \
 	driver/lab/vm-run.sh \
 	driver/lab/guest-init.sh \
 	driver/lab/guest/dev-suite.sh \
+	driver/lab/guest/ping-pair.sh \
 	driver/lab/guest/lab.h
 
 # ---- the lab's ivshmem server (a host program, built with everything) ----
@@ -124,14 +125,26 @@ VM_DEV_TESTS = tests/test-errors tests/test-version tests/test-uri tests/test-me
 	tests/test-open tests/test-publish tests/dev/test-events-nodes \
 	tests/test-multinode tests/test-corrupt tests/events/test-events-api
 
+# `rfm ping --mode event` across two guests, as a user runs the CLI.
+if WITH_TOOLS
+VM_PING_DEPS = tools/rfm$(EXEEXT)
+VM_PING = $(VM_RUN) -o $(LAB_DIR)/pingpair -L src/.libs -m 4M -n 2 \
+	-B $(top_srcdir)/driver/lab/guest/ping-pair.sh -B tools/.libs/rfm$(EXEEXT) ping-pair.sh 500 && \
+	grep -a '^bench:' $(LAB_DIR)/pingpair/guest*.log | sed 's/^.*bench: /bench: /'
+else
+VM_PING_DEPS =
+VM_PING = echo "vm-check: no rfm ping across guests (configured without tools)"
+endif
+
 vm-check: driver driver/lab/rfm-ivshmem-server$(EXEEXT) driver/lab/guest/vmtest$(EXEEXT) \
 		driver/lab/guest/vmchaos$(EXEEXT) driver/lab/guest/devpair$(EXEEXT) \
-		src/librfm.la $(VM_DEV_TESTS:=$(EXEEXT))
+		src/librfm.la $(VM_DEV_TESTS:=$(EXEEXT)) $(VM_PING_DEPS)
 	$(VM_RUN) -o $(LAB_DIR)/vmtest -B driver/lab/guest/vmtest$(EXEEXT) -n 2 -X vmtest
 	$(VM_RUN) -o $(LAB_DIR)/vmchaos -B driver/lab/guest/vmchaos$(EXEEXT) -n 2 vmchaos
 	$(VM_RUN) -o $(LAB_DIR)/devpair -L src/.libs -m 4M \
 		-B driver/lab/guest/.libs/devpair$(EXEEXT) -n 2 devpair
 	@grep -a '^bench:' $(LAB_DIR)/devpair/guest*.log | sed 's/^.*bench: /bench: /'
+	$(VM_PING)
 	@bins=; names=; for t in $(VM_DEV_TESTS); do \
 		bins="$$bins -B $$(dirname $$t)/.libs/$$(basename $$t)$(EXEEXT)"; \
 		names="$$names $$(basename $$t)"; \
@@ -147,4 +160,4 @@ vm-bench: driver driver/lab/rfm-ivshmem-server$(EXEEXT) driver/lab/guest/vmbench
 clean-local: clean-driver-local
 clean-driver-local:
 	-rm -rf $(DRIVER_BUILD_DIR) $(LAB_DIR)/vmtest $(LAB_DIR)/vmchaos $(LAB_DIR)/vmbench \
-		$(LAB_DIR)/devsuite $(LAB_DIR)/devpair
+		$(LAB_DIR)/devsuite $(LAB_DIR)/devpair $(LAB_DIR)/pingpair
