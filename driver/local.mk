@@ -129,7 +129,7 @@ VM_DEV_TESTS = tests/test-errors tests/test-version tests/test-uri tests/test-me
 if WITH_TOOLS
 VM_PING_DEPS = tools/rfm$(EXEEXT)
 VM_PING = $(VM_RUN) -o $(LAB_DIR)/pingpair -L src/.libs -m 4M -n 2 \
-	-B $(top_srcdir)/driver/lab/guest/ping-pair.sh -B tools/.libs/rfm$(EXEEXT) ping-pair.sh 500 && \
+	-B $(top_srcdir)/driver/lab/guest/ping-pair.sh -B tools/.libs/rfm$(EXEEXT) ping-pair.sh 300 && \
 	grep -a '^bench:' $(LAB_DIR)/pingpair/guest*.log | sed 's/^.*bench: /bench: /'
 else
 VM_PING_DEPS =

@@ -14,7 +14,7 @@
 #define REGION (64 * 1024)
 #define WAIT_NS ((int64_t)LAB_WAIT_MS * 1000000)
 #define ROUNDS 200
-#define BENCH_ROUNDS 1000
+#define BENCH_ROUNDS 500
 
 static uint8_t pattern(int guest, int salt, size_t i)
 {
