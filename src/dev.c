@@ -265,16 +265,6 @@ static void dev_close_node(struct rfm_node *node)
 	node->priv = NULL;
 }
 
-/* fork() child: the descriptor carries the parent's queue; let it go. */
-static void dev_forget(struct rfm_node *node)
-{
-	struct dev_node *dev = node->priv;
-
-	if (dev->fd >= 0)
-		close(dev->fd);
-	dev->fd = -1;
-}
-
 static void dev_get_info(const struct rfm_node *node, struct rfm_node_info *info)
 {
 	const struct dev_node *dev = node->priv;
@@ -312,7 +302,9 @@ const struct rfm_backend_ops rfm__dev_ops = {
 	.open = dev_open_node,
 	.close = dev_close_node,
 	.get_info = dev_get_info,
-	.forget = dev_forget,
+	/* No .forget: the card, not the descriptor, holds the node id. A
+	 * fork()ed child keeps the descriptor, so it can still send; the core
+	 * refuses it the parent's queue, and its close only drops its copy. */
 	.ev_send = rfm__dev_ev_send,
 	.ev_attach = rfm__dev_ev_attach,
 	.ev_set_mask = rfm__dev_ev_set_mask,
