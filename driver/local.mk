@@ -35,6 +35,8 @@ EXTRA_DIST += \
 	driver/README.md \
 	driver/lab/vm-run.sh \
 	driver/lab/guest-init.sh \
+	driver/lab/guest/dev-suite.sh \
+	driver/lab/guest/ping-pair.sh \
 	driver/lab/guest/lab.h
 
 # ---- the lab's ivshmem server (a host program, built with everything) ----
@@ -42,7 +44,8 @@ noinst_PROGRAMS += driver/lab/rfm-ivshmem-server
 driver_lab_rfm_ivshmem_server_SOURCES = driver/lab/rfm-ivshmem-server.c
 
 # ---- programs for the guests: static, built only for vm-check/vm-bench ----
-LAB_GUEST_BINARIES = driver/lab/guest/vmtest driver/lab/guest/vmchaos driver/lab/guest/vmbench
+LAB_GUEST_BINARIES = driver/lab/guest/vmtest driver/lab/guest/vmchaos driver/lab/guest/vmbench \
+	driver/lab/guest/devpair
 EXTRA_PROGRAMS += $(LAB_GUEST_BINARIES)
 CLEANFILES += $(LAB_GUEST_BINARIES)
 driver_lab_guest_vmtest_SOURCES = driver/lab/guest/vmtest.c driver/lab/guest/lab.h
@@ -51,6 +54,9 @@ driver_lab_guest_vmchaos_SOURCES = driver/lab/guest/vmchaos.c driver/lab/guest/l
 driver_lab_guest_vmchaos_LDFLAGS = -all-static
 driver_lab_guest_vmbench_SOURCES = driver/lab/guest/vmbench.c driver/lab/guest/lab.h
 driver_lab_guest_vmbench_LDFLAGS = -all-static
+# Over librfm (dynamic: vm-run.sh copies its libraries into the guests).
+driver_lab_guest_devpair_SOURCES = driver/lab/guest/devpair.c driver/lab/guest/lab.h
+driver_lab_guest_devpair_LDADD = src/librfm.la
 
 # ---- unit tests of the driver's pure logic, compiled for user space ----
 if WITH_TESTS
@@ -112,10 +118,40 @@ VM_RUN = bash $(top_srcdir)/driver/lab/vm-run.sh -M $(RFM_KO) \
 	-s $(abs_builddir)/driver/lab/rfm-ivshmem-server$(EXEEXT) \
 	-k $(KERNEL_HEADERS) -c $(LAB_DIR)/cache
 
+# The library's own test programs against dev: in one guest with three
+# virtual cards (dynamic programs: vm-run.sh copies their libraries).
+# Programs that cannot run on dev: exit 77 with their reason.
+VM_DEV_TESTS = tests/test-errors tests/test-version tests/test-uri tests/test-memory \
+	tests/test-open tests/test-publish tests/dev/test-events-nodes \
+	tests/test-multinode tests/test-corrupt tests/events/test-events-api
+
+# `rfm ping --mode event` across two guests, as a user runs the CLI.
+if WITH_TOOLS
+VM_PING_DEPS = tools/rfm$(EXEEXT)
+VM_PING = $(VM_RUN) -o $(LAB_DIR)/pingpair -L src/.libs -m 4M -n 2 \
+	-B $(top_srcdir)/driver/lab/guest/ping-pair.sh -B tools/.libs/rfm$(EXEEXT) ping-pair.sh 300 && \
+	grep -a '^bench:' $(LAB_DIR)/pingpair/guest*.log | sed 's/^.*bench: /bench: /'
+else
+VM_PING_DEPS =
+VM_PING = echo "vm-check: no rfm ping across guests (configured without tools)"
+endif
+
 vm-check: driver driver/lab/rfm-ivshmem-server$(EXEEXT) driver/lab/guest/vmtest$(EXEEXT) \
-		driver/lab/guest/vmchaos$(EXEEXT)
+		driver/lab/guest/vmchaos$(EXEEXT) driver/lab/guest/devpair$(EXEEXT) \
+		src/librfm.la $(VM_DEV_TESTS:=$(EXEEXT)) $(VM_PING_DEPS)
 	$(VM_RUN) -o $(LAB_DIR)/vmtest -B driver/lab/guest/vmtest$(EXEEXT) -n 2 -X vmtest
 	$(VM_RUN) -o $(LAB_DIR)/vmchaos -B driver/lab/guest/vmchaos$(EXEEXT) -n 2 vmchaos
+	$(VM_RUN) -o $(LAB_DIR)/devpair -L src/.libs -m 4M \
+		-B driver/lab/guest/.libs/devpair$(EXEEXT) -n 2 devpair
+	@grep -a '^bench:' $(LAB_DIR)/devpair/guest*.log | sed 's/^.*bench: /bench: /'
+	$(VM_PING)
+	@bins=; names=; for t in $(VM_DEV_TESTS); do \
+		bins="$$bins -B $$(dirname $$t)/.libs/$$(basename $$t)$(EXEEXT)"; \
+		names="$$names $$(basename $$t)"; \
+	done; \
+	echo "$(VM_RUN) -o $(LAB_DIR)/devsuite -n 1 -d 3 -m 4M -L src/.libs ... dev-suite.sh$$names"; \
+	$(VM_RUN) -o $(LAB_DIR)/devsuite -n 1 -d 3 -m 4M -L src/.libs \
+		-B $(top_srcdir)/driver/lab/guest/dev-suite.sh $$bins dev-suite.sh $$names
 
 vm-bench: driver driver/lab/rfm-ivshmem-server$(EXEEXT) driver/lab/guest/vmbench$(EXEEXT)
 	$(VM_RUN) -o $(LAB_DIR)/vmbench -B driver/lab/guest/vmbench$(EXEEXT) -n 2 -t 300 vmbench
@@ -123,4 +159,5 @@ vm-bench: driver driver/lab/rfm-ivshmem-server$(EXEEXT) driver/lab/guest/vmbench
 
 clean-local: clean-driver-local
 clean-driver-local:
-	-rm -rf $(DRIVER_BUILD_DIR) $(LAB_DIR)/vmtest $(LAB_DIR)/vmchaos $(LAB_DIR)/vmbench
+	-rm -rf $(DRIVER_BUILD_DIR) $(LAB_DIR)/vmtest $(LAB_DIR)/vmchaos $(LAB_DIR)/vmbench \
+		$(LAB_DIR)/devsuite $(LAB_DIR)/devpair $(LAB_DIR)/pingpair

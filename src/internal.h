@@ -172,6 +172,7 @@ struct rfm_backend_ops {
 
 extern const struct rfm_backend_ops rfm__shm_ops;
 extern const struct rfm_backend_ops rfm__rfm2g_ops;
+extern const struct rfm_backend_ops rfm__dev_ops;
 
 /*
  * The node handle. base and size come first: every memory access reads

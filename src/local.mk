@@ -26,7 +26,10 @@ src_librfm_la_SOURCES = \
 	src/counters.c \
 	src/health.c \
 	src/selftest.c \
-	src/shm-health.c
+	src/shm-health.c \
+	src/dev-internal.h \
+	src/dev.c \
+	src/dev-events.c
 src_librfm_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
 src_librfm_la_LDFLAGS = \
 	-version-info $(RFM_LT_VERSION) \

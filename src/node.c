@@ -10,10 +10,8 @@
 static const struct rfm_backend_ops *const backends[] = {
 	&rfm__shm_ops,
 	&rfm__rfm2g_ops,
+	&rfm__dev_ops,
 };
-
-/* Schemes of the design that this build does not carry (yet). */
-static const char *const known_schemes[] = { "dev" };
 
 static int find_backend(const struct rfm_uri *uri, const struct rfm_backend_ops **opsp)
 {
@@ -22,18 +20,13 @@ static int find_backend(const struct rfm_uri *uri, const struct rfm_backend_ops 
 			*opsp = backends[i];
 			return 0;
 		}
-	for (size_t i = 0; i < RFM_ARRAY_SIZE(known_schemes); i++)
-		if (!strcmp(known_schemes[i], uri->scheme))
-			return rfm__error(RFM_ENOTSUP,
-					  "%s: the %s: backend is not built into this librfm",
-					  uri->text, uri->scheme);
 	return rfm__error(RFM_ESCHEME, "%s: unknown scheme '%s:' (expected shm:, dev: or rfm2g:)",
 			  uri->text, uri->scheme);
 }
 
 RFM_API int rfm_open(const char *uri_text, rfm_node **nodep)
 {
-	const struct rfm_backend_ops *ops;
+	const struct rfm_backend_ops *ops = NULL; /* set when find_backend() returns 0 */
 	struct rfm_uri uri;
 	struct rfm_node *node;
 	int ret;
@@ -142,7 +135,7 @@ RFM_API int rfm_node_get_info(const rfm_node *node, struct rfm_node_info *info)
 
 RFM_API int rfm_network_destroy(const char *uri_text, unsigned int flags)
 {
-	const struct rfm_backend_ops *ops;
+	const struct rfm_backend_ops *ops = NULL; /* set when find_backend() returns 0 */
 	struct rfm_uri uri;
 	int ret;
 

@@ -2,18 +2,22 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # /init of the lab's guests: load rfm.ko, run the test named on the kernel
 # command line, print its result and the kernel log, power off.
-#   rfmlab.test=PROGRAM rfmlab.index=I rfmlab.nodes=N rfmlab.args=A,B,C
+#   rfmlab.test=PROGRAM rfmlab.index=I rfmlab.nodes=N rfmlab.cards=C rfmlab.args=A,B,C
 /bin/busybox --install -s /bin
 mount -t proc proc /proc
 mount -t sysfs sys /sys
 mount -t devtmpfs dev /dev
+mount -t tmpfs tmp /tmp
+# Dynamic programs' libraries (vm-run.sh -B copies them here).
+export LD_LIBRARY_PATH=/lib/rfmlab
 
-test=; index=0; nodes=1; args=
+test=; index=0; nodes=1; cards=1; args=
 for word in $(cat /proc/cmdline); do
 	case "$word" in
 	rfmlab.test=*) test=${word#rfmlab.test=} ;;
 	rfmlab.index=*) index=${word#rfmlab.index=} ;;
 	rfmlab.nodes=*) nodes=${word#rfmlab.nodes=} ;;
+	rfmlab.cards=*) cards=${word#rfmlab.cards=} ;;
 	rfmlab.args=*) args=$(echo "${word#rfmlab.args=}" | tr ',' ' ') ;;
 	esac
 done
@@ -21,12 +25,12 @@ done
 echo "RFMLAB-BOOT: guest $index of $nodes, test $test"
 rc=1
 if insmod /rfm.ko; then
-	if [ -c /dev/rfm0 ]; then
+	if [ -c "/dev/rfm$((cards - 1))" ]; then
 		# shellcheck disable=SC2086 # args are split on purpose
 		"/bin/$test" --index "$index" --nodes "$nodes" $args
 		rc=$?
 	else
-		echo "RFMLAB-ERROR: /dev/rfm0 missing after insmod"
+		echo "RFMLAB-ERROR: /dev/rfm$((cards - 1)) missing after insmod"
 	fi
 	rmmod rfm || rc=1
 else

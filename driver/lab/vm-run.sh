@@ -13,7 +13,13 @@
 #
 #   -M FILE     the module to load in the guests (required)
 #   -s FILE     rfm-ivshmem-server (required)
-#   -B FILE     a static program to put into the guests (repeat as needed)
+#   -B FILE     a program to put into the guests' /bin (repeat as needed):
+#               static, a script, or dynamic (then the libraries it needs are
+#               copied too, found with ldd and -L; guests set LD_LIBRARY_PATH)
+#   -L DIR      where ldd finds libraries of dynamic -B programs that are not
+#               installed (e.g. the build tree's src/.libs); repeat as needed
+#   -d N        virtual cards per guest, all on the one network (default 1):
+#               /dev/rfm0..N-1, so multi-node tests run inside one guest
 #   -k DIR      kernel headers the module was built with; the guest kernel is
 #               the matching Debian linux-image (default: newest
 #               /usr/src/linux-headers-*-amd64)
@@ -39,11 +45,15 @@ usage() {
 
 module='' server='' kdir='' cache=./vm-cache out=./vm-out nodes=2 shm=64M timeout=150 keep='' stop_server=''
 binaries=()
-while getopts "M:s:B:k:c:o:n:m:t:KXh" opt; do
+libdirs=()
+cards=1
+while getopts "M:s:B:L:d:k:c:o:n:m:t:KXh" opt; do
 	case $opt in
 	M) module=$OPTARG ;;
 	s) server=$OPTARG ;;
 	B) binaries+=("$OPTARG") ;;
+	L) libdirs+=("$(cd "$OPTARG" && pwd)") ;;
+	d) cards=$OPTARG ;;
 	k) kdir=$OPTARG ;;
 	c) cache=$OPTARG ;;
 	o) out=$OPTARG ;;
@@ -63,7 +73,7 @@ test_args=$(IFS=,; echo "$*")
 
 say() { printf 'vm-run: %s\n' "$*"; }
 die() { printf 'vm-run: error: %s\n' "$*" >&2; exit 1; }
-# The guests have no C library: every program must be static.
+# The guests have no C library of their own: dynamic programs bring theirs.
 is_dynamic() { readelf -l "$1" 2>/dev/null | grep -q 'INTERP'; }
 
 for tool in qemu-system-x86_64 cpio gzip dpkg-deb; do
@@ -75,6 +85,9 @@ busybox=/bin/busybox
 [ -x "$server" ] || die "no server at $server"
 case $nodes in '' | *[!0-9]*) die "bad guest count '$nodes'" ;; esac
 [ "$nodes" -ge 1 ] && [ "$nodes" -le 16 ] || die "1 to 16 guests"
+case $cards in '' | *[!0-9]*) die "bad card count '$cards'" ;; esac
+[ "$cards" -ge 1 ] && [ "$cards" -le 8 ] && [ $((nodes * cards)) -le 32 ] ||
+	die "1 to 8 cards per guest, 32 in all (node ids are below 32)"
 
 # ---- the guest kernel: Debian's image matching the headers, cached ----
 if [ -z "$kdir" ]; then
@@ -126,8 +139,25 @@ cp "$busybox" "$stage/bin/busybox"
 cp "$module" "$stage/rfm.ko"
 cp "$(dirname "$0")/guest-init.sh" "$stage/init"
 chmod 755 "$stage/init"
+# Libraries go to /lib/rfmlab (the guest's LD_LIBRARY_PATH); the dynamic
+# loader to the path the programs name.
+copy_libraries() {
+	local prog=$1 line lib interp
+	interp=$(readelf -l "$prog" | sed -n 's/.*Requesting program interpreter: \(.*\)]/\1/p')
+	[ -n "$interp" ] || die "$prog: no program interpreter"
+	mkdir -p "$stage$(dirname "$interp")" "$stage/lib/rfmlab"
+	cp -L "$interp" "$stage$interp"
+	while read -r line; do
+		case $line in
+		*'=> not found'*) die "$prog: ${line%% *} not found (add -L DIR)" ;;
+		*'=> '/*) lib=${line#*=> }; lib=${lib%% (*} ;;
+		*) continue ;;
+		esac
+		cp -L "$lib" "$stage/lib/rfmlab/$(basename "$lib")"
+	done < <(LD_LIBRARY_PATH=$(IFS=:; echo "${libdirs[*]:-}") ldd "$prog")
+}
 for b in "${binaries[@]}"; do
-	is_dynamic "$b" && die "$b is dynamically linked; the guests need static programs"
+	is_dynamic "$b" && copy_libraries "$b"
 	cp "$b" "$stage/bin/"
 done
 [ -x "$stage/bin/$test_name" ] || die "test program $test_name is not among the -B programs"
@@ -150,12 +180,16 @@ start=$(date +%s)
 qemu_pids=()
 for i in $(seq 0 $((nodes - 1))); do
 	log=$out/guest$i.log
+	card_args=()
+	for c in $(seq 0 $((cards - 1))); do
+		card_args+=(-chardev "socket,path=$out/server.sock,id=ivs$c"
+			-device "ivshmem-doorbell,chardev=ivs$c,vectors=6")
+	done
 	qemu-system-x86_64 -accel tcg -m 256M -smp 1 -nodefaults -display none \
 		-monitor none -serial "file:$log" -no-reboot \
 		-kernel "$vmlinuz" -initrd "$out/initramfs.cpio.gz" \
-		-append "console=ttyS0 quiet panic=-1 rfmlab.test=$test_name rfmlab.index=$i rfmlab.nodes=$nodes rfmlab.args=$test_args" \
-		-chardev "socket,path=$out/server.sock,id=ivs" \
-		-device "ivshmem-doorbell,chardev=ivs,vectors=6" \
+		-append "console=ttyS0 quiet panic=-1 rfmlab.test=$test_name rfmlab.index=$i rfmlab.nodes=$nodes rfmlab.cards=$cards rfmlab.args=$test_args" \
+		"${card_args[@]}" \
 		</dev/null >"$out/qemu$i.log" 2>&1 &
 	pids+=($!)
 	qemu_pids+=($!)

@@ -28,6 +28,15 @@
  * `node`) opens another handle on a node id that is live, beside its other
  * handles (without it that is ::RFM_EINUSE).
  *
+ * `dev:` parameters: the path names the card's device (node id, window
+ * and node count are the card's); `dma=BYTES` is the length from which
+ * rfm_mem_read()/rfm_mem_write() use the driver's bulk transfer (default
+ * 64K on cards with a DMA engine, never on others; 0 = never); `depth`
+ * the handle's event queue in the driver, 1024..65536. Errors: no such
+ * device ::RFM_ENOENT, no permission ::RFM_EPERM, not an rfm.ko device or
+ * another interface version ::RFM_EVERSION. rfm_event_send() returns 1
+ * when the card took the record (it cannot count receiving handles).
+ *
  * Every backend takes `loopback=1` and `spin=NS` (see event.h).
  *
  * Thread-safety: a node handle may be used from several threads at once

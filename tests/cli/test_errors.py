@@ -25,6 +25,16 @@ def test_bad_uri(rfm, net, uri, message):
     assert not net.exists()
 
 
+@pytest.mark.parametrize("uri,message", [
+    ("dev:/nonexistent-rfm-device", "no device /nonexistent-rfm-device (is rfm.ko loaded?)"),
+    ("dev:/dev/null", "not an rfm.ko device"),
+    ("dev:rfm0", "must be absolute"),
+])
+def test_dev_without_a_card(rfm, uri, message):
+    failed(rfm("-u", uri, "info"), message)
+    failed(rfm("-u", uri, "peek32", "0"), message)
+
+
 def test_bad_uri_from_environment(rfm):
     failed(rfm("info", env={"RFM_URI": "foo:bar"}), "unknown scheme")
 

@@ -39,9 +39,56 @@ static const char *not_in_harness(void)
 	return "the harness cannot create networks on this backend yet";
 }
 
+/*
+ * dev: the network is the cards this machine has (/dev/rfm0..31, e.g. a
+ * lab guest with several virtual cards on one ivshmem server). Node ids
+ * name the card of that id; an id without a card falls back to the card
+ * at (id mod cards), so tests that assert node ids skip on dev:.
+ */
+#define DEV_MAX_CARDS 32
+
+static int dev_cards;				/* cards found */
+static int dev_card_id[DEV_MAX_CARDS];		/* node id of card k */
+static char dev_card_path[DEV_MAX_CARDS][24];	/* "/dev/rfmK" */
+
+static const char *dev_unavailable(void)
+{
+	for (int k = 0; k < DEV_MAX_CARDS && dev_cards < DEV_MAX_CARDS; k++) {
+		char uri[40];
+		rfm_node *node;
+
+		snprintf(uri, sizeof(uri), "dev:/dev/rfm%d", k);
+		if (rfm_open(uri, &node))
+			continue;
+		snprintf(dev_card_path[dev_cards], sizeof(dev_card_path[0]), "/dev/rfm%d", k);
+		dev_card_id[dev_cards++] = rfm_node_id(node);
+		rfm_close(node);
+	}
+	if (!dev_cards)
+		return "no usable /dev/rfmN (load rfm.ko on a machine with a card; see "
+		       "driver/README.md)";
+	return NULL;
+}
+
+/* The card for @node_id (see above); HARNESS_ANY_NODE: the first one. */
+static const char *dev_card_for(int node_id)
+{
+	if (node_id == HARNESS_ANY_NODE)
+		return dev_card_path[0];
+	for (int k = 0; k < dev_cards; k++)
+		if (dev_card_id[k] == node_id)
+			return dev_card_path[k];
+	return dev_card_path[node_id % dev_cards];
+}
+
+int harness_dev_cards(void)
+{
+	return dev_cards;
+}
+
 static const struct harness_backend backends[] = {
 	{ "shm", shm_unavailable },
-	{ "dev", not_in_harness },
+	{ "dev", dev_unavailable },
 	{ "rfm2g", not_in_harness },
 };
 
@@ -194,6 +241,21 @@ void harness_network_new(struct harness_network *net, uint64_t size)
 	char path[128];
 	if (harness_shm_path(net, path, sizeof(path)) && access(path, F_OK) == 0)
 		rfm_network_destroy(net->uri, RFM_DESTROY_FORCE);
+	if (!strcmp(harness_backend(), "dev")) {
+		/* One physical network for every test: "fresh" means zeroed. */
+		rfm_node *node;
+		void *base;
+		uint64_t len;
+
+		snprintf(net->uri, sizeof(net->uri), "dev:");
+		net->size = 0;
+		if (rfm_open(harness_node_uri(net, HARNESS_ANY_NODE), &node) == 0) {
+			if (rfm_mem_map(node, &base, &len) == 0)
+				memset(base, 0, len);
+			rfm_close(node);
+		}
+		return;
+	}
 	network_register(net->uri);
 }
 
@@ -201,6 +263,10 @@ const char *harness_node_uri(struct harness_network *net, int node_id)
 {
 	char node[32] = "", size[48] = "";
 
+	if (!strcmp(harness_backend(), "dev")) {
+		snprintf(net->scratch, sizeof(net->scratch), "dev:%s", dev_card_for(node_id));
+		return net->scratch;
+	}
 	if (node_id != HARNESS_ANY_NODE)
 		snprintf(node, sizeof(node), "node=%d", node_id);
 	if (net->size)
@@ -230,6 +296,8 @@ int harness_network_destroy(struct harness_network *net)
 	 * It stays registered: a test may recreate it by opening it again,
 	 * and the exit handler must still remove it then.
 	 */
+	if (!strcmp(harness_backend(), "dev"))
+		return 0; /* the cards' network is not ours to remove */
 	int ret = rfm_network_destroy(net->uri, RFM_DESTROY_FORCE);
 
 	return ret == RFM_ENOENT ? 0 : ret;

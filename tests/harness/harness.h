@@ -76,6 +76,9 @@ void harness_network_new(struct harness_network *net, uint64_t size);
 
 /*
  * URI of node @node_id (or HARNESS_ANY_NODE) on @net, with its size.
+ * dev: the card whose node id is @node_id, else the card at (@node_id mod
+ * cards); no size (the card has its own). Every dev: network is the one
+ * network of the cards, zeroed by harness_network_new().
  * Returns net->scratch: valid until the next URI call on @net.
  */
 const char *harness_node_uri(struct harness_network *net, int node_id);
@@ -94,6 +97,9 @@ const char *harness_network_uri(struct harness_network *net, const char *fmt, ..
  * exist) or the rfm error code.
  */
 int harness_network_destroy(struct harness_network *net);
+
+/* dev: the number of cards (/dev/rfmN) the harness found; 0 on other backends. */
+int harness_dev_cards(void);
 
 /* shm: the file backing @net ("/dev/shm/rfm-NAME"), or NULL for other backends. */
 const char *harness_shm_path(const struct harness_network *net, char *buf, size_t len);

@@ -101,9 +101,16 @@ def test_unknown_scheme():
     assert "nosuch" in exc.message
 
 
-def test_backend_not_built():
-    exc = raised(lambda: rfm.open("dev:/dev/rfm0"))
-    assert (type(exc), exc.code) == (rfm.NotSupported, C.ENOTSUP)
+def test_dev_missing_device():
+    exc = raised(lambda: rfm.open("dev:/nonexistent-rfm-device"))
+    assert (type(exc), exc.code) == (rfm.NotFound, C.ENOENT)
+    assert "no device /nonexistent-rfm-device" in exc.message
+
+
+def test_dev_not_an_rfm_device():
+    exc = raised(lambda: rfm.open("dev:/dev/null"))
+    assert (type(exc), exc.code) == (rfm.CorruptError, C.EVERSION)
+    assert "not an rfm.ko device" in exc.message
 
 
 def test_node_id_out_of_range(name):
