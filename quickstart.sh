@@ -218,7 +218,8 @@ package() {
 
 install_check() {
 	say "installing the packages"
-	as_root dpkg -i build-deb/librfm1_*.deb build-deb/librfm-dev_*.deb build-deb/rfm-tools_*.deb
+	as_root dpkg -i build-deb/librfm1_*.deb build-deb/librfm-dev_*.deb build-deb/rfm-tools_*.deb \
+		build-deb/python3-rfm_*.deb
 	out=build-deb/installed
 	rm -rf "$out"
 	mkdir -p "$out/tools" "$out/examples"
@@ -232,6 +233,17 @@ install_check() {
 	rfm --version
 	"$out/examples/minimal" "shm:install-check-$$?size=4K"
 	"$out/examples/minimal-cxx" "shm:install-check-$$"
+	say "an RFM2g program built against the installed compatibility library (pkg-config rfm2g)"
+	cc -Wall -Wextra -Werror examples/rfm2g/rfm2g-echo.c $(pkg-config --cflags --libs rfm2g) \
+		-o "$out/examples/rfm2g-echo"
+	say "the installed Python package"
+	(cd / && /usr/bin/python3 -c "
+import rfm
+with rfm.open('shm:install-check-$$') as node:
+    node.poke32(16, 0xfeed)
+    assert node.peek32(16) == 0xfeed
+    print('python3-rfm', rfm.version, 'node', node.node_id, 'ok')
+")
 	rfm -u "shm:install-check-$$" destroy
 	say "the demo, from the installed tools and library"
 	examples/demo.sh "$out" 500

@@ -67,9 +67,16 @@ int rfm__error(int code, const char *fmt, ...)
 	int saved_errno = errno; /* callers may still want errno (RFM_ESYS) */
 	va_list ap;
 
+	/*
+	 * Format aside, then copy: callers may wrap the previous message
+	 * ("...: %s", rfm_last_error()), which lives in the same buffer.
+	 */
+	char message[sizeof(last_error)];
+
 	va_start(ap, fmt);
-	vsnprintf(last_error, sizeof(last_error), fmt, ap);
+	vsnprintf(message, sizeof(message), fmt, ap);
 	va_end(ap);
+	memcpy(last_error, message, sizeof(last_error));
 	errno = saved_errno;
 	return code;
 }

@@ -122,7 +122,8 @@ VALGRIND_TESTS = \
 	tests/test-errors tests/test-version tests/test-uri tests/test-open \
 	tests/test-memory tests/test-access tests/test-corrupt tests/test-multinode \
 	tests/layout/test-layout-parse tests/layout/test-layout-access \
-	tests/events/test-events-api tests/events/test-events-segment
+	tests/events/test-events-api tests/events/test-events-segment \
+	tests/rings/test-rings-api tests/dev/test-dev tests/test-fault
 VALGRIND_COMMAND = $(abs_top_builddir)/libtool --mode=execute valgrind -q \
 	--error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite
 check-valgrind:
