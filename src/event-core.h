@@ -78,6 +78,12 @@ struct rfm_events {
 int rfm__event_take(struct rfm_node *node, struct rfm_event *evs, size_t max,
 		    int64_t timeout_ns, bool dispatcher, uint32_t dgen);
 
+/*
+ * 0 when @node (not NULL) can receive events here: its backend has them
+ * and the handle was not inherited through fork(). Else the error.
+ */
+int rfm__event_receiver_usable(struct rfm_node *node);
+
 /* Return once no thread is inside a wait (closing is set). */
 void rfm__event_wait_for_waiters(struct rfm_events *ev);
 

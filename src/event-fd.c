@@ -71,14 +71,9 @@ RFM_API int rfm_event_fd(rfm_node *node)
 
 	if (!node)
 		return rfm__error(RFM_EINVAL, "rfm_event_fd: node is NULL");
-	if (!node->ops->ev_take)
-		return rfm__error(RFM_ENOTSUP, "%s: the %s: backend has no events", node->uri,
-				  node->ops->scheme);
-	if (node->forked)
-		return rfm__error(RFM_ECLOSED,
-				  "%s: this handle was inherited through fork(); its events belong "
-				  "to the parent",
-				  node->uri);
+	ret = rfm__event_receiver_usable(node);
+	if (ret)
+		return ret;
 	ev = node->ev;
 	pthread_mutex_lock(&ev->lock);
 	ret = ev->efd;

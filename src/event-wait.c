@@ -278,12 +278,8 @@ out:
 	return ret;
 }
 
-static int check_receiver(rfm_node *node, const char *what, const void *evs, size_t max)
+int rfm__event_receiver_usable(struct rfm_node *node)
 {
-	if (!node || !evs)
-		return rfm__error(RFM_EINVAL, "%s: NULL argument", what);
-	if (!max)
-		return rfm__error(RFM_EINVAL, "%s: room for 0 records", what);
 	if (!node->ops->ev_take)
 		return rfm__error(RFM_ENOTSUP, "%s: the %s: backend has no events", node->uri,
 				  node->ops->scheme);
@@ -293,6 +289,15 @@ static int check_receiver(rfm_node *node, const char *what, const void *evs, siz
 				  "to the parent",
 				  node->uri);
 	return 0;
+}
+
+static int check_receiver(rfm_node *node, const char *what, const void *evs, size_t max)
+{
+	if (!node || !evs)
+		return rfm__error(RFM_EINVAL, "%s: NULL argument", what);
+	if (!max)
+		return rfm__error(RFM_EINVAL, "%s: room for 0 records", what);
+	return rfm__event_receiver_usable(node);
 }
 
 RFM_API int rfm_event_wait(rfm_node *node, struct rfm_event *ev, int64_t timeout_ns)

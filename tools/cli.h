@@ -145,6 +145,12 @@ int cli_parse_hex(struct cli *cli, const char *text, uint8_t **bufp, size_t *len
 /* Open cli->node from cli->uri unless it is open. Returns 0 or CLI_EXIT_FAILED. */
 int cli_open(struct cli *cli);
 
+/*
+ * The "OFFSET LENGTH" arguments of read and dump: parse both, open the
+ * node, and check the range lies in its window. 0 or an exit code.
+ */
+int cli_open_range(struct cli *cli, int argc, char **argv, uint64_t *offset, size_t *length);
+
 /* The URI the library uses for cli->uri: -u, else $RFM_URI, else the default. */
 const char *cli_effective_uri(const struct cli *cli);
 

@@ -96,15 +96,7 @@ static int dump_run(struct cli *cli, int argc, char **argv)
 			all = true;
 	if (opt == CLI_OPT_STOP)
 		return cli->status;
-	ret = cli_check_args(cli, argc, argv, 2, 2);
-	if (!ret)
-		ret = cli_parse_u64(cli, "OFFSET", argv[optind], UINT64_MAX, &offset);
-	if (!ret)
-		ret = cli_parse_size(cli, "LENGTH", argv[optind + 1], &length);
-	if (!ret)
-		ret = cli_open(cli);
-	if (!ret)
-		ret = cli_check_range(cli, offset, length);
+	ret = cli_open_range(cli, argc, argv, &offset, &length);
 	if (ret)
 		return ret;
 	return cli->json ? cli_json_print_bytes(cli, offset, length) : dump_text(cli, offset, length, all);
