@@ -297,6 +297,76 @@ static void test_killed_producer(void **state)
 	rfm_close(node);
 }
 
+/* ---- a producer killed while it holds a claimed slot ---- */
+
+static int claiming_producer_child(struct harness_link *link, void *arg)
+{
+	struct rfm_ring_config cfg = { .struct_size = sizeof(cfg), .slot_size = 64, .slot_count = 64 };
+	struct msg64 m;
+	rfm_node *node;
+	rfm_ring *r;
+	void *slot;
+
+	(void)arg;
+	HARNESS_CHECK_RFM(rfm_open(harness_node_uri(&net, 1), &node));
+	HARNESS_CHECK_RFM(rfm_ring_create(node, RING_OFF, RING_SPACE, &cfg, &r));
+	for (uint64_t i = 0; i < 5; i++) {
+		fill(&m, i);
+		HARNESS_CHECK_RFM(rfm_ring_publish(r, &m, sizeof(m), 0));
+	}
+	/* Claim the next slot and write half a message into it, then die there. */
+	HARNESS_CHECK_RFM(rfm_ring_claim(r, &slot, 0));
+	fill(&m, 5);
+	memcpy(slot, &m, sizeof(m) / 2);
+	harness_link_ready(link);
+	harness_link_wait_go(link); /* never comes: killed */
+	return 0;
+}
+
+static void test_producer_killed_holding_slot(void **state)
+{
+	struct harness_child kid;
+	struct rfm_ring_msg info;
+	struct msg64 m;
+	rfm_node *node, *heir;
+	rfm_ring_consumer *c;
+	rfm_ring *r;
+
+	(void)state;
+	assert_rfm_ok(rfm_open(harness_node_uri(&net, 2), &node));
+	harness_child_start(&kid, claiming_producer_child, NULL);
+	assert_int_equal(harness_child_wait_ready(&kid), 0);
+	assert_rfm_ok(rfm_ring_consumer_open(node, RING_OFF, 0, &c));
+	for (uint64_t i = 0; i < 5; i++) {
+		assert_rfm_ok(rfm_ring_consume(c, &m, sizeof(m), &info, 0));
+		assert_int_equal(m.seq, i);
+	}
+	/* The half-written slot is never handed out, before or after the death. */
+	assert_rfm_code(rfm_ring_consume(c, &m, sizeof(m), &info, 0), RFM_EAGAIN);
+	harness_child_kill(&kid);
+	assert_int_equal(harness_child_wait(&kid), 128 + SIGKILL);
+	assert_rfm_code(rfm_ring_consume(c, &m, sizeof(m), &info, 0), RFM_EAGAIN);
+
+	/* The id is reclaimed; a new producer takes the ring over and goes on. */
+	assert_rfm_ok(rfm_open(harness_node_uri(&net, 1), &heir));
+	assert_rfm_ok(rfm_ring_attach(heir, RING_OFF, &r));
+	fill(&m, 5);
+	assert_rfm_ok(rfm_ring_publish(r, &m, sizeof(m), 0));
+	memset(&m, 0, sizeof(m));
+	assert_rfm_ok(rfm_ring_consume(c, &m, sizeof(m), &info, 0));
+	assert_int_equal(m.seq, 5);
+	assert_int_equal(info.lost, 0);
+	uint64_t sum = m.seq;
+	for (int w = 0; w < 6; w++)
+		sum ^= m.words[w];
+	assert_int_equal(sum, m.sum);
+
+	rfm_ring_close(r);
+	rfm_close(heir);
+	rfm_ring_consumer_close(c);
+	rfm_close(node);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -304,6 +374,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_backpressure_zero_loss, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dead_consumer_releases, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_killed_producer, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_producer_killed_holding_slot, setup, teardown),
 	};
 
 	harness_init();
