@@ -3,15 +3,18 @@
  * Load test: 16 processes hammer one emulated network for LOAD_SECONDS
  * (default 60) on however few cores the machine has:
  *   nodes 0-3    publish 256-byte records with a checksum (seqlock writers)
- *   nodes 4-7    read all four records back, checking every checksum
- *   nodes 8-15   four sender->receiver pairs flooding network interrupts
+ *   nodes 4-5    read all four records back, checking every checksum
+ *   nodes 6-9    two sender->receiver pairs flooding network interrupts
+ *   nodes 10-15  two ring producers, each with two consumers on other nodes
  * and the parent samples every child's RSS once a second.
  *
- * It passes when nothing is lost beyond counted overflows (for every pair,
- * records taken + records announced dropped == records sent, and the data
- * words arrive in order), no torn record is ever accepted, every process
- * finishes (no deadlock, no crash), and no process's RSS grows by more than
- * RSS_GROWTH_LIMIT_KB between the first and the last sample.
+ * It passes when nothing is lost beyond what is counted (for every event
+ * pair, records taken + records announced dropped == records sent, in
+ * order; for every ring consumer, messages taken + messages reported lost
+ * == messages published, in order, checksums right), no torn record is
+ * ever accepted, every process finishes (no deadlock, no crash), and no
+ * process's RSS grows by more than RSS_GROWTH_LIMIT_KB between the first
+ * and the last sample.
  *
  *   make check-load [LOAD_SECONDS=60]
  */
@@ -29,12 +32,16 @@
 
 #define PROCESSES 16
 #define WRITERS 4
-#define READERS 4
-#define PAIRS 4
+#define READERS 2
+#define FIRST_EVENT_NODE (WRITERS + READERS)	/* pairs: even sends to odd */
+#define FIRST_RING_NODE 10			/* 10, 13 produce; 11-12, 14-15 consume */
+#define RING_OFFSET(r) (0x20000 + (uint64_t)(r) * 0x40000)
+#define RING_SPACE 0x40000
 #define WORDS 63
 #define RSS_GROWTH_LIMIT_KB 1024
-/* Per pair, in the window past the layout's regions: sent count and done flag. */
+/* Per pair or ring, past the layout's regions: sent count and done flag. */
 #define PAIR_AREA 0x10000
+#define RING_AREA 0x11000
 
 static const char layout_yaml[] =
 	"version: 1\n"
@@ -153,7 +160,7 @@ static int record_reader(struct harness_link *link, struct role *role, rfm_node 
 static int event_sender(struct harness_link *link, struct role *role, rfm_node *node,
 			struct report *r)
 {
-	int pair = (role->node_id - 8) / 2;
+	int pair = (role->node_id - FIRST_EVENT_NODE) / 2;
 	uint8_t *base;
 	uint64_t end;
 
@@ -176,7 +183,7 @@ static int event_sender(struct harness_link *link, struct role *role, rfm_node *
 static int event_receiver(struct harness_link *link, struct role *role, rfm_node *node,
 			  struct report *r)
 {
-	int pair = (role->node_id - 8) / 2;
+	int pair = (role->node_id - FIRST_EVENT_NODE) / 2;
 	uint64_t expect_next = 0, sent = 0;
 	struct rfm_event ev;
 	uint8_t *base;
@@ -212,6 +219,104 @@ static int event_receiver(struct harness_link *link, struct role *role, rfm_node
 	return 0;
 }
 
+struct ring_msg {
+	uint64_t seq;
+	uint64_t words[6];
+	uint64_t sum;
+};
+
+static uint64_t ring_msg_sum(const struct ring_msg *m)
+{
+	uint64_t sum = m->seq;
+
+	for (int i = 0; i < 6; i++)
+		sum = (sum ^ m->words[i]) * 0x100000001b3ull;
+	return sum;
+}
+
+static int ring_producer(struct harness_link *link, struct role *role, rfm_node *node,
+			 struct report *r)
+{
+	struct rfm_ring_config cfg = { .struct_size = sizeof(cfg), .slot_size = sizeof(struct ring_msg),
+				       .slot_count = 1024 };
+	int ring = (role->node_id - FIRST_RING_NODE) / 3;
+	struct ring_msg m;
+	uint8_t *base;
+	rfm_ring *rg;
+	uint64_t end;
+
+	HARNESS_CHECK_RFM(rfm_mem_map(node, (void **)&base, NULL));
+	HARNESS_CHECK_RFM(rfm_ring_create(node, RING_OFFSET(ring), RING_SPACE, &cfg, &rg));
+	harness_link_ready(link); /* consumers start once the ring exists */
+	harness_link_wait_go(link);
+	end = now_ns() + (uint64_t)(role->seconds * 1e9);
+	while (now_ns() < end) {
+		m.seq = r->ops;
+		for (int i = 0; i < 6; i++)
+			m.words[i] = m.seq * 0x9e3779b97f4a7c15ull + (uint64_t)i;
+		m.sum = ring_msg_sum(&m);
+		/* Without back-pressure the producer never waits: slow consumers are lapped. */
+		HARNESS_CHECK_RFM(rfm_ring_publish(rg, &m, sizeof(m), 0));
+		r->ops++;
+	}
+	rfm_store64(base, RING_AREA + ring * 16, r->ops);
+	rfm_store64_release(base, RING_AREA + ring * 16 + 8, 1);
+	rfm_ring_close(rg);
+	return 0;
+}
+
+static int ring_consumer(struct harness_link *link, struct role *role, rfm_node *node,
+			 struct report *r)
+{
+	int ring = (role->node_id - FIRST_RING_NODE) / 3;
+	uint64_t expect = 0, published = 0;
+	struct rfm_ring_msg info;
+	rfm_ring_consumer *c;
+	struct ring_msg m;
+	uint8_t *base;
+
+	HARNESS_CHECK_RFM(rfm_mem_map(node, (void **)&base, NULL));
+	HARNESS_CHECK_RFM(rfm_ring_consumer_open(node, RING_OFFSET(ring), 0, &c));
+	harness_link_ready(link);
+	harness_link_wait_go(link);
+	for (;;) {
+		int ret = rfm_ring_consume(c, &m, sizeof(m), &info, 100000000);
+
+		if (ret == RFM_ETIMEDOUT || ret == RFM_EAGAIN) {
+			if (!rfm_load64_acquire(base, RING_AREA + ring * 16 + 8))
+				continue;
+			published = rfm_load64(base, RING_AREA + ring * 16);
+			if (r->ops + r->dropped >= published)
+				break;
+			continue;
+		}
+		HARNESS_CHECK_RFM(ret);
+		/* In order: every gap is exactly the loss the ring reports. */
+		if (info.seq != expect + info.lost || m.seq != info.seq || m.sum != ring_msg_sum(&m))
+			r->bad++;
+		r->dropped += info.lost;
+		expect = info.seq + 1;
+		r->ops++;
+	}
+	if (r->ops + r->dropped != published)
+		r->bad++;
+	rfm_ring_consumer_close(c);
+	return 0;
+}
+
+enum role_kind { WRITER, READER, EVENT_SENDER, EVENT_RECEIVER, RING_PRODUCER, RING_CONSUMER };
+
+static enum role_kind role_of(int id)
+{
+	if (id < WRITERS)
+		return WRITER;
+	if (id < FIRST_EVENT_NODE)
+		return READER;
+	if (id < FIRST_RING_NODE)
+		return (id - FIRST_EVENT_NODE) % 2 == 0 ? EVENT_SENDER : EVENT_RECEIVER;
+	return (id - FIRST_RING_NODE) % 3 == 0 ? RING_PRODUCER : RING_CONSUMER;
+}
+
 static int run_role(struct harness_link *link, void *arg)
 {
 	struct role *role = arg;
@@ -220,14 +325,26 @@ static int run_role(struct harness_link *link, void *arg)
 	int ret;
 
 	HARNESS_CHECK_RFM(rfm_open(harness_node_uri(role->net, role->node_id), &node));
-	if (role->node_id < WRITERS)
+	switch (role_of(role->node_id)) {
+	case WRITER:
 		ret = record_writer(link, role, node, &r);
-	else if (role->node_id < WRITERS + READERS)
+		break;
+	case READER:
 		ret = record_reader(link, role, node, &r);
-	else if (role->node_id % 2 == 0)
+		break;
+	case EVENT_SENDER:
 		ret = event_sender(link, role, node, &r);
-	else
+		break;
+	case EVENT_RECEIVER:
 		ret = event_receiver(link, role, node, &r);
+		break;
+	case RING_PRODUCER:
+		ret = ring_producer(link, role, node, &r);
+		break;
+	default:
+		ret = ring_consumer(link, role, node, &r);
+		break;
+	}
 	rfm_close(node);
 	harness_link_send(link, &r, sizeof(r));
 	return ret;
@@ -259,23 +376,31 @@ int main(void)
 	const char *env = getenv("LOAD_SECONDS");
 	double seconds = env ? atof(env) : 60;
 	const char *names[] = { "record writer", "record reader", "event sender",
-				"event receiver" };
+				"event receiver", "ring producer", "ring consumer" };
 	int failures = 0;
 
 	if (seconds <= 0)
 		seconds = 60;
 	harness_init();
 	harness_network_new(&net, 1 << 20);
-	for (int i = 0; i < PROCESSES; i++) {
-		roles[i] = (struct role){ .net = &net, .node_id = i, .seconds = seconds };
-		harness_child_start(&children[i], run_role, &roles[i]);
-	}
-	for (int i = 0; i < PROCESSES; i++)
-		if (harness_child_wait_ready(&children[i])) {
-			fprintf(stderr, "load: child %d died before it was ready\n", i);
-			harness_kill_children();
-			return 1;
+	/* Ring producers first: their consumers open rings that must exist. */
+	for (int pass = 0; pass < 2; pass++) {
+		for (int i = 0; i < PROCESSES; i++) {
+			if ((role_of(i) == RING_PRODUCER) != (pass == 0))
+				continue;
+			roles[i] = (struct role){ .net = &net, .node_id = i, .seconds = seconds };
+			harness_child_start(&children[i], run_role, &roles[i]);
 		}
+		for (int i = 0; i < PROCESSES; i++) {
+			if ((role_of(i) == RING_PRODUCER) != (pass == 0))
+				continue;
+			if (harness_child_wait_ready(&children[i])) {
+				fprintf(stderr, "load: child %d died before it was ready\n", i);
+				harness_kill_children();
+				return 1;
+			}
+		}
+	}
 	for (int i = 0; i < PROCESSES; i++)
 		harness_child_go(&children[i]);
 
@@ -300,7 +425,7 @@ int main(void)
 	       "etorn", "bad", "RSS KiB");
 	for (int i = 0; i < PROCESSES; i++) {
 		struct report r;
-		int role = i < WRITERS ? 0 : i < WRITERS + READERS ? 1 : i % 2 == 0 ? 2 : 3;
+		int role = (int)role_of(i);
 
 		if (harness_child_recv(&children[i], &r, sizeof(r)) ||
 		    harness_child_wait(&children[i]) != 0) {
