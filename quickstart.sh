@@ -196,7 +196,7 @@ run_tests() {
 # The packages are built from the files git tracks, as they are in the work tree.
 package() {
 	deps
-	for p in debhelper dpkg-dev fakeroot dh-python; do
+	for p in debhelper dpkg-dev fakeroot dh-python dh-dkms; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
 			PACKAGING_MISSING="${PACKAGING_MISSING:-} $p"
 	done
