@@ -280,8 +280,9 @@ static int ring_exchange(struct ping *p, uint32_t seq, uint64_t stamp, uint32_t 
 	memcpy(p->msg + SEQ_OFF, &seq, 4);
 	memcpy(p->msg + 4, &flags, 4);
 	memcpy(p->msg + 8, &stamp, 8);
-	if (rfm_ring_publish(p->out, p->msg, RING_HDR + p->size, 0))
-		return cli_fail(p->cli);
+	ret = rfm_ring_publish(p->out, p->msg, RING_HDR + p->size, 0);
+	if (ret)
+		return ret;	/* a library error: the caller reports it */
 	for (;;) {
 		uint64_t t = now_ns();
 		int64_t left = deadline == UINT64_MAX ? -1 : t >= deadline ? 0
