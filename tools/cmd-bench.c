@@ -4,13 +4,16 @@
  * bandwidth through rfm_mem_write/rfm_mem_read for 4 B .. 64 KiB
  * transfers, each beside a raw memcpy to or from the same mapping measured
  * in the same run (the ratio is the library's overhead); peek/poke rates;
- * with --layout, typed variable get/set and seqlock record read/write.
- * Rings are not in this librfm yet; their row comes when they do.
+ * with --layout, typed variable get/set and seqlock record read/write;
+ * ring publish + consume of 64 B and 1 KiB messages in one process (the
+ * ring's own cost: stamps, copies, cursor, with no peer to wait for).
  */
 #include "config.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#include <rfm/ring.h>
 
 #include "cli.h"
 
@@ -19,6 +22,9 @@
 
 static const size_t sizes[] = { 4, 64, 256, 4096, 65536 };
 #define NSIZES (sizeof(sizes) / sizeof(sizes[0]))
+static const size_t ring_sizes[] = { 64, 1024 };
+#define NRING (sizeof(ring_sizes) / sizeof(ring_sizes[0]))
+#define RING_SLOTS 32u
 
 struct bench {
 	struct cli *cli;
@@ -26,6 +32,8 @@ struct bench {
 	uint64_t offset;
 	uint64_t budget_ns;	/* per measurement */
 	uint8_t *buf;
+	rfm_ring *ring;		/* the ring row: producer and consumer here */
+	rfm_ring_consumer *cons;
 };
 
 /* What each timed body does; one call = one operation. */
@@ -33,6 +41,7 @@ enum op {
 	OP_WRITE, OP_READ, OP_RAW_WRITE, OP_RAW_READ,
 	OP_PEEK32, OP_POKE32, OP_PEEK64, OP_POKE64,
 	OP_VAR_GET, OP_VAR_SET, OP_REC_READ, OP_REC_WRITE,
+	OP_RING,
 };
 
 struct table_path {
@@ -82,6 +91,11 @@ static int do_op(struct bench *b, struct table_path *t, enum op op, size_t size,
 	}
 	case OP_REC_WRITE:
 		return rfm_record_write(t->rec, t->image, t->image_len);
+	case OP_RING: {
+		struct rfm_ring_msg m;
+		int ret = rfm_ring_publish(b->ring, b->buf, size, 0);
+		return ret ? ret : rfm_ring_consume(b->cons, b->buf, size, &m, 0);
+	}
 	}
 	return RFM_EINVAL;
 }
@@ -138,6 +152,28 @@ static struct json_object *rate_json(const struct rate *r)
 	if (r->mb_per_s)
 		json_object_object_add(o, "mb_per_s", json_object_new_double(r->mb_per_s));
 	return o;
+}
+
+/* Publish and consume @size-byte messages on a ring at the first 64-byte boundary from OFF. */
+static int measure_ring(struct bench *b, size_t size, struct rate *r)
+{
+	struct rfm_ring_config c = { .struct_size = sizeof(c), .slot_size = (uint32_t)size,
+				     .slot_count = RING_SLOTS };
+	uint64_t at = (b->offset + 63) & ~(uint64_t)63, bytes;
+	int ret;
+
+	ret = rfm_ring_footprint(&c, &bytes);
+	if (!ret)
+		ret = rfm_ring_create(b->cli->node, at, bytes, &c, &b->ring);
+	if (!ret)
+		ret = rfm_ring_consumer_open(b->cli->node, at, RFM_RING_CONSUMER_NEWEST, &b->cons);
+	if (!ret)
+		ret = measure(b, NULL, OP_RING, size, r);
+	rfm_ring_consumer_close(b->cons);
+	rfm_ring_close(b->ring);
+	b->cons = NULL;
+	b->ring = NULL;
+	return ret;
 }
 
 /* The first one-element variable and the first record this node may write. */
@@ -257,7 +293,7 @@ static int bench_run(struct cli *cli, int argc, char **argv)
 	}
 	memset(b.buf, 0x5a, sizes[NSIZES - 1]);
 
-	struct rate bw[NSIZES][4], words[4], table[4];
+	struct rate bw[NSIZES][4], words[4], table[4], ring[NRING];
 	bool have_table[4] = { t.var != NULL, t.var != NULL, t.rec != NULL, t.rec != NULL };
 	/*
 	 * The library's copies and the raw ones alternate in short rounds and
@@ -281,6 +317,9 @@ static int bench_run(struct cli *cli, int argc, char **argv)
 			goto fail;
 	for (int k = 0; k < 4; k++)
 		if (have_table[k] && measure(&b, &t, (enum op)(OP_VAR_GET + k), 0, &table[k]))
+			goto fail;
+	for (size_t s = 0; s < NRING; s++)
+		if (measure_ring(&b, ring_sizes[s], &ring[s]))
 			goto fail;
 
 	if (cli->json) {
@@ -308,6 +347,13 @@ static int bench_run(struct cli *cli, int argc, char **argv)
 							       rate_json(&table[k]));
 			json_object_object_add(obj, "table", tab);
 		}
+		arr = json_object_new_array();
+		for (size_t s = 0; s < NRING; s++) {
+			struct json_object *row = rate_json(&ring[s]);
+			cli_json_add_u64(row, "size", ring_sizes[s]);
+			json_object_array_add(arr, row);
+		}
+		json_object_object_add(obj, "ring", arr);
 		cli_json_print(obj);
 		goto out;
 	}
@@ -328,7 +374,9 @@ static int bench_run(struct cli *cli, int argc, char **argv)
 		if (have_table[k])
 			printf("  %-13s %12.0f ops/s %8.1f ns\n", table_names[k],
 			       table[k].ops_per_s, table[k].ns_per_op);
-	printf("  rings         not available yet\n");
+	for (size_t s = 0; s < NRING; s++)
+		printf("  ring %4zu B   %12.0f msgs/s %8.1f ns %9.0f MB/s (publish + consume)\n",
+		       ring_sizes[s], ring[s].ops_per_s, ring[s].ns_per_op, ring[s].mb_per_s);
 	goto out;
 fail:
 	ret = cli_fail(cli);
@@ -344,7 +392,7 @@ out:
 const struct cli_command cli_cmd_bench = {
 	.name = "bench",
 	.args = "[--duration MS] [--offset OFF] [--layout FILE [--var NAME] [--record NAME]]",
-	.summary = "Measure write/read bandwidth, peek/poke and table rates on this node",
+	.summary = "Measure write/read bandwidth, peek/poke, table and ring rates on this node",
 	.help = "Write and read bandwidth through rfm_mem_write() and rfm_mem_read() for\n"
 		"4, 64, 256, 4096 and 65536-byte transfers at OFF (MB/s = 10^6 bytes/s, and\n"
 		"operations/s), each next to a raw memcpy to or from the same mapping\n"
@@ -352,7 +400,9 @@ const struct cli_command cli_cmd_bench = {
 		"--layout, also typed get/set of one variable and seqlock read/write of one\n"
 		"record: by default the first single-number variable and the first record\n"
 		"in a region this node writes. BENCH WRITES THE WINDOW at OFF..OFF+64K and\n"
-		"writes the variable and record back with their current values.\n"
+		"writes the variable and record back with their current values. Last, a\n"
+		"ring of 32 slots at OFF (rounded up to 64) carries 64 B and 1 KiB messages,\n"
+		"each published and consumed in this process (msgs/s and MB/s).\n"
 		"\n"
 		"Options:\n"
 		"      --duration MS   time per figure (default 200)\n"
@@ -363,7 +413,8 @@ const struct cli_command cli_cmd_bench = {
 		"\n"
 		"JSON keys: backend, duration_ms, bandwidth (array of {size, write, read,\n"
 		"raw_memcpy_write, raw_memcpy_read}), peek32, poke32, peek64, poke64, and\n"
-		"table {var_get, var_set, record_read, record_write} with --layout; each\n"
-		"figure is {ops_per_s, ns_per_op[, mb_per_s]}.\n",
+		"table {var_get, var_set, record_read, record_write} with --layout, ring\n"
+		"(array of {size, ops_per_s, ns_per_op, mb_per_s}); each other figure is\n"
+		"{ops_per_s, ns_per_op[, mb_per_s]}.\n",
 	.run = bench_run,
 };

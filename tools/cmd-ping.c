@@ -13,6 +13,18 @@
  * In spin mode the peers watch seq; in event mode an INTR1 event whose
  * data is seq follows the slot's data ("interrupts follow the data").
  *
+ * Ring mode uses two rings instead (include/rfm/ring.h), each written only
+ * by its producer: the pinger's request ring at OFF, the echoer's reply
+ * ring right after it (OFF + the request ring's footprint, rounded up to
+ * 64). A message is u32 seq, u32 flags, u64 stamp, payload[size]; the
+ * echoer sizes its ring from the request ring, so only the pinger needs
+ * --size. A side whose ring is already there (its own, same shape) takes
+ * it over instead of re-creating it, so that a waiting peer keeps its place.
+ * Each side consumes the other's ring from its newest point; the pinger
+ * first sends a handshake (seq 0, FLAG_HELLO, a fresh stamp each time)
+ * until one is echoed, so a request published before the echoer attached
+ * is not lost, and echoes of an earlier run are told apart by their stamp.
+ *
  * With --rate the pinger sends on a fixed schedule and stamps the intended
  * send time, so a stall delays every later send and is counted in full
  * (no coordinated omission).
@@ -29,6 +41,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <rfm/ring.h>
+
 #include "cli.h"
 #include "latency-hist.h"
 
@@ -40,12 +54,16 @@
 #define FLAGS_OFF 16
 #define SENDER_OFF 20		/* the pinger's node id: where event echoes go */
 #define FLAG_STOP 1u		/* the pinger is done: the echoer exits */
+#define FLAG_HELLO 2u		/* ring mode: a handshake, not counted by the echoer */
+#define HELLO_RETRY_NS (10 * MS) /* ring mode: resend the handshake this often */
 #define MAX_PAYLOAD 65536u
 #define YIELD_AFTER_NS 50000u	/* spin this long before yielding the CPU */
 #define SLEEP_MARGIN_NS 50000u	/* --rate: wake this early, then spin */
+#define RING_HDR 16u		/* ring message header: seq, flags, stamp */
+#define RING_SLOTS 8u		/* one request in flight: a few slots suffice */
 
-enum ping_mode { MODE_SPIN, MODE_EVENT };
-static const char *const mode_names[] = { "spin", "event" };
+enum ping_mode { MODE_SPIN, MODE_EVENT, MODE_RING };
+static const char *const mode_names[] = { "spin", "event", "ring" };
 
 struct ping {
 	struct cli *cli;
@@ -56,6 +74,11 @@ struct ping {
 	int64_t timeout_ns;	/* per round trip (echo: idle); < 0 forever */
 	unsigned int peer;	/* event mode: the echoer's node id */
 	uint8_t *payload;	/* what the pinger sends */
+	rfm_ring *out;		/* ring mode: the ring this side produces */
+	rfm_ring_consumer *in;	/* ring mode: the peer's ring */
+	uint8_t *msg;		/* ring mode: one message (header + payload) */
+	uint32_t msg_cap;	/* its bytes */
+	uint32_t last_seq;	/* of the last request sent */
 };
 
 static uint64_t slot_span(uint32_t size)
@@ -137,6 +160,199 @@ static int event_for(const struct ping *p, uint32_t want, bool match, struct rfm
 	}
 }
 
+/* ---- ring mode ---- */
+
+static struct rfm_ring_config ring_config(uint32_t slot_size)
+{
+	struct rfm_ring_config c = { .struct_size = sizeof(c), .slot_size = slot_size,
+				     .slot_count = RING_SLOTS };
+	return c;
+}
+
+/* A ring's bytes, rounded up to 64 so that the next ring is aligned. */
+static uint64_t ring_span(const struct rfm_ring_config *c)
+{
+	uint64_t bytes = 0;
+
+	rfm_ring_footprint(c, &bytes);
+	return (bytes + 63) & ~(uint64_t)63;
+}
+
+/* Take over this node's ring at @offset when it has the shape @c, else create it. */
+static int ring_produce(struct ping *p, uint64_t offset, const struct rfm_ring_config *c)
+{
+	struct rfm_ring_info info = { .struct_size = sizeof(info) };
+
+	if (!rfm_ring_attach(p->cli->node, offset, &p->out)) {
+		if (!rfm_ring_get_info(p->out, &info) && info.slot_size == c->slot_size &&
+		    info.slot_count == c->slot_count && !info.flags)
+			return 0;
+		rfm_ring_close(p->out);
+		p->out = NULL;
+	}
+	if (rfm_ring_create(p->cli->node, offset, ring_span(c), c, &p->out))
+		return cli_fail(p->cli);
+	return 0;
+}
+
+/*
+ * Consume the peer's ring at @offset from its newest point (older
+ * messages belong to an earlier run), waiting up to the timeout for the
+ * peer to create it. Exit 3 on timeout (the pinger says why; @p what
+ * names the ring, NULL for the echoer).
+ */
+static int ring_open_peer(struct ping *p, uint64_t offset, const char *what)
+{
+	uint64_t deadline = p->timeout_ns < 0 ? UINT64_MAX : now_ns() + (uint64_t)p->timeout_ns;
+	struct timespec pause = { .tv_nsec = 1000000 };
+
+	for (;;) {
+		int ret = rfm_ring_consumer_open(p->cli->node, offset, RFM_RING_CONSUMER_NEWEST,
+						 &p->in);
+
+		if (!ret)
+			return 0;
+		if (ret != RFM_ECORRUPT)
+			return cli_fail(p->cli);
+		if (now_ns() > deadline) {
+			if (what)
+				cli_error(p->cli, "no %s ring at offset %llu within %lld ms (is 'rfm "
+					  "ping --echo --mode ring' running on the peer, at the "
+					  "same --offset?)", what, (unsigned long long)offset,
+					  (long long)(p->timeout_ns / MS));
+			return CLI_EXIT_NOMATCH;
+		}
+		nanosleep(&pause, NULL);
+	}
+}
+
+/* The pinger's side, before the echoer starts: its request ring and message buffer. */
+static int ring_ping_setup(struct ping *p)
+{
+	struct rfm_ring_config c = ring_config(RING_HDR + p->size);
+	int ret = cli_check_range(p->cli, p->offset, 2 * ring_span(&c));
+
+	if (ret)
+		return ret;
+	p->msg_cap = RING_HDR + p->size;
+	p->msg = calloc(1, p->msg_cap);
+	if (!p->msg)
+		return cli_error(p->cli, "out of memory");
+	if (p->size)
+		memcpy(p->msg + RING_HDR, p->payload, p->size);
+	return ring_produce(p, p->offset, &c);
+}
+
+/* The echoer's side: consume the request ring, then produce a reply ring of its shape. */
+static int ring_echo_setup(struct ping *p)
+{
+	struct rfm_ring_info info = { .struct_size = sizeof(info) };
+	int ret = ring_open_peer(p, p->offset, NULL);
+
+	if (ret)
+		return ret;
+	rfm_ring_consumer_get_info(p->in, &info);
+	if (info.slot_size < RING_HDR)
+		return cli_error(p->cli, "the ring at offset %llu is not a ping ring (%u-byte "
+				 "slots)", (unsigned long long)p->offset, info.slot_size);
+	struct rfm_ring_config c = ring_config(info.slot_size);
+	uint64_t reply = p->offset + ring_span(&c);
+	ret = cli_check_range(p->cli, reply, ring_span(&c));
+	if (ret)
+		return ret;
+	p->msg_cap = info.slot_size;
+	p->msg = malloc(p->msg_cap);
+	if (!p->msg)
+		return cli_error(p->cli, "out of memory");
+	return ring_produce(p, reply, &c);
+}
+
+/* Send request @seq and wait up to @wait_ns for its echo (its stamp comes back in @echoed). */
+static int ring_exchange(struct ping *p, uint32_t seq, uint64_t stamp, uint32_t flags,
+			 int64_t wait_ns, uint64_t *echoed)
+{
+	uint64_t deadline = wait_ns < 0 ? UINT64_MAX : now_ns() + (uint64_t)wait_ns;
+	struct rfm_ring_msg m;
+	uint64_t got_stamp;
+	uint32_t got;
+	int ret;
+
+	memcpy(p->msg + SEQ_OFF, &seq, 4);
+	memcpy(p->msg + 4, &flags, 4);
+	memcpy(p->msg + 8, &stamp, 8);
+	ret = rfm_ring_publish(p->out, p->msg, RING_HDR + p->size, 0);
+	if (ret)
+		return ret;	/* a library error: the caller reports it */
+	for (;;) {
+		uint64_t t = now_ns();
+		int64_t left = deadline == UINT64_MAX ? -1 : t >= deadline ? 0
+			     : (int64_t)(deadline - t);
+
+		ret = rfm_ring_consume(p->in, p->msg, p->msg_cap, &m, left);
+		if (ret == RFM_EAGAIN)
+			return RFM_ETIMEDOUT;
+		if (ret == RFM_ECORRUPT)
+			continue;	/* a torn slot was skipped: the echo may follow */
+		if (ret)
+			return ret;
+		memcpy(&got, p->msg + SEQ_OFF, 4);
+		memcpy(&got_stamp, p->msg + 8, 8);
+		if (m.len == RING_HDR + p->size && got == seq && got_stamp == stamp) {
+			*echoed = stamp;
+			return 0;
+		}
+		/* The echo of an earlier run's request, still in the ring: skip it. */
+	}
+}
+
+/* The handshake: resend a hello until one is echoed, for up to the timeout. */
+static int ring_handshake(struct ping *p)
+{
+	uint64_t deadline = p->timeout_ns < 0 ? UINT64_MAX : now_ns() + (uint64_t)p->timeout_ns;
+
+	for (;;) {
+		uint64_t stamp = now_ns();
+		int64_t wait = HELLO_RETRY_NS;
+
+		if (deadline != UINT64_MAX && deadline - stamp < (uint64_t)wait)
+			wait = stamp >= deadline ? 0 : (int64_t)(deadline - stamp);
+		uint64_t echoed;
+		int ret = ring_exchange(p, 0, stamp, FLAG_HELLO, wait, &echoed);
+
+		if (ret != RFM_ETIMEDOUT || now_ns() >= deadline)
+			return ret;
+	}
+}
+
+/* Answer requests as echo_loop() does, from ring to ring. */
+static int ring_echo_loop(struct ping *p, uint64_t max_echoes, uint64_t *echoed)
+{
+	struct rfm_ring_msg m;
+	uint32_t flags;
+
+	*echoed = 0;
+	for (;;) {
+		int ret = rfm_ring_consume(p->in, p->msg, p->msg_cap, &m, p->timeout_ns);
+
+		if (ret == RFM_ETIMEDOUT)
+			return CLI_EXIT_NOMATCH;
+		if (ret == RFM_ECORRUPT)
+			continue;	/* skipped; its pinger times out and says so */
+		if (ret)
+			return cli_fail(p->cli);
+		if (m.len < RING_HDR || m.len > p->msg_cap)
+			return cli_error(p->cli, "request %llu: %u bytes is not a ping message",
+					 (unsigned long long)m.seq, m.len);
+		if (rfm_ring_publish(p->out, p->msg, m.len, 0))
+			return cli_fail(p->cli);
+		memcpy(&flags, p->msg + 4, 4);
+		if (flags & FLAG_STOP)
+			return 0;
+		if (!(flags & FLAG_HELLO) && ++*echoed == max_echoes)
+			return 0;
+	}
+}
+
 /* ---- the pinger ---- */
 
 /*
@@ -170,11 +386,21 @@ static int send_request(struct ping *p, uint32_t seq)
 /* One round trip stamped @stamp; the echoed stamp comes back in @echoed. */
 static int round_trip(struct ping *p, uint32_t seq, uint64_t stamp, uint32_t flags)
 {
-	uint64_t reply = p->offset + slot_span(p->size);
+	uint64_t reply = p->offset + slot_span(p->size), echoed = 0;
 	struct rfm_event ev;
 	uint32_t seen;
 	int ret;
 
+	p->last_seq = seq;
+	if (p->mode == MODE_RING) {
+		if (flags & FLAG_HELLO) {
+			ret = ring_handshake(p);
+			echoed = stamp;	/* each hello carries its own */
+		} else {
+			ret = ring_exchange(p, seq, stamp, flags, p->timeout_ns, &echoed);
+		}
+		goto check;
+	}
 	slot_write(p->base, p->offset, seq, p->size, stamp, flags,
 		   (uint32_t)rfm_node_id(p->cli->node), p->payload);
 	if (p->mode == MODE_SPIN || (flags & FLAG_STOP)) {
@@ -192,6 +418,9 @@ static int round_trip(struct ping *p, uint32_t seq, uint64_t stamp, uint32_t fla
 			return cli_error(p->cli, "echo %u: the reply slot does not match its event",
 					 seq);
 	}
+	if (!ret)
+		echoed = rfm_load64(p->base, reply + STAMP_OFF);
+check:
 	if (ret == RFM_ETIMEDOUT) {
 		cli_error(p->cli, "no echo within %lld ms (is 'rfm ping --echo --mode %s' "
 			  "running on the peer, at the same --offset?)",
@@ -200,7 +429,7 @@ static int round_trip(struct ping *p, uint32_t seq, uint64_t stamp, uint32_t fla
 	}
 	if (ret)
 		return cli_fail(p->cli);
-	if (rfm_load64(p->base, reply + STAMP_OFF) != stamp)
+	if (echoed != stamp)
 		return cli_error(p->cli, "echo %u carries another timestamp: is a second pinger "
 				 "using this --offset?", seq);
 	return 0;
@@ -235,7 +464,7 @@ struct run_opts {
 static int measure(struct ping *p, const struct run_opts *o, struct lhist *rtt,
 		   uint64_t *late)
 {
-	uint32_t seq = rfm_load32(p->base, p->offset + SEQ_OFF);
+	uint32_t seq = p->mode == MODE_RING ? 0 : rfm_load32(p->base, p->offset + SEQ_OFF);
 	uint64_t period = o->rate_hz ? 1000000000u / o->rate_hz : 0;
 	uint64_t start = 0;
 	int ret;
@@ -326,11 +555,14 @@ static int answer(struct ping *p, uint32_t seq, bool *stop)
  */
 static int echo_loop(struct ping *p, uint64_t max_echoes, uint64_t *echoed)
 {
-	uint32_t last = last_answered(p), seq;
+	uint32_t last, seq;
 	struct rfm_event ev;
 	bool stop = false;
 	int ret;
 
+	if (p->mode == MODE_RING)
+		return ring_echo_loop(p, max_echoes, echoed);
+	last = last_answered(p);
 	*echoed = 0;
 	for (;;) {
 		seq = rfm_load32_acquire(p->base, p->offset + SEQ_OFF);
@@ -471,18 +703,28 @@ static int local_echoer(struct ping *parent, int cpu, int ready_fd)
 	cli.node = NULL;
 	cli.uri = uri;
 	p.cli = &cli;
+	p.out = NULL;	/* the parent's: this side produces the reply ring */
+	p.in = NULL;
+	p.msg = NULL;
 	if (uri && !pin(&cli, cpu) && !cli_open(&cli) &&
-	    (p.mode == MODE_SPIN || !rfm_event_enable(cli.node, RFM_EVENT_BIT(RFM_EVENT_INTR1))) &&
-	    !rfm_event_set_spin(cli.node, 0) && !rfm_mem_map(cli.node, (void **)&p.base, NULL))
+	    (p.mode != MODE_EVENT || !rfm_event_enable(cli.node, RFM_EVENT_BIT(RFM_EVENT_INTR1))) &&
+	    !rfm_event_set_spin(cli.node, p.mode == MODE_RING ? YIELD_AFTER_NS : 0) &&
+	    !rfm_mem_map(cli.node, (void **)&p.base, NULL))
 		id = rfm_node_id(cli.node);
 	if (id < 0 && uri)
 		cli_fail(&cli);
+	/* The request ring exists already: the parent made it before forking. */
+	if (id >= 0 && p.mode == MODE_RING && ring_echo_setup(&p))
+		id = -1;
 	if (write(ready_fd, &id, sizeof(id)) != sizeof(id) || id < 0)
 		return 1;
 	close(ready_fd);
 	p.timeout_ns = -1;	/* the parent stops us (a stop request, or a kill) */
 	uint64_t echoed;
 	int ret = echo_loop(&p, 0, &echoed);
+	rfm_ring_close(p.out);
+	rfm_ring_consumer_close(p.in);
+	free(p.msg);
 	rfm_close(cli.node);
 	free(uri);
 	return ret;
@@ -616,12 +858,19 @@ static int ping_run(struct cli *cli, int argc, char **argv)
 	else if (!strcmp(mode_text, "event"))
 		p.mode = MODE_EVENT;
 	else if (!strcmp(mode_text, "ring"))
-		return cli_error(cli, "--mode ring is not available yet: this librfm has no rings");
+		p.mode = MODE_RING;
 	else
-		return cli_usage_error(cli, "unknown mode '%s' (use spin or event)", mode_text);
+		return cli_usage_error(cli, "unknown mode '%s' (use spin, event or ring)",
+				       mode_text);
 	if (p.offset % 8)
 		return cli_usage_error(cli, "offset %llu is not a multiple of 8",
 				       (unsigned long long)p.offset);
+	if (p.mode == MODE_RING && p.offset % 64)
+		return cli_usage_error(cli, "ring mode: offset %llu is not a multiple of 64",
+				       (unsigned long long)p.offset);
+	if (p.mode == MODE_RING && peer_text)
+		return cli_usage_error(cli, "ring mode takes no --peer (the rings say who "
+				       "answers)");
 	if (echo && local)
 		return cli_usage_error(cli, "--echo and --local exclude each other");
 	if (echo && (csv_path || o.rate_hz || peer_text))
@@ -659,12 +908,17 @@ static int ping_run(struct cli *cli, int argc, char **argv)
 	if (rfm_mem_map(cli->node, (void **)&p.base, NULL) ||
 	    (p.mode == MODE_EVENT &&
 	     (rfm_event_enable(cli->node, RFM_EVENT_BIT(RFM_EVENT_INTR1)) ||
-	      rfm_event_set_spin(cli->node, 0)))) {
+	      rfm_event_set_spin(cli->node, 0))) ||
+	    /* Ring takes spin as spin mode does, then poll with yields. */
+	    (p.mode == MODE_RING && rfm_event_set_spin(cli->node, YIELD_AFTER_NS))) {
 		ret = cli_fail(cli);
 		goto out;
 	}
-	/* Both slots, at the largest payload the echoer will accept. */
-	ret = cli_check_range(cli, p.offset, 2 * slot_span(p.size));
+	/* Both slots (rings), at the largest payload the echoer will accept. */
+	if (p.mode != MODE_RING)
+		ret = cli_check_range(cli, p.offset, 2 * slot_span(p.size));
+	else if (!echo)
+		ret = ring_ping_setup(&p);
 	if (ret)
 		goto out;
 
@@ -672,6 +926,8 @@ static int ping_run(struct cli *cli, int argc, char **argv)
 		uint64_t echoed;
 
 		ret = pin(cli, cpus[0]);
+		if (!ret && p.mode == MODE_RING)
+			ret = ring_echo_setup(&p);
 		if (!ret)
 			ret = echo_loop(&p, o.count, &echoed);
 		if (ret == CLI_EXIT_NOMATCH)
@@ -712,6 +968,15 @@ static int ping_run(struct cli *cli, int argc, char **argv)
 		close(ready[0]);
 		p.peer = (unsigned int)id;
 	}
+	if (p.mode == MODE_RING) {
+		struct rfm_ring_config c = ring_config(RING_HDR + p.size);
+
+		ret = ring_open_peer(&p, p.offset + ring_span(&c), "echo");
+		if (!ret)
+			ret = round_trip(&p, 0, 0, FLAG_HELLO);
+		if (ret)
+			goto out;
+	}
 
 	hist = malloc(sizeof(*hist));
 	if (!hist) {
@@ -722,8 +987,7 @@ static int ping_run(struct cli *cli, int argc, char **argv)
 	ret = measure(&p, &o, hist, &late);
 	if (local && !ret) {
 		/* Ask the echoer to leave; it needs no answer. */
-		uint32_t seq = rfm_load32(p.base, p.offset + SEQ_OFF) + 1;
-		ret = round_trip(&p, seq, 0, FLAG_STOP);
+		ret = round_trip(&p, p.last_seq + 1, 0, FLAG_STOP);
 	}
 	if (ret)
 		goto out;
@@ -742,6 +1006,9 @@ out:
 	}
 	if (csv && fclose(csv) && !ret)
 		ret = cli_error(cli, "cannot write '%s': %s", csv_path, strerror(errno));
+	rfm_ring_close(p.out);
+	rfm_ring_consumer_close(p.in);
+	free(p.msg);
 	free(hist);
 	free(p.payload);
 	return ret;
@@ -749,7 +1016,7 @@ out:
 
 const struct cli_command cli_cmd_ping = {
 	.name = "ping",
-	.args = "[--local | --echo | --peer NODE] [--mode spin|event] [OPTIONS]",
+	.args = "[--local | --echo | --peer NODE] [--mode spin|event|ring] [OPTIONS]",
 	.summary = "Measure round-trip latency to another node (latency histogram)",
 	.help = "Node A (this command) writes a timestamp, node B echoes it back, A measures\n"
 		"the round trip; one way is half of it. Run 'rfm ping --echo' on the other\n"
@@ -760,10 +1027,12 @@ const struct cli_command cli_cmd_ping = {
 		"  spin    the peers spin on a sequence word (data, then the sequence)\n"
 		"  event   the peers sleep in rfm_event_wait() for an INTR1 that follows the\n"
 		"          data (network interrupts; blocking, no spinning)\n"
-		"  ring    not available yet: this librfm has no rings\n"
+		"  ring    each side publishes on its own ring (rfm_ring_publish()) and\n"
+		"          consumes the other's (rfm_ring_consume(), polling): the request\n"
+		"          ring at --offset, the reply ring right after it\n"
 		"\n"
 		"Options:\n"
-		"  -m, --mode MODE      spin (default) or event\n"
+		"  -m, --mode MODE      spin (default), event or ring\n"
 		"  -c, --count N        round trips to measure (default 10000); with --echo,\n"
 		"                       requests to answer before exiting (default: no limit)\n"
 		"      --warmup N       round trips before measuring (default 1000)\n"
@@ -776,7 +1045,9 @@ const struct cli_command cli_cmd_ping = {
 		"      --timeout MS     give up on a round trip after MS ms (default 1000);\n"
 		"                       with --echo, on a request (default: wait forever)\n"
 		"      --offset OFF     where the two slots lie (default 0; multiple of 8);\n"
-		"                       ping uses 2 x (32 + size rounded up to 64) bytes\n"
+		"                       ping uses 2 x (32 + size rounded up to 64) bytes;\n"
+		"                       ring mode: two rings of 8 slots of 16 + size bytes\n"
+		"                       (multiple of 64)\n"
 		"      --hist-csv FILE  write the histogram: low_ns,high_ns,count,cumulative\n"
 		"      --echo           be the echo side\n"
 		"      --local          fork the echo side on another node of this network\n"

@@ -57,6 +57,17 @@ def test_json(rfm, net):
     for key in ("peek32", "poke32", "peek64", "poke64"):
         rates(obj[key], False)
     assert "table" not in obj
+    assert [row["size"] for row in obj["ring"]] == [64, 1024]
+    for row in obj["ring"]:
+        rates(row, True)
+        assert row["mb_per_s"] == pytest.approx(row["ops_per_s"] * row["size"] / 1e6)
+
+
+def test_ring_row_at_unaligned_offset(rfm, net):
+    """The ring goes to the next 64-byte boundary; it fits after OFF as the transfers do."""
+    obj = ok(rfm("-u", big(net, 0), "bench", "--duration", "1", "--offset",
+                 str(256 * 1024 - 65536 - 8 * 3), "--json")).json()
+    assert len(obj["ring"]) == 2
 
 
 def test_text(rfm, net):
@@ -64,7 +75,9 @@ def test_text(rfm, net):
     assert lines[0] == "rfm bench: shm backend, node 0, 1 ms per figure"
     assert [int(line.split()[0]) for line in lines[2:7]] == SIZES
     assert [line.split()[0] for line in lines[7:11]] == ["peek32", "poke32", "peek64", "poke64"]
-    assert lines[-1].split() == ["rings", "not", "available", "yet"]
+    assert [line.split()[:3] for line in lines[-2:]] == [["ring", "64", "B"],
+                                                         ["ring", "1024", "B"]]
+    assert all(line.endswith("MB/s (publish + consume)") for line in lines[-2:])
 
 
 def test_table_path(rfm, net, tmp_path):

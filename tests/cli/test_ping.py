@@ -23,7 +23,7 @@ def check_summary(obj):
     assert obj["min_ns"] <= obj["mean_ns"] <= obj["max_ns"]
 
 
-@pytest.mark.parametrize("mode", ["spin", "event"])
+@pytest.mark.parametrize("mode", ["spin", "event", "ring"])
 def test_local_json(rfm, net, mode):
     r = ok(rfm("-u", net.uri, "ping", "--local", "--mode", mode, "--json", *SMALL))
     obj = r.json()
@@ -127,8 +127,75 @@ def test_echo_without_requests_times_out(rfm, net):
     assert "no request within 20 ms" in r.err
 
 
-def test_ring_mode_not_available(rfm, net):
-    failed(rfm("-u", net.uri, "ping", "--local", "--mode", "ring"), "not available yet")
+def test_ring_local_count(rfm, net, tmp_path):
+    """Ring mode with its default warmup, a payload, a rate and the CSV."""
+    path = tmp_path / "ring.csv"
+    obj = ok(rfm("-u", net.uri, "ping", "--local", "--mode", "ring", "--count", "200",
+                 "--size", "1024", "--rate", "20000", "--offset", "4096", "--json",
+                 "--hist-csv", str(path))).json()
+    assert obj["mode"] == "ring" and obj["count"] == 200 and obj["warmup"] == 1000
+    assert obj["size"] == 1024 and obj["rate_hz"] == 20000 and obj["offset"] == 4096
+    assert "peer" not in obj
+    check_summary(obj)
+    with open(path, newline="") as f:
+        rows = list(csv.reader(f))
+    assert sum(int(r[2]) for r in rows[1:]) == 200
+
+
+def test_ring_text_output(rfm, net):
+    r = ok(rfm("-u", net.uri, "ping", "--local", "--mode", "ring", "--size", "64", *SMALL))
+    assert r.out.startswith("rfm ping: ring mode, 200 round trips, 64-byte payload, ")
+
+
+@pytest.mark.parametrize("echo_first", [True, False])
+def test_ring_echo_on_another_node(rfm, net, echo_first):
+    """Two processes, either started first: the handshake finds the peer."""
+    def start_echo():
+        return subprocess.Popen([RFM, "-u", net.node(2), "ping", "--echo", "--mode", "ring",
+                                 "--count", "60", "--timeout", "30000", "--json"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                env=_environment())
+    ping_cmd = [RFM, "-u", net.node(1), "ping", "--mode", "ring", "--size", "100",
+                "--count", "50", "--warmup", "10", "--timeout", "30000", "--json"]
+    echo = start_echo() if echo_first else None
+    pinger = subprocess.Popen(ping_cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True, env=_environment())
+    try:
+        if echo is None:
+            echo = start_echo()
+        out, err = pinger.communicate(timeout=60)
+        assert pinger.returncode == 0, err
+        obj = json.loads(out)
+        eout, eerr = echo.communicate(timeout=60)
+    finally:
+        for proc in (pinger, echo):
+            if proc is not None and proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    assert obj["mode"] == "ring" and obj["node"] == 1 and obj["count"] == 50
+    check_summary(obj)
+    # Handshakes are not counted: exactly warmup + count requests.
+    assert echo.returncode == 0, eerr
+    assert json.loads(eout) == {"mode": "ring", "echoed": 60}
+
+
+def test_ring_no_echo_times_out(rfm, net):
+    r = rfm("-u", net.node(1), "ping", "--mode", "ring", "--count", "1", "--timeout", "20")
+    assert r.rc == 3, r
+    assert "no echo ring at offset" in r.err and "within 20 ms" in r.err
+    assert r.out == ""
+
+
+def test_ring_echo_without_pinger_times_out(rfm, net):
+    r = rfm("-u", net.node(2), "ping", "--echo", "--mode", "ring", "--timeout", "20")
+    assert r.rc == 3, r
+    assert "no request within 20 ms" in r.err
+
+
+def test_ring_offset_outside_window(rfm, net):
+    r = rfm("-u", net.uri, "ping", "--local", "--mode", "ring", "--offset",
+            str(64 * 1024 - 64), *SMALL)
+    failed(r, "lie outside the 65536-byte window")
 
 
 def test_csv_unwritable(rfm, net, tmp_path):
@@ -143,7 +210,11 @@ def test_offset_outside_window(rfm, net):
 
 
 @pytest.mark.parametrize("args,message", [
-    (("--mode", "bogus"), "unknown mode 'bogus'"),
+    (("--mode", "bogus"), "unknown mode 'bogus' (use spin, event or ring)"),
+    (("--mode", "ring", "--offset", "8"), "ring mode: offset 8 is not a multiple of 64"),
+    (("--mode", "ring", "--peer", "1"), "ring mode takes no --peer"),
+    (("--mode", "ring", "--echo", "--local"), "exclude each other"),
+    (("--mode", "ring", "--echo", "--hist-csv", "x"), "--echo takes only"),
     (("--count", "0"), "count must be at least 1"),
     (("--count", "-1"), "negative"),
     (("--count", "ten"), "count"),
