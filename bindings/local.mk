@@ -15,6 +15,7 @@ EXTRA_DIST += \
 	bindings/python/rfm_python.i \
 	bindings/python/rfm_python_events.i \
 	bindings/python/rfm_python_layout.i \
+	bindings/python/rfm_python_rings.i \
 	bindings/python/run-pytest.in \
 	bindings/python/tests/conftest.py \
 	bindings/python/tests/peer.py \
@@ -30,6 +31,7 @@ EXTRA_DIST += \
 	bindings/python/tests/test_event_callbacks.py \
 	bindings/python/tests/test_event_processes.py \
 	bindings/python/tests/test_layout.py \
+	bindings/python/tests/test_rings.py \
 	bindings/python/tests/test_example_bench.py \
 	examples/python/test_bench.py \
 	examples/python/hil-bench.yaml \
@@ -46,7 +48,8 @@ rfmpython_PYTHON = \
 	bindings/python/rfm/_errors.py \
 	bindings/python/rfm/_events.py \
 	bindings/python/rfm/_layout.py \
-	bindings/python/rfm/_node.py
+	bindings/python/rfm/_node.py \
+	bindings/python/rfm/_rings.py
 
 rfmpyexecdir = $(pyexecdir)/rfm
 rfmpyexec_LTLIBRARIES = bindings/python/_rfm_swig.la
@@ -61,7 +64,8 @@ bindings_python__rfm_swig_la_LIBADD = src/librfm.la
 # own layer); -threads: GIL release where rfm_python.i asks for it.
 bindings/python/rfm_python_wrap.c: $(SWIG_COMMON_DEPS) $(top_srcdir)/bindings/python/rfm_python.i \
 		$(top_srcdir)/bindings/python/rfm_python_events.i \
-		$(top_srcdir)/bindings/python/rfm_python_layout.i
+		$(top_srcdir)/bindings/python/rfm_python_layout.i \
+		$(top_srcdir)/bindings/python/rfm_python_rings.i
 	$(AM_V_GEN)$(MKDIR_P) bindings/python && \
 	$(SWIG) -python -builtin -threads -module rfm_swig $(SWIG_INCLUDES) \
 		-outdir bindings/python -o $@ $(top_srcdir)/bindings/rfm.i && \

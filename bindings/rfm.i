@@ -27,6 +27,8 @@
 #include <rfm/rfm.h>
 #include <rfm/event.h>
 #include <rfm/layout.h>
+#include <rfm/ring.h>
+#include <rfm/health.h>
 %}
 
 %include <stdint.i>
@@ -149,6 +151,17 @@ RFM_STATUS_ONLY_TYPED(i64)
 RFM_STATUS_ONLY_TYPED(f32)
 RFM_STATUS_ONLY_TYPED(f64)
 RFM_STATUS_ONLY_TYPED(bool)
+
+/* ring.h, health.h */
+RFM_STATUS_ONLY(rfm_ring_footprint)
+RFM_STATUS_ONLY(rfm_ring_get_info)
+RFM_STATUS_ONLY(rfm_ring_consumer_get_info)
+RFM_STATUS_ONLY(rfm_ring_consumer_get_stats)
+RFM_STATUS_ONLY(rfm_health_start)
+RFM_STATUS_ONLY(rfm_health_stop)
+RFM_STATUS_ONLY(rfm_health_beat)
+RFM_STATUS_ONLY(rfm_health_get_counters)
+RFM_STATUS_ONLY(rfm_selftest)
 
 /* ---- out-parameters -------------------------------------------------- */
 
@@ -278,6 +291,11 @@ RFM_SWIG_INFO_OUT(struct rfm_region_info, info)
 RFM_SWIG_INFO_OUT(struct rfm_record_info, info)
 RFM_SWIG_INFO_OUT(struct rfm_var_info, info)
 RFM_SWIG_INFO_OUT(struct rfm_var_view, view)
+RFM_SWIG_INFO_OUT(struct rfm_ring_info, info)
+RFM_SWIG_INFO_OUT(struct rfm_ring_consumer_stats, stats)
+RFM_SWIG_INFO_OUT(struct rfm_health_counters, counters)
+RFM_SWIG_INFO_OUT(struct rfm_selftest_result, result)
+%apply uint64_t *OUTPUT { uint64_t *bytes };
 
 %typemap(in, numinputs=0, noblock=1) struct rfm_node_info *info (struct rfm_node_info info) {
 	memset(&info, 0, sizeof(info));
@@ -368,6 +386,13 @@ RFM_SWIG_INFO_OUT(struct rfm_var_view, view)
 %ignore rfm_region_spec::reserved;
 %ignore rfm_record_spec::reserved;
 %ignore rfm_var_spec::reserved;
+%ignore rfm_ring_config::reserved;
+%ignore rfm_ring_info::reserved;
+%ignore rfm_ring_consumer_stats::reserved;
+%ignore rfm_health_config::reserved;
+%ignore rfm_node_status::reserved;
+%ignore rfm_health_counters::reserved;
+%ignore rfm_selftest_result::reserved;
 
 /* Specification structs of layouts built in code: new ones come zeroed and sized. */
 %define RFM_SWIG_SIZED_STRUCT(name)
@@ -387,6 +412,8 @@ RFM_SWIG_INFO_OUT(struct rfm_var_view, view)
 RFM_SWIG_SIZED_STRUCT(rfm_region_spec)
 RFM_SWIG_SIZED_STRUCT(rfm_record_spec)
 RFM_SWIG_SIZED_STRUCT(rfm_var_spec)
+RFM_SWIG_SIZED_STRUCT(rfm_ring_config)
+RFM_SWIG_SIZED_STRUCT(rfm_health_config)
 %constant uint64_t RFM_OFFSET_AUTO = UINT64_MAX;
 
 /*
@@ -445,3 +472,5 @@ RFM_SWIG_SIZED_STRUCT(rfm_var_spec)
 %include <rfm/access.h>
 %include <rfm/event.h>
 %include <rfm/layout.h>
+%include <rfm/ring.h>
+%include <rfm/health.h>

@@ -20,12 +20,16 @@ enum rfm_py_kind {
 	RFM_PY_LAYOUT = 1,
 	RFM_PY_VAR,
 	RFM_PY_RECORD,
+	RFM_PY_RING,		/* rfm_python_rings.i */
+	RFM_PY_CONSUMER,
 };
 
 static const char *const rfm_py_kind_names[] = {
 	[RFM_PY_LAYOUT] = "layout",
 	[RFM_PY_VAR] = "variable",
 	[RFM_PY_RECORD] = "record",
+	[RFM_PY_RING] = "ring",
+	[RFM_PY_CONSUMER] = "ring consumer",
 };
 
 typedef struct {
@@ -79,6 +83,12 @@ static void rfm_py_handle_close(rfm_py_handle *self)
 		break;
 	case RFM_PY_RECORD:
 		rfm_record_close(ptr);
+		break;
+	case RFM_PY_RING:
+		rfm_ring_close(ptr);
+		break;
+	case RFM_PY_CONSUMER:
+		rfm_ring_consumer_close(ptr);
 		break;
 	}
 	Py_CLEAR(self->parent);

@@ -10,6 +10,7 @@ import weakref
 from . import _errors
 from . import _events
 from . import _layout
+from . import _rings
 from . import _rfm_swig as _swig
 
 # Bound once: the hot methods are one attribute load and one C call.
@@ -216,6 +217,18 @@ class Node:
     def attach_layout(self, layout):
         """A :class:`rfm.Table`: ``layout`` resolved on this node (``table["region.var"]``)."""
         return _layout.Table(layout, self)
+
+    # ---- rings and node health (rfm._rings) ----
+
+    ring_create = _rings.ring_create
+    ring_attach = _rings.ring_attach
+    ring_consumer = _rings.ring_consumer
+    health_start = _rings.health_start
+    health_stop = _rings.health_stop
+    health_beat = _rings.health_beat
+    nodes = _rings.nodes
+    health_counters = _rings.health_counters
+    selftest = _rings.selftest
 
     # ---- lifetime ----
 

@@ -20,10 +20,15 @@ INCLUDE_DIR = os.path.join(SOURCE_ROOT, "include", "rfm")
 # header is either %included by bindings/rfm.i or listed here: a new header
 # fails test_every_header_is_bound until it is one or the other, and one
 # listed here that rfm.i binds fails it until it leaves the list.
-PENDING = {
-    "ring.h": "rings: zero-copy peeks and callbacks need buffer/GIL typemaps; landed in main "
-              "at the python2 deadline, not bound yet (issue 7)",
-    "health.h": "health: landed in main at the python2 deadline; bound with ring.h (issue 7)",
+PENDING = {}
+
+# Functions of bound headers left out on purpose (bindings/python/rfm_python_rings.i):
+# zero-copy claim/peek hand out a pointer into the window that a script could
+# keep after the slot moves on; ring callbacks and the layout-region variants
+# of create/open are not bound yet (issue 7).
+NOT_BOUND = {
+    "rfm_ring_claim", "rfm_ring_commit", "rfm_ring_peek", "rfm_ring_release",
+    "rfm_ring_consumer_set_callback", "rfm_ring_create_region", "rfm_ring_consumer_open_region",
 }
 
 
@@ -64,9 +69,10 @@ def public_functions():
 def test_every_public_function_is_bound():
     declared = public_functions()
     assert {"rfm_open", "rfm_mem_peek32", "rfm_fence_full", "rfm_load32"} <= declared
-    missing = sorted(n for n in declared if not UNBOUND.match(n) and not hasattr(swig, n))
+    missing = sorted(n for n in declared
+                     if not UNBOUND.match(n) and n not in NOT_BOUND and not hasattr(swig, n))
     assert missing == [], "declared in a bound header but not in the module"
-    leaked = sorted(n for n in declared if UNBOUND.match(n) and hasattr(swig, n))
+    leaked = sorted(n for n in declared if (UNBOUND.match(n) or n in NOT_BOUND) and hasattr(swig, n))
     assert leaked == []
 
 

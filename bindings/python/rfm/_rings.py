@@ -1,0 +1,193 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Rings (<rfm/ring.h>) and node health (<rfm/health.h>): the Node methods, defined here.
+
+    ring = node.ring_create(0x1000, 64 * 1024, slot_size=256, slot_count=64)
+    with node.ring_consumer(0x1000) as consumer:
+        ring.publish(b"hello")
+        msg = consumer.consume(timeout=1.0)      # RingMessage(data, seq, lost)
+"""
+
+import collections
+
+from . import _events
+from . import _rfm_swig as _swig
+
+#: A message taken from a ring: its payload, number, and messages lost right before it.
+RingMessage = collections.namedtuple("RingMessage", "data seq lost")
+
+#: A row of the node table (``node.nodes()``); ``age`` and ``period`` in seconds
+#: (``age`` None: never beat).
+NodeStatus = collections.namedtuple(
+    "NodeStatus", "id attached alive incarnation age beats period pid host")
+
+#: The result of ``node.selftest()``.
+SelftestResult = collections.namedtuple(
+    "SelftestResult", "memory_ok memory_errors event_ok event_latency_ns")
+
+RING_F_NOTIFY = _swig.RFM_RING_F_NOTIFY
+RING_F_BACKPRESSURE = _swig.RFM_RING_F_BACKPRESSURE
+
+_U64_MAX = (1 << 64) - 1  # UINT64_MAX: "never beat", RFM_SELFTEST_NO_MEMORY
+
+
+def _ring_info(raw):
+    return {name: getattr(raw, name) for name in (
+        "slot_size", "slot_count", "flags", "producer", "notify_type", "ring_id",
+        "max_consumers", "offset", "footprint", "head")}
+
+
+class _Handle:
+    """A ring handle; closed with its node."""
+
+    _close = None
+
+    def __init__(self, node, handle):
+        self._node = node
+        self._h = handle
+
+    @property
+    def closed(self):
+        return not _swig._handle_open(self._h)
+
+    def close(self):
+        type(self)._close(self._h)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        self.close()
+
+
+class Ring(_Handle):
+    """A producer's handle: made by ``node.ring_create()`` or ``node.ring_attach()``."""
+
+    _close = staticmethod(_swig.rfm_ring_close)
+
+    def publish(self, data, timeout=None):
+        """Publish a copy of ``data`` (bytes-like) as the next message.
+
+        ``timeout`` matters with back-pressure only: 0 raises rfm.DataLoss
+        (RFM_EOVERRUN) at once when a registered consumer would be lapped;
+        seconds wait for it (rfm.Timeout); None waits for ever.
+        """
+        _swig.rfm_ring_publish(self._h, data, _events._timeout_ns(timeout))
+
+    def info(self):
+        """The ring's shape and ``head`` (messages published so far), as a dict."""
+        return _ring_info(_swig.rfm_ring_get_info(self._h))
+
+    def __repr__(self):
+        return "<rfm.Ring closed>" if self.closed else f"<rfm.Ring at {self.info()['offset']:#x}>"
+
+
+class Consumer(_Handle):
+    """A consumer's handle: made by ``node.ring_consumer()``; iterate to take messages."""
+
+    _close = staticmethod(_swig.rfm_ring_consumer_close)
+
+    def consume(self, timeout=None):
+        """The next :class:`RingMessage`.
+
+        ``timeout``: 0 raises rfm.WouldBlock when nothing is new; seconds
+        raise rfm.Timeout when they pass; None waits for ever. Waits
+        release the GIL.
+        """
+        data, seq, lost = _swig.rfm_ring_consume(self._h, _events._timeout_ns(timeout))
+        return RingMessage(data, seq, lost)
+
+    def messages(self, timeout=None):
+        """Iterate over messages until ``timeout`` seconds pass with none (None: for ever)."""
+        from ._errors import Timeout, WouldBlock
+        while True:
+            try:
+                yield self.consume(timeout)
+            except (Timeout, WouldBlock):
+                return
+
+    def __iter__(self):
+        return self.messages()
+
+    def info(self):
+        """The ring's shape (as validated at open) and its ``head`` now, as a dict."""
+        return _ring_info(_swig.rfm_ring_consumer_get_info(self._h))
+
+    def stats(self):
+        """Counters: cursor, taken, lost, laps, sleeps (a dict)."""
+        raw = _swig.rfm_ring_consumer_get_stats(self._h)
+        return {name: getattr(raw, name) for name in ("cursor", "taken", "lost", "laps", "sleeps")}
+
+    def __repr__(self):
+        return "<rfm.Consumer closed>" if self.closed else "<rfm.Consumer>"
+
+
+# ---- Node methods ----
+
+def ring_create(self, offset, size, slot_size, slot_count, notify=False, backpressure=False,
+                notify_type=0, ring_id=0, max_consumers=0):
+    """Create a ring at ``offset`` (64-byte aligned) in ``size`` bytes; a :class:`Ring`."""
+    flags = (RING_F_NOTIFY if notify else 0) | (RING_F_BACKPRESSURE if backpressure else 0)
+    if notify_type:
+        notify_type = _events.event_type(notify_type)
+    return Ring(self, _swig.rfm_ring_create(self._h, offset, size, slot_size, slot_count, flags,
+                                            int(notify_type), ring_id, max_consumers))
+
+
+def ring_attach(self, offset):
+    """Take over the ring at ``offset`` as its producer; a :class:`Ring`."""
+    return Ring(self, _swig.rfm_ring_attach(self._h, offset))
+
+
+def ring_consumer(self, offset, newest=False, backpressure=False):
+    """A :class:`Consumer` of the ring at ``offset``, from the oldest message (or the newest point)."""
+    flags = ((_swig.RFM_RING_CONSUMER_NEWEST if newest else _swig.RFM_RING_CONSUMER_OLDEST) |
+             (_swig.RFM_RING_CONSUMER_BACKPRESSURE if backpressure else 0))
+    return Consumer(self, _swig.rfm_ring_consumer_open(self._h, offset, flags))
+
+
+def health_start(self, period=None, misses=0):
+    """Beat every ``period`` seconds (None: 0.1) and watch the other nodes."""
+    config = _swig.rfm_health_config()
+    config.period_ns = 0 if period is None else int(period * 1e9)
+    config.misses = misses
+    _swig.rfm_health_start(self._h, config)
+
+
+def health_stop(self):
+    """Stop beating and watching (closing the node also does)."""
+    _swig.rfm_health_stop(self._h)
+
+
+def health_beat(self, period=None):
+    """Beat once now (programs that beat from their own loop)."""
+    _swig.rfm_health_beat(self._h, 0 if period is None else int(period * 1e9))
+
+
+def nodes(self):
+    """The node table: a :class:`NodeStatus` per node id that is attached or has beaten."""
+    rows = []
+    for (nid, attached, alive, incarnation, age_ns, beats, period_ns, pid,
+         host) in _swig.rfm_health_nodes(self._h):
+        rows.append(NodeStatus(nid, bool(attached), bool(alive), incarnation,
+                               None if age_ns == _U64_MAX else age_ns / 1e9, beats,
+                               period_ns / 1e9, pid, host))
+    return rows
+
+
+def health_counters(self):
+    """Counters of this handle and process, as a dict."""
+    raw = _swig.rfm_health_get_counters(self._h)
+    return {name: getattr(raw, name) for name in (
+        "events_sent", "events_received", "events_dropped", "ring_lost", "record_retries",
+        "node_downs", "node_ups")}
+
+
+def selftest(self, offset=None):
+    """Own-node test (write/readback at ``offset`` unless None, then a loopback event).
+
+    Returns a :class:`SelftestResult`; a failed part raises rfm.DeviceError.
+    Use a node handle of its own (the event part takes its records).
+    """
+    raw = _swig.rfm_selftest(self._h, _U64_MAX if offset is None else offset)
+    return SelftestResult(bool(raw.memory_ok), raw.memory_errors, bool(raw.event_ok),
+                          raw.event_latency_ns)
