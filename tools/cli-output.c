@@ -39,15 +39,22 @@ int cli_fail(struct cli *cli)
 	return CLI_EXIT_FAILED;
 }
 
+/* "rfm: COMMAND: message", without the newline: every report starts so. */
+__attribute__((format(printf, 2, 0)))
+static void report(const struct cli *cli, const char *fmt, va_list ap)
+{
+	fputs("rfm: ", stderr);
+	if (cli->command)
+		fprintf(stderr, "%s: ", cli->command->name);
+	vfprintf(stderr, fmt, ap);
+}
+
 int cli_error(struct cli *cli, const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("rfm: ", stderr);
-	if (cli->command)
-		fprintf(stderr, "%s: ", cli->command->name);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	report(cli, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
 	return CLI_EXIT_FAILED;
@@ -57,11 +64,8 @@ int cli_usage_error(struct cli *cli, const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("rfm: ", stderr);
-	if (cli->command)
-		fprintf(stderr, "%s: ", cli->command->name);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	report(cli, fmt, ap);
 	va_end(ap);
 	if (cli->command)
 		fprintf(stderr, "\nTry 'rfm %s --help'.\n", cli->command->name);
