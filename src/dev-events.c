@@ -303,3 +303,12 @@ void rfm__dev_ev_wake(struct rfm_node *node)
 		}
 	pthread_mutex_unlock(&dev->sleep_lock);
 }
+
+/* lock=1/prefault=1 (mem-lock.c): the buffer the handle's records land in. */
+void rfm__dev_ev_queue_memory(struct rfm_node *node, void **addr, size_t *len)
+{
+	struct dev_node *dev = node->priv;
+
+	*addr = dev->buf;
+	*len = dev->buf ? dev->cap * sizeof(*dev->buf) : 0;
+}

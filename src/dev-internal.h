@@ -52,5 +52,6 @@ uint32_t rfm__dev_ev_sleep_prepare(struct rfm_node *node);
 void rfm__dev_ev_sleep(struct rfm_node *node, uint32_t token, uint64_t deadline_ns);
 void rfm__dev_ev_sleep_finish(struct rfm_node *node);
 void rfm__dev_ev_wake(struct rfm_node *node);
+void rfm__dev_ev_queue_memory(struct rfm_node *node, void **addr, size_t *len);
 
 #endif /* RFM_DEV_INTERNAL_H */

@@ -316,5 +316,6 @@ const struct rfm_backend_ops rfm__dev_ops = {
 	.ev_sleep = rfm__dev_ev_sleep,
 	.ev_sleep_finish = rfm__dev_ev_sleep_finish,
 	.ev_wake = rfm__dev_ev_wake,
+	.ev_queue_memory = rfm__dev_ev_queue_memory,
 	.mem_bulk = dev_mem_bulk,
 };

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "event-core.h"
+#include "rt-internal.h"
 
 bool rfm__event_is_dispatcher(const struct rfm_events *ev)
 {
@@ -103,12 +104,10 @@ RFM_API int rfm_event_callback_register(rfm_node *node, unsigned int type,
 		goto out;
 	}
 	if (!ev->dispatcher_started) {
-		int err = pthread_create(&ev->dispatcher, NULL, dispatcher_main, node);
-		if (err) {
-			ret = rfm__error(RFM_ESYS, "%s: starting the dispatcher thread: %s",
-					 node->uri, strerror(err));
+		ret = rfm__rt_thread_create(node, &ev->dispatcher, dispatcher_main, node,
+					    "event dispatcher");
+		if (ret)
 			goto out;
-		}
 		ev->dispatcher_started = true;
 	}
 	ev->cb[type] = (struct rfm_event_cb){ fn, arg };

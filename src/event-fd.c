@@ -18,6 +18,7 @@
 
 #include "event-core.h"
 #include "futex.h"
+#include "rt-internal.h"
 
 static void wait_drained(struct rfm_events *ev, uint32_t gen)
 {
@@ -86,12 +87,11 @@ RFM_API int rfm_event_fd(rfm_node *node)
 		goto out;
 	}
 	EV_STORE(ev->efd, efd);
-	int err = pthread_create(&ev->watcher, NULL, watcher_main, node);
+	int err = rfm__rt_thread_create(node, &ev->watcher, watcher_main, node, "event-fd watcher");
 	if (err) {
 		EV_STORE(ev->efd, -1);
 		close(efd);
-		ret = rfm__error(RFM_ESYS, "%s: starting the fd watcher thread: %s", node->uri,
-				 strerror(err));
+		ret = err;
 		goto out;
 	}
 	ev->watcher_started = true;

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "event-core.h"
+#include "rt-internal.h"
 #include "futex.h"
 
 static const char *const type_names[RFM_EVENT_TYPE_MAX + 1] = {
@@ -226,6 +227,10 @@ RFM_API int rfm_event_enable(rfm_node *node, uint32_t mask)
 		if (ret)
 			goto out;
 		EV_STORE(ev->attached, 1);
+		/* lock=1/prefault=1: the queue's pages now, not at the first event. */
+		ret = rfm__mem_event_queue(node);
+		if (ret)
+			goto out;
 		/* The dispatcher and the fd watcher wait for a queue to exist. */
 		pthread_cond_broadcast(&ev->cb_cond);
 		rfm__futex_bump_wake(&ev->drain_gen, false);

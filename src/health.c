@@ -19,6 +19,7 @@
 
 #include "futex.h"
 #include "internal.h"
+#include "rt-internal.h"
 
 #define PERIOD_MIN_NS UINT64_C(1000000)
 #define PERIOD_MAX_NS UINT64_C(60000000000)
@@ -180,12 +181,11 @@ RFM_API int rfm_health_start(rfm_node *node, const struct rfm_health_config *con
 						   : RFM_HEALTH_PERIOD_DEFAULT_NS;
 	h->misses = config && config->misses ? config->misses : RFM_HEALTH_MISSES_DEFAULT;
 	node->health = h;
-	err = pthread_create(&h->thread, NULL, health_main, node);
+	err = rfm__rt_thread_create(node, &h->thread, health_main, node, "heartbeat");
 	if (err) {
 		node->health = NULL;
 		free(h);
-		return rfm__error(RFM_ESYS, "%s: starting the heartbeat thread: %s", node->uri,
-				  strerror(err));
+		return err;
 	}
 	return 0;
 }

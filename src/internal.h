@@ -29,7 +29,7 @@ int rfm__errno_code(int err);
 
 /* ---- URIs (uri.c) ---- */
 
-#define RFM_URI_MAX_PARAMS 8
+#define RFM_URI_MAX_PARAMS 16
 
 struct rfm_uri_param {
 	char *key;
@@ -152,6 +152,8 @@ struct rfm_backend_ops {
 	void (*ev_sleep_finish)(struct rfm_node *node);
 	/* Wake every sleeper of the handle's queue. */
 	void (*ev_wake)(struct rfm_node *node);
+	/* The memory of the handle's queue, to prefault and lock (optional). */
+	void (*ev_queue_memory)(struct rfm_node *node, void **addr, size_t *len);
 
 	/*
 	 * Health (optional). node_facts fills what the backend knows of node
@@ -193,6 +195,7 @@ struct rfm_node {
 	struct rfm_events *ev;	/* event state, from rfm_open() to rfm_close() */
 	struct rfm_health *health; /* heartbeat thread, or NULL */
 	uint64_t ev_sent;	/* events this handle sent (relaxed atomic) */
+	struct rfm_rt_opts *rt;	/* prefault/lock/scheduling (rt-internal.h), or NULL */
 };
 
 /* ---- open nodes, for fork handling (node-registry.c) ---- */

@@ -29,7 +29,11 @@ src_librfm_la_SOURCES = \
 	src/shm-health.c \
 	src/dev-internal.h \
 	src/dev.c \
-	src/dev-events.c
+	src/dev-events.c \
+	src/rt-internal.h \
+	src/rt-options.c \
+	src/rt-thread.c \
+	src/mem-lock.c
 src_librfm_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
 src_librfm_la_LDFLAGS = \
 	-version-info $(RFM_LT_VERSION) \
@@ -48,5 +52,6 @@ rfminclude_HEADERS = \
 	include/rfm/access.h \
 	include/rfm/event.h \
 	include/rfm/ring.h \
-	include/rfm/health.h
+	include/rfm/health.h \
+	include/rfm/realtime.h
 nodist_rfminclude_HEADERS = include/rfm/version.h

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "rt-internal.h"
 
 static const struct rfm_backend_ops *const backends[] = {
 	&rfm__shm_ops,
@@ -24,7 +24,8 @@ static int find_backend(const struct rfm_uri *uri, const struct rfm_backend_ops 
 			  uri->text, uri->scheme);
 }
 
-RFM_API int rfm_open(const char *uri_text, rfm_node **nodep)
+static int open_node(const char *uri_text, const struct rfm_open_options *options,
+		     rfm_node **nodep)
 {
 	const struct rfm_backend_ops *ops = NULL; /* set when find_backend() returns 0 */
 	struct rfm_uri uri;
@@ -47,16 +48,18 @@ RFM_API int rfm_open(const char *uri_text, rfm_node **nodep)
 	}
 	node->ops = ops;
 	ret = rfm__event_options(node, &uri);
+	if (!ret)
+		ret = rfm__rt_options(node, &uri, options);
+	if (!ret)
+		ret = ops->open(node, &uri);
 	if (ret) {
+		free(node->rt);
 		free(node);
 		goto out_uri;
 	}
-	ret = ops->open(node, &uri);
-	if (ret) {
-		free(node);
-		goto out_uri;
-	}
-	ret = rfm__event_init(node);
+	ret = rfm__mem_window(node);
+	if (!ret)
+		ret = rfm__event_init(node);
 	if (ret) {
 		rfm__node_free(node);
 		goto out_uri;
@@ -68,9 +71,21 @@ out_uri:
 	return ret;
 }
 
+RFM_API int rfm_open(const char *uri_text, rfm_node **nodep)
+{
+	return open_node(uri_text, NULL, nodep);
+}
+
+RFM_API int rfm_open_with_options(const char *uri_text, const struct rfm_open_options *options,
+				  rfm_node **nodep)
+{
+	return open_node(uri_text, options, nodep);
+}
+
 void rfm__node_free(struct rfm_node *node)
 {
 	node->ops->close(node);
+	free(node->rt);
 	free(node->uri);
 	free(node);
 }
@@ -145,6 +160,7 @@ RFM_API int rfm_network_destroy(const char *uri_text, unsigned int flags)
 	if (ret)
 		return ret;
 	ret = find_backend(&uri, &ops);
+	rfm__rt_uri_ignore(&uri); /* options of a node, not of the network */
 	if (!ret && !ops->destroy)
 		ret = rfm__error(RFM_ENOTSUP, "%s: the %s: backend has no network to remove",
 				 uri.text, ops->scheme);

@@ -470,3 +470,12 @@ void rfm__shm_ev_wake(struct rfm_node *node)
 	if (shm->q)
 		rfm__futex_bump_wake(&shm->q->futex, true);
 }
+
+/* lock=1/prefault=1 (mem-lock.c): the handle's queue, header and slots. */
+void rfm__shm_ev_queue_memory(struct rfm_node *node, void **addr, size_t *len)
+{
+	struct shm_node *shm = node->priv;
+
+	*addr = shm->q;
+	*len = shm->q ? shm->stride : 0;
+}

@@ -50,6 +50,7 @@ uint32_t rfm__shm_ev_sleep_prepare(struct rfm_node *node);
 void rfm__shm_ev_sleep(struct rfm_node *node, uint32_t token, uint64_t deadline_ns);
 void rfm__shm_ev_sleep_finish(struct rfm_node *node);
 void rfm__shm_ev_wake(struct rfm_node *node);
+void rfm__shm_ev_queue_memory(struct rfm_node *node, void **addr, size_t *len);
 /* Free the queues of node @id whose receiver has died. The segment lock is held. */
 void rfm__shm_reclaim_queues(struct shm_node *shm, int id);
 /* Give up the handle's queue. The segment lock is held if @locked. */

@@ -665,6 +665,7 @@ const struct rfm_backend_ops rfm__shm_ops = {
 	.ev_sleep = rfm__shm_ev_sleep,
 	.ev_sleep_finish = rfm__shm_ev_sleep_finish,
 	.ev_wake = rfm__shm_ev_wake,
+	.ev_queue_memory = rfm__shm_ev_queue_memory,
 	.node_facts = rfm__shm_node_facts,
 	.node_alive = rfm__shm_node_alive,
 };

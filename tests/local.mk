@@ -28,10 +28,15 @@ rfm_c_tests = \
 	tests/test-open-race \
 	tests/test-publish \
 	tests/test-fault \
+	tests/test-rt \
 	tests/test-cxx
 
 check_PROGRAMS += $(rfm_c_tests)
 TESTS += $(rfm_c_tests)
+
+tests_test_rt_SOURCES = tests/test-rt.c
+tests_test_rt_CPPFLAGS = $(rfm_test_cppflags)
+tests_test_rt_LDADD = $(rfm_test_ldadd)
 
 tests_test_fault_SOURCES = tests/test-fault.c
 tests_test_fault_CPPFLAGS = $(rfm_test_cppflags)

@@ -37,7 +37,9 @@
  * another interface version ::RFM_EVERSION. rfm_event_send() returns 1
  * when the card took the record (it cannot count receiving handles).
  *
- * Every backend takes `loopback=1` and `spin=NS` (see event.h).
+ * Every backend takes `loopback=1` and `spin=NS` (see event.h), and the
+ * determinism options `prefault`, `lock`, `rt_policy`, `rt_prio` and `cpus`
+ * (see realtime.h and rfm_open_with_options()).
  *
  * Thread-safety: a node handle may be used from several threads at once
  * for memory access; rfm_close() must not race with other calls on the

@@ -37,5 +37,6 @@
 #include <rfm/event.h>
 #include <rfm/ring.h>
 #include <rfm/health.h>
+#include <rfm/realtime.h>
 
 #endif /* RFM_RFM_H */
