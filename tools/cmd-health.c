@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "system-checks.h"
 
 static int nodes_run(struct cli *cli, int argc, char **argv)
 {
@@ -92,6 +93,9 @@ static int selftest_run(struct cli *cli, int argc, char **argv)
 	uint64_t offset = RFM_SELFTEST_NO_MEMORY;
 	int opt, ret;
 
+	for (int i = 1; i < argc; i++) /* --system: the machine, not the node */
+		if (!strcmp(argv[i], "--system"))
+			return cli_selftest_system(cli, argc, argv);
 	while ((opt = cli_getopt(cli, argc, argv, "o:", selftest_options)) > 0)
 		if (opt == 'o' && (ret = cli_parse_u64(cli, "offset", optarg, UINT64_MAX, &offset)))
 			return ret;
@@ -131,8 +135,8 @@ static int selftest_run(struct cli *cli, int argc, char **argv)
 
 const struct cli_command cli_cmd_selftest = {
 	.name = "selftest",
-	.args = "[--offset OFFSET]",
-	.summary = "Test the own node: loopback event, and write/readback at OFFSET",
+	.args = "[--offset OFFSET] | --system [--cpu LIST]",
+	.summary = "Test the own node (loopback event, write/readback), or the machine",
 	.help = "Send an event to this node with loopback and take it back; with --offset,\n"
 		"first write patterns to 64 bytes at OFFSET, read them back and restore\n"
 		"the old contents (choose bytes no other node writes meanwhile).\n"
@@ -142,6 +146,14 @@ const struct cli_command cli_cmd_selftest = {
 		"  -o, --offset OFFSET  also test 64 bytes of the window at OFFSET\n"
 		"\n"
 		"JSON keys: passed, memory_ok, memory_errors (with --offset), event_ok,\n"
-		"event_latency_ns.\n",
+		"event_latency_ns.\n"
+		"\n"
+		"With --system, opens no node: checks the machine for a real-time loop on\n"
+		"the CPUs of --cpu LIST (default: all allowed), each finding with its fix\n"
+		"(see docs/tuning.md). Exit 1 when a check fails for those CPUs. JSON keys:\n"
+		"cpus, cpus_chosen, passed, failed, warnings, checks: {KEY: {status (ok,\n"
+		"warn, fail, unknown), finding, fix}} for kernel_preempt, isolcpus,\n"
+		"nohz_full, cpu_governor, cpu_idle, irqbalance, transparent_hugepages,\n"
+		"swap, timer_slack, rt_throttling, rt_permission, memlock_limit, hugepages.\n",
 	.run = selftest_run,
 };

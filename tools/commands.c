@@ -33,6 +33,7 @@
 	X(set)          \
 	X(watch)        \
 	X(ping)         \
+	X(jitter)       \
 	X(bench)        \
 	X(ring)         \
 	X(nodes)        \

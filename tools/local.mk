@@ -32,7 +32,13 @@ tools_rfm_SOURCES = \
 	tools/cmd-ping.c \
 	tools/cmd-bench.c \
 	tools/cmd-ring.c \
-	tools/cmd-health.c
+	tools/cmd-health.c \
+	tools/rt-util.h \
+	tools/rt-util.c \
+	tools/system-checks.h \
+	tools/system-checks.c \
+	tools/cmd-selftest-system.c \
+	tools/cmd-jitter.c
 tools_rfm_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
 tools_rfm_LDADD = src/librfm.la $(JSONC_LIBS)
 

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * rfm selftest --system [--cpu LIST]: run every check of system-checks.c
+ * and report each finding with its fix, as text or one JSON object. Exit
+ * 1 when a check failed for the chosen CPUs, 0 otherwise (warnings too).
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "rt-util.h"
+#include "system-checks.h"
+
+static const struct option system_options[] = {
+	{ "system", no_argument, NULL, 's' },
+	{ "cpu", required_argument, NULL, 'c' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int parse_scope(struct cli *cli, int argc, char **argv, struct check_scope *scope)
+{
+	int opt;
+
+	memset(scope, 0, sizeof(*scope));
+	while ((opt = cli_getopt(cli, argc, argv, "sc:", system_options)) > 0) {
+		if (opt != 'c')
+			continue;
+		if (rt_parse_cpu_list(optarg, &scope->cpus) || !CPU_COUNT(&scope->cpus))
+			return cli_usage_error(cli, "--cpu '%s' is not a CPU list such as 1 or 0,2-3",
+					       optarg);
+		scope->cpus_chosen = true;
+	}
+	if (opt == CLI_OPT_STOP)
+		return cli->status ? cli->status : CLI_EXIT_DONE;
+	int ret = cli_check_args(cli, argc, argv, 0, 0);
+	if (ret)
+		return ret;
+	if (!scope->cpus_chosen && sched_getaffinity(0, sizeof(scope->cpus), &scope->cpus))
+		return cli_error(cli, "sched_getaffinity failed");
+	rt_format_cpu_list(&scope->cpus, scope->cpu_list, sizeof(scope->cpu_list));
+	return 0;
+}
+
+int cli_selftest_system(struct cli *cli, int argc, char **argv)
+{
+	struct check_scope scope;
+	struct json_object *obj = NULL, *checks = NULL;
+	unsigned int failed = 0, warned = 0;
+	int ret = parse_scope(cli, argc, argv, &scope);
+
+	if (ret)
+		return ret == CLI_EXIT_DONE ? CLI_EXIT_OK : ret;
+	if (cli->json) {
+		obj = json_object_new_object();
+		checks = json_object_new_object();
+	} else {
+		printf("System check for a real-time loop on CPUs %s%s\n", scope.cpu_list,
+		       scope.cpus_chosen ? "" : " (all allowed; choose with --cpu)");
+	}
+	for (const struct system_check *c = system_checks; c->key; c++) {
+		struct check_result res;
+
+		memset(&res, 0, sizeof(res));
+		c->run(&scope, &res);
+		failed += res.status == CHECK_FAIL;
+		warned += res.status == CHECK_WARN;
+		if (checks) {
+			struct json_object *one = json_object_new_object();
+
+			cli_json_add_string(one, "status", check_status_name(res.status));
+			cli_json_add_string(one, "finding", res.finding);
+			cli_json_add_string(one, "fix", res.fix);
+			json_object_object_add(checks, c->key, one);
+			continue;
+		}
+		printf("%-7s %-34s %s\n", check_status_name(res.status), c->title, res.finding);
+		if (res.fix[0] && res.status != CHECK_OK)
+			printf("        %-34s fix: %s\n", "", res.fix);
+	}
+	if (obj) {
+		cli_json_add_string(obj, "cpus", scope.cpu_list);
+		cli_json_add_bool(obj, "cpus_chosen", scope.cpus_chosen);
+		cli_json_add_bool(obj, "passed", failed == 0);
+		cli_json_add_u64(obj, "failed", failed);
+		cli_json_add_u64(obj, "warnings", warned);
+		json_object_object_add(obj, "checks", checks);
+		cli_json_print(obj);
+	} else {
+		printf("%u failed, %u warning(s): %s\n", failed, warned,
+		       failed ? "FAILED for these CPUs" : "passed");
+	}
+	return failed ? CLI_EXIT_FAILED : CLI_EXIT_OK;
+}

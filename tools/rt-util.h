@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * What the real-time commands of the rfm tool share (rfm jitter,
+ * rfm selftest --system): CPU lists as the kernel writes them ("0-3,6"),
+ * small /proc and /sys reads, and putting the calling thread under
+ * SCHED_FIFO on chosen CPUs with its memory locked.
+ */
+#ifndef RFM_TOOLS_RT_UTIL_H
+#define RFM_TOOLS_RT_UTIL_H
+
+#include <sched.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cli.h"
+
+/* Parse a kernel CPU list ("1", "0,2-3"; "" and "(null)" are empty). 0 or -1. */
+int rt_parse_cpu_list(const char *text, cpu_set_t *set);
+
+/* Write @set as a CPU list into @buf ("" when empty). */
+void rt_format_cpu_list(const cpu_set_t *set, char *buf, size_t size);
+
+/* The first line of a small file without its newline; false if unreadable. */
+bool rt_read_line(const char *path, char *buf, size_t size);
+
+/* What rt_apply() does to the calling thread. */
+struct rt_setup {
+	int rt_prio;		/* 0: keep the policy; 1..99: SCHED_FIFO */
+	bool has_cpus;
+	cpu_set_t cpus;
+	bool lock_memory;	/* mlockall(MCL_CURRENT | MCL_FUTURE) */
+};
+
+/*
+ * The --rt-prio, --cpu and --lock-memory options of a command: parse the
+ * option @opt (one of the RT_OPT_* values below) with @arg into @setup.
+ * Returns 0 or CLI_EXIT_USAGE after reporting.
+ */
+#define RT_OPT_PRIO 0x2001
+#define RT_OPT_CPU 0x2002
+#define RT_OPT_LOCK 0x2003
+#define RT_OPTIONS                                                       \
+	{ "rt-prio", required_argument, NULL, RT_OPT_PRIO },             \
+	{ "cpu", required_argument, NULL, RT_OPT_CPU },                  \
+	{ "lock-memory", no_argument, NULL, RT_OPT_LOCK }
+int rt_parse_option(struct cli *cli, int opt, const char *arg, struct rt_setup *setup);
+
+/*
+ * Apply @setup to the calling thread (and lock the process's memory).
+ * Returns 0 or CLI_EXIT_FAILED after saying which right is missing.
+ */
+int rt_apply(struct cli *cli, const struct rt_setup *setup);
+
+#endif /* RFM_TOOLS_RT_UTIL_H */
