@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""Plot rfm ping histograms (--hist-csv files) as one PNG.
+"""Plot rfm ping and rfm jitter histograms (--hist-csv files) as one PNG.
 
-    plot-latency.py -o OUT.png [--title TEXT] LABEL=FILE.csv [LABEL=FILE.csv ...]
+    plot-latency.py -o OUT.png [--title TEXT] [--quantity TEXT] LABEL=FILE.csv [LABEL=FILE.csv ...]
 
 Left: how many round trips fell in each bucket (log latency axis). Right:
 the percentile spectrum (latency against 1 - quantile on a log axis), the
@@ -20,7 +20,7 @@ def load(path):
     with open(path, newline="") as f:
         reader = csv.reader(f)
         if next(reader, None) != ["low_ns", "high_ns", "count", "cumulative"]:
-            sys.exit(f"plot-latency: {path}: not an rfm ping --hist-csv file")
+            sys.exit(f"plot-latency: {path}: not an rfm ping/jitter --hist-csv file")
         for rec in reader:
             rows.append((int(rec[0]), int(rec[1]), int(rec[2]), float(rec[3])))
     if not rows:
@@ -32,6 +32,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("-o", "--output", required=True)
     ap.add_argument("--title", default="rfm ping round trips")
+    # rfm jitter: "wake-up latency" (timer mode) or "event round trip" (event mode).
+    ap.add_argument("--quantity", default="round trip",
+                    help="what the histograms measure, for the axis labels")
     ap.add_argument("series", nargs="+", metavar="LABEL=FILE")
     args = ap.parse_args()
 
@@ -61,8 +64,8 @@ def main():
 
     hist.set_xscale("log")
     hist.set_yscale("log")
-    hist.set_xlabel("round trip (µs)")
-    hist.set_ylabel("round trips per bucket")
+    hist.set_xlabel(f"{args.quantity} (µs)")
+    hist.set_ylabel("samples per bucket")
     hist.grid(True, which="major", alpha=0.3)
     hist.legend()
     spectrum.set_xscale("log")
@@ -71,7 +74,7 @@ def main():
     spectrum.set_xticklabels(["0", "50", "90", "99", "99.9", "99.99", "99.999"])
     spectrum.set_xlim(1, None)
     spectrum.set_xlabel("percentile")
-    spectrum.set_ylabel("round trip (µs)")
+    spectrum.set_ylabel(f"{args.quantity} (µs)")
     spectrum.grid(True, which="major", alpha=0.3)
     fig.suptitle(args.title)
     fig.tight_layout()

@@ -273,9 +273,11 @@ static int jitter_run(struct cli *cli, int argc, char **argv)
 	j->count = DEFAULT_COUNT;
 	lhist_init(&j->hist);
 	ret = parse(j, argc, argv);
-	if (ret == CLI_EXIT_DONE)
-		ret = CLI_EXIT_OK;
-	else if (!ret && j->mode == MODE_EVENT)
+	if (ret) { /* a usage error, or help shown (CLI_EXIT_DONE) */
+		free(j);
+		return ret;
+	}
+	if (j->mode == MODE_EVENT)
 		ret = open_nodes(j);
 	if (!ret)
 		ret = rt_apply(cli, &j->rt);
