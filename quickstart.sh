@@ -27,11 +27,12 @@ jobs=$(nproc 2>/dev/null || echo 2)
 # linux-headers build the kernel module, and QEMU, busybox and cpio boot the
 # virtual lab where two guests run it on a virtual RFM card (make vm-check).
 # iceoryx and its C binding are what bench-rings compares rings against.
+# stress-ng is the CPU and memory load of make bench-jitter (real-time options under load).
 PACKAGES="build-essential autoconf automake autoconf-archive libtool pkg-config
 	libcmocka-dev libjson-c-dev libyaml-dev python3 python3-pytest python3-matplotlib clang
 	swig python3-dev tcl-dev valgrind
 	linux-headers-amd64 qemu-system-x86 busybox-static cpio
-	iceoryx libiceoryx-binding-c-dev"
+	iceoryx libiceoryx-binding-c-dev stress-ng"
 
 say() { printf '\n== %s\n' "$*"; }
 

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * rfm jitter: a periodic loop in the manner of cyclictest, measuring how
- * late it wakes. --mode timer sleeps to each period on CLOCK_MONOTONIC and
- * records now - period start; --mode event sends an INTR1 each period to
- * an echo thread on a second node of the network and sleeps in
- * rfm_event_wait() for its answer, recording the event round trip. With
+ * late it is served. Every sample counts from the period's scheduled start,
+ * as a closed loop sees it. --mode timer sleeps to each period on
+ * CLOCK_MONOTONIC and records when it woke; --mode event then sends an
+ * INTR1 to an echo thread on a second node of the network and sleeps in
+ * rfm_event_wait() for its answer: the cycle's event round trip, recorded
+ * from the period start (wake-up included) and, apart, from the send. With
  * --rt-prio, --cpu and --lock-memory the loop (and the echo) run SCHED_FIFO
  * on the chosen CPUs with memory locked, the nodes opened with
  * RFM_MEM_LOCK: the setup docs/tuning.md recommends, measured.
@@ -36,7 +38,8 @@ struct jitter {
 	uint64_t count;
 	struct rt_setup rt;
 	const char *csv;
-	struct lhist hist;
+	struct lhist hist;	/* from the period start */
+	struct lhist rtt;	/* event mode: from the send to the answer */
 	uint64_t overruns;	/* periods that started late because the last one ran over */
 	rfm_node *echo;		/* MODE_EVENT: the echo's node */
 	int echo_error;
@@ -112,8 +115,8 @@ static void *echo_start(void *arg)
 	return echo_main(j);
 }
 
-/* One period of the event mode: send, sleep for the echo, return the round trip. */
-static int event_round_trip(struct jitter *j, uint32_t seq, uint64_t *rtt)
+/* One period of the event mode: send, sleep for the echo, record the round trip. */
+static int event_round_trip(struct jitter *j, uint32_t seq)
 {
 	struct rfm_event ev;
 	uint64_t t0 = now_ns();
@@ -130,7 +133,7 @@ static int event_round_trip(struct jitter *j, uint32_t seq, uint64_t *rtt)
 		if (ret < 0)
 			return cli_fail(j->cli);
 	} while (ev.type != RFM_EVENT_INTR2 || ev.data != seq);
-	*rtt = now_ns() - t0;
+	lhist_record(&j->rtt, now_ns() - t0);
 	return 0;
 }
 
@@ -140,17 +143,13 @@ static int run_loop(struct jitter *j)
 	uint64_t next = now_ns() + period;
 
 	for (uint64_t i = 0; i < j->count; i++) {
-		uint64_t sample = 0;
-
 		sleep_until(next);
-		if (j->mode == MODE_TIMER) {
-			sample = now_ns() - next;
-		} else {
-			int ret = event_round_trip(j, (uint32_t)(i & 0x7fffffff), &sample);
+		if (j->mode == MODE_EVENT) {
+			int ret = event_round_trip(j, (uint32_t)(i & 0x7fffffff));
 			if (ret)
 				return ret;
 		}
-		lhist_record(&j->hist, sample);
+		lhist_record(&j->hist, now_ns() - next);
 		next += period;
 		/* Ran over: restart the schedule rather than fire a burst. */
 		uint64_t now = now_ns();
@@ -185,11 +184,17 @@ static void report(struct jitter *j)
 		cli_json_add_u64(obj, "max_ns", h->max);
 		cli_json_add_u64(obj, "mean_ns", (uint64_t)lhist_mean(h));
 		cli_json_add_u64(obj, "overruns", j->overruns);
+		if (j->mode == MODE_EVENT) {
+			cli_json_add_u64(obj, "rtt_p50_ns", lhist_quantile(&j->rtt, 0.5));
+			cli_json_add_u64(obj, "rtt_p99_ns", lhist_quantile(&j->rtt, 0.99));
+			cli_json_add_u64(obj, "rtt_p999_ns", lhist_quantile(&j->rtt, 0.999));
+			cli_json_add_u64(obj, "rtt_max_ns", j->rtt.max);
+		}
 		cli_json_print(obj);
 		return;
 	}
 	printf("%s jitter: %llu periods at %llu Hz, %s, CPUs %s, memory %s\n",
-	       j->mode == MODE_TIMER ? "timer wake-up" : "event round-trip",
+	       j->mode == MODE_TIMER ? "timer wake-up" : "event round-trip (from period start)",
 	       (unsigned long long)h->count, (unsigned long long)j->rate,
 	       j->rt.rt_prio ? "SCHED_FIFO" : "default policy", cpus[0] ? cpus : "any",
 	       j->rt.lock_memory ? "locked" : "not locked");
@@ -201,6 +206,13 @@ static void report(struct jitter *j)
 	       (unsigned long long)lhist_quantile(h, 0.999), (unsigned long long)h->max,
 	       lhist_mean(h), (unsigned long long)j->overruns);
 	lhist_print_text(h, stdout, "  ");
+	if (j->mode == MODE_EVENT)
+		printf("  round trip alone (send to answer): P50 %llu  P99 %llu  P99.9 %llu  "
+		       "max %llu ns\n",
+		       (unsigned long long)lhist_quantile(&j->rtt, 0.5),
+		       (unsigned long long)lhist_quantile(&j->rtt, 0.99),
+		       (unsigned long long)lhist_quantile(&j->rtt, 0.999),
+		       (unsigned long long)j->rtt.max);
 }
 
 static int write_csv(struct jitter *j)
@@ -272,6 +284,7 @@ static int jitter_run(struct cli *cli, int argc, char **argv)
 	j->rate = DEFAULT_RATE;
 	j->count = DEFAULT_COUNT;
 	lhist_init(&j->hist);
+	lhist_init(&j->rtt);
 	ret = parse(j, argc, argv);
 	if (ret) { /* a usage error, or help shown (CLI_EXIT_DONE) */
 		free(j);
@@ -312,13 +325,15 @@ const struct cli_command cli_cmd_jitter = {
 	.args = "[--mode timer|event] [--rate HZ] [--count N] [--rt-prio P] [--cpu LIST] "
 		"[--lock-memory]",
 	.summary = "Measure the wake-up jitter of a periodic loop (cyclictest-style)",
-	.help = "Run a loop at --rate periods a second and record how late each period\n"
-		"is served: a log histogram, P50..P99.9 and the maximum.\n"
+	.help = "Run a loop at --rate periods a second and record, from each period's\n"
+		"scheduled start, how late it is served: a log histogram, P50..P99.9, max.\n"
 		"  timer   sleep to each period start (CLOCK_MONOTONIC, absolute) and record\n"
 		"          how late the loop wakes (default; opens no node)\n"
-		"  event   each period, send INTR1 to an echo thread on a second node of the\n"
-		"          network and sleep in rfm_event_wait() for its INTR2: the event\n"
-		"          round trip (the URI must let the network choose both node ids)\n"
+		"  event   then send INTR1 to an echo thread on a second node of the network\n"
+		"          and sleep in rfm_event_wait() for its INTR2: the cycle's event\n"
+		"          round trip, wake-up included; the round trip alone (send to\n"
+		"          answer) is reported apart as rtt_* (the URI must let the network\n"
+		"          choose both node ids)\n"
 		"\n"
 		"Options:\n"
 		"  -m, --mode MODE     timer or event\n"
@@ -332,6 +347,7 @@ const struct cli_command cli_cmd_jitter = {
 		"A refused priority or lock is an error naming the missing right, never a\n"
 		"run at normal priority. rfm selftest --system checks the machine first.\n"
 		"JSON keys: mode, rate_hz, count, rt_prio, cpus, lock_memory, min_ns, p50_ns,\n"
-		"p99_ns, p999_ns, max_ns, mean_ns, overruns.\n",
+		"p99_ns, p999_ns, max_ns, mean_ns, overruns; event mode also rtt_p50_ns,\n"
+		"rtt_p99_ns, rtt_p999_ns, rtt_max_ns.\n",
 	.run = jitter_run,
 };
