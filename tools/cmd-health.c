@@ -153,7 +153,7 @@ const struct cli_command cli_cmd_selftest = {
 		"(see docs/tuning.md). Exit 1 when a check fails for those CPUs. JSON keys:\n"
 		"cpus, cpus_chosen, passed, failed, warnings, checks: {KEY: {status (ok,\n"
 		"warn, fail, unknown), finding, fix}} for kernel_preempt, isolcpus,\n"
-		"nohz_full, cpu_governor, cpu_idle, irqbalance, transparent_hugepages,\n"
+		"nohz_full, cpu_governor, cpu_idle, irqbalance, irq_affinity, transparent_hugepages,\n"
 		"swap, timer_slack, rt_throttling, rt_permission, memlock_limit, hugepages.\n",
 	.run = selftest_run,
 };

@@ -232,6 +232,68 @@ static void check_irqbalance(const struct check_scope *scope, struct check_resul
 	    "--now irqbalance and set /proc/irq/N/smp_affinity_list yourself", scope->cpu_list);
 }
 
+/* The card's interrupts ("rfm" in their /proc/interrupts name) and the default affinity. */
+static void check_irq_affinity(const struct check_scope *scope, struct check_result *res)
+{
+	FILE *f = fopen("/proc/interrupts", "re");
+	char line[1024], path[64], list[256], floating[200] = "", pinned[200] = "";
+	size_t nf = 0, np = 0;
+	cpu_set_t set, overlap;
+
+	if (!f) {
+		SAY(res, CHECK_UNKNOWN, "/proc/interrupts is not readable");
+		return;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		unsigned int irq;
+		const char *name = strstr(line, "rfm");
+
+		if (!name || sscanf(line, " %u:", &irq) != 1)
+			continue;
+		snprintf(path, sizeof(path), "/proc/irq/%u/smp_affinity_list", irq);
+		if (!rt_read_line(path, list, sizeof(list)) || rt_parse_cpu_list(list, &set))
+			continue;
+		char *nl = strchr(line, '\n');
+		if (nl)
+			*nl = '\0';
+		if (CPU_COUNT(&set) > 1 && nf < sizeof(floating) - 64)
+			nf += (size_t)snprintf(floating + nf, sizeof(floating) - nf, "%sIRQ %u (%.24s) "
+					       "on CPUs %.16s", nf ? ", " : "", irq, name, list);
+		else if (np < sizeof(pinned) - 64)
+			np += (size_t)snprintf(pinned + np, sizeof(pinned) - np, "%sIRQ %u (%.24s) on "
+					       "CPU %.16s", np ? ", " : "", irq, name, list);
+	}
+	fclose(f);
+	if (nf) {
+		SAY(res, CHECK_WARN, "card interrupt not pinned: %s", floating);
+		FIX(res, "echo CPU > /proc/irq/N/smp_affinity_list (the loop's CPU %s, or a "
+		    "housekeeping one), with irqbalance off or banned from it", scope->cpu_list);
+		return;
+	}
+	if (scope->cpus_chosen && rt_read_line("/proc/irq/default_smp_affinity", list,
+					       sizeof(list))) {
+		/* A hex mask, lowest CPUs last: enough for the first 64 CPUs. */
+		unsigned long long mask = strtoull(list + (strlen(list) > 16 ? strlen(list) - 16 : 0),
+						   NULL, 16);
+
+		CPU_ZERO(&set);
+		for (int c = 0; c < 64; c++)
+			if (mask >> c & 1)
+				CPU_SET(c, &set);
+		CPU_AND(&overlap, &set, &scope->cpus);
+		if (CPU_COUNT(&overlap)) {
+			SAY(res, CHECK_WARN, "%s%snew device interrupts may land on CPUs %s "
+			    "(/proc/irq/default_smp_affinity %s)", pinned, np ? "; " : "",
+			    scope->cpu_list, list);
+			FIX(res, "write a mask of the housekeeping CPUs to "
+			    "/proc/irq/default_smp_affinity (boot: irqaffinity=0)");
+			return;
+		}
+	}
+	SAY(res, CHECK_OK, "%s", np ? pinned : "no reflective-memory card interrupt on this "
+	    "host; default interrupt affinity spares the chosen CPUs or none chosen");
+}
+
 static void check_thp(const struct check_scope *scope, struct check_result *res)
 {
 	char text[128];
@@ -397,6 +459,7 @@ const struct system_check system_checks[] = {
 	{ "cpu_governor", "CPU frequency governor", check_governor },
 	{ "cpu_idle", "C-states (cpuidle)", check_cpuidle },
 	{ "irqbalance", "interrupt balancing (irqbalance)", check_irqbalance },
+	{ "irq_affinity", "card and default IRQ affinity", check_irq_affinity },
 	{ "transparent_hugepages", "transparent huge pages", check_thp },
 	{ "swap", "swap", check_swap },
 	{ "timer_slack", "timer slack", check_timer_slack },

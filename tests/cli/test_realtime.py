@@ -5,7 +5,7 @@ import os
 from conftest import ok, usage_error
 
 CHECK_KEYS = {
-    "kernel_preempt", "isolcpus", "nohz_full", "cpu_governor", "cpu_idle", "irqbalance",
+    "kernel_preempt", "isolcpus", "nohz_full", "cpu_governor", "cpu_idle", "irqbalance", "irq_affinity",
     "transparent_hugepages", "swap", "timer_slack", "rt_throttling", "rt_permission",
     "memlock_limit", "hugepages",
 }
