@@ -40,6 +40,7 @@
 
 #include "futex.h"
 #include "internal.h"
+#include "rt-internal.h"
 
 #define R2G_NET_TYPES 5		/* RESET, INTR1..INTR4 */
 
@@ -353,6 +354,15 @@ static int r2g_ev_attach(struct rfm_node *node, uint32_t *depth)
 	return 0;
 }
 
+/* lock=1/prefault=1 (mem-lock.c): the queue the waiter threads fill. */
+static void r2g_ev_queue_memory(struct rfm_node *node, void **addr, size_t *len)
+{
+	struct r2g_node *r = node->priv;
+
+	*addr = r->ring;
+	*len = r->ring ? r->depth * sizeof(*r->ring) : 0;
+}
+
 static void start_waiter(struct rfm_node *node, unsigned int type)
 {
 	struct r2g_node *r = node->priv;
@@ -370,7 +380,9 @@ static void start_waiter(struct rfm_node *node, unsigned int type)
 	w->type = type;
 	pthread_mutex_lock(&r->lock);
 	r->alive[type] = true;
-	r->joinable[type] = pthread_create(&r->thread[type], NULL, waiter_thread, w) == 0;
+	/* The card's interrupts reach the queue through it: the handle's rt_prio/cpus. */
+	r->joinable[type] = rfm__rt_thread_create(node, &r->thread[type], waiter_thread, w,
+						  "rfm2g event waiter") == 0;
 	if (!r->joinable[type]) {
 		r->alive[type] = false;
 		free(w);
@@ -517,5 +529,6 @@ const struct rfm_backend_ops rfm__rfm2g_ops = {
 	.ev_sleep = r2g_ev_sleep,
 	.ev_sleep_finish = r2g_ev_sleep_finish,
 	.ev_wake = r2g_ev_wake,
+	.ev_queue_memory = r2g_ev_queue_memory,
 	.mem_bulk = r2g_mem_bulk,
 };

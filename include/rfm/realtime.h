@@ -24,7 +24,8 @@
  * | `cpus=LIST`          | cpus                  | the CPUs they may run on, e.g. `1` or `0,2-3` |
  *
  * The library's threads are the event dispatcher (rfm_event_callback_register()),
- * the event-fd watcher (rfm_event_fd()) and the heartbeat (rfm_health_start()).
+ * the event-fd watcher (rfm_event_fd()), the heartbeat (rfm_health_start())
+ * and, on `rfm2g:`, the threads that wait for the card's interrupts.
  * Rings live in the window, so their slots are covered by the window's options.
  *
  * Rights are checked when the node is opened, so a program learns at once
