@@ -174,7 +174,7 @@ int rfm__rt_probe(const struct rfm_rt_opts *rt, const char *uri)
 		if (!err)
 			pthread_join(t, NULL);
 	}
-	return err ? explain(rt, uri, "event dispatcher and heartbeat", err) : 0;
+	return err ? explain(rt, uri, "dispatcher/heartbeat", err) : 0;
 }
 
 int rfm__rt_thread_create(struct rfm_node *node, pthread_t *thread, void *(*fn)(void *),

@@ -121,6 +121,9 @@ static void test_bad_parameters(void **state)
 		assert_int_equal(rfm_open(uri_with(net, bad[i]), &node), RFM_EURI);
 		assert_null(node);
 	}
+	/* A CPU that exists in no cpu_set_t of this machine: refused at open. */
+	assert_int_equal(rfm_open(uri_with(net, "cpus=1000"), &node), RFM_EINVAL);
+	assert_non_null(strstr(rfm_last_error(), "cannot run on CPUs 1000"));
 	/* A policy without a priority is refused with the reason. */
 	assert_int_equal(rfm_open(uri_with(net, "rt_policy=fifo"), &node), RFM_EINVAL);
 	assert_non_null(strstr(rfm_last_error(), "priority 1..99"));
