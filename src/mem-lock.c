@@ -41,10 +41,12 @@ void rfm__mem_prefault(void *addr, size_t len)
 		return;
 	/*
 	 * Linux 5.14+ maps the pages writable in one call, as a write fault
-	 * would, without writing; older kernels and device mappings (PFN maps
-	 * refuse it) get a read of each page, which maps it just the same.
+	 * would, without writing. Older kernels (EINVAL) get a read of each
+	 * page, which maps it just the same. A card's window is a PFN map the
+	 * driver fills at mmap (EFAULT here): nothing to do, and reading
+	 * every page of it would only cost bus cycles.
 	 */
-	if (madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE) == 0)
+	if (madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE) == 0 || errno != EINVAL)
 		return;
 	for (uintptr_t p = lo; p < hi; p += page)
 		(void)*(volatile const uint8_t *)(p < (uintptr_t)addr ? (uintptr_t)addr : p);
