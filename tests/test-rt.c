@@ -24,6 +24,23 @@
 #include "rfm-cmocka.h"
 
 #define WINDOW (1024 * 1024)
+
+/*
+ * ASan and TSan replace mlock() by a no-op that returns 0 (locking their
+ * terabytes of shadow would hang the kernel): under them, what lock=1
+ * pins cannot be seen, so the checks of VmLck and of the memlock limit
+ * are left out.
+ */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define MLOCK_IS_REAL 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define MLOCK_IS_REAL 0
+#endif
+#endif
+#ifndef MLOCK_IS_REAL
+#define MLOCK_IS_REAL 1
+#endif
 #define PRIO 41
 
 static int setup(void **state)
@@ -183,7 +200,8 @@ static void test_prefault_and_lock_window(void **state)
 	assert_int_equal(rfm_open(uri_with(net, "lock=1"), &node), 0);
 	assert_int_equal(rfm_mem_map(node, &base, NULL), 0);
 	assert_int_equal(mapped_pages(base, WINDOW), WINDOW / page_size());
-	assert_true(locked_kib() >= before + WINDOW / 1024);
+	if (MLOCK_IS_REAL)
+		assert_true(locked_kib() >= before + WINDOW / 1024);
 	struct rfm_open_options got = { .struct_size = sizeof(got) };
 	assert_int_equal(rfm_node_get_options(node, &got), 0);
 	assert_int_equal(got.mem_flags, RFM_MEM_LOCK | RFM_MEM_PREFAULT);
@@ -471,6 +489,8 @@ static void test_no_privilege(void **state)
 		       (unsigned long long)lim.rlim_max);
 	}
 
+	if (!MLOCK_IS_REAL)
+		return;
 	v = run_unprivileged(uri_with(net, "lock=1"), 0, 64 * 1024);
 	assert_int_equal(v.ret, RFM_ENOMEM);
 	assert_non_null(strstr(v.message, "RLIMIT_MEMLOCK is 64 KiB"));

@@ -22,8 +22,8 @@ enum check_status {
 
 struct check_result {
 	enum check_status status;
-	char finding[320];	/* what was found */
-	char fix[320];		/* what to do ("" when nothing) */
+	char finding[1024];	/* what was found */
+	char fix[1024];		/* what to do ("" when nothing) */
 };
 
 /* What the checks look at. */
