@@ -265,6 +265,8 @@ bench)
 	build
 	say "benchmarks (medians and ratios against raw baselines, measured in this run)"
 	make -C build bench
+	say "jitter: event round trip idle and under stress-ng, default vs SCHED_FIFO + locked memory"
+	make -C build bench-jitter
 	;;
 *)
 	sed -n '3,16p' "$0" | sed 's/^# \{0,1\}//'
