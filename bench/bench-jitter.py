@@ -127,7 +127,7 @@ def main():
     if args.plot and results:
         plot = os.path.join(os.path.dirname(os.path.abspath(__file__)), "plot-latency.py")
         series = [f"{label}={csv}" for label, (_, csv) in results.items()]
-        subprocess.run([sys.executable, plot, "-o", args.plot, "--quantity", "event round trip",
+        subprocess.run([sys.executable, plot, "-o", args.plot, "--quantity", "period start to the echo's answer",
                         "--title", "rfm jitter: event round trip, idle and under stress-ng",
                         *series], check=True)
         print(f"\nplot: {args.plot}")
