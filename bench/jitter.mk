@@ -4,7 +4,7 @@
 # Not part of `make bench` (it needs stress-ng and runs ~1 min):
 # `make bench-jitter` runs it; BENCH_JITTER_ARGS passes options, e.g.
 # BENCH_JITTER_ARGS="--count 5000 --plot jitter.png".
-EXTRA_DIST += bench/bench-jitter.py
+EXTRA_DIST += bench/bench-jitter.py docs/tuning.md
 
 bench-jitter: tools/rfm$(EXEEXT)
 	/usr/bin/python3 $(top_srcdir)/bench/bench-jitter.py --build $(abs_top_builddir) \

@@ -13,6 +13,8 @@
 #include "rt-internal.h"
 
 #define PRIO_MAX_RT 99
+/* Larger struct_size values are a caller's bug, not a newer header. */
+#define STRUCT_SIZE_MAX 4096u
 
 static const char *const rt_params[] = { "prefault", "lock", "rt_policy", "rt_prio", "cpus" };
 
@@ -80,11 +82,21 @@ static int from_struct(const struct rfm_open_options *o, struct rfm_rt_opts *rt)
 				  "rfm_open_with_options: struct_size %u is too small (set it to "
 				  "sizeof(struct rfm_open_options))",
 				  o->struct_size);
+	if (o->struct_size > STRUCT_SIZE_MAX)
+		return rfm__error(RFM_EINVAL, "rfm_open_with_options: struct_size %u is absurd",
+				  o->struct_size);
 	if (have > offsetof(struct rfm_open_options, reserved) &&
 	    !zero_bytes(o->reserved, have - offsetof(struct rfm_open_options, reserved)))
 		return rfm__error(RFM_EINVAL,
 				  "rfm_open_with_options: reserved fields are not zero (zero the "
 				  "structure before setting fields)");
+	/* A newer program's fields this library does not know: refuse, never ignore. */
+	if (o->struct_size > sizeof(*o) &&
+	    !zero_bytes((const uint8_t *)o + sizeof(*o), o->struct_size - sizeof(*o)))
+		return rfm__error(RFM_EINVAL,
+				  "rfm_open_with_options: the structure (%u bytes) sets options "
+				  "this library (%zu bytes, %s) does not know",
+				  o->struct_size, sizeof(*o), rfm_version_string());
 	if (o->mem_flags & ~(RFM_MEM_PREFAULT | RFM_MEM_LOCK))
 		return rfm__error(RFM_EINVAL, "rfm_open_with_options: unknown mem_flags 0x%x",
 				  o->mem_flags);

@@ -162,6 +162,20 @@ static void test_bad_struct(void **state)
 	assert_int_equal(rfm_open_with_options(uri, &o, &node), RFM_EINVAL);
 	assert_non_null(strstr(rfm_last_error(), "reserved"));
 	o.reserved[3] = 0;
+	/* A newer program's larger structure: zero tail accepted, set tail refused. */
+	struct {
+		struct rfm_open_options o;
+		uint32_t newer[4];
+	} big;
+	memset(&big, 0, sizeof(big));
+	big.o.struct_size = sizeof(big);
+	big.o.mem_flags = RFM_MEM_PREFAULT;
+	assert_int_equal(rfm_open_with_options(uri, &big.o, &node), 0);
+	rfm_close(node);
+	node = NULL;
+	big.newer[2] = 1;
+	assert_int_equal(rfm_open_with_options(uri, &big.o, &node), RFM_EINVAL);
+	assert_non_null(strstr(rfm_last_error(), "does not know"));
 	o.mem_flags = 0x80;
 	assert_int_equal(rfm_open_with_options(uri, &o, &node), RFM_EINVAL);
 	o.mem_flags = 0;

@@ -63,7 +63,9 @@ enum rfm_rt_policy {
  * @brief Options of rfm_open_with_options(), in a versioned structure.
  * Zero the structure, set @c struct_size to sizeof(struct rfm_open_options),
  * then the fields wanted: zero everywhere means "as rfm_open()". Fields
- * appended in later versions lie in @c reserved, which must stay zero.
+ * appended in later versions lie in @c reserved, which must stay zero; a
+ * program built with a newer, larger structure runs on this library as
+ * long as it leaves the fields this library lacks zero (else ::RFM_EINVAL).
  */
 struct rfm_open_options {
 	uint32_t struct_size;	/**< Set by the caller: sizeof(struct rfm_open_options). */
