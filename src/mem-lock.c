@@ -86,11 +86,15 @@ static int apply(struct rfm_node *node, const char *what, void *addr, size_t len
 
 	if (!rt || !addr || !len)
 		return 0;
-	/* mlock maps what it locks; prefault alone maps without pinning. */
+	/*
+	 * Map the pages writable first: mlock maps what it locks but, on a
+	 * file system that tracks dirty pages, read-only, and the loop's first
+	 * store would still fault. Prefault alone maps without pinning.
+	 */
+	if (rt->mem_flags & (RFM_MEM_PREFAULT | RFM_MEM_LOCK))
+		rfm__mem_prefault(addr, len);
 	if (rt->mem_flags & RFM_MEM_LOCK)
 		return rfm__mem_lock(node->uri, what, addr, len);
-	if (rt->mem_flags & RFM_MEM_PREFAULT)
-		rfm__mem_prefault(addr, len);
 	return 0;
 }
 
