@@ -1,7 +1,14 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """rfm selftest --system (the machine's real-time checks) and rfm jitter."""
+import json
 import os
+import resource
+import shutil
+import subprocess
 
+import pytest
+
+import conftest
 from conftest import ok, usage_error
 
 CHECK_KEYS = {
@@ -115,3 +122,35 @@ def test_jitter_bad_options(rfm):
     usage_error(rfm("jitter", "--mode", "spin"), "--mode must be timer or event", "jitter")
     usage_error(rfm("jitter", "--rt-prio", "0"), "--rt-prio must be 1..99", "jitter")
     usage_error(rfm("jitter", "--cpu", "x"), "--cpu 'x' is not a CPU list", "jitter")
+
+
+def as_nobody(*args):
+    """Run rfm as uid 65534 without capabilities (setpriv, util-linux)."""
+    setpriv = shutil.which("setpriv")
+    if os.geteuid() != 0 or not setpriv:
+        pytest.skip("needs root and setpriv to drop privileges")
+    proc = subprocess.run([setpriv, "--reuid=65534", "--regid=65534", "--clear-groups",
+                           "--inh-caps=-all", "--bounding-set=-all", conftest.RFM, *args],
+                          capture_output=True, text=True, timeout=60)
+    return proc, resource.getrlimit(resource.RLIMIT_RTPRIO)[0]
+
+
+def test_system_without_privilege_fails(rfm):
+    proc, rtprio = as_nobody("selftest", "--system", "--json")
+    report = json.loads(proc.stdout)
+    if rtprio == 0:
+        assert report["checks"]["rt_permission"]["status"] == "fail", report
+        assert "CAP_SYS_NICE" in report["checks"]["rt_permission"]["finding"]
+        assert "rtprio" in report["checks"]["rt_permission"]["fix"]
+    failed = sum(c["status"] == "fail" for c in report["checks"].values())
+    assert proc.returncode == (1 if failed else 0), proc
+
+
+def test_jitter_without_privilege_says_why(rfm):
+    proc, rtprio = as_nobody("jitter", "--count", "10", "--rt-prio", "10")
+    if rtprio >= 10:
+        pytest.skip("RLIMIT_RTPRIO allows priority 10 without privilege here")
+    assert proc.returncode == 1, proc
+    assert "SCHED_FIFO priority 10 refused" in proc.stderr
+    assert "CAP_SYS_NICE" in proc.stderr and "RLIMIT_RTPRIO is 0" in proc.stderr
+    assert proc.stdout == ""
