@@ -20,7 +20,11 @@ INCLUDE_DIR = os.path.join(SOURCE_ROOT, "include", "rfm")
 # header is either %included by bindings/rfm.i or listed here: a new header
 # fails test_every_header_is_bound until it is one or the other, and one
 # listed here that rfm.i binds fails it until it leaves the list.
-PENDING = {}
+PENDING = {
+    # Python reaches every option through the URI (rfm.open("shm:x?lock=1&rt_prio=80"));
+    # the struct form needs a sizeof-setting constructor in rfm.i (issue 21).
+    "realtime.h": "real-time options: URI parameters only from Python",
+}
 
 # Functions of bound headers left out on purpose (bindings/python/rfm_python_rings.i):
 # zero-copy claim/peek hand out a pointer into the window that a script could
