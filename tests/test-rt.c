@@ -312,6 +312,17 @@ static void dispatcher_facts(rfm_node *node, struct seen *s)
 	assert_int_equal(rfm_event_callback_unregister(node, RFM_EVENT_INTR1), 0);
 }
 
+/* Real-time priority @prio allowed to this process (tests run as root; others skip). */
+static void require_rt_priority(int prio)
+{
+	struct rlimit lim;
+
+	if (geteuid() != 0 && (getrlimit(RLIMIT_RTPRIO, &lim) || lim.rlim_cur < (rlim_t)prio)) {
+		printf("  (not root and RLIMIT_RTPRIO < %d: skipped)\n", prio);
+		skip();
+	}
+}
+
 /* The last CPU this process may use: the one the library's threads are pinned to. */
 static int last_cpu(void)
 {
@@ -333,6 +344,7 @@ static void test_dispatcher_scheduling(void **state)
 	rfm_node *node;
 	int cpu = last_cpu();
 
+	require_rt_priority(PRIO + 1);
 	/* Default: the dispatcher runs as its creator, time-shared. */
 	assert_int_equal(rfm_open(uri_with(net, "loopback=1"), &node), 0);
 	dispatcher_facts(node, &s);
@@ -397,6 +409,7 @@ static void test_heartbeat_scheduling(void **state)
 	char extra[64];
 	rfm_node *node;
 
+	require_rt_priority(PRIO + 2);
 	snprintf(extra, sizeof(extra), "rt_prio=%d", PRIO + 2);
 	assert_int_equal(rfm_open(uri_with(net, extra), &node), 0);
 	assert_int_equal(fifo_threads(PRIO + 2), 0);
@@ -481,6 +494,10 @@ static void test_no_privilege(void **state)
 	struct verdict v;
 	char expect[64];
 
+	if (geteuid() != 0) {
+		printf("  (not root: cannot drop what it does not have; skipped)\n");
+		skip();
+	}
 	v = run_unprivileged(uri_with(net, "rt_prio=80"), 0, RLIM_INFINITY);
 	assert_int_equal(v.ret, RFM_EPERM);
 	assert_non_null(strstr(v.message, "CAP_SYS_NICE"));

@@ -102,6 +102,8 @@ def test_jitter_timer_json(rfm):
 
 
 def test_jitter_event_round_trip_locked_fifo(rfm, net, tmp_path):
+    if os.geteuid() != 0 and resource.getrlimit(resource.RLIMIT_RTPRIO)[0] < 10:
+        pytest.skip("SCHED_FIFO needs root or RLIMIT_RTPRIO >= 10")
     cpu = allowed_cpus()[-1]
     csv = tmp_path / "jitter.csv"
     report = ok(rfm("-u", net.uri, "jitter", "--mode", "event", "--rate", "1000",
