@@ -6,7 +6,9 @@
  *  1. $RFM_URI set and not empty: that URI, whatever the path;
  *  2. a path that is already a librfm URI (shm:, dev:, rfm2g:): itself;
  *  3. /dev/rfm2gN or /dev/rfm2g/N: "rfm2g:PATH" when the device node
- *     exists (the vendor driver), else the emulated network "shm:rfm2gN";
+ *     exists (the vendor driver), else "dev:/dev/rfmN" when librfm's driver
+ *     has that card (it lists them in /proc/rfm2g), else the emulated
+ *     network "shm:rfm2gN";
  *  4. /dev/rfmN that exists: "dev:PATH" (librfm's own driver);
  *  5. anything else: RFM2G_NO_RFM2G_BOARD.
  *
@@ -181,8 +183,14 @@ static bool resolve(const char *path, char *uri, size_t len, int *unit)
 		return strlen(path) < len;
 	}
 	if (n >= 0) {
+		char card[32];
+
+		/* librfm's driver lists its cards in /proc/rfm2g as units 0..n-1. */
+		snprintf(card, sizeof(card), "/dev/rfm%d", n);
 		if (access(path, F_OK) == 0)
 			snprintf(uri, len, "rfm2g:%s", path);
+		else if (access(card, F_OK) == 0)
+			snprintf(uri, len, "dev:%s", card);
 		else
 			snprintf(uri, len, "shm:rfm2g%d", n);
 		return true;
