@@ -276,6 +276,21 @@ static void fill_config(struct rfm2g_compat *h, const char *path, int unit)
 	c->PciConfig.revision = RFM2G_COMPAT_PCI_REVISION;
 }
 
+/*
+ * A failed open says why on stderr: RFM2G_STATUS has no room for it, and
+ * the program's user is the one who can fix a URI or start a driver. On
+ * an emulated board it also names what shm: cannot provide (no kernel
+ * driver: no /proc/rfm2g for utilities that count boards there).
+ */
+static void say_why(const char *path, const char *uri, const char *reason)
+{
+	bool emulated = uri && !strncmp(uri, "shm:", 4) && unit_of(path, "/dev/rfm2g") >= 0;
+
+	fprintf(stderr, "librfm2g: RFM2gOpen(\"%s\"): %s%s\n", path, reason,
+		emulated ? " [a vendor device path on an emulated board (shm:): there is no "
+			   "/proc/rfm2g there either; see docs/rfm2g-migration.md]" : "");
+}
+
 STDRFM2GCALL RFM2gOpen(char *DevicePath, RFM2GHANDLE *rh)
 {
 	char uri[512], shared[600];
@@ -287,8 +302,12 @@ STDRFM2GCALL RFM2gOpen(char *DevicePath, RFM2GHANDLE *rh)
 	pthread_once(&atfork_once, install_atfork);
 	if (!DevicePath)
 		return RFM2G_BAD_PARAMETER_1;
-	if (!resolve(DevicePath, uri, sizeof(uri), &unit))
+	if (!resolve(DevicePath, uri, sizeof(uri), &unit)) {
+		say_why(DevicePath, NULL,
+			"no RFM2g board: not /dev/rfm2gN, /dev/rfmN or a librfm URI, and "
+			"RFM_URI is not set");
 		return RFM2G_NO_RFM2G_BOARD;
+	}
 	if (!rh)
 		return RFM2G_BAD_PARAMETER_2;
 	h = calloc(1, sizeof(*h));
@@ -301,6 +320,7 @@ STDRFM2GCALL RFM2gOpen(char *DevicePath, RFM2GHANDLE *rh)
 		r = rfm_mem_map(h->node, &base, &size);
 	if (r != 0) {
 		pthread_mutex_unlock(&open_lock);
+		say_why(DevicePath, uri, rfm_last_error());
 		if (h->node)
 			rfm_close(h->node);
 		free(h);
@@ -321,6 +341,8 @@ STDRFM2GCALL RFM2gOpen(char *DevicePath, RFM2GHANDLE *rh)
 			st = RFM2G_OS_ERROR;	/* the vendor library leaks the fd here; we do not */
 		if (st != RFM2G_SUCCESS) {
 			pthread_mutex_unlock(&open_lock);
+			say_why(DevicePath, uri, h->hwfd < 0 ? "opening the vendor driver's device failed"
+							     : "IOCTL_RFM2G_GET_CONFIG failed");
 			if (h->hwfd >= 0)
 				close(h->hwfd);
 			rfm_close(h->node);

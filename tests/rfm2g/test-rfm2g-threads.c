@@ -18,10 +18,12 @@
  * memory; nothing sleeps.
  */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <sys/select.h>
+#include <unistd.h>
 
 #include "compat.h"
 #include "rfm2g-test.h"
@@ -456,6 +458,54 @@ static void t_lost_interrupt(void **state)
 	assert_st(RFM2gClose(&h), RFM2G_SUCCESS);
 }
 
+/* ---- a refused open says why ---- */
+
+/* Run RFM2gOpen(@path) with stderr captured into @out. */
+static RFM2G_STATUS open_capturing(const char *path, RFM2GHANDLE *h, char *out, size_t len)
+{
+	FILE *tmp = tmpfile();
+	int saved = dup(2);
+	RFM2G_STATUS st;
+	size_t n;
+
+	assert_non_null(tmp);
+	assert_true(saved >= 0);
+	fflush(stderr);
+	assert_true(dup2(fileno(tmp), 2) >= 0);
+	st = RFM2gOpen((char *) path, h);
+	fflush(stderr);
+	assert_true(dup2(saved, 2) >= 0);
+	close(saved);
+	rewind(tmp);
+	n = fread(out, 1, len - 1, tmp);
+	out[n] = '\0';
+	fclose(tmp);
+	return st;
+}
+
+static void t_open_failure_says_why(void **state)
+{
+	RFM2GHANDLE a = NULL, b = NULL;
+	char msg[1024];
+
+	(void) state;
+	/* An explicit shared=0: a second handle of node 7 is refused, and told why. */
+	setenv("RFM_URI", harness_network_uri(&net, "size=1M&node=%d&shared=0", SHARED_NODE), 1);
+	assert_st(open_capturing("/dev/rfm2g0", &a, msg, sizeof(msg)), RFM2G_SUCCESS);
+	assert_string_equal(msg, "");
+	assert_st(open_capturing("/dev/rfm2g0", &b, msg, sizeof(msg)), RFM2G_NOT_OPEN);
+	assert_null(b);
+	assert_non_null(strstr(msg, "RFM2gOpen(\"/dev/rfm2g0\")"));
+	assert_non_null(strstr(msg, "in use"));
+	assert_non_null(strstr(msg, "shared=1"));
+	/* A vendor path on an emulated board: the message names the shm: limits. */
+	assert_non_null(strstr(msg, "/proc/rfm2g"));
+	assert_st(RFM2gClose(&a), RFM2G_SUCCESS);
+	unsetenv("RFM_URI");
+	assert_st(open_capturing("/no/such/board", &b, msg, sizeof(msg)), RFM2G_NO_RFM2G_BOARD);
+	assert_non_null(strstr(msg, "RFM_URI is not set"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -464,6 +514,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(t_open_close_stress, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_two_receiver_processes, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_lost_interrupt, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_open_failure_says_why, setup, teardown),
 	};
 
 	harness_init();
