@@ -418,6 +418,7 @@ static void *callback_thread(void *arg)
 		if (!cb_current(h, q, gen))
 			break;
 		r = take_locked(q);
+		rfm2g__views_refresh_locked(h);	/* LISR and the sender registers moved on */
 		fn = q->cb;
 		memset(&info, 0, sizeof(info));
 		info.Event = (RFM2GEVENTTYPE) type;
