@@ -67,7 +67,7 @@ static int rfm_procfs_show(struct seq_file *m, void *v)
 	seq_printf(m, "RFM2G_DEVICE_COUNT   %u\n\n", n);
 	list_for_each_entry(c, &rfm_procfs_cards, node) {
 		struct pci_dev *pdev = c->pdev;
-		int or, cs, mem;
+		int or, cs, mem, irq;
 
 		rfm_procfs_bars(pdev, &or, &cs, &mem);
 		seq_printf(m, "DEVICE_%u_BUS                %u\n", i, pdev->bus->number);
@@ -87,7 +87,10 @@ static int rfm_procfs_show(struct seq_file *m, void *v)
 			   (unsigned long long)pci_resource_start(pdev, mem));
 		seq_printf(m, "DEVICE_%u_MEMORY_SIZE        %llu\n", i,
 			   (unsigned long long)pci_resource_len(pdev, mem));
-		seq_printf(m, "DEVICE_%u_INTERRUPT          %u\n\n", i, pdev->irq);
+		/* The first vector (MSI-X on ivshmem cards), else the INTx line. */
+		irq = pci_irq_vector(pdev, 0);
+		seq_printf(m, "DEVICE_%u_INTERRUPT          %u\n\n", i,
+			   irq >= 0 ? (unsigned int)irq : pdev->irq);
 		i++;
 	}
 	mutex_unlock(&rfm_procfs_lock);

@@ -347,6 +347,7 @@ static void t_proc_rfm2g(void **state)
 		unsigned long long v;
 		unsigned int i;
 
+		print_message("/proc/rfm2g: %s", line);	/* for the lab's log */
 		if (sscanf(line, "RFM2G_DEVICE_COUNT %u", &count) == 1)
 			continue;
 		if (sscanf(line, "DEVICE_%u_%63s %lli", &i, key, &v) == 3 && i < count) {
