@@ -25,6 +25,8 @@ DRIVER_KBUILD_FILES = \
 	driver/linux/rfm-5565.c \
 	driver/linux/rfm5565-hw.h \
 	driver/linux/rfm5565-hw.c
+# /proc/rfm2g for RFM2g utilities (issue 14).
+DRIVER_KBUILD_FILES += driver/linux/rfm-procfs.h driver/linux/rfm-procfs.c
 DRIVER_UAPI_FILES = \
 	include/rfm/uapi/rfm_dev.h \
 	include/rfm/uapi/rfm_ivshmem.h
@@ -124,6 +126,9 @@ VM_RUN = bash $(top_srcdir)/driver/lab/vm-run.sh -M $(RFM_KO) \
 VM_DEV_TESTS = tests/test-errors tests/test-version tests/test-uri tests/test-memory \
 	tests/test-open tests/test-publish tests/dev/test-events-nodes \
 	tests/test-multinode tests/test-corrupt tests/events/test-events-api
+# RFM2g programs over dev: and /proc/rfm2g from rfm.ko (librfm2g from its own .libs).
+VM_DEV_TESTS += tests/rfm2g/test-rfm2g-sites
+VM_DEV_LIBS = -L src/.libs -L src/rfm2g/.libs
 
 # `rfm ping --mode event` across two guests, as a user runs the CLI.
 if WITH_TOOLS
@@ -138,7 +143,7 @@ endif
 
 vm-check: driver driver/lab/rfm-ivshmem-server$(EXEEXT) driver/lab/guest/vmtest$(EXEEXT) \
 		driver/lab/guest/vmchaos$(EXEEXT) driver/lab/guest/devpair$(EXEEXT) \
-		src/librfm.la $(VM_DEV_TESTS:=$(EXEEXT)) $(VM_PING_DEPS)
+		src/librfm.la src/rfm2g/librfm2g.la $(VM_DEV_TESTS:=$(EXEEXT)) $(VM_PING_DEPS)
 	$(VM_RUN) -o $(LAB_DIR)/vmtest -B driver/lab/guest/vmtest$(EXEEXT) -n 2 -X vmtest
 	$(VM_RUN) -o $(LAB_DIR)/vmchaos -B driver/lab/guest/vmchaos$(EXEEXT) -n 2 vmchaos
 	$(VM_RUN) -o $(LAB_DIR)/devpair -L src/.libs -m 4M \
@@ -149,8 +154,8 @@ vm-check: driver driver/lab/rfm-ivshmem-server$(EXEEXT) driver/lab/guest/vmtest$
 		bins="$$bins -B $$(dirname $$t)/.libs/$$(basename $$t)$(EXEEXT)"; \
 		names="$$names $$(basename $$t)"; \
 	done; \
-	echo "$(VM_RUN) -o $(LAB_DIR)/devsuite -n 1 -d 3 -m 4M -L src/.libs ... dev-suite.sh$$names"; \
-	$(VM_RUN) -o $(LAB_DIR)/devsuite -n 1 -d 3 -m 4M -L src/.libs \
+	echo "$(VM_RUN) -o $(LAB_DIR)/devsuite -n 1 -d 3 -m 4M $(VM_DEV_LIBS) ... dev-suite.sh$$names"; \
+	$(VM_RUN) -o $(LAB_DIR)/devsuite -n 1 -d 3 -m 4M $(VM_DEV_LIBS) \
 		-B $(top_srcdir)/driver/lab/guest/dev-suite.sh $$bins dev-suite.sh $$names
 
 vm-bench: driver driver/lab/rfm-ivshmem-server$(EXEEXT) driver/lab/guest/vmbench$(EXEEXT)

@@ -8,6 +8,7 @@
 #include <linux/pci.h>
 
 #include "rfm-core.h"
+#include "rfm-procfs.h"
 #include "rfm5565-hw.h"
 
 #define IVSHMEM_VENDOR 0x1af4
@@ -24,13 +25,16 @@ MODULE_DEVICE_TABLE(pci, rfm_pci_ids);
 
 static int rfm_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 {
-	if (id->driver_data == RFM_VARIANT_5565)
-		return rfm_5565_probe(pdev);
-	return rfm_ivs_probe(pdev);
+	int ret = id->driver_data == RFM_VARIANT_5565 ? rfm_5565_probe(pdev) : rfm_ivs_probe(pdev);
+
+	if (!ret)
+		rfm_procfs_add(pdev);
+	return ret;
 }
 
 static void rfm_pci_remove(struct pci_dev *pdev)
 {
+	rfm_procfs_remove(pdev);
 	if (pdev->vendor == RFM5565_VENDOR)
 		rfm_5565_remove(pdev);
 	else
@@ -51,15 +55,19 @@ static int __init rfm_init(void)
 	ret = rfm_chrdev_init();
 	if (ret)
 		return ret;
+	rfm_procfs_init();
 	ret = pci_register_driver(&rfm_pci_driver);
-	if (ret)
+	if (ret) {
+		rfm_procfs_exit();
 		rfm_chrdev_exit();
+	}
 	return ret;
 }
 
 static void __exit rfm_exit(void)
 {
 	pci_unregister_driver(&rfm_pci_driver);
+	rfm_procfs_exit();
 	rfm_chrdev_exit();
 }
 

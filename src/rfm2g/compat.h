@@ -29,6 +29,17 @@
 #define RFM2G_COMPAT_PAGE 4096u
 #define RFM2G_COMPAT_STRUCT_ID 0x52464D32u
 #define RFM2G_COMPAT_VERSION RFM2G_PRODUCT_VERSION
+/* RFM2GCONFIG.Name as the vendor driver fills it. */
+#define RFM2G_COMPAT_DRIVER_NAME RFM2G_PRODUCT_STRING
+/*
+ * The emulated board's revisions: a 5565 with the sliding window (the
+ * vendor library refuses it below board revision 0x8C), PLX 9656 rev AB.
+ */
+#define RFM2G_COMPAT_BOARD_REVISION 0x8Cu
+#define RFM2G_COMPAT_PCI_REVISION 0x01u
+#define RFM2G_COMPAT_PLX_REVISION 0xACu
+/* Bytes of the PLX register view (BAR0 of a 5565). */
+#define RFM2G_COMPAT_CFG_SIZE 512u
 #define RFM2G_COMPAT_NEVENTS ((unsigned int) RFM2GEVENT_LAST)
 
 struct rfm2g_record {
@@ -69,6 +80,12 @@ struct rfm2g_compat {
 	unsigned int cb_threads;	/* callback threads alive */
 	bool intake;			/* librfm callbacks registered */
 	unsigned int maps;		/* RFM2gUserMemory() mappings outstanding */
+	/* special mappings (views.c) */
+	struct rfm2g_special *specials;	/* DMA buffers and register views handed out */
+	uint8_t *dma;			/* the current DMA buffer, or NULL */
+	size_t dma_len;
+	int regfd;			/* memfd of the register images, or -1 */
+	uint8_t *regimg;		/* our writable mapping of it */
 	struct rfm2g_evq ev[RFM2GEVENT_LAST];
 	/* soft board state of emulated networks */
 	uint32_t dma_threshold;
@@ -104,6 +121,25 @@ bool rfm2g__hw_ioctl(const struct rfm2g_compat *h, unsigned long request, void *
 /* An ioctl whose argument the driver takes by value. */
 bool rfm2g__hw_ioctl_value(const struct rfm2g_compat *h, unsigned long request,
 			   unsigned long value);
+
+/* Register images of the emulated board (RFM2G_REGSIZE / RFM2G_COMPAT_CFG_SIZE bytes). */
+void rfm2g__ctrl_image(const struct rfm2g_compat *h, uint8_t *regs);
+void rfm2g__cfg_image(const struct rfm2g_compat *h, uint8_t *regs);
+/* Rewrite the register views, if any (lock held). */
+void rfm2g__views_refresh_locked(struct rfm2g_compat *h);
+/*
+ * Map a DMA buffer (@offset has RFM2G_DMA_MMAP_OFFSET) or a register set
+ * (@offset RFM2G_BAR0_MMAP_OFFSET or RFM2G_BAR2_MMAP_OFFSET) of @pages.
+ */
+RFM2G_STATUS rfm2g__map_special(struct rfm2g_compat *h, RFM2G_UINT64 offset, RFM2G_UINT32 pages,
+				volatile void **ptr);
+/* Unmap @addr if it is a special mapping of @h: true, and the status in *@st. */
+bool rfm2g__unmap_special(struct rfm2g_compat *h, volatile void *addr, size_t len,
+			  RFM2G_STATUS *st);
+/* @buf..@buf+@len lies in the handle's DMA buffer (lock held or owner thread). */
+bool rfm2g__in_dma_buffer(const struct rfm2g_compat *h, const void *buf, size_t len);
+/* Forget the special mappings at close (the program's mappings stay). */
+void rfm2g__views_release(struct rfm2g_compat *h);
 
 /* Shorthand for the handle preamble of every call. */
 #define RFM2G_ENTER(h, rh)                                                    \

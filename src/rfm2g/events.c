@@ -55,6 +55,7 @@ void rfm2g__deliver_locked(struct rfm2g_compat *h, unsigned int type, uint16_t n
 	/* Anti-flood, as on the cards: these stay off until enabled again. */
 	if (type == RFM2GEVENT_BAD_DATA || type == RFM2GEVENT_SYNC_LOSS)
 		q->enabled = false;
+	rfm2g__views_refresh_locked(h);
 	pthread_cond_broadcast(&h->cond);
 }
 
@@ -81,6 +82,9 @@ static void intake(rfm_node *node, const struct rfm_event *ev, void *arg)
 		for (unsigned int i = 0; i <= RFM2GEVENT_INTR4; i++)
 			if (h->ev[i].enabled)
 				h->ev[i].overflowed = true;
+	} else if (ev->type == RFM2GEVENT_RESET) {
+		/* The vendor driver reports a reset request with node id 0, no data. */
+		rfm2g__deliver_locked(h, ev->type, 0, 0);
 	} else {
 		rfm2g__deliver_locked(h, ev->type, (uint16_t) ev->sender, ev->data);
 	}
@@ -100,28 +104,39 @@ static RFM2G_STATUS start_intake(struct rfm2g_compat *h)
 	return RFM2G_SUCCESS;
 }
 
+/*
+ * The RFM2g queue is opened before librfm's mask: librfm queues records
+ * from the moment rfm_event_enable() sets the mask, and the intake drops
+ * records of types not enabled here. Enabled the other way round, a record
+ * sent while RFM2gEnableEvent() ran could pass librfm (counted there as
+ * delivered) and be dropped here, counted nowhere.
+ */
 STDRFM2GCALL RFM2gEnableEvent(RFM2GHANDLE rh, RFM2GEVENTTYPE EventType)
 {
+	bool was_enabled;
+
 	RFM2G_ENTER(h, rh);
 	if (!valid_event(EventType)) {
-		st_ = RFM2G_BAD_PARAMETER_2;
-	} else if (network_event(EventType)) {
-		int r;
-
-		pthread_mutex_lock(&h->lock);
-		st_ = start_intake(h);
-		pthread_mutex_unlock(&h->lock);
-		if (st_ == RFM2G_SUCCESS) {
-			r = rfm_event_enable(h->node, RFM_EVENT_BIT(EventType));
-			if (r == RFM_ENOTSUP)
-				st_ = RFM2G_NOT_SUPPORTED;
-			else if (r != 0 && r != RFM_EBUSY)	/* enabling twice is fine */
-				st_ = RFM2G_DRIVER_ERROR;
-		}
+		rfm2g__put(h);
+		return RFM2G_BAD_PARAMETER_2;
 	}
-	if (st_ == RFM2G_SUCCESS) {
+	pthread_mutex_lock(&h->lock);
+	was_enabled = h->ev[EventType].enabled;
+	h->ev[EventType].enabled = true;
+	if (network_event(EventType))
+		st_ = start_intake(h);
+	pthread_mutex_unlock(&h->lock);
+	if (st_ == RFM2G_SUCCESS && network_event(EventType)) {
+		int r = rfm_event_enable(h->node, RFM_EVENT_BIT(EventType));
+
+		if (r == RFM_ENOTSUP)
+			st_ = RFM2G_NOT_SUPPORTED;
+		else if (r != 0 && r != RFM_EBUSY)	/* enabling twice is fine */
+			st_ = RFM2G_DRIVER_ERROR;
+	}
+	if (st_ != RFM2G_SUCCESS) {
 		pthread_mutex_lock(&h->lock);
-		h->ev[EventType].enabled = true;
+		h->ev[EventType].enabled = was_enabled;
 		pthread_mutex_unlock(&h->lock);
 	}
 	rfm2g__put(h);
@@ -403,6 +418,7 @@ static void *callback_thread(void *arg)
 		if (!cb_current(h, q, gen))
 			break;
 		r = take_locked(q);
+		rfm2g__views_refresh_locked(h);	/* LISR and the sender registers moved on */
 		fn = q->cb;
 		memset(&info, 0, sizeof(info));
 		info.Event = (RFM2GEVENTTYPE) type;

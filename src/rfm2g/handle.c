@@ -6,7 +6,9 @@
  *  1. $RFM_URI set and not empty: that URI, whatever the path;
  *  2. a path that is already a librfm URI (shm:, dev:, rfm2g:): itself;
  *  3. /dev/rfm2gN or /dev/rfm2g/N: "rfm2g:PATH" when the device node
- *     exists (the vendor driver), else the emulated network "shm:rfm2gN";
+ *     exists (the vendor driver), else "dev:/dev/rfmN" when librfm's driver
+ *     has that card (it lists them in /proc/rfm2g), else the emulated
+ *     network "shm:rfm2gN";
  *  4. /dev/rfmN that exists: "dev:PATH" (librfm's own driver);
  *  5. anything else: RFM2G_NO_RFM2G_BOARD.
  *
@@ -14,9 +16,13 @@
  * controls (configuration, LCSR bits, byte swapping, registers, debug
  * flags, ring test) that librfm's API has no call for.
  *
- * A second RFM2gOpen() of the same shm: network in one process opens the
- * same node id again (URI parameter shared=1), as a second open of one
- * board does with the vendor driver.
+ * One board, one node id, as with a card: every RFM2gOpen() of a shm:
+ * network that this process already has open joins that handle's node id
+ * (URI parameters node=N&shared=1), and a URI that names its node id
+ * (node=N) is always opened with shared=1, so that other processes opening
+ * the same URI join the same node. The registry lookup, rfm_open() and the
+ * listing of the new handle happen under one lock (open_lock): two threads
+ * opening at once cannot both miss each other and claim two ids.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -57,6 +63,8 @@ static int open_board(const char *uri)
 }
 
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Serialises whole opens: lookup of a shared node, rfm_open(), listing. */
+static pthread_mutex_t open_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct rfm2g_compat *registry;
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 
@@ -78,6 +86,7 @@ static void init_cond(pthread_cond_t *cond)
 static void forget_threads_in_child(void)
 {
 	pthread_mutex_init(&registry_lock, NULL);
+	pthread_mutex_init(&open_lock, NULL);
 	for (struct rfm2g_compat *h = registry; h; h = h->next) {
 		pthread_mutex_init(&h->lock, NULL);
 		init_cond(&h->cond);	/* its waiters were the parent's threads */
@@ -125,6 +134,7 @@ void rfm2g__put(struct rfm2g_compat *h)
 {
 	pthread_mutex_lock(&h->lock);
 	h->refs--;
+	rfm2g__views_refresh_locked(h);	/* the register views show every call's effect */
 	if (h->closing)
 		pthread_cond_broadcast(&h->cond);
 	pthread_mutex_unlock(&h->lock);
@@ -173,8 +183,14 @@ static bool resolve(const char *path, char *uri, size_t len, int *unit)
 		return strlen(path) < len;
 	}
 	if (n >= 0) {
+		char card[32];
+
+		/* librfm's driver lists its cards in /proc/rfm2g as units 0..n-1. */
+		snprintf(card, sizeof(card), "/dev/rfm%d", n);
 		if (access(path, F_OK) == 0)
 			snprintf(uri, len, "rfm2g:%s", path);
+		else if (access(card, F_OK) == 0)
+			snprintf(uri, len, "dev:%s", card);
 		else
 			snprintf(uri, len, "shm:rfm2g%d", n);
 		return true;
@@ -187,15 +203,36 @@ static bool resolve(const char *path, char *uri, size_t len, int *unit)
 	return false;
 }
 
-/* Same shm: network already open in this process: ask for its node id again. */
+/* Does the query part of @uri have parameter @name? */
+static bool has_param(const char *uri, const char *name)
+{
+	const char *q = strchr(uri, '?');
+	size_t n = strlen(name);
+
+	while (q) {
+		q++;
+		if (!strncmp(q, name, n) && q[n] == '=')
+			return true;
+		q = strchr(q, '&');
+	}
+	return false;
+}
+
+/*
+ * The URI to open for @uri (call with open_lock held): on shm:, the node id
+ * of a handle of this process on the same network, shared; else the
+ * URI's own node=N, shared with other processes. Without node= and no
+ * handle here yet, the first free id, as every process is a board.
+ */
 static void share_node(const char *uri, char *out, size_t len)
 {
 	struct rfm2g_compat *h;
+	char sep = strchr(uri, '?') ? '&' : '?';
 	int node = -1;
 
 	snprintf(out, len, "%s", uri);
-	if (strncmp(uri, "shm:", 4))
-		return;
+	if (strncmp(uri, "shm:", 4) || has_param(uri, "shared"))
+		return;		/* an explicit shared= is the user's choice */
 	pthread_mutex_lock(&registry_lock);
 	for (h = registry; h; h = h->next)
 		if (!strcmp(h->uri, uri)) {
@@ -203,13 +240,10 @@ static void share_node(const char *uri, char *out, size_t len)
 			break;
 		}
 	pthread_mutex_unlock(&registry_lock);
-	if (node < 0)
-		return;
-	if (strstr(uri, "node="))
-		snprintf(out, len, "%s%cshared=1", uri, strchr(uri, '?') ? '&' : '?');
-	else
-		snprintf(out, len, "%s%cnode=%d&shared=1", uri, strchr(uri, '?') ? '&' : '?',
-			 node);
+	if (has_param(uri, "node"))
+		snprintf(out, len, "%s%cshared=1", uri, sep);
+	else if (node >= 0)
+		snprintf(out, len, "%s%cnode=%d&shared=1", uri, sep, node);
 }
 
 static void fill_config(struct rfm2g_compat *h, const char *path, int unit)
@@ -225,11 +259,36 @@ static void fill_config(struct rfm2g_compat *h, const char *path, int unit)
 	c->Unit = (RFM2G_UINT8) unit;
 	c->MemorySize = (RFM2G_UINT32) size;
 	snprintf(c->Device, sizeof(c->Device), "%s", path);
-	snprintf(c->Name, sizeof(c->Name), "librfm-%s", rfm_node_backend(h->node));
-	snprintf(c->DriverVersion, sizeof(c->DriverVersion), "%s", rfm_version_string());
+	/* The vendor driver's strings: programs print and compare them. */
+	snprintf(c->Name, sizeof(c->Name), "%s", RFM2G_COMPAT_DRIVER_NAME);
+	snprintf(c->DriverVersion, sizeof(c->DriverVersion), "%s", RFM2G_COMPAT_VERSION);
+	c->BoardRevision = RFM2G_COMPAT_BOARD_REVISION;
+	c->RevisionId = RFM2G_COMPAT_PCI_REVISION;
+	c->PlxRevision = RFM2G_COMPAT_PLX_REVISION;
 	c->Lcsr1 = rfm2g__lcsr(h);
+	/* The register views of RFM2gMapDeviceMemory(): one page each, at offset 0. */
+	c->PciConfig.rfm2gOrWindowSize = RFM2G_COMPAT_CFG_SIZE;
+	c->PciConfig.rfm2gOrRegSize = RFM2G_COMPAT_CFG_SIZE;
+	c->PciConfig.rfm2gCsWindowSize = RFM2G_REGSIZE;
+	c->PciConfig.rfm2gCsRegSize = RFM2G_REGSIZE;
 	c->PciConfig.rfm2gWindowSize = (RFM2G_UINT32) size;
 	c->PciConfig.type = DEVICE_ID_PCI5565;
+	c->PciConfig.revision = RFM2G_COMPAT_PCI_REVISION;
+}
+
+/*
+ * A failed open says why on stderr: RFM2G_STATUS has no room for it, and
+ * the program's user is the one who can fix a URI or start a driver. On
+ * an emulated board it also names what shm: cannot provide (no kernel
+ * driver: no /proc/rfm2g for utilities that count boards there).
+ */
+static void say_why(const char *path, const char *uri, const char *reason)
+{
+	bool emulated = uri && !strncmp(uri, "shm:", 4) && unit_of(path, "/dev/rfm2g") >= 0;
+
+	fprintf(stderr, "librfm2g: RFM2gOpen(\"%s\"): %s%s\n", path, reason,
+		emulated ? " [a vendor device path on an emulated board (shm:): there is no "
+			   "/proc/rfm2g there either; see docs/rfm2g-migration.md]" : "");
 }
 
 STDRFM2GCALL RFM2gOpen(char *DevicePath, RFM2GHANDLE *rh)
@@ -243,18 +302,25 @@ STDRFM2GCALL RFM2gOpen(char *DevicePath, RFM2GHANDLE *rh)
 	pthread_once(&atfork_once, install_atfork);
 	if (!DevicePath)
 		return RFM2G_BAD_PARAMETER_1;
-	if (!resolve(DevicePath, uri, sizeof(uri), &unit))
+	if (!resolve(DevicePath, uri, sizeof(uri), &unit)) {
+		say_why(DevicePath, NULL,
+			"no RFM2g board: not /dev/rfm2gN, /dev/rfmN or a librfm URI, and "
+			"RFM_URI is not set");
 		return RFM2G_NO_RFM2G_BOARD;
+	}
 	if (!rh)
 		return RFM2G_BAD_PARAMETER_2;
 	h = calloc(1, sizeof(*h));
 	if (!h)
 		return RFM2G_LOW_MEMORY;
+	pthread_mutex_lock(&open_lock);
 	share_node(uri, shared, sizeof(shared));
 	r = rfm_open(shared, &h->node);
 	if (r == 0)
 		r = rfm_mem_map(h->node, &base, &size);
 	if (r != 0) {
+		pthread_mutex_unlock(&open_lock);
+		say_why(DevicePath, uri, rfm_last_error());
 		if (h->node)
 			rfm_close(h->node);
 		free(h);
@@ -264,6 +330,7 @@ STDRFM2GCALL RFM2gOpen(char *DevicePath, RFM2GHANDLE *rh)
 		return r == RFM_ENOMEM ? RFM2G_LOW_MEMORY : RFM2G_NOT_OPEN;
 	}
 	h->hwfd = -1;
+	h->regfd = -1;
 	if (!strncmp(uri, "rfm2g:", 6)) {
 		RFM2G_STATUS st = RFM2G_SUCCESS;
 
@@ -273,6 +340,9 @@ STDRFM2GCALL RFM2gOpen(char *DevicePath, RFM2GHANDLE *rh)
 		else if (ioctl(h->hwfd, IOCTL_RFM2G_GET_CONFIG, &h->pub.Config) != 0)
 			st = RFM2G_OS_ERROR;	/* the vendor library leaks the fd here; we do not */
 		if (st != RFM2G_SUCCESS) {
+			pthread_mutex_unlock(&open_lock);
+			say_why(DevicePath, uri, h->hwfd < 0 ? "opening the vendor driver's device failed"
+							     : "IOCTL_RFM2G_GET_CONFIG failed");
 			if (h->hwfd >= 0)
 				close(h->hwfd);
 			rfm_close(h->node);
@@ -300,6 +370,7 @@ STDRFM2GCALL RFM2gOpen(char *DevicePath, RFM2GHANDLE *rh)
 	h->next = registry;
 	registry = h;
 	pthread_mutex_unlock(&registry_lock);
+	pthread_mutex_unlock(&open_lock);
 	*rh = &h->pub;
 	return RFM2G_SUCCESS;
 }
@@ -320,6 +391,7 @@ void rfm2g__destroy(struct rfm2g_compat *h)
 		rfm_event_callback_unregister(h->node, RFM_EVENT_OVERFLOW);
 		rfm_event_disable(h->node, RFM_EVENT_MASK_NETWORK);
 	}
+	rfm2g__views_release(h);
 	if (h->hwfd >= 0)
 		close(h->hwfd);
 	h->pub.struct_id = 0;

@@ -174,7 +174,20 @@ STDRFM2GCALL RFM2gGetMemoryOffset(RFM2GHANDLE rh, RFM2G_MEM_OFFSETTYPE *offset)
 	return st_;
 }
 
-DEFINE_SET(RFM2gSetDMAThreshold, RFM2G_UINT32, h->dma_threshold = value)
+/* Kept here for the DMA path of RFM2gRead/Write; on a card the driver's too. */
+STDRFM2GCALL RFM2gSetDMAThreshold(RFM2GHANDLE rh, RFM2G_UINT32 value)
+{
+	RFM2G_ENTER(h, rh);
+	if (h->hwfd >= 0 && !rfm2g__hw_ioctl(h, IOCTL_RFM2G_SET_DMA_THRESHOLD, &value)) {
+		st_ = RFM2G_OS_ERROR;
+	} else {
+		pthread_mutex_lock(&h->lock);
+		h->dma_threshold = value;
+		pthread_mutex_unlock(&h->lock);
+	}
+	rfm2g__put(h);
+	return st_;
+}
 DEFINE_BOARD_SET(RFM2gSetLed, IOCTL_RFM2G_SET_LED, false, h->led = value != 0)
 DEFINE_BOARD_SET(RFM2gSetDarkOnDark, IOCTL_RFM2G_SET_DARK_ON_DARK, false,
 		 h->dark_on_dark = value != 0)
@@ -330,6 +343,8 @@ STDRFM2GCALL RFM2gGetSlidingWindow(RFM2GHANDLE rh, RFM2G_UINT32 *offset, RFM2G_U
 	} else {
 		if (h->hwfd >= 0)
 			st_ = hw_window(h, &base, &win, &installed);
+		else if (h->pub.Config.BoardRevision < 0x8C)
+			st_ = RFM2G_NOT_SUPPORTED;	/* as the vendor: no window register */
 		else
 			win = h->pub.Config.MemorySize;
 		if (st_ == RFM2G_SUCCESS || st_ == RFM2G_DRIVER_ERROR) {
@@ -348,6 +363,8 @@ STDRFM2GCALL RFM2gSetSlidingWindow(RFM2GHANDLE rh, RFM2G_UINT32 offset)
 
 	RFM2G_ENTER(h, rh);
 	window = installed = h->pub.Config.MemorySize;
+	if (h->hwfd < 0 && h->pub.Config.BoardRevision < 0x8C)
+		st_ = RFM2G_NOT_SUPPORTED;
 	if (h->hwfd >= 0) {
 		st_ = hw_window(h, &base, &window, &installed);
 		if (st_ == RFM2G_OS_ERROR)

@@ -11,6 +11,7 @@ src_rfm2g_librfm2g_core_la_SOURCES = \
 	src/rfm2g/memory.c \
 	src/rfm2g/info.c \
 	src/rfm2g/regs.c \
+	src/rfm2g/views.c \
 	src/rfm2g/errlist.c
 src_rfm2g_librfm2g_core_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/include/rfm2g
 src_rfm2g_librfm2g_core_la_CFLAGS = $(AM_CFLAGS) $(PTHREAD_CFLAGS)

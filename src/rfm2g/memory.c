@@ -6,11 +6,37 @@
  * range checks are done in 64 bits (Offset + Length cannot wrap), and
  * RFM2gPeek64/RFM2gPoke64 work (the Linux library says NOT_IMPLEMENTED).
  * RFM2gUserMemory() hands out a pointer into the window librfm has
- * mapped; DMA buffers and register BARs cannot be mapped on librfm networks.
+ * mapped; DMA buffers and register sets are special mappings (views.c).
+ * On a card, a transfer of at least the DMA threshold whose buffer lies in
+ * the handle's DMA buffer goes through the vendor driver, which DMAs.
  */
 #include <string.h>
 
+#include <sys/ioctl.h>
+
 #include "compat.h"
+
+/*
+ * A transfer the vendor driver would DMA: on a card, a DMA buffer mapped on
+ * this handle holds @buf and @len reaches the threshold. True when done so
+ * (*@st its status); false to copy through the window.
+ */
+static bool hw_dma(struct rfm2g_compat *h, unsigned long request, RFM2G_UINT32 offset,
+		   void *buf, RFM2G_UINT32 len, RFM2G_STATUS *st)
+{
+	RFM2GTRANSFER t = { .Offset = offset, .Length = len, .Buffer = buf };
+	bool eligible;
+
+	if (h->hwfd < 0 || !len)
+		return false;
+	pthread_mutex_lock(&h->lock);
+	eligible = len >= h->dma_threshold && rfm2g__in_dma_buffer(h, buf, len);
+	pthread_mutex_unlock(&h->lock);
+	if (!eligible)
+		return false;
+	*st = rfm2g__hw_ioctl(h, request, &t) ? RFM2G_SUCCESS : RFM2G_OS_ERROR;
+	return true;
+}
 
 STDRFM2GCALL RFM2gRead(RFM2GHANDLE rh, RFM2G_UINT32 Offset, void *Buffer, RFM2G_UINT32 Length)
 {
@@ -19,6 +45,8 @@ STDRFM2GCALL RFM2gRead(RFM2GHANDLE rh, RFM2G_UINT32 Offset, void *Buffer, RFM2G_
 		st_ = RFM2G_OUT_OF_RANGE;
 	else if (!Buffer)
 		st_ = RFM2G_BAD_PARAMETER_3;
+	else if (hw_dma(h, IOCTL_RFM2G_READ, Offset, Buffer, Length, &st_))
+		;	/* the driver's DMA into the DMA buffer */
 	else if (Length && rfm_mem_read(h->node, Offset, Buffer, Length) != 0)
 		st_ = RFM2G_OS_ERROR;
 	rfm2g__put(h);
@@ -32,6 +60,8 @@ STDRFM2GCALL RFM2gWrite(RFM2GHANDLE rh, RFM2G_UINT32 Offset, void *Buffer, RFM2G
 		st_ = RFM2G_OUT_OF_RANGE;
 	else if (!Buffer)
 		st_ = RFM2G_BAD_PARAMETER_3;
+	else if (hw_dma(h, IOCTL_RFM2G_WRITE, Offset, Buffer, Length, &st_))
+		;	/* the driver's DMA from the DMA buffer */
 	else if (Length && rfm_mem_write(h->node, Offset, Buffer, Length) != 0)
 		st_ = RFM2G_OS_ERROR;
 	rfm2g__put(h);
@@ -112,9 +142,11 @@ static RFM2G_STATUS map_user(RFM2GHANDLE rh, volatile void **ptr, RFM2G_UINT64 O
 		st_ = RFM2G_BAD_PARAMETER_3;
 	} else if ((Offset & RFM2G_BAR2_MMAP_OFFSET) && Offset != RFM2G_BAR2_MMAP_OFFSET) {
 		st_ = RFM2G_BAD_PARAMETER_3;
+	} else if (Offset & (RFM2G_DMA_MMAP_OFFSET | RFM2G_BAR0_MMAP_OFFSET |
+			     RFM2G_BAR2_MMAP_OFFSET)) {
+		st_ = rfm2g__map_special(h, Offset, Pages, ptr);
 	} else if (Offset % RFM2G_COMPAT_PAGE) {
-		/* DMA RAM, register BARs, or an offset mmap() would refuse. */
-		st_ = RFM2G_MEM_NOT_MAPPED;
+		st_ = RFM2G_MEM_NOT_MAPPED;	/* an offset mmap() would refuse */
 	} else {
 		*ptr = h->base + Offset;
 		pthread_mutex_lock(&h->lock);
@@ -147,6 +179,9 @@ static RFM2G_STATUS unmap_user(RFM2GHANDLE rh, volatile void **ptr, RFM2G_UINT32
 		st_ = RFM2G_BAD_PARAMETER_2;
 	} else if (!Pages) {
 		st_ = bad_pages;
+	} else if (rfm2g__unmap_special(h, *ptr, (size_t) Pages * RFM2G_COMPAT_PAGE, &st_)) {
+		if (st_ == RFM2G_SUCCESS)
+			*ptr = NULL;
 	} else {
 		const volatile uint8_t *p = (const volatile uint8_t *) *ptr;
 		uint64_t bytes = (uint64_t) Pages * RFM2G_COMPAT_PAGE;
@@ -182,10 +217,19 @@ STDRFM2GCALL RFM2gUnMapUserMemoryBytes(RFM2GHANDLE rh, volatile void **UserMemor
 	return unmap_user(rh, UserMemoryPtr, pages_of(Bytes), RFM2G_BAD_PARAMETER_3);
 }
 
+/* Where a register set starts in its page: the BAR's sub-page offset. */
+static RFM2G_UINT32 reg_page_offset(const struct rfm2g_compat *h, RFM2GREGSETTYPE regset)
+{
+	const RFM2GPCICONFIG *pci = &h->pub.Config.PciConfig;
+
+	return (regset == RFM2GCFGREGMEM ? pci->rfm2gOrBase : pci->rfm2gCsBase) &
+	       (RFM2G_COMPAT_PAGE - 1);
+}
+
 STDRFM2GCALL RFM2gMapDeviceMemory(RFM2GHANDLE rh, RFM2GREGSETTYPE regset,
 				  volatile void **DeviceMemoryPtr)
 {
-	RFM2G_UINT32 pages;
+	RFM2G_UINT32 pages, sub = 0;
 
 	RFM2G_ENTER(h, rh);
 	pages = h->pub.Config.MemorySize / RFM2G_COMPAT_PAGE;
@@ -193,12 +237,18 @@ STDRFM2GCALL RFM2gMapDeviceMemory(RFM2GHANDLE rh, RFM2GREGSETTYPE regset,
 		st_ = RFM2G_BAD_PARAMETER_2;
 	else if (!DeviceMemoryPtr)
 		st_ = RFM2G_BAD_PARAMETER_3;
+	else if (regset != RFM2GMEM)
+		sub = reg_page_offset(h, regset);
 	rfm2g__put(h);
 	if (st_ != RFM2G_SUCCESS)
 		return st_;
-	if (regset != RFM2GMEM)
-		return RFM2G_MEM_NOT_MAPPED;	/* no register BARs to map on librfm networks */
-	return map_user(rh, DeviceMemoryPtr, 0, pages);
+	if (regset == RFM2GMEM)
+		return map_user(rh, DeviceMemoryPtr, 0, pages);
+	st_ = map_user(rh, DeviceMemoryPtr,
+		       regset == RFM2GCFGREGMEM ? RFM2G_BAR0_MMAP_OFFSET : RFM2G_BAR2_MMAP_OFFSET, 1);
+	if (st_ == RFM2G_SUCCESS)
+		*DeviceMemoryPtr = (volatile uint8_t *) *DeviceMemoryPtr + sub;
+	return st_;
 }
 
 STDRFM2GCALL RFM2gUnMapDeviceMemory(RFM2GHANDLE rh, RFM2GREGSETTYPE regset,
@@ -212,10 +262,18 @@ STDRFM2GCALL RFM2gUnMapDeviceMemory(RFM2GHANDLE rh, RFM2GREGSETTYPE regset,
 		st_ = RFM2G_BAD_PARAMETER_2;
 	else if (!DeviceMemoryPtr || !*DeviceMemoryPtr)
 		st_ = RFM2G_BAD_PARAMETER_3;
-	else if (regset != RFM2GMEM)
-		st_ = RFM2G_OS_ERROR;	/* never mapped */
 	rfm2g__put(h);
 	if (st_ != RFM2G_SUCCESS)
 		return st_;
+	if (regset != RFM2GMEM) {
+		/* Back to the page start (the vendor masks with 0xFFFFF000, losing 64-bit bits). */
+		volatile void *page = (volatile void *) ((uintptr_t) *DeviceMemoryPtr &
+							  ~(uintptr_t) (RFM2G_COMPAT_PAGE - 1));
+
+		st_ = unmap_user(rh, &page, 1, RFM2G_BAD_PARAMETER_3);
+		if (st_ == RFM2G_SUCCESS)
+			*DeviceMemoryPtr = NULL;
+		return st_;
+	}
 	return unmap_user(rh, DeviceMemoryPtr, pages, RFM2G_BAD_PARAMETER_3);
 }

@@ -4,7 +4,8 @@
  *
  * RFM2GMEM is the reflective memory itself: single accesses of the given
  * width. The control registers (RFM2GCTRLREGMEM) of the emulated board
- * read as a 5565 would (revision, board id, node id, LCSR), and the LCSR
+ * read as a 5565 would (revision, board id, node id, LCSR, interrupt
+ * enables, pending interrupts and their senders: views.c), and the LCSR
  * control bits can be written, set and cleared (the same soft state as the
  * RFM2gSet* calls). PLX registers (RFM2GCFGREGMEM) read what librfm can
  * tell (byte order, the sliding window) and are not writable.
@@ -15,7 +16,7 @@
 
 #include "compat.h"
 
-#define CFG_LIMIT 512u
+#define CFG_LIMIT RFM2G_COMPAT_CFG_SIZE
 /* LCSR bits software may change. */
 #define LCSR_WRITABLE                                                              \
 	(RFM2G_LCSR_LED | RFM2G_LCSR_TXDIS | RFM2G_LCSR_DARK_ON_DARK | RFM2G_LCSR_LOOPBACK | \
@@ -50,29 +51,19 @@ static RFM2G_STATUS check_reg(const struct rfm2g_compat *h, RFM2GREGSETTYPE regs
 static uint32_t ctrl_read(const struct rfm2g_compat *h, RFM2G_UINT32 offset, RFM2G_UINT32 width)
 {
 	uint8_t regs[RFM2G_REGSIZE];
-	uint32_t lcsr = rfm2g__lcsr(h);
 	uint32_t v = 0;
 
-	memset(regs, 0, sizeof(regs));
-	regs[rfm2g_bid] = RFM2G_BID_5565;
-	regs[rfm2g_nid] = (uint8_t) h->pub.Config.NodeId;
-	memcpy(&regs[rfm2g_lcsr], &lcsr, sizeof(lcsr));	/* little-endian host */
+	rfm2g__ctrl_image(h, regs);
 	memcpy(&v, &regs[offset], width);
 	return v;
 }
 
 static uint32_t cfg_read(const struct rfm2g_compat *h, RFM2G_UINT32 offset, RFM2G_UINT32 width)
 {
-	uint8_t regs[CFG_LIMIT];
-	uint32_t range = ~(h->pub.Config.MemorySize - 1u), base = RFMOR_LAS1BA_ENABLE;
-	uint32_t bigend = (h->pio_swap ? RFMOR_BIGEND_PIO : 0) |
-			  (h->dma_swap ? RFMOR_BIGEND_DMA0 : 0);
+	uint8_t regs[RFM2G_COMPAT_CFG_SIZE];
 	uint32_t v = 0;
 
-	memset(regs, 0, sizeof(regs));
-	memcpy(&regs[rfmor_bigend], &bigend, 4);
-	memcpy(&regs[rfmor_las1rr], &range, 4);
-	memcpy(&regs[rfmor_las1ba], &base, 4);
+	rfm2g__cfg_image(h, regs);
 	memcpy(&v, &regs[offset], width);
 	return v;
 }

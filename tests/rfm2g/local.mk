@@ -13,6 +13,8 @@ rfm2g_tests = \
 	tests/rfm2g/test-rfm2g-api \
 	tests/rfm2g/test-rfm2g-events \
 	tests/rfm2g/test-rfm2g-xproc \
+	tests/rfm2g/test-rfm2g-threads \
+	tests/rfm2g/test-rfm2g-sites \
 	tests/rfm2g/test-rfm2g-cxx
 
 check_PROGRAMS += $(rfm2g_tests)
@@ -31,6 +33,18 @@ tests_rfm2g_test_rfm2g_events_LDADD = tests/harness/libharness.la \
 tests_rfm2g_test_rfm2g_xproc_SOURCES = tests/rfm2g/test-rfm2g-xproc.c tests/rfm2g/rfm2g-test.h
 tests_rfm2g_test_rfm2g_xproc_CPPFLAGS = $(rfm2g_test_cppflags)
 tests_rfm2g_test_rfm2g_xproc_LDADD = $(rfm2g_test_ldadd)
+
+# Threads and processes as sites run them (issue 14); reads librfm's
+# counters of a handle through the library's internals.
+tests_rfm2g_test_rfm2g_threads_SOURCES = tests/rfm2g/test-rfm2g-threads.c tests/rfm2g/rfm2g-test.h
+tests_rfm2g_test_rfm2g_threads_CPPFLAGS = $(rfm2g_test_cppflags) -I$(top_srcdir)/src/rfm2g
+tests_rfm2g_test_rfm2g_threads_LDADD = tests/harness/libharness.la \
+	src/rfm2g/librfm2g-core.la src/librfm.la $(CMOCKA_LIBS) $(PTHREAD_LIBS)
+
+# RFM2g programs as sites write them; also run on dev: by `make vm-check`.
+tests_rfm2g_test_rfm2g_sites_SOURCES = tests/rfm2g/test-rfm2g-sites.c tests/rfm2g/rfm2g-test.h
+tests_rfm2g_test_rfm2g_sites_CPPFLAGS = $(rfm2g_test_cppflags)
+tests_rfm2g_test_rfm2g_sites_LDADD = $(rfm2g_test_ldadd) $(PTHREAD_LIBS)
 
 tests_rfm2g_test_rfm2g_cxx_SOURCES = tests/rfm2g/test-rfm2g-cxx.cc
 tests_rfm2g_test_rfm2g_cxx_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/include/rfm2g -DRFM2G_LINUX

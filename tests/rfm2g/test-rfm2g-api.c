@@ -149,7 +149,22 @@ static void t_config(void **state)
 	assert_int_equal(c.NodeId, 3);
 	assert_int_equal(c.MemorySize, NET_SIZE);
 	assert_int_equal(c.PciConfig.rfm2gWindowSize, NET_SIZE);
-	assert_string_equal(c.Name, "librfm-shm");
+	/* The vendor driver's strings and a board with the sliding window (issue 14). */
+	assert_string_equal(c.Name, "SW-RFM2G-DRV-LNX");
+	assert_string_equal(c.DriverVersion, "R09.00");
+	assert_true(c.BoardRevision >= 0x8C);
+	assert_int_equal(c.PciConfig.type, 0x5565);
+	/* Register set sizes of the views RFM2gMapDeviceMemory() gives. */
+	assert_int_equal(c.PciConfig.rfm2gOrWindowSize, 512);
+	assert_int_equal(c.PciConfig.rfm2gOrRegSize, 512);
+	assert_int_equal(c.PciConfig.rfm2gCsWindowSize, 0x40);
+	assert_int_equal(c.PciConfig.rfm2gCsRegSize, 0x40);
+	{
+		RFM2G_UINT8 brv = 0;
+
+		assert_st(RFM2gReadReg(rh, RFM2GCTRLREGMEM, 0, 1, &brv), RFM2G_SUCCESS);
+		assert_int_equal(brv, c.BoardRevision);
+	}
 
 	assert_st(RFM2gNodeID(rh, NULL), RFM2G_BAD_PARAMETER_2);
 	assert_st(RFM2gBoardID(rh, NULL), RFM2G_BAD_PARAMETER_2);
@@ -275,9 +290,19 @@ static void t_user_memory(void **state)
 	assert_st(RFM2gUserMemory(rh, &q, 6, 1), RFM2G_BAD_PARAMETER_3);
 	assert_st(RFM2gUserMemory(rh, &q, 0x1000 | RFM2G_BAR2_MMAP_OFFSET, 1),
 		  RFM2G_BAD_PARAMETER_3);
-	assert_st(RFM2gUserMemory(rh, &q, RFM2G_BAR0_MMAP_OFFSET, 1), RFM2G_MEM_NOT_MAPPED);
-	assert_st(RFM2gUserMemory(rh, &q, 0x7F000000ull | RFM2G_DMA_MMAP_OFFSET, 1),
+	/* Register sets and DMA buffers map (issue 14); a misaligned DMA address does not. */
+	assert_st(RFM2gUserMemory(rh, &q, RFM2G_BAR0_MMAP_OFFSET, 2), RFM2G_MEM_NOT_MAPPED);
+	assert_st(RFM2gUserMemory(rh, &q, 0x7F000800ull | RFM2G_DMA_MMAP_OFFSET, 1),
 		  RFM2G_MEM_NOT_MAPPED);
+	assert_null(q);
+	assert_st(RFM2gUserMemory(rh, &q, RFM2G_BAR0_MMAP_OFFSET, 1), RFM2G_SUCCESS);
+	assert_non_null(q);
+	assert_st(RFM2gUnMapUserMemory(rh, &q, 1), RFM2G_SUCCESS);
+	assert_null(q);
+	assert_st(RFM2gUserMemory(rh, &q, 0x7F000000ull | RFM2G_DMA_MMAP_OFFSET, 1),
+		  RFM2G_SUCCESS);
+	assert_non_null(q);
+	assert_st(RFM2gUnMapUserMemory(rh, &q, 1), RFM2G_SUCCESS);
 	assert_null(q);
 	/* Byte counts of 0 are refused before the handle is even looked at. */
 	assert_st(RFM2gUserMemoryBytes(NULL, &q, 0, 0), RFM2G_BAD_PARAMETER_4);
@@ -421,7 +446,12 @@ static void t_registers(void **state)
 	assert_int_equal(((volatile RFM2G_UINT32 *) p)[0x100], 0x000F00F0);
 	assert_st(RFM2gUnMapDeviceMemory(rh, RFM2GMEM, &p), RFM2G_SUCCESS);
 	assert_null(p);
-	assert_st(RFM2gMapDeviceMemory(rh, RFM2GCTRLREGMEM, &p), RFM2G_MEM_NOT_MAPPED);
+	/* The control registers: a read-only 5565 view of this node. */
+	assert_st(RFM2gMapDeviceMemory(rh, RFM2GCTRLREGMEM, &p), RFM2G_SUCCESS);
+	assert_int_equal(((volatile RFM2G_UINT8 *) p)[rfm2g_bid], 0x65);
+	assert_int_equal(((volatile RFM2G_UINT8 *) p)[rfm2g_nid], 3);
+	assert_st(RFM2gUnMapDeviceMemory(rh, RFM2GCTRLREGMEM, &p), RFM2G_SUCCESS);
+	assert_null(p);
 	assert_st(RFM2gMapDeviceMemory(rh, RFM2GCFGREGIO, NULL), RFM2G_BAD_PARAMETER_2);
 	assert_st(RFM2gMapDeviceMemory(rh, RFM2GMEM, NULL), RFM2G_BAD_PARAMETER_3);
 	assert_st(RFM2gUnMapDeviceMemory(rh, RFM2GMEM, &p), RFM2G_BAD_PARAMETER_3);

@@ -37,6 +37,7 @@ static struct {
 	size_t mapped_len;
 	unsigned char dma[4 * 4096] __attribute__((aligned(4096)));
 	size_t dma_len;
+	unsigned char regs[4096] __attribute__((aligned(4096)));	/* a register BAR's page */
 	uint64_t special;
 	RFM2G_UINT32 threshold;
 	unsigned long cleared;
@@ -97,6 +98,10 @@ void *__wrap_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off
 	assert_true(flags & MAP_SHARED);
 	if (off != 0) {
 		/* The special map that follows SET_SPECIAL_MMAP_OFFSET (unscripted). */
+		if (fake.special == RFM2G_BAR0_MMAP_OFFSET || fake.special == RFM2G_BAR2_MMAP_OFFSET) {
+			assert_int_equal(len, sizeof(fake.regs));
+			return fake.regs;
+		}
 		assert_int_equal(fake.special & 1, 1);
 		assert_true(len <= sizeof(fake.dma));
 		fake.dma_len = len;
@@ -115,6 +120,11 @@ void *__wrap_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off
 int __wrap_munmap(void *addr, size_t len);
 int __wrap_munmap(void *addr, size_t len)
 {
+	if (addr == fake.regs) {
+		assert_int_equal(len, sizeof(fake.regs));
+		fake.munmaps++;
+		return 0;
+	}
 	if (addr == fake.dma) {
 		assert_int_equal(len, fake.dma_len);
 		fake.munmaps++;
@@ -513,6 +523,70 @@ static RFM2GHANDLE open_rfm2g_api(void)
 	return h;
 }
 
+/* librfm2g's DMA buffer and register maps go through the vendor driver (issue 14). */
+static void t_rfm2g_special_maps_on_card(void **state)
+{
+	static unsigned char plain[8192];
+	volatile void *dma = NULL, *cs = NULL;
+	unsigned char *buf;
+	RFM2GHANDLE h;
+
+	(void) state;
+	fake.cfg.PciConfig.rfm2gCsBase = 0xFEB01040u;	/* BAR2 40 bytes into its page */
+	h = open_rfm2g_api();
+	expect(IOCTL_RFM2G_SET_DMA_THRESHOLD, 0);
+	assert_int_equal(RFM2gSetDMAThreshold(h, 4096), RFM2G_SUCCESS);
+	assert_int_equal(fake.threshold, 4096);
+	expect(IOCTL_RFM2G_SET_SPECIAL_MMAP_OFFSET, 0);
+	assert_int_equal(RFM2gUserMemory(h, &dma, 0x7F000000ull | RFM2G_DMA_MMAP_OFFSET, 4),
+			 RFM2G_SUCCESS);
+	assert_true(fake.special == (0x7F000000ull | RFM2G_DMA_MMAP_OFFSET));
+	assert_ptr_equal((void *) (uintptr_t) dma, fake.dma);
+	buf = (unsigned char *) (uintptr_t) dma;
+	for (int i = 0; i < 8192; i++)
+		buf[i] = (unsigned char) (i * 5 + 3);
+	/* From the DMA buffer, at the threshold or above: the driver's WRITE. */
+	expect(IOCTL_RFM2G_WRITE, 0);
+	assert_int_equal(RFM2gWrite(h, 0x100, buf, 8192), RFM2G_SUCCESS);
+	assert_int_equal(fake.transfers, 1);
+	assert_memory_equal(fake.mem + 0x100, buf, 8192);
+	memset(buf, 0, 8192);
+	expect(IOCTL_RFM2G_READ, 0);
+	assert_int_equal(RFM2gRead(h, 0x100, buf, 8192), RFM2G_SUCCESS);
+	assert_int_equal(fake.transfers, 2);
+	assert_memory_equal(buf, fake.mem + 0x100, 8192);
+	/* Below the threshold, or a buffer elsewhere: through the window. */
+	assert_int_equal(RFM2gRead(h, 0x100, buf, 4095), RFM2G_SUCCESS);
+	assert_int_equal(RFM2gRead(h, 0x100, plain, sizeof(plain)), RFM2G_SUCCESS);
+	assert_int_equal(fake.transfers, 2);
+	assert_memory_equal(plain, fake.mem + 0x100, sizeof(plain));
+	/* A failing DMA is the vendor's OS_ERROR. */
+	expect(IOCTL_RFM2G_READ, -EFAULT);
+	assert_int_equal(RFM2gRead(h, 0, buf, 4096), RFM2G_OS_ERROR);
+	/* Unmapping disarms the descriptor's buffer. */
+	expect(IOCTL_RFM2G_CLEAR_DMA_MMAP_OFFSET, 0);
+	assert_int_equal(RFM2gUnMapUserMemory(h, &dma, 4), RFM2G_SUCCESS);
+	assert_null(dma);
+	assert_int_equal(fake.cleared, (unsigned long) (uint32_t) (uintptr_t) fake.dma);
+	assert_int_equal(fake.munmaps, 1);
+
+	/* The control registers: the card's BAR2 page, at the BAR's offset in it. */
+	fake.regs[0x40 + rfm2g_nid] = 7;
+	expect(IOCTL_RFM2G_SET_SPECIAL_MMAP_OFFSET, 0);
+	assert_int_equal(RFM2gMapDeviceMemory(h, RFM2GCTRLREGMEM, &cs), RFM2G_SUCCESS);
+	assert_true(fake.special == RFM2G_BAR2_MMAP_OFFSET);
+	assert_ptr_equal((void *) (uintptr_t) cs, fake.regs + 0x40);
+	assert_int_equal(((volatile unsigned char *) cs)[rfm2g_nid], 7);
+	assert_int_equal(RFM2gUnMapDeviceMemory(h, RFM2GCTRLREGMEM, &cs), RFM2G_SUCCESS);
+	assert_null(cs);
+	assert_int_equal(fake.munmaps, 2);
+	/* A failing special-map ioctl: the vendor's OS_ERROR. */
+	expect(IOCTL_RFM2G_SET_SPECIAL_MMAP_OFFSET, -EINVAL);
+	assert_int_equal(RFM2gMapDeviceMemory(h, RFM2GCFGREGMEM, &cs), RFM2G_OS_ERROR);
+	assert_null(cs);
+	assert_int_equal(RFM2gClose(&h), RFM2G_SUCCESS);
+}
+
 static void t_rfm2g_api_on_card(void **state)
 {
 	RFM2GHANDLE h;
@@ -644,6 +718,7 @@ int main(void)
 		cmocka_unit_test_setup(t_event_owned_elsewhere, setup),
 		cmocka_unit_test_setup(t_dma, setup),
 		cmocka_unit_test_setup(t_rfm2g_api_on_card, setup),
+		cmocka_unit_test_setup(t_rfm2g_special_maps_on_card, setup),
 		cmocka_unit_test_setup(t_rfm2g_api_open_fails, setup),
 	};
 
