@@ -5,6 +5,8 @@
 #                   mailbox, 5565 register paths on a simulated card) and of
 #                   the ivshmem server; no kernel module, no QEMU, no root
 #   make driver     build rfm.ko against $(KERNEL_HEADERS) in driver/linux-build
+#   make driver-check  build rfm.ko W=1 against every installed
+#                   /usr/src/linux-headers-*-amd64; any warning fails
 #   make vm-check   build rfm.ko and run the two-guest tests in QEMU (TCG):
 #                   vmtest (the ivshmem server is stopped under it once both
 #                   guests' doorbells worked), then vmchaos (a guest dies)
@@ -97,7 +99,7 @@ DRIVER_BUILD_DIR = $(abs_builddir)/driver/linux-build
 RFM_KO = $(DRIVER_BUILD_DIR)/rfm.ko
 LAB_DIR = $(abs_builddir)/driver/lab
 
-.PHONY: driver vm-check vm-bench clean-driver-local
+.PHONY: driver driver-check vm-check vm-bench clean-driver-local
 
 driver:
 	@test -n "$(KERNEL_HEADERS)" && test -d "$(KERNEL_HEADERS)" || { \
@@ -113,6 +115,24 @@ driver:
 			cp $(top_srcdir)/$$f $(DRIVER_BUILD_DIR)/include/rfm/uapi/; \
 	done
 	$(MAKE) -C $(KERNEL_HEADERS) M=$(DRIVER_BUILD_DIR) KCFLAGS=-Werror modules
+
+# Every installed kernel's headers (Debian 12: 6.1 and 6.12), W=1, no
+# warning allowed: a distribution builds the module for each of them.
+DRIVER_CHECK_DIR = $(abs_builddir)/driver/check
+driver-check:
+	@n=0; for kdir in $$(ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V); do \
+		ver=$${kdir#/usr/src/linux-headers-}; d=$(DRIVER_CHECK_DIR)/$$ver; \
+		rm -rf $$d && $(MKDIR_P) $$d/include/rfm/uapi || exit 1; \
+		for f in $(DRIVER_KBUILD_FILES); do cp $(top_srcdir)/$$f $$d/ || exit 1; done; \
+		for f in $(DRIVER_UAPI_FILES); do cp $(top_srcdir)/$$f $$d/include/rfm/uapi/ || exit 1; done; \
+		$(MAKE) -C $$kdir M=$$d W=1 KCFLAGS=-Werror modules >$$d/build.log 2>&1 || { \
+			cat $$d/build.log; echo "driver-check: FAIL: $$ver"; exit 1; }; \
+		if grep -i 'warning' $$d/build.log; then \
+			echo "driver-check: FAIL: warnings with $$ver"; exit 1; fi; \
+		echo "driver-check: $$ver: W=1 clean"; n=$$((n + 1)); \
+	done; \
+	test $$n -gt 0 || { echo "driver-check: no /usr/src/linux-headers-*-amd64" >&2; exit 1; }; \
+	echo "driver-check: $$n passed, 0 failed"
 
 VM_RUN = bash $(top_srcdir)/driver/lab/vm-run.sh -M $(RFM_KO) \
 	-s $(abs_builddir)/driver/lab/rfm-ivshmem-server$(EXEEXT) \
@@ -159,5 +179,5 @@ vm-bench: driver driver/lab/rfm-ivshmem-server$(EXEEXT) driver/lab/guest/vmbench
 
 clean-local: clean-driver-local
 clean-driver-local:
-	-rm -rf $(DRIVER_BUILD_DIR) $(LAB_DIR)/vmtest $(LAB_DIR)/vmchaos $(LAB_DIR)/vmbench \
+	-rm -rf $(DRIVER_BUILD_DIR) $(DRIVER_CHECK_DIR) $(LAB_DIR)/vmtest $(LAB_DIR)/vmchaos $(LAB_DIR)/vmbench \
 		$(LAB_DIR)/devsuite $(LAB_DIR)/devpair $(LAB_DIR)/pingpair

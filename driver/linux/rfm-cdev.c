@@ -201,6 +201,7 @@ static int rfm_open(struct inode *inode, struct file *file)
 	up_read(&card->hw_sem);
 
 	file->private_data = f;
+	/* No file position: lseek fails with ESPIPE (no_llseek is gone in 6.12). */
 	return stream_open(inode, file);
 }
 
@@ -670,7 +671,6 @@ static const struct file_operations rfm_fops = {
 	.mmap = rfm_mmap,
 	.unlocked_ioctl = rfm_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
-	.llseek = no_llseek,
 };
 
 int rfm_chrdev_init(void)
