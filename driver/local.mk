@@ -26,7 +26,8 @@ DRIVER_KBUILD_FILES = \
 	driver/linux/rfm-ivshmem.c \
 	driver/linux/rfm-5565.c \
 	driver/linux/rfm5565-hw.h \
-	driver/linux/rfm5565-hw.c
+	driver/linux/rfm5565-hw.c \
+	driver/linux/rfm-sysfs.c
 DRIVER_UAPI_FILES = \
 	include/rfm/uapi/rfm_dev.h \
 	include/rfm/uapi/rfm_ivshmem.h
@@ -43,7 +44,8 @@ EXTRA_DIST += \
 
 # ---- the lab's ivshmem server (a host program, built with everything) ----
 noinst_PROGRAMS += driver/lab/rfm-ivshmem-server
-driver_lab_rfm_ivshmem_server_SOURCES = driver/lab/rfm-ivshmem-server.c
+driver_lab_rfm_ivshmem_server_SOURCES = driver/lab/rfm-ivshmem-server.c driver/linux/rfm-ivs-mbox.c
+driver_lab_rfm_ivshmem_server_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/driver/linux
 
 # ---- programs for the guests: static, built only for vm-check/vm-bench ----
 LAB_GUEST_BINARIES = driver/lab/guest/vmtest driver/lab/guest/vmchaos driver/lab/guest/vmbench \

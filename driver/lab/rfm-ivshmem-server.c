@@ -38,6 +38,8 @@
 
 #include <rfm/uapi/rfm_ivshmem.h>
 
+#include "rfm-ivs-mbox.h"
+
 #define MAX_VECTORS 64
 #define MAX_PEERS_LIMIT 256
 
@@ -265,6 +267,13 @@ static void setup(struct server *s, int ready_fd)
 	s->shm = mmap(NULL, s->size, PROT_READ | PROT_WRITE, MAP_SHARED, s->shm_fd, 0);
 	if (s->shm == MAP_FAILED)
 		die("mmap: %s", strerror(errno));
+	/*
+	 * The rfm signature: rfm.ko binds an ivshmem device only when its
+	 * memory holds this header, so it never writes into an ivshmem device
+	 * that some other program owns.
+	 */
+	if (s->size >= RFM_IVS_MIN_SHM_SIZE)
+		rfm_ivs_mbox_format(s->shm + s->size - RFM_IVS_AREA_SIZE);
 
 	if (strlen(s->path) >= sizeof(addr.sun_path))
 		die("socket path too long: %s", s->path);

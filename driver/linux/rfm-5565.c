@@ -13,6 +13,7 @@
 #include <linux/dma-mapping.h>
 #include <linux/interrupt.h>
 #include <linux/io.h>
+#include <linux/mm.h>
 #include <linux/pci.h>
 #include <linux/uaccess.h>
 
@@ -164,38 +165,61 @@ static void rfm_5565_set_mask(struct rfm_card *card, u32 mask)
 	spin_unlock_irq(&p->irq_lock);
 }
 
-static int rfm_5565_dma(struct rfm_card *card, bool to_card, u64 offset, void __user *buf, u64 len)
+/*
+ * User memory is copied to and from a kernel buffer outside every lock
+ * and outside the card's SRCU section; only the transfer through the
+ * coherent buffer runs inside them, so a user copy that faults or blocks
+ * holds up neither other transfers nor removal.
+ */
+static long rfm_5565_dma(struct rfm_card *card, bool to_card, u64 offset, void __user *buf,
+			 u64 len)
 {
 	struct rfm_5565 *p = card->priv;
-	int ret = 0;
+	size_t chunk;
+	u64 done = 0;
+	long ret = 0;
+	void *kbuf;
 
 	if (!p->bounce)
 		return -EOPNOTSUPP;	/* no coherent memory for a bounce buffer */
-	if (mutex_lock_interruptible(&p->dma_lock))
-		return -EINTR;
-	while (len) {
-		u32 n = min_t(u64, len, p->bounce_size);
+	chunk = min_t(u64, len, p->bounce_size);
+	kbuf = kvmalloc(chunk, GFP_KERNEL_ACCOUNT);
+	if (!kbuf)
+		return -ENOMEM;
+	while (done < len) {
+		u32 n = min_t(u64, len - done, chunk);
+		int idx;
 
-		if (to_card && copy_from_user(p->bounce, buf, n)) {
+		if (to_card && copy_from_user(kbuf, buf + done, n)) {
 			ret = -EFAULT;
 			break;
 		}
-		ret = rfm5565_dma(&p->hw, to_card, p->bounce_bus, offset, n);
-		if (ret) {
-			/* A completion that comes late must not end the next transfer. */
-			reinit_completion(&p->dma_done);
+		if (mutex_lock_killable(&p->dma_lock)) {
+			ret = -EINTR;
 			break;
 		}
-		if (!to_card && copy_to_user(buf, p->bounce, n)) {
+		idx = rfm_card_enter(card);
+		if (rfm_card_gone(card)) {
+			ret = -ENODEV;
+		} else {
+			if (to_card)
+				memcpy(p->bounce, kbuf, n);
+			ret = rfm5565_dma(&p->hw, to_card, p->bounce_bus, offset + done, n);
+			if (!ret && !to_card)
+				memcpy(kbuf, p->bounce, n);
+		}
+		rfm_card_exit(card, idx);
+		mutex_unlock(&p->dma_lock);
+		if (ret)
+			break;
+		if (!to_card && copy_to_user(buf + done, kbuf, n)) {
 			ret = -EFAULT;
 			break;
 		}
-		buf += n;
-		offset += n;
-		len -= n;
+		done += n;
 	}
-	mutex_unlock(&p->dma_lock);
-	return ret;
+	kvfree(kbuf);
+	return ret && done && ret != -ENODEV ? (long)done : ret;
 }
 
 static int rfm_5565_ring_test(struct rfm_card *card)

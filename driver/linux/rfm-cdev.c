@@ -3,18 +3,26 @@
  * rfm-cdev.c - /dev/rfmN: card registration, per-file event queues, and
  * the file operations (mmap, read, poll, ioctl).
  *
- * Locking, outermost first:
- *   card->hw_sem (read)   held by every file operation that reaches the
- *                         card driver, so removal (write) waits for them;
- *   card->send_lock       one send at a time per card;
- *   card->files_lock      the list of open files and their masks;
- *   file->lock (spin)     one file's queue.
+ * Lifetime and locking. Removal (rfm_card_unregister) marks the card dead,
+ * wakes every sleeper, waits for the card's SRCU read sections and revokes
+ * the mappings. Those sections cover only hardware accesses: no user copy
+ * and no wait a user controls happens inside one, and ->mmap takes no lock
+ * (only the SRCU read side), so nothing a user does can hold removal up.
+ * Locks, outermost first:
+ *   card->send_lock       one send (or ring test) at a time per card;
+ *                         taken killably, before entering the SRCU section;
+ *   f->read_lock          serialises the readers of one file (and only
+ *                         them) across their copy-out; taken interruptibly;
+ *   card->files_lock      the list of open files, their masks and the
+ *                         card's queue memory;
+ *   f->lock (spin)        one file's queue.
  */
 #include <linux/fs.h>
 #include <linux/idr.h>
 #include <linux/kernel.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/moduleparam.h>
 #include <linux/poll.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
@@ -27,6 +35,15 @@
 
 #define RFM_MINORS 64
 #define RFM_READ_BATCH 32
+
+/*
+ * Event queues are kernel memory a user pins by opening files: charged to
+ * the opener's memory cgroup and capped per card.
+ */
+static unsigned int queue_limit_kib = 16384;
+module_param(queue_limit_kib, uint, 0644);
+MODULE_PARM_DESC(queue_limit_kib,
+		 "event-queue memory of all open files of one card, KiB (default 16384); opens and RFM_IOC_SET_QUEUE_DEPTH beyond it fail with ENOSPC");
 
 static dev_t rfm_devt;
 static struct class *rfm_class;
@@ -41,6 +58,7 @@ struct rfm_file {
 	struct rfm_evq q;
 	wait_queue_head_t wq;
 	struct mutex read_lock;		/* one reader copies out at a time */
+	u64 queue_bytes;		/* reserved in card->queue_bytes for q.rec */
 	struct rfm_dev_event batch[RFM_READ_BATCH];
 };
 
@@ -52,6 +70,7 @@ static void rfm_card_release(struct device *dev)
 
 	if (card->minor >= 0)
 		ida_free(&rfm_minor_ida, card->minor);
+	cleanup_srcu_struct(&card->srcu);
 	kfree(card);
 }
 
@@ -61,13 +80,17 @@ struct rfm_card *rfm_card_alloc(struct device *parent, size_t priv_size)
 
 	if (!card)
 		return NULL;
+	if (init_srcu_struct(&card->srcu)) {
+		kfree(card);
+		return NULL;
+	}
 	card->priv = card + 1;
 	card->minor = -1;
 	device_initialize(&card->dev);
 	card->dev.parent = parent;
 	card->dev.class = rfm_class;
 	card->dev.release = rfm_card_release;
-	init_rwsem(&card->hw_sem);
+	card->dev.groups = rfm_card_groups;
 	mutex_init(&card->send_lock);
 	mutex_init(&card->files_lock);
 	INIT_LIST_HEAD(&card->files);
@@ -111,19 +134,28 @@ void rfm_card_unregister(struct rfm_card *card)
 
 	cdev_device_del(&card->cdev, &card->dev);
 
-	down_write(&card->hw_sem);
-	card->dead = true;
-	up_write(&card->hw_sem);
-
+	/* From here on nobody enters the hardware; sleepers wake and leave. */
+	WRITE_ONCE(card->dead, true);
 	mutex_lock(&card->files_lock);
-	list_for_each_entry(f, &card->files, node) {
-		/* The window goes away with the device: later accesses fault. */
-		if (f->mapping)
-			unmap_mapping_range(f->mapping, 0, 0, 1);
+	list_for_each_entry(f, &card->files, node)
 		wake_up_interruptible_poll(&f->wq, EPOLLHUP | EPOLLERR);
-	}
 	mutex_unlock(&card->files_lock);
 	wake_up_all(&card->diag_wq);
+	if (card->ops && card->ops->unplug)
+		card->ops->unplug(card);
+
+	/* Only hardware accesses (bounded, and cut short by dead) to wait for. */
+	synchronize_srcu(&card->srcu);
+
+	/*
+	 * Every ->mmap that saw the card alive has finished: revoke all
+	 * mappings, later accesses fault (SIGBUS).
+	 */
+	mutex_lock(&card->files_lock);
+	list_for_each_entry(f, &card->files, node)
+		if (f->mapping)
+			unmap_mapping_range(f->mapping, 0, 0, 1);
+	mutex_unlock(&card->files_lock);
 }
 
 void rfm_card_deliver(struct rfm_card *card, u32 type, u32 sender, u32 data,
@@ -161,48 +193,83 @@ void rfm_card_diag_ring(struct rfm_card *card)
 
 /* ---- open / release ---- */
 
+static u64 evq_bytes(u32 depth)
+{
+	return (u64)(depth + 1) * sizeof(struct rfm_dev_event);
+}
+
 static struct rfm_dev_event *evq_storage(u32 depth)
 {
-	return kvcalloc(depth + 1, sizeof(struct rfm_dev_event), GFP_KERNEL);
+	return kvcalloc(depth + 1, sizeof(struct rfm_dev_event), GFP_KERNEL_ACCOUNT);
+}
+
+/* Count @bytes of queue memory against the card's cap (queue_limit_kib). */
+static int reserve_queue(struct rfm_card *card, u64 bytes)
+{
+	u64 limit = (u64)READ_ONCE(queue_limit_kib) << 10;
+	int ret = 0;
+
+	mutex_lock(&card->files_lock);
+	if (card->queue_bytes + bytes > limit)
+		ret = -ENOSPC;
+	else
+		card->queue_bytes += bytes;
+	mutex_unlock(&card->files_lock);
+	return ret;
+}
+
+static void unreserve_queue(struct rfm_card *card, u64 bytes)
+{
+	mutex_lock(&card->files_lock);
+	card->queue_bytes -= bytes;
+	mutex_unlock(&card->files_lock);
 }
 
 static int rfm_open(struct inode *inode, struct file *file)
 {
 	struct rfm_card *card = container_of(inode->i_cdev, struct rfm_card, cdev);
+	u64 bytes = evq_bytes(RFM_DEV_QUEUE_DEFAULT);
 	struct rfm_dev_event *storage;
 	struct rfm_file *f;
+	int ret;
 
-	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	ret = reserve_queue(card, bytes);
+	if (ret)
+		return ret;
+	f = kzalloc(sizeof(*f), GFP_KERNEL_ACCOUNT);
 	storage = evq_storage(RFM_DEV_QUEUE_DEFAULT);
 	if (!f || !storage) {
-		kfree(f);
-		kvfree(storage);
-		return -ENOMEM;
+		ret = -ENOMEM;
+		goto err;
 	}
-	get_device(&card->dev);
 	f->card = card;
 	f->mapping = file->f_mapping;
+	f->queue_bytes = bytes;
 	spin_lock_init(&f->lock);
 	init_waitqueue_head(&f->wq);
 	mutex_init(&f->read_lock);
 	rfm_evq_init(&f->q, storage, RFM_DEV_QUEUE_DEFAULT);
 
-	down_read(&card->hw_sem);
-	if (card->dead) {
-		up_read(&card->hw_sem);
-		put_device(&card->dev);
-		kvfree(storage);
-		kfree(f);
-		return -ENODEV;
-	}
+	/* Under files_lock: removal either sees this file or we see it dead. */
 	mutex_lock(&card->files_lock);
+	if (card->dead) {
+		mutex_unlock(&card->files_lock);
+		ret = -ENODEV;
+		goto err;
+	}
+	get_device(&card->dev);
 	list_add_tail(&f->node, &card->files);
 	mutex_unlock(&card->files_lock);
-	up_read(&card->hw_sem);
 
 	file->private_data = f;
 	/* No file position: lseek fails with ESPIPE (no_llseek is gone in 6.12). */
 	return stream_open(inode, file);
+
+err:
+	unreserve_queue(card, bytes);
+	kvfree(storage);
+	kfree(f);
+	return ret;
 }
 
 /* Tell the card driver which status events some file still wants. */
@@ -210,14 +277,18 @@ static void update_card_mask(struct rfm_card *card)
 {
 	struct rfm_file *f;
 	u32 mask = 0;
+	int idx;
 
-	lockdep_assert_held(&card->hw_sem);
+	if (!card->ops->set_mask)
+		return;
 	mutex_lock(&card->files_lock);
 	list_for_each_entry(f, &card->files, node)
 		mask |= f->mask;
 	mutex_unlock(&card->files_lock);
-	if (!card->dead && card->ops->set_mask)
+	idx = rfm_card_enter(card);
+	if (!rfm_card_gone(card))
 		card->ops->set_mask(card, mask);
+	rfm_card_exit(card, idx);
 }
 
 static int rfm_release(struct inode *inode, struct file *file)
@@ -225,13 +296,12 @@ static int rfm_release(struct inode *inode, struct file *file)
 	struct rfm_file *f = file->private_data;
 	struct rfm_card *card = f->card;
 
-	down_read(&card->hw_sem);
 	mutex_lock(&card->files_lock);
 	list_del(&f->node);
+	card->queue_bytes -= f->queue_bytes;
 	mutex_unlock(&card->files_lock);
 	if (f->mask)
 		update_card_mask(card);
-	up_read(&card->hw_sem);
 
 	kvfree(f->q.rec);
 	kfree(f);
@@ -252,7 +322,25 @@ static bool has_records(struct rfm_file *f)
 	return ret;
 }
 
-/* Copy out records without losing any: peek, copy, then consume. */
+/*
+ * Consume the @n records a reader copied, unless FLUSH (or a resize)
+ * removed them meanwhile: then the queue's oldest record is another one.
+ */
+static void consume_copied(struct rfm_file *f, u32 n)
+{
+	struct rfm_dev_event oldest;
+
+	spin_lock_irq(&f->lock);
+	if (rfm_evq_peek(&f->q, &oldest, 1) == 1 && oldest.seq == f->batch[0].seq)
+		rfm_evq_consume(&f->q, f->batch, n);
+	spin_unlock_irq(&f->lock);
+}
+
+/*
+ * Copy out records without losing any: peek, copy, then consume. The wait
+ * holds no lock; read_lock keeps only this file's other readers out while
+ * records are copied (FLUSH and resizing do not take it).
+ */
 static ssize_t rfm_read(struct file *file, char __user *buf, size_t count, loff_t *ppos)
 {
 	struct rfm_file *f = file->private_data;
@@ -263,23 +351,25 @@ static ssize_t rfm_read(struct file *file, char __user *buf, size_t count, loff_
 
 	if (count < rec)
 		return -EINVAL;
-	if (mutex_lock_interruptible(&f->read_lock))
-		return -ERESTARTSYS;
-
-	while (!has_records(f)) {
-		if (READ_ONCE(card->dead)) {
-			ret = -ENODEV;
-			goto out;
+	for (;;) {
+		while (!has_records(f)) {
+			if (rfm_card_gone(card))
+				return -ENODEV;
+			if (file->f_flags & O_NONBLOCK)
+				return -EAGAIN;
+			ret = wait_event_interruptible(f->wq, has_records(f) || rfm_card_gone(card));
+			if (ret)
+				return ret;
 		}
-		if (file->f_flags & O_NONBLOCK) {
-			ret = -EAGAIN;
-			goto out;
-		}
-		ret = wait_event_interruptible(f->wq, has_records(f) || READ_ONCE(card->dead));
-		if (ret)
-			goto out;
+		if (mutex_lock_interruptible(&f->read_lock))
+			return -ERESTARTSYS;
+		if (has_records(f))
+			break;
+		/* Another reader took them. */
+		mutex_unlock(&f->read_lock);
 	}
 
+	ret = 0;
 	while (count - done >= rec) {
 		u32 want = min_t(size_t, (count - done) / rec, RFM_READ_BATCH);
 		u32 n;
@@ -290,17 +380,12 @@ static ssize_t rfm_read(struct file *file, char __user *buf, size_t count, loff_
 		if (!n)
 			break;
 		if (copy_to_user(buf + done, f->batch, n * rec)) {
-			ret = done ? 0 : -EFAULT;
-			goto out;
+			ret = -EFAULT;
+			break;
 		}
-		/* Only this reader removes records, so the n oldest are the ones copied. */
-		spin_lock_irq(&f->lock);
-		rfm_evq_consume(&f->q, f->batch, n);
-		spin_unlock_irq(&f->lock);
+		consume_copied(f, n);
 		done += n * rec;
 	}
-	ret = 0;
-out:
 	mutex_unlock(&f->read_lock);
 	return done ? (ssize_t)done : ret;
 }
@@ -326,20 +411,29 @@ static int rfm_mmap(struct file *file, struct vm_area_struct *vma)
 	struct rfm_card *card = f->card;
 	unsigned long len = vma->vm_end - vma->vm_start;
 	u64 pages = card->window_size >> PAGE_SHIFT;
+	int ret, idx;
 	u64 off;
-	int ret;
 
-	if (!(vma->vm_flags & VM_SHARED))
+	/*
+	 * VM_MAYSHARE, not VM_SHARED: the kernel clears VM_SHARED on a
+	 * MAP_SHARED mapping of a file opened read-only.
+	 */
+	if (!(vma->vm_flags & VM_MAYSHARE))
 		return -EINVAL;	/* a private copy of reflective memory means nothing */
+	if (!(file->f_mode & FMODE_WRITE)) {
+		/* A read-only open never writes the network, not even after mprotect. */
+		if (vma->vm_flags & VM_WRITE)
+			return -EACCES;
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+		vm_flags_clear(vma, VM_MAYWRITE);
+#else
+		vma->vm_flags &= ~VM_MAYWRITE;
+#endif
+	}
 	if (vma->vm_pgoff >= pages || (len >> PAGE_SHIFT) > pages - vma->vm_pgoff)
 		return -EINVAL;
 	off = (u64)vma->vm_pgoff << PAGE_SHIFT;
 
-	down_read(&card->hw_sem);
-	if (card->dead) {
-		ret = -ENODEV;
-		goto out;
-	}
 	if (card->caps & RFM_DEV_CAP_UNCACHED)
 		vma->vm_page_prot = pgprot_noncached(vma->vm_page_prot);
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
@@ -347,10 +441,18 @@ static int rfm_mmap(struct file *file, struct vm_area_struct *vma)
 #else
 	vma->vm_flags |= VM_IO | VM_DONTEXPAND | VM_DONTDUMP;
 #endif
-	ret = io_remap_pfn_range(vma, vma->vm_start, (card->window_phys + off) >> PAGE_SHIFT,
-				 len, vma->vm_page_prot);
-out:
-	up_read(&card->hw_sem);
+	/*
+	 * No lock (mmap_lock is held): the SRCU read side only makes removal
+	 * revoke mappings after this one exists.
+	 */
+	idx = rfm_card_enter(card);
+	if (rfm_card_gone(card))
+		ret = -ENODEV;
+	else
+		ret = io_remap_pfn_range(vma, vma->vm_start,
+					 (card->window_phys + off) >> PAGE_SHIFT,
+					 len, vma->vm_page_prot);
+	rfm_card_exit(card, idx);
 	return ret;
 }
 
@@ -381,12 +483,36 @@ static int ioc_get_info(struct rfm_file *f, void __user *argp, size_t usize)
 		.board_id = card->board_id,
 		.board_revision = card->board_revision,
 	};
+	int idx;
 
+	spin_lock_irq(&f->lock);
 	info.queue_depth = f->q.depth;
+	spin_unlock_irq(&f->lock);
 	strscpy(info.driver_version, RFM_DRIVER_VERSION, sizeof(info.driver_version));
-	if (card->ops->link)
+	if (card->ops->link) {
+		idx = rfm_card_enter(card);
+		if (rfm_card_gone(card)) {
+			rfm_card_exit(card, idx);
+			return -ENODEV;
+		}
 		info.link = card->ops->link(card);
+		rfm_card_exit(card, idx);
+	}
 	return copy_out(argp, usize, &info, sizeof(info));
+}
+
+/* Hand @type to the card driver: one sender at a time, inside the card. */
+static int card_send(struct rfm_card *card, u32 type, u32 target, u32 data, u64 now)
+{
+	int ret, idx;
+
+	if (mutex_lock_killable(&card->send_lock))
+		return -EINTR;
+	idx = rfm_card_enter(card);
+	ret = rfm_card_gone(card) ? -ENODEV : card->ops->send(card, type, target, data, now);
+	rfm_card_exit(card, idx);
+	mutex_unlock(&card->send_lock);
+	return ret;
 }
 
 static int ioc_send(struct rfm_file *f, void __user *argp, size_t usize)
@@ -413,10 +539,7 @@ static int ioc_send(struct rfm_file *f, void __user *argp, size_t usize)
 
 	now = ktime_get_ns();
 	if (remote) {
-		if (mutex_lock_interruptible(&card->send_lock))
-			return -ERESTARTSYS;
-		ret = card->ops->send(card, s.type, s.target, s.data, now);
-		mutex_unlock(&card->send_lock);
+		ret = card_send(card, s.type, s.target, s.data, now);
 		if (ret)
 			return ret;
 		atomic64_inc(&card->stats.tx_events);
@@ -443,9 +566,12 @@ static int ioc_set_mask(struct rfm_file *f, u32 __user *argp)
 	return 0;
 }
 
+/* Nothing else waits: a blocked reader holds up neither resizing nor FLUSH. */
 static int ioc_set_queue_depth(struct rfm_file *f, u32 __user *argp)
 {
+	struct rfm_card *card = f->card;
 	struct rfm_dev_event *storage, *old = NULL;
+	u64 bytes, old_bytes = 0;
 	struct rfm_evq q;
 	u32 depth;
 	int ret = 0;
@@ -454,10 +580,15 @@ static int ioc_set_queue_depth(struct rfm_file *f, u32 __user *argp)
 		return -EFAULT;
 	if (depth < RFM_DEV_QUEUE_MIN || depth > RFM_DEV_QUEUE_MAX)
 		return -EINVAL;
+	bytes = evq_bytes(depth);
+	ret = reserve_queue(card, bytes);
+	if (ret)
+		return ret;
 	storage = evq_storage(depth);
-	if (!storage)
+	if (!storage) {
+		unreserve_queue(card, bytes);
 		return -ENOMEM;
-	mutex_lock(&f->read_lock);
+	}
 	spin_lock_irq(&f->lock);
 	if (!rfm_evq_empty(&f->q)) {
 		ret = -EBUSY;	/* read or flush the queue first */
@@ -471,9 +602,26 @@ static int ioc_set_queue_depth(struct rfm_file *f, u32 __user *argp)
 		f->q.overflows = q.overflows;
 	}
 	spin_unlock_irq(&f->lock);
-	mutex_unlock(&f->read_lock);
+	mutex_lock(&card->files_lock);
+	if (ret) {
+		card->queue_bytes -= bytes;
+	} else {
+		old_bytes = f->queue_bytes;
+		f->queue_bytes = bytes;
+		card->queue_bytes -= old_bytes;
+	}
+	mutex_unlock(&card->files_lock);
 	kvfree(ret ? storage : old);
 	return ret;
+}
+
+static int ioc_flush(struct rfm_file *f)
+{
+	/* A reader between copy and consume notices (consume_copied). */
+	spin_lock_irq(&f->lock);
+	rfm_evq_flush(&f->q);
+	spin_unlock_irq(&f->lock);
+	return 0;
 }
 
 static int ioc_get_counters(struct rfm_file *f, void __user *argp, size_t usize)
@@ -498,17 +646,23 @@ static int ioc_get_counters(struct rfm_file *f, void __user *argp, size_t usize)
 	return copy_out(argp, usize, &c, sizeof(c));
 }
 
-static int ioc_dma(struct rfm_file *f, void __user *argp, size_t usize)
+/*
+ * 0 when every byte moved; the number of bytes moved when a signal or a
+ * fault ended the transfer after some progress; else -errno.
+ */
+static long ioc_dma(struct rfm_file *f, fmode_t mode, void __user *argp, size_t usize)
 {
 	struct rfm_card *card = f->card;
 	struct rfm_dev_dma d;
-	int ret;
+	long ret;
 
 	ret = copy_struct_from_user(&d, sizeof(d), argp, usize);
 	if (ret)
 		return ret;
 	if (d.flags || (d.dir != RFM_DEV_DMA_TO_CARD && d.dir != RFM_DEV_DMA_FROM_CARD))
 		return -EINVAL;
+	if (d.dir == RFM_DEV_DMA_TO_CARD && !(mode & FMODE_WRITE))
+		return -EBADF;	/* a read-only open never writes the network */
 	if (d.offset > card->window_size || d.length > card->window_size - d.offset)
 		return -EINVAL;
 	if (!d.length)
@@ -517,18 +671,34 @@ static int ioc_dma(struct rfm_file *f, void __user *argp, size_t usize)
 		return -EOPNOTSUPP;
 	ret = card->ops->dma(card, d.dir == RFM_DEV_DMA_TO_CARD, d.offset,
 			     u64_to_user_ptr(d.buf), d.length);
-	if (ret) {
+	if (ret < 0) {
 		atomic64_inc(&card->stats.dma_errors);
 		return ret;
 	}
-	atomic64_add(d.length, &card->stats.dma_bytes);
-	return 0;
+	atomic64_add(ret ? ret : d.length, &card->stats.dma_bytes);
+	return ret;
+}
+
+static int ioc_ring_test(struct rfm_card *card)
+{
+	int ret, idx;
+
+	if (!card->ops->ring_test)
+		return -EOPNOTSUPP;
+	if (mutex_lock_killable(&card->send_lock))
+		return -EINTR;
+	idx = rfm_card_enter(card);
+	ret = rfm_card_gone(card) ? -ENODEV : card->ops->ring_test(card);
+	rfm_card_exit(card, idx);
+	mutex_unlock(&card->send_lock);
+	return ret;
 }
 
 static int ioc_diag_kick(struct rfm_file *f, u32 __user *argp)
 {
 	struct rfm_card *card = f->card;
 	u32 target;
+	int ret, idx;
 
 	if (get_user(target, argp))
 		return -EFAULT;
@@ -536,7 +706,10 @@ static int ioc_diag_kick(struct rfm_file *f, u32 __user *argp)
 		return -EOPNOTSUPP;
 	if (target >= card->max_nodes)
 		return -EINVAL;
-	return card->ops->diag_kick(card, target);
+	idx = rfm_card_enter(card);
+	ret = rfm_card_gone(card) ? -ENODEV : card->ops->diag_kick(card, target);
+	rfm_card_exit(card, idx);
+	return ret;
 }
 
 static int ioc_diag_wait(struct rfm_file *f, void __user *argp, size_t usize)
@@ -554,17 +727,14 @@ static int ioc_diag_wait(struct rfm_file *f, void __user *argp, size_t usize)
 	if (!(card->caps & RFM_DEV_CAP_DIAG_DOORBELL))
 		return -EOPNOTSUPP;
 	if (w.timeout_ms && (u64)atomic64_read(&card->diag_count) == w.count) {
-		/* No hardware is touched while sleeping: let removal proceed. */
-		up_read(&card->hw_sem);
 		left = wait_event_interruptible_timeout(card->diag_wq,
 				(u64)atomic64_read(&card->diag_count) != w.count ||
-				READ_ONCE(card->dead),
+				rfm_card_gone(card),
 				msecs_to_jiffies(w.timeout_ms));
-		down_read(&card->hw_sem);
 		if (left < 0)
 			return (int)left;
 	}
-	if (card->dead)
+	if (rfm_card_gone(card))
 		return -ENODEV;
 	ret = (u64)atomic64_read(&card->diag_count) == w.count ? -ETIMEDOUT : 0;
 	w.count = atomic64_read(&card->diag_count);
@@ -573,12 +743,27 @@ static int ioc_diag_wait(struct rfm_file *f, void __user *argp, size_t usize)
 	return ret;
 }
 
-/* The request must match ours in type, number and direction, and carry
- * at least the first published size of its structure. */
-static bool cmd_ok(unsigned int cmd, unsigned int ours, size_t min_size)
+/* How a request's size may differ from the structure it was defined with. */
+enum rfm_ioc_size {
+	RFM_IOC_EXACT,		/* fixed: exactly this size */
+	RFM_IOC_EXTENSIBLE,	/* at least the first published size, at most a page */
+};
+
+/*
+ * The whole request is checked: type, number, direction, and size (exact
+ * for fixed arguments; for extensible structures at least the first
+ * published size and at most a page).
+ */
+static bool cmd_ok(unsigned int cmd, unsigned int ours, enum rfm_ioc_size kind)
 {
-	return _IOC_DIR(cmd) == _IOC_DIR(ours) && _IOC_SIZE(cmd) >= min_size &&
-	       (min_size || _IOC_SIZE(cmd) == 0);
+	size_t size = _IOC_SIZE(cmd), want = _IOC_SIZE(ours);
+
+	if (_IOC_TYPE(cmd) != _IOC_TYPE(ours) || _IOC_NR(cmd) != _IOC_NR(ours) ||
+	    _IOC_DIR(cmd) != _IOC_DIR(ours))
+		return false;
+	if (kind == RFM_IOC_EXACT)
+		return size == want;
+	return size >= want && size <= PAGE_SIZE;
 }
 
 static long rfm_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
@@ -591,74 +776,61 @@ static long rfm_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 
 	if (_IOC_TYPE(cmd) != RFM_IOC_MAGIC)
 		return -ENOTTY;
+	if (rfm_card_gone(card))
+		return -ENODEV;
 
-	down_read(&card->hw_sem);
-	if (card->dead) {
-		ret = -ENODEV;
-		goto out;
-	}
-
-#define CASE(req, size) \
+#define CASE(req, kind) \
 	case _IOC_NR(req): \
-		if (!cmd_ok(cmd, req, size)) { \
-			ret = -ENOTTY; \
-			break; \
-		}
+		if (!cmd_ok(cmd, req, kind)) \
+			return -ENOTTY;
+
+/* Requests that act on the network or the card need a file open for writing. */
+#define NEEDS_WRITE \
+		if (!(file->f_mode & FMODE_WRITE)) \
+			return -EBADF;
 
 	switch (_IOC_NR(cmd)) {
-	CASE(RFM_IOC_GET_INFO, sizeof(struct rfm_dev_info))
+	CASE(RFM_IOC_GET_INFO, RFM_IOC_EXTENSIBLE)
 		ret = ioc_get_info(f, argp, usize);
 		break;
-	CASE(RFM_IOC_SEND, sizeof(struct rfm_dev_send))
+	CASE(RFM_IOC_SEND, RFM_IOC_EXTENSIBLE)
+		NEEDS_WRITE
 		ret = ioc_send(f, argp, usize);
 		break;
-	CASE(RFM_IOC_SET_MASK, sizeof(u32))
-		ret = usize == sizeof(u32) ? ioc_set_mask(f, argp) : -ENOTTY;
+	CASE(RFM_IOC_SET_MASK, RFM_IOC_EXACT)
+		ret = ioc_set_mask(f, argp);
 		break;
-	CASE(RFM_IOC_GET_MASK, sizeof(u32))
-		ret = usize == sizeof(u32) ? put_user(f->mask, (u32 __user *)argp) : -ENOTTY;
+	CASE(RFM_IOC_GET_MASK, RFM_IOC_EXACT)
+		ret = put_user(f->mask, (u32 __user *)argp);
 		break;
-	CASE(RFM_IOC_SET_QUEUE_DEPTH, sizeof(u32))
-		ret = usize == sizeof(u32) ? ioc_set_queue_depth(f, argp) : -ENOTTY;
+	CASE(RFM_IOC_SET_QUEUE_DEPTH, RFM_IOC_EXACT)
+		ret = ioc_set_queue_depth(f, argp);
 		break;
-	CASE(RFM_IOC_FLUSH, 0)
-		mutex_lock(&f->read_lock);	/* not between a reader's copy and consume */
-		spin_lock_irq(&f->lock);
-		rfm_evq_flush(&f->q);
-		spin_unlock_irq(&f->lock);
-		mutex_unlock(&f->read_lock);
-		ret = 0;
+	CASE(RFM_IOC_FLUSH, RFM_IOC_EXACT)
+		ret = ioc_flush(f);
 		break;
-	CASE(RFM_IOC_GET_COUNTERS, sizeof(struct rfm_dev_counters))
+	CASE(RFM_IOC_GET_COUNTERS, RFM_IOC_EXTENSIBLE)
 		ret = ioc_get_counters(f, argp, usize);
 		break;
-	CASE(RFM_IOC_DMA, sizeof(struct rfm_dev_dma))
-		ret = ioc_dma(f, argp, usize);
+	CASE(RFM_IOC_DMA, RFM_IOC_EXTENSIBLE)
+		ret = ioc_dma(f, file->f_mode, argp, usize);
 		break;
-	CASE(RFM_IOC_RING_TEST, 0)
-		if (!card->ops->ring_test) {
-			ret = -EOPNOTSUPP;
-			break;
-		}
-		if (mutex_lock_interruptible(&card->send_lock)) {
-			ret = -ERESTARTSYS;
-			break;
-		}
-		ret = card->ops->ring_test(card);
-		mutex_unlock(&card->send_lock);
+	CASE(RFM_IOC_RING_TEST, RFM_IOC_EXACT)
+		NEEDS_WRITE
+		ret = ioc_ring_test(card);
 		break;
-	CASE(RFM_IOC_DIAG_KICK, sizeof(u32))
-		ret = usize == sizeof(u32) ? ioc_diag_kick(f, argp) : -ENOTTY;
+	CASE(RFM_IOC_DIAG_KICK, RFM_IOC_EXACT)
+		NEEDS_WRITE
+		ret = ioc_diag_kick(f, argp);
 		break;
-	CASE(RFM_IOC_DIAG_WAIT, sizeof(struct rfm_dev_diag_wait))
+	CASE(RFM_IOC_DIAG_WAIT, RFM_IOC_EXTENSIBLE)
 		ret = ioc_diag_wait(f, argp, usize);
 		break;
 	default:
 		ret = -ENOTTY;
 	}
+#undef NEEDS_WRITE
 #undef CASE
-out:
-	up_read(&card->hw_sem);
 	return ret;
 }
 

@@ -18,22 +18,31 @@ static struct rfm_ivs_ring *ring(const struct rfm_ivs_mbox *m, u32 sender, u32 r
 	return (struct rfm_ivs_ring *)(m->area + RFM_IVS_RING_OFFSET(sender, receiver));
 }
 
-static int check_header(struct rfm_ivs_header *h)
+void rfm_ivs_mbox_format(void *area)
 {
+	struct rfm_ivs_header *h = (struct rfm_ivs_header *)((u8 *)area + RFM_IVS_HEADER_OFFSET);
+
+	memset(area, 0, RFM_IVS_AREA_SIZE);
+	WRITE_ONCE(h->version, RFM_IVS_VERSION);
+	WRITE_ONCE(h->area_size, RFM_IVS_AREA_SIZE);
+	WRITE_ONCE(h->max_nodes, RFM_IVS_MAX_NODES);
+	WRITE_ONCE(h->ring_slots, RFM_IVS_RING_SLOTS);
+	/* The magic last: whoever sees it sees a whole header. */
+	smp_store_release(&h->magic, RFM_IVS_MAGIC);
+}
+
+int rfm_ivs_mbox_check(const void *area)
+{
+	const struct rfm_ivs_header *h =
+		(const struct rfm_ivs_header *)((const u8 *)area + RFM_IVS_HEADER_OFFSET);
 	u32 magic = smp_load_acquire(&h->magic);
 
-	if (magic == 0) {
-		/*
-		 * A blank area (new shared memory): lay out the header. Peers
-		 * racing here write the same values, so the race is harmless.
-		 */
-		WRITE_ONCE(h->version, RFM_IVS_VERSION);
-		WRITE_ONCE(h->area_size, RFM_IVS_AREA_SIZE);
-		WRITE_ONCE(h->max_nodes, RFM_IVS_MAX_NODES);
-		WRITE_ONCE(h->ring_slots, RFM_IVS_RING_SLOTS);
-		smp_store_release(&h->magic, RFM_IVS_MAGIC);
-		return 0;
-	}
+	/*
+	 * Only the lab's server lays the header out: a blank area is memory
+	 * of some other user of the device, never written by us.
+	 */
+	if (magic == 0)
+		return -ENODEV;
 	if (magic != RFM_IVS_MAGIC || READ_ONCE(h->version) != RFM_IVS_VERSION ||
 	    READ_ONCE(h->area_size) != RFM_IVS_AREA_SIZE ||
 	    READ_ONCE(h->max_nodes) != RFM_IVS_MAX_NODES ||
@@ -49,12 +58,12 @@ int rfm_ivs_mbox_attach(struct rfm_ivs_mbox *m, void *area, u32 self)
 
 	if (self >= RFM_IVS_MAX_NODES)
 		return -ERANGE;
+	ret = rfm_ivs_mbox_check(area);
+	if (ret)
+		return ret;
 	memset(m, 0, sizeof(*m));
 	m->area = area;
 	m->self = self;
-	ret = check_header(header(m));
-	if (ret)
-		return ret;
 
 	for (n = 0; n < RFM_IVS_MAX_NODES; n++) {
 		struct rfm_ivs_ring *in = ring(m, n, self);

@@ -24,8 +24,21 @@ struct rfm_ivs_mbox {
 typedef void (*rfm_ivs_deliver_fn)(void *ctx, u32 sender, u32 type, u32 data, u64 sent_ns);
 
 /*
- * Join the mailbox as node @self: initialise the header if the area is
- * blank, else check it is ours and of this version (-EPROTO if not); skip
+ * Lay out a blank mailbox header in @area (RFM_IVS_AREA_SIZE bytes,
+ * cleared): the network's owner (the lab's ivshmem server) does this once,
+ * before any node attaches.
+ */
+void rfm_ivs_mbox_format(void *area);
+
+/*
+ * Read-only check that @area holds our mailbox, of this version: 0, else
+ * -ENODEV (blank: not an rfm network) or -EPROTO (another layout).
+ */
+int rfm_ivs_mbox_check(const void *area);
+
+/*
+ * Join the mailbox as node @self: check the header first and write
+ * nothing unless it is ours and of this version (rfm_ivs_mbox_check); skip
  * whatever was queued for @self before (those doorbells are lost anyway)
  * and continue our own rings where the last incarnation left them.
  */

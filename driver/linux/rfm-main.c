@@ -13,25 +13,43 @@
 #define IVSHMEM_VENDOR 0x1af4
 #define IVSHMEM_DEVICE 0x1110
 
-enum rfm_variant { RFM_VARIANT_5565, RFM_VARIANT_IVSHMEM };
-
+/*
+ * Only the 5565 family is bound (and autoloads the module) by id. QEMU's
+ * ivshmem id 1af4:1110 is generic: any VM may have such a device for
+ * another purpose, so it is bound only on request
+ *   echo 1af4 1110 > /sys/bus/pci/drivers/rfm/new_id
+ * (or driver_override), and even then only when its memory carries the
+ * lab server's signature, checked before anything is written.
+ */
 static const struct pci_device_id rfm_pci_ids[] = {
-	{ PCI_DEVICE(RFM5565_VENDOR, RFM5565_DEVICE), .driver_data = RFM_VARIANT_5565 },
-	{ PCI_DEVICE(IVSHMEM_VENDOR, IVSHMEM_DEVICE), .driver_data = RFM_VARIANT_IVSHMEM },
+	{ PCI_DEVICE(RFM5565_VENDOR, RFM5565_DEVICE) },
 	{ }
 };
 MODULE_DEVICE_TABLE(pci, rfm_pci_ids);
 
+static bool is_5565(const struct pci_dev *pdev)
+{
+	return pdev->vendor == RFM5565_VENDOR && pdev->device == RFM5565_DEVICE;
+}
+
+static bool is_ivshmem(const struct pci_dev *pdev)
+{
+	return pdev->vendor == IVSHMEM_VENDOR && pdev->device == IVSHMEM_DEVICE;
+}
+
 static int rfm_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 {
-	if (id->driver_data == RFM_VARIANT_5565)
+	/* By the device itself, not the id entry: new_id entries carry no variant. */
+	if (is_5565(pdev))
 		return rfm_5565_probe(pdev);
-	return rfm_ivs_probe(pdev);
+	if (is_ivshmem(pdev))
+		return rfm_ivs_probe(pdev);
+	return -ENODEV;
 }
 
 static void rfm_pci_remove(struct pci_dev *pdev)
 {
-	if (pdev->vendor == RFM5565_VENDOR)
+	if (is_5565(pdev))
 		rfm_5565_remove(pdev);
 	else
 		rfm_ivs_remove(pdev);
