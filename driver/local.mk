@@ -10,6 +10,8 @@
 #   make vm-check   build rfm.ko and run the two-guest tests in QEMU (TCG):
 #                   vmtest (the ivshmem server is stopped under it once both
 #                   guests' doorbells worked), then vmchaos (a guest dies)
+#   make vm-stress  removal under load, reloads, read-only opens, ioctl
+#                   fuzzing, queue memory, a foreign ivshmem device (QEMU)
 #   make vm-bench   event round trip through rfm.ko vs a bare doorbell, in QEMU
 
 DRIVER_KBUILD_FILES = \
@@ -49,7 +51,7 @@ driver_lab_rfm_ivshmem_server_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/driver/l
 
 # ---- programs for the guests: static, built only for vm-check/vm-bench ----
 LAB_GUEST_BINARIES = driver/lab/guest/vmtest driver/lab/guest/vmchaos driver/lab/guest/vmbench \
-	driver/lab/guest/devpair
+	driver/lab/guest/devpair driver/lab/guest/vmstress
 EXTRA_PROGRAMS += $(LAB_GUEST_BINARIES)
 CLEANFILES += $(LAB_GUEST_BINARIES)
 driver_lab_guest_vmtest_SOURCES = driver/lab/guest/vmtest.c driver/lab/guest/lab.h
@@ -58,6 +60,9 @@ driver_lab_guest_vmchaos_SOURCES = driver/lab/guest/vmchaos.c driver/lab/guest/l
 driver_lab_guest_vmchaos_LDFLAGS = -all-static
 driver_lab_guest_vmbench_SOURCES = driver/lab/guest/vmbench.c driver/lab/guest/lab.h
 driver_lab_guest_vmbench_LDFLAGS = -all-static
+driver_lab_guest_vmstress_SOURCES = driver/lab/guest/vmstress.c driver/lab/guest/lab.h
+driver_lab_guest_vmstress_LDFLAGS = -all-static
+driver_lab_guest_vmstress_LDADD = -lpthread
 # Over librfm (dynamic: vm-run.sh copies its libraries into the guests).
 driver_lab_guest_devpair_SOURCES = driver/lab/guest/devpair.c driver/lab/guest/lab.h
 driver_lab_guest_devpair_LDADD = src/librfm.la
@@ -101,7 +106,7 @@ DRIVER_BUILD_DIR = $(abs_builddir)/driver/linux-build
 RFM_KO = $(DRIVER_BUILD_DIR)/rfm.ko
 LAB_DIR = $(abs_builddir)/driver/lab
 
-.PHONY: driver driver-check vm-check vm-bench clean-driver-local
+.PHONY: driver driver-check vm-check vm-stress vm-bench clean-driver-local
 
 driver:
 	@test -n "$(KERNEL_HEADERS)" && test -d "$(KERNEL_HEADERS)" || { \
@@ -175,11 +180,28 @@ vm-check: driver driver/lab/rfm-ivshmem-server$(EXEEXT) driver/lab/guest/vmtest$
 	$(VM_RUN) -o $(LAB_DIR)/devsuite -n 1 -d 3 -m 4M -L src/.libs \
 		-B $(top_srcdir)/driver/lab/guest/dev-suite.sh $$bins dev-suite.sh $$names
 
+# What a distribution's maintainer checks (driver/lab/guest/vmstress.c), in
+# one guest that also has a foreign ivshmem-plain device: its memory (a
+# host file, zeros) must still be zeros afterwards.
+LAB_FOREIGN = $(LAB_DIR)/vmstress-foreign.mem
+vm-stress: driver driver/lab/rfm-ivshmem-server$(EXEEXT) driver/lab/guest/vmstress$(EXEEXT)
+	@$(MKDIR_P) $(LAB_DIR)
+	rm -f $(LAB_FOREIGN) && truncate -s 4M $(LAB_FOREIGN)
+	$(VM_RUN) -o $(LAB_DIR)/vmstress -B driver/lab/guest/vmstress$(EXEEXT) -n 1 -m 16M \
+		-t 420 -F $(LAB_FOREIGN) vmstress
+	@if cmp -s -n 4194304 $(LAB_FOREIGN) /dev/zero; then \
+		echo "foreign: 1 passed, 0 failed (the foreign ivshmem memory is untouched)"; \
+	else \
+		echo "vm-stress: rfm.ko wrote into the foreign ivshmem device's memory:"; \
+		cmp -n 4194304 $(LAB_FOREIGN) /dev/zero; od -A x -t x1z $(LAB_FOREIGN) | head; \
+		echo "foreign: 0 passed, 1 failed"; exit 1; \
+	fi
+
 vm-bench: driver driver/lab/rfm-ivshmem-server$(EXEEXT) driver/lab/guest/vmbench$(EXEEXT)
 	$(VM_RUN) -o $(LAB_DIR)/vmbench -B driver/lab/guest/vmbench$(EXEEXT) -n 2 -t 300 vmbench
 	@grep -a '^bench:' $(LAB_DIR)/vmbench/guest*.log | sed 's/^.*bench: /bench: /'
 
 clean-local: clean-driver-local
 clean-driver-local:
-	-rm -rf $(DRIVER_BUILD_DIR) $(DRIVER_CHECK_DIR) $(LAB_DIR)/vmtest $(LAB_DIR)/vmchaos $(LAB_DIR)/vmbench \
+	-rm -rf $(DRIVER_BUILD_DIR) $(DRIVER_CHECK_DIR) $(LAB_DIR)/vmstress $(LAB_FOREIGN) $(LAB_DIR)/vmtest $(LAB_DIR)/vmchaos $(LAB_DIR)/vmbench \
 		$(LAB_DIR)/devsuite $(LAB_DIR)/devpair $(LAB_DIR)/pingpair

@@ -33,6 +33,9 @@
 #               must not notice. (Stopping it earlier can cut QEMU off before
 #               it read the peers' eventfds: QEMU drops unread messages when
 #               the socket hangs up.)
+#   -F FILE     also give every guest a foreign QEMU ivshmem-plain device
+#               (same PCI id as ours) whose memory is FILE (shared, its size):
+#               rfm.ko must leave it alone; the caller checks FILE afterwards
 #   -K          keep the initramfs staging directory
 #
 # TEST runs in guest I as: /bin/TEST --index I --nodes N ARGS...
@@ -43,11 +46,12 @@ usage() {
 	exit 2
 }
 
+foreign=''
 module='' server='' kdir='' cache=./vm-cache out=./vm-out nodes=2 shm=64M timeout=150 keep='' stop_server=''
 binaries=()
 libdirs=()
 cards=1
-while getopts "M:s:B:L:d:k:c:o:n:m:t:KXh" opt; do
+while getopts "M:s:B:L:d:k:c:o:n:m:t:F:KXh" opt; do
 	case $opt in
 	M) module=$OPTARG ;;
 	s) server=$OPTARG ;;
@@ -60,6 +64,7 @@ while getopts "M:s:B:L:d:k:c:o:n:m:t:KXh" opt; do
 	n) nodes=$OPTARG ;;
 	m) shm=$OPTARG ;;
 	t) timeout=$OPTARG ;;
+	F) foreign=$OPTARG ;;
 	K) keep=1 ;;
 	X) stop_server=1 ;;
 	*) usage ;;
@@ -185,6 +190,11 @@ for i in $(seq 0 $((nodes - 1))); do
 		card_args+=(-chardev "socket,path=$out/server.sock,id=ivs$c"
 			-device "ivshmem-doorbell,chardev=ivs$c,vectors=6")
 	done
+	if [ -n "$foreign" ]; then
+		# First on the bus: probed before our cards.
+		card_args=(-object "memory-backend-file,id=foreign,mem-path=$foreign,size=$(stat -c %s "$foreign"),share=on"
+			-device "ivshmem-plain,memdev=foreign" "${card_args[@]}")
+	fi
 	qemu-system-x86_64 -accel tcg -m 256M -smp 1 -nodefaults -display none \
 		-monitor none -serial "file:$log" -no-reboot \
 		-kernel "$vmlinuz" -initrd "$out/initramfs.cpio.gz" \
@@ -257,7 +267,7 @@ for i in $(seq 0 $((nodes - 1))); do
 		status=1
 	fi
 	grep -a '^not ok\|^#   FAILED' "$log" | tr -d '\r' | sed "s/^/  guest $i: /" || true
-	if grep -a -E 'WARNING:|BUG:|Oops|general protection|Kernel panic|Call Trace|UBSAN|KASAN|refcount_t:|list_(add|del) corruption|INFO: task .* blocked' \
+	if grep -a -E 'WARNING:|BUG:|Oops|general protection|Kernel panic|Call Trace|UBSAN|KASAN|refcount_t:|list_(add|del) corruption|INFO: task .* blocked|possible (circular|recursive) locking|inconsistent lock state|hung_task' \
 		"$log" >"$out/guest$i.kernel-problems" 2>/dev/null; then
 		say "guest $i: the kernel complained:"
 		sed 's/^/    /' "$out/guest$i.kernel-problems" | head -20

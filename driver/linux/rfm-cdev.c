@@ -29,6 +29,7 @@
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 #include <linux/version.h>
+#include <linux/vmalloc.h>
 
 #include "rfm-core.h"
 #include "rfm-evq.h"
@@ -193,14 +194,18 @@ void rfm_card_diag_ring(struct rfm_card *card)
 
 /* ---- open / release ---- */
 
+/*
+ * What a queue really takes: its storage comes from vmalloc, whole pages
+ * (kvmalloc would round a large queue up to a power of two).
+ */
 static u64 evq_bytes(u32 depth)
 {
-	return (u64)(depth + 1) * sizeof(struct rfm_dev_event);
+	return PAGE_ALIGN((u64)(depth + 1) * sizeof(struct rfm_dev_event));
 }
 
 static struct rfm_dev_event *evq_storage(u32 depth)
 {
-	return kvcalloc(depth + 1, sizeof(struct rfm_dev_event), GFP_KERNEL_ACCOUNT);
+	return __vmalloc(evq_bytes(depth), GFP_KERNEL_ACCOUNT | __GFP_ZERO);
 }
 
 /* Count @bytes of queue memory against the card's cap (queue_limit_kib). */
@@ -267,7 +272,7 @@ static int rfm_open(struct inode *inode, struct file *file)
 
 err:
 	unreserve_queue(card, bytes);
-	kvfree(storage);
+	vfree(storage);
 	kfree(f);
 	return ret;
 }
@@ -303,7 +308,7 @@ static int rfm_release(struct inode *inode, struct file *file)
 	if (f->mask)
 		update_card_mask(card);
 
-	kvfree(f->q.rec);
+	vfree(f->q.rec);
 	kfree(f);
 	put_device(&card->dev);
 	return 0;
@@ -611,7 +616,7 @@ static int ioc_set_queue_depth(struct rfm_file *f, u32 __user *argp)
 		card->queue_bytes -= old_bytes;
 	}
 	mutex_unlock(&card->files_lock);
-	kvfree(ret ? storage : old);
+	vfree(ret ? storage : old);
 	return ret;
 }
 
