@@ -187,6 +187,17 @@ run_tests() {
 	dc_pass=$(sed -n 's/^driver-check: \([0-9][0-9]*\) passed.*/\1/p' build/driver-check.out)
 	total_pass=$((total_pass + ${dc_pass:-0}))
 
+	say "make vm-stress: rfm.ko removal under load, reloads, permissions, a foreign ivshmem device"
+	make -C build vm-stress >build/vm-stress.out 2>&1 || {
+		tail -60 build/vm-stress.out
+		echo "test: $total_pass passed, 1 failed, $total_skip skipped"
+		exit 1
+	}
+	grep -E '^[a-z]+: [0-9]+ passed, [0-9]+ failed' build/vm-stress.out || true
+	for n in $(sed -n 's/^[a-z]*: \([0-9][0-9]*\) passed, [0-9]* failed.*/\1/p' build/vm-stress.out); do
+		total_pass=$((total_pass + n))
+	done
+
 	say "make vm-check: rfm.ko in two QEMU guests on a virtual RFM card"
 	vm_status=0
 	make -C build vm-check >build/vm-check.out 2>&1 || vm_status=$?
