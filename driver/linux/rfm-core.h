@@ -150,5 +150,9 @@ int rfm_ivs_probe(struct pci_dev *pdev);
 void rfm_ivs_remove(struct pci_dev *pdev);
 int rfm_5565_probe(struct pci_dev *pdev);
 void rfm_5565_remove(struct pci_dev *pdev);
+void rfm_5565_shutdown(struct pci_dev *pdev);
+int rfm_5565_suspend(struct device *dev);
+int rfm_5565_resume(struct device *dev);
+void rfm_ivs_shutdown(struct pci_dev *pdev);
 
 #endif /* RFM_CORE_H */

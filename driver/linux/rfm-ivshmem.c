@@ -380,3 +380,12 @@ void rfm_ivs_remove(struct pci_dev *pdev)
 	free_irqs(ivs);
 	rfm_card_put(card);
 }
+
+/* Power off or kexec: peers stop sending to a node that is going away. */
+void rfm_ivs_shutdown(struct pci_dev *pdev)
+{
+	struct rfm_card *card = pci_get_drvdata(pdev);
+	struct rfm_ivs *ivs = card->priv;
+
+	rfm_ivs_mbox_set_present(&ivs->mbox, false);
+}

@@ -55,11 +55,54 @@ static void rfm_pci_remove(struct pci_dev *pdev)
 		rfm_ivs_remove(pdev);
 }
 
+static void rfm_pci_shutdown(struct pci_dev *pdev)
+{
+	if (!pci_get_drvdata(pdev))
+		return;
+	if (is_5565(pdev))
+		rfm_5565_shutdown(pdev);
+	else
+		rfm_ivs_shutdown(pdev);
+}
+
+/* Virtual cards keep their state (the memory is the host's) across sleep. */
+static int rfm_pm_suspend(struct device *dev)
+{
+	return is_5565(to_pci_dev(dev)) ? rfm_5565_suspend(dev) : 0;
+}
+
+static int rfm_pm_resume(struct device *dev)
+{
+	return is_5565(to_pci_dev(dev)) ? rfm_5565_resume(dev) : 0;
+}
+
+static DEFINE_SIMPLE_DEV_PM_OPS(rfm_pm_ops, rfm_pm_suspend, rfm_pm_resume);
+
+/*
+ * A PCI channel error: the card is not trusted to come back in place.
+ * Users keep their files and see ENODEV once the core removes the device
+ * (the removal path survives open files, mappings and blocked readers).
+ */
+static pci_ers_result_t rfm_error_detected(struct pci_dev *pdev, pci_channel_state_t state)
+{
+	dev_warn(&pdev->dev, "PCI channel error (state %d): giving the card up\n", (int)state);
+	if (pci_get_drvdata(pdev) && is_5565(pdev))
+		rfm_5565_shutdown(pdev);
+	return PCI_ERS_RESULT_DISCONNECT;
+}
+
+static const struct pci_error_handlers rfm_err_handlers = {
+	.error_detected = rfm_error_detected,
+};
+
 static struct pci_driver rfm_pci_driver = {
 	.name = RFM_DRIVER_NAME,
 	.id_table = rfm_pci_ids,
 	.probe = rfm_pci_probe,
 	.remove = rfm_pci_remove,
+	.shutdown = rfm_pci_shutdown,
+	.err_handler = &rfm_err_handlers,
+	.driver.pm = pm_sleep_ptr(&rfm_pm_ops),
 };
 
 static int __init rfm_init(void)
