@@ -123,20 +123,23 @@ driver:
 	done
 	$(MAKE) -C $(KERNEL_HEADERS) M=$(DRIVER_BUILD_DIR) KCFLAGS=-Werror modules
 
-# Every installed kernel's headers (Debian 12: 6.1 and 6.12), W=1, no
-# warning allowed: a distribution builds the module for each of them.
+# Every installed kernel's headers (Debian 12: 6.1 and 6.12), W=1 and
+# sparse (when installed), no warning allowed: a distribution builds the
+# module for each of them.
 DRIVER_CHECK_DIR = $(abs_builddir)/driver/check
 driver-check:
-	@n=0; for kdir in $$(ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V); do \
+	@check=; if command -v sparse >/dev/null; then check="C=2 CHECK=sparse"; \
+	else echo "driver-check: no sparse (Debian: sparse): compiler warnings only"; fi; \
+	n=0; for kdir in $$(ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V); do \
 		ver=$${kdir#/usr/src/linux-headers-}; d=$(DRIVER_CHECK_DIR)/$$ver; \
 		rm -rf $$d && $(MKDIR_P) $$d/include/rfm/uapi || exit 1; \
 		for f in $(DRIVER_KBUILD_FILES); do cp $(top_srcdir)/$$f $$d/ || exit 1; done; \
 		for f in $(DRIVER_UAPI_FILES); do cp $(top_srcdir)/$$f $$d/include/rfm/uapi/ || exit 1; done; \
-		$(MAKE) -C $$kdir M=$$d W=1 KCFLAGS=-Werror modules >$$d/build.log 2>&1 || { \
+		$(MAKE) -C $$kdir M=$$d W=1 $$check KCFLAGS=-Werror modules >$$d/build.log 2>&1 || { \
 			cat $$d/build.log; echo "driver-check: FAIL: $$ver"; exit 1; }; \
 		if grep -i 'warning' $$d/build.log; then \
 			echo "driver-check: FAIL: warnings with $$ver"; exit 1; fi; \
-		echo "driver-check: $$ver: W=1 clean"; n=$$((n + 1)); \
+		echo "driver-check: $$ver: W=1$${check:+ and sparse} clean"; n=$$((n + 1)); \
 	done; \
 	test $$n -gt 0 || { echo "driver-check: no /usr/src/linux-headers-*-amd64" >&2; exit 1; }; \
 	echo "driver-check: $$n passed, 0 failed"

@@ -17,6 +17,7 @@
  * SIGTERM or SIGINT: close every connection, remove the socket, exit 0.
  */
 #define _GNU_SOURCE
+#include <endian.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -142,10 +143,11 @@ static void mailbox_node_gone(struct server *s, int64_t id)
 	if (!s->shm || s->size < RFM_IVS_AREA_SIZE || id >= RFM_IVS_MAX_NODES)
 		return;
 	h = (struct rfm_ivs_header *)(s->shm + s->size - RFM_IVS_AREA_SIZE);
-	if (__atomic_load_n(&h->magic, __ATOMIC_ACQUIRE) != RFM_IVS_MAGIC ||
-	    h->version != RFM_IVS_VERSION)
+	/* Little-endian fields (rfm_ivshmem.h). */
+	if (le32toh(__atomic_load_n(&h->magic, __ATOMIC_ACQUIRE)) != RFM_IVS_MAGIC ||
+	    le32toh(h->version) != RFM_IVS_VERSION)
 		return;
-	__atomic_store_n(&h->nodes[id].state, RFM_IVS_NODE_ABSENT, __ATOMIC_RELEASE);
+	__atomic_store_n(&h->nodes[id].state, htole32(RFM_IVS_NODE_ABSENT), __ATOMIC_RELEASE);
 }
 
 static void peer_leave(struct server *s, struct peer *p)

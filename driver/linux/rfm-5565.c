@@ -111,14 +111,14 @@ static void io_arm_dma(void *ctx)
 	p->dma_finished = false;
 }
 
-static void io_lock(void *ctx)
+static void io_lock(void *ctx) __acquires(ctx)
 {
 	struct rfm_5565 *p = ctx;
 
 	spin_lock_irq(&p->irq_lock);
 }
 
-static void io_unlock(void *ctx)
+static void io_unlock(void *ctx) __releases(ctx)
 {
 	struct rfm_5565 *p = ctx;
 

@@ -85,7 +85,8 @@ static DEFINE_SIMPLE_DEV_PM_OPS(rfm_pm_ops, rfm_pm_suspend, rfm_pm_resume);
  */
 static pci_ers_result_t rfm_error_detected(struct pci_dev *pdev, pci_channel_state_t state)
 {
-	dev_warn(&pdev->dev, "PCI channel error (state %d): giving the card up\n", (int)state);
+	dev_warn(&pdev->dev, "PCI channel error (state %d): giving the card up\n",
+		 (__force int)state);
 	if (pci_get_drvdata(pdev) && is_5565(pdev))
 		rfm_5565_shutdown(pdev);
 	return PCI_ERS_RESULT_DISCONNECT;

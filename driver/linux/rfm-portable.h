@@ -14,9 +14,11 @@
 #include <linux/string.h>
 #include <linux/types.h>
 #include <asm/barrier.h>
+#include <asm/byteorder.h>
 
 #else /* user space: unit tests and lab tools */
 
+#include <endian.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -38,6 +40,11 @@ typedef uint64_t u64;
 #define smp_wmb() __atomic_thread_fence(__ATOMIC_RELEASE)
 #define smp_mb() __atomic_thread_fence(__ATOMIC_SEQ_CST)
 #endif
+
+#define le32_to_cpu(x) ((u32)le32toh(x))
+#define cpu_to_le32(x) ((__le32)htole32(x))
+#define le64_to_cpu(x) ((u64)le64toh(x))
+#define cpu_to_le64(x) ((__le64)htole64(x))
 
 #ifndef ENOTSUPP
 #define ENOTSUPP 524 /* the kernel's internal "operation not supported" */
