@@ -125,7 +125,8 @@ driver:
 
 # Every installed kernel's headers (Debian 12: 6.1 and 6.12), W=1 and
 # sparse (when installed), no warning allowed: a distribution builds the
-# module for each of them.
+# module for each of them. CHECKPATCH=/path/to/scripts/checkpatch.pl adds
+# checkpatch (Debian ships it only in linux-source-*).
 DRIVER_CHECK_DIR = $(abs_builddir)/driver/check
 driver-check:
 	@check=; if command -v sparse >/dev/null; then check="C=2 CHECK=sparse"; \
@@ -142,6 +143,10 @@ driver-check:
 		echo "driver-check: $$ver: W=1$${check:+ and sparse} clean"; n=$$((n + 1)); \
 	done; \
 	test $$n -gt 0 || { echo "driver-check: no /usr/src/linux-headers-*-amd64" >&2; exit 1; }; \
+	if test -n "$(CHECKPATCH)"; then \
+		(cd $(top_srcdir)/driver/linux && $(CHECKPATCH) --no-tree --terse -f *.c *.h) || exit 1; \
+		echo "driver-check: checkpatch clean"; \
+	fi; \
 	echo "driver-check: $$n passed, 0 failed"
 
 VM_RUN = bash $(top_srcdir)/driver/lab/vm-run.sh -M $(RFM_KO) \

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rfm-5565.c - kernel glue for 5565-family cards: PCI resources, MMIO
+ * Kernel glue for 5565-family cards: PCI resources, MMIO
  * accessors for the register paths in rfm5565-hw.c, the interrupt
  * handlers and DMA through a coherent bounce buffer (no reserved memory,
  * no boot parameter).

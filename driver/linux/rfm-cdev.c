@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rfm-cdev.c - /dev/rfmN: card registration, per-file event queues, and
+ * /dev/rfmN: card registration, per-file event queues, and
  * the file operations (mmap, read, poll, ioctl).
  *
  * Lifetime and locking. Removal (rfm_card_unregister) marks the card dead,
@@ -28,7 +28,6 @@
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
-#include <linux/version.h>
 #include <linux/vmalloc.h>
 
 #include "rfm-core.h"
@@ -429,7 +428,7 @@ static int rfm_mmap(struct file *file, struct vm_area_struct *vma)
 		/* A read-only open never writes the network, not even after mprotect. */
 		if (vma->vm_flags & VM_WRITE)
 			return -EACCES;
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+#ifdef RFM_HAVE_VM_FLAGS_SET
 		vm_flags_clear(vma, VM_MAYWRITE);
 #else
 		vma->vm_flags &= ~VM_MAYWRITE;
@@ -441,7 +440,7 @@ static int rfm_mmap(struct file *file, struct vm_area_struct *vma)
 
 	if (card->caps & RFM_DEV_CAP_UNCACHED)
 		vma->vm_page_prot = pgprot_noncached(vma->vm_page_prot);
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+#ifdef RFM_HAVE_VM_FLAGS_SET
 	vm_flags_set(vma, VM_IO | VM_DONTEXPAND | VM_DONTDUMP);
 #else
 	vma->vm_flags |= VM_IO | VM_DONTEXPAND | VM_DONTDUMP;
@@ -771,72 +770,81 @@ static bool cmd_ok(unsigned int cmd, unsigned int ours, enum rfm_ioc_size kind)
 	return size >= want && size <= PAGE_SIZE;
 }
 
+/*
+ * Every request: its canonical encoding, how its size may vary, and
+ * whether it acts on the network or the card (a file open for writing).
+ */
+struct rfm_ioc_desc {
+	unsigned int cmd;
+	enum rfm_ioc_size kind;
+	bool needs_write;
+};
+
+static const struct rfm_ioc_desc rfm_iocs[] = {
+	{ RFM_IOC_GET_INFO, RFM_IOC_EXTENSIBLE, false },
+	{ RFM_IOC_SEND, RFM_IOC_EXTENSIBLE, true },
+	{ RFM_IOC_SET_MASK, RFM_IOC_EXACT, false },
+	{ RFM_IOC_GET_MASK, RFM_IOC_EXACT, false },
+	{ RFM_IOC_SET_QUEUE_DEPTH, RFM_IOC_EXACT, false },
+	{ RFM_IOC_FLUSH, RFM_IOC_EXACT, false },
+	{ RFM_IOC_GET_COUNTERS, RFM_IOC_EXTENSIBLE, false },
+	{ RFM_IOC_DMA, RFM_IOC_EXTENSIBLE, false },	/* checked per direction */
+	{ RFM_IOC_RING_TEST, RFM_IOC_EXACT, true },
+	{ RFM_IOC_DIAG_KICK, RFM_IOC_EXACT, true },
+	{ RFM_IOC_DIAG_WAIT, RFM_IOC_EXTENSIBLE, false },
+};
+
+static const struct rfm_ioc_desc *find_ioc(unsigned int cmd)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(rfm_iocs); i++)
+		if (cmd_ok(cmd, rfm_iocs[i].cmd, rfm_iocs[i].kind))
+			return &rfm_iocs[i];
+	return NULL;
+}
+
 static long rfm_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	struct rfm_file *f = file->private_data;
 	struct rfm_card *card = f->card;
 	void __user *argp = (void __user *)arg;
 	size_t usize = _IOC_SIZE(cmd);
-	long ret;
+	const struct rfm_ioc_desc *d;
 
-	if (_IOC_TYPE(cmd) != RFM_IOC_MAGIC)
+	d = find_ioc(cmd);
+	if (!d)
 		return -ENOTTY;
 	if (rfm_card_gone(card))
 		return -ENODEV;
+	if (d->needs_write && !(file->f_mode & FMODE_WRITE))
+		return -EBADF;
 
-#define CASE(req, kind) \
-	case _IOC_NR(req): \
-		if (!cmd_ok(cmd, req, kind)) \
-			return -ENOTTY;
-
-/* Requests that act on the network or the card need a file open for writing. */
-#define NEEDS_WRITE \
-		if (!(file->f_mode & FMODE_WRITE)) \
-			return -EBADF;
-
-	switch (_IOC_NR(cmd)) {
-	CASE(RFM_IOC_GET_INFO, RFM_IOC_EXTENSIBLE)
-		ret = ioc_get_info(f, argp, usize);
-		break;
-	CASE(RFM_IOC_SEND, RFM_IOC_EXTENSIBLE)
-		NEEDS_WRITE
-		ret = ioc_send(f, argp, usize);
-		break;
-	CASE(RFM_IOC_SET_MASK, RFM_IOC_EXACT)
-		ret = ioc_set_mask(f, argp);
-		break;
-	CASE(RFM_IOC_GET_MASK, RFM_IOC_EXACT)
-		ret = put_user(f->mask, (u32 __user *)argp);
-		break;
-	CASE(RFM_IOC_SET_QUEUE_DEPTH, RFM_IOC_EXACT)
-		ret = ioc_set_queue_depth(f, argp);
-		break;
-	CASE(RFM_IOC_FLUSH, RFM_IOC_EXACT)
-		ret = ioc_flush(f);
-		break;
-	CASE(RFM_IOC_GET_COUNTERS, RFM_IOC_EXTENSIBLE)
-		ret = ioc_get_counters(f, argp, usize);
-		break;
-	CASE(RFM_IOC_DMA, RFM_IOC_EXTENSIBLE)
-		ret = ioc_dma(f, file->f_mode, argp, usize);
-		break;
-	CASE(RFM_IOC_RING_TEST, RFM_IOC_EXACT)
-		NEEDS_WRITE
-		ret = ioc_ring_test(card);
-		break;
-	CASE(RFM_IOC_DIAG_KICK, RFM_IOC_EXACT)
-		NEEDS_WRITE
-		ret = ioc_diag_kick(f, argp);
-		break;
-	CASE(RFM_IOC_DIAG_WAIT, RFM_IOC_EXTENSIBLE)
-		ret = ioc_diag_wait(f, argp, usize);
-		break;
-	default:
-		ret = -ENOTTY;
+	switch (d->cmd) {
+	case RFM_IOC_GET_INFO:
+		return ioc_get_info(f, argp, usize);
+	case RFM_IOC_SEND:
+		return ioc_send(f, argp, usize);
+	case RFM_IOC_SET_MASK:
+		return ioc_set_mask(f, argp);
+	case RFM_IOC_GET_MASK:
+		return put_user(f->mask, (u32 __user *)argp);
+	case RFM_IOC_SET_QUEUE_DEPTH:
+		return ioc_set_queue_depth(f, argp);
+	case RFM_IOC_FLUSH:
+		return ioc_flush(f);
+	case RFM_IOC_GET_COUNTERS:
+		return ioc_get_counters(f, argp, usize);
+	case RFM_IOC_DMA:
+		return ioc_dma(f, file->f_mode, argp, usize);
+	case RFM_IOC_RING_TEST:
+		return ioc_ring_test(card);
+	case RFM_IOC_DIAG_KICK:
+		return ioc_diag_kick(f, argp);
+	case RFM_IOC_DIAG_WAIT:
+		return ioc_diag_wait(f, argp, usize);
 	}
-#undef NEEDS_WRITE
-#undef CASE
-	return ret;
+	return -ENOTTY;
 }
 
 static const struct file_operations rfm_fops = {
@@ -857,7 +865,7 @@ int rfm_chrdev_init(void)
 	ret = alloc_chrdev_region(&rfm_devt, 0, RFM_MINORS, RFM_DRIVER_NAME);
 	if (ret)
 		return ret;
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 4, 0)
+#ifdef RFM_HAVE_CLASS_CREATE_NAME
 	rfm_class = class_create(RFM_DRIVER_NAME);
 #else
 	rfm_class = class_create(THIS_MODULE, RFM_DRIVER_NAME);

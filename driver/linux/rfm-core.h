@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * rfm-core.h - what the card drivers (5565, ivshmem) and the character
+ * What the card drivers (5565, ivshmem) and the character
  * device share: struct rfm_card, its ops, registration and event delivery.
  */
 #ifndef RFM_CORE_H

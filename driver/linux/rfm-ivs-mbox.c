@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rfm-ivs-mbox.c - per-(sender, receiver) event rings in ivshmem memory.
+ * Per-(sender, receiver) event rings in ivshmem memory.
  *
  * The memory is shared with other guests and host processes: every index
  * read from it is checked before use, and a broken ring is resynchronised
@@ -21,7 +21,7 @@ static u32 ld32(const __le32 *p)
 
 static u32 ld32_acquire(const __le32 *p)
 {
-	return le32_to_cpu(smp_load_acquire(p));
+	return le32_to_cpu(smp_load_acquire(p));	/* pairs with st32_release */
 }
 
 static void st32(__le32 *p, u32 v)
@@ -31,7 +31,7 @@ static void st32(__le32 *p, u32 v)
 
 static void st32_release(__le32 *p, u32 v)
 {
-	smp_store_release(p, cpu_to_le32(v));
+	smp_store_release(p, cpu_to_le32(v));	/* pairs with ld32_acquire */
 }
 
 static u64 ld64(const __le64 *p)

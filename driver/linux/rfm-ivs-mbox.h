@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * rfm-ivs-mbox.h - the mailbox that carries each network interrupt's data
+ * The mailbox that carries each network interrupt's data
  * word and sender on a virtual (ivshmem) card; layout in
  * <rfm/uapi/rfm_ivshmem.h>. Pure logic over a mapped mailbox area, shared
  * by the driver, its unit tests and host-side lab tools.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rfm-ivshmem.c - QEMU's ivshmem-doorbell device as a virtual RFM card.
+ * QEMU's ivshmem-doorbell device as a virtual RFM card.
  *
  * BAR2 is the shared memory: its first part is the reflective window, its
  * last RFM_IVS_AREA_SIZE bytes the mailbox (rfm-ivs-mbox.c). IVPosition

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rfm-main.c - librfm's driver for reflective-memory cards: VMIC/GE/Abaco
+ * Librfm's driver for reflective-memory cards: VMIC/GE/Abaco
  * 5565-family cards and QEMU ivshmem-doorbell devices used as virtual
  * cards. One PCI driver binds both; each card becomes /dev/rfmN.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rfm-sysfs.c - read-only attributes of /sys/class/rfm/rfmN, one value
+ * Read-only attributes of /sys/class/rfm/rfmN, one value
  * each (documented in driver/Documentation/ABI/testing/sysfs-class-rfm):
  * what a udev rule or a monitoring script wants without opening the card.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rfm5565-hw.c - 5565 register paths over struct rfm5565_io.
+ * 5565 register paths over struct rfm5565_io.
  *
  * Facts used (see driver/README.md for what has run on hardware):
  * - BAR2 BID 0x65 identifies the card; LCSR bits 21:20 give 64/128/256 MiB.

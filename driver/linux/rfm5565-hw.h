@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * rfm5565-hw.h - register paths of VMIC/GE/Abaco 5565-family cards:
+ * Register paths of VMIC/GE/Abaco 5565-family cards:
  * identification, interrupt enable/status/acknowledge, sending network
  * interrupts, draining the receive FIFOs, the ring-continuity test and
  * PLX 9656 DMA.
