@@ -38,6 +38,7 @@ EXTRA_DIST += \
 	$(DRIVER_KBUILD_FILES) \
 	$(DRIVER_UAPI_FILES) \
 	driver/README.md \
+	driver/Documentation/ABI/testing/sysfs-class-rfm \
 	driver/lab/vm-run.sh \
 	driver/lab/guest-init.sh \
 	driver/lab/guest/dev-suite.sh \
@@ -196,7 +197,7 @@ vm-stress: driver driver/lab/rfm-ivshmem-server$(EXEEXT) driver/lab/guest/vmstre
 	@$(MKDIR_P) $(LAB_DIR)
 	rm -f $(LAB_FOREIGN) && truncate -s 4M $(LAB_FOREIGN)
 	$(VM_RUN) -o $(LAB_DIR)/vmstress -B driver/lab/guest/vmstress$(EXEEXT) -n 1 -m 16M \
-		-t 420 -F $(LAB_FOREIGN) vmstress
+		-t 420 -H -F $(LAB_FOREIGN) vmstress
 	@if cmp -s -n 4194304 $(LAB_FOREIGN) /dev/zero; then \
 		echo "foreign: 1 passed, 0 failed (the foreign ivshmem memory is untouched)"; \
 	else \

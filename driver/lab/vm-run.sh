@@ -36,6 +36,9 @@
 #   -F FILE     also give every guest a foreign QEMU ivshmem-plain device
 #               (same PCI id as ours) whose memory is FILE (shared, its size):
 #               rfm.ko must leave it alone; the caller checks FILE afterwards
+#   -H          hot-unplug on request: a guest printing
+#               "RFMLAB-DEVICE-DEL: rfmC" has its card C removed by QEMU
+#               (monitor device_del, an ACPI hot-unplug the guest sees)
 #   -K          keep the initramfs staging directory
 #
 # TEST runs in guest I as: /bin/TEST --index I --nodes N ARGS...
@@ -46,12 +49,12 @@ usage() {
 	exit 2
 }
 
-foreign=''
+foreign='' hotplug=''
 module='' server='' kdir='' cache=./vm-cache out=./vm-out nodes=2 shm=64M timeout=150 keep='' stop_server=''
 binaries=()
 libdirs=()
 cards=1
-while getopts "M:s:B:L:d:k:c:o:n:m:t:F:KXh" opt; do
+while getopts "M:s:B:L:d:k:c:o:n:m:t:F:HKXh" opt; do
 	case $opt in
 	M) module=$OPTARG ;;
 	s) server=$OPTARG ;;
@@ -65,6 +68,7 @@ while getopts "M:s:B:L:d:k:c:o:n:m:t:F:KXh" opt; do
 	m) shm=$OPTARG ;;
 	t) timeout=$OPTARG ;;
 	F) foreign=$OPTARG ;;
+	H) hotplug=1 ;;
 	K) keep=1 ;;
 	X) stop_server=1 ;;
 	*) usage ;;
@@ -132,7 +136,7 @@ cleanup() {
 	done
 	pids=()
 	[ -n "$stage" ] && [ -z "$keep" ] && rm -rf "$stage"
-	rm -f "$out/server.sock" "$out/server.ready"
+	rm -f "$out/server.sock" "$out/server.ready" "$out"/monitor*.sock
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -188,15 +192,17 @@ for i in $(seq 0 $((nodes - 1))); do
 	card_args=()
 	for c in $(seq 0 $((cards - 1))); do
 		card_args+=(-chardev "socket,path=$out/server.sock,id=ivs$c"
-			-device "ivshmem-doorbell,chardev=ivs$c,vectors=6")
+			-device "ivshmem-doorbell,chardev=ivs$c,vectors=6,id=rfm$c")
 	done
 	if [ -n "$foreign" ]; then
 		# First on the bus: probed before our cards.
 		card_args=(-object "memory-backend-file,id=foreign,mem-path=$foreign,size=$(stat -c %s "$foreign"),share=on"
 			-device "ivshmem-plain,memdev=foreign" "${card_args[@]}")
 	fi
+	monitor=none
+	[ -n "$hotplug" ] && monitor="unix:$out/monitor$i.sock,server=on,wait=off"
 	qemu-system-x86_64 -accel tcg -m 256M -smp 1 -nodefaults -display none \
-		-monitor none -serial "file:$log" -no-reboot \
+		-monitor "$monitor" -serial "file:$log" -no-reboot \
 		-kernel "$vmlinuz" -initrd "$out/initramfs.cpio.gz" \
 		-append "console=ttyS0 quiet panic=-1 rfmlab.test=$test_name rfmlab.index=$i rfmlab.nodes=$nodes rfmlab.cards=$cards rfmlab.args=$test_args" \
 		"${card_args[@]}" \
@@ -227,6 +233,24 @@ if [ -n "$stop_server" ]; then
 	fi
 fi
 
+# Hot-unplug requests of the guests, each carried out once.
+unplugged=()
+serve_unplugs() {
+	local i=$1 id key
+	[ -n "$hotplug" ] || return 0
+	for id in $(grep -a -o 'RFMLAB-DEVICE-DEL: rfm[0-9]*' "$out/guest$i.log" 2>/dev/null |
+		sed 's/.*: //'); do
+		key="$i:$id"
+		case " ${unplugged[*]:-} " in *" $key "*) continue ;; esac
+		unplugged+=("$key")
+		say "guest $i: device_del $id"
+		/usr/bin/python3 -c 'import socket, sys, time
+s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
+s.sendall(("device_del " + sys.argv[2] + "\n").encode()); time.sleep(0.5); s.close()' \
+			"$out/monitor$i.sock" "$id" || say "guest $i: the monitor refused device_del $id"
+	done
+}
+
 # Wait for every guest to power off, or give up at the deadline.
 qemu_failed=
 for i in $(seq 0 $((nodes - 1))); do
@@ -236,6 +260,7 @@ for i in $(seq 0 $((nodes - 1))); do
 			timed_out=1
 			break 2
 		fi
+		for g in $(seq 0 $((nodes - 1))); do serve_unplugs "$g"; done
 		sleep 0.2
 	done
 	rc=0

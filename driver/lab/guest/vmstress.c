@@ -12,6 +12,8 @@
  *     read() and FLUSH: it completes, every thread ends with ENODEV; then a
  *     rescan brings the card back; three rounds;
  *   - unload and reload of the module, three rounds;
+ *   - last, QEMU's device_del (vm-run.sh -H: an ACPI hot-unplug) under the
+ *     same load: the card goes for good;
  *   - a foreign ivshmem-plain device (vm-run.sh -F) stays unbound (the host
  *     checks its memory afterwards).
  * A hang is reported as a failure once a generous deadline passes (the
@@ -615,6 +617,60 @@ static void t_reload(void)
 	lab_end(&L);
 }
 
+/* ---- QEMU takes the card away (ACPI hot-unplug) ---- */
+
+static bool wait_for_card_gone(void)
+{
+	uint64_t deadline = lab_now_ns() + (uint64_t)HANG_MS * 1000000u;
+	struct stat st;
+
+	while (stat(DEV, &st) == 0) {
+		if (lab_now_ns() > deadline)
+			return false;
+		usleep(5000);
+	}
+	return true;
+}
+
+static void t_device_del(void)
+{
+	struct job mapper = { 0 }, dma = { 0 }, reader = { 0 }, flusher = { 0 };
+	int fd = open_card(O_RDWR);
+	uint32_t mask = RFM_DEV_EV_BIT(RFM_DEV_EV_INTR3);
+
+	lab_begin(&L, "QEMU device_del under mmap, DMA, a blocked read and FLUSH");
+	CHECK_OK(&L, ioctl(fd, RFM_IOC_SET_MASK, &mask));
+	stop_load = 0;
+	job_start(&reader, job_read, fd);
+	CHECK(&L, job_wait_asleep(&reader), "the reader did not block");
+	job_start(&mapper, job_mmap_loop, fd);
+	job_start(&dma, job_dma_loop, fd);
+	job_start(&flusher, job_flush_loop, fd);
+	while (!lab_load(&mapper.started) || !lab_load(&dma.started) || !lab_load(&flusher.started))
+		sched_yield();
+	/* vm-run.sh -H reads this on the console and asks QEMU. */
+	printf("RFMLAB-DEVICE-DEL: rfm0\n");
+	fflush(stdout);
+	bool gone = wait_for_card_gone();
+	CHECK(&L, gone, DEV " still there after device_del: the removal hangs");
+	if (!gone)
+		pthread_kill(reader.thread, SIGUSR1);
+	if (job_wait(&reader, "the blocked read() after device_del"))
+		CHECK(&L, reader.ret == -1 && reader.err == ENODEV, "read: %ld errno %d",
+		      reader.ret, reader.err);
+	stop_load = 1;
+	if (job_wait(&mapper, "the mmap loop") & job_wait(&dma, "the DMA loop") &
+	    job_wait(&flusher, "the FLUSH loop")) {
+		CHECK(&L, mapper.ret == 0 || mapper.err == ENODEV, "mmap: errno %d", mapper.err);
+		CHECK(&L, dma.ret == 0 || dma.err == ENODEV, "DMA: errno %d", dma.err);
+		CHECK(&L, flusher.ret == 0 || flusher.err == ENODEV, "FLUSH: errno %d",
+		      flusher.err);
+	}
+	CHECK_ERRNO(&L, ioctl(fd, RFM_IOC_GET_INFO, &(struct rfm_dev_info){ 0 }), ENODEV);
+	close(fd);
+	lab_end(&L);
+}
+
 /* ---- the foreign ivshmem device ---- */
 
 static void t_foreign(void)
@@ -657,8 +713,14 @@ int main(int argc, char **argv)
 	memset(&L, 0, sizeof(L));
 	L.index = 0;
 	L.nodes = 1;
-	(void)argc;
-	(void)argv;
+	/* "--only device_del": that test alone (to watch it on an older driver). */
+	for (int i = 1; i + 1 < argc; i++)
+		if (!strcmp(argv[i], "--only") && !strcmp(argv[i + 1], "device_del")) {
+			setvbuf(stdout, NULL, _IOLBF, 0);
+			sigaction(SIGUSR1, &sa, NULL);
+			t_device_del();
+			return lab_finish(&L);
+		}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	sigaction(SIGUSR1, &sa, NULL);
 	printf("# vmstress: %s\n", DEV);
@@ -675,5 +737,6 @@ int main(int argc, char **argv)
 			return lab_finish(&L);
 		}
 	t_reload();
+	t_device_del();	/* last: the card does not come back */
 	return lab_finish(&L);
 }
