@@ -29,7 +29,9 @@ DRIVER_KBUILD_FILES = \
 	driver/linux/rfm-5565.c \
 	driver/linux/rfm5565-hw.h \
 	driver/linux/rfm5565-hw.c \
-	driver/linux/rfm-sysfs.c
+	driver/linux/rfm-sysfs.c \
+	driver/linux/rfm-file.h \
+	driver/linux/rfm-ioctl.c
 DRIVER_UAPI_FILES = \
 	include/rfm/uapi/rfm_dev.h \
 	include/rfm/uapi/rfm_ivshmem.h
