@@ -193,20 +193,27 @@ vm-check: driver driver/lab/rfm-ivshmem-server$(EXEEXT) driver/lab/guest/vmtest$
 
 # What a distribution's maintainer checks (driver/lab/guest/vmstress.c), in
 # one guest that also has a foreign ivshmem-plain device: its memory (a
-# host file, zeros) must still be zeros afterwards.
-LAB_FOREIGN = $(LAB_DIR)/vmstress-foreign.mem
-vm-stress: driver driver/lab/rfm-ivshmem-server$(EXEEXT) driver/lab/guest/vmstress$(EXEEXT)
+# host file, zeros) must still be zeros afterwards. Once per installed
+# Debian kernel (6.1 and 6.12), with driver-check's builds of the module.
+vm-stress: driver-check driver/lab/rfm-ivshmem-server$(EXEEXT) driver/lab/guest/vmstress$(EXEEXT)
 	@$(MKDIR_P) $(LAB_DIR)
-	rm -f $(LAB_FOREIGN) && truncate -s 4M $(LAB_FOREIGN)
-	$(VM_RUN) -o $(LAB_DIR)/vmstress -B driver/lab/guest/vmstress$(EXEEXT) -n 1 -m 16M \
-		-t 420 -H -F $(LAB_FOREIGN) vmstress
-	@if cmp -s -n 4194304 $(LAB_FOREIGN) /dev/zero; then \
-		echo "foreign: 1 passed, 0 failed (the foreign ivshmem memory is untouched)"; \
-	else \
-		echo "vm-stress: rfm.ko wrote into the foreign ivshmem device's memory:"; \
-		cmp -n 4194304 $(LAB_FOREIGN) /dev/zero; od -A x -t x1z $(LAB_FOREIGN) | head; \
-		echo "foreign: 0 passed, 1 failed"; exit 1; \
-	fi
+	@for kdir in $$(ls -d /usr/src/linux-headers-*[0-9]-amd64 | sort -V); do \
+		ver=$${kdir#/usr/src/linux-headers-}; foreign=$(LAB_DIR)/vmstress-foreign-$$ver.mem; \
+		rm -f $$foreign && truncate -s 4M $$foreign || exit 1; \
+		echo "vm-stress: rfm.ko on Linux $$ver"; \
+		bash $(top_srcdir)/driver/lab/vm-run.sh -M $(DRIVER_CHECK_DIR)/$$ver/rfm.ko \
+			-s $(abs_builddir)/driver/lab/rfm-ivshmem-server$(EXEEXT) -k $$kdir \
+			-c $(LAB_DIR)/cache -o $(LAB_DIR)/vmstress-$$ver \
+			-B driver/lab/guest/vmstress$(EXEEXT) -n 1 -m 16M -t 420 -H -F $$foreign \
+			vmstress || exit 1; \
+		if cmp -s -n 4194304 $$foreign /dev/zero; then \
+			echo "foreign: 1 passed, 0 failed (the foreign ivshmem memory is untouched)"; \
+		else \
+			echo "vm-stress: rfm.ko wrote into the foreign ivshmem device's memory:"; \
+			cmp -n 4194304 $$foreign /dev/zero; od -A x -t x1z $$foreign | head; \
+			echo "foreign: 0 passed, 1 failed"; exit 1; \
+		fi; \
+	done
 
 vm-bench: driver driver/lab/rfm-ivshmem-server$(EXEEXT) driver/lab/guest/vmbench$(EXEEXT)
 	$(VM_RUN) -o $(LAB_DIR)/vmbench -B driver/lab/guest/vmbench$(EXEEXT) -n 2 -t 300 vmbench
@@ -214,5 +221,5 @@ vm-bench: driver driver/lab/rfm-ivshmem-server$(EXEEXT) driver/lab/guest/vmbench
 
 clean-local: clean-driver-local
 clean-driver-local:
-	-rm -rf $(DRIVER_BUILD_DIR) $(DRIVER_CHECK_DIR) $(LAB_DIR)/vmstress $(LAB_FOREIGN) $(LAB_DIR)/vmtest $(LAB_DIR)/vmchaos $(LAB_DIR)/vmbench \
+	-rm -rf $(DRIVER_BUILD_DIR) $(DRIVER_CHECK_DIR) $(LAB_DIR)/vmstress-* $(LAB_DIR)/vmtest $(LAB_DIR)/vmchaos $(LAB_DIR)/vmbench \
 		$(LAB_DIR)/devsuite $(LAB_DIR)/devpair $(LAB_DIR)/pingpair
