@@ -25,13 +25,15 @@ jobs=$(nproc 2>/dev/null || echo 2)
 # the Python bindings and the Tcl one that shows the interface is neutral;
 # python3-matplotlib draws the latency plot of bench/plot-latency.py;
 # linux-headers build the kernel module, and QEMU, busybox and cpio boot the
-# virtual lab where two guests run it on a virtual RFM card (make vm-check).
+# virtual lab where two guests run it on a virtual RFM card (make vm-check);
+# linux-headers-6.12-amd64 too, so make driver-check builds rfm.ko for both
+# of Debian 12's kernels (6.1 and 6.12); sparse checks the driver there.
 # iceoryx and its C binding are what bench-rings compares rings against.
 # stress-ng is the CPU and memory load of make bench-jitter (real-time options under load).
 PACKAGES="build-essential autoconf automake autoconf-archive libtool pkg-config
 	libcmocka-dev libjson-c-dev libyaml-dev python3 python3-pytest python3-matplotlib clang
 	swig python3-dev tcl-dev valgrind
-	linux-headers-amd64 qemu-system-x86 busybox-static cpio
+	linux-headers-amd64 linux-headers-6.12-amd64 sparse qemu-system-x86 busybox-static cpio
 	iceoryx libiceoryx-binding-c-dev stress-ng"
 
 say() { printf '\n== %s\n' "$*"; }
@@ -175,6 +177,27 @@ run_tests() {
 		exit 1
 	}
 	grep -E 'archives ready' build/distcheck.out | head -3
+
+	say "make driver-check: rfm.ko against every installed kernel's headers, W=1"
+	make -C build driver-check >build/driver-check.out 2>&1 || {
+		tail -60 build/driver-check.out
+		echo "test: $total_pass passed, 1 failed, $total_skip skipped"
+		exit 1
+	}
+	grep '^driver-check:' build/driver-check.out
+	dc_pass=$(sed -n 's/^driver-check: \([0-9][0-9]*\) passed.*/\1/p' build/driver-check.out)
+	total_pass=$((total_pass + ${dc_pass:-0}))
+
+	say "make vm-stress: rfm.ko removal under load, reloads, permissions, a foreign ivshmem device"
+	make -C build vm-stress >build/vm-stress.out 2>&1 || {
+		tail -60 build/vm-stress.out
+		echo "test: $total_pass passed, 1 failed, $total_skip skipped"
+		exit 1
+	}
+	grep -E '^[a-z]+: [0-9]+ passed, [0-9]+ failed' build/vm-stress.out || true
+	for n in $(sed -n 's/^[a-z]*: \([0-9][0-9]*\) passed, [0-9]* failed.*/\1/p' build/vm-stress.out); do
+		total_pass=$((total_pass + n))
+	done
 
 	say "make vm-check: rfm.ko in two QEMU guests on a virtual RFM card"
 	vm_status=0

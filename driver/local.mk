@@ -5,9 +5,13 @@
 #                   mailbox, 5565 register paths on a simulated card) and of
 #                   the ivshmem server; no kernel module, no QEMU, no root
 #   make driver     build rfm.ko against $(KERNEL_HEADERS) in driver/linux-build
+#   make driver-check  build rfm.ko W=1 against every installed
+#                   /usr/src/linux-headers-*-amd64; any warning fails
 #   make vm-check   build rfm.ko and run the two-guest tests in QEMU (TCG):
 #                   vmtest (the ivshmem server is stopped under it once both
 #                   guests' doorbells worked), then vmchaos (a guest dies)
+#   make vm-stress  removal under load, reloads, read-only opens, ioctl
+#                   fuzzing, queue memory, a foreign ivshmem device (QEMU)
 #   make vm-bench   event round trip through rfm.ko vs a bare doorbell, in QEMU
 
 DRIVER_KBUILD_FILES = \
@@ -24,7 +28,10 @@ DRIVER_KBUILD_FILES = \
 	driver/linux/rfm-ivshmem.c \
 	driver/linux/rfm-5565.c \
 	driver/linux/rfm5565-hw.h \
-	driver/linux/rfm5565-hw.c
+	driver/linux/rfm5565-hw.c \
+	driver/linux/rfm-sysfs.c \
+	driver/linux/rfm-file.h \
+	driver/linux/rfm-ioctl.c
 # /proc/rfm2g for RFM2g utilities (issue 14).
 DRIVER_KBUILD_FILES += driver/linux/rfm-procfs.h driver/linux/rfm-procfs.c
 DRIVER_UAPI_FILES = \
@@ -35,6 +42,7 @@ EXTRA_DIST += \
 	$(DRIVER_KBUILD_FILES) \
 	$(DRIVER_UAPI_FILES) \
 	driver/README.md \
+	driver/Documentation/ABI/testing/sysfs-class-rfm \
 	driver/lab/vm-run.sh \
 	driver/lab/guest-init.sh \
 	driver/lab/guest/dev-suite.sh \
@@ -43,11 +51,12 @@ EXTRA_DIST += \
 
 # ---- the lab's ivshmem server (a host program, built with everything) ----
 noinst_PROGRAMS += driver/lab/rfm-ivshmem-server
-driver_lab_rfm_ivshmem_server_SOURCES = driver/lab/rfm-ivshmem-server.c
+driver_lab_rfm_ivshmem_server_SOURCES = driver/lab/rfm-ivshmem-server.c driver/linux/rfm-ivs-mbox.c
+driver_lab_rfm_ivshmem_server_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/driver/linux
 
 # ---- programs for the guests: static, built only for vm-check/vm-bench ----
 LAB_GUEST_BINARIES = driver/lab/guest/vmtest driver/lab/guest/vmchaos driver/lab/guest/vmbench \
-	driver/lab/guest/devpair
+	driver/lab/guest/devpair driver/lab/guest/vmstress
 EXTRA_PROGRAMS += $(LAB_GUEST_BINARIES)
 CLEANFILES += $(LAB_GUEST_BINARIES)
 driver_lab_guest_vmtest_SOURCES = driver/lab/guest/vmtest.c driver/lab/guest/lab.h
@@ -56,6 +65,9 @@ driver_lab_guest_vmchaos_SOURCES = driver/lab/guest/vmchaos.c driver/lab/guest/l
 driver_lab_guest_vmchaos_LDFLAGS = -all-static
 driver_lab_guest_vmbench_SOURCES = driver/lab/guest/vmbench.c driver/lab/guest/lab.h
 driver_lab_guest_vmbench_LDFLAGS = -all-static
+driver_lab_guest_vmstress_SOURCES = driver/lab/guest/vmstress.c driver/lab/guest/lab.h
+driver_lab_guest_vmstress_LDFLAGS = -all-static
+driver_lab_guest_vmstress_LDADD = -lpthread
 # Over librfm (dynamic: vm-run.sh copies its libraries into the guests).
 driver_lab_guest_devpair_SOURCES = driver/lab/guest/devpair.c driver/lab/guest/lab.h
 driver_lab_guest_devpair_LDADD = src/librfm.la
@@ -99,7 +111,7 @@ DRIVER_BUILD_DIR = $(abs_builddir)/driver/linux-build
 RFM_KO = $(DRIVER_BUILD_DIR)/rfm.ko
 LAB_DIR = $(abs_builddir)/driver/lab
 
-.PHONY: driver vm-check vm-bench clean-driver-local
+.PHONY: driver driver-check vm-check vm-stress vm-bench clean-driver-local
 
 driver:
 	@test -n "$(KERNEL_HEADERS)" && test -d "$(KERNEL_HEADERS)" || { \
@@ -115,6 +127,32 @@ driver:
 			cp $(top_srcdir)/$$f $(DRIVER_BUILD_DIR)/include/rfm/uapi/; \
 	done
 	$(MAKE) -C $(KERNEL_HEADERS) M=$(DRIVER_BUILD_DIR) KCFLAGS=-Werror modules
+
+# Every installed kernel's headers (Debian 12: 6.1 and 6.12), W=1 and
+# sparse (when installed), no warning allowed: a distribution builds the
+# module for each of them. CHECKPATCH=/path/to/scripts/checkpatch.pl adds
+# checkpatch (Debian ships it only in linux-source-*).
+DRIVER_CHECK_DIR = $(abs_builddir)/driver/check
+driver-check:
+	@check=; if command -v sparse >/dev/null; then check="C=2 CHECK=sparse"; \
+	else echo "driver-check: no sparse (Debian: sparse): compiler warnings only"; fi; \
+	n=0; for kdir in $$(ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V); do \
+		ver=$${kdir#/usr/src/linux-headers-}; d=$(DRIVER_CHECK_DIR)/$$ver; \
+		rm -rf $$d && $(MKDIR_P) $$d/include/rfm/uapi || exit 1; \
+		for f in $(DRIVER_KBUILD_FILES); do cp $(top_srcdir)/$$f $$d/ || exit 1; done; \
+		for f in $(DRIVER_UAPI_FILES); do cp $(top_srcdir)/$$f $$d/include/rfm/uapi/ || exit 1; done; \
+		$(MAKE) -C $$kdir M=$$d W=1 $$check KCFLAGS=-Werror modules >$$d/build.log 2>&1 || { \
+			cat $$d/build.log; echo "driver-check: FAIL: $$ver"; exit 1; }; \
+		if grep -i 'warning' $$d/build.log; then \
+			echo "driver-check: FAIL: warnings with $$ver"; exit 1; fi; \
+		echo "driver-check: $$ver: W=1$${check:+ and sparse} clean"; n=$$((n + 1)); \
+	done; \
+	test $$n -gt 0 || { echo "driver-check: no /usr/src/linux-headers-*-amd64" >&2; exit 1; }; \
+	if test -n "$(CHECKPATCH)"; then \
+		(cd $(top_srcdir)/driver/linux && $(CHECKPATCH) --no-tree --terse -f *.c *.h) || exit 1; \
+		echo "driver-check: checkpatch clean"; \
+	fi; \
+	echo "driver-check: $$n passed, 0 failed"
 
 VM_RUN = bash $(top_srcdir)/driver/lab/vm-run.sh -M $(RFM_KO) \
 	-s $(abs_builddir)/driver/lab/rfm-ivshmem-server$(EXEEXT) \
@@ -158,11 +196,35 @@ vm-check: driver driver/lab/rfm-ivshmem-server$(EXEEXT) driver/lab/guest/vmtest$
 	$(VM_RUN) -o $(LAB_DIR)/devsuite -n 1 -d 3 -m 4M $(VM_DEV_LIBS) \
 		-B $(top_srcdir)/driver/lab/guest/dev-suite.sh $$bins dev-suite.sh $$names
 
+# What a distribution's maintainer checks (driver/lab/guest/vmstress.c), in
+# one guest that also has a foreign ivshmem-plain device: its memory (a
+# host file, zeros) must still be zeros afterwards. Once per installed
+# Debian kernel (6.1 and 6.12), with driver-check's builds of the module.
+vm-stress: driver-check driver/lab/rfm-ivshmem-server$(EXEEXT) driver/lab/guest/vmstress$(EXEEXT)
+	@$(MKDIR_P) $(LAB_DIR)
+	@for kdir in $$(ls -d /usr/src/linux-headers-*[0-9]-amd64 | sort -V); do \
+		ver=$${kdir#/usr/src/linux-headers-}; foreign=$(LAB_DIR)/vmstress-foreign-$$ver.mem; \
+		rm -f $$foreign && truncate -s 4M $$foreign || exit 1; \
+		echo "vm-stress: rfm.ko on Linux $$ver"; \
+		bash $(top_srcdir)/driver/lab/vm-run.sh -M $(DRIVER_CHECK_DIR)/$$ver/rfm.ko \
+			-s $(abs_builddir)/driver/lab/rfm-ivshmem-server$(EXEEXT) -k $$kdir \
+			-c $(LAB_DIR)/cache -o $(LAB_DIR)/vmstress-$$ver \
+			-B driver/lab/guest/vmstress$(EXEEXT) -n 1 -m 16M -t 420 -H -F $$foreign \
+			vmstress || exit 1; \
+		if cmp -s -n 4194304 $$foreign /dev/zero; then \
+			echo "foreign: 1 passed, 0 failed (the foreign ivshmem memory is untouched)"; \
+		else \
+			echo "vm-stress: rfm.ko wrote into the foreign ivshmem device's memory:"; \
+			cmp -n 4194304 $$foreign /dev/zero; od -A x -t x1z $$foreign | head; \
+			echo "foreign: 0 passed, 1 failed"; exit 1; \
+		fi; \
+	done
+
 vm-bench: driver driver/lab/rfm-ivshmem-server$(EXEEXT) driver/lab/guest/vmbench$(EXEEXT)
 	$(VM_RUN) -o $(LAB_DIR)/vmbench -B driver/lab/guest/vmbench$(EXEEXT) -n 2 -t 300 vmbench
 	@grep -a '^bench:' $(LAB_DIR)/vmbench/guest*.log | sed 's/^.*bench: /bench: /'
 
 clean-local: clean-driver-local
 clean-driver-local:
-	-rm -rf $(DRIVER_BUILD_DIR) $(LAB_DIR)/vmtest $(LAB_DIR)/vmchaos $(LAB_DIR)/vmbench \
+	-rm -rf $(DRIVER_BUILD_DIR) $(DRIVER_CHECK_DIR) $(LAB_DIR)/vmstress-* $(LAB_DIR)/vmtest $(LAB_DIR)/vmchaos $(LAB_DIR)/vmbench \
 		$(LAB_DIR)/devsuite $(LAB_DIR)/devpair $(LAB_DIR)/pingpair

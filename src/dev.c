@@ -289,12 +289,24 @@ static int dev_mem_bulk(struct rfm_node *node, uint64_t offset, void *buf, size_
 		.dir = to_window ? RFM_DEV_DMA_TO_CARD : RFM_DEV_DMA_FROM_CARD,
 	};
 
-	while (ioctl(dev->fd, RFM_IOC_DMA, &dma) < 0)
+	for (;;) {
+		int moved = ioctl(dev->fd, RFM_IOC_DMA, &dma);
+
+		if (moved == 0)
+			return 1;
+		if (moved > 0) {
+			/* A signal ended it after @moved bytes: go on from there. */
+			dma.offset += (uint64_t)moved;
+			dma.buf += (uint64_t)moved;
+			dma.length -= (uint64_t)moved;
+			continue;
+		}
 		if (errno != EINTR)
-			return rfm__dev_sys_error(node, to_window ? "rfm_mem_write (DMA)"
-								  : "rfm_mem_read (DMA)",
+			return rfm__dev_sys_error(node,
+						  to_window ? "rfm_mem_write (DMA)"
+							    : "rfm_mem_read (DMA)",
 						  errno);
-	return 1;
+	}
 }
 
 const struct rfm_backend_ops rfm__dev_ops = {

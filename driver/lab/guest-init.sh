@@ -23,8 +23,12 @@ for word in $(cat /proc/cmdline); do
 done
 
 echo "RFMLAB-BOOT: guest $index of $nodes, test $test"
+# Hangs are reported within the run, not after the lab gave up.
+echo 10 >/proc/sys/kernel/hung_task_timeout_secs 2>/dev/null
 rc=1
 if insmod /rfm.ko; then
+	# rfm.ko binds QEMU's generic ivshmem id only on request.
+	echo "1af4 1110" >/sys/bus/pci/drivers/rfm/new_id
 	if [ -c "/dev/rfm$((cards - 1))" ]; then
 		# shellcheck disable=SC2086 # args are split on purpose
 		"/bin/$test" --index "$index" --nodes "$nodes" $args

@@ -17,6 +17,7 @@
  * SIGTERM or SIGINT: close every connection, remove the socket, exit 0.
  */
 #define _GNU_SOURCE
+#include <endian.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -37,6 +38,8 @@
 #include <unistd.h>
 
 #include <rfm/uapi/rfm_ivshmem.h>
+
+#include "rfm-ivs-mbox.h"
 
 #define MAX_VECTORS 64
 #define MAX_PEERS_LIMIT 256
@@ -140,10 +143,11 @@ static void mailbox_node_gone(struct server *s, int64_t id)
 	if (!s->shm || s->size < RFM_IVS_AREA_SIZE || id >= RFM_IVS_MAX_NODES)
 		return;
 	h = (struct rfm_ivs_header *)(s->shm + s->size - RFM_IVS_AREA_SIZE);
-	if (__atomic_load_n(&h->magic, __ATOMIC_ACQUIRE) != RFM_IVS_MAGIC ||
-	    h->version != RFM_IVS_VERSION)
+	/* Little-endian fields (rfm_ivshmem.h). */
+	if (le32toh(__atomic_load_n(&h->magic, __ATOMIC_ACQUIRE)) != RFM_IVS_MAGIC ||
+	    le32toh(h->version) != RFM_IVS_VERSION)
 		return;
-	__atomic_store_n(&h->nodes[id].state, RFM_IVS_NODE_ABSENT, __ATOMIC_RELEASE);
+	__atomic_store_n(&h->nodes[id].state, htole32(RFM_IVS_NODE_ABSENT), __ATOMIC_RELEASE);
 }
 
 static void peer_leave(struct server *s, struct peer *p)
@@ -265,6 +269,13 @@ static void setup(struct server *s, int ready_fd)
 	s->shm = mmap(NULL, s->size, PROT_READ | PROT_WRITE, MAP_SHARED, s->shm_fd, 0);
 	if (s->shm == MAP_FAILED)
 		die("mmap: %s", strerror(errno));
+	/*
+	 * The rfm signature: rfm.ko binds an ivshmem device only when its
+	 * memory holds this header, so it never writes into an ivshmem device
+	 * that some other program owns.
+	 */
+	if (s->size >= RFM_IVS_MIN_SHM_SIZE)
+		rfm_ivs_mbox_format(s->shm + s->size - RFM_IVS_AREA_SIZE);
 
 	if (strlen(s->path) >= sizeof(addr.sun_path))
 		die("socket path too long: %s", s->path);

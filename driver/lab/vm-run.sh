@@ -33,6 +33,12 @@
 #               must not notice. (Stopping it earlier can cut QEMU off before
 #               it read the peers' eventfds: QEMU drops unread messages when
 #               the socket hangs up.)
+#   -F FILE     also give every guest a foreign QEMU ivshmem-plain device
+#               (same PCI id as ours) whose memory is FILE (shared, its size):
+#               rfm.ko must leave it alone; the caller checks FILE afterwards
+#   -H          hot-unplug on request: a guest printing
+#               "RFMLAB-DEVICE-DEL: rfmC" has its card C removed by QEMU
+#               (monitor device_del, an ACPI hot-unplug the guest sees)
 #   -K          keep the initramfs staging directory
 #
 # TEST runs in guest I as: /bin/TEST --index I --nodes N ARGS...
@@ -43,11 +49,12 @@ usage() {
 	exit 2
 }
 
+foreign='' hotplug=''
 module='' server='' kdir='' cache=./vm-cache out=./vm-out nodes=2 shm=64M timeout=150 keep='' stop_server=''
 binaries=()
 libdirs=()
 cards=1
-while getopts "M:s:B:L:d:k:c:o:n:m:t:KXh" opt; do
+while getopts "M:s:B:L:d:k:c:o:n:m:t:F:HKXh" opt; do
 	case $opt in
 	M) module=$OPTARG ;;
 	s) server=$OPTARG ;;
@@ -60,6 +67,8 @@ while getopts "M:s:B:L:d:k:c:o:n:m:t:KXh" opt; do
 	n) nodes=$OPTARG ;;
 	m) shm=$OPTARG ;;
 	t) timeout=$OPTARG ;;
+	F) foreign=$OPTARG ;;
+	H) hotplug=1 ;;
 	K) keep=1 ;;
 	X) stop_server=1 ;;
 	*) usage ;;
@@ -127,7 +136,7 @@ cleanup() {
 	done
 	pids=()
 	[ -n "$stage" ] && [ -z "$keep" ] && rm -rf "$stage"
-	rm -f "$out/server.sock" "$out/server.ready"
+	rm -f "$out/server.sock" "$out/server.ready" "$out"/monitor*.sock
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -183,10 +192,17 @@ for i in $(seq 0 $((nodes - 1))); do
 	card_args=()
 	for c in $(seq 0 $((cards - 1))); do
 		card_args+=(-chardev "socket,path=$out/server.sock,id=ivs$c"
-			-device "ivshmem-doorbell,chardev=ivs$c,vectors=6")
+			-device "ivshmem-doorbell,chardev=ivs$c,vectors=6,id=rfm$c")
 	done
+	if [ -n "$foreign" ]; then
+		# First on the bus: probed before our cards.
+		card_args=(-object "memory-backend-file,id=foreign,mem-path=$foreign,size=$(stat -c %s "$foreign"),share=on"
+			-device "ivshmem-plain,memdev=foreign" "${card_args[@]}")
+	fi
+	monitor=none
+	[ -n "$hotplug" ] && monitor="unix:$out/monitor$i.sock,server=on,wait=off"
 	qemu-system-x86_64 -accel tcg -m 256M -smp 1 -nodefaults -display none \
-		-monitor none -serial "file:$log" -no-reboot \
+		-monitor "$monitor" -serial "file:$log" -no-reboot \
 		-kernel "$vmlinuz" -initrd "$out/initramfs.cpio.gz" \
 		-append "console=ttyS0 quiet panic=-1 rfmlab.test=$test_name rfmlab.index=$i rfmlab.nodes=$nodes rfmlab.cards=$cards rfmlab.args=$test_args" \
 		"${card_args[@]}" \
@@ -217,6 +233,24 @@ if [ -n "$stop_server" ]; then
 	fi
 fi
 
+# Hot-unplug requests of the guests, each carried out once.
+unplugged=()
+serve_unplugs() {
+	local i=$1 id key
+	[ -n "$hotplug" ] || return 0
+	for id in $(grep -a -o 'RFMLAB-DEVICE-DEL: rfm[0-9]*' "$out/guest$i.log" 2>/dev/null |
+		sed 's/.*: //'); do
+		key="$i:$id"
+		case " ${unplugged[*]:-} " in *" $key "*) continue ;; esac
+		unplugged+=("$key")
+		say "guest $i: device_del $id"
+		/usr/bin/python3 -c 'import socket, sys, time
+s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
+s.sendall(("device_del " + sys.argv[2] + "\n").encode()); time.sleep(0.5); s.close()' \
+			"$out/monitor$i.sock" "$id" || say "guest $i: the monitor refused device_del $id"
+	done
+}
+
 # Wait for every guest to power off, or give up at the deadline.
 qemu_failed=
 for i in $(seq 0 $((nodes - 1))); do
@@ -226,6 +260,7 @@ for i in $(seq 0 $((nodes - 1))); do
 			timed_out=1
 			break 2
 		fi
+		for g in $(seq 0 $((nodes - 1))); do serve_unplugs "$g"; done
 		sleep 0.2
 	done
 	rc=0
@@ -257,7 +292,7 @@ for i in $(seq 0 $((nodes - 1))); do
 		status=1
 	fi
 	grep -a '^not ok\|^#   FAILED' "$log" | tr -d '\r' | sed "s/^/  guest $i: /" || true
-	if grep -a -E 'WARNING:|BUG:|Oops|general protection|Kernel panic|Call Trace|UBSAN|KASAN|refcount_t:|list_(add|del) corruption|INFO: task .* blocked' \
+	if grep -a -E 'WARNING:|BUG:|Oops|general protection|Kernel panic|Call Trace|UBSAN|KASAN|refcount_t:|list_(add|del) corruption|INFO: task .* blocked|possible (circular|recursive) locking|inconsistent lock state|hung_task' \
 		"$log" >"$out/guest$i.kernel-problems" 2>/dev/null; then
 		say "guest $i: the kernel complained:"
 		sed 's/^/    /' "$out/guest$i.kernel-problems" | head -20

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rfm-5565.c - kernel glue for 5565-family cards: PCI resources, MMIO
+ * Kernel glue for 5565-family cards: PCI resources, MMIO
  * accessors for the register paths in rfm5565-hw.c, the interrupt
  * handlers and DMA through a coherent bounce buffer (no reserved memory,
  * no boot parameter).
@@ -13,6 +13,7 @@
 #include <linux/dma-mapping.h>
 #include <linux/interrupt.h>
 #include <linux/io.h>
+#include <linux/mm.h>
 #include <linux/pci.h>
 #include <linux/uaccess.h>
 
@@ -30,13 +31,15 @@ struct rfm_5565 {
 	struct rfm5565_io io;
 	spinlock_t irq_lock;		/* hard IRQ vs LIER and DMA register changes */
 	u32 pending;			/* claimed, not yet serviced; under irq_lock */
-	struct completion dma_done;
+	wait_queue_head_t dma_wq;	/* the transfer's waiter */
+	bool dma_finished;		/* done reported for the armed transfer; irq_lock */
 	struct mutex dma_lock;		/* one transfer at a time */
 	void *bounce;
 	dma_addr_t bounce_bus;
 	size_t bounce_size;
 	int irq;
 	bool irq_requested;
+	u32 status_mask;		/* last set_mask, restored on resume; irq_lock */
 };
 
 /* ---- MMIO accessors for rfm5565-hw.c ---- */
@@ -74,26 +77,48 @@ static void io_sleep_ms(void *ctx, unsigned int ms)
 	msleep(ms);
 }
 
+static bool dma_finished(struct rfm_5565 *p)
+{
+	bool done;
+
+	spin_lock_irq(&p->irq_lock);
+	done = p->dma_finished;
+	spin_unlock_irq(&p->irq_lock);
+	return done;
+}
+
+/* Ends on completion, a signal, removal (unplug wakes us) or the timeout. */
 static int io_wait_dma(void *ctx, unsigned int timeout_ms)
 {
 	struct rfm_5565 *p = ctx;
 	long left;
 
-	left = wait_for_completion_interruptible_timeout(&p->dma_done,
-							 msecs_to_jiffies(timeout_ms));
-	if (left > 0)
+	left = wait_event_interruptible_timeout(p->dma_wq,
+						dma_finished(p) || rfm_card_gone(p->card),
+						msecs_to_jiffies(timeout_ms));
+	if (dma_finished(p))
 		return 0;
+	if (rfm_card_gone(p->card))
+		return -ENODEV;
 	return left < 0 ? -EINTR : -ETIMEDOUT;
 }
 
-static void io_lock(void *ctx)
+/* Called with irq_lock held, just before the transfer starts. */
+static void io_arm_dma(void *ctx)
+{
+	struct rfm_5565 *p = ctx;
+
+	p->dma_finished = false;
+}
+
+static void io_lock(void *ctx) __acquires(ctx)
 {
 	struct rfm_5565 *p = ctx;
 
 	spin_lock_irq(&p->irq_lock);
 }
 
-static void io_unlock(void *ctx)
+static void io_unlock(void *ctx) __releases(ctx)
 {
 	struct rfm_5565 *p = ctx;
 
@@ -111,13 +136,15 @@ static irqreturn_t rfm_5565_hardirq(int irq, void *data)
 	spin_lock(&p->irq_lock);
 	pending = rfm5565_irq_claim(&p->hw, &dma_done);
 	p->pending |= pending;
+	if (dma_done)
+		p->dma_finished = true;
 	spin_unlock(&p->irq_lock);
 
 	if (!pending && !dma_done)
-		return IRQ_NONE;	/* another device on the shared line */
+		return IRQ_NONE;	/* another device on the shared line, or no card */
 	atomic64_inc(&p->card->stats.irqs);
 	if (dma_done)
-		complete(&p->dma_done);
+		wake_up(&p->dma_wq);
 	return pending ? IRQ_WAKE_THREAD : IRQ_HANDLED;
 }
 
@@ -160,42 +187,69 @@ static void rfm_5565_set_mask(struct rfm_card *card, u32 mask)
 	struct rfm_5565 *p = card->priv;
 
 	spin_lock_irq(&p->irq_lock);
+	p->status_mask = mask;
 	rfm5565_set_status_events(&p->hw, mask);
 	spin_unlock_irq(&p->irq_lock);
 }
 
-static int rfm_5565_dma(struct rfm_card *card, bool to_card, u64 offset, void __user *buf, u64 len)
+/*
+ * User memory is copied to and from a kernel buffer outside every lock
+ * and outside the card's SRCU section; only the transfer through the
+ * coherent buffer runs inside them, so a user copy that faults or blocks
+ * holds up neither other transfers nor removal.
+ */
+static long rfm_5565_dma(struct rfm_card *card, bool to_card, u64 offset, void __user *buf,
+			 u64 len)
 {
 	struct rfm_5565 *p = card->priv;
-	int ret = 0;
+	size_t chunk;
+	u64 done = 0;
+	long ret = 0;
+	void *kbuf;
 
 	if (!p->bounce)
 		return -EOPNOTSUPP;	/* no coherent memory for a bounce buffer */
-	if (mutex_lock_interruptible(&p->dma_lock))
-		return -EINTR;
-	while (len) {
-		u32 n = min_t(u64, len, p->bounce_size);
+	chunk = min_t(u64, len, p->bounce_size);
+	kbuf = kvmalloc(chunk, GFP_KERNEL_ACCOUNT);
+	if (!kbuf)
+		return -ENOMEM;
+	while (done < len) {
+		u32 n = min_t(u64, len - done, chunk);
+		u32 moved;
+		int idx;
 
-		if (to_card && copy_from_user(p->bounce, buf, n)) {
+		if (to_card && copy_from_user(kbuf, buf + done, n)) {
 			ret = -EFAULT;
 			break;
 		}
-		ret = rfm5565_dma(&p->hw, to_card, p->bounce_bus, offset, n);
-		if (ret) {
-			/* A completion that comes late must not end the next transfer. */
-			reinit_completion(&p->dma_done);
+		if (mutex_lock_killable(&p->dma_lock)) {
+			ret = -EINTR;
 			break;
 		}
-		if (!to_card && copy_to_user(buf, p->bounce, n)) {
+		idx = rfm_card_enter(card);
+		if (rfm_card_gone(card)) {
+			ret = -ENODEV;
+			moved = 0;
+		} else {
+			if (to_card)
+				memcpy(p->bounce, kbuf, n);
+			ret = rfm5565_dma(&p->hw, to_card, p->bounce_bus, offset + done, n, &moved);
+			if (!to_card)
+				memcpy(kbuf, p->bounce, moved);
+		}
+		rfm_card_exit(card, idx);
+		mutex_unlock(&p->dma_lock);
+		/* Whatever arrived counts, even when a signal ended the transfer. */
+		if (!to_card && moved && copy_to_user(buf + done, kbuf, moved)) {
 			ret = -EFAULT;
 			break;
 		}
-		buf += n;
-		offset += n;
-		len -= n;
+		done += moved;
+		if (ret)
+			break;
 	}
-	mutex_unlock(&p->dma_lock);
-	return ret;
+	kvfree(kbuf);
+	return ret && done && ret != -ENODEV ? (long)done : ret;
 }
 
 static int rfm_5565_ring_test(struct rfm_card *card)
@@ -212,7 +266,16 @@ static u32 rfm_5565_link(struct rfm_card *card)
 	return rfm5565_link(&p->hw);
 }
 
+/* Removal began: end a transfer's wait (it aborts the channel itself). */
+static void rfm_5565_unplug(struct rfm_card *card)
+{
+	struct rfm_5565 *p = card->priv;
+
+	wake_up(&p->dma_wq);
+}
+
 static const struct rfm_card_ops rfm_5565_ops = {
+	.unplug = rfm_5565_unplug,
 	.send = rfm_5565_send,
 	.set_mask = rfm_5565_set_mask,
 	.dma = rfm_5565_dma,
@@ -238,6 +301,8 @@ static void alloc_bounce(struct rfm_5565 *p)
 		}
 	}
 }
+
+static void quiesce(struct rfm_5565 *p);
 
 int rfm_5565_probe(struct pci_dev *pdev)
 {
@@ -267,7 +332,7 @@ int rfm_5565_probe(struct pci_dev *pdev)
 	p->bar[RFM5565_BAR_PLX] = pcim_iomap_table(pdev)[RFM5565_BAR_PLX];
 	p->bar[RFM5565_BAR_REGS] = pcim_iomap_table(pdev)[RFM5565_BAR_REGS];
 	spin_lock_init(&p->irq_lock);
-	init_completion(&p->dma_done);
+	init_waitqueue_head(&p->dma_wq);
 	mutex_init(&p->dma_lock);
 	p->io = (struct rfm5565_io){
 		.read32 = io_read32,
@@ -276,6 +341,7 @@ int rfm_5565_probe(struct pci_dev *pdev)
 		.write8 = io_write8,
 		.sleep_ms = io_sleep_ms,
 		.wait_dma = io_wait_dma,
+		.arm_dma = io_arm_dma,
 		.lock = io_lock,
 		.unlock = io_unlock,
 		.ctx = p,
@@ -294,13 +360,21 @@ int rfm_5565_probe(struct pci_dev *pdev)
 	if (ret < 0)
 		goto err_put;
 	p->irq = pci_irq_vector(pdev, 0);
+	/*
+	 * The card is started (quiet FIFOs, known state) before the shared
+	 * handler can run, and the PLX passes interrupts on only after the
+	 * handler is there.
+	 */
+	rfm5565_start(&p->hw);
 	ret = request_threaded_irq(p->irq, rfm_5565_hardirq, rfm_5565_thread, IRQF_SHARED,
 				   "rfm-5565", p);
-	if (ret)
+	if (ret) {
+		rfm5565_stop(&p->hw);
 		goto err_put;
+	}
 	p->irq_requested = true;
 	spin_lock_irq(&p->irq_lock);
-	rfm5565_start(&p->hw);
+	rfm5565_irq_enable(&p->hw);
 	spin_unlock_irq(&p->irq_lock);
 
 	bar_len = pci_resource_len(pdev, RFM5565_BAR_MEM);
@@ -324,13 +398,27 @@ int rfm_5565_probe(struct pci_dev *pdev)
 	return 0;
 
 err_stop:
-	spin_lock_irq(&p->irq_lock);
-	rfm5565_stop(&p->hw);
-	spin_unlock_irq(&p->irq_lock);
-	free_irq(p->irq, p);
+	quiesce(p);
 err_put:
 	rfm_card_put(card);
 	return ret;
+}
+
+/*
+ * The card stops raising interrupts, the handler goes (free_irq waits for
+ * a running IRQ thread, which can no longer unmask), then the card stops:
+ * a transfer still running is aborted before its buffer is freed.
+ */
+static void quiesce(struct rfm_5565 *p)
+{
+	spin_lock_irq(&p->irq_lock);
+	rfm5565_irq_disable(&p->hw);
+	spin_unlock_irq(&p->irq_lock);
+	if (p->irq_requested) {
+		free_irq(p->irq, p);
+		p->irq_requested = false;
+	}
+	rfm5565_stop(&p->hw);
 }
 
 void rfm_5565_remove(struct pci_dev *pdev)
@@ -339,9 +427,39 @@ void rfm_5565_remove(struct pci_dev *pdev)
 	struct rfm_5565 *p = card->priv;
 
 	rfm_card_unregister(card);
-	spin_lock_irq(&p->irq_lock);
-	rfm5565_stop(&p->hw);
-	spin_unlock_irq(&p->irq_lock);
-	free_irq(p->irq, p);
+	quiesce(p);
 	rfm_card_put(card);
+}
+
+/* Power off or kexec: the card must not DMA into memory being reused. */
+void rfm_5565_shutdown(struct pci_dev *pdev)
+{
+	struct rfm_card *card = pci_get_drvdata(pdev);
+	struct rfm_5565 *p = card->priv;
+
+	spin_lock_irq(&p->irq_lock);
+	rfm5565_irq_disable(&p->hw);
+	spin_unlock_irq(&p->irq_lock);
+	synchronize_irq(p->irq);
+	rfm5565_stop(&p->hw);
+}
+
+int rfm_5565_suspend(struct device *dev)
+{
+	rfm_5565_shutdown(to_pci_dev(dev));
+	return 0;
+}
+
+/* The card lost its state: start it again as probe did. */
+int rfm_5565_resume(struct device *dev)
+{
+	struct rfm_card *card = dev_get_drvdata(dev);
+	struct rfm_5565 *p = card->priv;
+
+	rfm5565_start(&p->hw);
+	spin_lock_irq(&p->irq_lock);
+	rfm5565_set_status_events(&p->hw, p->status_mask);
+	rfm5565_irq_enable(&p->hw);
+	spin_unlock_irq(&p->irq_lock);
+	return 0;
 }

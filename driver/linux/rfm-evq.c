@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* rfm-evq.c - per-file event queue with counted, announced overflow. */
+/* Per-file event queue with counted, announced overflow. */
 #include "rfm-evq.h"
 
 void rfm_evq_init(struct rfm_evq *q, struct rfm_dev_event *storage, u32 depth)

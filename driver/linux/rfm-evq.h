@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * rfm-evq.h - one open file's event queue: a ring of records with exact,
+ * One open file's event queue: a ring of records with exact,
  * announced overflow. Pure logic (the caller locks), shared by the driver
  * and its user-space unit tests.
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * rfm-ivs-mbox.h - the mailbox that carries each network interrupt's data
+ * The mailbox that carries each network interrupt's data
  * word and sender on a virtual (ivshmem) card; layout in
  * <rfm/uapi/rfm_ivshmem.h>. Pure logic over a mapped mailbox area, shared
  * by the driver, its unit tests and host-side lab tools.
@@ -24,8 +24,21 @@ struct rfm_ivs_mbox {
 typedef void (*rfm_ivs_deliver_fn)(void *ctx, u32 sender, u32 type, u32 data, u64 sent_ns);
 
 /*
- * Join the mailbox as node @self: initialise the header if the area is
- * blank, else check it is ours and of this version (-EPROTO if not); skip
+ * Lay out a blank mailbox header in @area (RFM_IVS_AREA_SIZE bytes,
+ * cleared): the network's owner (the lab's ivshmem server) does this once,
+ * before any node attaches.
+ */
+void rfm_ivs_mbox_format(void *area);
+
+/*
+ * Read-only check that @area holds our mailbox, of this version: 0, else
+ * -ENODEV (blank: not an rfm network) or -EPROTO (another layout).
+ */
+int rfm_ivs_mbox_check(const void *area);
+
+/*
+ * Join the mailbox as node @self: check the header first and write
+ * nothing unless it is ours and of this version (rfm_ivs_mbox_check); skip
  * whatever was queued for @self before (those doorbells are lost anyway)
  * and continue our own rings where the last incarnation left them.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rfm-ivshmem.c - QEMU's ivshmem-doorbell device as a virtual RFM card.
+ * QEMU's ivshmem-doorbell device as a virtual RFM card.
  *
  * BAR2 is the shared memory: its first part is the reflective window, its
  * last RFM_IVS_AREA_SIZE bytes the mailbox (rfm-ivs-mbox.c). IVPosition
@@ -12,6 +12,7 @@
 #include <linux/io.h>
 #include <linux/interrupt.h>
 #include <linux/jiffies.h>
+#include <linux/mm.h>
 #include <linux/pci.h>
 #include <linux/sched/signal.h>
 #include <linux/uaccess.h>
@@ -21,7 +22,8 @@
 
 /* How long a sender waits for a receiver to make room in its mailbox ring. */
 #define RFM_IVS_SEND_TIMEOUT_MS 1000
-#define RFM_IVS_COPY_CHUNK (1u << 20)
+/* RFM_IOC_DMA copies through a kernel buffer of this size, per call. */
+#define RFM_IVS_COPY_CHUNK (64u << 10)
 
 struct rfm_ivs {
 	struct pci_dev *pdev;
@@ -90,9 +92,15 @@ static irqreturn_t rfm_ivs_diag_irq(int irq, void *data)
 
 /* ---- send ---- */
 
-static int send_one(struct rfm_ivs *ivs, u32 target, u32 type, u32 data, u64 sent_ns)
+/*
+ * Queue one record for @target and ring it, waiting for ring space until
+ * @deadline (shared by a broadcast's nodes, so a send never holds the
+ * card for more than RFM_IVS_SEND_TIMEOUT_MS). Called inside the card's
+ * SRCU section: removal ends the wait.
+ */
+static int send_one(struct rfm_ivs *ivs, u32 target, u32 type, u32 data, u64 sent_ns,
+		    unsigned long deadline)
 {
-	unsigned long deadline = jiffies + msecs_to_jiffies(RFM_IVS_SEND_TIMEOUT_MS);
 	int ret;
 
 	for (;;) {
@@ -104,6 +112,8 @@ static int send_one(struct rfm_ivs *ivs, u32 target, u32 type, u32 data, u64 sen
 			atomic64_inc(&ivs->card->stats.tx_timeouts);
 			return -ETIMEDOUT;
 		}
+		if (rfm_card_gone(ivs->card))
+			return -ENODEV;
 		if (signal_pending(current))
 			return -EINTR;
 		usleep_range(20, 200);
@@ -115,25 +125,29 @@ static int send_one(struct rfm_ivs *ivs, u32 target, u32 type, u32 data, u64 sen
 
 static int rfm_ivs_send(struct rfm_card *card, u32 type, u32 target, u32 data, u64 sent_ns)
 {
+	unsigned long deadline = jiffies + msecs_to_jiffies(RFM_IVS_SEND_TIMEOUT_MS);
 	struct rfm_ivs *ivs = card->priv;
 	int ret = 0;
 	u32 n;
 
 	if (target != RFM_DEV_NODE_ALL) {
-		ret = send_one(ivs, target, type, data, sent_ns);
+		ret = send_one(ivs, target, type, data, sent_ns, deadline);
 	} else {
-		/* No broadcast on ivshmem: one record and doorbell per present node. */
+		/*
+		 * No broadcast on ivshmem: one record and doorbell per present
+		 * node. Every node gets its chance; the first failure (a node
+		 * that left meanwhile, a ring that stayed full) is reported.
+		 */
 		for (n = 0; n < RFM_IVS_MAX_NODES; n++) {
 			int r;
 
 			if (n == card->node_id || !rfm_ivs_mbox_node_present(&ivs->mbox, n))
 				continue;
-			r = send_one(ivs, n, type, data, sent_ns);
-			if (r == -EINTR) {
+			r = send_one(ivs, n, type, data, sent_ns, deadline);
+			if (r && !ret)
 				ret = r;
+			if (r == -EINTR || r == -ENODEV)
 				break;
-			}
-			/* A node that left meanwhile or stays full is skipped (and counted). */
 		}
 	}
 	sync_error_counter(ivs, ivs->mbox.tx_errors, &ivs->tx_errors_seen);
@@ -148,31 +162,57 @@ static int rfm_ivs_diag_kick(struct rfm_card *card, u32 target)
 	return 0;
 }
 
-/* ---- bulk copy: no DMA engine, so a CPU copy with the same contract ---- */
-
-static int rfm_ivs_dma(struct rfm_card *card, bool to_card, u64 offset, void __user *buf, u64 len)
+/*
+ * Bulk copy: no DMA engine, so a CPU copy with the same contract. User
+ * memory is copied through a kernel buffer outside the card's SRCU
+ * section; only the copy to or from the window is inside it, so a user
+ * copy that faults or blocks never holds up removal.
+ */
+static long rfm_ivs_dma(struct rfm_card *card, bool to_card, u64 offset, void __user *buf,
+			u64 len)
 {
 	struct rfm_ivs *ivs = card->priv;
-	u8 *win = ivs->shm + offset;
+	size_t chunk = min_t(u64, len, RFM_IVS_COPY_CHUNK);
+	u64 done = 0;
+	long ret = 0;
+	void *bounce;
 
-	while (len) {
-		size_t n = min_t(u64, len, RFM_IVS_COPY_CHUNK);
-		unsigned long left;
+	bounce = kvmalloc(chunk, GFP_KERNEL_ACCOUNT);
+	if (!bounce)
+		return -ENOMEM;
+	while (done < len) {
+		size_t n = min_t(u64, len - done, chunk);
+		int idx;
 
+		if (to_card && copy_from_user(bounce, buf + done, n)) {
+			ret = -EFAULT;
+			break;
+		}
+		idx = rfm_card_enter(card);
+		if (rfm_card_gone(card)) {
+			rfm_card_exit(card, idx);
+			ret = -ENODEV;
+			break;
+		}
 		if (to_card)
-			left = copy_from_user(win, buf, n);
+			memcpy(ivs->shm + offset + done, bounce, n);
 		else
-			left = copy_to_user(buf, win, n);
-		if (left)
-			return -EFAULT;
-		win += n;
-		buf += n;
-		len -= n;
-		if (fatal_signal_pending(current))
-			return -EINTR;
+			memcpy(bounce, ivs->shm + offset + done, n);
+		rfm_card_exit(card, idx);
+		if (!to_card && copy_to_user(buf + done, bounce, n)) {
+			ret = -EFAULT;
+			break;
+		}
+		done += n;
+		if (done < len && signal_pending(current)) {
+			ret = -EINTR;
+			break;
+		}
 		cond_resched();
 	}
-	return 0;
+	kvfree(bounce);
+	/* Interrupted or faulted after some progress: say how far it got. */
+	return ret && done && ret != -ENODEV ? (long)done : ret;
 }
 
 static u32 rfm_ivs_link(struct rfm_card *card)
@@ -261,20 +301,29 @@ int rfm_ivs_probe(struct pci_dev *pdev)
 		goto err_put;
 	}
 
+	/*
+	 * Nothing is written to the device or its memory before it proved to
+	 * be a virtual rfm card: our server's signature in the mailbox area,
+	 * a node id we can use, and the doorbell vectors.
+	 */
+	ret = rfm_ivs_mbox_check(ivs->shm + ivs->shm_size - RFM_IVS_AREA_SIZE);
+	if (ret) {
+		dev_info(dev, "ivshmem memory without the rfm signature (%s): not ours, left alone\n",
+			 ret == -ENODEV ? "blank" : "another layout");
+		ret = -ENODEV;
+		goto err_put;
+	}
 	node = readl(ivs->regs + RFM_IVS_REG_IVPOSITION);
 	if (node >= RFM_IVS_MAX_NODES) {
 		dev_err(dev, "peer id %u is not a node id below %u\n", node, RFM_IVS_MAX_NODES);
 		ret = -ERANGE;
 		goto err_put;
 	}
-	ret = rfm_ivs_mbox_attach(&ivs->mbox, ivs->shm + ivs->shm_size - RFM_IVS_AREA_SIZE, node);
-	if (ret) {
-		dev_err(dev, "the mailbox area holds another layout (not rfm v%u)\n",
-			RFM_IVS_VERSION);
+	if (pci_msix_vec_count(pdev) < RFM_IVS_VECTORS) {
+		dev_err(dev, "needs ivshmem-doorbell with vectors=%u (MSI-X)\n", RFM_IVS_VECTORS);
+		ret = -ENODEV;
 		goto err_put;
 	}
-	atomic64_set(&card->stats.mailbox_errors, ivs->mbox.tx_errors);
-	ivs->tx_errors_seen = ivs->mbox.tx_errors;
 
 	/* Without bus mastering the MSI-X writes of the doorbells are dropped. */
 	pci_set_master(pdev);
@@ -284,6 +333,13 @@ int rfm_ivs_probe(struct pci_dev *pdev)
 			RFM_IVS_VECTORS, ret);
 		goto err_put;
 	}
+	ret = rfm_ivs_mbox_attach(&ivs->mbox, ivs->shm + ivs->shm_size - RFM_IVS_AREA_SIZE, node);
+	if (ret) {
+		dev_err(dev, "the mailbox area changed under us: %d\n", ret);
+		goto err_put;
+	}
+	atomic64_set(&card->stats.mailbox_errors, ivs->mbox.tx_errors);
+	ivs->tx_errors_seen = ivs->mbox.tx_errors;
 	ret = request_irqs(ivs);
 	if (ret)
 		goto err_put;
@@ -323,4 +379,13 @@ void rfm_ivs_remove(struct pci_dev *pdev)
 	rfm_card_unregister(card);
 	free_irqs(ivs);
 	rfm_card_put(card);
+}
+
+/* Power off or kexec: peers stop sending to a node that is going away. */
+void rfm_ivs_shutdown(struct pci_dev *pdev)
+{
+	struct rfm_card *card = pci_get_drvdata(pdev);
+	struct rfm_ivs *ivs = card->priv;
+
+	rfm_ivs_mbox_set_present(&ivs->mbox, false);
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * rfm-portable.h - the few kernel facilities that the driver's pure logic
+ * The few kernel facilities that the driver's pure logic
  * files (event queue, ivshmem mailbox, 5565 register paths) use, so that
  * the same files compile in the kernel and in user-space unit tests.
  */
@@ -14,9 +14,11 @@
 #include <linux/string.h>
 #include <linux/types.h>
 #include <asm/barrier.h>
+#include <asm/byteorder.h>
 
 #else /* user space: unit tests and lab tools */
 
+#include <endian.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -32,12 +34,18 @@ typedef uint64_t u64;
 #ifndef READ_ONCE
 #define READ_ONCE(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
 #define WRITE_ONCE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
-#define smp_load_acquire(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
-#define smp_store_release(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
-#define smp_rmb() __atomic_thread_fence(__ATOMIC_ACQUIRE)
-#define smp_wmb() __atomic_thread_fence(__ATOMIC_RELEASE)
-#define smp_mb() __atomic_thread_fence(__ATOMIC_SEQ_CST)
+/* The kernel's barriers, as C11 atomics: same pairing rules. */
+#define smp_load_acquire(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)	/* user-space twin */
+#define smp_store_release(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)	/* twin */
+#define smp_rmb() __atomic_thread_fence(__ATOMIC_ACQUIRE)	/* user-space twin */
+#define smp_wmb() __atomic_thread_fence(__ATOMIC_RELEASE)	/* user-space twin */
+#define smp_mb() __atomic_thread_fence(__ATOMIC_SEQ_CST)	/* user-space twin */
 #endif
+
+#define le32_to_cpu(x) ((u32)le32toh(x))
+#define cpu_to_le32(x) ((__le32)htole32(x))
+#define le64_to_cpu(x) ((u64)le64toh(x))
+#define cpu_to_le64(x) ((__le64)htole64(x))
 
 #ifndef ENOTSUPP
 #define ENOTSUPP 524 /* the kernel's internal "operation not supported" */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rfm5565-hw.c - 5565 register paths over struct rfm5565_io.
+ * 5565 register paths over struct rfm5565_io.
  *
  * Facts used (see driver/README.md for what has run on hardware):
  * - BAR2 BID 0x65 identifies the card; LCSR bits 21:20 give 64/128/256 MiB.
@@ -9,8 +9,16 @@
  * - Each received interrupt type has a FIFO of data words slaved to a FIFO
  *   of sender ids: read the data word first; reading the id pops both;
  *   writing 0 to the id register clears the FIFO.
- * - LISR is acknowledged by writing back what was read, less the handled
- *   bits, with the global enable (bit 14) kept set.
+ * - LISR status bits clear when written 0 and keep when written 1, so an
+ *   event is acknowledged by a constant: every status bit but its own, and
+ *   the global enable (bit 14). No read-modify-write, which would clear a
+ *   bit the card set between the read and the write.
+ * - PLX 9656 DMA channel 0 is aborted by clearing its enable bit and then
+ *   writing the abort bit (DMACSR bit 2); the done bit (bit 4) says when
+ *   the channel stopped. Writing bit 3 alone clears the interrupt; it does
+ *   not stop a transfer.
+ * - Every register reads all ones once the card is gone (surprise
+ *   removal); such a value is never taken for status.
  * - PLX 9656 DMA channel 0 moves at most 0x7fff80 bytes per transfer, 256
  *   on chip revisions before 0xad.
  */
@@ -110,20 +118,93 @@ void rfm5565_start(struct rfm5565 *c)
 	/* Network interrupts stay enabled: unclaimed ones are drained and counted. */
 	c->lier = NETWORK_BITS;
 	c->masked = false;
+	c->quiet = false;
 	W32(c, RFM5565_BAR_REGS, RFM_REG_LIER, c->lier);
-	v = R32(c, RFM5565_BAR_PLX, PLX_INTCSR);
+}
+
+void rfm5565_irq_enable(struct rfm5565 *c)
+{
+	u32 v = R32(c, RFM5565_BAR_PLX, PLX_INTCSR);
+
+	if (v == RFM5565_GONE32)
+		return;
 	W32(c, RFM5565_BAR_PLX, PLX_INTCSR, v | PLX_INTCSR_PCI_INT_EN | PLX_INTCSR_LOCAL_INT_EN);
+}
+
+void rfm5565_irq_disable(struct rfm5565 *c)
+{
+	u32 v;
+
+	c->quiet = true;
+	c->lier = 0;
+	W32(c, RFM5565_BAR_REGS, RFM_REG_LIER, 0);
+	v = R32(c, RFM5565_BAR_PLX, PLX_INTCSR);
+	if (v != RFM5565_GONE32)
+		W32(c, RFM5565_BAR_PLX, PLX_INTCSR,
+		    v & ~(PLX_INTCSR_PCI_INT_EN | PLX_INTCSR_LOCAL_INT_EN));
+	/* Reads flush the posted writes: the line is quiet once we return. */
+	(void)R32(c, RFM5565_BAR_REGS, RFM_REG_LIER);
+	(void)R32(c, RFM5565_BAR_PLX, PLX_INTCSR);
+}
+
+/*
+ * Abort the channel and wait for its done bit; returns the bytes of the
+ * @n-byte transfer still to go (the count register), or -ENODEV/-EIO.
+ * Sleeps: the caller holds no lock (the hard IRQ only ever writes the
+ * clear-interrupt bit to DMACSR, which neither starts nor stops it).
+ */
+static long dma_abort(struct rfm5565 *c, u32 n)
+{
+	u32 left;
+	u8 csr;
+	int i;
+
+	csr = R8(c, RFM5565_BAR_PLX, PLX_DMA0_CSR);
+	if (csr == 0xff)
+		return -ENODEV;
+	if (!(csr & PLX_DMA_CSR_DONE)) {
+		W8(c, RFM5565_BAR_PLX, PLX_DMA0_CSR, 0);	/* enable off first */
+		W8(c, RFM5565_BAR_PLX, PLX_DMA0_CSR, PLX_DMA_CSR_ABORT);
+		for (i = 0; i < PLX_DMA_ABORT_POLLS; i++) {
+			csr = R8(c, RFM5565_BAR_PLX, PLX_DMA0_CSR);
+			if (csr == 0xff)
+				return -ENODEV;
+			if (csr & PLX_DMA_CSR_DONE)
+				break;
+			c->io->sleep_ms(c->io->ctx, 1);
+		}
+		if (i == PLX_DMA_ABORT_POLLS)
+			return -EIO;
+	}
+	left = R32(c, RFM5565_BAR_PLX, PLX_DMA0_COUNT);
+	return left > n ? n : left;
+}
+
+/* Interrupt off, status cleared: nothing of this transfer is left to fire. */
+static void dma_quiet(struct rfm5565 *c)
+{
+	u32 v;
+
+	W8(c, RFM5565_BAR_PLX, PLX_DMA0_CSR, PLX_DMA_CSR_CLEAR_INT);
+	v = R32(c, RFM5565_BAR_PLX, PLX_INTCSR);
+	if (v != RFM5565_GONE32)
+		W32(c, RFM5565_BAR_PLX, PLX_INTCSR, v & ~PLX_INTCSR_DMA0_INT_EN);
 }
 
 void rfm5565_stop(struct rfm5565 *c)
 {
 	u32 v;
 
+	/* A transfer still running would write into a buffer about to go. */
+	if (R8(c, RFM5565_BAR_PLX, PLX_DMA0_CSR) & PLX_DMA_CSR_ENABLE)
+		dma_abort(c, 0);
+	c->quiet = true;
 	W32(c, RFM5565_BAR_REGS, RFM_REG_LIER, 0);
 	W32(c, RFM5565_BAR_REGS, RFM_REG_LISR, LISR_DISABLE_VALUE);
 	v = R32(c, RFM5565_BAR_PLX, PLX_INTCSR);
-	W32(c, RFM5565_BAR_PLX, PLX_INTCSR,
-	    v & ~(PLX_INTCSR_PCI_INT_EN | PLX_INTCSR_LOCAL_INT_EN | PLX_INTCSR_DMA0_INT_EN));
+	if (v != RFM5565_GONE32)
+		W32(c, RFM5565_BAR_PLX, PLX_INTCSR,
+		    v & ~(PLX_INTCSR_PCI_INT_EN | PLX_INTCSR_LOCAL_INT_EN | PLX_INTCSR_DMA0_INT_EN));
 	c->lier = 0;
 }
 
@@ -163,6 +244,8 @@ u32 rfm5565_irq_claim(struct rfm5565 *c, bool *dma_done)
 	u32 pending;
 
 	*dma_done = false;
+	if (intcsr == RFM5565_GONE32)
+		return 0;	/* no card behind the line: not ours, nothing done */
 	if ((intcsr & PLX_INTCSR_DMA0_INT_ACTIVE) && (intcsr & PLX_INTCSR_DMA0_INT_EN)) {
 		W32(c, RFM5565_BAR_PLX, PLX_INTCSR, intcsr & ~PLX_INTCSR_DMA0_INT_EN);
 		W8(c, RFM5565_BAR_PLX, PLX_DMA0_CSR, PLX_DMA_CSR_CLEAR_INT);
@@ -170,19 +253,22 @@ u32 rfm5565_irq_claim(struct rfm5565 *c, bool *dma_done)
 	}
 	if (c->masked)
 		return 0;
-	pending = R32(c, RFM5565_BAR_REGS, RFM_REG_LISR) & c->lier & LIxR_EVENTS;
+	pending = R32(c, RFM5565_BAR_REGS, RFM_REG_LISR);
+	if (pending == RFM5565_GONE32)
+		return 0;
+	pending &= c->lier & LIxR_EVENTS;
 	if (pending) {
 		c->masked = true;
 		W32(c, RFM5565_BAR_REGS, RFM_REG_LIER, 0);
+		/* Flush the posted write: the shared line must drop before we return. */
+		(void)R32(c, RFM5565_BAR_REGS, RFM_REG_LIER);
 	}
 	return pending;
 }
 
 static void ack(struct rfm5565 *c, u32 bit)
 {
-	u32 lisr = R32(c, RFM5565_BAR_REGS, RFM_REG_LISR);
-
-	W32(c, RFM5565_BAR_REGS, RFM_REG_LISR, (lisr & ~bit) | LIxR_GLOBAL_EN);
+	W32(c, RFM5565_BAR_REGS, RFM_REG_LISR, (LIxR_EVENTS & ~bit) | LIxR_GLOBAL_EN);
 }
 
 u32 rfm5565_service(struct rfm5565 *c, u32 pending, rfm5565_deliver_fn deliver, void *ctx)
@@ -206,12 +292,16 @@ u32 rfm5565_service(struct rfm5565 *c, u32 pending, rfm5565_deliver_fn deliver, 
 		/* The bit may stand for several FIFO entries: drain while it stays set. */
 		for (n = 0; n < RFM5565_FIFO_DEPTH; n++) {
 			u32 data = R32(c, RFM5565_BAR_REGS, RFM_REG_ISD(fifo));
-			u32 sender = R32(c, RFM5565_BAR_REGS, RFM_REG_SID(fifo)) & 0xff;
+			u32 sid = R32(c, RFM5565_BAR_REGS, RFM_REG_SID(fifo));
+			u32 lisr;
 
+			if (sid == RFM5565_GONE32)
+				return delivered;	/* the card went away */
 			ack(c, bit);
-			deliver(ctx, type, sender, data);
+			deliver(ctx, type, sid & 0xff, data);
 			delivered++;
-			if (!(R32(c, RFM5565_BAR_REGS, RFM_REG_LISR) & bit))
+			lisr = R32(c, RFM5565_BAR_REGS, RFM_REG_LISR);
+			if (lisr == RFM5565_GONE32 || !(lisr & bit))
 				break;
 		}
 	}
@@ -222,13 +312,17 @@ void rfm5565_unmask(struct rfm5565 *c, u32 pending)
 {
 	c->lier &= ~(pending & SELF_DISABLING_BITS);
 	c->masked = false;
-	W32(c, RFM5565_BAR_REGS, RFM_REG_LIER, c->lier);
+	if (!c->quiet)
+		W32(c, RFM5565_BAR_REGS, RFM_REG_LIER, c->lier);
 }
 
 u32 rfm5565_link(struct rfm5565 *c)
 {
 	u32 lcsr = R32(c, RFM5565_BAR_REGS, RFM_REG_LCSR);
 	u32 link = 0;
+
+	if (lcsr == RFM5565_GONE32)
+		return 0;	/* no card: no signal */
 
 	if (lcsr & LCSR_SIGNAL)
 		link |= RFM_DEV_LINK_SIGNAL;
@@ -248,11 +342,16 @@ int rfm5565_ring_test(struct rfm5565 *c)
 	u32 lcsr = R32(c, RFM5565_BAR_REGS, RFM_REG_LCSR);
 	int n;
 
+	if (lcsr == RFM5565_GONE32)
+		return -ENODEV;
 	W32(c, RFM5565_BAR_REGS, RFM_REG_LCSR, lcsr & ~LCSR_OWN_DATA);
 	W8(c, RFM5565_BAR_REGS, RFM_REG_NTN, c->node_id);
 	W8(c, RFM5565_BAR_REGS, RFM_REG_NIC, NIC_OWN_DATA_TEST);
 	for (n = 0; n < RFM5565_RING_TEST_POLLS; n++) {
-		if (R32(c, RFM5565_BAR_REGS, RFM_REG_LCSR) & LCSR_OWN_DATA)
+		lcsr = R32(c, RFM5565_BAR_REGS, RFM_REG_LCSR);
+		if (lcsr == RFM5565_GONE32)
+			return -ENODEV;	/* all ones would pass as own data */
+		if (lcsr & LCSR_OWN_DATA)
 			return 0;
 		c->io->sleep_ms(c->io->ctx, 10);
 	}
@@ -278,15 +377,17 @@ u32 rfm5565_dma_chunk(const struct rfm5565 *c, u32 len)
 	return PLX_DMA_CHUNK_MAX;
 }
 
-int rfm5565_dma(struct rfm5565 *c, bool to_card, u64 bus, u64 offset, u32 len)
+int rfm5565_dma(struct rfm5565 *c, bool to_card, u64 bus, u64 offset, u32 len, u32 *moved)
 {
 	u32 chunk = rfm5565_dma_chunk(c, len);
 
+	*moved = 0;
 	if (c->window_base > c->memory_size || offset > c->memory_size - c->window_base ||
 	    len > c->memory_size - c->window_base - offset)
 		return -EINVAL;
 	while (len) {
 		u32 n = len < chunk ? len : chunk;
+		long left;
 		u32 v;
 		int ret;
 
@@ -300,19 +401,25 @@ int rfm5565_dma(struct rfm5565 *c, bool to_card, u64 bus, u64 offset, u32 len)
 		v = R32(c, RFM5565_BAR_PLX, PLX_INTCSR);
 		W32(c, RFM5565_BAR_PLX, PLX_INTCSR,
 		    v | PLX_INTCSR_DMA0_INT_EN | PLX_INTCSR_PCI_INT_EN);
+		/* Re-armed for this transfer only: an older "done" cannot end its wait. */
+		if (c->io->arm_dma)
+			c->io->arm_dma(c->io->ctx);
 		W8(c, RFM5565_BAR_PLX, PLX_DMA0_CSR, PLX_DMA_CSR_ENABLE | PLX_DMA_CSR_START);
 		unlock(c);
 
 		ret = c->io->wait_dma(c->io->ctx, PLX_DMA_TIMEOUT_MS);
 		if (ret) {
-			/* Stop the channel and its interrupt before reporting. */
+			/* Stop the channel, wait until it did, then report what arrived. */
+			left = dma_abort(c, n);
 			lock(c);
-			W8(c, RFM5565_BAR_PLX, PLX_DMA0_CSR, PLX_DMA_CSR_CLEAR_INT);
-			v = R32(c, RFM5565_BAR_PLX, PLX_INTCSR);
-			W32(c, RFM5565_BAR_PLX, PLX_INTCSR, v & ~PLX_INTCSR_DMA0_INT_EN);
+			dma_quiet(c);
 			unlock(c);
+			if (left < 0)
+				return (int)left;
+			*moved += n - (u32)left;
 			return ret;
 		}
+		*moved += n;
 		bus += n;
 		offset += n;
 		len -= n;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * rfm5565-hw.h - register paths of VMIC/GE/Abaco 5565-family cards:
+ * Register paths of VMIC/GE/Abaco 5565-family cards:
  * identification, interrupt enable/status/acknowledge, sending network
  * interrupts, draining the receive FIFOs, the ring-continuity test and
  * PLX 9656 DMA.
@@ -46,7 +46,10 @@
 #define PLX_DMA0_CSR 0xa8			/* 8-bit */
 #define  PLX_DMA_CSR_ENABLE 0x01
 #define  PLX_DMA_CSR_START 0x02
+#define  PLX_DMA_CSR_ABORT 0x04		/* with ENABLE clear: abort; DONE follows */
 #define  PLX_DMA_CSR_CLEAR_INT 0x08
+#define  PLX_DMA_CSR_DONE 0x10			/* read-only: channel done (or aborted) */
+#define PLX_DMA_ABORT_POLLS 100			/* x 1 ms for DONE after an abort */
 #define PLX_DMA0_DAC 0xb4
 #define PLX_LAS1BA 0xf4
 #define  PLX_LAS1BA_ENABLE 0x1u
@@ -92,8 +95,16 @@ struct rfm5565_io {
 	void (*write32)(void *ctx, int bar, u32 off, u32 value);
 	void (*write8)(void *ctx, int bar, u32 off, u8 value);
 	void (*sleep_ms)(void *ctx, unsigned int ms);
-	/* Wait until rfm5565_irq_claim() reported DMA done: 0, -ETIMEDOUT, -EINTR. */
+	/*
+	 * Wait until rfm5565_irq_claim() reported DMA done: 0, -ETIMEDOUT,
+	 * -EINTR (a signal), -ENODEV (the card is being removed).
+	 */
 	int (*wait_dma)(void *ctx, unsigned int timeout_ms);
+	/*
+	 * Forget any earlier "DMA done": called with the lock held just before
+	 * each transfer starts, so a stale completion cannot end its wait.
+	 */
+	void (*arm_dma)(void *ctx);
 	/*
 	 * Optional: exclude the hard-IRQ handler (which holds the same lock
 	 * around rfm5565_irq_claim()) while DMA registers are changed.
@@ -113,17 +124,38 @@ struct rfm5565 {
 	u32 window_base;	/* card address of the PCI window (sliding window) */
 	u32 lier;		/* event bits the driver wants enabled */
 	bool masked;		/* LIER held at 0 until the IRQ thread ran */
+	bool quiet;		/* interrupts disabled for good: unmask leaves LIER at 0 */
 };
+
+/* A read of all ones: the card is gone (surprise removal) or broken. */
+#define RFM5565_GONE32 0xffffffffu
 
 typedef void (*rfm5565_deliver_fn)(void *ctx, u32 type, u32 sender, u32 data);
 
 /* Read the identity registers; -ENODEV if this is no 5565 card we know. */
 int rfm5565_identify(struct rfm5565 *c, const struct rfm5565_io *io);
 
-/* Quiesce FIFOs and interrupts, then enable network interrupts. */
+/*
+ * Quiesce FIFOs and interrupts, then enable network interrupts on the
+ * card; the PLX still passes none to the bus (rfm5565_irq_enable).
+ */
 void rfm5565_start(struct rfm5565 *c);
 
-/* Disable every interrupt source before the driver lets go. */
+/* Let the PLX raise the PCI interrupt: after the handler is registered. */
+void rfm5565_irq_enable(struct rfm5565 *c);
+
+/*
+ * Stop the card raising interrupts (LIER and the PLX's PCI enable, read
+ * back so the writes have landed) and keep the IRQ thread from unmasking
+ * again: before free_irq(). Caller holds the irq_claim lock.
+ */
+void rfm5565_irq_disable(struct rfm5565 *c);
+
+/*
+ * Abort a transfer still running (waiting for the channel's done bit: it
+ * sleeps), then disable every interrupt source before the driver lets go
+ * and before the DMA buffer is freed. After free_irq(), so no lock.
+ */
 void rfm5565_stop(struct rfm5565 *c);
 
 /* The LISR/LIER bit of an event type, 0 for types the card lacks. */
@@ -167,15 +199,22 @@ void rfm5565_unmask(struct rfm5565 *c, u32 pending);
 /* RFM_DEV_LINK_* flags from LCSR. */
 u32 rfm5565_link(struct rfm5565 *c);
 
-/* Own-data loopback round the ring: 0, or -EIO when it did not return in 2 s. */
+/*
+ * Own-data loopback round the ring: 0, -EIO when it did not return in 2 s,
+ * -ENODEV when the card reads all ones.
+ */
 int rfm5565_ring_test(struct rfm5565 *c);
 
 /*
  * Move @len bytes between host bus address @bus and window offset @offset
  * with PLX DMA channel 0, in chunks the chip allows, waiting up to 8 s for
- * each. Callers serialise transfers and check the range.
+ * each. A wait that ends early (signal, removal, timeout) aborts the
+ * channel and waits for its done bit before returning, so the buffer is
+ * free again; *@moved says how many bytes arrived (whole chunks plus what
+ * the count register says of the aborted one). Callers serialise
+ * transfers and check the range.
  */
-int rfm5565_dma(struct rfm5565 *c, bool to_card, u64 bus, u64 offset, u32 len);
+int rfm5565_dma(struct rfm5565 *c, bool to_card, u64 bus, u64 offset, u32 len, u32 *moved);
 
 /* Largest chunk the PLX revision allows for a transfer of @len bytes. */
 u32 rfm5565_dma_chunk(const struct rfm5565 *c, u32 len);

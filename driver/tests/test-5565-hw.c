@@ -9,8 +9,12 @@
  *    (acknowledging a bit of a non-empty FIFO does not clear it); writing
  *    0 to SIDn empties the FIFO;
  *  - NIC 0x04 to our own node sets LCSR own-data after a few polls;
- *  - PLX DMA channel 0 copies between "host" and card memory when started
- *    and raises INTCSR bit 21.
+ *  - PLX DMA channel 0 copies between "host" and card memory when started,
+ *    counts the bytes left down in its count register, sets DMACSR done
+ *    (bit 4) and raises INTCSR bit 21; a stalled transfer stops only when
+ *    abort (bit 2) is written while enable (bit 0) is clear, then reports
+ *    done;
+ *  - a card that is gone reads all ones everywhere.
  * These are our reading of the facts, not a card: see driver/README.md.
  */
 #include <setjmp.h>
@@ -46,6 +50,13 @@ struct sim {
 	u8 *host;			/* host memory at HOST_BUS */
 	int own_data_after;		/* polls until own data returns; <0: never */
 	bool dma_never_completes;
+	u32 dma_progress;		/* bytes a stalled transfer moved */
+	int wait_result;		/* wait_dma's answer instead of the claim (e.g. -EINTR) */
+	int arms;			/* arm_dma calls */
+	int aborts;			/* aborts that took effect */
+	int aborts_ignored;		/* abort written with enable still set */
+	u32 lisr_arrives_on_read;	/* status bits the card sets right after a LISR read */
+	bool gone;			/* surprise removal: all ones */
 	int sleeps_ms;
 	int dma_starts;
 	u32 dma_counts[64];
@@ -92,7 +103,9 @@ static u32 sim_read32(void *ctx, int bar, u32 off)
 	int f;
 
 	(void)ctx;
-	if (bar == RFM5565_BAR_PLX) {
+	if (S->gone) {
+		v = 0xffffffffu;
+	} else if (bar == RFM5565_BAR_PLX) {
 		v = get32(S->plx, off);
 	} else if ((f = fifo_of_reg(off, &sid)) >= 0) {
 		if (S->fifo[f].n == 0) {
@@ -112,6 +125,10 @@ static u32 sim_read32(void *ctx, int bar, u32 off)
 		v = get32(S->regs, off);
 		if (off == RFM_REG_LCSR && S->own_data_after > 0 && --S->own_data_after == 0)
 			put32(S->regs, RFM_REG_LCSR, v | LCSR_OWN_DATA);
+		if (off == RFM_REG_LISR && S->lisr_arrives_on_read) {
+			put32(S->regs, off, v | S->lisr_arrives_on_read);
+			S->lisr_arrives_on_read = 0;
+		}
 	}
 	logit('r', bar, off, v);
 	return v;
@@ -120,7 +137,7 @@ static u32 sim_read32(void *ctx, int bar, u32 off)
 static u8 sim_read8(void *ctx, int bar, u32 off)
 {
 	(void)ctx;
-	u8 v = bar == RFM5565_BAR_PLX ? S->plx[off] : S->regs[off];
+	u8 v = S->gone ? 0xff : bar == RFM5565_BAR_PLX ? S->plx[off] : S->regs[off];
 
 	logit('r', bar, off, v);
 	return v;
@@ -138,12 +155,23 @@ static void start_dma(void)
 	assert_true(bus >= HOST_BUS && bus + count <= HOST_BUS + HOST_SIZE);
 	assert_true((u64)local + count <= S->card_size);
 	S->dma_counts[S->dma_starts++ % 64] = count;
-	if (S->dma_never_completes)
+	S->plx[PLX_DMA0_CSR] &= (u8)~PLX_DMA_CSR_DONE;
+	if (S->dma_never_completes) {
+		u32 part = S->dma_progress < count ? S->dma_progress : count;
+
+		if (to_pci)
+			memcpy(S->host + (bus - HOST_BUS), S->card + local, part);
+		else
+			memcpy(S->card + local, S->host + (bus - HOST_BUS), part);
+		put32(S->plx, PLX_DMA0_COUNT, count - part);
 		return;
+	}
 	if (to_pci)
 		memcpy(S->host + (bus - HOST_BUS), S->card + local, count);
 	else
 		memcpy(S->card + local, S->host + (bus - HOST_BUS), count);
+	put32(S->plx, PLX_DMA0_COUNT, 0);
+	S->plx[PLX_DMA0_CSR] |= PLX_DMA_CSR_DONE;
 	put32(S->plx, PLX_INTCSR, get32(S->plx, PLX_INTCSR) | PLX_INTCSR_DMA0_INT_ACTIVE);
 }
 
@@ -182,8 +210,23 @@ static void sim_write8(void *ctx, int bar, u32 off, u8 value)
 {
 	(void)ctx;
 	logit('w', bar, off, value);
+	if (bar == RFM5565_BAR_PLX && off == PLX_DMA0_CSR) {
+		u8 old = S->plx[off];
+
+		/* Done is read-only; abort works only with enable already clear. */
+		S->plx[off] = (u8)((value & ~PLX_DMA_CSR_DONE) | (old & PLX_DMA_CSR_DONE));
+		if (value & PLX_DMA_CSR_ABORT) {
+			if (old & PLX_DMA_CSR_ENABLE) {
+				S->aborts_ignored++;
+			} else {
+				S->aborts++;
+				S->plx[off] |= PLX_DMA_CSR_DONE;
+			}
+		}
+	}
 	if (bar == RFM5565_BAR_PLX) {
-		S->plx[off] = value;
+		if (off != PLX_DMA0_CSR)
+			S->plx[off] = value;
 		if (off == PLX_DMA0_CSR && (value & PLX_DMA_CSR_START))
 			start_dma();
 		if (off == PLX_DMA0_CSR && (value & PLX_DMA_CSR_CLEAR_INT))
@@ -209,10 +252,18 @@ static int sim_wait_dma(void *ctx, unsigned int timeout_ms)
 	bool done;
 
 	(void)ctx;
+	if (S->wait_result)
+		return S->wait_result;
 	rfm5565_irq_claim(S->hw, &done);
 	if (!done)
 		S->sleeps_ms += (int)timeout_ms;
 	return done ? 0 : -ETIMEDOUT;
+}
+
+static void sim_arm_dma(void *ctx)
+{
+	(void)ctx;
+	S->arms++;
 }
 
 static const struct rfm5565_io sim_io = {
@@ -222,6 +273,7 @@ static const struct rfm5565_io sim_io = {
 	.write8 = sim_write8,
 	.sleep_ms = sim_sleep,
 	.wait_dma = sim_wait_dma,
+	.arm_dma = sim_arm_dma,
 };
 
 static struct rfm5565 hw;
@@ -311,12 +363,26 @@ static void start_quiesces_then_enables(void **state)
 	assert_true(get32(S->regs, RFM_REG_LISR) & LIxR_GLOBAL_EN);
 	assert_false(get32(S->regs, RFM_REG_LCSR) & LCSR_LED);
 	assert_int_equal(get32(S->plx, PLX_CNTRL), 0x1234567c);
+	/* No interrupt reaches the bus before the handler is registered... */
+	assert_int_equal(get32(S->plx, PLX_INTCSR) & (PLX_INTCSR_PCI_INT_EN | PLX_INTCSR_LOCAL_INT_EN),
+			 0);
+	/* ... which then lets them through. */
+	rfm5565_irq_enable(&hw);
 	assert_int_equal(get32(S->plx, PLX_INTCSR) & (PLX_INTCSR_PCI_INT_EN | PLX_INTCSR_LOCAL_INT_EN),
 			 PLX_INTCSR_PCI_INT_EN | PLX_INTCSR_LOCAL_INT_EN);
 	/* The first LIER write disables everything before the FIFOs are cleared. */
 	assert_int_equal(S->log[0].op, 'w');
 	assert_int_equal(S->log[0].off, RFM_REG_LIER);
 	assert_int_equal(S->log[0].value, 0);
+
+	/* Before free_irq: quiet for good, the IRQ thread cannot unmask. */
+	rfm5565_irq_disable(&hw);
+	assert_int_equal(get32(S->regs, RFM_REG_LIER), 0);
+	rfm5565_unmask(&hw, 0);
+	assert_int_equal(get32(S->regs, RFM_REG_LIER), 0);
+	assert_int_equal(get32(S->plx, PLX_INTCSR) & PLX_INTCSR_PCI_INT_EN, 0);
+	/* The writes were flushed by reading back. */
+	assert_int_equal(S->log[S->nlog - 1].op, 'r');
 
 	rfm5565_stop(&hw);
 	assert_int_equal(get32(S->regs, RFM_REG_LIER), 0);
@@ -535,20 +601,23 @@ static void ring_test_fails_after_two_seconds(void **state)
 
 static void dma_moves_data_both_ways(void **state)
 {
+	u32 moved;
+
 	(void)state;
 	started();
 	for (u32 i = 0; i < 4096; i++)
 		S->host[i] = (u8)(i * 7);
-	assert_int_equal(rfm5565_dma(&hw, true, HOST_BUS, 0x10000, 4096), 0);
+	assert_int_equal(rfm5565_dma(&hw, true, HOST_BUS, 0x10000, 4096, &moved), 0);
 	/* The card address is the window base plus the offset. */
 	assert_memory_equal(S->card + 0x2000 + 0x10000, S->host, 4096);
 	assert_int_equal(get32(S->plx, PLX_DMA0_DAC), (u32)(HOST_BUS >> 32));
 
 	memset(S->host, 0, 4096);
-	assert_int_equal(rfm5565_dma(&hw, false, HOST_BUS, 0x10000, 4096), 0);
+	assert_int_equal(rfm5565_dma(&hw, false, HOST_BUS, 0x10000, 4096, &moved), 0);
 	for (u32 i = 0; i < 4096; i++)
 		assert_int_equal(S->host[i], (u8)(i * 7));
 	assert_int_equal(get32(S->plx, PLX_DMA0_DESC), PLX_DMA0_DESC_TO_PCI);
+	assert_int_equal(moved, 4096);
 	assert_int_equal(S->dma_starts, 2);
 	/* The completion was acknowledged: interrupt off, status cleared. */
 	assert_false(get32(S->plx, PLX_INTCSR) & PLX_INTCSR_DMA0_INT_EN);
@@ -557,11 +626,16 @@ static void dma_moves_data_both_ways(void **state)
 
 static void dma_chunks_follow_the_plx_revision(void **state)
 {
+	u32 moved;
+
 	(void)state;
 	started();
 	hw.plx_rev = 0xac;	/* erratum: 256-byte transfers */
-	assert_int_equal(rfm5565_dma(&hw, true, HOST_BUS, 0, 1000), 0);
+	assert_int_equal(rfm5565_dma(&hw, true, HOST_BUS, 0, 1000, &moved), 0);
 	assert_int_equal(S->dma_starts, 4);
+	assert_int_equal(moved, 1000);
+	/* The completion is re-armed for every transfer, not only after errors. */
+	assert_int_equal(S->arms, 4);
 	assert_int_equal(S->dma_counts[0], 256);
 	assert_int_equal(S->dma_counts[3], 1000 - 3 * 256);
 	assert_int_equal(rfm5565_dma_chunk(&hw, 256), PLX_DMA_CHUNK_MAX);
@@ -569,19 +643,136 @@ static void dma_chunks_follow_the_plx_revision(void **state)
 	hw.plx_rev = 0xad;
 	assert_int_equal(rfm5565_dma_chunk(&hw, 1000), PLX_DMA_CHUNK_MAX);
 	S->dma_starts = 0;
-	assert_int_equal(rfm5565_dma(&hw, true, HOST_BUS, 0, HOST_SIZE), 0);
+	assert_int_equal(rfm5565_dma(&hw, true, HOST_BUS, 0, HOST_SIZE, &moved), 0);
 	assert_int_equal(S->dma_starts, 1);
 }
 
-static void dma_timeout_stops_the_channel(void **state)
+/* The DMACSR writes of the test, in order. */
+static int csr_writes(u8 *out, int max)
 {
+	int n = 0;
+
+	for (int i = 0; i < S->nlog && n < max; i++)
+		if (S->log[i].op == 'w' && S->log[i].bar == RFM5565_BAR_PLX &&
+		    S->log[i].off == PLX_DMA0_CSR)
+			out[n++] = (u8)S->log[i].value;
+	return n;
+}
+
+static void dma_timeout_aborts_the_channel(void **state)
+{
+	u8 csr[8];
+	u32 moved;
+
 	(void)state;
 	started();
 	S->dma_never_completes = true;
-	assert_int_equal(rfm5565_dma(&hw, false, HOST_BUS, 0, 512), -ETIMEDOUT);
+	S->dma_progress = 100;
+	assert_int_equal(rfm5565_dma(&hw, false, HOST_BUS, 0, 512, &moved), -ETIMEDOUT);
 	assert_int_equal(S->sleeps_ms, PLX_DMA_TIMEOUT_MS);
+	/* Start; enable off; abort; clear the interrupt once done. */
+	assert_int_equal(csr_writes(csr, 8), 4);
+	assert_int_equal(csr[0], PLX_DMA_CSR_ENABLE | PLX_DMA_CSR_START);
+	assert_int_equal(csr[1], 0);
+	assert_int_equal(csr[2], PLX_DMA_CSR_ABORT);
+	assert_int_equal(csr[3], PLX_DMA_CSR_CLEAR_INT);
+	assert_int_equal(S->aborts, 1);
+	assert_int_equal(S->aborts_ignored, 0);
+	assert_true(S->plx[PLX_DMA0_CSR] & PLX_DMA_CSR_DONE);
 	assert_false(get32(S->plx, PLX_INTCSR) & PLX_INTCSR_DMA0_INT_EN);
-	assert_int_equal(S->plx[PLX_DMA0_CSR], PLX_DMA_CSR_CLEAR_INT);
+	/* What arrived before the abort is reported. */
+	assert_int_equal(moved, 100);
+}
+
+static void dma_interrupted_reports_the_bytes_moved(void **state)
+{
+	u32 moved;
+
+	(void)state;
+	started();
+	hw.plx_rev = 0xac;	/* 256-byte transfers: the third one is interrupted */
+	assert_int_equal(rfm5565_dma(&hw, true, HOST_BUS, 0, 512, &moved), 0);
+	S->dma_never_completes = true;
+	S->dma_progress = 40;
+	S->wait_result = -EINTR;
+	S->dma_starts = 0;
+	assert_int_equal(rfm5565_dma(&hw, true, HOST_BUS, 0, 1000, &moved), -EINTR);
+	assert_int_equal(S->dma_starts, 1);
+	assert_int_equal(moved, 40);
+	assert_int_equal(S->aborts, 1);
+	/* Removal ends a transfer the same way. */
+	S->wait_result = -ENODEV;
+	assert_int_equal(rfm5565_dma(&hw, true, HOST_BUS, 0, 100, &moved), -ENODEV);
+	assert_int_equal(moved, 40);
+	assert_int_equal(S->aborts, 2);
+}
+
+static void stop_aborts_a_running_transfer(void **state)
+{
+	(void)state;
+	started();
+	S->plx[PLX_DMA0_CSR] = PLX_DMA_CSR_ENABLE;	/* a transfer under way */
+	rfm5565_stop(&hw);
+	assert_int_equal(S->aborts, 1);
+	assert_int_equal(S->aborts_ignored, 0);
+	assert_int_equal(get32(S->regs, RFM_REG_LIER), 0);
+}
+
+static void all_ones_is_no_card_not_status(void **state)
+{
+	bool done;
+
+	(void)state;
+	started();
+	put32(S->regs, RFM_REG_LISR, get32(S->regs, RFM_REG_LISR) | fifo_bit[0]);
+	S->gone = true;
+	assert_int_equal(rfm5565_irq_claim(&hw, &done), 0);
+	assert_false(done);
+	assert_int_equal(rfm5565_service(&hw, fifo_bit[0], NULL, NULL), 0);
+	assert_int_equal(rfm5565_link(&hw), 0);
+	assert_int_equal(rfm5565_ring_test(&hw), -ENODEV);
+	assert_int_equal(S->sleeps_ms, 0);
+}
+
+static int ndelivered;
+
+static void count_delivery(void *ctx, u32 type, u32 sender, u32 data)
+{
+	(void)ctx;
+	(void)type;
+	(void)sender;
+	(void)data;
+	ndelivered++;
+}
+
+static void ack_is_a_constant_and_loses_no_bit(void **state)
+{
+	u32 bad = rfm5565_event_bit(RFM_DEV_EV_BAD_DATA);
+	bool done;
+
+	(void)state;
+	started();
+	S->fifo[0].data[0] = 1;
+	S->fifo[0].sender[0] = 3;
+	S->fifo[0].n = 1;
+	put32(S->regs, RFM_REG_LISR, get32(S->regs, RFM_REG_LISR) | fifo_bit[0]);
+	assert_int_equal(rfm5565_irq_claim(&hw, &done), fifo_bit[0]);
+	/* The mask write is flushed by a read-back before the handler returns. */
+	assert_int_equal(S->log[S->nlog - 2].op, 'w');
+	assert_int_equal(S->log[S->nlog - 2].off, RFM_REG_LIER);
+	assert_int_equal(S->log[S->nlog - 1].op, 'r');
+	assert_int_equal(S->log[S->nlog - 1].off, RFM_REG_LIER);
+	/* BAD_DATA arrives while the interrupt is serviced. */
+	S->lisr_arrives_on_read = bad;
+	S->nlog = 0;
+	ndelivered = 0;
+	assert_int_equal(rfm5565_service(&hw, fifo_bit[0], count_delivery, NULL), 1);
+	assert_int_equal(ndelivered, 1);
+	for (int i = 0; i < S->nlog; i++)
+		if (S->log[i].op == 'w' && S->log[i].off == RFM_REG_LISR)
+			assert_int_equal(S->log[i].value, (LIxR_EVENTS & ~fifo_bit[0]) | LIxR_GLOBAL_EN);
+	assert_true(get32(S->regs, RFM_REG_LISR) & bad);
+	assert_false(get32(S->regs, RFM_REG_LISR) & fifo_bit[0]);
 }
 
 static void dma_range_is_checked(void **state)
@@ -590,11 +781,14 @@ static void dma_range_is_checked(void **state)
 	started();
 	u64 room = hw.memory_size - hw.window_base;
 
-	assert_int_equal(rfm5565_dma(&hw, true, HOST_BUS, room - 4, 8), -EINVAL);
-	assert_int_equal(rfm5565_dma(&hw, true, HOST_BUS, room + 4096, 8), -EINVAL);
+	u32 moved;
+
+	assert_int_equal(rfm5565_dma(&hw, true, HOST_BUS, room - 4, 8, &moved), -EINVAL);
+	assert_int_equal(rfm5565_dma(&hw, true, HOST_BUS, room + 4096, 8, &moved), -EINVAL);
 	assert_int_equal(S->dma_starts, 0);
 	hw.window_base = (u32)hw.memory_size + 4096;	/* garbage from the register */
-	assert_int_equal(rfm5565_dma(&hw, true, HOST_BUS, 0, 8), -EINVAL);
+	assert_int_equal(rfm5565_dma(&hw, true, HOST_BUS, 0, 8, &moved), -EINVAL);
+	assert_int_equal(moved, 0);
 }
 
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
@@ -615,7 +809,11 @@ int main(void)
 		T(ring_test_fails_after_two_seconds),
 		T(dma_moves_data_both_ways),
 		T(dma_chunks_follow_the_plx_revision),
-		T(dma_timeout_stops_the_channel),
+		T(dma_timeout_aborts_the_channel),
+		T(dma_interrupted_reports_the_bytes_moved),
+		T(stop_aborts_a_running_transfer),
+		T(all_ones_is_no_card_not_status),
+		T(ack_is_a_constant_and_loses_no_bit),
 		T(dma_range_is_checked),
 	};
 

@@ -34,7 +34,10 @@ static int setup(void **state)
 	area = calloc(1, RFM_IVS_AREA_SIZE);
 	ngot = 0;
 	(void)state;
-	return area ? 0 : -1;
+	if (!area)
+		return -1;
+	rfm_ivs_mbox_format(area);
+	return 0;
 }
 
 static int teardown(void **state)
@@ -64,11 +67,30 @@ static void layout_fits(void **state)
 	assert_int_equal(offsetof(struct rfm_ivs_ring, tail), 64);
 }
 
-static void attach_lays_out_then_checks_the_header(void **state)
+/* Memory of another user of the device (blank here) is never written. */
+static void attach_to_blank_memory_writes_nothing(void **state)
+{
+	struct rfm_ivs_mbox a;
+	u8 *blank = calloc(1, RFM_IVS_AREA_SIZE);
+	size_t i;
+
+	(void)state;
+	assert_non_null(blank);
+	assert_int_equal(rfm_ivs_mbox_check(blank), -ENODEV);
+	assert_int_equal(rfm_ivs_mbox_attach(&a, blank, 0), -ENODEV);
+	for (i = 0; i < RFM_IVS_AREA_SIZE; i++)
+		if (blank[i])
+			break;
+	assert_int_equal(i, RFM_IVS_AREA_SIZE);
+	free(blank);
+}
+
+static void attach_checks_the_header(void **state)
 {
 	struct rfm_ivs_mbox a, b;
 
 	(void)state;
+	assert_int_equal(rfm_ivs_mbox_check(area), 0);
 	assert_int_equal(rfm_ivs_mbox_attach(&a, area, 0), 0);
 	assert_int_equal(hdr()->magic, RFM_IVS_MAGIC);
 	assert_int_equal(hdr()->version, RFM_IVS_VERSION);
@@ -197,7 +219,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(layout_fits),
-		cmocka_unit_test_setup_teardown(attach_lays_out_then_checks_the_header, setup, teardown),
+		cmocka_unit_test_setup_teardown(attach_to_blank_memory_writes_nothing, setup, teardown),
+		cmocka_unit_test_setup_teardown(attach_checks_the_header, setup, teardown),
 		cmocka_unit_test_setup_teardown(records_travel_with_sender_and_order, setup, teardown),
 		cmocka_unit_test_setup_teardown(full_ring_waits_for_the_receiver, setup, teardown),
 		cmocka_unit_test_setup_teardown(reattach_skips_stale_and_continues_heads, setup, teardown),

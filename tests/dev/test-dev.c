@@ -101,10 +101,10 @@ static void refuse_other_devices(void **state)
 	assert_last_error_has("does not answer RFM_IOC_GET_INFO");
 	fake_dev.info_errno = 0;
 
-	fake_dev.info.abi_version = 2;
+	fake_dev.info.abi_version = RFM_DEV_ABI_VERSION + 1;
 	will_return(__wrap_open, FAKE_DEV_FD);
 	assert_rfm_code(rfm_open(URI, &node), RFM_EVERSION);
-	assert_last_error_has("interface version 2, this librfm 1");
+	assert_last_error_has("interface version 3, this librfm 2");
 	fake_dev.info.abi_version = RFM_DEV_ABI_VERSION;
 
 	fake_dev.info.event_size = 32;
@@ -217,6 +217,15 @@ static void bulk_transfers_use_dma_above_the_threshold(void **state)
 	/* Out of range never reaches the driver. */
 	assert_rfm_code(rfm_mem_read(node, 60 * 1024, back, 8192), RFM_ERANGE);
 	assert_int_equal(fake_dev.dmas, 2);
+
+	/* A signal ended the transfer after 4 KiB: the rest follows. */
+	will_return(__wrap_ioctl, 4096);
+	will_return(__wrap_ioctl, 0);
+	assert_rfm_ok(rfm_mem_write(node, 0x2000, buf, sizeof(buf)));
+	assert_int_equal(fake_dev.dmas, 4);
+	assert_int_equal(fake_dev.last_dma.offset, 0x3000);
+	assert_int_equal(fake_dev.last_dma.length, sizeof(buf) - 4096);
+	assert_int_equal(fake_dev.last_dma.buf, (uint64_t)(uintptr_t)(buf + 4096));
 
 	will_return(__wrap_ioctl, -EINTR); /* retried */
 	will_return(__wrap_ioctl, -ENODEV);

@@ -35,7 +35,7 @@
 #include <linux/types.h>
 
 /* Incremented when the interface changes incompatibly. */
-#define RFM_DEV_ABI_VERSION 1
+#define RFM_DEV_ABI_VERSION 2	/* 2: ioctl magic 0xD5 (1 used 0xB5, rpmsg's) */
 
 /* ---- event types: 0..4 as on the cards, then status types ---- */
 #define RFM_DEV_EV_RESET 0		/* network reset request */
@@ -161,7 +161,18 @@ struct rfm_dev_diag_wait {
 	__u32 reserved;		/* zero */
 };
 
-#define RFM_IOC_MAGIC 0xB5
+/*
+ * 0xD5, numbers 0x00-0x2F: free in Documentation/userspace-api/ioctl/
+ * ioctl-number.rst (0xB5, used by ABI 1, is rpmsg's). The driver checks
+ * every request's type, number, direction and size: exact for __u32 and
+ * argument-less requests, for structures at least the first published
+ * size and at most 4096 bytes (unknown trailing bytes must be zero).
+ * Requests that act on the network or the card (SEND, DMA to the card,
+ * RING_TEST, DIAG_KICK) need a file opened for writing (EBADF otherwise).
+ * RFM_IOC_DMA returns 0 when every byte moved, or the number of bytes
+ * moved when a signal or a fault ended it after some progress.
+ */
+#define RFM_IOC_MAGIC 0xD5
 
 #define RFM_IOC_GET_INFO	_IOR(RFM_IOC_MAGIC, 0x00, struct rfm_dev_info)
 #define RFM_IOC_SEND		_IOW(RFM_IOC_MAGIC, 0x01, struct rfm_dev_send)

@@ -53,32 +53,32 @@
 #define RFM_IVS_NODE_PRESENT 1		/* driver attached, interrupts enabled */
 
 struct rfm_ivs_node {
-	__u32 state;		/* RFM_IVS_NODE_*; written by the node (and cleared by the server when it leaves) */
-	__u32 incarnation;	/* attaches of this id so far */
-	__u32 reserved[14];
+	__le32 state;		/* RFM_IVS_NODE_*; written by the node (and cleared by the server when it leaves) */
+	__le32 incarnation;	/* attaches of this id so far */
+	__le32 reserved[14];
 };
 
 struct rfm_ivs_header {
-	__u32 magic;		/* RFM_IVS_MAGIC once initialised */
-	__u32 version;		/* RFM_IVS_VERSION */
-	__u32 area_size;	/* RFM_IVS_AREA_SIZE */
-	__u32 max_nodes;	/* RFM_IVS_MAX_NODES */
-	__u32 ring_slots;	/* RFM_IVS_RING_SLOTS */
-	__u32 reserved[11];
+	__le32 magic;		/* RFM_IVS_MAGIC once initialised */
+	__le32 version;		/* RFM_IVS_VERSION */
+	__le32 area_size;	/* RFM_IVS_AREA_SIZE */
+	__le32 max_nodes;	/* RFM_IVS_MAX_NODES */
+	__le32 ring_slots;	/* RFM_IVS_RING_SLOTS */
+	__le32 reserved[11];
 	struct rfm_ivs_node nodes[RFM_IVS_MAX_NODES];
 };
 
 struct rfm_ivs_slot {
-	__u32 type;		/* RFM_DEV_EV_RESET..INTR4 */
-	__u32 data;
-	__u64 sent_ns;		/* sender's CLOCK_MONOTONIC */
+	__le32 type;		/* RFM_DEV_EV_RESET..INTR4 */
+	__le32 data;
+	__le64 sent_ns;		/* sender's CLOCK_MONOTONIC */
 };
 
 struct rfm_ivs_ring {
-	__u32 head;		/* written by the sender only */
-	__u32 head_pad[15];	/* head and tail on their own cache lines */
-	__u32 tail;		/* written by the receiver only */
-	__u32 tail_pad[15];
+	__le32 head;		/* written by the sender only */
+	__le32 head_pad[15];	/* head and tail on their own cache lines */
+	__le32 tail;		/* written by the receiver only */
+	__le32 tail_pad[15];
 	struct rfm_ivs_slot slot[RFM_IVS_RING_SLOTS];
 };
 

@@ -1,0 +1,750 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * vmstress.c - what a distribution's maintainer checks before shipping
+ * rfm.ko, in one guest (make vm-stress):
+ *   - a read-only open writes nothing to the network, and maps read-only;
+ *   - the ioctl interface: foreign requests (rpmsg's on the old magic),
+ *     oversized ones, and random requests with bad arguments;
+ *   - event-queue memory: many openers at the maximum depth stay within the
+ *     module's cap (queue_limit_kib), the rest get ENOSPC;
+ *   - a blocked read() holds up neither FLUSH nor resizing;
+ *   - removal (sysfs) while threads mmap, DMA into faulting pages, block in
+ *     read() and FLUSH: it completes, every thread ends with ENODEV; then a
+ *     rescan brings the card back; three rounds;
+ *   - unload and reload of the module, three rounds;
+ *   - last, QEMU's device_del (vm-run.sh -H: an ACPI hot-unplug) under the
+ *     same load: the card goes for good;
+ *   - a foreign ivshmem-plain device (vm-run.sh -F) stays unbound (the host
+ *     checks its memory afterwards).
+ * A hang is reported as a failure once a generous deadline passes (the
+ * deadline only guards against hanging forever; nothing measures time).
+ */
+#include <dirent.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+
+#include "lab.h"
+
+#define DEV "/dev/rfm0"
+#define HANG_MS 30000	/* far beyond any legitimate wait in these tests */
+#define OPENERS 40
+
+static struct lab L;
+
+static int open_card(int flags)
+{
+	int fd = open(DEV, flags | O_CLOEXEC);
+
+	if (fd < 0)
+		lab_fatal(&L, "open " DEV);
+	return fd;
+}
+
+static void write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t n = -1;
+
+	if (fd >= 0) {
+		n = write(fd, text, strlen(text));
+		close(fd);
+	}
+	CHECK(&L, n == (ssize_t)strlen(text), "write %s to %s: %s", text, path, strerror(errno));
+}
+
+static long read_number(const char *path)
+{
+	char buf[64] = "";
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	return n > 0 ? strtol(buf, NULL, 0) : -1;
+}
+
+/* ---- running something that may hang: a thread and a deadline ---- */
+
+struct job {
+	pthread_t thread;
+	void (*fn)(struct job *);
+	int fd;
+	long ret;
+	int err;
+	int done;		/* set (release) when fn returned */
+	int started;		/* set (release) just before the blocking call */
+	pid_t tid;
+	const char *path;	/* for jobs that write a sysfs file */
+};
+
+static void *job_main(void *arg)
+{
+	struct job *j = arg;
+
+	j->tid = (pid_t)syscall(SYS_gettid);
+	j->fn(j);
+	lab_store(&j->done, 1);
+	return NULL;
+}
+
+static void job_start(struct job *j, void (*fn)(struct job *), int fd)
+{
+	j->fn = fn;
+	j->fd = fd;
+	j->done = 0;
+	j->started = 0;
+	if (pthread_create(&j->thread, NULL, job_main, j))
+		lab_fatal(&L, "pthread_create");
+}
+
+/* Wait for a job to end; false (and the thread left alone) on a hang. */
+static bool job_wait(struct job *j, const char *what)
+{
+	uint64_t deadline = lab_now_ns() + (uint64_t)HANG_MS * 1000000u;
+
+	while (!lab_load(&j->done)) {
+		if (lab_now_ns() > deadline) {
+			CHECK(&L, false, "%s did not return within %d ms: hung", what, HANG_MS);
+			return false;
+		}
+		usleep(2000);
+	}
+	pthread_join(j->thread, NULL);
+	return true;
+}
+
+/* Wait for the three load loops, each even when another one hung. */
+static bool load_wait(struct job *mapper, struct job *dma, struct job *flusher)
+{
+	bool a = job_wait(mapper, "the mmap loop");
+	bool b = job_wait(dma, "the DMA loop");
+	bool c = job_wait(flusher, "the FLUSH loop");
+
+	return a && b && c;
+}
+
+/* The job's thread sleeps (state S) after announcing its blocking call. */
+static bool job_wait_asleep(struct job *j)
+{
+	char path[64], stat[256];
+	uint64_t deadline = lab_now_ns() + (uint64_t)HANG_MS * 1000000u;
+
+	while (!lab_load(&j->started))
+		sched_yield();
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)j->tid);
+	while (lab_now_ns() < deadline) {
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		ssize_t n = fd >= 0 ? read(fd, stat, sizeof(stat) - 1) : -1;
+		char *p;
+
+		if (fd >= 0)
+			close(fd);
+		if (n > 0) {
+			stat[n] = 0;
+			p = strrchr(stat, ')');
+			if (p && p[1] == ' ' && (p[2] == 'S' || p[2] == 'D'))
+				return true;
+		}
+		if (lab_load(&j->done))
+			return false;
+		sched_yield();
+	}
+	return false;
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+}
+
+/* ---- read-only opens ---- */
+
+static void t_read_only(void)
+{
+	int rw = open_card(O_RDWR), ro = open_card(O_RDONLY);
+	struct rfm_dev_info info;
+	uint32_t v;
+	uint8_t buf[64];
+
+	lab_begin(&L, "a read-only open cannot write, and maps read-only");
+	CHECK_OK(&L, ioctl(ro, RFM_IOC_GET_INFO, &info));
+	/* Nothing that reaches the network or the card. */
+	CHECK_ERRNO(&L, lab_send(ro, RFM_DEV_EV_RESET, RFM_DEV_NODE_ALL, 0, 0), EBADF);
+	CHECK_ERRNO(&L, lab_send(ro, RFM_DEV_EV_INTR1, info.node_id, 7, RFM_DEV_SEND_LOOPBACK),
+		    EBADF);
+	struct rfm_dev_dma d = { .offset = LAB_DATA_OFFSET, .length = sizeof(buf),
+				 .buf = (uintptr_t)buf, .dir = RFM_DEV_DMA_TO_CARD };
+	memset(buf, 0xa5, sizeof(buf));
+	CHECK_ERRNO(&L, ioctl(ro, RFM_IOC_DMA, &d), EBADF);
+	CHECK_ERRNO(&L, ioctl(ro, RFM_IOC_RING_TEST), EBADF);
+	v = info.node_id;
+	CHECK_ERRNO(&L, ioctl(ro, RFM_IOC_DIAG_KICK, &v), EBADF);
+	/* Per-file settings and reading are fine. */
+	v = RFM_DEV_EV_BIT(RFM_DEV_EV_INTR1);
+	CHECK_OK(&L, ioctl(ro, RFM_IOC_SET_MASK, &v));
+	v = 64;
+	CHECK_OK(&L, ioctl(ro, RFM_IOC_SET_QUEUE_DEPTH, &v));
+	CHECK_OK(&L, ioctl(ro, RFM_IOC_FLUSH));
+
+	/* The window as the writer left it: read through DMA and a read-only map. */
+	uint32_t stamp = 0x5eed0000u | (uint32_t)getpid();
+	d = (struct rfm_dev_dma){ .offset = LAB_DATA_OFFSET, .length = 4,
+				  .buf = (uintptr_t)&stamp, .dir = RFM_DEV_DMA_TO_CARD };
+	CHECK_OK(&L, ioctl(rw, RFM_IOC_DMA, &d));
+	uint32_t back = 0;
+	d = (struct rfm_dev_dma){ .offset = LAB_DATA_OFFSET, .length = 4,
+				  .buf = (uintptr_t)&back, .dir = RFM_DEV_DMA_FROM_CARD };
+	CHECK_OK(&L, ioctl(ro, RFM_IOC_DMA, &d));
+	CHECK_EQ(&L, back, stamp);
+	uint8_t *map = mmap(NULL, 2 * 4096, PROT_READ, MAP_SHARED, ro, 0);
+	CHECK(&L, map != MAP_FAILED, "mmap(PROT_READ, MAP_SHARED) of a read-only open: %s",
+	      strerror(errno));
+	if (map != MAP_FAILED) {
+		CHECK_EQ(&L, *(volatile uint32_t *)(map + LAB_DATA_OFFSET), stamp);
+		CHECK_ERRNO(&L, mprotect(map, 4096, PROT_READ | PROT_WRITE), EACCES);
+		munmap(map, 2 * 4096);
+	}
+	CHECK_ERRNO(&L, mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, ro, 0), EACCES);
+	close(ro);
+	close(rw);
+	lab_end(&L);
+}
+
+/* ---- the ioctl interface ---- */
+
+static bool allowed_errno(int e)
+{
+	switch (e) {
+	case ENOTTY: case EINVAL: case EFAULT: case E2BIG: case EBADF: case EHOSTUNREACH:
+	case EBUSY: case EOPNOTSUPP: case ETIMEDOUT: case ENOSPC: case EINTR: case ENOMEM:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static void t_ioctls(void)
+{
+	int fd = open_card(O_RDWR | O_NONBLOCK);
+	struct rfm_dev_event ev;
+	struct rfm_dev_info info;
+	uint32_t mask = RFM_DEV_MASK_ALL & ~RFM_DEV_EV_BIT(RFM_DEV_EV_OVERFLOW);
+	static uint8_t page[5 * 4096] __attribute__((aligned(4096))); /* > any _IOC_SIZE */
+	struct itimerval tick = { { 0, 20000 }, { 0, 20000 } };
+	struct sigaction sa = { .sa_handler = on_signal };
+	unsigned int seed = 12345;
+	int bad = 0;
+
+	lab_begin(&L, "foreign, oversized and random ioctls fail cleanly");
+	CHECK_OK(&L, ioctl(fd, RFM_IOC_GET_INFO, &info));
+	CHECK_OK(&L, ioctl(fd, RFM_IOC_SET_MASK, &mask));
+	/*
+	 * rpmsg's RPMSG_CREATE_EPT_IOCTL, zeroed: on the old magic it was an
+	 * RFM_IOC_SEND of a RESET to node 0. It must not be ours.
+	 */
+	struct {
+		char name[32];
+		uint32_t src, dst;
+	} ept = { "", 0, 0 };
+	CHECK_ERRNO(&L, ioctl(fd, _IOW(0xb5, 0x1, ept), &ept), ENOTTY);
+	CHECK_ERRNO(&L, ioctl(fd, _IOW(0xb5, 0x0, struct rfm_dev_info), &info), ENOTTY);
+	/* Sizes: exact for __u32 requests, at most a page for structures. */
+	memset(page, 0, sizeof(page));
+	CHECK_ERRNO(&L, ioctl(fd, _IOW(RFM_IOC_MAGIC, _IOC_NR(RFM_IOC_SEND), char[8192]), page),
+		    ENOTTY);
+	CHECK_ERRNO(&L, ioctl(fd, _IOR(RFM_IOC_MAGIC, _IOC_NR(RFM_IOC_GET_INFO), char[8192]),
+			      page), ENOTTY);
+	CHECK_ERRNO(&L, ioctl(fd, _IOW(RFM_IOC_MAGIC, _IOC_NR(RFM_IOC_SET_MASK), uint64_t), page),
+		    ENOTTY);
+	CHECK_ERRNO(&L, ioctl(fd, _IOW(RFM_IOC_MAGIC, _IOC_NR(RFM_IOC_FLUSH), uint32_t), page),
+		    ENOTTY);
+	CHECK_ERRNO(&L, read(fd, &ev, sizeof(ev)), EAGAIN);	/* nothing was sent */
+
+	/* Random requests; a timer signal ends any wait they start. */
+	sigaction(SIGALRM, &sa, NULL);
+	setitimer(ITIMER_REAL, &tick, NULL);
+	void *gone = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	for (int i = 0; i < 20000; i++) {
+		unsigned int nr = (unsigned int)rand_r(&seed) % 0x30;
+		unsigned int dir = (unsigned int)rand_r(&seed) % 4;
+		unsigned int size = (unsigned int)rand_r(&seed) % 5 == 0 ?
+			(unsigned int)rand_r(&seed) % 0x3fff : (unsigned int)rand_r(&seed) % 80;
+		unsigned int type = (unsigned int)rand_r(&seed) % 16 == 0 ? 0xb5 : RFM_IOC_MAGIC;
+		unsigned long cmd = _IOC(dir, type, nr, size);
+		void *arg;
+
+		for (size_t k = 0; k < 256; k++)
+			page[k] = (uint8_t)rand_r(&seed);
+		switch (rand_r(&seed) % 4) {
+		case 0: arg = NULL; break;
+		case 1: arg = gone; break;
+		case 2: /* a kernel address: never ours to touch */
+			arg = (void *)(uintptr_t)(0xffffffff81000000ull + (unsigned int)rand_r(&seed));
+			break;
+		default: arg = page; break;
+		}
+		errno = 0;
+		long r = ioctl(fd, cmd, arg);
+		if (r < 0 && !allowed_errno(errno)) {
+			if (bad++ < 5)
+				CHECK(&L, false, "ioctl 0x%lx: errno %d (%s)", cmd, errno,
+				      strerror(errno));
+		}
+		/* Drain what random sends delivered, so queues stay small. */
+		while (read(fd, page, 4096) > 0)
+			;
+	}
+	struct itimerval off = { { 0, 0 }, { 0, 0 } };
+	setitimer(ITIMER_REAL, &off, NULL);
+	munmap(gone, 4096);
+	CHECK_EQ(&L, bad, 0);
+	/* Still a working card afterwards. */
+	CHECK_OK(&L, ioctl(fd, RFM_IOC_GET_INFO, &info));
+	close(fd);
+	lab_end(&L);
+}
+
+/* ---- queue memory ---- */
+
+static long mem_available_kib(void)
+{
+	char buf[4096];
+	int fd = open("/proc/meminfo", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+	char *p;
+
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	p = strstr(buf, "MemAvailable:");
+	return p ? strtol(p + 13, NULL, 10) : -1;
+}
+
+static void t_queue_memory(void)
+{
+	long limit_kib = read_number("/sys/module/rfm/parameters/queue_limit_kib");
+	/* Queues are whole pages. */
+	uint64_t per_max = ((uint64_t)(RFM_DEV_QUEUE_MAX + 1) * sizeof(struct rfm_dev_event) +
+			    4095) & ~4095ull;
+	uint64_t per_default = ((uint64_t)(RFM_DEV_QUEUE_DEFAULT + 1) *
+				sizeof(struct rfm_dev_event) + 4095) & ~4095ull;
+	long before = mem_available_kib();
+	int fds[OPENERS], opened = 0, grown = 0, refused = 0, other = 0;
+
+	lab_begin(&L, "many openers at the maximum depth stay within the cap");
+	CHECK(&L, limit_kib > 0, "no queue_limit_kib module parameter");
+	if (limit_kib <= 0)
+		limit_kib = 1 << 30;
+	for (int i = 0; i < OPENERS; i++) {
+		uint32_t depth = RFM_DEV_QUEUE_MAX;
+
+		fds[i] = open(DEV, O_RDWR | O_CLOEXEC);
+		if (fds[i] < 0) {
+			if (errno == ENOSPC)
+				refused++;
+			else
+				other++;
+			continue;
+		}
+		opened++;
+		if (ioctl(fds[i], RFM_IOC_SET_QUEUE_DEPTH, &depth) == 0)
+			grown++;
+		else if (errno == ENOSPC)
+			refused++;
+		else
+			other++;
+	}
+	long during = mem_available_kib();
+	uint64_t charged = grown * per_max + (uint64_t)(opened - grown) * per_default;
+	printf("# %d opened, %d at depth %u, %d refused (ENOSPC); cap %ld KiB; MemAvailable %ld -> %ld KiB\n",
+	       opened, grown, RFM_DEV_QUEUE_MAX, refused, limit_kib, before, during);
+	CHECK_EQ(&L, other, 0);
+	CHECK(&L, grown >= 1, "not even one queue at the maximum depth");
+	CHECK(&L, charged <= (uint64_t)limit_kib * 1024, "%" PRIu64 " bytes of queues over the cap",
+	      charged);
+	CHECK(&L, refused > 0, "all %d openers got the maximum depth", OPENERS);
+	/* Memory taken stays near the cap (slack: allocator rounding, file structs). */
+	CHECK(&L, before - during < limit_kib + 8192, "MemAvailable fell by %ld KiB",
+	      before - during);
+	for (int i = 0; i < OPENERS; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	/* All of it comes back: the full set fits again. */
+	int fd = open_card(O_RDWR);
+	uint32_t depth = RFM_DEV_QUEUE_MAX;
+	CHECK_OK(&L, ioctl(fd, RFM_IOC_SET_QUEUE_DEPTH, &depth));
+	close(fd);
+	lab_end(&L);
+}
+
+/* ---- a blocked reader ---- */
+
+static void job_read(struct job *j)
+{
+	struct rfm_dev_event ev;
+
+	lab_store(&j->started, 1);
+	j->ret = read(j->fd, &ev, sizeof(ev));
+	j->err = errno;
+}
+
+static void job_flush(struct job *j)
+{
+	j->ret = ioctl(j->fd, RFM_IOC_FLUSH);
+	j->err = errno;
+}
+
+static void job_resize(struct job *j)
+{
+	uint32_t depth = 2048;
+
+	j->ret = ioctl(j->fd, RFM_IOC_SET_QUEUE_DEPTH, &depth);
+	j->err = errno;
+}
+
+static void t_blocked_reader(void)
+{
+	int fd = open_card(O_RDWR);
+	uint32_t mask = RFM_DEV_EV_BIT(RFM_DEV_EV_INTR2);
+	struct job reader = { 0 }, flush = { 0 }, resize = { 0 };
+
+	lab_begin(&L, "a blocked read() holds up neither FLUSH nor resizing");
+	CHECK_OK(&L, ioctl(fd, RFM_IOC_SET_MASK, &mask));
+	job_start(&reader, job_read, fd);
+	CHECK(&L, job_wait_asleep(&reader), "the reader did not block");
+	job_start(&flush, job_flush, fd);
+	bool flushed = job_wait(&flush, "FLUSH beside a blocked read()");
+	if (flushed)
+		CHECK_EQ(&L, flush.ret, 0);
+	job_start(&resize, job_resize, fd);
+	bool resized = job_wait(&resize, "SET_QUEUE_DEPTH beside a blocked read()");
+	if (resized)
+		CHECK_EQ(&L, resize.ret, 0);
+	/* An event ends the read. */
+	struct rfm_dev_info info;
+	CHECK_OK(&L, ioctl(fd, RFM_IOC_GET_INFO, &info));
+	CHECK_OK(&L, lab_send(fd, RFM_DEV_EV_INTR2, info.node_id, 5, RFM_DEV_SEND_LOOPBACK));
+	if (!job_wait(&reader, "read() after an event arrived"))
+		pthread_kill(reader.thread, SIGUSR1);
+	CHECK_EQ(&L, reader.ret, sizeof(struct rfm_dev_event));
+	if (!flushed || !resized) {
+		/* Old drivers: let the stuck ones finish before going on. */
+		job_wait(&flush, "FLUSH after the reader left");
+		job_wait(&resize, "SET_QUEUE_DEPTH after the reader left");
+	}
+	close(fd);
+	lab_end(&L);
+}
+
+/* ---- removal under load ---- */
+
+static volatile int stop_load;
+
+static void job_mmap_loop(struct job *j)
+{
+	j->ret = 0;
+	lab_store(&j->started, 1);
+	while (!stop_load) {
+		void *p = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE, MAP_SHARED, j->fd, 0);
+
+		if (p == MAP_FAILED) {
+			j->ret = -1;
+			j->err = errno;
+			return;
+		}
+		/* Not touched: once revoked, an access is SIGBUS (vmtest checks that). */
+		munmap(p, 1 << 20);
+	}
+}
+
+/* DMA into fresh pages each round: every copy to the user faults. */
+static void job_dma_loop(struct job *j)
+{
+	lab_store(&j->started, 1);
+	while (!stop_load) {
+		size_t len = 256 << 10;
+		void *buf = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		struct rfm_dev_dma d = { .offset = LAB_DATA_OFFSET, .length = len,
+					 .buf = (uintptr_t)buf, .dir = RFM_DEV_DMA_FROM_CARD };
+		long r = ioctl(j->fd, RFM_IOC_DMA, &d);
+		int e = errno;
+
+		munmap(buf, len);
+		if (r < 0) {
+			j->ret = -1;
+			j->err = e;
+			return;
+		}
+	}
+}
+
+static void job_flush_loop(struct job *j)
+{
+	lab_store(&j->started, 1);
+	while (!stop_load) {
+		if (ioctl(j->fd, RFM_IOC_FLUSH) < 0) {
+			j->ret = -1;
+			j->err = errno;
+			return;
+		}
+	}
+}
+
+static void job_remove(struct job *j)
+{
+	int fd = open(j->path, O_WRONLY | O_CLOEXEC);
+
+	j->ret = fd >= 0 ? write(fd, "1", 1) : -1;
+	j->err = errno;
+	if (fd >= 0)
+		close(fd);
+}
+
+static bool card_pci_path(char *out, size_t size)
+{
+	char link[256];
+	ssize_t n = readlink("/sys/class/rfm/rfm0/device", link, sizeof(link) - 1);
+
+	if (n <= 0)
+		return false;
+	link[n] = 0;
+	snprintf(out, size, "/sys/bus/pci/devices/%s/remove", strrchr(link, '/') + 1);
+	return true;
+}
+
+static bool wait_for_card(void)
+{
+	uint64_t deadline = lab_now_ns() + (uint64_t)HANG_MS * 1000000u;
+	struct stat st;
+
+	while (stat(DEV, &st) != 0) {
+		if (lab_now_ns() > deadline)
+			return false;
+		usleep(5000);
+	}
+	return true;
+}
+
+static bool t_removal_round(int round)
+{
+	char remove_path[256];
+	struct job mapper = { 0 }, dma = { 0 }, reader = { 0 }, flusher = { 0 }, remover = { 0 };
+	int fd = open_card(O_RDWR);
+	uint32_t mask = RFM_DEV_EV_BIT(RFM_DEV_EV_INTR3);
+	bool ok = true;
+
+	lab_begin(&L, round == 0 ? "removal under mmap, DMA, a blocked read and FLUSH"
+				 : "removal again after a rescan");
+	CHECK(&L, card_pci_path(remove_path, sizeof(remove_path)), "no PCI device for rfm0");
+	CHECK_OK(&L, ioctl(fd, RFM_IOC_SET_MASK, &mask));
+	volatile uint32_t *page = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+	CHECK(&L, page != MAP_FAILED, "mmap: %s", strerror(errno));
+
+	stop_load = 0;
+	job_start(&reader, job_read, fd);
+	CHECK(&L, job_wait_asleep(&reader), "the reader did not block");
+	job_start(&mapper, job_mmap_loop, fd);
+	job_start(&dma, job_dma_loop, fd);
+	job_start(&flusher, job_flush_loop, fd);
+	while (!lab_load(&mapper.started) || !lab_load(&dma.started) || !lab_load(&flusher.started))
+		sched_yield();
+
+	remover.path = remove_path;
+	job_start(&remover, job_remove, -1);
+	if (!job_wait(&remover, "sysfs remove under load")) {
+		/* Old drivers: wake the reader, which lets removal go on. */
+		pthread_kill(reader.thread, SIGUSR1);
+		ok = job_wait(&remover, "sysfs remove after the reader was signalled");
+		if (!ok)
+			return false;
+	} else {
+		CHECK_EQ(&L, remover.ret, 1);
+	}
+	if (!job_wait(&reader, "the blocked read() after removal"))
+		return false;
+	CHECK(&L, reader.ret == -1 && reader.err == ENODEV, "read: %ld errno %d", reader.ret,
+	      reader.err);
+	stop_load = 1;
+	ok = load_wait(&mapper, &dma, &flusher);
+	if (!ok)
+		return false;
+	/* Each loop either saw the removal (ENODEV) or was stopped first. */
+	CHECK(&L, mapper.ret == 0 || mapper.err == ENODEV, "mmap: errno %d", mapper.err);
+	CHECK(&L, dma.ret == 0 || dma.err == ENODEV, "DMA: errno %d", dma.err);
+	CHECK(&L, flusher.ret == 0 || flusher.err == ENODEV, "FLUSH: errno %d", flusher.err);
+	CHECK_ERRNO(&L, ioctl(fd, RFM_IOC_FLUSH), ENODEV);
+	if (page != MAP_FAILED)
+		munmap((void *)page, 4096);
+	close(fd);
+
+	/* The card comes back with a rescan (the driver still claims the id). */
+	write_file("/sys/bus/pci/rescan", "1");
+	CHECK(&L, wait_for_card(), DEV " did not come back after a rescan");
+	int again = open(DEV, O_RDWR | O_CLOEXEC);
+	struct rfm_dev_info info;
+	CHECK(&L, again >= 0, "open after rescan: %s", strerror(errno));
+	if (again >= 0) {
+		CHECK_OK(&L, ioctl(again, RFM_IOC_GET_INFO, &info));
+		close(again);
+	}
+	lab_end(&L);
+	return true;
+}
+
+/* ---- unload and reload ---- */
+
+static int run(const char *cmd)
+{
+	int st = system(cmd);
+
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void t_reload(void)
+{
+	lab_begin(&L, "unload and reload, three rounds");
+	for (int i = 0; i < 3; i++) {
+		int fd = open_card(O_RDWR);
+		void *p = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+
+		/* Busy while open: refused, nothing hangs. */
+		CHECK(&L, run("rmmod rfm 2>/dev/null") != 0, "rmmod succeeded with an open file");
+		if (p != MAP_FAILED)
+			munmap(p, 4096);
+		close(fd);
+		CHECK_EQ(&L, run("rmmod rfm"), 0);
+		CHECK_EQ(&L, run("insmod /rfm.ko"), 0);
+		write_file("/sys/bus/pci/drivers/rfm/new_id", "1af4 1110");
+		CHECK(&L, wait_for_card(), DEV " missing after reload");
+	}
+	lab_end(&L);
+}
+
+/* ---- QEMU takes the card away (ACPI hot-unplug) ---- */
+
+static bool wait_for_card_gone(void)
+{
+	uint64_t deadline = lab_now_ns() + (uint64_t)HANG_MS * 1000000u;
+	struct stat st;
+
+	while (stat(DEV, &st) == 0) {
+		if (lab_now_ns() > deadline)
+			return false;
+		usleep(5000);
+	}
+	return true;
+}
+
+static void t_device_del(void)
+{
+	struct job mapper = { 0 }, dma = { 0 }, reader = { 0 }, flusher = { 0 };
+	int fd = open_card(O_RDWR);
+	uint32_t mask = RFM_DEV_EV_BIT(RFM_DEV_EV_INTR3);
+
+	lab_begin(&L, "QEMU device_del under mmap, DMA, a blocked read and FLUSH");
+	CHECK_OK(&L, ioctl(fd, RFM_IOC_SET_MASK, &mask));
+	stop_load = 0;
+	job_start(&reader, job_read, fd);
+	CHECK(&L, job_wait_asleep(&reader), "the reader did not block");
+	job_start(&mapper, job_mmap_loop, fd);
+	job_start(&dma, job_dma_loop, fd);
+	job_start(&flusher, job_flush_loop, fd);
+	while (!lab_load(&mapper.started) || !lab_load(&dma.started) || !lab_load(&flusher.started))
+		sched_yield();
+	/* vm-run.sh -H reads this on the console and asks QEMU. */
+	printf("RFMLAB-DEVICE-DEL: rfm0\n");
+	fflush(stdout);
+	bool gone = wait_for_card_gone();
+	CHECK(&L, gone, DEV " still there after device_del: the removal hangs");
+	if (!gone)
+		pthread_kill(reader.thread, SIGUSR1);
+	if (job_wait(&reader, "the blocked read() after device_del"))
+		CHECK(&L, reader.ret == -1 && reader.err == ENODEV, "read: %ld errno %d",
+		      reader.ret, reader.err);
+	stop_load = 1;
+	if (load_wait(&mapper, &dma, &flusher)) {
+		CHECK(&L, mapper.ret == 0 || mapper.err == ENODEV, "mmap: errno %d", mapper.err);
+		CHECK(&L, dma.ret == 0 || dma.err == ENODEV, "DMA: errno %d", dma.err);
+		CHECK(&L, flusher.ret == 0 || flusher.err == ENODEV, "FLUSH: errno %d",
+		      flusher.err);
+	}
+	CHECK_ERRNO(&L, ioctl(fd, RFM_IOC_GET_INFO, &(struct rfm_dev_info){ 0 }), ENODEV);
+	close(fd);
+	lab_end(&L);
+}
+
+/* ---- the foreign ivshmem device ---- */
+
+static void t_foreign(void)
+{
+	DIR *d = opendir("/sys/bus/pci/devices");
+	struct dirent *e;
+	int ivshmem = 0, bound = 0, unbound = 0;
+	char path[512], link[256];
+
+	lab_begin(&L, "a foreign ivshmem device is left alone");
+	while (d && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/vendor", e->d_name);
+		long vendor = read_number(path);
+		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/device", e->d_name);
+		long device = read_number(path);
+		if (vendor != 0x1af4 || device != 0x1110)
+			continue;
+		ivshmem++;
+		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver", e->d_name);
+		ssize_t n = readlink(path, link, sizeof(link) - 1);
+		if (n > 0)
+			bound++;
+		else
+			unbound++;
+	}
+	if (d)
+		closedir(d);
+	printf("# ivshmem devices: %d, bound to rfm: %d, unbound: %d\n", ivshmem, bound, unbound);
+	CHECK_EQ(&L, unbound, 1);	/* vm-run.sh -F gives every guest exactly one */
+	CHECK(&L, bound >= 1, "our card is not bound");
+	lab_end(&L);
+}
+
+int main(int argc, char **argv)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	memset(&L, 0, sizeof(L));
+	L.index = 0;
+	L.nodes = 1;
+	/* "--only device_del": that test alone (to watch it on an older driver). */
+	for (int i = 1; i + 1 < argc; i++)
+		if (!strcmp(argv[i], "--only") && !strcmp(argv[i + 1], "device_del")) {
+			setvbuf(stdout, NULL, _IOLBF, 0);
+			sigaction(SIGUSR1, &sa, NULL);
+			t_device_del();
+			return lab_finish(&L);
+		}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	sigaction(SIGUSR1, &sa, NULL);
+	printf("# vmstress: %s\n", DEV);
+
+	t_foreign();
+	t_read_only();
+	t_ioctls();
+	t_queue_memory();
+	t_blocked_reader();
+	for (int round = 0; round < 3; round++)
+		if (!t_removal_round(round)) {
+			printf("# giving up: a thread is stuck in the driver\n");
+			lab_end(&L);
+			return lab_finish(&L);
+		}
+	t_reload();
+	t_device_del();	/* last: the card does not come back */
+	return lab_finish(&L);
+}
