@@ -48,5 +48,6 @@ rfminclude_HEADERS = \
 	include/rfm/access.h \
 	include/rfm/event.h \
 	include/rfm/ring.h \
-	include/rfm/health.h
+	include/rfm/health.h \
+	include/rfm/rfm.hpp
 nodist_rfminclude_HEADERS = include/rfm/version.h
