@@ -504,10 +504,9 @@ template <class T, class = void> struct VarTraits;
 			if constexpr (std::is_same_v<T, ctype>) {                              \
 				return rfm_view_get_##name(v, i, out);                         \
 			} else { /* long long for int64_t...: no aliasing across types */      \
-				ctype raw;                                                     \
+				ctype raw{};                                                   \
 				int rc = rfm_view_get_##name(v, i, &raw);                      \
-				if (rc == 0)                                                   \
-					*out = static_cast<T>(raw);                            \
+				*out = static_cast<T>(raw);                                    \
 				return rc;                                                     \
 			}                                                                      \
 		}                                                                              \
