@@ -120,12 +120,12 @@ run_tests() {
 	check build "gcc"
 
 	say "building (clang, -Werror) in build-clang/"
-	configure_and_build build-clang CC=clang
+	configure_and_build build-clang CC=clang CXX=clang++
 	check build-clang "clang"
 
 	say "building (ASan + UBSan) in build-asan/"
 	san="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
-	configure_and_build build-asan CFLAGS="-O1 -g $san" LDFLAGS="$san"
+	configure_and_build build-asan CFLAGS="-O1 -g $san" CXXFLAGS="-O1 -g $san" LDFLAGS="$san"
 	export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
 	check build-asan "ASan + UBSan"
 
