@@ -22,4 +22,4 @@ EXTRA_PROGRAMS += bench/bench-cxx
 CLEANFILES += bench/bench-cxx
 bench_bench_cxx_SOURCES = bench/bench-cxx.cc bench/stats.h
 bench_bench_cxx_LDADD = src/librfm.la
-bench_bench_cxx_CXXFLAGS = $(RFM_WARN_CXXFLAGS) -falign-loops=64
+bench_bench_cxx_CXXFLAGS = -std=c++17 $(RFM_WARN_CXXFLAGS) -falign-loops=64

@@ -3,6 +3,6 @@
 if WITH_EXAMPLES
 noinst_PROGRAMS += examples/cxx/two-node
 examples_cxx_two_node_SOURCES = examples/cxx/two-node.cc
-examples_cxx_two_node_CXXFLAGS = $(RFM_WARN_CXXFLAGS)
+examples_cxx_two_node_CXXFLAGS = -std=c++17 $(RFM_WARN_CXXFLAGS)
 examples_cxx_two_node_LDADD = src/librfm.la
 endif

@@ -8,7 +8,7 @@ TESTS += tests/cxx/test-cxx-api tests/cxx/run-two-node.sh
 
 tests_cxx_test_cxx_api_SOURCES = tests/cxx/test-cxx-api.cc
 tests_cxx_test_cxx_api_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/harness
-tests_cxx_test_cxx_api_CXXFLAGS = $(RFM_WARN_CXXFLAGS)
+tests_cxx_test_cxx_api_CXXFLAGS = -std=c++17 $(RFM_WARN_CXXFLAGS)
 tests_cxx_test_cxx_api_LDADD = tests/harness/libharness.la src/librfm.la
 endif
 
