@@ -440,11 +440,14 @@ template <class... Args> inline void invoke(void *arg, Args... args) noexcept
  */
 class EventCallback {
 public:
+	/** Nothing registered. */
 	EventCallback() noexcept = default;
+	/** Take over @p o's registration and callable; @p o is left empty. */
 	EventCallback(EventCallback &&o) noexcept
 		: node_(std::exchange(o.node_, nullptr)), type_(o.type_), fn_(std::move(o.fn_))
 	{
 	}
+	/** Unregister this one, then take over @p o's. */
 	EventCallback &operator=(EventCallback &&o) noexcept
 	{
 		if (this != &o) {
@@ -1012,8 +1015,11 @@ struct RingPeek {
  */
 class RingConsumer {
 public:
+	/** No consumer. */
 	RingConsumer() noexcept = default;
+	/** Take over a consumer and its callable (both keep their addresses). */
 	RingConsumer(RingConsumer &&) noexcept = default;
+	/** Close this one, then take over @p o's. */
 	RingConsumer &operator=(RingConsumer &&o) noexcept
 	{
 		if (this != &o) {
