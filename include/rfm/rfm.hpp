@@ -978,8 +978,21 @@ public:
 		detail::check(rfm_ring_claim(h_.get(), &slot, timeout.count()));
 		return Bytes(static_cast<std::byte *>(slot), slot_size_);
 	}
+	/** As claim(): an empty span with @p ec set (::RFM_EOVERRUN...) on failure. */
+	Bytes claim(Duration timeout, std::error_code &ec) noexcept
+	{
+		void *slot = nullptr;
+		if (detail::failed(rfm_ring_claim(h_.get(), &slot, timeout.count()), ec))
+			return Bytes();
+		return Bytes(static_cast<std::byte *>(slot), slot_size_);
+	}
 	/** Commit the claimed slot as a message of @p len bytes. */
 	void commit(std::size_t len) { detail::check(rfm_ring_commit(h_.get(), len)); }
+	/** As commit(), without exceptions. */
+	void commit(std::size_t len, std::error_code &ec) noexcept
+	{
+		detail::failed(rfm_ring_commit(h_.get(), len), ec);
+	}
 	/** Facts: shape, producer, head. */
 	rfm_ring_info info() const
 	{
@@ -998,6 +1011,14 @@ public:
 private:
 	friend class Node;
 	explicit Ring(rfm_ring *raw) : h_(raw) { slot_size_ = info().slot_size; }
+	Ring(rfm_ring *raw, std::error_code &ec) noexcept : h_(raw)
+	{
+		rfm_ring_info i{};
+		i.struct_size = sizeof(i);
+		if (detail::failed(rfm_ring_get_info(raw, &i), ec))
+			h_.reset();
+		slot_size_ = i.slot_size;
+	}
 	detail::Handle<rfm_ring, rfm_ring_close> h_;
 	std::size_t slot_size_ = 0;
 };
@@ -1400,10 +1421,16 @@ public:
 	/** As var(), without exceptions: a closed Var with @p ec set on failure. */
 	template <class T> Var<T> var(const Layout &layout, const char *name, std::error_code &ec) noexcept
 	{
-		rfm_var *raw = nullptr;
-		if (detail::failed(rfm_var_open(layout.get(), h_.get(), name, &raw), ec))
+		return var<T>(layout.get(), name, ec);
+	}
+	/** As var(name), without exceptions. */
+	template <class T> Var<T> var(const char *name, std::error_code &ec) noexcept
+	{
+		if (!layout_) {
+			ec = make_error_code(RFM_EINVAL);
 			return Var<T>();
-		return Var<T>::adopt(raw, ec);
+		}
+		return var<T>(layout_, name, ec);
 	}
 	/** Record @p name ("region.record") of @p layout. */
 	Record record(const Layout &layout, const char *name)
@@ -1417,6 +1444,14 @@ public:
 	{
 		rfm_record *raw = nullptr;
 		detail::check(rfm_record_open(used_layout(), h_.get(), name, &raw));
+		return Record(raw);
+	}
+	/** As record(), without exceptions: a closed Record with @p ec set on failure. */
+	Record record(const Layout &layout, const char *name, std::error_code &ec) noexcept
+	{
+		rfm_record *raw = nullptr;
+		if (detail::failed(rfm_record_open(layout.get(), h_.get(), name, &raw), ec))
+			return Record();
 		return Record(raw);
 	}
 	/** @} */
@@ -1455,9 +1490,34 @@ public:
 		detail::check(rfm_ring_consumer_open(h_.get(), offset, flags, &raw));
 		return RingConsumer(raw);
 	}
+	/** As ring_create(), without exceptions: a closed Ring with @p ec set on failure. */
+	Ring ring_create(uint64_t offset, uint64_t size, rfm_ring_config config,
+			 std::error_code &ec) noexcept
+	{
+		rfm_ring *raw = nullptr;
+		config.struct_size = sizeof(config);
+		if (detail::failed(rfm_ring_create(h_.get(), offset, size, &config, &raw), ec))
+			return Ring();
+		return Ring(raw, ec);
+	}
+	/** As ring_consumer(), without exceptions. */
+	RingConsumer ring_consumer(uint64_t offset, unsigned int flags, std::error_code &ec) noexcept
+	{
+		rfm_ring_consumer *raw = nullptr;
+		if (detail::failed(rfm_ring_consumer_open(h_.get(), offset, flags, &raw), ec))
+			return RingConsumer();
+		return RingConsumer(raw);
+	}
 	/** @} */
 
 private:
+	template <class T> Var<T> var(rfm_layout *layout, const char *name, std::error_code &ec) noexcept
+	{
+		rfm_var *raw = nullptr;
+		if (detail::failed(rfm_var_open(layout, h_.get(), name, &raw), ec))
+			return Var<T>();
+		return Var<T>::adopt(raw, ec);
+	}
 	rfm_layout *used_layout() const
 	{
 		if (!layout_)

@@ -318,7 +318,11 @@ void test_vars()
 	/* Before use_layout(): a clear error, not a crash. */
 	std::string what = EXPECT_ERROR(RFM_EINVAL, node.var<float>("sim.speed"));
 	CHECK(contains(what, "use_layout"));
+	std::error_code early;
+	CHECK(!node.var<float>("sim.speed", early) && early.value() == RFM_EINVAL);
 	node.use_layout(layout);
+	CHECK(node.var<float>("sim.speed", early) && !early);
+	CHECK(!node.var<float>("sim.nope", early) && early.value() == RFM_ENOTFOUND);
 
 	rfm::Var<float> speed = node.var<float>("sim.speed");
 	speed.set(12.5f);
@@ -417,6 +421,9 @@ void test_records()
 	rfm::Layout layout = rfm::Layout::load_string(LAYOUT);
 	rfm::Record rec = node.record(layout, "sim.state");
 	CHECK(rec.size() == sizeof(State));
+	std::error_code oec;
+	CHECK(!node.record(layout, "sim.nope", oec) && oec.value() == RFM_ENOTFOUND);
+	CHECK(node.record(layout, "sim.state", oec) && !oec);
 
 	uint32_t before = rec.sequence();
 	CHECK(before % 2 == 0);
@@ -633,8 +640,28 @@ void test_rings()
 	CHECK(value == 99);
 	CHECK(cons.stats().taken == 3 && ring.info().head == 3);
 
+	/* The non-throwing claim and commit. */
+	slot = ring.claim(rfm::no_wait, ec);
+	CHECK(!ec && slot.size() == 64);
+	CHECK(ring.claim(rfm::no_wait, ec).empty() && ec.value() == RFM_EBUSY);
+	ring.commit(65, ec);
+	CHECK(ec.value() == RFM_EINVAL);
+	ring.commit(1, ec);
+	CHECK(!ec);
+	ring.commit(1, ec);
+	CHECK(ec.value() == RFM_EINVAL); /* no claim open */
+	CHECK(cons.consume(buf, sizeof(buf)).len == 1);
+
 	/* Errors: no ring there, misaligned. */
 	EXPECT_ERROR(RFM_ECORRUPT, node.ring_consumer(0x40000));
+	CHECK(!node.ring_consumer(0x40000, 0, ec) && ec.value() == RFM_ECORRUPT);
+	rfm_ring_config bad{};
+	bad.slot_size = 64;
+	bad.slot_count = 3;
+	CHECK(!node.ring_create(0x20000, 0x10000, bad, ec) && ec.value() == RFM_EINVAL);
+	bad.slot_count = 4;
+	rfm::Ring fine = node.ring_create(0x20000, 0x10000, bad, ec);
+	CHECK(fine && !ec && fine.claim().size() == 64);
 	EXPECT_ERROR(RFM_EALIGN, node.ring_create(0x10001, 0x10000, 64, 16));
 	EXPECT_ERROR(RFM_EINVAL, node.ring_create(0x20000, 0x10000, 64, 15));
 
@@ -644,7 +671,7 @@ void test_rings()
 	CHECK(!ring);
 	rfm::Ring again = node.ring_attach(0x10000);
 	again.publish(hello, 2);
-	CHECK(cons.consume(buf, sizeof(buf)).seq == 3);
+	CHECK(cons.consume(buf, sizeof(buf)).seq == 4);
 }
 
 void test_ring_callback()
