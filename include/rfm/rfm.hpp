@@ -598,7 +598,19 @@ template <class T> class Var {
 	using Traits = detail::VarTraits<T>;
 
 public:
+	/** No variable. */
 	Var() noexcept = default;
+	/** Take over @p o's handle; @p o is left closed. */
+	Var(Var &&o) noexcept : h_(std::move(o.h_)), view_(std::exchange(o.view_, rfm_var_view{})) {}
+	/** Close this one, then take over @p o's handle. */
+	Var &operator=(Var &&o) noexcept
+	{
+		if (this != &o) {
+			h_ = std::move(o.h_);
+			view_ = std::exchange(o.view_, rfm_var_view{});
+		}
+		return *this;
+	}
 
 /* v is written whenever the call succeeds, and not read when it fails;
  * zeroing it first would cost a store per get. */

@@ -403,7 +403,11 @@ void test_vars()
 
 	/* Moves and double closes. */
 	rfm::Var<float> moved(std::move(speed));
-	CHECK(moved && !speed);
+	CHECK(moved && !speed && speed.size() == 0 && moved.size() == 1);
+	rfm::Var<float> assigned = node.var<float>("sim.speed");
+	assigned = std::move(moved); /* closes its own handle first */
+	CHECK(assigned && !moved && assigned.get() == 3.0f);
+	moved = std::move(assigned);
 	CHECK(moved.get() == 3.0f);
 	moved.close();
 	moved.close();
