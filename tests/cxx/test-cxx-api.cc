@@ -93,6 +93,12 @@ template <class T> struct Inbox {
 		std::lock_guard<std::mutex> lock(mutex);
 		return items.size();
 	}
+	/* A copy, taken under the lock: the dispatcher may push again later. */
+	std::vector<T> snapshot()
+	{
+		std::lock_guard<std::mutex> lock(mutex);
+		return items;
+	}
 };
 
 const char *const LAYOUT = R"(
@@ -558,7 +564,7 @@ void test_callbacks()
 		for (uint32_t i = 1; i <= 3; i++)
 			a.send(1, RFM_EVENT_INTR1, i);
 		CHECK(got.wait_for(3));
-		CHECK(got.items == (std::vector<uint32_t>{ 1, 2, 3 }));
+		CHECK(got.snapshot() == (std::vector<uint32_t>{ 1, 2, 3 }));
 
 		/* Moved, it stays registered; the moved-from one closes nothing. */
 		rfm::EventCallback moved(std::move(cb));
@@ -582,16 +588,21 @@ void test_callbacks()
 		a.send(1, RFM_EVENT_INTR2, 1);
 		a.send(1, RFM_EVENT_INTR2, 2);
 		CHECK(after.wait_for(1));
-		CHECK(after.items.at(0) == 2 && thrower.errors() == 1);
+		CHECK(after.snapshot().at(0) == 2 && thrower.errors() == 1);
 	}
 
 	/* A callback that closes its own owner: unregistered at once, freed after it returns. */
 	Inbox<uint32_t> once;
 	rfm::EventCallback self;
-	self = b.on_event(RFM_EVENT_INTR3, [&](const rfm::Event &e) {
-		self.close();
-		once.push(e.data);
-	});
+	std::mutex handover; /* orders the assignment before the callback's use (for TSan) */
+	{
+		std::lock_guard<std::mutex> lock(handover);
+		self = b.on_event(RFM_EVENT_INTR3, [&](const rfm::Event &e) {
+			std::lock_guard<std::mutex> inner(handover);
+			self.close();
+			once.push(e.data);
+		});
+	}
 	a.send(1, RFM_EVENT_INTR3, 10);
 	CHECK(once.wait_for(1));
 	CHECK(!self);
@@ -695,7 +706,7 @@ void test_ring_callback()
 		for (const char *text : { "one", "two", "three" })
 			ring.publish(text, std::strlen(text));
 		CHECK(got.wait_for(2));
-		CHECK(got.items == (std::vector<std::string>{ "one", "three" }));
+		CHECK(got.snapshot() == (std::vector<std::string>{ "one", "three" }));
 		CHECK(cons.errors() == 1);
 		EXPECT_ERROR(RFM_EBUSY, node.wait(rfm::no_wait));
 		/* Moved, the callable goes along (it is on the heap). */
