@@ -123,12 +123,12 @@ run_tests() {
 	check build "gcc"
 
 	say "building (clang, -Werror) in build-clang/"
-	configure_and_build build-clang CC=clang
+	configure_and_build build-clang CC=clang CXX=clang++
 	check build-clang "clang"
 
 	say "building (ASan + UBSan) in build-asan/"
 	san="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
-	configure_and_build build-asan CFLAGS="-O1 -g $san" LDFLAGS="$san"
+	configure_and_build build-asan CFLAGS="-O1 -g $san" CXXFLAGS="-O1 -g $san" LDFLAGS="$san"
 	export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
 	check build-asan "ASan + UBSan"
 
@@ -254,9 +254,11 @@ install_check() {
 		cc -Wall -Wextra -Werror examples/$e.c $flags -lm -o "$out/examples/$e"
 	done
 	c++ -std=c++17 -Wall -Wextra -Werror -x c++ examples/minimal.c $flags -o "$out/examples/minimal-cxx"
+	c++ -std=c++17 -Wall -Wextra -Werror examples/cxx/two-node.cc $flags -o "$out/examples/two-node"
 	rfm --version
 	"$out/examples/minimal" "shm:install-check-$$?size=4K"
 	"$out/examples/minimal-cxx" "shm:install-check-$$"
+	TWO_NODE="$out/examples/two-node" sh tests/cxx/run-two-node.sh
 	say "an RFM2g program built against the installed compatibility library (pkg-config rfm2g)"
 	cc -Wall -Wextra -Werror examples/rfm2g/rfm2g-echo.c $(pkg-config --cflags --libs rfm2g) \
 		-o "$out/examples/rfm2g-echo"

@@ -15,3 +15,11 @@ bench_bench_mem_CFLAGS = $(AM_CFLAGS) -falign-loops=64
 .PHONY: bench
 bench: $(BENCHMARKS) $(BENCH_AFTER)
 	@for b in $(BENCHMARKS) $(BENCH_AFTER); do ./$$b || exit 1; echo; done
+
+# The C++ layer (rfm.hpp) against the same C calls: typed get/set, ring publish.
+BENCHMARKS += bench/bench-cxx
+EXTRA_PROGRAMS += bench/bench-cxx
+CLEANFILES += bench/bench-cxx
+bench_bench_cxx_SOURCES = bench/bench-cxx.cc bench/stats.h
+bench_bench_cxx_LDADD = src/librfm.la
+bench_bench_cxx_CXXFLAGS = -std=c++17 $(RFM_WARN_CXXFLAGS) -falign-loops=64

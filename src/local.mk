@@ -53,5 +53,6 @@ rfminclude_HEADERS = \
 	include/rfm/event.h \
 	include/rfm/ring.h \
 	include/rfm/health.h \
-	include/rfm/realtime.h
+	include/rfm/realtime.h \
+	include/rfm/rfm.hpp
 nodist_rfminclude_HEADERS = include/rfm/version.h
