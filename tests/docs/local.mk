@@ -6,7 +6,8 @@
 if WITH_TESTS
 TESTS += \
 	tests/docs/selftest-run-readme.py \
-	tests/docs/run-readme.sh
+	tests/docs/run-readme.sh \
+	tests/docs/check-completion.sh
 # The C examples are built with this build's compiler and flags (an ASan
 # build's snippets link against its ASan library).
 AM_TESTS_ENVIRONMENT += \
@@ -18,4 +19,5 @@ EXTRA_DIST += \
 	tests/docs/run-readme.sh \
 	tests/docs/run-readme.py \
 	tests/docs/selftest-run-readme.py \
+	tests/docs/check-completion.sh \
 	bindings/python/rfm-env.in
