@@ -3,7 +3,8 @@
 # public headers (Doxygen), rfm-layout(5), and the layout-format page.
 
 man_MANS += man/rfm-layout.5
-EXTRA_DIST += docs/Doxyfile.in docs/man3-tidy.sh docs/layout-format.md docs/rfm2g-migration.md
+EXTRA_DIST += docs/Doxyfile.in docs/man3-tidy.sh docs/layout-format.md docs/rfm2g-migration.md \
+	man/rfm-layout.5
 
 # `make doc`: doc/html/ and doc/man/man3/. Every function of the ABI
 # (src/librfm.map) must have its page, so `man FUNCTION` works once
