@@ -43,7 +43,12 @@ the rendered page; each one the test uses is printed:
                                            a shorter run; OLD must occur
   <!-- readme-test: needs-python-module NAME -->
                                            skipped (printed) when NAME is
-                                           not importable (matplotlib)
+                                           not importable under rfm-env
+                                           (matplotlib; rfm in a build
+                                           without Python bindings)
+
+Python blocks are skipped (printed, counted) in a build without the Python
+bindings (configure --disable-bindings-python, the TSan build).
   <!-- readme-test: file NAME -->          not run: written to NAME in the
                                            scratch directory for later blocks
 
@@ -198,10 +203,8 @@ class Runner:
                     print(f"readme-test: {block.where()}: runs with '{m.group(1)}' -> "
                           f"'{m.group(2)}' ({m.group(3) or 'no reason given'})")
                 elif verb == "needs-python-module":
-                    probe = subprocess.run(["/usr/bin/python3", "-c", f"import {rest}"],
-                                           capture_output=True, check=False)
-                    if probe.returncode:
-                        skip = f"Python module {rest} not installed"
+                    if not self.importable(rest):
+                        skip = f"Python module {rest} not available here"
                 elif verb == "file":
                     if kind:
                         raise DocError(f"{shown}:{line}: 'file' is for data blocks, not {block.lang}")
@@ -214,11 +217,20 @@ class Runner:
                 if block.expected is not None:
                     raise DocError(f"{block.where()}: a text block after a block that is not run")
                 continue
+            if kind == "python" and not skip and not self.importable("rfm"):
+                skip = "this build has no Python bindings (configure says why)"
             if skip:
                 self.skipped += 1
                 print(f"SKIP: {block.where()} ({block.lang}): {skip}")
                 continue
             self.run_block(block, kind, self.rename_networks(text, doc_index))
+
+    def importable(self, module):
+        """Whether /usr/bin/python3 under BUILDDIR/rfm-env imports @module."""
+        probe = subprocess.run([os.path.join(self.builddir, "rfm-env"), "/usr/bin/python3", "-c",
+                                f"import {module}"], capture_output=True, env=self.env,
+                               check=False)
+        return probe.returncode == 0
 
     def run_block(self, block, kind, text):
         base = os.path.join(self.work, f".block{block.line}")
@@ -330,7 +342,7 @@ def main():
     finally:
         runner.close()
     print(f"readme-test: {runner.passed} passed, {runner.failed} failed, "
-          f"{runner.skipped} skipped (by marker)")
+          f"{runner.skipped} skipped")
     return 1 if runner.failed else 0
 
 
