@@ -7,7 +7,8 @@ if WITH_TESTS
 TESTS += \
 	tests/docs/selftest-run-readme.py \
 	tests/docs/run-readme.sh \
-	tests/docs/check-completion.sh
+	tests/docs/check-completion.sh \
+	tests/docs/check-pkgconfig.sh
 # The C examples are built with this build's compiler and flags (an ASan
 # build's snippets link against its ASan library).
 AM_TESTS_ENVIRONMENT += \
@@ -20,4 +21,5 @@ EXTRA_DIST += \
 	tests/docs/run-readme.py \
 	tests/docs/selftest-run-readme.py \
 	tests/docs/check-completion.sh \
+	tests/docs/check-pkgconfig.sh \
 	bindings/python/rfm-env.in
