@@ -18,23 +18,29 @@ cd "$(dirname "$0")"
 top=$(pwd)
 jobs=$(nproc 2>/dev/null || echo 2)
 
-# Debian packages, each for a reason: the toolchain and autotools build it;
-# cmocka runs the C tests; json-c formats the CLI's --json output; libyaml
-# parses layout files; python3-pytest runs the CLI and binding tests; clang
-# is the second compiler CI builds with; swig, python3-dev and tcl-dev build
-# the Python bindings and the Tcl one that shows the interface is neutral;
-# python3-matplotlib draws the latency plot of bench/plot-latency.py;
+# Debian packages, each for a reason. The demo needs only the build:
+# the toolchain and autotools build it; json-c formats the CLI's --json
+# output; libyaml parses layout files.
+DEMO_PACKAGES="build-essential autoconf automake autoconf-archive libtool pkg-config
+	libjson-c-dev libyaml-dev"
+# The tests need the rest: cmocka runs the C tests; python3-pytest runs the
+# CLI and binding tests; clang is the second compiler CI builds with; swig,
+# python3-dev and tcl-dev build the Python bindings and the Tcl one that
+# shows the interface is neutral; valgrind runs make check-valgrind;
+# python3-matplotlib draws the latency plot of bench/plot-latency.py (the
+# README test runs it); doxygen writes the man pages and API reference
+# (make doc); bash-completion says where the rfm tool's completion goes;
 # linux-headers build the kernel module, and QEMU, busybox and cpio boot the
 # virtual lab where two guests run it on a virtual RFM card (make vm-check);
 # linux-headers-6.12-amd64 too, so make driver-check builds rfm.ko for both
 # of Debian 12's kernels (6.1 and 6.12); sparse checks the driver there.
 # iceoryx and its C binding are what bench-rings compares rings against.
 # stress-ng is the CPU and memory load of make bench-jitter (real-time options under load).
-PACKAGES="build-essential autoconf automake autoconf-archive libtool pkg-config
-	libcmocka-dev libjson-c-dev libyaml-dev python3 python3-pytest python3-matplotlib clang
-	swig python3-dev tcl-dev valgrind
+TEST_PACKAGES="libcmocka-dev python3 python3-pytest python3-matplotlib clang
+	swig python3-dev tcl-dev valgrind doxygen bash-completion
 	linux-headers-amd64 linux-headers-6.12-amd64 sparse qemu-system-x86 busybox-static cpio
 	iceoryx libiceoryx-binding-c-dev stress-ng"
+PACKAGES="$DEMO_PACKAGES $TEST_PACKAGES"
 
 say() { printf '\n== %s\n' "$*"; }
 
@@ -49,9 +55,10 @@ as_root() {
 	fi
 }
 
+# deps [PACKAGES]: install those of the list (default: all) that are missing.
 deps() {
 	missing=""
-	for p in $PACKAGES; do
+	for p in ${1:-$PACKAGES}; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
 			missing="$missing $p"
 	done
@@ -170,6 +177,14 @@ run_tests() {
 	}
 	grep -E '^fuzzing |number_of_executed_units' build/fuzz.out || true
 
+	say "make doc: a man page for every exported function"
+	make -C build doc >build/doc.out 2>&1 || {
+		tail -20 build/doc.out
+		echo "test: $total_pass passed, 1 failed, $total_skip skipped"
+		exit 1
+	}
+	tail -1 build/doc.out
+
 	say "make distcheck"
 	make -C build distcheck >build/distcheck.out 2>&1 || {
 		tail -60 build/distcheck.out
@@ -220,7 +235,7 @@ run_tests() {
 # The packages are built from the files git tracks, as they are in the work tree.
 package() {
 	deps
-	for p in debhelper dpkg-dev fakeroot dh-python dh-dkms; do
+	for p in debhelper dpkg-dev fakeroot dh-python dh-dkms doxygen bash-completion; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
 			PACKAGING_MISSING="${PACKAGING_MISSING:-} $p"
 	done
@@ -256,6 +271,10 @@ install_check() {
 	c++ -std=c++17 -Wall -Wextra -Werror -x c++ examples/minimal.c $flags -o "$out/examples/minimal-cxx"
 	c++ -std=c++17 -Wall -Wextra -Werror examples/cxx/two-node.cc $flags -o "$out/examples/two-node"
 	rfm --version
+	say "the manuals: man rfm, rfm-layout(5), rfm_open(3)"
+	man -w rfm rfm-layout rfm_open
+	test -f "$(pkg-config --variable=completionsdir bash-completion 2>/dev/null ||
+		echo /usr/share/bash-completion/completions)/rfm"
 	"$out/examples/minimal" "shm:install-check-$$?size=4K"
 	"$out/examples/minimal-cxx" "shm:install-check-$$"
 	TWO_NODE="$out/examples/two-node" sh tests/cxx/run-two-node.sh
@@ -281,7 +300,11 @@ package) package ;;
 install-check) install_check ;;
 build) build ;;
 demo)
-	build
+	# Only what the demo needs: no test suites (their packages are test's).
+	deps "$DEMO_PACKAGES"
+	bootstrap
+	say "building (gcc, -Werror) in build/"
+	configure_and_build build --disable-tests
 	say "demo: three nodes on the emulated network"
 	examples/demo.sh build
 	;;
@@ -294,7 +317,8 @@ bench)
 	make -C build bench-jitter
 	;;
 *)
-	sed -n '3,16p' "$0" | sed 's/^# \{0,1\}//'
+	# The usage is the comment at the top, from its fourth line.
+	sed -n '4,/^set -eu/s/^# \{0,1\}//p' "$0"
 	exit 2
 	;;
 esac

@@ -1,0 +1,25 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# The README is a test: tests/docs/run-readme.sh runs the examples of
+# README.md, docs/*.md and bindings/README.md against this build; the
+# selftest shows the runner fails where a reader would.
+
+if WITH_TESTS
+TESTS += \
+	tests/docs/selftest-run-readme.py \
+	tests/docs/run-readme.sh \
+	tests/docs/check-completion.sh \
+	tests/docs/check-pkgconfig.sh
+# The C examples are built with this build's compiler and flags (an ASan
+# build's snippets link against its ASan library).
+AM_TESTS_ENVIRONMENT += \
+	RFM_DOCS_CC='$(CC)'; RFM_DOCS_CFLAGS='$(CFLAGS)'; RFM_DOCS_LDFLAGS='$(LDFLAGS)'; \
+	export RFM_DOCS_CC RFM_DOCS_CFLAGS RFM_DOCS_LDFLAGS;
+endif
+
+EXTRA_DIST += \
+	tests/docs/run-readme.sh \
+	tests/docs/run-readme.py \
+	tests/docs/selftest-run-readme.py \
+	tests/docs/check-completion.sh \
+	tests/docs/check-pkgconfig.sh \
+	bindings/python/rfm-env.in
