@@ -27,6 +27,7 @@ src_librfm_la_SOURCES = \
 	src/health.c \
 	src/selftest.c \
 	src/shm-health.c \
+	src/shm-names.c \
 	src/dev-internal.h \
 	src/dev.c \
 	src/dev-events.c
