@@ -743,6 +743,12 @@ fail:
 	/* Leave no half-made network behind for others to trip over. */
 	if (created)
 		shm_unlink(seg);
+	/*
+	 * Nor a lock file without its network. We hold its lock: an opener
+	 * waiting on it sees the name gone and starts afresh.
+	 */
+	if (shm->fd >= 0 && !name_exists(seg))
+		shm_unlink(lock);
 	shm_release(shm);
 	return ret;
 }
@@ -788,6 +794,20 @@ static void shm_get_info(const struct rfm_node *node, struct rfm_node_info *info
 	info->nodes_attached = attached;
 }
 
+/* A lock file whose segment was removed by hand: remove it too, under its lock. */
+static void remove_stale_lock(const char *seg, const char *lock)
+{
+	int lfd = shm_open(lock, O_RDWR | O_NOFOLLOW | O_CLOEXEC, 0);
+
+	if (lfd < 0)
+		return;
+	lfd = rfm__fd_keep_off_std(lfd);
+	if (lfd >= 0 && flock(lfd, LOCK_EX | LOCK_NB) == 0 && !name_exists(seg))
+		shm_unlink(lock);
+	if (lfd >= 0)
+		close(lfd);
+}
+
 static int shm_destroy(struct rfm_uri *uri, unsigned int flags)
 {
 	char seg[RFM_SHM_NAME_MAX + 16], lock[RFM_SHM_NAME_MAX + 16];
@@ -813,10 +833,10 @@ static int shm_destroy(struct rfm_uri *uri, unsigned int flags)
 
 	fd = rfm__fd_keep_off_std(shm_open(seg, O_RDWR | O_NOFOLLOW | O_CLOEXEC, 0));
 	if (fd < 0) {
-		if (errno == ENOENT)
-			return rfm__shm_no_network(uri->text, uri->path);
-		return errno == EACCES ? no_write_error(uri, seg)
-				       : sys_error(uri, "opening the network segment");
+		ret = errno == EACCES ? no_write_error(uri, seg)
+				      : sys_error(uri, "opening the network segment");
+		remove_stale_lock(seg, lock);
+		return ret;
 	}
 	/* A segment written by hand may have no lock file yet: make one to lock. */
 	lfd = rfm__fd_keep_off_std(shm_open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600));

@@ -28,6 +28,7 @@ rfm_c_tests = \
 	tests/test-open-race \
 	tests/test-publish \
 	tests/test-fault \
+	tests/test-shm-hostile \
 	tests/test-cxx
 
 check_PROGRAMS += $(rfm_c_tests)
@@ -67,6 +68,11 @@ tests_test_access_LDADD = $(rfm_test_ldadd) -ldl
 tests_test_corrupt_SOURCES = tests/test-corrupt.c
 tests_test_corrupt_CPPFLAGS = $(rfm_test_cppflags) -I$(top_srcdir)/src
 tests_test_corrupt_LDADD = $(rfm_test_ldadd)
+
+# Scribbles on segments by hand, so it knows their private layout.
+tests_test_shm_hostile_SOURCES = tests/test-shm-hostile.c
+tests_test_shm_hostile_CPPFLAGS = $(rfm_test_cppflags) -I$(top_srcdir)/src
+tests_test_shm_hostile_LDADD = $(rfm_test_ldadd)
 
 tests_test_nospc_SOURCES = tests/test-nospc.c
 tests_test_nospc_CPPFLAGS = $(rfm_test_cppflags)

@@ -7,15 +7,44 @@
 #include "config.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 
+/* Commands that only read or wait: they must not create a network by a typo. */
+static bool reads_only(const struct cli *cli)
+{
+	static const char *const names[] = { "info", "peek8", "peek16", "peek32", "peek64",
+					     "read", "dump", "verify", "get", "watch", "wait",
+					     "listen", "nodes", NULL };
+
+	for (const char *const *n = names; cli->command && *n; n++)
+		if (!strcmp(cli->command->name, *n))
+			return true;
+	return false;
+}
+
 int cli_open(struct cli *cli)
 {
+	const char *uri = cli_effective_uri(cli);
+	char *existing = NULL;
+	int ret;
+
 	if (cli->node)
 		return 0;
-	if (rfm_open(cli->uri, &cli->node)) {
+	/*
+	 * shm: "open only if it exists", unless the URI says otherwise: with
+	 * create= or with size= (which describes the network to make).
+	 */
+	if (reads_only(cli) && !strncmp(uri, "shm:", 4) && !strstr(uri, "create=") &&
+	    !strstr(uri, "size=") &&
+	    asprintf(&existing, "%s%ccreate=0", uri, strchr(uri, '?') ? '&' : '?') < 0)
+		existing = NULL;
+	ret = rfm_open(existing ? existing : cli->uri, &cli->node);
+	free(existing);
+	if (ret) {
 		cli->node = NULL;
 		return cli_fail(cli);
 	}

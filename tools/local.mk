@@ -32,8 +32,11 @@ tools_rfm_SOURCES = \
 	tools/cmd-ping.c \
 	tools/cmd-bench.c \
 	tools/cmd-ring.c \
-	tools/cmd-health.c
+	tools/cmd-health.c \
+	tools/cmd-list.c
 tools_rfm_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
+# cmd-list.c reads segment headers without attaching: it knows their layout.
+tools_rfm_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src
 tools_rfm_LDADD = src/librfm.la $(JSONC_LIBS)
 
 EXTRA_DIST += man/rfm.1
