@@ -33,6 +33,9 @@ rfm_c_tests = \
 
 check_PROGRAMS += $(rfm_c_tests)
 TESTS += $(rfm_c_tests)
+# Docker's 64 MiB /dev/shm, in a private mount namespace (root only).
+TESTS += tests/test-small-shm.sh
+EXTRA_DIST += tests/test-small-shm.sh
 
 tests_test_fault_SOURCES = tests/test-fault.c
 tests_test_fault_CPPFLAGS = $(rfm_test_cppflags)

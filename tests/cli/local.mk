@@ -20,4 +20,5 @@ EXTRA_DIST += \
 	tests/cli/test_events.py \
 	tests/cli/test_ping.py \
 	tests/cli/test_bench.py \
-	tests/cli/test_rings.py
+	tests/cli/test_rings.py \
+	tests/cli/test_shm_front_door.py
