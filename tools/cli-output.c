@@ -26,10 +26,10 @@ static bool reads_only(const struct cli *cli)
 	return false;
 }
 
-int cli_open(struct cli *cli)
+static int open_node(struct cli *cli, bool only_existing)
 {
 	const char *uri = cli_effective_uri(cli);
-	char *existing = NULL;
+	char *existing = NULL; /* the URI with create=0 */
 	int ret;
 
 	if (cli->node)
@@ -38,7 +38,7 @@ int cli_open(struct cli *cli)
 	 * shm: "open only if it exists", unless the URI says otherwise: with
 	 * create= or with size= (which describes the network to make).
 	 */
-	if (reads_only(cli) && !strncmp(uri, "shm:", 4) && !strstr(uri, "create=") &&
+	if (only_existing && !strncmp(uri, "shm:", 4) && !strstr(uri, "create=") &&
 	    !strstr(uri, "size=") &&
 	    asprintf(&existing, "%s%ccreate=0", uri, strchr(uri, '?') ? '&' : '?') < 0)
 		existing = NULL;
@@ -49,6 +49,16 @@ int cli_open(struct cli *cli)
 		return cli_fail(cli);
 	}
 	return 0;
+}
+
+int cli_open(struct cli *cli)
+{
+	return open_node(cli, reads_only(cli));
+}
+
+int cli_open_existing(struct cli *cli)
+{
+	return open_node(cli, true);
 }
 
 const char *cli_effective_uri(const struct cli *cli)

@@ -150,6 +150,9 @@ int cli_parse_hex(struct cli *cli, const char *text, uint8_t **bufp, size_t *len
  */
 int cli_open(struct cli *cli);
 
+/* As cli_open(), always as a command that only reads (ring tail). */
+int cli_open_existing(struct cli *cli);
+
 /* Bytes the shm: network @name occupies in /dev/shm (cmd-list.c); 0 or -1. */
 int cli_shm_footprint(const char *name, uint64_t *bytes);
 

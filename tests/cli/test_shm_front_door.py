@@ -16,7 +16,8 @@ def shell(command):
 
 def test_reading_commands_do_not_create_a_network(rfm, net):
     for args in (["peek32", "0x1000"], ["read", "0", "4"], ["dump", "0", "16"],
-                 ["info"], ["nodes"], ["wait", "--event", "intr1", "--timeout", "0"]):
+                 ["info"], ["nodes"], ["wait", "--event", "intr1", "--timeout", "0"],
+                 ["ring", "tail", "0"]):
         r = failed(rfm("-u", net.bare, *args), f"no network '{net.name}'")
         assert not net.exists(), r
         assert not os.path.exists(f"/dev/shm/rfmlock-{net.name}"), r
