@@ -359,7 +359,13 @@ static int receiver(struct harness_link *link, void *arg)
 	return 0;
 }
 
-/* Child: send to one node and to all; report the codes (a SIGBUS ends it). */
+/*
+ * Child: open after the truncation (the window is intact, so the file is
+ * accepted), send to one node and to all; report the codes (a SIGBUS ends
+ * it). A sender that used the queue before the truncation trusts the
+ * size it saw then and may fault: truncation needs write access, and
+ * docs/security.md says what that allows.
+ */
 static int sender(struct harness_link *link, void *arg)
 {
 	rfm_node *tx;
