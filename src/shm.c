@@ -626,7 +626,13 @@ static int check_owner(const struct rfm_uri *uri, const struct shm_params *p, co
 				  uri->text, seg, (unsigned int)s->st_uid, smode,
 				  (unsigned int)geteuid(),
 				  p->mode_given ? " as asked" : "");
-	if (!lock_created && (l->st_uid != s->st_uid ||
+	/*
+	 * The lock file may belong to the network's owner, or to a member of
+	 * a group that may write the network (who made it in the group's
+	 * name); and it must give nobody more than the network's writers.
+	 */
+	bool member = (s->st_mode & S_IWGRP) && l->st_gid == s->st_gid;
+	if (!lock_created && ((l->st_uid != s->st_uid && !member) ||
 			      ((unsigned int)l->st_mode & 0777 & ~(unsigned int)lock_mode(s->st_mode))))
 		return rfm__error(RFM_EPERM,
 				  "%s: its lock file belongs to uid %u with mode 0%03o, the network "
@@ -683,10 +689,18 @@ static int shm_open_node(struct rfm_node *node, struct rfm_uri *uri)
 				 uri->text, seg);
 		goto fail;
 	}
-	/* A lock file we made for a network of another user is theirs (root can). */
-	if (lock_created && lst.st_uid != st.st_uid &&
-	    fchown(shm->fd, st.st_uid, st.st_gid) == 0 && fchmod(shm->fd, lock_mode(st.st_mode)) == 0)
+	/*
+	 * A lock file we made for an existing network takes its group and
+	 * mode (and its owner, when we are root), so its other users can
+	 * open it too.
+	 */
+	if (lock_created && !created) {
+		if (fchown(shm->fd, geteuid() == 0 ? st.st_uid : (uid_t)-1, st.st_gid) == 0 &&
+		    fchmod(shm->fd, lock_mode(st.st_mode)) == 0) {
+			/* done; if not, the check below says why it cannot be used */
+		}
 		fstat(shm->fd, &lst);
+	}
 	ret = check_owner(uri, &params, seg, &st, &lst, lock_created);
 	if (ret)
 		goto fail;

@@ -143,7 +143,7 @@ def test_info_json(rfm, net):
     assert obj["incarnation"] >= 1
     assert obj["version"] == version
     assert set(obj) == {"node_id", "size", "backend", "uri", "max_nodes", "nodes_attached",
-                        "incarnation", "version"}
+                        "incarnation", "version", "footprint"}
 
 
 def test_info_text(rfm, net):
@@ -296,7 +296,7 @@ def test_destroy_removes_the_network(rfm, net):
     failed(rfm("-u", net.bare, "destroy"), "No such file")
     # Reading commands do not bring it back; a writing one makes a new
     # network of the same name, which starts from zeros.
-    failed(rfm("-u", net.uri, "peek32", "0"), "no network")
+    failed(rfm("-u", net.bare, "peek32", "0"), "no network")
     assert not net.exists()
     ok(rfm("-u", net.uri, "poke32", "4", "0"))
     assert ok(rfm("-u", net.uri, "peek32", "0")).out == "0x00000000\n"
