@@ -33,9 +33,16 @@ rfm_c_tests = \
 
 check_PROGRAMS += $(rfm_c_tests)
 TESTS += $(rfm_c_tests)
-# Docker's 64 MiB /dev/shm, in a private mount namespace (root only).
+# Docker's 64 MiB /dev/shm, in a private mount namespace (root only): runs
+# examples/minimal and the README's first C block, built here from README.md.
 TESTS += tests/test-small-shm.sh
-EXTRA_DIST += tests/test-small-shm.sh
+check_PROGRAMS += tests/readme-snippet
+nodist_tests_readme_snippet_SOURCES = tests/readme-snippet.c
+tests_readme_snippet_LDADD = src/librfm.la
+tests/readme-snippet.c: $(top_srcdir)/README.md $(top_srcdir)/tests/readme-snippet.sh
+	$(AM_V_GEN)$(SHELL) $(top_srcdir)/tests/readme-snippet.sh $(top_srcdir)/README.md >$@.tmp && mv $@.tmp $@
+CLEANFILES += tests/readme-snippet.c
+EXTRA_DIST += tests/test-small-shm.sh tests/readme-snippet.sh
 
 tests_test_fault_SOURCES = tests/test-fault.c
 tests_test_fault_CPPFLAGS = $(rfm_test_cppflags)

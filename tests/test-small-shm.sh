@@ -19,7 +19,8 @@ if [ "${RFM_TEST_BACKEND:-shm}" != shm ]; then
 	exit 77
 fi
 
-for f in "$top_builddir/tools/rfm" "$top_builddir/examples/minimal"; do
+for f in "$top_builddir/tools/rfm" "$top_builddir/examples/minimal" \
+	"$top_builddir/tests/readme-snippet"; do
 	if [ ! -x "$f" ]; then
 		echo "skipped: $f is not built (--enable-tools, --enable-examples)"
 		exit 77
@@ -29,29 +30,8 @@ done
 work=$(mktemp -d) || exit 99
 trap 'rm -rf "$work"' EXIT
 
-# The README's first C block, wrapped in a main() that declares what it uses.
-awk '/^```c$/ { inblock = 1; next } inblock && /^```$/ { exit } inblock { print }' \
-	"$top_srcdir/README.md" >"$work/block.c"
-if ! grep -q rfm_open "$work/block.c"; then
-	echo "FAIL: no C block with rfm_open() in README.md"
-	exit 1
-fi
-{
-	echo '#include <stdio.h>'
-	echo '#include <string.h>'
-	grep '^#include' "$work/block.c"
-	echo 'int main(void) { uint32_t sample = 42, seq = 0;'
-	grep -v '^#include' "$work/block.c"
-	echo 'puts("snippet ok"); return 0; }'
-} >"$work/snippet.c"
-libdir=$top_builddir/src/.libs
-if ! ${CC:-cc} -o "$work/snippet" "$work/snippet.c" -I"$top_srcdir/include" \
-	-I"$top_builddir/include" -L"$libdir" -Wl,-rpath,"$libdir" -lrfm; then
-	echo "FAIL: the README's C block does not compile"
-	exit 1
-fi
-
 export RFM_TOOL="$top_builddir/tools/rfm" MINIMAL="$top_builddir/examples/minimal" WORK="$work"
+export SNIPPET="$top_builddir/tests/readme-snippet"
 unshare -m sh -ec '
 	mount --make-rprivate / 2>/dev/null || true
 	mount -t tmpfs -o size=64m tmpfs /dev/shm
@@ -59,7 +39,7 @@ unshare -m sh -ec '
 	"$MINIMAL" | grep "read back"
 	"$MINIMAL" | grep "16777216-byte window"
 	"$RFM_TOOL" -u shm:default destroy
-	"$WORK/snippet"
+	"$SNIPPET" | grep "snippet ok"
 	"$RFM_TOOL" -u shm:lab destroy
 	# A window too big for this /dev/shm: the fix is in the message.
 	if "$RFM_TOOL" -u "shm:big?size=64M" poke32 0 1 2>"$WORK/err"; then
