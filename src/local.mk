@@ -31,6 +31,8 @@ src_librfm_la_SOURCES = \
 	src/dev-internal.h \
 	src/dev.c \
 	src/dev-events.c
+# The threat model of the shm: backend (shm.c, shm-events.c).
+EXTRA_DIST += docs/security.md
 src_librfm_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
 src_librfm_la_LDFLAGS = \
 	-version-info $(RFM_LT_VERSION) \

@@ -21,8 +21,7 @@
 
 struct network {
 	char name[RFM_SHM_NAME_MAX + 1];
-	const char *state;	/* "ok", "corrupt", "version N", "no access" */
-	char state_buf[32];
+	char state[32];		/* "ok", "corrupt", "version N", "no access" */
 	uint64_t window_size;	/* 0 when the header cannot be read */
 	uint64_t bytes;		/* allocated in /dev/shm (st_blocks * 512) */
 	int nodes;		/* attached nodes, -1 when the lock file is not readable */
@@ -66,11 +65,12 @@ static void read_network(const char *name, struct network *net)
 
 	memset(net, 0, sizeof(*net));
 	snprintf(net->name, sizeof(net->name), "%s", name);
-	net->state = "ok";
+	snprintf(net->state, sizeof(net->state), "ok");
 	snprintf(path, sizeof(path), RFM_SHM_DIR "/" RFM_SHM_PREFIX "%s", name);
 	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		net->state = fd < 0 && errno == EACCES ? "no access" : "not a network";
+		snprintf(net->state, sizeof(net->state), "%s",
+			 fd < 0 && errno == EACCES ? "no access" : "not a network");
 		if (lstat(path, &st) == 0) {
 			net->bytes = occupied(&st);
 			net->mode = (unsigned int)(st.st_mode & 0777);
@@ -78,7 +78,7 @@ static void read_network(const char *name, struct network *net)
 		}
 		if (fd >= 0)
 			close(fd);
-		net->nodes = count_attached(name);
+		net->nodes = -1;
 		return;
 	}
 	net->bytes = occupied(&st);
@@ -86,15 +86,15 @@ static void read_network(const char *name, struct network *net)
 	net->uid = st.st_uid;
 	memset(&h, 0, sizeof(h));
 	if (pread(fd, &h, sizeof(h), 0) != (ssize_t)sizeof(h) || h.magic != RFM_SHM_MAGIC) {
-		net->state = st.st_size == 0 ? "empty" : "corrupt";
+		snprintf(net->state, sizeof(net->state), "%s", st.st_size == 0 ? "empty" : "corrupt");
 	} else if (h.version != RFM_SHM_VERSION) {
-		snprintf(net->state_buf, sizeof(net->state_buf), "version %u", h.version);
-		net->state = net->state_buf;
+		snprintf(net->state, sizeof(net->state), "version %u", h.version);
 	} else {
 		net->window_size = h.window_size;
 	}
 	close(fd);
-	net->nodes = count_attached(name);
+	/* Another version keeps its locks elsewhere: its count is unknown here. */
+	net->nodes = net->window_size ? count_attached(name) : -1;
 }
 
 int cli_shm_footprint(const char *name, uint64_t *bytes)
@@ -234,6 +234,7 @@ const struct cli_command cli_cmd_list = {
 		"--uri is not used.\n"
 		"\n"
 		"JSON keys: networks, an array of objects with name, state, window_size,\n"
-		"bytes, nodes_attached (-1: not readable), mode, owner, uid.\n",
+		"bytes, nodes_attached (-1: unknown: no access, or another version's\n"
+		"network), mode, owner, uid.\n",
 	.run = list_run,
 };

@@ -73,6 +73,29 @@ def test_list_shows_every_network(rfm, net, hold_node):
     held.release()
 
 
+def test_list_names_foreign_and_corrupt_segments(rfm, net):
+    from conftest import Network
+    other = Network(net.name + "-old")
+    try:
+        for n in (net, other):
+            ok(rfm("-u", n.uri, "poke32", "0", "1"))
+        with open(other.path, "r+b") as f:   # another librfm's format version
+            f.seek(8)
+            f.write((2).to_bytes(4, "little"))
+        with open(net.path, "r+b") as f:     # not a network at all
+            f.write(b"NOT-RFM!")
+        entries = {n["name"]: n for n in ok(rfm("list", "--json")).json()["networks"]}
+        assert entries[other.name]["state"] == "version 2"
+        assert entries[other.name]["window_size"] == 0
+        assert entries[other.name]["nodes_attached"] == -1
+        assert entries[net.name]["state"] == "corrupt"
+        text = ok(rfm("list")).out
+        assert any(ln.startswith(other.name + " ") and ln.endswith("version 2")
+                   for ln in text.splitlines()), text
+    finally:
+        other.remove()
+
+
 def test_info_shows_the_footprint(rfm, net):
     obj = ok(rfm("-u", net.uri, "info", "--json")).json()
     assert obj["footprint"] == WINDOW + 5 * 4096
