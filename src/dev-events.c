@@ -204,7 +204,7 @@ static struct rfm_dev_sleeper *this_sleeper(void)
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return NULL;
-	s->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	s->efd = rfm__fd_keep_off_std(eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
 	if (s->efd < 0 || pthread_setspecific(sleeper_key, s)) {
 		if (s->efd >= 0)
 			close(s->efd);

@@ -207,7 +207,7 @@ static int dev_open_node(struct rfm_node *node, struct rfm_uri *uri)
 	dev = calloc(1, sizeof(*dev));
 	if (!dev)
 		return rfm__error(RFM_ENOMEM, "%s: out of memory", uri->text);
-	dev->fd = open(uri->path, O_RDWR | O_CLOEXEC | O_NONBLOCK);
+	dev->fd = rfm__fd_keep_off_std(open(uri->path, O_RDWR | O_CLOEXEC | O_NONBLOCK));
 	if (dev->fd < 0) {
 		ret = open_error(uri, errno);
 		goto err_free;

@@ -80,7 +80,7 @@ RFM_API int rfm_event_fd(rfm_node *node)
 	ret = ev->efd;
 	if (ret >= 0)
 		goto out;
-	int efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	int efd = rfm__fd_keep_off_std(eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
 	if (efd < 0) {
 		ret = rfm__error(rfm__errno_code(errno), "%s: eventfd: %s", node->uri,
 				 strerror(errno));

@@ -198,6 +198,13 @@ struct rfm_node {
 	struct rfm_rt_opts *rt;	/* prefault/lock/scheduling (rt-internal.h), or NULL */
 };
 
+/*
+ * Every descriptor the library opens goes through this: one on 0-2 (the
+ * caller runs with stdin, stdout or stderr closed) is moved to 3 or above,
+ * close-on-exec. Returns the descriptor to use, or -1 with errno.
+ */
+int rfm__fd_keep_off_std(int fd);
+
 /* ---- open nodes, for fork handling (node-registry.c) ---- */
 
 void rfm__node_register(struct rfm_node *node);

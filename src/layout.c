@@ -445,7 +445,7 @@ RFM_API int rfm_layout_load_file(const char *path, rfm_layout **layoutp,
 		*diagsp = NULL;
 	if (!path || !layoutp)
 		return rfm__error(RFM_EINVAL, "rfm_layout_load_file: NULL argument");
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = rfm__fd_keep_off_std(open(path, O_RDONLY | O_CLOEXEC));
 	if (fd < 0) {
 		int err = errno;
 		return rfm__error(rfm__errno_code(err), "%s: %s", path, strerror(err));

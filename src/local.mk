@@ -27,6 +27,7 @@ src_librfm_la_SOURCES = \
 	src/health.c \
 	src/selftest.c \
 	src/shm-health.c \
+	src/shm-names.c \
 	src/dev-internal.h \
 	src/dev.c \
 	src/dev-events.c \
@@ -34,6 +35,8 @@ src_librfm_la_SOURCES = \
 	src/rt-options.c \
 	src/rt-thread.c \
 	src/mem-lock.c
+# The threat model of the shm: backend (shm.c, shm-events.c).
+EXTRA_DIST += docs/security.md
 src_librfm_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
 src_librfm_la_LDFLAGS = \
 	-version-info $(RFM_LT_VERSION) \

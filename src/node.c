@@ -2,10 +2,31 @@
 /* Opening nodes by URI, choosing the backend by scheme; node facts. */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "rt-internal.h"
+
+int rfm__fd_keep_off_std(int fd)
+{
+	int moved;
+
+	/*
+	 * With stdin, stdout or stderr closed, the kernel hands out 0-2 for our
+	 * next descriptor, and the program's own printf() or perror() would then
+	 * write into a shared segment or a device. Move it above them.
+	 */
+	if (fd < 0 || fd > 2)
+		return fd;
+	moved = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	int err = errno;
+	close(fd);
+	errno = err;
+	return moved;
+}
 
 static const struct rfm_backend_ops *const backends[] = {
 	&rfm__shm_ops,

@@ -155,7 +155,7 @@ static int r2g_open(struct rfm_node *node, struct rfm_uri *uri)
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return rfm__error(RFM_ENOMEM, "%s: out of memory", uri->text);
-	r->fd = open(uri->path, O_RDWR | O_CLOEXEC);
+	r->fd = rfm__fd_keep_off_std(open(uri->path, O_RDWR | O_CLOEXEC));
 	if (r->fd < 0) {
 		err = errno_to_rfm(errno, "open", uri->path);
 		free(r);

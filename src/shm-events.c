@@ -9,6 +9,13 @@
  * bits say which queues have a receiver; the header's listening bitmap
  * says which node ids have any, so a broadcast visits only those.
  *
+ * A queue's memory is a slab after the window: the receiver takes a free
+ * one or grows the file by one (posix_fallocate: a full /dev/shm fails
+ * the attach, never a later store), and records it in its node entry.
+ * Senders check that slab number against the file's size before touching
+ * it, and the slab's owner field against the queue, so a scribbled entry
+ * costs a counted, skipped record, never a SIGBUS.
+ *
  * A queue is a bounded multi-producer ring of 32-byte slots:
  *  - a sender claims position p by CAS on tail, if p < head + depth (else
  *    the record is dropped and the drop counter bumped: senders never
@@ -50,9 +57,9 @@
 #define NO_STALL UINT64_MAX
 #define NODE_QUEUE_BITS ((1u << RFM_SHM_QUEUES_PER_NODE) - 1)
 
-static struct rfm_shm_queue *queue_at(const struct shm_node *shm, unsigned int qi)
+static struct rfm_shm_queue *slab_at(const struct shm_node *shm, unsigned int k)
 {
-	return (struct rfm_shm_queue *)(shm->events + (uint64_t)qi * shm->stride);
+	return (struct rfm_shm_queue *)(shm->events + (uint64_t)k * shm->stride);
 }
 
 static struct rfm_shm_slot *queue_slots(struct rfm_shm_queue *q)
@@ -116,10 +123,56 @@ void rfm__shm_reclaim_queues(struct shm_node *shm, int id)
 		set_listening(shm, (unsigned int)id, false);
 }
 
+/* Mark in @used the slabs of receivers that are alive. The segment lock is held. */
+static void find_used_slabs(struct shm_node *shm, uint8_t *used)
+{
+	for (unsigned int id = 0; id < RFM_MAX_NODES; id++) {
+		uint32_t bits = node_queue_bits(shm, id);
+
+		while (bits) {
+			unsigned int j = (unsigned int)__builtin_ctz(bits);
+			unsigned int qi = id * RFM_SHM_QUEUES_PER_NODE + j;
+			uint32_t k = __atomic_load_n(&shm->nodes[id].queue_slab[j], __ATOMIC_RELAXED);
+
+			bits &= bits - 1;
+			if (!k || k > RFM_SHM_QUEUE_COUNT ||
+			    !rfm__shm_byte_locked(shm->fd, RFM_SHM_QUEUE_LOCK_BASE + qi))
+				continue;
+			used[(k - 1) / 8] |= (uint8_t)(1u << ((k - 1) % 8));
+		}
+	}
+}
+
+/* Take the lowest free slab and make sure the file holds it, reserved. */
+static int take_slab(struct rfm_node *node, struct shm_node *shm, unsigned int *slab)
+{
+	uint8_t used[RFM_SHM_QUEUE_COUNT / 8];
+	unsigned int k;
+	uint64_t offset;
+	int err;
+
+	memset(used, 0, sizeof(used));
+	find_used_slabs(shm, used);
+	for (k = 0; k < RFM_SHM_QUEUE_COUNT; k++)
+		if (!(used[k / 8] & (1u << (k % 8))))
+			break;
+	if (k == RFM_SHM_QUEUE_COUNT)
+		return rfm__error(RFM_EFULL, "%s: all %u event queues of the network are in use",
+				  node->uri, RFM_SHM_QUEUE_COUNT);
+	offset = shm->map_size + (uint64_t)k * shm->stride;
+	/* Reserve the slab's pages: a full /dev/shm fails here, not with SIGBUS. */
+	err = posix_fallocate(shm->seg_fd, (off_t)offset, shm->stride);
+	if (err)
+		return rfm__shm_no_room(node->uri, err, shm->stride, "reserving an event queue");
+	rfm__shm_refresh_size(shm);
+	*slab = k;
+	return 0;
+}
+
 int rfm__shm_ev_attach(struct rfm_node *node, uint32_t *depth)
 {
 	struct shm_node *shm = node->priv;
-	unsigned int qi = 0;
+	unsigned int qi = 0, slab = 0, j = 0;
 	int ret, err = EAGAIN;
 
 	if (shm->queue >= 0) {
@@ -130,7 +183,7 @@ int rfm__shm_ev_attach(struct rfm_node *node, uint32_t *depth)
 	if (ret)
 		return ret;
 	rfm__shm_reclaim_queues(shm, node->id);
-	for (unsigned int j = 0; j < RFM_SHM_QUEUES_PER_NODE; j++) {
+	for (j = 0; j < RFM_SHM_QUEUES_PER_NODE; j++) {
 		qi = (unsigned int)node->id * RFM_SHM_QUEUES_PER_NODE + j;
 		if (node_queue_bits(shm, (unsigned int)node->id) & (1u << j))
 			continue;
@@ -148,19 +201,14 @@ int rfm__shm_ev_attach(struct rfm_node *node, uint32_t *depth)
 		return rfm__error(RFM_ESYS, "%s: locking an event queue: %s", node->uri,
 				  strerror(err));
 	}
-	/* Reserve the queue's pages: a full /dev/shm fails here, not with SIGBUS. */
-	err = posix_fallocate(shm->fd, (off_t)(shm->header->event_offset + (uint64_t)qi * shm->stride),
-			      shm->stride);
-	if (err) {
+	ret = take_slab(node, shm, &slab);
+	if (ret) {
 		queue_unlock(shm, qi);
 		flock(shm->fd, LOCK_UN);
-		errno = err;
-		return rfm__error(rfm__errno_code(err),
-				  "%s: reserving an event queue (is /dev/shm full?): %s", node->uri,
-				  strerror(err));
+		return ret;
 	}
 
-	struct rfm_shm_queue *q = queue_at(shm, qi);
+	struct rfm_shm_queue *q = slab_at(shm, slab);
 	/* Start after whatever a previous receiver left: positions only grow. */
 	uint64_t tail = __atomic_load_n(&q->tail, __ATOMIC_ACQUIRE);
 	__atomic_store_n(&q->mask, 0, __ATOMIC_RELAXED);
@@ -168,15 +216,20 @@ int rfm__shm_ev_attach(struct rfm_node *node, uint32_t *depth)
 	__atomic_store_n(&q->head, tail, __ATOMIC_RELEASE);
 	q->incarnation++;
 	q->pid = (int32_t)getpid();
+	/* Senders holding an old view of this slab see the new owner and skip it. */
+	__atomic_store_n(&q->owner, qi + 1, __ATOMIC_RELEASE);
 	shm->queue = (int)qi;
+	shm->slab = (int)slab;
 	shm->q = q;
 	shm->slots = queue_slots(q);
 	__atomic_store_n(&shm->head, tail, __ATOMIC_RELAXED);
 	shm->drop_base = __atomic_load_n(&q->dropped, __ATOMIC_RELAXED);
 	shm->skipped = 0;
 	shm->stall_pos = NO_STALL;
-	__atomic_fetch_or(&shm->nodes[node->id].event_queues,
-			  1u << (qi % RFM_SHM_QUEUES_PER_NODE), __ATOMIC_RELEASE);
+	/* The slab before the bit: a sender that sees the bit finds the slab. */
+	__atomic_store_n(&shm->nodes[node->id].queue_slab[j], (uint16_t)(slab + 1),
+			 __ATOMIC_RELEASE);
+	__atomic_fetch_or(&shm->nodes[node->id].event_queues, 1u << j, __ATOMIC_RELEASE);
 	set_listening(shm, (unsigned int)node->id, true);
 	flock(shm->fd, LOCK_UN);
 	*depth = shm->depth;
@@ -193,7 +246,9 @@ void rfm__shm_release_queue(struct shm_node *shm, bool locked)
 	/* Only under the lock: an attach racing with us may have just set it. */
 	if (locked && !node_queue_bits(shm, (unsigned int)shm->id))
 		set_listening(shm, (unsigned int)shm->id, false);
+	/* The entry keeps its slab number: a sender may still read it with the bit. */
 	shm->queue = -1;
+	shm->slab = -1;
 	shm->q = NULL;
 	shm->slots = NULL;
 }
@@ -208,19 +263,52 @@ void rfm__shm_ev_set_mask(struct rfm_node *node, uint32_t mask)
 
 /* ---- sending ---- */
 
-/* Claim, fill and stamp one slot of queue @qi; false when it is full. */
-static bool push(struct shm_node *shm, unsigned int qi, struct rfm_ev_record *rec)
+/*
+ * The slab of queue @j of node @id, or NULL. Everything here comes from
+ * the segment: a slab number that is out of range or beyond the file
+ * counts as damage (a scribbled entry); a slab owned by another queue is a
+ * receiver that just left or arrived, and is skipped.
+ */
+static struct rfm_shm_queue *queue_of(struct shm_node *shm, unsigned int id, unsigned int j,
+				      unsigned int *slab)
 {
-	struct rfm_shm_queue *q = queue_at(shm, qi);
+	uint32_t k = __atomic_load_n(&shm->nodes[id].queue_slab[j], __ATOMIC_ACQUIRE);
+	uint64_t end;
+	struct rfm_shm_queue *q;
+
+	if (!k || k > RFM_SHM_QUEUE_COUNT)
+		goto damaged;
+	k--;
+	end = (uint64_t)(k + 1) * shm->stride;
+	if (end > __atomic_load_n(&shm->events_known, __ATOMIC_ACQUIRE)) {
+		/* A slab made since we last looked, or a lie: ask the file. */
+		rfm__shm_refresh_size(shm);
+		if (end > __atomic_load_n(&shm->events_known, __ATOMIC_ACQUIRE))
+			goto damaged;
+	}
+	q = slab_at(shm, k);
+	if (__atomic_load_n(&q->owner, __ATOMIC_ACQUIRE) != id * RFM_SHM_QUEUES_PER_NODE + j + 1)
+		return NULL;
+	*slab = k;
+	return q;
+damaged:
+	__atomic_fetch_add(&shm->damaged, 1, __ATOMIC_RELAXED);
+	return NULL;
+}
+
+/* Claim, fill and stamp one slot of queue @q (slab @k); false when it is full. */
+static bool push(struct shm_node *shm, struct rfm_shm_queue *q, unsigned int k,
+		 struct rfm_ev_record *rec)
+{
 	uint64_t depth = shm->depth;
 	uint64_t p = __atomic_load_n(&q->tail, __ATOMIC_RELAXED);
 
 	for (;;) {
-		if (p >= __atomic_load_n(&shm->limits[qi], __ATOMIC_ACQUIRE)) {
+		if (p >= __atomic_load_n(&shm->limits[k], __ATOMIC_ACQUIRE)) {
 			/* Acquire: the receiver is done with the slots below head. */
 			uint64_t head = __atomic_load_n(&q->head, __ATOMIC_ACQUIRE);
 
-			__atomic_store_n(&shm->limits[qi], head + depth, __ATOMIC_RELEASE);
+			__atomic_store_n(&shm->limits[k], head + depth, __ATOMIC_RELEASE);
 			if (p >= head + depth) {
 				__atomic_fetch_add(&q->dropped, 1, __ATOMIC_RELAXED);
 				return false;
@@ -257,14 +345,15 @@ static int push_node(struct shm_node *shm, unsigned int id, struct rfm_ev_record
 
 	while (bits) {
 		unsigned int j = (unsigned int)__builtin_ctz(bits);
-		unsigned int qi = id * RFM_SHM_QUEUES_PER_NODE + j;
+		unsigned int k = 0;
+		struct rfm_shm_queue *q;
 
 		bits &= bits - 1;
-		if (!(__atomic_load_n(&queue_at(shm, qi)->mask, __ATOMIC_ACQUIRE) &
-		      RFM_EVENT_BIT(rec->type)))
+		q = queue_of(shm, id, j, &k);
+		if (!q || !(__atomic_load_n(&q->mask, __ATOMIC_ACQUIRE) & RFM_EVENT_BIT(rec->type)))
 			continue;
-		if (push(shm, qi, rec))
-			pushed[n++] = queue_at(shm, qi);
+		if (push(shm, q, k, rec))
+			pushed[n++] = q;
 	}
 	if (!n)
 		return 0;
@@ -294,9 +383,17 @@ int rfm__shm_ev_send(struct rfm_node *node, unsigned int to, struct rfm_ev_recor
 	int n = 0;
 
 	if (to != RFM_NODE_ALL) {
+		uint64_t damaged = __atomic_load_n(&shm->damaged, __ATOMIC_RELAXED);
+
 		if (!rfm__shm_ev_node_attached(node, to))
 			return rfm__error(RFM_ENODE, "%s: node %u is not attached", node->uri, to);
-		return push_node(shm, to, rec);
+		n = push_node(shm, to, rec);
+		if (!n && __atomic_load_n(&shm->damaged, __ATOMIC_RELAXED) != damaged)
+			return rfm__error(RFM_ECORRUPT,
+					  "%s: node %u's event queue entry points outside the "
+					  "network (scribbled by another process); nothing was sent",
+					  node->uri, to);
+		return n;
 	}
 	for (unsigned int w = 0; w < RFM_MAX_NODES / 64; w++) {
 		uint64_t bits = __atomic_load_n(&shm->header->listening[w], __ATOMIC_ACQUIRE);

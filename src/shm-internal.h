@@ -10,11 +10,14 @@
 #include "shm-segment.h"
 
 struct shm_node {
-	int fd;
+	int fd;			/* the lock file: every flock and OFD lock is taken here */
+	int seg_fd;		/* the segment: size, reservations */
 	uint8_t *segment;	/* header, node table, window (populated) */
 	uint64_t map_size;	/* bytes of that mapping: up to the event area */
-	uint8_t *events;	/* the event queues (sparse, mapped apart) */
+	uint8_t *events;	/* the event slabs (mapped apart, up to the largest size) */
 	uint64_t events_size;
+	uint64_t events_known;	/* bytes of slabs known to exist in the file (atomic) */
+	uint64_t damaged;	/* sends that met a queue pointing at no valid slab (atomic) */
 	struct rfm_shm_header *header;
 	struct rfm_shm_node_entry *nodes;
 	/* Copied from the validated header: never re-read from the segment. */
@@ -22,8 +25,9 @@ struct shm_node {
 	uint32_t stride;
 	int id;
 
-	/* Receiving: the queue this handle owns, or -1. */
+	/* Receiving: the queue this handle owns, or -1, and its slab. */
 	int queue;
+	int slab;
 	struct rfm_shm_queue *q;
 	struct rfm_shm_slot *slots;
 	uint64_t head;		/* next position to take (atomic: read by watchers) */
@@ -33,7 +37,7 @@ struct shm_node {
 	uint64_t stall_since;
 	uint64_t empty_takes;	/* takes that found nothing (stall checks are sampled) */
 
-	/* Sending: per queue, positions below limit[q] are known to be free. */
+	/* Sending: per slab, positions below limit[k] are known to be free. */
 	uint64_t *limits;
 };
 
@@ -60,8 +64,15 @@ void rfm__shm_release_queue(struct shm_node *shm, bool locked);
 int rfm__shm_node_facts(struct rfm_node *node, unsigned int id, struct rfm_node_facts *facts);
 bool rfm__shm_node_alive(struct rfm_node *node, unsigned int id, uint32_t incarnation);
 
+/* shm-names.c: "no network 'x'", with the names that do exist. */
+int rfm__shm_no_network(const char *uri, const char *name);
+
 /* shm.c */
+/* RFM_ENOSPC with bytes needed, bytes free and the fix, for @err from a reservation. */
+int rfm__shm_no_room(const char *uri, int err, uint64_t needed, const char *what);
 int rfm__shm_lock(int fd, const char *uri);
+/* Re-read the segment's size: the slabs that exist now. */
+void rfm__shm_refresh_size(struct shm_node *shm);
 bool rfm__shm_byte_locked(int fd, uint64_t byte);
 
 #endif /* RFM_SHM_INTERNAL_H */

@@ -19,7 +19,7 @@ void rfm__shm_layout(uint64_t window_size, uint32_t queue_depth, struct rfm_shm_
 	layout->window_offset = round_up_page(layout->node_table_offset +
 					      RFM_MAX_NODES * sizeof(struct rfm_shm_node_entry));
 	layout->event_offset = layout->window_offset + window_size;
-	/* Page-aligned queues: each is reserved on its own when first used. */
+	/* Page-aligned slabs: the file grows by one when a receiver needs it. */
 	layout->queue_stride = (uint32_t)round_up_page(RFM_SHM_QUEUE_HEADER +
 						       (uint64_t)queue_depth *
 							       sizeof(struct rfm_shm_slot));
@@ -108,9 +108,18 @@ int rfm__shm_header_validate(const char *uri, const struct rfm_shm_header *h,
 	    h->segment_size != layout.segment_size)
 		return rfm__error(RFM_ECORRUPT,
 				  "%s: segment layout fields are inconsistent (corrupt header)", uri);
-	if (file_size < h->segment_size)
+	/* The window must be all there; slabs past it are checked before each use. */
+	if (file_size < h->event_offset)
 		return rfm__error(RFM_ECORRUPT, "%s: segment truncated: %llu of %llu bytes",
 				  uri, (unsigned long long)file_size,
-				  (unsigned long long)h->segment_size);
+				  (unsigned long long)h->event_offset);
 	return 0;
+}
+
+uint64_t rfm__shm_footprint(uint64_t window_size, uint32_t queue_depth, unsigned int slabs)
+{
+	struct rfm_shm_layout layout;
+
+	rfm__shm_layout(window_size, queue_depth, &layout);
+	return layout.event_offset + (uint64_t)slabs * layout.queue_stride;
 }

@@ -6,10 +6,17 @@
  *   0              header (one page)
  *   4096           node table: 256 entries of 64 bytes
  *   window_offset  the reflective window (page-aligned)
- *   event_offset   event queues: 256 nodes x 8 queues, each a 256-byte
- *                  header and queue_depth 32-byte slots, page-aligned
- *                  (sparse: a queue's pages are reserved when a handle
- *                  starts receiving on it)
+ *   event_offset   event queue slabs, each a 256-byte queue header and
+ *                  queue_depth 32-byte slots, page-aligned. The file ends
+ *                  after the slabs in use so far: a handle that starts
+ *                  receiving takes a free slab, or grows the file by one
+ *                  (reserved with posix_fallocate), and its node entry
+ *                  maps the queue to the slab. A network without
+ *                  receivers is its window plus a few pages.
+ *
+ * Coordination locks live in a second file, /dev/shm/rfmlock-NAME, that
+ * only processes with write access may open (see shm.c and
+ * docs/security.md): a reader of the segment can block nobody.
  *
  * Every field is validated against the layout this version computes for
  * the recorded window size, so a segment from another version, a corrupt
@@ -21,11 +28,15 @@
 #include <stdint.h>
 
 #define RFM_SHM_MAGIC UINT64_C(0x31304d454d464552) /* "REFMEM01" read as LE */
-#define RFM_SHM_VERSION 2u
+#define RFM_SHM_VERSION 3u /* 3: slabs allocated on demand, lock file */
 #define RFM_SHM_PAGE 4096u
 #define RFM_SHM_MIN_WINDOW RFM_SHM_PAGE
 #define RFM_SHM_MAX_WINDOW (UINT64_C(1) << 40)
 #define RFM_SHM_NAME_MAX 64
+/* Where shm_open() puts its files, and the names of a network's two files. */
+#define RFM_SHM_DIR "/dev/shm"
+#define RFM_SHM_PREFIX "rfm-"
+#define RFM_SHM_LOCK_PREFIX "rfmlock-"
 /* Byte offsets of the per-node OFD locks (one byte per node id). */
 #define RFM_SHM_LOCK_BASE 0
 /* ...and of the per-queue OFD locks, held by the handle that receives on it. */
@@ -47,15 +58,16 @@ struct rfm_shm_header {
 	uint64_t magic;		/* written last, with release order, at creation */
 	uint32_t version;
 	uint32_t header_size;
-	uint64_t segment_size;
+	uint64_t segment_size;	/* the largest the file may grow: every slab in use */
 	uint64_t window_offset;
 	uint64_t window_size;
 	uint64_t node_table_offset;
 	uint32_t node_count;
 	uint32_t node_entry_size;
 	uint64_t created_ns;	/* CLOCK_REALTIME at creation */
-	uint64_t event_offset;	/* first queue (page-aligned, after the window) */
-	uint64_t event_size;	/* all queues */
+	uint64_t event_offset;	/* first slab (page-aligned, after the window); the
+				 * smallest valid file size */
+	uint64_t event_size;	/* room for all slabs (most never exist) */
 	uint32_t queue_depth;	/* records per queue, power of two */
 	uint32_t queues_per_node;
 	uint32_t queue_stride;	/* bytes from one queue to the next */
@@ -75,7 +87,8 @@ struct rfm_shm_node_entry {
 	uint64_t beats;
 	uint64_t beat_ns;
 	uint64_t beat_period_ns;
-	uint8_t reserved[16];
+	/* Queue j of this node lives in slab queue_slab[j] - 1 (0: none). */
+	uint16_t queue_slab[RFM_SHM_QUEUES_PER_NODE];
 };
 
 /*
@@ -92,7 +105,8 @@ struct rfm_shm_queue {
 	uint32_t mask;		/* RFM_EVENT_BIT()s the receiver takes */
 	uint32_t incarnation;	/* receivers this queue has had */
 	int32_t pid;		/* receiving process (informational) */
-	uint8_t pad1[44];
+	uint32_t owner;		/* queue index (node id * 8 + j) + 1 of the receiver */
+	uint8_t pad1[40];
 	/* Wake-up: a futex word senders bump, and how many receivers sleep. */
 	uint32_t futex;
 	uint32_t sleepers;
@@ -147,5 +161,8 @@ void rfm__shm_header_init(struct rfm_shm_header *h, uint64_t window_size, uint32
  */
 int rfm__shm_header_validate(const char *uri, const struct rfm_shm_header *h,
 			     uint64_t file_size);
+
+/* Bytes a network of @window_size occupies with @slabs receiving queues. */
+uint64_t rfm__shm_footprint(uint64_t window_size, uint32_t queue_depth, unsigned int slabs);
 
 #endif /* RFM_SHM_SEGMENT_H */

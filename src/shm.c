@@ -5,8 +5,12 @@
  * One POSIX shared-memory segment per network. Cache coherence plays the
  * fibre: a store by one node is visible to every other at once.
  *
- * Two kinds of file lock on the segment's descriptor do the coordination,
- * and the kernel drops both when a process dies, so nothing goes stale:
+ * Two kinds of file lock do the coordination, and the kernel drops both
+ * when a process dies, so nothing goes stale. They are taken on a second
+ * file, /dev/shm/rfmlock-NAME, whose mode gives read access only to those
+ * who may also write: a lock needs only an open descriptor, so a process
+ * allowed merely to read the segment could otherwise hold locks every node
+ * waits on (docs/security.md). Opening a network needs write access.
  *  - flock(LOCK_EX) serialises creation, validation and node-id claims;
  *  - one open-file-description (OFD) byte lock per node id is held for as
  *    long as the node is attached. A node id whose table entry says
@@ -27,6 +31,7 @@
 #include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -147,49 +152,65 @@ static bool all_zero(const void *p, size_t len)
 	return true;
 }
 
+void rfm__shm_refresh_size(struct shm_node *shm)
+{
+	struct stat st;
+	uint64_t known = 0;
+
+	if (fstat(shm->seg_fd, &st) == 0 && (uint64_t)st.st_size > shm->map_size) {
+		known = (uint64_t)st.st_size - shm->map_size;
+		if (known > shm->events_size)
+			known = shm->events_size;
+	}
+	__atomic_store_n(&shm->events_known, known, __ATOMIC_RELEASE);
+}
+
 /*
  * Map a segment laid out as @h describes: everything up to the event area
- * populated at once, the event area apart and sparse (a queue's pages are
- * reserved when a handle starts receiving on it, see shm-events.c).
+ * populated at once, the event slabs apart, over the largest size the file
+ * may grow to. Only the slabs that exist are ever touched: senders check a
+ * slab against the file's size first (shm-events.c).
  *
- * Both mappings go through a second open file description of the same
- * file. A mapping keeps its description alive for as long as it exists —
- * in a fork()ed child too — so it must not be the description holding the
- * node-id and queue locks, or a child would keep the parent's id busy.
- * /proc/self/fd reopens the very inode we validated, even if the name was
- * removed meanwhile; without /proc, fall back to the locking descriptor.
+ * The locks live on the lock file, so the segment's own descriptor can be
+ * mapped: a fork()ed child keeping the mapping keeps no lock alive.
  */
 static int map_segment(struct shm_node *shm, const struct rfm_uri *uri,
 		       const struct rfm_shm_header *h)
 {
-	char path[64];
-	int map_fd, fd, ret = 0;
-
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", shm->fd);
-	map_fd = open(path, O_RDWR | O_CLOEXEC);
-	fd = map_fd >= 0 ? map_fd : shm->fd;
 	shm->segment = mmap(NULL, h->event_offset, PROT_READ | PROT_WRITE,
-			    MAP_SHARED | MAP_POPULATE, fd, 0);
+			    MAP_SHARED | MAP_POPULATE, shm->seg_fd, 0);
 	if (shm->segment == MAP_FAILED) {
 		shm->segment = NULL;
-		ret = sys_error(uri, "mmap");
-		goto out;
+		return sys_error(uri, "mmap");
 	}
 	shm->map_size = h->event_offset;
-	shm->events = mmap(NULL, h->event_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+	shm->events = mmap(NULL, h->event_size, PROT_READ | PROT_WRITE, MAP_SHARED, shm->seg_fd,
 			   (off_t)h->event_offset);
 	if (shm->events == MAP_FAILED) {
 		shm->events = NULL;
-		ret = sys_error(uri, "mmap of the event queues");
-		goto out;
+		return sys_error(uri, "mmap of the event queues");
 	}
 	shm->events_size = h->event_size;
 	shm->depth = h->queue_depth;
 	shm->stride = h->queue_stride;
-out:
-	if (map_fd >= 0)
-		close(map_fd);
-	return ret;
+	rfm__shm_refresh_size(shm);
+	return 0;
+}
+
+int rfm__shm_no_room(const char *uri, int err, uint64_t needed, const char *what)
+{
+	struct statvfs fs;
+	unsigned long long avail = 0;
+
+	if (err != ENOSPC && err != EDQUOT && err != EFBIG)
+		return rfm__error(rfm__errno_code(err), "%s: %s: %s", uri, what, strerror(err));
+	if (statvfs(RFM_SHM_DIR, &fs) == 0)
+		avail = (unsigned long long)fs.f_bavail * fs.f_frsize;
+	return rfm__error(RFM_ENOSPC,
+			  "%s: %s: is /dev/shm full? %llu bytes are needed, %llu are free; "
+			  "ask for a smaller window (size=16M, say) or give /dev/shm more room "
+			  "(docker run --shm-size=256m, or remount it with size=)",
+			  uri, what, (unsigned long long)needed, avail);
 }
 
 /* Lay out a new segment in @fd (locked, empty or never initialised). */
@@ -201,20 +222,18 @@ static int create_segment(struct shm_node *shm, const struct rfm_uri *uri, uint6
 
 	memset(&header, 0, sizeof(header));
 	rfm__shm_header_init(&header, window_size, depth);
-	if (ftruncate(shm->fd, 0) < 0)
+	if (ftruncate(shm->seg_fd, 0) < 0)
 		return sys_error(uri, "ftruncate");
 	/*
 	 * Reserve every page of header, node table and window now: on a full
 	 * /dev/shm this fails cleanly here instead of raising SIGBUS at some
-	 * later store into the window. The event area stays sparse.
+	 * later store into the window. Event slabs come when receivers do.
 	 */
-	err = posix_fallocate(shm->fd, 0, (off_t)header.event_offset);
-	if (!err && ftruncate(shm->fd, (off_t)header.segment_size) < 0)
-		err = errno;
+	err = posix_fallocate(shm->seg_fd, 0, (off_t)header.event_offset);
 	if (err) {
-		errno = err;
-		ret = sys_error(uri, "reserving the segment (is /dev/shm full?)");
-		if (ftruncate(shm->fd, 0) < 0) {
+		ret = rfm__shm_no_room(uri->text, err, header.event_offset,
+				       "reserving the segment");
+		if (ftruncate(shm->seg_fd, 0) < 0) {
 			/* nothing more to undo: the caller removes a segment it created */
 		}
 		return ret;
@@ -223,10 +242,23 @@ static int create_segment(struct shm_node *shm, const struct rfm_uri *uri, uint6
 	if (ret)
 		return ret;
 	memcpy(shm->segment, &header, sizeof(header));
-	/* The magic goes last: a segment without it is known to be unfinished. */
+	/*
+	 * The magic goes last: a segment without it is known to be unfinished.
+	 * We hold the open lock until the attach is done, so a later opener
+	 * that finds no magic and no live node knows the creator died here.
+	 */
 	__atomic_store_n(&((struct rfm_shm_header *)shm->segment)->magic, RFM_SHM_MAGIC,
 			 __ATOMIC_RELEASE);
 	return 0;
+}
+
+/* Is any node id held by a live process? (Locks are the truth, not the table.) */
+static bool any_node_alive(int fd)
+{
+	for (int id = 0; id < RFM_MAX_NODES; id++)
+		if (node_alive(fd, id))
+			return true;
+	return false;
 }
 
 /* Validate an existing segment and map it. Sets *uninitialised when it is empty. */
@@ -243,7 +275,7 @@ static int attach_segment(struct shm_node *shm, const struct rfm_uri *uri, uint6
 		*uninitialised = true;
 		return 0;
 	}
-	page = mmap(NULL, peek, PROT_READ, MAP_SHARED, shm->fd, 0);
+	page = mmap(NULL, peek, PROT_READ, MAP_SHARED, shm->seg_fd, 0);
 	if (page == MAP_FAILED)
 		return sys_error(uri, "mmap");
 	/* Work on a private copy: a peer cannot change it under our checks. */
@@ -252,8 +284,12 @@ static int attach_segment(struct shm_node *shm, const struct rfm_uri *uri, uint6
 	bool blank = all_zero(page, peek);
 	munmap(page, peek);
 
-	if (blank) {
-		/* The creator died before finishing; we hold the lock: start over. */
+	/*
+	 * No magic: the creator died before its last store (it held the open
+	 * lock we hold now). Start over, unless a live node says otherwise:
+	 * then someone scribbled on a network in use, and it is refused.
+	 */
+	if (blank || (header.magic == 0 && !any_node_alive(shm->fd))) {
 		*uninitialised = true;
 		return 0;
 	}
@@ -336,18 +372,35 @@ struct shm_params {
 	int node_id;		/* -1: first free */
 	uint64_t size;		/* 0: the network's, or the default when creating */
 	mode_t mode;
+	bool mode_given;	/* mode= was in the URI */
 	bool shared;		/* join a live node id beside its other handles */
 	uint32_t depth;		/* event queue depth; 0: the network's, or the default */
+	bool create;		/* create the network when it does not exist (create=1) */
+	bool accept_owner;	/* join a segment owned by another user as it is */
 };
+
+static int parse_bool(struct rfm_uri *uri, const char *key, bool *out)
+{
+	const char *v = rfm__uri_take(uri, key);
+
+	if (!v)
+		return 0;
+	if (strcmp(v, "0") && strcmp(v, "1"))
+		return rfm__error(RFM_EURI, "%s: %s must be 0 or 1, not '%s'", uri->text, key, v);
+	*out = v[0] == '1';
+	return 0;
+}
 
 static int parse_params(struct rfm_uri *uri, struct shm_params *p)
 {
 	const char *v;
 	uint64_t n;
+	int ret;
 
 	p->node_id = -1;
 	p->size = 0;
 	p->mode = 0600;
+	p->mode_given = false;
 	if ((v = rfm__uri_take(uri, "node"))) {
 		if (rfm__parse_u64(v, &n))
 			return rfm__error(RFM_EURI, "%s: node '%s' is not a number", uri->text, v);
@@ -359,7 +412,7 @@ static int parse_params(struct rfm_uri *uri, struct shm_params *p)
 	if ((v = rfm__uri_take(uri, "size"))) {
 		if (rfm__parse_size(v, &p->size))
 			return rfm__error(RFM_EURI, "%s: size '%s' is not a byte count", uri->text, v);
-		int ret = rfm__shm_check_window_size(uri->text, p->size);
+		ret = rfm__shm_check_window_size(uri->text, p->size);
 		if (ret)
 			return ret;
 	}
@@ -372,25 +425,31 @@ static int parse_params(struct rfm_uri *uri, struct shm_params *p)
 					  "read-write, no execute",
 					  uri->text, v);
 		p->mode = (mode_t)n;
+		p->mode_given = true;
 	}
 	p->shared = false;
-	if ((v = rfm__uri_take(uri, "shared"))) {
-		if (strcmp(v, "0") && strcmp(v, "1"))
-			return rfm__error(RFM_EURI, "%s: shared must be 0 or 1, not '%s'", uri->text, v);
-		p->shared = v[0] == '1';
-		if (p->shared && p->node_id < 0)
-			return rfm__error(RFM_EURI, "%s: shared=1 needs node=N (the id to share)",
-					  uri->text);
-	}
+	ret = parse_bool(uri, "shared", &p->shared);
+	if (ret)
+		return ret;
+	if (p->shared && p->node_id < 0)
+		return rfm__error(RFM_EURI, "%s: shared=1 needs node=N (the id to share)", uri->text);
 	p->depth = 0;
 	if ((v = rfm__uri_take(uri, "depth"))) {
 		if (rfm__parse_size(v, &n))
 			return rfm__error(RFM_EURI, "%s: depth '%s' is not a number", uri->text, v);
-		int ret = rfm__shm_check_depth(uri->text, n);
+		ret = rfm__shm_check_depth(uri->text, n);
 		if (ret)
 			return ret;
 		p->depth = (uint32_t)n;
 	}
+	p->create = true;
+	ret = parse_bool(uri, "create", &p->create);
+	if (ret)
+		return ret;
+	p->accept_owner = false;
+	ret = parse_bool(uri, "accept_owner", &p->accept_owner);
+	if (ret)
+		return ret;
 	return rfm__uri_check_all_used(uri);
 }
 
@@ -413,13 +472,15 @@ static void shm_release(struct shm_node *shm)
 		munmap(shm->segment, shm->map_size);
 	if (shm->fd >= 0)
 		close(shm->fd);
+	if (shm->seg_fd >= 0)
+		close(shm->seg_fd);
 	free(shm);
 }
 
 /*
- * The node id is held by a lock on the open file description, which a
- * fork() shares with the child: the child lets go of its descriptor so
- * that the parent's close really frees the id.
+ * The node id is held by a lock on the lock file's open file description,
+ * which a fork() shares with the child: the child lets go of its
+ * descriptor so that the parent's close really frees the id.
  */
 static void shm_forget(struct rfm_node *node)
 {
@@ -430,18 +491,171 @@ static void shm_forget(struct rfm_node *node)
 	shm->fd = -1;
 }
 
+/* ---- opening the files: the lock file first, the segment under its lock ---- */
+
+static bool name_exists(const char *name)
+{
+	char path[RFM_SHM_NAME_MAX + 32];
+	struct stat st;
+
+	snprintf(path, sizeof(path), RFM_SHM_DIR "%s", name);
+	return lstat(path, &st) == 0;
+}
+
+/* Read bits only where the class may also write: readers get no lock file. */
+static mode_t lock_mode(mode_t mode)
+{
+	mode &= 0666;
+	if (!(mode & S_IWGRP))
+		mode &= ~(mode_t)S_IRGRP;
+	if (!(mode & S_IWOTH))
+		mode &= ~(mode_t)S_IROTH;
+	return mode;
+}
+
+static int no_write_error(const struct rfm_uri *uri, const char *seg)
+{
+	char path[RFM_SHM_NAME_MAX + 32];
+	struct stat st;
+
+	snprintf(path, sizeof(path), RFM_SHM_DIR "%s", seg);
+	if (stat(path, &st) < 0)
+		return rfm__error(RFM_EPERM, "%s: no permission to open the network", uri->text);
+	return rfm__error(RFM_EPERM,
+			  "%s: no write permission on %s (owner uid %u, mode 0%03o): every node "
+			  "takes locks others wait on, so opening needs write access; the owner "
+			  "can share it with mode=0660 and a common group",
+			  uri->text, path, (unsigned int)st.st_uid, (unsigned int)(st.st_mode & 0777));
+}
+
+static int open_lock_file(struct shm_node *shm, const struct rfm_uri *uri,
+			  const struct shm_params *p, const char *lock, const char *seg,
+			  bool *lock_created)
+{
+	char path[RFM_SHM_NAME_MAX + 32];
+	mode_t mode = lock_mode(p->mode);
+
+	snprintf(path, sizeof(path), RFM_SHM_DIR "%s", lock);
+	for (int tries = 0;; tries++) {
+		struct stat held, linked;
+		int fd, ret;
+
+		*lock_created = false;
+		fd = shm_open(lock, O_RDWR | O_NOFOLLOW | O_CLOEXEC, 0);
+		if (fd < 0 && errno == ENOENT) {
+			if (!p->create && !name_exists(seg))
+				return rfm__shm_no_network(uri->text, uri->path);
+			fd = shm_open(lock, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+			if (fd < 0 && errno == EEXIST && tries < 16)
+				continue;
+			*lock_created = fd >= 0;
+		}
+		if (fd < 0)
+			return errno == EACCES ? no_write_error(uri, seg)
+					       : sys_error(uri, "opening the network's lock file");
+		fd = rfm__fd_keep_off_std(fd);
+		if (fd < 0)
+			return sys_error(uri, "opening the network's lock file");
+		/* The umask must not narrow the mode the caller asked for. */
+		if (*lock_created && fchmod(fd, mode) < 0) {
+			close(fd);
+			return sys_error(uri, "fchmod");
+		}
+		ret = lock_segment(fd, uri);
+		if (ret) {
+			close(fd);
+			return ret;
+		}
+		/* Still the file of that name? destroy removes it while others wait. */
+		if (fstat(fd, &held) == 0 && S_ISREG(held.st_mode) && lstat(path, &linked) == 0 &&
+		    held.st_ino == linked.st_ino && held.st_dev == linked.st_dev) {
+			shm->fd = fd;
+			return 0;
+		}
+		close(fd);
+		if (tries >= 16)
+			return rfm__error(RFM_EBUSY, "%s: %s keeps being removed under us",
+					  uri->text, path);
+	}
+}
+
+/* Open or create the segment itself; the open lock is held. */
+static int open_segment_file(struct shm_node *shm, const struct rfm_uri *uri,
+			     const struct shm_params *p, const char *seg, bool *created)
+{
+	int fd;
+
+	*created = false;
+	fd = shm_open(seg, O_RDWR | O_NOFOLLOW | O_CLOEXEC, 0);
+	if (fd < 0 && errno == ENOENT) {
+		if (!p->create)
+			return rfm__shm_no_network(uri->text, uri->path);
+		fd = shm_open(seg, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, p->mode);
+		*created = fd >= 0;
+	}
+	if (fd < 0)
+		return errno == EACCES ? no_write_error(uri, seg)
+				       : sys_error(uri, "opening the network segment");
+	shm->seg_fd = rfm__fd_keep_off_std(fd);
+	if (shm->seg_fd < 0)
+		return sys_error(uri, "opening the network segment");
+	/* The umask must not narrow the mode the caller asked for. */
+	if (*created && fchmod(shm->seg_fd, p->mode) < 0)
+		return sys_error(uri, "fchmod");
+	return 0;
+}
+
+/*
+ * A name in /dev/shm belongs to whoever created it first. Refuse a
+ * segment another user owns when the opener asked for a mode of its own
+ * (it expects its own network) or when anyone may write it (anyone may
+ * have planted it), and a lock file that is not the network owner's.
+ */
+static int check_owner(const struct rfm_uri *uri, const struct shm_params *p, const char *seg,
+		       const struct stat *s, const struct stat *l, bool lock_created)
+{
+	unsigned int smode = (unsigned int)(s->st_mode & 0777);
+
+	if (p->accept_owner)
+		return 0;
+	if (s->st_uid != geteuid() && (p->mode_given || (s->st_mode & S_IWOTH)))
+		return rfm__error(RFM_EPERM,
+				  "%s: " RFM_SHM_DIR "%s belongs to uid %u with mode 0%03o, not to "
+				  "uid %u%s: another user created the name first; add "
+				  "accept_owner=1 to join it as it is",
+				  uri->text, seg, (unsigned int)s->st_uid, smode,
+				  (unsigned int)geteuid(),
+				  p->mode_given ? " as asked" : "");
+	/*
+	 * The lock file may belong to the network's owner, or to a member of
+	 * a group that may write the network (who made it in the group's
+	 * name); and it must give nobody more than the network's writers.
+	 */
+	bool member = (s->st_mode & S_IWGRP) && l->st_gid == s->st_gid;
+	if (!lock_created && ((l->st_uid != s->st_uid && !member) ||
+			      ((unsigned int)l->st_mode & 0777 & ~(unsigned int)lock_mode(s->st_mode))))
+		return rfm__error(RFM_EPERM,
+				  "%s: its lock file belongs to uid %u with mode 0%03o, the network "
+				  "to uid %u with mode 0%03o: another user may hold its locks; "
+				  "destroy the network or add accept_owner=1",
+				  uri->text, (unsigned int)l->st_uid, (unsigned int)(l->st_mode & 0777),
+				  (unsigned int)s->st_uid, smode);
+	return 0;
+}
+
 static int shm_open_node(struct rfm_node *node, struct rfm_uri *uri)
 {
 	struct shm_params params;
 	struct shm_node *shm;
-	char path[RFM_SHM_NAME_MAX + 8];
-	bool created = false, uninitialised;
-	struct stat st;
+	char seg[RFM_SHM_NAME_MAX + 16], lock[RFM_SHM_NAME_MAX + 16];
+	bool created = false, lock_created, uninitialised;
+	struct stat st, lst;
 	int ret;
 
-	ret = segment_path(uri, path, sizeof(path));
+	ret = segment_path(uri, seg, sizeof(seg));
 	if (ret)
 		return ret;
+	snprintf(lock, sizeof(lock), "/" RFM_SHM_LOCK_PREFIX "%s", uri->path);
 	ret = parse_params(uri, &params);
 	if (ret)
 		return ret;
@@ -450,58 +664,47 @@ static int shm_open_node(struct rfm_node *node, struct rfm_uri *uri)
 	if (!shm)
 		return rfm__error(RFM_ENOMEM, "%s: out of memory", uri->text);
 	shm->fd = -1;
+	shm->seg_fd = -1;
 	shm->queue = -1;
-	/* Per-queue send limits: 16 KiB, so sends never allocate. */
+	shm->slab = -1;
+	/* Per-slab send limits: 16 KiB, so sends never allocate. */
 	shm->limits = calloc(RFM_SHM_QUEUE_COUNT, sizeof(*shm->limits));
 	if (!shm->limits) {
 		free(shm);
 		return rfm__error(RFM_ENOMEM, "%s: out of memory", uri->text);
 	}
 
-	/* Attach if it exists, else create it exclusively; retry if we race. */
-	for (int tries = 0; shm->fd < 0; tries++) {
-		shm->fd = shm_open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC, 0);
-		if (shm->fd >= 0)
-			break;
-		if (errno != ENOENT || tries > 16) {
-			ret = sys_error(uri, "opening the network segment");
-			goto fail;
-		}
-		shm->fd = shm_open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-				   params.mode);
-		if (shm->fd >= 0) {
-			created = true;
-			/* The umask must not narrow the mode the caller asked for. */
-			if (fchmod(shm->fd, params.mode) < 0) {
-				ret = sys_error(uri, "fchmod");
-				goto fail;
-			}
-		} else if (errno != EEXIST) {
-			ret = sys_error(uri, "creating the network segment");
-			goto fail;
-		}
-	}
-
-	ret = lock_segment(shm->fd, uri);
+	ret = open_lock_file(shm, uri, &params, lock, seg, &lock_created);
 	if (ret)
 		goto fail;
-	if (fstat(shm->fd, &st) < 0) {
+	ret = open_segment_file(shm, uri, &params, seg, &created);
+	if (ret)
+		goto fail;
+	if (fstat(shm->seg_fd, &st) < 0 || fstat(shm->fd, &lst) < 0) {
 		ret = sys_error(uri, "fstat");
 		goto fail;
 	}
 	if (!S_ISREG(st.st_mode)) {
 		ret = rfm__error(RFM_ECORRUPT, "%s: %s is not a regular shared-memory file",
-				 uri->text, path);
+				 uri->text, seg);
 		goto fail;
 	}
-	ret = attach_segment(shm, uri, (uint64_t)st.st_size, &uninitialised);
 	/*
-	 * Another opener may have set the segment up between our O_CREAT and
-	 * our lock: then the network is theirs, and our failing must not
-	 * remove it from under them.
+	 * A lock file we made for an existing network takes its group and
+	 * mode (and its owner, when we are root), so its other users can
+	 * open it too.
 	 */
-	if (ret || !uninitialised)
-		created = false;
+	if (lock_created && !created) {
+		if (fchown(shm->fd, geteuid() == 0 ? st.st_uid : (uid_t)-1, st.st_gid) == 0 &&
+		    fchmod(shm->fd, lock_mode(st.st_mode)) == 0) {
+			/* done; if not, the check below says why it cannot be used */
+		}
+		fstat(shm->fd, &lst);
+	}
+	ret = check_owner(uri, &params, seg, &st, &lst, lock_created);
+	if (ret)
+		goto fail;
+	ret = attach_segment(shm, uri, (uint64_t)st.st_size, &uninitialised);
 	if (ret)
 		goto fail;
 	if (uninitialised) {
@@ -553,7 +756,13 @@ static int shm_open_node(struct rfm_node *node, struct rfm_uri *uri)
 fail:
 	/* Leave no half-made network behind for others to trip over. */
 	if (created)
-		shm_unlink(path);
+		shm_unlink(seg);
+	/*
+	 * Nor a lock file without its network. We hold its lock: an opener
+	 * waiting on it sees the name gone and starts afresh.
+	 */
+	if (shm->fd >= 0 && !name_exists(seg))
+		shm_unlink(lock);
 	shm_release(shm);
 	return ret;
 }
@@ -599,14 +808,29 @@ static void shm_get_info(const struct rfm_node *node, struct rfm_node_info *info
 	info->nodes_attached = attached;
 }
 
+/* A lock file whose segment was removed by hand: remove it too, under its lock. */
+static void remove_stale_lock(const char *seg, const char *lock)
+{
+	int lfd = shm_open(lock, O_RDWR | O_NOFOLLOW | O_CLOEXEC, 0);
+
+	if (lfd < 0)
+		return;
+	lfd = rfm__fd_keep_off_std(lfd);
+	if (lfd >= 0 && flock(lfd, LOCK_EX | LOCK_NB) == 0 && !name_exists(seg))
+		shm_unlink(lock);
+	if (lfd >= 0)
+		close(lfd);
+}
+
 static int shm_destroy(struct rfm_uri *uri, unsigned int flags)
 {
-	char path[RFM_SHM_NAME_MAX + 8];
-	int fd, ret, alive = 0, first_alive = -1;
+	char seg[RFM_SHM_NAME_MAX + 16], lock[RFM_SHM_NAME_MAX + 16];
+	int fd, lfd, ret, alive = 0, first_alive = -1;
 
-	ret = segment_path(uri, path, sizeof(path));
+	ret = segment_path(uri, seg, sizeof(seg));
 	if (ret)
 		return ret;
+	snprintf(lock, sizeof(lock), "/" RFM_SHM_LOCK_PREFIX "%s", uri->path);
 	/* node parameters mean nothing here; accept them so any node URI works. */
 	rfm__uri_take(uri, "node");
 	rfm__uri_take(uri, "size");
@@ -615,33 +839,52 @@ static int shm_destroy(struct rfm_uri *uri, unsigned int flags)
 	rfm__uri_take(uri, "depth");
 	rfm__uri_take(uri, "loopback");
 	rfm__uri_take(uri, "spin");
+	rfm__uri_take(uri, "create");
+	rfm__uri_take(uri, "accept_owner");
 	ret = rfm__uri_check_all_used(uri);
 	if (ret)
 		return ret;
 
-	fd = shm_open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC, 0);
-	if (fd < 0)
-		return sys_error(uri, "opening the network segment");
-	ret = lock_segment(fd, uri);
+	fd = rfm__fd_keep_off_std(shm_open(seg, O_RDWR | O_NOFOLLOW | O_CLOEXEC, 0));
+	if (fd < 0) {
+		ret = errno == EACCES ? no_write_error(uri, seg)
+				      : sys_error(uri, "opening the network segment");
+		remove_stale_lock(seg, lock);
+		return ret;
+	}
+	/* A segment written by hand may have no lock file yet: make one to lock. */
+	lfd = rfm__fd_keep_off_std(shm_open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600));
+	if (lfd < 0) {
+		ret = errno == EACCES ? no_write_error(uri, seg)
+				      : sys_error(uri, "opening the network's lock file");
+		close(fd);
+		return ret;
+	}
+	ret = lock_segment(lfd, uri);
 	if (ret) {
+		close(lfd);
 		close(fd);
 		return ret;
 	}
 	/* The locks are the truth even when the segment itself is corrupt. */
 	for (int id = 0; id < RFM_MAX_NODES; id++)
-		if (node_alive(fd, id)) {
+		if (node_alive(lfd, id)) {
 			alive++;
 			if (first_alive < 0)
 				first_alive = id;
 		}
 	if (alive && !(flags & RFM_DESTROY_FORCE)) {
+		close(lfd);
 		close(fd);
 		return rfm__error(RFM_EBUSY,
 				  "%s: %d node(s) still attached (node %d first); "
 				  "close them or force the removal",
 				  uri->text, alive, first_alive);
 	}
-	ret = shm_unlink(path) < 0 ? sys_error(uri, "shm_unlink") : 0;
+	ret = shm_unlink(seg) < 0 ? sys_error(uri, "shm_unlink") : 0;
+	/* Openers waiting on this lock file see it gone and start afresh. */
+	shm_unlink(lock);
+	close(lfd);
 	close(fd);
 	return ret;
 }

@@ -29,10 +29,21 @@ rfm_c_tests = \
 	tests/test-publish \
 	tests/test-fault \
 	tests/test-rt \
+	tests/test-shm-hostile \
 	tests/test-cxx
 
 check_PROGRAMS += $(rfm_c_tests)
 TESTS += $(rfm_c_tests)
+# Docker's 64 MiB /dev/shm, in a private mount namespace (root only): runs
+# examples/minimal and the README's first C block, built here from README.md.
+TESTS += tests/test-small-shm.sh
+check_PROGRAMS += tests/readme-snippet
+nodist_tests_readme_snippet_SOURCES = tests/readme-snippet.c
+tests_readme_snippet_LDADD = src/librfm.la
+tests/readme-snippet.c: $(top_srcdir)/README.md $(top_srcdir)/tests/readme-snippet.sh
+	$(AM_V_GEN)$(SHELL) $(top_srcdir)/tests/readme-snippet.sh $(top_srcdir)/README.md >$@.tmp && mv $@.tmp $@
+CLEANFILES += tests/readme-snippet.c
+EXTRA_DIST += tests/test-small-shm.sh tests/readme-snippet.sh
 
 tests_test_rt_SOURCES = tests/test-rt.c
 tests_test_rt_CPPFLAGS = $(rfm_test_cppflags)
@@ -72,6 +83,11 @@ tests_test_access_LDADD = $(rfm_test_ldadd) -ldl
 tests_test_corrupt_SOURCES = tests/test-corrupt.c
 tests_test_corrupt_CPPFLAGS = $(rfm_test_cppflags) -I$(top_srcdir)/src
 tests_test_corrupt_LDADD = $(rfm_test_ldadd)
+
+# Scribbles on segments by hand, so it knows their private layout.
+tests_test_shm_hostile_SOURCES = tests/test-shm-hostile.c
+tests_test_shm_hostile_CPPFLAGS = $(rfm_test_cppflags) -I$(top_srcdir)/src
+tests_test_shm_hostile_LDADD = $(rfm_test_ldadd)
 
 tests_test_nospc_SOURCES = tests/test-nospc.c
 tests_test_nospc_CPPFLAGS = $(rfm_test_cppflags)

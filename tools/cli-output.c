@@ -7,19 +7,58 @@
 #include "config.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 
-int cli_open(struct cli *cli)
+/* Commands that only read or wait: they must not create a network by a typo. */
+static bool reads_only(const struct cli *cli)
 {
+	static const char *const names[] = { "info", "peek8", "peek16", "peek32", "peek64",
+					     "read", "dump", "verify", "get", "watch", "wait",
+					     "listen", "nodes", NULL };
+
+	for (const char *const *n = names; cli->command && *n; n++)
+		if (!strcmp(cli->command->name, *n))
+			return true;
+	return false;
+}
+
+static int open_node(struct cli *cli, bool only_existing)
+{
+	const char *uri = cli_effective_uri(cli);
+	char *existing = NULL; /* the URI with create=0 */
+	int ret;
+
 	if (cli->node)
 		return 0;
-	if (rfm_open(cli->uri, &cli->node)) {
+	/*
+	 * shm: "open only if it exists", unless the URI says otherwise: with
+	 * create= or with size= (which describes the network to make).
+	 */
+	if (only_existing && !strncmp(uri, "shm:", 4) && !strstr(uri, "create=") &&
+	    !strstr(uri, "size=") &&
+	    asprintf(&existing, "%s%ccreate=0", uri, strchr(uri, '?') ? '&' : '?') < 0)
+		existing = NULL;
+	ret = rfm_open(existing ? existing : cli->uri, &cli->node);
+	free(existing);
+	if (ret) {
 		cli->node = NULL;
 		return cli_fail(cli);
 	}
 	return 0;
+}
+
+int cli_open(struct cli *cli)
+{
+	return open_node(cli, reads_only(cli));
+}
+
+int cli_open_existing(struct cli *cli)
+{
+	return open_node(cli, true);
 }
 
 const char *cli_effective_uri(const struct cli *cli)

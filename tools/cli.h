@@ -142,8 +142,19 @@ int cli_parse_hex(struct cli *cli, const char *text, uint8_t **bufp, size_t *len
 
 /* ---- the node, errors and output (cli-output.c) ---- */
 
-/* Open cli->node from cli->uri unless it is open. Returns 0 or CLI_EXIT_FAILED. */
+/*
+ * Open cli->node from cli->uri unless it is open. Returns 0 or CLI_EXIT_FAILED.
+ * Commands that only read or wait open an shm: network with create=0 unless
+ * its URI gives size= or create=: a typo in the name fails ("no network
+ * 'lba'") instead of making a network.
+ */
 int cli_open(struct cli *cli);
+
+/* As cli_open(), always as a command that only reads (ring tail). */
+int cli_open_existing(struct cli *cli);
+
+/* Bytes the shm: network @name occupies in /dev/shm (cmd-list.c); 0 or -1. */
+int cli_shm_footprint(const char *name, uint64_t *bytes);
 
 /*
  * The "OFFSET LENGTH" arguments of read and dump: parse both, open the

@@ -36,6 +36,11 @@ static int info_run(struct cli *cli, int argc, char **argv)
 		return ret;
 	if (rfm_node_get_info(cli->node, &info))
 		return cli_fail(cli);
+	/* shm: what the network costs in /dev/shm ("shm:NAME?..." names the file). */
+	uint64_t footprint = 0;
+	char name[80];
+	bool has_footprint = sscanf(rfm_node_uri(cli->node), "shm:%79[^?]", name) == 1 &&
+			     cli_shm_footprint(name, &footprint) == 0;
 
 	if (cli->json) {
 		struct json_object *obj = json_object_new_object();
@@ -48,6 +53,8 @@ static int info_run(struct cli *cli, int argc, char **argv)
 		cli_json_add_u64(obj, "nodes_attached", info.nodes_attached);
 		cli_json_add_u64(obj, "incarnation", info.incarnation);
 		cli_json_add_string(obj, "version", rfm_version_string());
+		if (has_footprint)
+			cli_json_add_u64(obj, "footprint", footprint);
 		cli_json_print(obj);
 		return CLI_EXIT_OK;
 	}
@@ -59,6 +66,9 @@ static int info_run(struct cli *cli, int argc, char **argv)
 	       info.max_nodes);
 	printf("incarnation:    %u\n", info.incarnation);
 	printf("librfm:         %s\n", rfm_version_string());
+	if (has_footprint)
+		printf("footprint:      %llu bytes in /dev/shm (window, header pages and one "
+		       "queue per receiving handle)\n", (unsigned long long)footprint);
 	return CLI_EXIT_OK;
 }
 
@@ -69,9 +79,11 @@ const struct cli_command cli_cmd_info = {
 	.help = "Open the node named by --uri and describe it: node id, window size,\n"
 		"backend, canonical URI, attached nodes, how many times this node id\n"
 		"has been attached (incarnation) and the library version.\n"
-		"Opening an emulated (shm:) network that does not exist creates it.\n"
+		"For an emulated (shm:) network, also the bytes it occupies in /dev/shm.\n"
+		"A shm: network that does not exist is created only when the URI gives\n"
+		"its size= (else the command fails: \"no network 'NAME'\").\n"
 		"\n"
 		"JSON keys: node_id, size, backend, uri, max_nodes, nodes_attached,\n"
-		"incarnation, version.\n",
+		"incarnation, version, footprint (shm: only).\n",
 	.run = info_run,
 };

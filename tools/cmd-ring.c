@@ -176,7 +176,7 @@ static int ring_tail(struct cli *cli, uint64_t offset, struct ring_args *a)
 	uint64_t seen = 0;
 	int ret, status = CLI_EXIT_OK;
 
-	ret = cli_open(cli);
+	ret = cli_open_existing(cli);
 	if (ret)
 		return ret;
 	if (rfm_ring_consumer_open(cli->node, offset,

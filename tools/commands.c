@@ -28,6 +28,7 @@
 	X(wait)         \
 	X(listen)       \
 	X(destroy)      \
+	X(list)         \
 	X(layout)       \
 	X(get)          \
 	X(set)          \

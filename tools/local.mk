@@ -38,8 +38,11 @@ tools_rfm_SOURCES = \
 	tools/system-checks.h \
 	tools/system-checks.c \
 	tools/cmd-selftest-system.c \
-	tools/cmd-jitter.c
+	tools/cmd-jitter.c \
+	tools/cmd-list.c
 tools_rfm_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
+# cmd-list.c reads segment headers without attaching: it knows their layout.
+tools_rfm_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src
 tools_rfm_LDADD = src/librfm.la $(JSONC_LIBS)
 
 EXTRA_DIST += man/rfm.1

@@ -64,8 +64,12 @@ RFM_BEGIN_DECLS
 #define RFM_MAX_NODES 256
 /** The URI opened when the caller gives none and $RFM_URI is unset. */
 #define RFM_DEFAULT_URI "shm:default"
-/** Default window size of a new emulated network: 64 MiB, the smallest 5565 card. */
-#define RFM_SHM_DEFAULT_SIZE (64ull << 20)
+/**
+ * Default window size of a new emulated network: 16 MiB, so that a network
+ * fits with room to spare in the 64 MiB /dev/shm of a default Docker
+ * container. Ask for more with size= (64M is the smallest 5565 card).
+ */
+#define RFM_SHM_DEFAULT_SIZE (16ull << 20)
 
 /**
  * @brief Open a node by URI.

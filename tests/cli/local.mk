@@ -21,4 +21,5 @@ EXTRA_DIST += \
 	tests/cli/test_ping.py \
 	tests/cli/test_bench.py \
 	tests/cli/test_rings.py \
-	tests/cli/test_realtime.py
+	tests/cli/test_realtime.py \
+	tests/cli/test_shm_front_door.py

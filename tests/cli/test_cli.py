@@ -10,7 +10,7 @@ from conftest import MANPAGE, WINDOW, failed, ok
 
 COMMANDS = ["info", "peek8", "peek16", "peek32", "peek64", "poke8", "poke16", "poke32",
             "poke64", "read", "write", "dump", "fill", "verify", "send", "wait", "listen",
-            "destroy", "layout", "get", "set", "watch", "ping", "jitter", "bench", "ring", "nodes",
+            "destroy", "list", "layout", "get", "set", "watch", "ping", "jitter", "bench", "ring", "nodes",
             "selftest", "help"]
 
 
@@ -143,7 +143,7 @@ def test_info_json(rfm, net):
     assert obj["incarnation"] >= 1
     assert obj["version"] == version
     assert set(obj) == {"node_id", "size", "backend", "uri", "max_nodes", "nodes_attached",
-                        "incarnation", "version"}
+                        "incarnation", "version", "footprint"}
 
 
 def test_info_text(rfm, net):
@@ -294,7 +294,11 @@ def test_destroy_removes_the_network(rfm, net):
     assert ok(rfm("-u", net.bare, "destroy")).out == ""
     assert not net.exists()
     failed(rfm("-u", net.bare, "destroy"), "No such file")
-    # A new network of the same name starts from zeros.
+    # Reading commands do not bring it back; a writing one makes a new
+    # network of the same name, which starts from zeros.
+    failed(rfm("-u", net.bare, "peek32", "0"), "no network")
+    assert not net.exists()
+    ok(rfm("-u", net.uri, "poke32", "4", "0"))
     assert ok(rfm("-u", net.uri, "peek32", "0")).out == "0x00000000\n"
 
 

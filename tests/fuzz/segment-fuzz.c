@@ -68,5 +68,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	close(fd);
 	shm_unlink(path);
+	/* ...and the network's lock file, which the open made. */
+	snprintf(path, sizeof(path), "/rfmlock-%s", name);
+	shm_unlink(path);
 	return 0;
 }

@@ -172,7 +172,7 @@ def test_version():
 def test_constants():
     assert rfm.DEFAULT_URI == "shm:default"
     assert rfm.NODE_ID_MAX == 255
-    assert rfm.SHM_DEFAULT_SIZE == 64 << 20
+    assert rfm.SHM_DEFAULT_SIZE == 16 << 20
 
 
 def test_fences_are_callable():
