@@ -83,3 +83,6 @@ def test_selftest(rfm, net):
     r = ok(rfm("-u", net.node(1), "selftest"))
     assert r.out.endswith("self-test passed\n")
     failed(rfm("-u", net.node(1), "selftest", "--offset", "0xffffffff"), "outside the window")
+    # issue 16, item 11: the largest offset is a range error, not "skip the memory test"
+    usage_error(rfm("-u", net.node(1), "selftest", "--offset", "18446744073709551615"),
+                "too large", "selftest")
