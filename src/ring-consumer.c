@@ -417,8 +417,13 @@ static int wait_ready(rfm_ring_consumer *c, int64_t timeout_ns)
 	}
 }
 
-/* Next ready slot, waiting as the timeout says. */
-static int next(rfm_ring_consumer *c, struct ring_slot **sp, int64_t timeout_ns)
+/*
+ * Next ready slot, waiting as the timeout says. *deadline (0 at a call's
+ * start) holds the end of the whole call, so slots that keep turning out
+ * damaged or overwritten cannot stretch it past its timeout.
+ */
+static int next(rfm_ring_consumer *c, struct ring_slot **sp, int64_t timeout_ns,
+		uint64_t *deadline)
 {
 	for (;;) {
 		if (find(c, sp) == LOOK_READY)
@@ -426,7 +431,17 @@ static int next(rfm_ring_consumer *c, struct ring_slot **sp, int64_t timeout_ns)
 		publish_cursor(c);
 		if (timeout_ns == 0)
 			return RFM_EAGAIN; /* the common "nothing new": no message formatting */
-		int ret = wait_ready(c, timeout_ns);
+		int64_t left = -1;
+		if (timeout_ns > 0) {
+			uint64_t now = rfm__now_ns();
+			if (!*deadline)
+				*deadline = now + (uint64_t)timeout_ns;
+			if (now >= *deadline)
+				return rfm__error(RFM_ETIMEDOUT, "ring at 0x%llx: nothing new in time",
+						  (unsigned long long)c->offset);
+			left = (int64_t)(*deadline - now);
+		}
+		int ret = wait_ready(c, left);
 		if (ret)
 			return ret;
 	}
@@ -461,12 +476,14 @@ RFM_API int rfm_ring_consume(rfm_ring_consumer *c, void *buf, size_t cap,
 	struct ring_slot *s;
 	int ret;
 
+	uint64_t deadline = 0;
+
 	if (RFM_UNLIKELY(!c || !msg || (!buf && cap)))
 		return rfm__error(RFM_EINVAL, "rfm_ring_consume: NULL argument");
 	if (RFM_UNLIKELY(c->peeking))
 		return rfm__error(RFM_EBUSY, "rfm_ring_consume: a peek is not released");
 	for (;;) {
-		ret = next(c, &s, timeout_ns);
+		ret = next(c, &s, timeout_ns, &deadline);
 		if (ret)
 			return ret;
 		uint32_t len = __atomic_load_n(&s->len, __ATOMIC_RELAXED);
@@ -492,12 +509,14 @@ RFM_API int rfm_ring_peek(rfm_ring_consumer *c, const void **datap, struct rfm_r
 	struct ring_slot *s;
 	int ret;
 
+	uint64_t deadline = 0;
+
 	if (!c || !datap || !msg)
 		return rfm__error(RFM_EINVAL, "rfm_ring_peek: NULL argument");
 	if (c->peeking)
 		return rfm__error(RFM_EBUSY, "rfm_ring_peek: a peek is not released");
 	for (;;) {
-		ret = next(c, &s, timeout_ns);
+		ret = next(c, &s, timeout_ns, &deadline);
 		if (ret)
 			return ret;
 		uint32_t len = __atomic_load_n(&s->len, __ATOMIC_RELAXED);
