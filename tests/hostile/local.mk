@@ -3,6 +3,8 @@
 # structure per case while victim processes work; no victim may crash,
 # hang, overrun a timeout or trip a sanitizer. About 30 s: not part of
 # `make check`; `make check-hostile` (quickstart runs it on the ASan build).
+EXTRA_DIST += docs/security-rings.md
+
 if WITH_TESTS
 check_PROGRAMS += tests/hostile/hostile-run
 tests_hostile_hostile_run_SOURCES = tests/hostile/hostile.c
