@@ -137,6 +137,7 @@ RFM_API int rfm_ring_create(rfm_node *node, uint64_t offset, uint64_t size,
 	h->table_offset = g.table_offset;
 	h->footprint = g.footprint;
 	h->head = 0;
+	h->room_wait = 0;
 	__atomic_store_n(&h->magic, RING_MAGIC, __ATOMIC_RELEASE);
 	*ringp = r;
 	return 0;
