@@ -5,6 +5,11 @@
  * network per case, while victim processes send, receive, consume and
  * read through the library (built with ASan in CI).
  *
+ * Victims: node 1 produces two rings, publishes a record, sends events and
+ * beats; node 2 receives events and reads the node table; node 3 consumes
+ * both rings; node 4 reads and waits on the record; node 5 opens and
+ * closes its node in a loop.
+ *
  * A case passes when every victim ends by itself, in time, with status 0:
  * no crash, no sanitizer report (they exit non-zero), no hang (killed by
  * PID after a grace period), and no library call that ran past its
@@ -294,6 +299,31 @@ static int reader(struct harness_link *link, void *arg)
 	return 0;
 }
 
+/* Node 5: opens and closes its node again and again (validation at attach). */
+static int opener(struct harness_link *link, void *arg)
+{
+	struct report r = { .role = "opener" };
+
+	(void)arg;
+	harness_link_ready(link);
+	harness_link_wait_go(link);
+	uint64_t end = now_ns() + (uint64_t)(seconds * 1e9);
+	while (now_ns() < end) {
+		rfm_node *node = NULL;
+		uint64_t t0 = now_ns();
+		int ret = rfm_open(harness_node_uri(&net, 5), &node);
+
+		/* An open waits for the network's open lock: 5 s at most. */
+		account(&r, t0, 5000 * 1000000ll, ret);
+		if (!ret) {
+			r.taken++;
+			rfm_close(node);
+		}
+	}
+	finish(link, &r);
+	return 0;
+}
+
 /* ---- the scribbler ---- */
 
 struct area {
@@ -496,6 +526,7 @@ static bool run_case(const struct hostile_case *c, uint64_t seed)
 		{ "receiver", receiver, { 0 } },
 		{ "consumer", consumer, { 0 } },
 		{ "reader", reader, { 0 } },
+		{ "opener", opener, { 0 } },
 	};
 	const size_t nv = sizeof(victims) / sizeof(victims[0]);
 	struct harness_child scrib;
