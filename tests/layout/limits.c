@@ -17,6 +17,7 @@ struct text {
 	size_t len, cap;
 };
 
+__attribute__((format(printf, 2, 3)))
 static void add(struct text *t, const char *fmt, ...)
 {
 	va_list ap;
