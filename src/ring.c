@@ -286,7 +286,7 @@ void rfm__ring_wake_producer(struct ring_header *hdr)
 /* Longest futex sleep: bounds the delay when a wake is lost (a consumer of
  * an older library, on another host, or a scribbled word) and how late a
  * dead consumer is noticed. */
-#define ROOM_SLICE_NS 2000000u
+#define ROOM_SLICE_NS 5000000u
 
 /*
  * Sleep until a consumer moves its cursor (it wakes the futex in the

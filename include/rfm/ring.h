@@ -56,7 +56,7 @@
  * Waits: a blocking take or back-pressure publish spins for the handle's
  * spin time (rfm_event_set_spin()), then sleeps: on the ring's event with
  * ::RFM_RING_F_NOTIFY, on a futex in the ring header for back-pressure
- * (woken by the consumer that makes room; a 2 ms slice bounds a lost
+ * (woken by the consumer that makes room; a 5 ms slice bounds a lost
  * wake), else in pauses growing to 1 ms. rfm_event_cancel() on the handle
  * (say from a SIGTERM handler) ends any of them with ::RFM_ECANCELED.
  *
