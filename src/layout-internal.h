@@ -32,7 +32,7 @@
  */
 #define LAY_TEXT_MAX (16u << 20)	/* bytes of YAML */
 #define LAY_DEPTH_MAX 32u		/* nested lists and mappings */
-#define LAY_NODES_MAX (4u << 20)	/* YAML nodes: scalars, lists, mappings */
+#define LAY_NODES_MAX (3u << 20)	/* YAML nodes: scalars, lists, mappings (~100 B each) */
 #define LAY_ALIASES_MAX 16u		/* aliases reported before giving up */
 #define LAY_REGIONS_MAX 131072u
 #define LAY_RECORDS_MAX 262144u
