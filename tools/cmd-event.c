@@ -24,6 +24,8 @@ static int parse_types(struct cli *cli, const char *text, uint32_t *mask)
 
 	if (strlen(text) >= sizeof(buf))
 		return cli_usage_error(cli, "event type list '%s' is too long", text);
+	if (!*text)
+		return cli_usage_error(cli, "no event type given");
 	strcpy(buf, text);
 	*mask = 0;
 	/* By hand, not strtok_r(): "intr1," must not pass for "intr1". */
