@@ -139,6 +139,16 @@ run_tests() {
 	export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
 	check build-asan "ASan + UBSan"
 
+	say "hostile co-tenants, ASan build (make check-hostile)"
+	make -C build-asan check-hostile >build-asan/hostile.out 2>&1 || {
+		cat build-asan/hostile.out
+		echo "test: $total_pass passed, 1 failed, $total_skip skipped"
+		exit 1
+	}
+	grep -E '^hostile: ([a-z-]+: [0-9]+ scribbles|[0-9]+ passed)' build-asan/hostile.out
+	hostile_pass=$(sed -n 's/^hostile: \([0-9][0-9]*\) passed.*/\1/p' build-asan/hostile.out)
+	total_pass=$((total_pass + ${hostile_pass:-0}))
+
 	say "building (TSan) in build-tsan/"
 	# -Wno-tsan: the public API's fences are meant for callers; the library's
 	# own synchronisation uses atomics that TSan models.

@@ -8,6 +8,10 @@
  *    raw memcpy of the same size (rates and ratios).
  * Each figure is the per-operation time of batches: min, P50, P99, P99.9,
  * max over the batches; ratios compare medians.
+ *  - loading a generated layout text of 20000 and 90000 regions (one
+ *    variable and one record each): librfm's whole load against libyaml's
+ *    document loader alone on the same text (issue 16: the checks were
+ *    quadratic, 20000 regions took 8 s).
  *
  *   layout-bench [SECONDS_PER_CASE]     (default 0.3)
  */
@@ -17,6 +21,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <yaml.h>
 #include <rfm/rfm.h>
 
 #define BATCH 4096
@@ -102,6 +107,74 @@ static void die(const char *what, int ret)
 		if (ret_ < 0)                                                 \
 			die(what, ret_);                                      \
 	} while (0)
+
+/* A valid layout text of @n regions, each with a variable and a record. */
+static char *layout_text(unsigned int n, size_t *lenp)
+{
+	size_t cap = (size_t)n * 200 + 256, len = 0;
+	char *s = malloc(cap);
+
+	if (!s)
+		return NULL;
+	len += (size_t)snprintf(s, cap, "version: 1\nname: big\nwindow: 0x%x\nregions:\n",
+				(n + 1) * 0x1000);
+	for (unsigned int i = 0; i < n; i++)
+		len += (size_t)snprintf(s + len, cap - len,
+					"  - name: r%u\n    offset: 0x%x\n    size: 0x1000\n"
+					"    writer: 0\n    variables: [ {name: a, type: u32} ]\n"
+					"    records: [ {name: rec, variables: [ {name: x, type: u64} ]} ]\n",
+					i, i * 0x1000);
+	*lenp = len;
+	return s;
+}
+
+static double seconds_since(uint64_t t0)
+{
+	return (double)(now_ns() - t0) / 1e9;
+}
+
+/* One load with libyaml's own document loader: the floor for any YAML reader. */
+static double libyaml_load(const char *text, size_t len)
+{
+	yaml_parser_t parser;
+	yaml_document_t doc;
+	uint64_t t0 = now_ns();
+
+	if (!yaml_parser_initialize(&parser))
+		return -1;
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+	if (!yaml_parser_load(&parser, &doc)) {
+		yaml_parser_delete(&parser);
+		return -1;
+	}
+	yaml_document_delete(&doc);
+	yaml_parser_delete(&parser);
+	return seconds_since(t0);
+}
+
+static void bench_parse(void)
+{
+	static const unsigned int sizes[] = { 20000, 90000 };
+
+	printf("\n  loading a layout text: librfm (parse, walk, checks) vs libyaml's loader alone\n");
+	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		size_t len;
+		char *text = layout_text(sizes[k], &len);
+		rfm_layout *layout = NULL;
+
+		if (!text)
+			return;
+		double yaml_s = libyaml_load(text, len);
+		uint64_t t0 = now_ns();
+		int ret = rfm_layout_load_string(text, len, "bench", &layout, NULL);
+		double rfm_s = seconds_since(t0);
+		printf("  %6u regions (%5.1f MB): librfm %.3f s, libyaml %.3f s, ratio %.2f%s%s\n",
+		       sizes[k], len / 1e6, rfm_s, yaml_s, yaml_s > 0 ? rfm_s / yaml_s : 0,
+		       ret ? ": " : "", ret ? rfm_last_error() : "");
+		rfm_layout_free(layout);
+		free(text);
+	}
+}
 
 int main(int argc, char **argv)
 {
@@ -301,6 +374,8 @@ int main(int argc, char **argv)
 		free(buf);
 		rfm_record_close(r);
 	}
+
+	bench_parse();
 
 	rfm_var_close(f);
 	rfm_var_close(u);

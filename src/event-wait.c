@@ -12,6 +12,7 @@
 
 #include "event-core.h"
 #include "futex.h"
+#include "wait-poll.h"
 
 #define TAKE_CHUNK 32
 
@@ -321,6 +322,37 @@ RFM_API int rfm_event_fetch(rfm_node *node, struct rfm_event *evs, size_t max,
 	if (max > INT32_MAX)
 		max = INT32_MAX;
 	return rfm__event_take(node, evs, max, timeout_ns, false, 0);
+}
+
+void rfm__backoff_sleep(unsigned int step, uint64_t deadline_ns)
+{
+	uint64_t ns = step < 7 ? 10000u << step : 1000000u;
+	struct timespec ts;
+
+	if (deadline_ns) {
+		uint64_t now = rfm__now_ns();
+		if (now >= deadline_ns)
+			return;
+		if (deadline_ns - now < ns)
+			ns = deadline_ns - now;
+	}
+	ts.tv_sec = 0;
+	ts.tv_nsec = (long)ns;
+	nanosleep(&ts, NULL);
+}
+
+int rfm__event_poll_stop(struct rfm_node *node)
+{
+	struct rfm_events *ev = node->ev;
+
+	if (!ev)
+		return 0;
+	if (EV_LOAD(ev->closing))
+		return rfm__error(RFM_ECLOSED, "%s: the handle is being closed", node->uri);
+	if (EV_LOAD(ev->cancel_sticky) &&
+	    __atomic_exchange_n(&ev->cancel_sticky, 0, __ATOMIC_ACQ_REL))
+		return rfm__error(RFM_ECANCELED, "%s: the wait was cancelled", node->uri);
+	return 0;
 }
 
 RFM_API int rfm_event_cancel(rfm_node *node)

@@ -198,8 +198,86 @@ static void place_var(struct rfm_diag_list *diags, struct lay_var *v, uint64_t b
 	span->pos = v->pos;
 }
 
+/*
+ * Indexes grouped by an owner (region or record), each group in the
+ * original order: group g holds idx[first[g] .. first[g + 1]). Built by a
+ * counting sort, so the placement below is linear in the layout's size
+ * instead of visiting every item once per region and every variable once
+ * per record (issue 16, item 11: 20000 regions took seconds).
+ */
+struct groups {
+	size_t *first;
+	uint32_t *idx;
+};
+
+static void groups_free(struct groups *g)
+{
+	free(g->first);
+	free(g->idx);
+}
+
+/* @owner[i] is the group of element i, or a value >= @ngroups for none. */
+static bool groups_build(struct groups *g, size_t ngroups, const uint32_t *owner, size_t n)
+{
+	g->first = calloc(ngroups + 2, sizeof(*g->first));
+	g->idx = malloc((n ? n : 1) * sizeof(*g->idx));
+	if (!g->first || !g->idx)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (owner[i] < ngroups)
+			g->first[owner[i] + 2]++;
+	for (size_t k = 2; k < ngroups + 2; k++)
+		g->first[k] += g->first[k - 1];
+	/* first[k + 1] is now where group k starts; fill it, moving it to its end. */
+	for (size_t i = 0; i < n; i++)
+		if (owner[i] < ngroups)
+			g->idx[g->first[owner[i] + 1]++] = (uint32_t)i;
+	return true;
+}
+
+#define GROUP_FOR(g, k, var)                                                        \
+	for (size_t var##_at = (g)->first[k], var;                                  \
+	     var##_at < (g)->first[(k) + 1] && ((var = (g)->idx[var##_at]), true); \
+	     var##_at++)
+
+struct placement {
+	struct groups region_items;	/* items (declaration order) per region */
+	struct groups record_vars;	/* variables per record */
+	struct groups region_vars;	/* variables per region */
+};
+
+static bool placement_build(rfm_layout *layout, struct placement *p)
+{
+	size_t n = layout->nitems > layout->nvars ? layout->nitems : layout->nvars;
+	uint32_t *owner = malloc((n ? n : 1) * sizeof(*owner));
+	bool ok = owner != NULL;
+
+	for (size_t i = 0; ok && i < layout->nitems; i++) {
+		const struct lay_item *it = &layout->items[i];
+		owner[i] = it->kind == LAY_ITEM_VAR ? layout->vars[it->index].region
+						    : layout->records[it->index].region;
+	}
+	ok = ok && groups_build(&p->region_items, layout->nregions, owner, layout->nitems);
+	for (size_t i = 0; ok && i < layout->nvars; i++)
+		owner[i] = layout->vars[i].record;
+	ok = ok && groups_build(&p->record_vars, layout->nrecords, owner, layout->nvars);
+	for (size_t i = 0; ok && i < layout->nvars; i++)
+		owner[i] = layout->vars[i].region;
+	ok = ok && groups_build(&p->region_vars, layout->nregions, owner, layout->nvars);
+	free(owner);
+	return ok;
+}
+
+static void placement_free(struct placement *p)
+{
+	groups_free(&p->region_items);
+	groups_free(&p->record_vars);
+	groups_free(&p->region_vars);
+}
+
 static void place_record_members(rfm_layout *layout, struct rfm_diag_list *diags,
-				 struct lay_record *rec, size_t rindex, struct span *spans)
+				 struct lay_record *rec, size_t rindex, struct span *spans,
+				 const struct placement *pl)
 {
 	uint64_t cursor = 0, end = 0;
 	uint64_t limit = rec->size_wanted ? rec->size_wanted : UINT64_MAX;
@@ -209,10 +287,10 @@ static void place_record_members(rfm_layout *layout, struct rfm_diag_list *diags
 	char container[96];
 
 	snprintf(container, sizeof(container), "record %s", rec->full);
-	for (size_t i = 0; i < layout->nvars; i++) {
+	GROUP_FOR(&pl->record_vars, rindex, i) {
 		struct lay_var *v = &layout->vars[i];
 
-		if (v->record != rindex || !check_var_alone(diags, v))
+		if (!check_var_alone(diags, v))
 			continue;
 		place_var(diags, v, base, limit, container, &cursor, &overflowed, &spans[n]);
 		spans[n].decl = i;
@@ -231,7 +309,7 @@ static void place_record_members(rfm_layout *layout, struct rfm_diag_list *diags
 }
 
 static void place_region(rfm_layout *layout, struct rfm_diag_list *diags, size_t rindex,
-			 struct span *spans, struct span *member_spans)
+			 struct span *spans, struct span *member_spans, const struct placement *pl)
 {
 	struct lay_region *r = &layout->regions[rindex];
 	uint64_t cursor = 0;
@@ -240,12 +318,12 @@ static void place_region(rfm_layout *layout, struct rfm_diag_list *diags, size_t
 	char container[96];
 
 	snprintf(container, sizeof(container), "region %s", r->name);
-	for (size_t i = 0; i < layout->nitems; i++) {
+	GROUP_FOR(&pl->region_items, rindex, i) {
 		const struct lay_item *it = &layout->items[i];
 
 		if (it->kind == LAY_ITEM_VAR) {
 			struct lay_var *v = &layout->vars[it->index];
-			if (v->region != rindex || !check_var_alone(diags, v))
+			if (!check_var_alone(diags, v))
 				continue;
 			place_var(diags, v, r->offset, r->size, container, &cursor, &overflowed,
 				  &spans[n]);
@@ -254,8 +332,6 @@ static void place_region(rfm_layout *layout, struct rfm_diag_list *diags, size_t
 			continue;
 		}
 		struct lay_record *rec = &layout->records[it->index];
-		if (rec->region != rindex)
-			continue;
 		check_name(diags, rec->pos, "record", rec->name, "");
 		check_order(diags, rec->pos, rec->full, rec->byte_order);
 		bool rec_auto = rec->offset == RFM_OFFSET_AUTO;
@@ -267,7 +343,7 @@ static void place_region(rfm_layout *layout, struct rfm_diag_list *diags, size_t
 				  rec->full, HEX(rec->offset), HEX(r->offset + rec->offset),
 				  LAY_RECORD_ALIGN);
 		rec->abs = r->offset + rec->offset;
-		place_record_members(layout, diags, rec, it->index, member_spans);
+		place_record_members(layout, diags, rec, it->index, member_spans, pl);
 		uint64_t size = LAY_RECORD_HEADER + rec->data_size;
 		if (!fits(rec->offset, size, r->size) && !(rec_auto && overflowed) &&
 		    (overflowed = true))
@@ -287,9 +363,9 @@ static void place_region(rfm_layout *layout, struct rfm_diag_list *diags, size_t
 	}
 	check_overlaps(diags, spans, n, "");
 	/* Window offsets, now that every relative offset is known. */
-	for (size_t i = 0; i < layout->nvars; i++) {
+	GROUP_FOR(&pl->region_vars, rindex, i) {
 		struct lay_var *v = &layout->vars[i];
-		if (v->region != rindex || v->offset == RFM_OFFSET_AUTO)
+		if (v->offset == RFM_OFFSET_AUTO)
 			continue;
 		v->abs = v->record == LAY_NO_RECORD
 				 ? r->offset + v->offset
@@ -302,8 +378,10 @@ void rfm__layout_check(rfm_layout *layout, struct rfm_diag_list *diags)
 	size_t nspans = layout->nregions + layout->nrecords + layout->nvars + 1;
 	struct span *spans = calloc(nspans, sizeof(*spans));
 	struct span *members = calloc(nspans, sizeof(*members));
+	struct placement pl;
 
-	if (!spans || !members) {
+	memset(&pl, 0, sizeof(pl));
+	if (!spans || !members || !placement_build(layout, &pl)) {
 		diags->out_of_memory = true;
 		goto out;
 	}
@@ -342,7 +420,7 @@ void rfm__layout_check(rfm_layout *layout, struct rfm_diag_list *diags)
 
 	/* Placement and checks of each region's contents. */
 	for (size_t i = 0; i < layout->nregions; i++)
-		place_region(layout, diags, i, spans, members);
+		place_region(layout, diags, i, spans, members, &pl);
 
 	/* Names of variables and records, in one namespace per parent. */
 	size_t n = 0;
@@ -357,6 +435,7 @@ void rfm__layout_check(rfm_layout *layout, struct rfm_diag_list *diags)
 		spans[i].decl = ((size_t)spans[i].pos.line << 20) + spans[i].pos.column;
 	check_duplicates(diags, spans, n);
 out:
+	placement_free(&pl);
 	free(spans);
 	free(members);
 }

@@ -32,6 +32,11 @@ void rfm__diag(struct rfm_diag_list *list, struct lay_pos pos, int code, const c
 	va_list ap;
 	int ret;
 
+	/* A file with a problem per line must not make a list as long as itself. */
+	if (list->count >= LAY_DIAGS_MAX) {
+		list->dropped++;
+		return;
+	}
 	if (list->count == list->capacity) {
 		size_t cap = list->capacity ? 2 * list->capacity : 16;
 		void *p = realloc(list->entries, cap * sizeof(*list->entries));
@@ -85,6 +90,18 @@ int rfm__diag_finish(struct rfm_diag_list *list)
 		return rfm__error(RFM_ENOMEM, "%s: out of memory while reporting layout problems",
 				  list->file);
 	qsort(list->entries, list->count, sizeof(*list->entries), by_position);
+	if (list->dropped) {
+		size_t dropped = list->dropped;
+
+		/* Appended after the sort: the last line says what is missing. */
+		list->dropped = 0;
+		list->count--; /* room for the note: the list is full */
+		free(list->entries[list->count].message);
+		free(list->entries[list->count].text);
+		rfm__diag(list, (struct lay_pos){ 0, 0 }, RFM_ELAYOUT,
+			  "%zu more problems not listed (the first %u found are)", dropped + 1,
+			  LAY_DIAGS_MAX - 1);
+	}
 	if (list->count == 1)
 		return rfm__error(RFM_ELAYOUT, "%s", list->entries[0].text);
 	return rfm__error(RFM_ELAYOUT, "%s (and %zu more problems)", list->entries[0].text,

@@ -25,6 +25,20 @@
 #define LAY_RECORD_ALIGN 8u
 #define LAY_NO_RECORD UINT32_MAX
 
+/*
+ * Limits of a layout text, reported as errors (issue 16, item 9): they
+ * keep every load linear in the text and bounded in memory, whatever the
+ * file holds. Real layouts are far below them (docs/layout-format.md).
+ */
+#define LAY_TEXT_MAX (16u << 20)	/* bytes of YAML */
+#define LAY_DEPTH_MAX 32u		/* nested lists and mappings */
+#define LAY_NODES_MAX (3u << 20)	/* YAML nodes: scalars, lists, mappings (~100 B each) */
+#define LAY_ALIASES_MAX 16u		/* aliases reported before giving up */
+#define LAY_REGIONS_MAX 131072u
+#define LAY_RECORDS_MAX 262144u
+#define LAY_VARS_MAX 1048576u
+#define LAY_DIAGS_MAX 1000u		/* problems listed; the rest are counted */
+
 /* A source position, 1-based; line 0 = built in code. */
 struct lay_pos {
 	uint32_t line;
@@ -89,6 +103,7 @@ struct rfm_diag_list {
 	char *file;
 	struct rfm_diag_entry *entries;
 	size_t count, capacity;
+	size_t dropped;		/* past LAY_DIAGS_MAX: counted, not stored */
 	bool out_of_memory;	/* a diagnostic could not be stored */
 };
 

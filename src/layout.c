@@ -19,7 +19,6 @@
 #include "layout-internal.h"
 
 /* Layout files are small; this bounds what a mistaken path can make us read. */
-#define LAYOUT_FILE_MAX (16u << 20)
 
 static char *dup_or_empty(const char *s)
 {
@@ -455,10 +454,14 @@ RFM_API int rfm_layout_load_file(const char *path, rfm_layout **layoutp,
 		close(fd);
 		return rfm__error(rfm__errno_code(err), "%s: %s", path, strerror(err));
 	}
-	if (!S_ISREG(st.st_mode) || st.st_size > LAYOUT_FILE_MAX) {
+	if (!S_ISREG(st.st_mode)) {
 		close(fd);
-		return rfm__error(RFM_EINVAL, "%s: not a regular file of at most %u bytes",
-				  path, LAYOUT_FILE_MAX);
+		return rfm__error(RFM_EINVAL, "%s: not a regular file", path);
+	}
+	if (st.st_size > LAY_TEXT_MAX) {
+		close(fd);
+		return rfm__error(RFM_ELAYOUT, "%s: %llu bytes, more than the %u a layout file may have",
+				  path, (unsigned long long)st.st_size, LAY_TEXT_MAX);
 	}
 	text = malloc((size_t)st.st_size + 1);
 	if (!text) {

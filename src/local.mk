@@ -13,6 +13,7 @@ src_librfm_la_SOURCES = \
 	src/shm-segment.c \
 	src/shm.c \
 	src/futex.h \
+	src/wait-poll.h \
 	src/event-core.h \
 	src/event.c \
 	src/event-wait.c \

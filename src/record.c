@@ -12,6 +12,7 @@
 
 #include "layout-internal.h"
 #include "seqlock.h"
+#include "wait-poll.h"
 
 #if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 #define HOST_ORDER RFM_ORDER_BIG
@@ -248,9 +249,13 @@ out:
 	return ret;
 }
 
+/* How long a wait yields before it sleeps. */
+#define YIELD_NS 100000u
+
 RFM_API int rfm_record_wait(rfm_record *rec, uint32_t last, int64_t timeout_ns, uint32_t *seqp)
 {
-	uint64_t deadline = 0;
+	uint64_t deadline = 0, start = 0;
+	unsigned int polls = 0;
 	bool enabled = false;
 
 	if (!rec)
@@ -275,12 +280,29 @@ RFM_API int rfm_record_wait(rfm_record *rec, uint32_t last, int64_t timeout_ns, 
 						  rec_name(rec));
 			left = (int64_t)(deadline - now);
 		}
-		if (i < 64 || !rec->notify || seq & 1) {
-			/* A publish in progress ends in a moment: spin, then yield. */
-			if (i < 64)
-				rfm__cpu_relax();
-			else
+		if (i < 64) {
+			/* A publish in progress ends in a moment: spin first. */
+			rfm__cpu_relax();
+			continue;
+		}
+		int stop = rfm__event_poll_stop(rec->node);
+		if (stop)
+			return stop;
+		uint64_t now = rfm_event_now_ns();
+		if (!start)
+			start = now;
+		if (!rec->notify || (seq & 1 && now - start < YIELD_NS)) {
+			/*
+			 * No event to sleep on, or a publish under way: its end
+			 * sends the event, so past the yields a writer that died
+			 * mid-publish leaves us asleep, not spinning (issue 16,
+			 * item 8). Without notify: yield, then poll sleeping up
+			 * to 1 ms at a time.
+			 */
+			if (now - start < YIELD_NS)
 				sched_yield();
+			else
+				rfm__backoff_sleep(polls++, deadline);
 			continue;
 		}
 		if (!enabled) {

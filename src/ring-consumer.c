@@ -7,7 +7,6 @@
  */
 #include "config.h"
 
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -15,6 +14,7 @@
 #include <rfm/event.h>
 
 #include "futex.h"
+#include "wait-poll.h"
 #include "ring-internal.h"
 
 #define CLAIMING 0xffffffffu /* an entry being filled by its new owner */
@@ -116,7 +116,16 @@ static inline enum look look(rfm_ring_consumer *c, struct ring_slot **sp)
 	*sp = s;
 	if (RFM_LIKELY(st == want))
 		return LOOK_READY;
-	return st < want ? LOOK_EMPTY : LOOK_LAPPED;
+	if (st < want)
+		return LOOK_EMPTY;
+	/*
+	 * A stamp past ours means the producer began message cursor + n, which
+	 * it does only after committing cursor + n - 1: the head is past the
+	 * cursor. Otherwise the stamp is garbage (a dead or hostile writer):
+	 * nothing is there yet, and the producer rewrites the slot on its way.
+	 */
+	return __atomic_load_n(&c->hdr->head, __ATOMIC_ACQUIRE) > c->cursor ? LOOK_LAPPED
+									       : LOOK_EMPTY;
 }
 
 static void publish_cursor(rfm_ring_consumer *c)
@@ -124,6 +133,8 @@ static void publish_cursor(rfm_ring_consumer *c)
 	if (c->entry && c->published != c->cursor) {
 		__atomic_store_n(&c->entry->cursor, c->cursor, __ATOMIC_RELEASE);
 		c->published = c->cursor;
+		if (c->flags & RFM_RING_CONSUMER_BACKPRESSURE)
+			rfm__ring_wake_producer(c->hdr);
 	}
 }
 
@@ -254,6 +265,8 @@ RFM_API void rfm_ring_consumer_close(rfm_ring_consumer *c)
 	if (c->entry) {
 		__atomic_store_n(&c->entry->sleep, 0, __ATOMIC_RELAXED);
 		__atomic_store_n(&c->entry->owner, 0, __ATOMIC_RELEASE);
+		if (c->flags & RFM_RING_CONSUMER_BACKPRESSURE)
+			rfm__ring_wake_producer(c->hdr); /* no longer holds it back */
 	}
 	free(c->cb_buf);
 	free(c);
@@ -267,13 +280,28 @@ RFM_API void rfm_ring_consumer_close(rfm_ring_consumer *c)
  */
 static enum look find(rfm_ring_consumer *c, struct ring_slot **sp)
 {
-	for (;;) {
+	/* Bounded: a damaged ring must not keep us here (issue 16, item 6). */
+	for (int tries = 0;; tries++) {
 		enum look l = look(c, sp);
 
 		if (l != LOOK_LAPPED)
 			return l;
+		if (tries == 8)
+			return LOOK_EMPTY; /* the caller waits, or says "nothing new" */
 		c->laps++;
-		skip_to(c, oldest_valid(c));
+		uint64_t pos = oldest_valid(c);
+		if (pos <= c->cursor || tries >= 3) {
+			/*
+			 * No valid message between us and the head (slots
+			 * scribbled over), or a producer too fast to catch:
+			 * go to the head; look() then sees at most garbage
+			 * stamps, which read as empty.
+			 */
+			pos = __atomic_load_n(&c->hdr->head, __ATOMIC_ACQUIRE);
+			if (pos <= c->cursor)
+				return LOOK_EMPTY;
+		}
+		skip_to(c, pos);
 	}
 }
 
@@ -318,6 +346,17 @@ static int wait_ready(rfm_ring_consumer *c, int64_t timeout_ns)
 	struct ring_slot *s;
 	int ret;
 
+	/*
+	 * A head behind our cursor went backwards: a scribbled head sent us
+	 * ahead and the producer has since rewritten it. Follow the producer
+	 * again instead of waiting for a position it will not reach for ages.
+	 */
+	uint64_t head = __atomic_load_n(&c->hdr->head, __ATOMIC_ACQUIRE);
+	if (head + 1 < c->cursor) {
+		c->cursor = head;
+		publish_cursor(c);
+	}
+
 	/* Spin on our slot's stamp. */
 	for (unsigned int i = 1;; i++) {
 		if (look(c, &s) != LOOK_EMPTY)
@@ -329,18 +368,23 @@ static int wait_ready(rfm_ring_consumer *c, int64_t timeout_ns)
 		if (deadline && now >= deadline)
 			return rfm__error(RFM_ETIMEDOUT, "ring at 0x%llx: nothing new in time",
 					  (unsigned long long)c->offset);
+		if ((ret = rfm__event_poll_stop(c->node)))
+			return ret; /* rfm_event_cancel() from a signal handler */
 		if (spin_ns >= 0 && now - start >= (uint64_t)spin_ns)
 			break;
 	}
 	if (!sleepable(c)) {
-		for (;;) {
+		/* No interrupt will come: poll, sleeping longer each time (to 1 ms). */
+		for (unsigned int step = 0;; step++) {
 			if (look(c, &s) != LOOK_EMPTY)
 				return 0;
 			if (deadline && rfm__now_ns() >= deadline)
 				return rfm__error(RFM_ETIMEDOUT,
 						  "ring at 0x%llx: nothing new in time",
 						  (unsigned long long)c->offset);
-			sched_yield();
+			if ((ret = rfm__event_poll_stop(c->node)))
+				return ret;
+			rfm__backoff_sleep(step, deadline);
 		}
 	}
 	ret = enable_notify(c);
@@ -373,8 +417,13 @@ static int wait_ready(rfm_ring_consumer *c, int64_t timeout_ns)
 	}
 }
 
-/* Next ready slot, waiting as the timeout says. */
-static int next(rfm_ring_consumer *c, struct ring_slot **sp, int64_t timeout_ns)
+/*
+ * Next ready slot, waiting as the timeout says. *deadline (0 at a call's
+ * start) holds the end of the whole call, so slots that keep turning out
+ * damaged or overwritten cannot stretch it past its timeout.
+ */
+static int next(rfm_ring_consumer *c, struct ring_slot **sp, int64_t timeout_ns,
+		uint64_t *deadline)
 {
 	for (;;) {
 		if (find(c, sp) == LOOK_READY)
@@ -382,7 +431,17 @@ static int next(rfm_ring_consumer *c, struct ring_slot **sp, int64_t timeout_ns)
 		publish_cursor(c);
 		if (timeout_ns == 0)
 			return RFM_EAGAIN; /* the common "nothing new": no message formatting */
-		int ret = wait_ready(c, timeout_ns);
+		int64_t left = -1;
+		if (timeout_ns > 0) {
+			uint64_t now = rfm__now_ns();
+			if (!*deadline)
+				*deadline = now + (uint64_t)timeout_ns;
+			if (now >= *deadline)
+				return rfm__error(RFM_ETIMEDOUT, "ring at 0x%llx: nothing new in time",
+						  (unsigned long long)c->offset);
+			left = (int64_t)(*deadline - now);
+		}
+		int ret = wait_ready(c, left);
 		if (ret)
 			return ret;
 	}
@@ -417,12 +476,14 @@ RFM_API int rfm_ring_consume(rfm_ring_consumer *c, void *buf, size_t cap,
 	struct ring_slot *s;
 	int ret;
 
+	uint64_t deadline = 0;
+
 	if (RFM_UNLIKELY(!c || !msg || (!buf && cap)))
 		return rfm__error(RFM_EINVAL, "rfm_ring_consume: NULL argument");
 	if (RFM_UNLIKELY(c->peeking))
 		return rfm__error(RFM_EBUSY, "rfm_ring_consume: a peek is not released");
 	for (;;) {
-		ret = next(c, &s, timeout_ns);
+		ret = next(c, &s, timeout_ns, &deadline);
 		if (ret)
 			return ret;
 		uint32_t len = __atomic_load_n(&s->len, __ATOMIC_RELAXED);
@@ -448,12 +509,14 @@ RFM_API int rfm_ring_peek(rfm_ring_consumer *c, const void **datap, struct rfm_r
 	struct ring_slot *s;
 	int ret;
 
+	uint64_t deadline = 0;
+
 	if (!c || !datap || !msg)
 		return rfm__error(RFM_EINVAL, "rfm_ring_peek: NULL argument");
 	if (c->peeking)
 		return rfm__error(RFM_EBUSY, "rfm_ring_peek: a peek is not released");
 	for (;;) {
-		ret = next(c, &s, timeout_ns);
+		ret = next(c, &s, timeout_ns, &deadline);
 		if (ret)
 			return ret;
 		uint32_t len = __atomic_load_n(&s->len, __ATOMIC_RELAXED);

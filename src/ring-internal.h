@@ -3,7 +3,8 @@
  * A ring's layout in the window, and the handles of both sides.
  *
  *   offset + 0                 header: line 0 written once at creation,
- *                              line 1 holds head (written by the producer)
+ *                              line 1 holds head and room_wait (written by
+ *                              the producer)
  *   offset + 128               slot_count slots of `stride` bytes:
  *                              stamp (8), len (4), reserved (4), payload
  *   offset + table_offset      max_consumers entries of 128 bytes; each has
@@ -42,7 +43,9 @@ struct ring_header {
 	uint64_t table_offset;	/* from the ring's start */
 	uint64_t footprint;
 	uint64_t head;		/* messages committed (release) */
-	uint8_t pad1[56];
+	uint32_t room_wait;	/* back-pressure: non-zero while the producer sleeps
+				 * for room, a fresh value per sleep (a futex) */
+	uint8_t pad1[52];
 };
 
 struct ring_slot {
@@ -88,6 +91,7 @@ struct rfm_ring {
 	uint64_t head;		/* private copy of hdr->head */
 	uint64_t limit;		/* back-pressure: positions below are free */
 	bool claimed;
+	uint32_t room_gen;	/* last value stored in hdr->room_wait */
 	uint32_t notified[RFM_RING_CONSUMERS_MAX]; /* sleep value already interrupted */
 	uint64_t alive_checked[RFM_RING_CONSUMERS_MAX]; /* ns of the last liveness look */
 };
@@ -118,6 +122,9 @@ static inline struct ring_slot *rfm__ring_slot(uint8_t *slots, const struct ring
 {
 	return (struct ring_slot *)(slots + (pos & (g->slot_count - 1)) * (uint64_t)g->stride);
 }
+
+/* A back-pressure consumer made room: wake a producer asleep for it. */
+void rfm__ring_wake_producer(struct ring_header *hdr);
 
 /* Is the consumer holding @e alive? Asks the backend about node and process. */
 bool rfm__ring_entry_alive(rfm_node *node, const struct ring_entry *e);

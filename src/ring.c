@@ -19,6 +19,7 @@
 #include <rfm/event.h>
 
 #include "futex.h"
+#include "wait-poll.h"
 #include "ring-internal.h"
 
 static bool is_pow2(uint32_t v)
@@ -136,6 +137,7 @@ RFM_API int rfm_ring_create(rfm_node *node, uint64_t offset, uint64_t size,
 	h->table_offset = g.table_offset;
 	h->footprint = g.footprint;
 	h->head = 0;
+	h->room_wait = 0;
 	__atomic_store_n(&h->magic, RING_MAGIC, __ATOMIC_RELEASE);
 	*ringp = r;
 	return 0;
@@ -273,9 +275,51 @@ static uint64_t bp_limit(rfm_ring *r)
 	return (min == UINT64_MAX ? r->head : min) + r->g.slot_count;
 }
 
+void rfm__ring_wake_producer(struct ring_header *hdr)
+{
+	/* Our cursor is stored; now read the wait word (pairs with sleep_for_room()). */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&hdr->room_wait, __ATOMIC_RELAXED))
+		rfm__futex_wake(&hdr->room_wait, true);
+}
+
+/* Longest futex sleep: bounds the delay when a wake is lost (a consumer of
+ * an older library, on another host, or a scribbled word) and how late a
+ * dead consumer is noticed. */
+#define ROOM_SLICE_NS 5000000u
+
+/*
+ * Sleep until a consumer moves its cursor (it wakes the futex in the
+ * header), a slice passes or @deadline. The wait word is announced before
+ * the cursors are read again, so a cursor stored before that read is seen
+ * and one stored after it is followed by a wake.
+ */
+static void sleep_for_room(rfm_ring *r, uint64_t deadline)
+{
+	uint32_t *word = &r->hdr->room_wait;
+	uint64_t until = rfm__now_ns() + ROOM_SLICE_NS;
+
+	if (++r->room_gen == 0)
+		r->room_gen = 1;
+	__atomic_store_n(word, r->room_gen, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	r->limit = bp_limit(r);
+	if (r->head >= r->limit) {
+		if (deadline && deadline < until)
+			until = deadline;
+		int ret = rfm__futex_wait(word, r->room_gen, until, true);
+		/* Memory a futex cannot live in (a card's window): just pause. */
+		if (ret == -EFAULT || ret == -ENOSYS)
+			rfm__backoff_sleep(7, until);
+	}
+	__atomic_store_n(word, 0, __ATOMIC_RELAXED);
+}
+
 static int wait_room(rfm_ring *r, int64_t timeout_ns)
 {
-	uint64_t deadline = 0;
+	int64_t spin_ns = __atomic_load_n(&r->node->spin_ns, __ATOMIC_RELAXED);
+	uint64_t start = 0, deadline = 0;
+	int ret;
 
 	for (unsigned int i = 0;; i++) {
 		r->limit = bp_limit(r);
@@ -291,13 +335,22 @@ static int wait_room(rfm_ring *r, int64_t timeout_ns)
 			continue;
 		}
 		uint64_t now = rfm__now_ns();
-		if (!deadline && timeout_ns > 0)
-			deadline = now + (uint64_t)timeout_ns;
+		if (!start) {
+			start = now;
+			if (timeout_ns > 0)
+				deadline = now + (uint64_t)timeout_ns;
+		}
 		if (deadline && now >= deadline)
 			return rfm__error(RFM_ETIMEDOUT,
 					  "ring at 0x%llx: consumers did not make room in time",
 					  (unsigned long long)r->offset);
-		sched_yield();
+		if ((ret = rfm__event_poll_stop(r->node)))
+			return ret;
+		/* Yield for the handle's spin time, then sleep (issue 16, item 8). */
+		if (spin_ns < 0 || now - start < (uint64_t)spin_ns)
+			sched_yield();
+		else
+			sleep_for_room(r, deadline);
 	}
 }
 

@@ -28,10 +28,22 @@ static bool is_key_char(char c)
 
 static int parse_params(struct rfm_uri *uri, char *query)
 {
-	char *saveptr = NULL;
+	char *next = query;
 
-	for (char *item = strtok_r(query, "&", &saveptr); item;
-	     item = strtok_r(NULL, "&", &saveptr)) {
+	if (!*query)
+		return 0; /* "shm:NAME?" has no parameters */
+	/* Split by hand: strtok_r() would skip empty items such as a trailing '&'. */
+	while (next) {
+		char *item = next, *amp = strchr(item, '&');
+
+		if (amp)
+			*amp = '\0';
+		next = amp ? amp + 1 : NULL;
+		if (!*item)
+			return rfm__error(RFM_EURI,
+					  "%s: an empty parameter (a '&' at the start, the end, or "
+					  "twice in a row)",
+					  uri->text);
 		char *eq = strchr(item, '=');
 
 		if (!eq || eq == item || eq[1] == '\0')

@@ -20,13 +20,25 @@
 /* "intr1", "reset", or a comma-separated list of them, into a mask. */
 static int parse_types(struct cli *cli, const char *text, uint32_t *mask)
 {
-	char buf[128], *save = NULL;
+	char buf[128], *next = buf;
 
 	if (strlen(text) >= sizeof(buf))
 		return cli_usage_error(cli, "event type list '%s' is too long", text);
+	if (!*text)
+		return cli_usage_error(cli, "no event type given");
 	strcpy(buf, text);
 	*mask = 0;
-	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+	/* By hand, not strtok_r(): "intr1," must not pass for "intr1". */
+	while (next) {
+		char *t = next, *comma = strchr(t, ',');
+
+		if (comma)
+			*comma = '\0';
+		next = comma ? comma + 1 : NULL;
+		if (!*t)
+			return cli_usage_error(cli,
+					       "event type list '%s' has an empty item (a stray comma)",
+					       text);
 		int type = rfm_event_type_parse(t);
 
 		if (type < 0 || !(RFM_EVENT_MASK_NETWORK & RFM_EVENT_BIT(type)))

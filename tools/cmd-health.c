@@ -97,7 +97,9 @@ static int selftest_run(struct cli *cli, int argc, char **argv)
 		if (!strcmp(argv[i], "--system"))
 			return cli_selftest_system(cli, argc, argv);
 	while ((opt = cli_getopt(cli, argc, argv, "o:", selftest_options)) > 0)
-		if (opt == 'o' && (ret = cli_parse_u64(cli, "offset", optarg, UINT64_MAX, &offset)))
+		/* UINT64_MAX is the library's "no memory test": never a silent skip. */
+		if (opt == 'o' &&
+		    (ret = cli_parse_u64(cli, "offset", optarg, RFM_SELFTEST_NO_MEMORY - 1, &offset)))
 			return ret;
 	if (opt == CLI_OPT_STOP)
 		return cli->status;

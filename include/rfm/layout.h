@@ -639,7 +639,10 @@ RFM_API int rfm_record_sequence(const rfm_record *rec, uint32_t *seqp);
  *
  * With a `notify` type in the layout, the wait sleeps on that event (the
  * handle's node enables it; give record waits a handle of their own, as
- * they take its records); without, it polls with yields.
+ * they take its records), also while a publish seems under way (a writer
+ * that died mid-publish costs no CPU); without, it polls: yields for
+ * 100 us, then pauses growing to 1 ms. rfm_event_cancel() on the handle
+ * ends the wait with ::RFM_ECANCELED.
  * @param last A sequence seen before (rfm_record_sequence(), or a read's).
  * @param timeout_ns 0: only look; < 0: for ever; else nanoseconds.
  * @param[out] seqp The new sequence; may be NULL.

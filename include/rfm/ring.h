@@ -49,11 +49,23 @@
  *
  * Everything read from the window is validated before use: a corrupt
  * header is refused with ::RFM_ECORRUPT or ::RFM_EVERSION, and a corrupt
- * slot is reported, never followed out of the ring.
+ * slot is reported, never followed out of the ring. Slots or a head
+ * scribbled over by a dead or hostile writer cost messages (counted in
+ * rfm_ring_msg::lost), never a loop: every take ends by its timeout.
  *
- * Thread-safety: a producer handle and a consumer handle are each used by
- * one thread at a time (the library does not lock them). Different handles
- * are independent.
+ * Waits: a blocking take or back-pressure publish spins for the handle's
+ * spin time (rfm_event_set_spin()), then sleeps: on the ring's event with
+ * ::RFM_RING_F_NOTIFY, on a futex in the ring header for back-pressure
+ * (woken by the consumer that makes room; a 5 ms slice bounds a lost
+ * wake), else in pauses growing to 1 ms. rfm_event_cancel() on the handle
+ * (say from a SIGTERM handler) ends any of them with ::RFM_ECANCELED.
+ *
+ * Thread-safety: a producer handle (::rfm_ring) and a consumer handle
+ * (::rfm_ring_consumer) are each used by ONE thread at a time: the library
+ * does not lock them, and two threads taking from one consumer at once
+ * may both get the same message and skip another. Serialise calls on a
+ * handle (the Python binding does, with a lock per handle), or give each
+ * thread a consumer of its own. Different handles are independent.
  */
 #ifndef RFM_RING_H
 #define RFM_RING_H

@@ -1,8 +1,11 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """rfm ring create/pub/tail, rfm nodes and rfm selftest."""
 import json
+import signal
+import subprocess
+import time
 
-from conftest import failed, ok, usage_error
+from conftest import RFM, _environment, failed, ok, usage_error
 
 OFF = "0x1000"
 
@@ -50,6 +53,41 @@ def test_ring_errors(rfm, net):
                 "ring")
 
 
+def _catches_sigterm(pid):
+    """True once the process has a SIGTERM handler (its SigCgt mask in /proc)."""
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("SigCgt:"):
+                return bool(int(line.split()[1], 16) & (1 << (signal.SIGTERM - 1)))
+    return False
+
+
+def _tail(net, *args):
+    proc = subprocess.Popen([RFM, "-u", net.node(2), "ring", "tail", OFF, *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env=_environment(), text=True)
+    while not _catches_sigterm(proc.pid):     # ready: the loop is about to run
+        assert proc.poll() is None, proc.communicate()
+        time.sleep(0.001)
+    return proc
+
+
+def test_ring_tail_on_0xff_slots_ends_and_hears_sigterm(rfm, net):
+    # issue 16, item 6: a dead producer's slots read 0xff; tail spun at 100%
+    # CPU, past --timeout and deaf to SIGTERM.
+    ok(rfm("-u", net.node(1), "ring", "create", OFF, "--slots", "8", "--slot-size", "8"))
+    ok(rfm("-u", net.node(1), "ring", "pub", OFF, "a", "b", "c"))
+    ok(rfm("-u", net.node(1), "write", "0x1080", "--hex", "ff" * 8 * 64))
+    proc = _tail(net, "--timeout", "1000")
+    out, err = proc.communicate(timeout=30)     # hang guard only
+    assert proc.returncode == 0, err
+    assert out == ""
+    proc = _tail(net)                           # no timeout: until a signal
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0, err
+
+
 def test_ring_backpressure_pub(rfm, net):
     ok(rfm("-u", net.node(1), "ring", "create", OFF, "--slots", "2", "--backpressure"))
     ok(rfm("-u", net.node(1), "ring", "pub", OFF, "a", "b", "c"))
@@ -83,3 +121,6 @@ def test_selftest(rfm, net):
     r = ok(rfm("-u", net.node(1), "selftest"))
     assert r.out.endswith("self-test passed\n")
     failed(rfm("-u", net.node(1), "selftest", "--offset", "0xffffffff"), "outside the window")
+    # issue 16, item 11: the largest offset is a range error, not "skip the memory test"
+    usage_error(rfm("-u", net.node(1), "selftest", "--offset", "18446744073709551615"),
+                "too large", "selftest")

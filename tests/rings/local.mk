@@ -8,7 +8,8 @@ ring_tests = \
 	tests/rings/test-rings-api \
 	tests/rings/test-rings-xproc \
 	tests/rings/test-health \
-	tests/rings/test-record-notify
+	tests/rings/test-record-notify \
+	tests/rings/test-rings-damage
 
 check_PROGRAMS += $(ring_tests)
 TESTS += $(ring_tests)
@@ -28,5 +29,9 @@ tests_rings_test_health_LDADD = $(rfm_test_ldadd)
 tests_rings_test_record_notify_SOURCES = tests/rings/test-record-notify.c
 tests_rings_test_record_notify_CPPFLAGS = $(rfm_test_cppflags)
 tests_rings_test_record_notify_LDADD = $(rfm_test_ldadd)
+
+tests_rings_test_rings_damage_SOURCES = tests/rings/test-rings-damage.c
+tests_rings_test_rings_damage_CPPFLAGS = $(rfm_test_cppflags)
+tests_rings_test_rings_damage_LDADD = $(rfm_test_ldadd) -lpthread
 
 endif

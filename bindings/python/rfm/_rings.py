@@ -8,6 +8,7 @@
 """
 
 import collections
+import threading
 
 from . import _events
 from . import _rfm_swig as _swig
@@ -37,13 +38,20 @@ def _ring_info(raw):
 
 
 class _Handle:
-    """A ring handle; closed with its node."""
+    """A ring handle; closed with its node.
+
+    The C handles are for one thread at a time (<rfm/ring.h>): publish and
+    consume take the handle's lock, so threads sharing one take turns, and
+    each message goes to exactly one of them. A thread waiting in consume()
+    holds the lock; the others wait for it (signals still interrupt them).
+    """
 
     _close = None
 
     def __init__(self, node, handle):
         self._node = node
         self._h = handle
+        self._lock = threading.Lock()
 
     @property
     def closed(self):
@@ -71,7 +79,8 @@ class Ring(_Handle):
         (RFM_EOVERRUN) at once when a registered consumer would be lapped;
         seconds wait for it (rfm.Timeout); None waits for ever.
         """
-        _swig.rfm_ring_publish(self._h, data, _events._timeout_ns(timeout))
+        with self._lock:
+            _swig.rfm_ring_publish(self._h, data, _events._timeout_ns(timeout))
 
     def info(self):
         """The ring's shape and ``head`` (messages published so far), as a dict."""
@@ -93,7 +102,8 @@ class Consumer(_Handle):
         raise rfm.Timeout when they pass; None waits for ever. Waits
         release the GIL.
         """
-        data, seq, lost = _swig.rfm_ring_consume(self._h, _events._timeout_ns(timeout))
+        with self._lock:
+            data, seq, lost = _swig.rfm_ring_consume(self._h, _events._timeout_ns(timeout))
         return RingMessage(data, seq, lost)
 
     def messages(self, timeout=None):

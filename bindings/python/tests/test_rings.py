@@ -94,6 +94,41 @@ def test_blocking_consume_wakes_for_another_thread(node):
     ring.close()
 
 
+def test_threads_sharing_a_consumer_take_each_message_once(node):
+    # issue 16, item 11: two threads on one Consumer once got a message twice.
+    # Four threads and spinning waits make it likely without the lock: a
+    # race, so this catches a missing lock in about one run of three.
+    total = 20000
+    ring = make_ring(node, slot_count=128, backpressure=True)
+    consumer = node.ring_consumer(RING, backpressure=True)
+    # Waits that never sleep: both threads sit in the C call together,
+    # which is when an unserialised handle hands one message to both.
+    node.set_spin(-1)
+    seqs = [[] for _ in range(4)]
+
+    def take(mine):
+        try:
+            while True:
+                mine.append(consumer.consume(timeout=1.0).seq)
+        except rfm.Timeout:
+            pass
+
+    threads = [threading.Thread(target=take, args=(mine,)) for mine in seqs]
+    for t in threads:
+        t.start()
+    for i in range(total):
+        ring.publish(b"%d" % i, timeout=10)
+    for t in threads:
+        t.join()
+    every = sum(seqs, [])
+    assert len(every) == total, (len(every), len(set(every)))
+    assert sorted(every) == list(range(total))
+    # Each thread saw its messages in order.
+    assert all(s == sorted(s) for s in seqs)
+    consumer.close()
+    ring.close()
+
+
 def test_bad_input_and_closed_handles(node):
     with pytest.raises(rfm.InvalidArgument):
         node.ring_create(RING, RING_BYTES, slot_size=64, slot_count=3)   # not a power of two

@@ -1,0 +1,374 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Rings and records that a dead or hostile writer damaged, and waits that
+ * must sleep (issue 16, items 6 and 8):
+ *  - slots filled with 0xff, and a scribbled head: a consumer reports what
+ *    it lost and returns when its timeout ends, then follows the producer
+ *    again; it never spins for ever;
+ *  - rfm_event_cancel() (what a SIGTERM handler calls) ends a blocking
+ *    take on a ring without notify;
+ *  - a back-pressure publish that waits 3 s, and rfm_record_wait() on a
+ *    notify record left odd by a dead writer, use under 5% of a core
+ *    (getrusage), and both still return when another process provides
+ *    the condition.
+ * A hang is turned into a failure by alarm(): SIGALRM ends the program.
+ */
+#include <pthread.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "rfm-cmocka.h"
+
+#define RING_OFF 4096
+#define HANG_ALARM_S 60
+
+static struct harness_network net;
+
+static int setup(void **state)
+{
+	(void)state;
+	harness_network_new(&net, 1024 * 1024);
+	alarm(HANG_ALARM_S);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	alarm(0);
+	harness_kill_children();
+	harness_network_destroy(&net);
+	return 0;
+}
+
+static struct rfm_ring_config config(uint32_t count, uint32_t flags)
+{
+	return (struct rfm_ring_config){
+		.struct_size = sizeof(struct rfm_ring_config),
+		.slot_size = 8,
+		.slot_count = count,
+		.flags = flags,
+		.ring_id = 5,
+	};
+}
+
+/* CPU time (user + system) of the whole process so far, in ns. */
+static uint64_t cpu_ns(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000ull +
+	       (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ull;
+}
+
+/* The ring's slot area as the window holds it: header, then 64-byte slots. */
+static uint8_t *slots_of(rfm_node *node)
+{
+	uint8_t *base;
+
+	assert_rfm_ok(rfm_mem_map(node, (void **)&base, NULL));
+	return base + RING_OFF + 128;
+}
+
+static void fill_slots(rfm_node *node, uint32_t count)
+{
+	memset(slots_of(node), 0xff, (size_t)count * 64);
+}
+
+static void set_head(rfm_node *node, uint64_t head)
+{
+	uint8_t *base;
+
+	assert_rfm_ok(rfm_mem_map(node, (void **)&base, NULL));
+	__atomic_store_n((uint64_t *)(base + RING_OFF + 64), head, __ATOMIC_RELEASE);
+}
+
+/* ---- item 6: damaged slots and head ---- */
+
+static void check_ff_slots(uint32_t flags)
+{
+	struct rfm_ring_config cfg = config(8, flags);
+	rfm_node *prod, *cons;
+	rfm_ring *r;
+	rfm_ring_consumer *c;
+	struct rfm_ring_msg m;
+	uint64_t v;
+
+	assert_rfm_ok(rfm_open(harness_node_uri(&net, 1), &prod));
+	assert_rfm_ok(rfm_open(harness_node_uri(&net, 2), &cons));
+	assert_rfm_ok(rfm_ring_create(prod, RING_OFF, 64 * 1024, &cfg, &r));
+	assert_rfm_ok(rfm_ring_consumer_open(cons, RING_OFF, 0, &c));
+	for (v = 0; v < 3; v++)
+		assert_rfm_ok(rfm_ring_publish(r, &v, sizeof(v), 0));
+	/* The producer "dies" and its slots turn to 0xff. */
+	fill_slots(cons, 8);
+	assert_int_equal(rfm_ring_consume(c, &v, sizeof(v), &m, 0), RFM_EAGAIN);
+	assert_int_equal(rfm_ring_consume(c, &v, sizeof(v), &m, 50 * 1000000ll), RFM_ETIMEDOUT);
+	/* A producer on its way again: the next message comes, the loss is told. */
+	v = 100;
+	assert_rfm_ok(rfm_ring_publish(r, &v, sizeof(v), 0));
+	v = 0;
+	assert_rfm_ok(rfm_ring_consume(c, &v, sizeof(v), &m, 1000 * 1000000ll));
+	assert_int_equal(v, 100);
+	assert_int_equal(m.seq, 3);
+	assert_int_equal(m.lost, 3);
+	rfm_ring_consumer_close(c);
+	rfm_ring_close(r);
+	rfm_close(cons);
+	rfm_close(prod);
+}
+
+static void test_ff_slots_plain(void **state)
+{
+	(void)state;
+	check_ff_slots(0);
+}
+
+static void test_ff_slots_notify(void **state)
+{
+	(void)state;
+	check_ff_slots(RFM_RING_F_NOTIFY);
+}
+
+static void test_scribbled_head(void **state)
+{
+	struct rfm_ring_config cfg = config(8, RFM_RING_F_NOTIFY);
+	rfm_node *prod, *cons;
+	rfm_ring *r;
+	rfm_ring_consumer *c;
+	struct rfm_ring_msg m;
+	uint64_t v = 1;
+
+	(void)state;
+	assert_rfm_ok(rfm_open(harness_node_uri(&net, 1), &prod));
+	assert_rfm_ok(rfm_open(harness_node_uri(&net, 2), &cons));
+	assert_rfm_ok(rfm_ring_create(prod, RING_OFF, 64 * 1024, &cfg, &r));
+	assert_rfm_ok(rfm_ring_consumer_open(cons, RING_OFF, 0, &c));
+	assert_rfm_ok(rfm_ring_publish(r, &v, sizeof(v), 0));
+	fill_slots(cons, 8);
+	set_head(cons, UINT64_MAX - 3);
+	assert_int_equal(rfm_ring_consume(c, &v, sizeof(v), &m, 50 * 1000000ll), RFM_ETIMEDOUT);
+	/* The producer writes its own head back with its next messages. */
+	for (v = 10; v < 12; v++)
+		assert_rfm_ok(rfm_ring_publish(r, &v, sizeof(v), 0));
+	assert_int_equal(rfm_ring_consume(c, &v, sizeof(v), &m, 50 * 1000000ll), RFM_ETIMEDOUT);
+	v = 12;
+	assert_rfm_ok(rfm_ring_publish(r, &v, sizeof(v), 0));
+	v = 0;
+	assert_rfm_ok(rfm_ring_consume(c, &v, sizeof(v), &m, 1000 * 1000000ll));
+	assert_int_equal(v, 12);
+	assert_int_equal(m.seq, 3);
+	rfm_ring_consumer_close(c);
+	rfm_ring_close(r);
+	rfm_close(cons);
+	rfm_close(prod);
+}
+
+/* ---- cancel ends a wait that polls ---- */
+
+static void test_cancel_plain_wait(void **state)
+{
+	struct rfm_ring_config cfg = config(8, 0);
+	rfm_node *prod, *cons;
+	rfm_ring *r;
+	rfm_ring_consumer *c;
+	struct rfm_ring_msg m;
+	uint64_t v;
+
+	(void)state;
+	assert_rfm_ok(rfm_open(harness_node_uri(&net, 1), &prod));
+	assert_rfm_ok(rfm_open(harness_node_uri(&net, 2), &cons));
+	assert_rfm_ok(rfm_ring_create(prod, RING_OFF, 64 * 1024, &cfg, &r));
+	assert_rfm_ok(rfm_ring_consumer_open(cons, RING_OFF, 0, &c));
+	/* As `rfm ring tail`'s SIGTERM handler does; the cancel is kept for the wait. */
+	assert_rfm_ok(rfm_event_cancel(cons));
+	assert_int_equal(rfm_ring_consume(c, &v, sizeof(v), &m, -1), RFM_ECANCELED);
+	rfm_ring_consumer_close(c);
+	rfm_ring_close(r);
+	rfm_close(cons);
+	rfm_close(prod);
+}
+
+/* ---- item 8: a back-pressure publish that waits sleeps ---- */
+
+static int bp_consumer(struct harness_link *link, void *arg)
+{
+	rfm_node *node;
+	rfm_ring_consumer *c;
+	struct rfm_ring_msg m;
+	uint64_t v, got = 0;
+
+	(void)arg;
+	HARNESS_CHECK_RFM(rfm_open(harness_node_uri(&net, 2), &node));
+	HARNESS_CHECK_RFM(rfm_ring_consumer_open(node, RING_OFF, RFM_RING_CONSUMER_BACKPRESSURE,
+						 &c));
+	harness_link_ready(link);
+	harness_link_wait_go(link);
+	/* Take everything: the 8 that filled the ring and the one that waited. */
+	for (uint64_t i = 0; i < 9; i++) {
+		HARNESS_CHECK_RFM(rfm_ring_consume(c, &v, sizeof(v), &m, 10000 * 1000000ll));
+		HARNESS_CHECK(v == i);
+		got++;
+	}
+	harness_link_send(link, &got, sizeof(got));
+	rfm_ring_consumer_close(c);
+	rfm_close(node);
+	return 0;
+}
+
+struct publisher {
+	rfm_ring *r;
+	uint64_t v;
+	int ret;
+};
+
+static void *publish_thread(void *arg)
+{
+	struct publisher *p = arg;
+
+	p->ret = rfm_ring_publish(p->r, &p->v, sizeof(p->v), 20000 * 1000000ll);
+	return NULL;
+}
+
+static void test_backpressure_wait_sleeps(void **state)
+{
+	struct rfm_ring_config cfg = config(8, RFM_RING_F_BACKPRESSURE);
+	struct harness_child kid;
+	rfm_node *prod;
+	rfm_ring *r;
+	uint64_t v, cpu0, cpu, got = 0;
+	pthread_t t;
+
+	(void)state;
+	assert_rfm_ok(rfm_open(harness_node_uri(&net, 1), &prod));
+	assert_rfm_ok(rfm_ring_create(prod, RING_OFF, 64 * 1024, &cfg, &r));
+	harness_child_start(&kid, bp_consumer, NULL);
+	assert_int_equal(harness_child_wait_ready(&kid), 0);
+	for (v = 0; v < 8; v++)
+		assert_rfm_ok(rfm_ring_publish(r, &v, sizeof(v), 0));
+	cpu0 = cpu_ns();
+	assert_int_equal(rfm_ring_publish(r, &v, sizeof(v), 3000 * 1000000ll), RFM_ETIMEDOUT);
+	cpu = cpu_ns() - cpu0;
+	printf("# back-pressure wait of 3 s used %.1f ms of CPU\n", cpu / 1e6);
+	assert_true(cpu < 3000ull * 1000000ull / 20); /* under 5% */
+	/* The consumer makes room from its process: the waiting publish goes through. */
+	struct publisher p = { .r = r, .v = 8 };
+	assert_int_equal(pthread_create(&t, NULL, publish_thread, &p), 0);
+	harness_child_go(&kid);
+	pthread_join(t, NULL);
+	assert_rfm_ok(p.ret);
+	assert_int_equal(harness_child_recv(&kid, &got, sizeof(got)), 0);
+	assert_int_equal(got, 9);
+	assert_int_equal(harness_child_wait(&kid), 0);
+	rfm_ring_close(r);
+	rfm_close(prod);
+}
+
+/* ---- item 8: a record left odd by a dead writer ---- */
+
+static const char layout_text[] = "version: 1\n"
+				  "window: 1M\n"
+				  "regions:\n"
+				  "  - name: state\n"
+				  "    offset: 0x40000\n"
+				  "    size: 0x100\n"
+				  "    writer: 1\n"
+				  "    records:\n"
+				  "      - name: frame\n"
+				  "        notify: intr2\n"
+				  "        variables: [ { name: x, type: u64 } ]\n";
+
+static int record_writer(struct harness_link *link, void *arg)
+{
+	rfm_layout *layout = NULL;
+	rfm_node *node;
+	rfm_record *rec;
+	uint64_t x = 7;
+
+	(void)arg;
+	HARNESS_CHECK_RFM(rfm_layout_load_string(layout_text, strlen(layout_text), "t", &layout,
+						 NULL));
+	HARNESS_CHECK_RFM(rfm_open(harness_node_uri(&net, 1), &node));
+	HARNESS_CHECK_RFM(rfm_record_open(layout, node, "state.frame", &rec));
+	harness_link_ready(link);
+	harness_link_wait_go(link);
+	HARNESS_CHECK_RFM(rfm_record_write(rec, &x, sizeof(x)));
+	rfm_record_close(rec);
+	rfm_close(node);
+	rfm_layout_free(layout);
+	return 0;
+}
+
+struct waiter {
+	rfm_record *rec;
+	uint32_t last, seq;
+	int ret;
+};
+
+static void *wait_thread(void *arg)
+{
+	struct waiter *w = arg;
+
+	w->ret = rfm_record_wait(w->rec, w->last, 20000 * 1000000ll, &w->seq);
+	return NULL;
+}
+
+static void test_record_wait_odd_sleeps(void **state)
+{
+	struct rfm_record_info info = { .struct_size = sizeof(info) };
+	rfm_layout *layout = NULL;
+	struct harness_child kid;
+	rfm_node *node;
+	rfm_record *rec;
+	uint8_t *base;
+	uint32_t seq0, seq;
+	uint64_t cpu0, cpu, x = 0;
+	pthread_t t;
+
+	(void)state;
+	assert_rfm_ok(rfm_layout_load_string(layout_text, strlen(layout_text), "t", &layout, NULL));
+	assert_rfm_ok(rfm_open(harness_node_uri(&net, 2), &node));
+	assert_rfm_ok(rfm_record_open(layout, node, "state.frame", &rec));
+	assert_rfm_ok(rfm_record_get_info(rec, &info));
+	assert_rfm_ok(rfm_mem_map(node, (void **)&base, NULL));
+	assert_rfm_ok(rfm_record_sequence(rec, &seq0));
+	/* A writer died in the middle of a publish: the sequence stays odd. */
+	__atomic_store_n((uint32_t *)(base + info.offset), seq0 | 1, __ATOMIC_RELEASE);
+	cpu0 = cpu_ns();
+	assert_int_equal(rfm_record_wait(rec, seq0, 3000 * 1000000ll, &seq), RFM_ETIMEDOUT);
+	cpu = cpu_ns() - cpu0;
+	printf("# record wait of 3 s on an odd sequence used %.1f ms of CPU\n", cpu / 1e6);
+	assert_true(cpu < 3000ull * 1000000ull / 20); /* under 5% */
+	/* A new writer publishes from its process: the wait returns with it. */
+	harness_child_start(&kid, record_writer, NULL);
+	assert_int_equal(harness_child_wait_ready(&kid), 0);
+	struct waiter w = { .rec = rec, .last = seq0 };
+	assert_int_equal(pthread_create(&t, NULL, wait_thread, &w), 0);
+	harness_child_go(&kid);
+	pthread_join(t, NULL);
+	assert_rfm_ok(w.ret);
+	assert_int_equal(w.seq, (seq0 | 1) + 1);
+	assert_true(rfm_record_read(rec, &x, sizeof(x), NULL) >= 0);
+	assert_int_equal(x, 7);
+	assert_int_equal(harness_child_wait(&kid), 0);
+	rfm_record_close(rec);
+	rfm_close(node);
+	rfm_layout_free(layout);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_ff_slots_plain, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ff_slots_notify, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_scribbled_head, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cancel_plain_wait, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_backpressure_wait_sleeps, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_record_wait_odd_sleeps, setup, teardown),
+	};
+
+	harness_init();
+	harness_require_backend("shm");
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
