@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
 # Print the first C block of README.md (given as $1) as a whole program:
-# its #include lines, then the rest inside a main() that declares what the
+# as it is when it has a main(), else its #include lines, then the rest inside a main() that declares what the
 # block uses but does not define (sample, seq). test-small-shm.sh runs it.
 
 readme=$1
@@ -12,6 +12,13 @@ case $block in
 *) echo "readme-snippet: no C block with rfm_open() in $readme" >&2; exit 1 ;;
 esac
 echo '/* Generated from README.md by tests/readme-snippet.sh: do not edit. */'
+case $block in
+*'int main('*)
+	# The README shows a whole program: take it as it is.
+	printf '%s\n' "$block"
+	exit 0
+	;;
+esac
 echo '#include <stdint.h>'
 echo '#include <stdio.h>'
 echo '#include <string.h>'
