@@ -30,6 +30,7 @@ enum cli_exit {
 	CLI_EXIT_FAILED = 1,	/* the operation failed (library error) */
 	CLI_EXIT_USAGE = 2,	/* bad option, number or argument count */
 	CLI_EXIT_NOMATCH = 3,	/* verify found mismatches; a wait timed out */
+	CLI_EXIT_INTERRUPTED = 130, /* Ctrl-C: the partial result was printed */
 	/*
 	 * Not an exit status: help or version was printed, stop here. main()
 	 * exits 0. It lets helpers return 0 for "go on" and non-zero for "stop".
@@ -190,6 +191,32 @@ void cli_json_print(struct json_object *obj);
  * Returns an enum cli_exit value.
  */
 int cli_json_print_bytes(struct cli *cli, uint64_t offset, size_t length);
+
+/* ---- Ctrl-C and progress (cli-interrupt.c) ---- */
+
+/* Catch SIGINT: cli_interrupted() then turns true and sleeps end early. */
+void cli_catch_interrupt(void);
+
+/* Whether Ctrl-C was pressed since cli_catch_interrupt(). */
+bool cli_interrupted(void);
+
+/* Progress reports on stderr, once a second, only when stderr is a terminal. */
+struct cli_progress {
+	bool tty;		/* stderr is a terminal */
+	bool shown;		/* a report is on the screen */
+	uint64_t next_ns;	/* monotonic time of the next report */
+};
+
+void cli_progress_start(struct cli_progress *pr);
+
+/*
+ * Whether a report is due now; if so, the cursor is at the start of a
+ * cleared line: print the report (no newline) to stderr.
+ */
+bool cli_progress_due(struct cli_progress *pr);
+
+/* Clear the last report, before the result is printed. */
+void cli_progress_end(struct cli_progress *pr);
 
 /* ---- layouts (cli-layout.c): typed-variable tables ---- */
 

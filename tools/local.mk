@@ -15,6 +15,7 @@ tools_rfm_SOURCES = \
 	tools/cli-options.c \
 	tools/cli-parse.c \
 	tools/cli-output.c \
+	tools/cli-interrupt.c \
 	tools/pattern.h \
 	tools/pattern.c \
 	tools/cmd-info.c \
@@ -29,6 +30,9 @@ tools_rfm_SOURCES = \
 	tools/cmd-event.c \
 	tools/latency-hist.h \
 	tools/latency-hist.c \
+	tools/ping.h \
+	tools/ping-slot.c \
+	tools/ping-ring.c \
 	tools/cmd-ping.c \
 	tools/cmd-bench.c \
 	tools/cmd-ring.c \
