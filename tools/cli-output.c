@@ -171,7 +171,7 @@ int cli_open_range(struct cli *cli, int argc, char **argv, uint64_t *offset, siz
 	int ret = cli_check_args(cli, argc, argv, 2, 2);
 
 	if (!ret)
-		ret = cli_parse_u64(cli, "OFFSET", argv[optind], UINT64_MAX, offset);
+		ret = cli_parse_bytes(cli, "OFFSET", argv[optind], UINT64_MAX, offset);
 	if (!ret)
 		ret = cli_parse_size(cli, "LENGTH", argv[optind + 1], length);
 	if (!ret)

@@ -132,7 +132,14 @@ void cli_print_common_help(FILE *out);
 int cli_parse_u64(struct cli *cli, const char *what, const char *text, uint64_t max,
 		  uint64_t *value);
 
-/* As cli_parse_u64() into a size_t. */
+/*
+ * As cli_parse_u64() for offsets and sizes: also takes a K, M or G suffix
+ * (2^10, 2^20, 2^30), as URIs and layouts do: "64M", "0x10K".
+ */
+int cli_parse_bytes(struct cli *cli, const char *what, const char *text, uint64_t max,
+		    uint64_t *value);
+
+/* As cli_parse_bytes() into a size_t. */
 int cli_parse_size(struct cli *cli, const char *what, const char *text, size_t *value);
 
 /*
@@ -237,6 +244,15 @@ int cli_load_layout(struct cli *cli, const char *path, rfm_layout **layoutp);
  * CLI_EXIT_FAILED with a message naming the region and its writer.
  */
 int cli_guard_write(struct cli *cli, uint64_t offset, uint64_t length);
+
+/*
+ * Writes the tool chooses itself (bench): no byte of [offset, offset +
+ * length) may lie in a region of @layout that another node writes; bytes
+ * outside every region are free. 0, or CLI_EXIT_FAILED after the message
+ * cli_guard_write() gives, ending with "(@hint)".
+ */
+int cli_guard_foreign(struct cli *cli, const rfm_layout *layout, uint64_t offset,
+		      uint64_t length, const char *hint);
 
 /* The value of @var as JSON: number, boolean, string, hex string, or array. */
 int cli_var_json(struct cli *cli, rfm_var *var, struct json_object **valuep);

@@ -93,7 +93,7 @@ static int selftest_run(struct cli *cli, int argc, char **argv)
 	int opt, ret;
 
 	while ((opt = cli_getopt(cli, argc, argv, "o:", selftest_options)) > 0)
-		if (opt == 'o' && (ret = cli_parse_u64(cli, "offset", optarg, UINT64_MAX, &offset)))
+		if (opt == 'o' && (ret = cli_parse_bytes(cli, "offset", optarg, UINT64_MAX, &offset)))
 			return ret;
 	if (opt == CLI_OPT_STOP)
 		return cli->status;

@@ -405,7 +405,7 @@ static int ping_run(struct cli *cli, int argc, char **argv)
 			ret = cli_parse_u64(cli, "rate", optarg, 1000000000, &o.rate_hz);
 			break;
 		case OPT_SIZE:
-			ret = cli_parse_u64(cli, "size", optarg, MAX_PAYLOAD, &v);
+			ret = cli_parse_bytes(cli, "size", optarg, MAX_PAYLOAD, &v);
 			p.size = (uint32_t)v;
 			break;
 		case OPT_CPU:
@@ -423,7 +423,7 @@ static int ping_run(struct cli *cli, int argc, char **argv)
 			csv_path = optarg;
 			break;
 		case OPT_OFFSET:
-			ret = cli_parse_u64(cli, "offset", optarg, UINT64_MAX, &p.offset);
+			ret = cli_parse_bytes(cli, "offset", optarg, UINT64_MAX, &p.offset);
 			break;
 		case OPT_ECHO:
 			echo = true;

@@ -196,7 +196,7 @@ static int write_run(struct cli *cli, int argc, char **argv)
 		return cli_usage_error(cli, "give at most one of -i FILE, --hex HEX, --string TEXT");
 	ret = cli_check_args(cli, argc, argv, 1, 1);
 	if (!ret)
-		ret = cli_parse_u64(cli, "OFFSET", argv[optind], UINT64_MAX, &offset);
+		ret = cli_parse_bytes(cli, "OFFSET", argv[optind], UINT64_MAX, &offset);
 	if (!ret && hex)
 		ret = cli_parse_hex(cli, hex, &buf, &length);
 	if (!ret)

@@ -51,8 +51,9 @@ def abort_mid_session(rfm, net):
         echo.communicate(timeout=60)
     finally:
         stop(echo)
+    # The 6th request finds the echoer gone, or leaving: either way it stays.
     assert r.rc == 3, r
-    assert "no echo within 300 ms" in r.err
+    assert "within 300 ms" in r.err
 
 
 def abort_before_echoer(rfm, net):
