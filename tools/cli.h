@@ -199,6 +199,30 @@ void cli_json_print(struct json_object *obj);
  */
 int cli_json_print_bytes(struct cli *cli, uint64_t offset, size_t length);
 
+/* ---- output files (cli-file.c) ---- */
+
+/*
+ * A file the tool writes (-o, --hist-csv): a regular file (or a new name)
+ * is written to a temporary file beside it and renamed over it by
+ * cli_out_commit(); anything else (a device, a FIFO) is written in place.
+ * The tool never removes or truncates a file it did not create.
+ */
+struct cli_out_file {
+	FILE *fp;		/* write here */
+	const char *path;	/* as the user gave it, for messages */
+	char *target;		/* the file that is replaced (links resolved) */
+	char *tmp;		/* the temporary file, NULL when writing in place */
+};
+
+/* Open @path for writing. 0, or CLI_EXIT_FAILED after saying why. */
+int cli_out_open(struct cli *cli, struct cli_out_file *f, const char *path, bool binary);
+
+/* Flush, close and put the file in place. 0, or CLI_EXIT_FAILED (file left as it was). */
+int cli_out_commit(struct cli *cli, struct cli_out_file *f);
+
+/* Give up: close, and remove the temporary file; the target is untouched. */
+void cli_out_abort(struct cli_out_file *f);
+
 /* ---- Ctrl-C and progress (cli-interrupt.c) ---- */
 
 /* Catch SIGINT: cli_interrupted() then turns true and sleeps end early. */

@@ -481,9 +481,10 @@ static int ping_run(struct cli *cli, int argc, char **argv)
 	p.session = new_session();
 	cli_catch_interrupt();
 
-	FILE *csv = NULL;
-	if (csv_path && !(csv = fopen(csv_path, "w")))
-		return cli_error(cli, "cannot write '%s': %s", csv_path, strerror(errno));
+	/* Opened first, so that an unwritable path fails before the run. */
+	struct cli_out_file csv = { 0 };
+	if (csv_path && cli_out_open(cli, &csv, csv_path, false))
+		return CLI_EXIT_FAILED;
 
 	pid_t child = -1;
 	struct lhist *hist = NULL;
@@ -589,7 +590,7 @@ static int ping_run(struct cli *cli, int argc, char **argv)
 	else if (ret)
 		goto out;
 	report(&p, &o, hist, late, ret == CLI_EXIT_INTERRUPTED);
-	if (csv && lhist_write_csv(hist, csv))
+	if (csv.fp && lhist_write_csv(hist, csv.fp) && ret == CLI_EXIT_OK)
 		ret = cli_error(cli, "cannot write '%s': %s", csv_path, strerror(errno));
 
 out:
@@ -602,8 +603,12 @@ out:
 		if (!ret && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
 			ret = cli_error(cli, "the local echoer failed");
 	}
-	if (csv && fclose(csv) && !ret)
-		ret = cli_error(cli, "cannot write '%s': %s", csv_path, strerror(errno));
+	/* A complete histogram (an interrupted run's too) replaces the file. */
+	if (ret == CLI_EXIT_OK || ret == CLI_EXIT_INTERRUPTED) {
+		int err = cli_out_commit(cli, &csv);
+		ret = err ? err : ret;
+	}
+	cli_out_abort(&csv);
 	rfm_ring_close(p.out);
 	rfm_ring_consumer_close(p.in);
 	free(p.msg);

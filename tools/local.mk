@@ -16,6 +16,7 @@ tools_rfm_SOURCES = \
 	tools/cli-parse.c \
 	tools/cli-output.c \
 	tools/cli-interrupt.c \
+	tools/cli-file.c \
 	tools/pattern.h \
 	tools/pattern.c \
 	tools/cmd-info.c \
