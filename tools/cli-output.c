@@ -35,7 +35,9 @@ const char *cli_effective_uri(const struct cli *cli)
 
 int cli_fail(struct cli *cli)
 {
-	fprintf(stderr, "rfm: %s\n", rfm_last_error());
+	char buf[1024];
+
+	fprintf(stderr, "rfm: %s\n", cli_user_message(cli, rfm_last_error(), buf, sizeof(buf)));
 	return CLI_EXIT_FAILED;
 }
 

@@ -168,6 +168,12 @@ void cli_print_version(const struct cli *cli);
 /* Report the library's last error ("rfm: <message>"); returns CLI_EXIT_FAILED. */
 int cli_fail(struct cli *cli);
 
+/*
+ * The library's message @msg in the tool user's terms: C function names
+ * replaced by the command, option or URI parameter to use (into @buf).
+ */
+const char *cli_user_message(const struct cli *cli, const char *msg, char *buf, size_t cap);
+
 /* Report a failure of the tool itself (I/O...); returns CLI_EXIT_FAILED. */
 __attribute__((format(printf, 2, 3)))
 int cli_error(struct cli *cli, const char *fmt, ...);

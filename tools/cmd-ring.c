@@ -202,7 +202,10 @@ static int ring_tail(struct cli *cli, uint64_t offset, struct ring_args *a)
 		if (ret == RFM_ETIMEDOUT || ret == RFM_EAGAIN || ret == RFM_ECANCELED)
 			break;
 		if (ret == RFM_ECORRUPT) {
-			fprintf(stderr, "rfm: %s\n", rfm_last_error());
+			char text[1024];
+
+			fprintf(stderr, "rfm: %s\n",
+				cli_user_message(cli, rfm_last_error(), text, sizeof(text)));
 			continue;
 		}
 		if (ret) {

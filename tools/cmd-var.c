@@ -75,6 +75,51 @@ static void json_var(struct json_object *obj, rfm_var *var)
 		cli_json_add_string(obj, "unit", info.unit);
 }
 
+/* Print one variable: the bare value, or NAME = VALUE UNIT when @labelled. */
+static int get_one(struct cli *cli, rfm_layout *layout, const char *name, bool labelled)
+{
+	rfm_var *var;
+	int ret = 0;
+
+	if (rfm_var_open(layout, cli->node, name, &var))
+		return cli_fail(cli);
+	if (cli->json) {
+		struct json_object *obj = json_object_new_object(), *value;
+		json_var(obj, var);
+		ret = cli_var_json(cli, var, &value);
+		if (!ret) {
+			json_object_object_add(obj, "value", value);
+			cli_json_print(obj);
+		} else {
+			json_object_put(obj);
+		}
+	} else {
+		const char *text = value_text(cli, var);
+		const char *unit = unit_of(var);
+		if (!text)
+			ret = CLI_EXIT_FAILED;
+		else if (!labelled)
+			printf("%s\n", text);
+		else
+			printf("%s = %s%s%s\n", name, text, unit[0] ? " " : "", unit);
+	}
+	rfm_var_close(var);
+	return ret;
+}
+
+/* How many variables lie in region or record @name ("NAME." starts their names). */
+static size_t member_count(const rfm_layout *layout, const char *name)
+{
+	struct rfm_var_info info = { .struct_size = sizeof(info) };
+	size_t len = strlen(name), n = 0;
+
+	for (size_t i = 0; i < rfm_layout_var_count(layout); i++)
+		if (!rfm_layout_var_info(layout, i, &info) && !strncmp(info.name, name, len) &&
+		    info.name[len] == '.')
+			n++;
+	return n;
+}
+
 static int get_run(struct cli *cli, int argc, char **argv)
 {
 	const char *layout_path = NULL;
@@ -92,32 +137,22 @@ static int get_run(struct cli *cli, int argc, char **argv)
 	if (!ret)
 		ret = cli_open(cli);
 	for (int i = optind; !ret && i < argc; i++) {
-		rfm_var *var;
-		if (rfm_var_open(layout, cli->node, argv[i], &var)) {
-			ret = cli_fail(cli);
-			break;
+		struct rfm_var_info info = { .struct_size = sizeof(info) };
+		bool single = false;
+
+		/* A region or record name stands for its variables, as in watch. */
+		for (size_t k = 0; !single && k < rfm_layout_var_count(layout); k++)
+			single = !rfm_layout_var_info(layout, k, &info) &&
+				 !strcmp(info.name, argv[i]);
+		if (single || !member_count(layout, argv[i])) {
+			ret = get_one(cli, layout, argv[i], argc - optind > 1);
+			continue;
 		}
-		if (cli->json) {
-			struct json_object *obj = json_object_new_object(), *value;
-			json_var(obj, var);
-			ret = cli_var_json(cli, var, &value);
-			if (!ret) {
-				json_object_object_add(obj, "value", value);
-				cli_json_print(obj);
-			} else {
-				json_object_put(obj);
-			}
-		} else {
-			const char *text = value_text(cli, var);
-			const char *unit = unit_of(var);
-			if (!text)
-				ret = CLI_EXIT_FAILED;
-			else if (argc - optind == 1)
-				printf("%s\n", text);
-			else
-				printf("%s = %s%s%s\n", argv[i], text, unit[0] ? " " : "", unit);
-		}
-		rfm_var_close(var);
+		size_t len = strlen(argv[i]);
+		for (size_t k = 0; !ret && k < rfm_layout_var_count(layout); k++)
+			if (!rfm_layout_var_info(layout, k, &info) &&
+			    !strncmp(info.name, argv[i], len) && info.name[len] == '.')
+				ret = get_one(cli, layout, info.name, true);
 	}
 	rfm_layout_free(layout);
 	return ret;
@@ -302,8 +337,9 @@ const struct cli_command cli_cmd_get = {
 	.args = "NAME... [--layout FILE]",
 	.summary = "Print variables of a layout by name",
 	.help = "Print the value of each variable NAME (region.var, region.record.var,\n"
-		"region.var[3]) of the layout, converted from its type and byte order.\n"
-		"One name prints the bare value; several print NAME = VALUE UNIT lines.\n"
+		"region.var[3]) of the layout, converted from its type and byte order;\n"
+		"a region or record NAME stands for every variable in it, as in watch.\n"
+		"One variable prints the bare value; several print NAME = VALUE UNIT lines.\n"
 		"A variable in a record is read consistently.\n"
 		"\n"
 		"Options:\n" LAYOUT_OPTION_HELP

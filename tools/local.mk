@@ -17,6 +17,7 @@ tools_rfm_SOURCES = \
 	tools/cli-output.c \
 	tools/cli-interrupt.c \
 	tools/cli-file.c \
+	tools/cli-messages.c \
 	tools/pattern.h \
 	tools/pattern.c \
 	tools/cmd-info.c \
