@@ -60,6 +60,12 @@ extern const struct cli_command *const cli_commands[];
 
 const struct cli_command *cli_find_command(const char *name);
 
+/* The command nearest to a mistyped @name, or NULL. */
+const char *cli_suggest_command(const char *name);
+
+/* Report the unknown command @name, with a did-you-mean; returns CLI_EXIT_USAGE. */
+int cli_unknown_command(struct cli *cli, const char *name);
+
 /* The state of one run of the tool. */
 struct cli {
 	const char *uri;	/* -u/--uri; NULL lets the library choose */
@@ -67,7 +73,7 @@ struct cli {
 	const struct cli_command *command; /* the subcommand being run */
 	rfm_node *node;		/* opened by cli_open(), closed by main */
 	bool want_help;		/* -h/--help seen */
-	bool want_version;	/* --version seen */
+	bool want_version;	/* -V/--version seen */
 	int status;		/* exit status after cli_getopt() returned CLI_OPT_STOP */
 	/* Common options merged with the running command's own (cli_getopt). */
 	struct option longopts[40];
@@ -204,6 +210,28 @@ void cli_json_print(struct json_object *obj);
  * Returns an enum cli_exit value.
  */
 int cli_json_print_bytes(struct cli *cli, uint64_t offset, size_t length);
+
+/* ---- did you mean (cli-suggest.c) ---- */
+
+/* The one of @n @candidates nearest to the mistyped @word, or NULL if none is near. */
+const char *cli_suggest(const char *word, const char *const *candidates, size_t n);
+
+/* ---- timestamps (cli-time.c): --time=realtime|monotonic ---- */
+
+enum cli_clock { CLI_CLOCK_REALTIME, CLI_CLOCK_MONOTONIC };
+
+/* Parse "realtime" or "monotonic". 0 or CLI_EXIT_USAGE. */
+int cli_parse_clock(struct cli *cli, const char *text, enum cli_clock *clock);
+
+/*
+ * The moment @mono_ns (CLOCK_MONOTONIC, as rfm_event_now_ns()) in @clock:
+ * "2026-12-01T14:40:00.123456Z" (UTC) or "1234.567890123" (seconds).
+ */
+void cli_format_time(enum cli_clock clock, uint64_t mono_ns, char *buf, size_t len);
+
+/* Add it to @obj: an ISO 8601 string (realtime) or a number of seconds (monotonic). */
+void cli_json_add_time(struct json_object *obj, const char *key, enum cli_clock clock,
+		       uint64_t mono_ns);
 
 /* ---- output files (cli-file.c) ---- */
 

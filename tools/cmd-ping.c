@@ -551,6 +551,8 @@ static int ping_run(struct cli *cli, int argc, char **argv)
 		fflush(NULL);
 		child = fork();
 		if (child == 0) {
+			/* Never outlive the pinger, even one killed with SIGKILL. */
+			prctl(PR_SET_PDEATHSIG, SIGKILL, 0UL, 0UL, 0UL);
 			close(ready[0]);
 			_exit(local_echoer(&p, cpus[1], ready[1]));
 		}

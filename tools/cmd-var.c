@@ -13,7 +13,7 @@
 
 #include "cli.h"
 
-enum { OPT_FORCE = 'f', OPT_INTERVAL = 'i', OPT_COUNT = 'c' };
+enum { OPT_FORCE = 'f', OPT_INTERVAL = 'i', OPT_COUNT = 'c', OPT_TIME = 0x2000 };
 
 static const struct option get_options[] = {
 	{ "layout", required_argument, NULL, CLI_OPT_LAYOUT },
@@ -30,6 +30,7 @@ static const struct option watch_options[] = {
 	{ "layout", required_argument, NULL, CLI_OPT_LAYOUT },
 	{ "interval", required_argument, NULL, OPT_INTERVAL },
 	{ "count", required_argument, NULL, OPT_COUNT },
+	{ "time", required_argument, NULL, OPT_TIME },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -244,6 +245,9 @@ static int watch_run(struct cli *cli, int argc, char **argv)
 	rfm_layout *layout = NULL;
 	struct watched *list = NULL;
 	uint64_t interval_ms = 200, count = 0;
+	enum cli_clock clock = CLI_CLOCK_REALTIME;
+	bool clock_given = false;
+	char when[64];
 	size_t n = 0;
 	int opt, ret;
 
@@ -256,6 +260,12 @@ static int watch_run(struct cli *cli, int argc, char **argv)
 		else if (opt == OPT_COUNT &&
 			 (ret = cli_parse_u64(cli, "--count", optarg, UINT64_MAX, &count)))
 			return ret;
+		else if (opt == OPT_TIME) {
+			ret = cli_parse_clock(cli, optarg, &clock);
+			if (ret)
+				return ret;
+			clock_given = true;
+		}
 	}
 	if (opt == CLI_OPT_STOP)
 		return cli->status;
@@ -270,17 +280,24 @@ static int watch_run(struct cli *cli, int argc, char **argv)
 	bool tty = isatty(STDOUT_FILENO);
 	for (uint64_t refresh = 1; !ret && (count == 0 || refresh <= count); refresh++) {
 		struct json_object *obj = NULL, *values = NULL, *changed = NULL;
+		uint64_t now = rfm_event_now_ns();
+
+		cli_format_time(clock, now, when, sizeof(when));
 		if (cli->json) {
 			obj = json_object_new_object();
 			values = json_object_new_object();
 			changed = json_object_new_array();
 			cli_json_add_u64(obj, "refresh", refresh);
+			cli_json_add_time(obj, "time", clock, now);
 		} else if (tty) {
 			printf("\033[H\033[2J");	/* redraw in place */
-			printf("rfm watch: %s every %llu ms, * = changed (Ctrl-C stops)\n\n",
-			       cli_effective_uri(cli), (unsigned long long)interval_ms);
-		} else if (refresh > 1) {
-			putchar('\n');
+			printf("rfm watch: %s every %llu ms, * = changed (Ctrl-C stops)\n%s\n\n",
+			       cli_effective_uri(cli), (unsigned long long)interval_ms, when);
+		} else {
+			if (refresh > 1)
+				putchar('\n');
+			if (clock_given)
+				printf("# %s\n", when);
 		}
 		for (size_t i = 0; i < n && !ret; i++) {
 			const char *text = value_text(cli, list[i].var);
@@ -368,7 +385,7 @@ const struct cli_command cli_cmd_set = {
 
 const struct cli_command cli_cmd_watch = {
 	.name = "watch",
-	.args = "NAME... [--layout FILE] [--interval MS] [--count N]",
+	.args = "NAME... [--layout FILE] [--interval MS] [--count N] [--time CLOCK]",
 	.summary = "Show variables of a layout as they change",
 	.help = "Print the variables NAME (or every variable of a region or record\n"
 		"NAME) every --interval milliseconds, marking with * those that changed\n"
@@ -378,8 +395,11 @@ const struct cli_command cli_cmd_watch = {
 		"Options:\n" LAYOUT_OPTION_HELP
 		"      --interval MS   time between refreshes (default 200)\n"
 		"      --count N       stop after N refreshes (default: run until killed)\n"
+		"      --time CLOCK    the time of each refresh in realtime (default: UTC,\n"
+		"                      ISO 8601) or monotonic (seconds) time; without a\n"
+		"                      terminal, a line '# TIME' starts each refresh\n"
 		"\n"
-		"JSON: one line per refresh with keys refresh, values (name: value),\n"
-		"changed (names).\n",
+		"JSON: one line per refresh with keys refresh, time (in CLOCK), values\n"
+		"(name: value), changed (names).\n",
 	.run = watch_run,
 };

@@ -18,6 +18,8 @@ tools_rfm_SOURCES = \
 	tools/cli-interrupt.c \
 	tools/cli-file.c \
 	tools/cli-messages.c \
+	tools/cli-suggest.c \
+	tools/cli-time.c \
 	tools/pattern.h \
 	tools/pattern.c \
 	tools/cmd-info.c \
