@@ -211,6 +211,14 @@ void cli_json_print(struct json_object *obj);
  */
 int cli_json_print_bytes(struct cli *cli, uint64_t offset, size_t length);
 
+/* ---- events (cmd-event.c), shared with stats ---- */
+
+/* "intr1,node_up,overflow..." into a mask of RFM_EVENT_BIT()s. 0 or CLI_EXIT_USAGE. */
+int cli_parse_event_types(struct cli *cli, const char *text, uint32_t *mask);
+
+/* Open the node and receive the types of @mask (health types start a monitor). */
+int cli_start_receiving(struct cli *cli, uint32_t mask);
+
 /* ---- did you mean (cli-suggest.c) ---- */
 
 /* The one of @n @candidates nearest to the mistyped @word, or NULL if none is near. */

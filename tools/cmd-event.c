@@ -418,3 +418,13 @@ const struct cli_command cli_cmd_listen = {
 		"seq, sent_ns, received_ns (monotonic ns), time (in CLOCK).\n",
 	.run = listen_run,
 };
+
+int cli_parse_event_types(struct cli *cli, const char *text, uint32_t *mask)
+{
+	return parse_types(cli, text, mask);
+}
+
+int cli_start_receiving(struct cli *cli, uint32_t mask)
+{
+	return start_receiving(cli, mask);
+}

@@ -27,6 +27,7 @@
 	X(send)         \
 	X(wait)         \
 	X(listen)       \
+	X(stats)        \
 	X(destroy)      \
 	X(layout)       \
 	X(get)          \

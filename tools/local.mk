@@ -40,7 +40,8 @@ tools_rfm_SOURCES = \
 	tools/cmd-ping.c \
 	tools/cmd-bench.c \
 	tools/cmd-ring.c \
-	tools/cmd-health.c
+	tools/cmd-health.c \
+	tools/cmd-stats.c
 tools_rfm_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
 tools_rfm_LDADD = src/librfm.la $(JSONC_LIBS)
 

@@ -137,3 +137,33 @@ def test_listen_time_clocks(rfm, net):
     assert listener.returncode == 0, err
     assert re.fullmatch(r"seq 1: intr2 from node 1, data 9 \(0x00000009\), latency \d+ ns, "
                         r"at \d+\.\d{9}\n", out), out
+
+
+def test_stats_counts_what_it_took(rfm, net):
+    stats = spawn("-u", net.node(2), "stats", "--duration", "600000", "--json")
+    try:
+        send_until_queued(rfm, stats, net.node(1), "--to", "2", "--event", "intr1")
+        for _ in range(3):
+            r = ok(rfm("-u", net.node(1), "send", "--to", "2", "--event", "intr3", "--json"))
+            assert r.json()["receivers"] == 1
+        stats.send_signal(signal.SIGINT)
+        out, err = stats.communicate(timeout=60)
+    finally:
+        stop(stats)
+    assert stats.returncode == 130, err
+    obj = json.loads(out)
+    assert obj["interrupted"] is True
+    assert obj["taken"]["intr3"] == 3 and obj["taken"]["intr1"] >= 1
+    assert obj["delivered"] == obj["events_received"] == sum(obj["taken"].values())
+    assert (obj["dropped"], obj["overflows"], obj["queued"]) == (0, 0, 0)
+    assert obj["queue_depth"] > 0
+
+
+def test_stats_text(rfm, net):
+    out = ok(rfm("-u", net.node(2), "stats", "--duration", "0")).out.splitlines()
+    assert out[0] == "rfm stats: node 2, 0 ms"
+    assert out[1] == "  taken by type: none"
+    assert out[2].startswith("  queue: depth ")
+    assert [line.split()[0] for line in out[3:]] == [
+        "events_sent", "events_received", "events_dropped", "ring_lost", "record_retries",
+        "node_ups", "node_downs"]
