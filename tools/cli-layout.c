@@ -40,6 +40,15 @@ static long region_at(const rfm_layout *layout, uint64_t offset, struct rfm_regi
 	return -1;
 }
 
+/* The refusal of a write into another node's region: fill, poke, write and bench say it alike. */
+static int refuse_foreign(struct cli *cli, uint64_t at, const struct rfm_region_info *info,
+			  int self, const char *hint)
+{
+	return cli_error(cli, "refusing to write at 0x%llx: region '%s' belongs to node %u, "
+			 "this is node %d (%s)", (unsigned long long)at, info->name, info->writer,
+			 self, hint);
+}
+
 int cli_guard_write(struct cli *cli, uint64_t offset, uint64_t length)
 {
 	const char *path = getenv("RFM_LAYOUT");
@@ -63,16 +72,37 @@ int cli_guard_write(struct cli *cli, uint64_t offset, uint64_t length)
 			break;
 		}
 		if (info.writer != (uint32_t)self) {
-			ret = cli_error(cli,
-					"refusing to write at 0x%llx: region '%s' belongs to node %u, "
-					"this is node %d (unset RFM_LAYOUT to write raw memory)",
-					(unsigned long long)at, info.name, info.writer, self);
+			ret = refuse_foreign(cli, at, &info, self,
+					     "unset RFM_LAYOUT to write raw memory");
 			break;
 		}
 		at = info.offset + info.size;
 	}
 	rfm_layout_free(layout);
 	return ret;
+}
+
+int cli_guard_foreign(struct cli *cli, const rfm_layout *layout, uint64_t offset,
+		      uint64_t length, const char *hint)
+{
+	int self = rfm_node_id(cli->node);
+	struct rfm_region_info info, first = { 0 };
+	uint64_t first_at = UINT64_MAX;
+
+	/* Name the lowest foreign byte, as the walk of cli_guard_write() would. */
+	for (size_t i = 0; i < rfm_layout_region_count(layout); i++) {
+		info.struct_size = sizeof(info);
+		if (rfm_layout_region_info(layout, i, &info) || info.writer == (uint32_t)self ||
+		    !info.size || info.offset >= offset + length ||
+		    offset >= info.offset + info.size)
+			continue;
+		uint64_t at = info.offset > offset ? info.offset : offset;
+		if (at < first_at) {
+			first_at = at;
+			first = info;
+		}
+	}
+	return first_at == UINT64_MAX ? 0 : refuse_foreign(cli, first_at, &first, self, hint);
 }
 
 static struct json_object *element_json(int type, const uint8_t *p)

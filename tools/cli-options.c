@@ -15,16 +15,15 @@
 
 enum {
 	OPT_JSON = CLI_OPT_COMMON,
-	OPT_VERSION,
 };
 
 static const struct option common_longopts[] = {
 	{ "uri", required_argument, NULL, 'u' },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, OPT_VERSION },
+	{ "version", no_argument, NULL, 'V' },
 };
-static const char common_shortopts[] = "u:h";
+static const char common_shortopts[] = "u:hV";
 
 void cli_set_command(struct cli *cli, const struct cli_command *cmd)
 {
@@ -76,6 +75,22 @@ static void option_text(char *buf, size_t len, const char *arg, int opt)
 	}
 }
 
+/* "unknown option '--conut'; did you mean '--count'?" among this command's options. */
+static int unknown_option(struct cli *cli, const char *text)
+{
+	const char *names[sizeof(cli->longopts) / sizeof(cli->longopts[0])];
+	size_t n = 0;
+	const char *near;
+
+	for (const struct option *o = cli->longopts; o->name && n < sizeof(names) / sizeof(names[0]);
+	     o++)
+		names[n++] = o->name;
+	near = text[0] == '-' && text[1] == '-' ? cli_suggest(text + 2, names, n) : NULL;
+	if (near)
+		return cli_usage_error(cli, "unknown option '%s'; did you mean '--%s'?", text, near);
+	return cli_usage_error(cli, "unknown option '%s'", text);
+}
+
 static int option_error(struct cli *cli, int ret, int argc, char **argv)
 {
 	const char *arg = optind > 0 && optind <= argc ? argv[optind - 1] : NULL;
@@ -89,7 +104,7 @@ static int option_error(struct cli *cli, int ret, int argc, char **argv)
 	/* getopt sees "-1" as an option; it is a number the user meant. */
 	if (arg && arg[0] == '-' && arg[1] >= '0' && arg[1] <= '9')
 		return cli_usage_error(cli, "'%s' is negative: numbers must be 0 or more", arg);
-	return cli_usage_error(cli, "unknown option '%s'", text);
+	return unknown_option(cli, text);
 }
 
 int cli_getopt(struct cli *cli, int argc, char **argv, const char *shortopts,
@@ -114,7 +129,7 @@ int cli_getopt(struct cli *cli, int argc, char **argv, const char *shortopts,
 		case 'h':
 			cli->want_help = true;
 			continue;
-		case OPT_VERSION:
+		case 'V':
 			cli->want_version = true;
 			continue;
 		case '?':
@@ -167,9 +182,10 @@ void cli_print_common_help(FILE *out)
 	      "                  e.g. shm:NAME?node=N&size=BYTES\n"
 	      "      --json      print the result as one JSON object\n"
 	      "  -h, --help      show help (rfm COMMAND --help: that command's)\n"
-	      "      --version   print the tool's and the library's versions\n"
+	      "  -V, --version   print the tool's and the library's versions\n"
 	      "\n"
-	      "Numbers are in C notation: decimal, 0x hexadecimal or 0 octal.\n"
+	      "Numbers are in C notation: decimal, 0x hexadecimal or 0 octal; offsets\n"
+	      "and sizes also take a K, M or G suffix (2^10, 2^20, 2^30): 64K, 0x10M.\n"
 	      "\n"
 	      "Exit status:\n"
 	      "  0  success\n"

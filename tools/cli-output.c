@@ -74,7 +74,9 @@ const char *cli_effective_uri(const struct cli *cli)
 
 int cli_fail(struct cli *cli)
 {
-	fprintf(stderr, "rfm: %s\n", rfm_last_error());
+	char buf[1024];
+
+	fprintf(stderr, "rfm: %s\n", cli_user_message(cli, rfm_last_error(), buf, sizeof(buf)));
 	return CLI_EXIT_FAILED;
 }
 
@@ -210,7 +212,7 @@ int cli_open_range(struct cli *cli, int argc, char **argv, uint64_t *offset, siz
 	int ret = cli_check_args(cli, argc, argv, 2, 2);
 
 	if (!ret)
-		ret = cli_parse_u64(cli, "OFFSET", argv[optind], UINT64_MAX, offset);
+		ret = cli_parse_bytes(cli, "OFFSET", argv[optind], UINT64_MAX, offset);
 	if (!ret)
 		ret = cli_parse_size(cli, "LENGTH", argv[optind + 1], length);
 	if (!ret)

@@ -13,11 +13,30 @@
 
 #include "cli.h"
 
-int cli_parse_u64(struct cli *cli, const char *what, const char *text, uint64_t max,
-		  uint64_t *value)
+/* The K/M/G suffix at @end (binary, as in URIs and layouts): its shift, 0 for none, -1 bad. */
+static int suffix_shift(const char *end)
 {
+	if (!end[0])
+		return 0;
+	if (end[1])
+		return -1;
+	switch (end[0]) {
+	case 'k': case 'K': return 10;
+	case 'm': case 'M': return 20;
+	case 'g': case 'G': return 30;
+	default: return -1;
+	}
+}
+
+static int parse_number(struct cli *cli, const char *what, const char *text, uint64_t max,
+			bool suffixes, uint64_t *value)
+{
+	const char *forms = suffixes ? "use decimal, 0x hex or 0 octal, optionally with a K, M "
+				       "or G suffix"
+				     : "use decimal, 0x hex or 0 octal";
 	unsigned long long v;
 	char *end;
+	int shift = 0;
 
 	if (!text[0])
 		return cli_usage_error(cli, "%s is empty", what);
@@ -25,17 +44,19 @@ int cli_parse_u64(struct cli *cli, const char *what, const char *text, uint64_t 
 		return cli_usage_error(cli, "%s '%s' is negative", what, text);
 	/* strtoull would skip blanks and take a sign: insist on a digit. */
 	if (!isdigit((unsigned char)text[0]))
-		return cli_usage_error(cli, "%s '%s' is not a number (use decimal, 0x hex or 0 octal)",
-				       what, text);
+		return cli_usage_error(cli, "%s '%s' is not a number (%s)", what, text, forms);
 	errno = 0;
 	v = strtoull(text, &end, 0);
 	if (errno == ERANGE)
 		return cli_usage_error(cli, "%s '%s' is too large for 64 bits", what, text);
-	if (*end)
-		return cli_usage_error(cli,
-				       "%s '%s' is not a number: unexpected '%s' "
-				       "(use decimal, 0x hex or 0 octal)",
-				       what, text, end);
+	if (suffixes)
+		shift = suffix_shift(end);
+	if ((*end && !suffixes) || shift < 0)
+		return cli_usage_error(cli, "%s '%s' is not a number: unexpected '%s' (%s)", what,
+				       text, end, forms);
+	if (shift && v > (UINT64_MAX >> shift))
+		return cli_usage_error(cli, "%s '%s' is too large for 64 bits", what, text);
+	v <<= shift;
 	if (v > max)
 		return cli_usage_error(cli, "%s '%s' is too large (at most 0x%llx)", what, text,
 				       (unsigned long long)max);
@@ -43,10 +64,22 @@ int cli_parse_u64(struct cli *cli, const char *what, const char *text, uint64_t 
 	return 0;
 }
 
+int cli_parse_u64(struct cli *cli, const char *what, const char *text, uint64_t max,
+		  uint64_t *value)
+{
+	return parse_number(cli, what, text, max, false, value);
+}
+
+int cli_parse_bytes(struct cli *cli, const char *what, const char *text, uint64_t max,
+		    uint64_t *value)
+{
+	return parse_number(cli, what, text, max, true, value);
+}
+
 int cli_parse_size(struct cli *cli, const char *what, const char *text, size_t *value)
 {
 	uint64_t v;
-	int ret = cli_parse_u64(cli, what, text, SIZE_MAX, &v);
+	int ret = cli_parse_bytes(cli, what, text, SIZE_MAX, &v);
 
 	if (!ret)
 		*value = (size_t)v;

@@ -30,6 +30,7 @@ enum cli_exit {
 	CLI_EXIT_FAILED = 1,	/* the operation failed (library error) */
 	CLI_EXIT_USAGE = 2,	/* bad option, number or argument count */
 	CLI_EXIT_NOMATCH = 3,	/* verify found mismatches; a wait timed out */
+	CLI_EXIT_INTERRUPTED = 130, /* Ctrl-C: the partial result was printed */
 	/*
 	 * Not an exit status: help or version was printed, stop here. main()
 	 * exits 0. It lets helpers return 0 for "go on" and non-zero for "stop".
@@ -59,6 +60,12 @@ extern const struct cli_command *const cli_commands[];
 
 const struct cli_command *cli_find_command(const char *name);
 
+/* The command nearest to a mistyped @name, or NULL. */
+const char *cli_suggest_command(const char *name);
+
+/* Report the unknown command @name, with a did-you-mean; returns CLI_EXIT_USAGE. */
+int cli_unknown_command(struct cli *cli, const char *name);
+
 /* The state of one run of the tool. */
 struct cli {
 	const char *uri;	/* -u/--uri; NULL lets the library choose */
@@ -66,7 +73,7 @@ struct cli {
 	const struct cli_command *command; /* the subcommand being run */
 	rfm_node *node;		/* opened by cli_open(), closed by main */
 	bool want_help;		/* -h/--help seen */
-	bool want_version;	/* --version seen */
+	bool want_version;	/* -V/--version seen */
 	int status;		/* exit status after cli_getopt() returned CLI_OPT_STOP */
 	/* Common options merged with the running command's own (cli_getopt). */
 	struct option longopts[40];
@@ -131,7 +138,14 @@ void cli_print_common_help(FILE *out);
 int cli_parse_u64(struct cli *cli, const char *what, const char *text, uint64_t max,
 		  uint64_t *value);
 
-/* As cli_parse_u64() into a size_t. */
+/*
+ * As cli_parse_u64() for offsets and sizes: also takes a K, M or G suffix
+ * (2^10, 2^20, 2^30), as URIs and layouts do: "64M", "0x10K".
+ */
+int cli_parse_bytes(struct cli *cli, const char *what, const char *text, uint64_t max,
+		    uint64_t *value);
+
+/* As cli_parse_bytes() into a size_t. */
 int cli_parse_size(struct cli *cli, const char *what, const char *text, size_t *value);
 
 /*
@@ -171,6 +185,12 @@ void cli_print_version(const struct cli *cli);
 /* Report the library's last error ("rfm: <message>"); returns CLI_EXIT_FAILED. */
 int cli_fail(struct cli *cli);
 
+/*
+ * The library's message @msg in the tool user's terms: C function names
+ * replaced by the command, option or URI parameter to use (into @buf).
+ */
+const char *cli_user_message(const struct cli *cli, const char *msg, char *buf, size_t cap);
+
 /* Report a failure of the tool itself (I/O...); returns CLI_EXIT_FAILED. */
 __attribute__((format(printf, 2, 3)))
 int cli_error(struct cli *cli, const char *fmt, ...);
@@ -202,6 +222,86 @@ void cli_json_print(struct json_object *obj);
  */
 int cli_json_print_bytes(struct cli *cli, uint64_t offset, size_t length);
 
+/* ---- events (cmd-event.c), shared with stats ---- */
+
+/* "intr1,node_up,overflow..." into a mask of RFM_EVENT_BIT()s. 0 or CLI_EXIT_USAGE. */
+int cli_parse_event_types(struct cli *cli, const char *text, uint32_t *mask);
+
+/* Open the node and receive the types of @mask (health types start a monitor). */
+int cli_start_receiving(struct cli *cli, uint32_t mask);
+
+/* ---- did you mean (cli-suggest.c) ---- */
+
+/* The one of @n @candidates nearest to the mistyped @word, or NULL if none is near. */
+const char *cli_suggest(const char *word, const char *const *candidates, size_t n);
+
+/* ---- timestamps (cli-time.c): --time=realtime|monotonic ---- */
+
+enum cli_clock { CLI_CLOCK_REALTIME, CLI_CLOCK_MONOTONIC };
+
+/* Parse "realtime" or "monotonic". 0 or CLI_EXIT_USAGE. */
+int cli_parse_clock(struct cli *cli, const char *text, enum cli_clock *clock);
+
+/*
+ * The moment @mono_ns (CLOCK_MONOTONIC, as rfm_event_now_ns()) in @clock:
+ * "2026-12-01T14:40:00.123456Z" (UTC) or "1234.567890123" (seconds).
+ */
+void cli_format_time(enum cli_clock clock, uint64_t mono_ns, char *buf, size_t len);
+
+/* Add it to @obj: an ISO 8601 string (realtime) or a number of seconds (monotonic). */
+void cli_json_add_time(struct json_object *obj, const char *key, enum cli_clock clock,
+		       uint64_t mono_ns);
+
+/* ---- output files (cli-file.c) ---- */
+
+/*
+ * A file the tool writes (-o, --hist-csv): a regular file (or a new name)
+ * is written to a temporary file beside it and renamed over it by
+ * cli_out_commit(); anything else (a device, a FIFO) is written in place.
+ * The tool never removes or truncates a file it did not create.
+ */
+struct cli_out_file {
+	FILE *fp;		/* write here */
+	const char *path;	/* as the user gave it, for messages */
+	char *target;		/* the file that is replaced (links resolved) */
+	char *tmp;		/* the temporary file, NULL when writing in place */
+};
+
+/* Open @path for writing. 0, or CLI_EXIT_FAILED after saying why. */
+int cli_out_open(struct cli *cli, struct cli_out_file *f, const char *path, bool binary);
+
+/* Flush, close and put the file in place. 0, or CLI_EXIT_FAILED (file left as it was). */
+int cli_out_commit(struct cli *cli, struct cli_out_file *f);
+
+/* Give up: close, and remove the temporary file; the target is untouched. */
+void cli_out_abort(struct cli_out_file *f);
+
+/* ---- Ctrl-C and progress (cli-interrupt.c) ---- */
+
+/* Catch SIGINT: cli_interrupted() then turns true and sleeps end early. */
+void cli_catch_interrupt(void);
+
+/* Whether Ctrl-C was pressed since cli_catch_interrupt(). */
+bool cli_interrupted(void);
+
+/* Progress reports on stderr, once a second, only when stderr is a terminal. */
+struct cli_progress {
+	bool tty;		/* stderr is a terminal */
+	bool shown;		/* a report is on the screen */
+	uint64_t next_ns;	/* monotonic time of the next report */
+};
+
+void cli_progress_start(struct cli_progress *pr);
+
+/*
+ * Whether a report is due now; if so, the cursor is at the start of a
+ * cleared line: print the report (no newline) to stderr.
+ */
+bool cli_progress_due(struct cli_progress *pr);
+
+/* Clear the last report, before the result is printed. */
+void cli_progress_end(struct cli_progress *pr);
+
 /* ---- layouts (cli-layout.c): typed-variable tables ---- */
 
 /* Long option --layout FILE of the commands that name variables. */
@@ -221,6 +321,15 @@ int cli_load_layout(struct cli *cli, const char *path, rfm_layout **layoutp);
  * CLI_EXIT_FAILED with a message naming the region and its writer.
  */
 int cli_guard_write(struct cli *cli, uint64_t offset, uint64_t length);
+
+/*
+ * Writes the tool chooses itself (bench): no byte of [offset, offset +
+ * length) may lie in a region of @layout that another node writes; bytes
+ * outside every region are free. 0, or CLI_EXIT_FAILED after the message
+ * cli_guard_write() gives, ending with "(@hint)".
+ */
+int cli_guard_foreign(struct cli *cli, const rfm_layout *layout, uint64_t offset,
+		      uint64_t length, const char *hint);
 
 /* The value of @var as JSON: number, boolean, string, hex string, or array. */
 int cli_var_json(struct cli *cli, rfm_var *var, struct json_object **valuep);

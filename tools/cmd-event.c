@@ -17,6 +17,21 @@
 
 /* ---- shared parsing and printing ---- */
 
+/* The types wait and listen take: the network's, node health, overflow announcements. */
+#define OVERFLOW_BIT RFM_EVENT_BIT(RFM_EVENT_OVERFLOW)
+#define RECEIVABLE (RFM_EVENT_MASK_NETWORK | RFM_EVENT_MASK_HEALTH | OVERFLOW_BIT)
+
+static int unknown_type(struct cli *cli, const char *name)
+{
+	static const char *const names[] = { "intr1", "intr2", "intr3", "intr4", "reset",
+					     "node_up", "node_down", "overflow" };
+	const char *near = cli_suggest(name, names, sizeof(names) / sizeof(names[0]));
+
+	return cli_usage_error(cli, "unknown event type '%s' (use intr1, intr2, intr3, intr4, "
+			       "reset, node_up, node_down or overflow)%s%s%s", name,
+			       near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
+}
+
 /* "intr1", "reset", or a comma-separated list of them, into a mask. */
 static int parse_types(struct cli *cli, const char *text, uint32_t *mask)
 {
@@ -41,11 +56,8 @@ static int parse_types(struct cli *cli, const char *text, uint32_t *mask)
 					       text);
 		int type = rfm_event_type_parse(t);
 
-		if (type < 0 || !(RFM_EVENT_MASK_NETWORK & RFM_EVENT_BIT(type)))
-			return cli_usage_error(cli,
-					       "unknown event type '%s' (use intr1, intr2, intr3, "
-					       "intr4 or reset)",
-					       t);
+		if (type < 0 || !(RECEIVABLE & RFM_EVENT_BIT(type)))
+			return unknown_type(cli, t);
 		*mask |= RFM_EVENT_BIT(type);
 	}
 	if (!*mask)
@@ -63,11 +75,13 @@ static int parse_timeout(struct cli *cli, const char *text, int64_t *timeout_ns)
 	return ret;
 }
 
-static void print_event(struct cli *cli, const struct rfm_event *ev)
+static void print_event(struct cli *cli, const struct rfm_event *ev, enum cli_clock clock)
 {
 	uint64_t now = rfm_event_now_ns();
 	uint64_t latency = ev->sent_ns && now >= ev->sent_ns ? now - ev->sent_ns : 0;
+	char when[64];
 
+	cli_format_time(clock, now, when, sizeof(when));
 	if (cli->json) {
 		struct json_object *obj = json_object_new_object();
 
@@ -77,29 +91,53 @@ static void print_event(struct cli *cli, const struct rfm_event *ev)
 		cli_json_add_u64(obj, "seq", ev->seq);
 		cli_json_add_u64(obj, "sent_ns", ev->sent_ns);
 		cli_json_add_u64(obj, "received_ns", now);
+		cli_json_add_time(obj, "time", clock, now);
 		cli_json_print(obj);
 	} else if (ev->type == RFM_EVENT_OVERFLOW) {
-		printf("seq %llu: overflow: %u event(s) dropped, the queue was full\n",
-		       (unsigned long long)ev->seq, ev->data);
+		printf("seq %llu: overflow: %u event(s) dropped, the queue was full, at %s\n",
+		       (unsigned long long)ev->seq, ev->data, when);
+	} else if (ev->type == RFM_EVENT_NODE_UP || ev->type == RFM_EVENT_NODE_DOWN) {
+		printf("seq %llu: node %u %s (incarnation %u), at %s\n",
+		       (unsigned long long)ev->seq, ev->sender,
+		       ev->type == RFM_EVENT_NODE_UP ? "up" : "down", ev->data, when);
 	} else {
-		printf("seq %llu: %s from node %u, data %u (0x%08x), latency %llu ns\n",
+		printf("seq %llu: %s from node %u, data %u (0x%08x), latency %llu ns, at %s\n",
 		       (unsigned long long)ev->seq, rfm_event_type_name(ev->type), ev->sender,
-		       ev->data, ev->data, (unsigned long long)latency);
+		       ev->data, ev->data, (unsigned long long)latency, when);
 	}
 	/* One line per event as it comes, even into a pipe. */
 	fflush(stdout);
 }
 
-/* Node and types of a receiving command; opens the node and enables them. */
+/*
+ * Node and types of a receiving command; opens the node and enables them.
+ * Overflow is always delivered, so asking for it alone listens to every
+ * network type (whose records fill the queue) and shows only overflows.
+ * Health types come from a monitor, which this handle then runs.
+ */
 static int start_receiving(struct cli *cli, uint32_t mask)
 {
+	uint32_t enable = mask & ~OVERFLOW_BIT;
 	int ret = cli_open(cli);
 
 	if (ret)
 		return ret;
-	if (rfm_event_enable(cli->node, mask))
+	if (rfm_event_enable(cli->node, enable ? enable : RFM_EVENT_MASK_NETWORK))
 		return cli_fail(cli);
+	if (mask & RFM_EVENT_MASK_HEALTH) {
+		ret = rfm_health_start(cli->node, NULL);
+		if (ret && ret != RFM_EBUSY)
+			return cli_fail(cli);
+	}
 	return 0;
+}
+
+/* Whether @ev is one the user asked to see (overflow announcements always are). */
+static bool wanted(uint32_t mask, const struct rfm_event *ev)
+{
+	if (ev->type == RFM_EVENT_OVERFLOW)
+		return true;
+	return ev->type < 32 && (mask & RFM_EVENT_BIT(ev->type));
 }
 
 /* ---- rfm send ---- */
@@ -147,6 +185,9 @@ static int send_run(struct cli *cli, int argc, char **argv)
 	ret = parse_types(cli, type_text, &mask);
 	if (ret)
 		return ret;
+	if (mask & ~RFM_EVENT_MASK_NETWORK)
+		return cli_usage_error(cli, "send takes intr1, intr2, intr3, intr4 or reset, not "
+				       "'%s' (the library makes the others)", type_text);
 	if (mask & (mask - 1))
 		return cli_usage_error(cli, "send takes one event type, not '%s'", type_text);
 	type = __builtin_ctz(mask);
@@ -207,14 +248,18 @@ const struct cli_command cli_cmd_send = {
 
 /* ---- rfm wait ---- */
 
+enum { OPT_TIME = 0x2000 };
+
 static const struct option wait_options[] = {
 	{ "event", required_argument, NULL, 'e' },
 	{ "timeout", required_argument, NULL, 't' },
+	{ "time", required_argument, NULL, OPT_TIME },
 	{ NULL, 0, NULL, 0 },
 };
 
 static int wait_run(struct cli *cli, int argc, char **argv)
 {
+	enum cli_clock clock = CLI_CLOCK_REALTIME;
 	const char *type_text = NULL;
 	int64_t timeout_ns = -1;
 	uint32_t mask;
@@ -225,6 +270,8 @@ static int wait_run(struct cli *cli, int argc, char **argv)
 		if (opt == 'e')
 			type_text = optarg;
 		else if (opt == 't' && (ret = parse_timeout(cli, optarg, &timeout_ns)))
+			return ret;
+		else if (opt == OPT_TIME && (ret = cli_parse_clock(cli, optarg, &clock)))
 			return ret;
 	}
 	if (opt == CLI_OPT_STOP)
@@ -239,7 +286,16 @@ static int wait_run(struct cli *cli, int argc, char **argv)
 		ret = start_receiving(cli, mask);
 	if (ret)
 		return ret;
-	ret = rfm_event_wait(cli->node, &ev, timeout_ns);
+	/* Skip what was not asked for (overflow alone: the network's records). */
+	uint64_t deadline = timeout_ns < 0 ? UINT64_MAX : rfm_event_now_ns() + (uint64_t)timeout_ns;
+	for (;;) {
+		uint64_t t = rfm_event_now_ns();
+		int64_t left = timeout_ns < 0 ? -1 : t >= deadline ? 0 : (int64_t)(deadline - t);
+
+		ret = rfm_event_wait(cli->node, &ev, left);
+		if (ret || wanted(mask, &ev))
+			break;
+	}
 	if (ret == RFM_ETIMEDOUT || ret == RFM_EAGAIN) {
 		fprintf(stderr, "rfm: no %s event within %lld ms\n", type_text,
 			(long long)(timeout_ns / MS));
@@ -247,13 +303,13 @@ static int wait_run(struct cli *cli, int argc, char **argv)
 	}
 	if (ret)
 		return cli_fail(cli);
-	print_event(cli, &ev);
+	print_event(cli, &ev, clock);
 	return CLI_EXIT_OK;
 }
 
 const struct cli_command cli_cmd_wait = {
 	.name = "wait",
-	.args = "--event TYPE[,TYPE...] [--timeout MS]",
+	.args = "--event TYPE[,TYPE...] [--timeout MS] [--time CLOCK]",
 	.summary = "Wait for one network interrupt and print it",
 	.help = "Listen for the given event types on this node, wait for the first event\n"
 		"and print it: sequence number, type, sender, data and latency. With\n"
@@ -261,10 +317,17 @@ const struct cli_command cli_cmd_wait = {
 		"Events sent before rfm wait started listening are not seen.\n"
 		"\n"
 		"Options:\n"
-		"  -e, --event TYPE    intr1, intr2, intr3, intr4 or reset; a comma list\n"
+		"  -e, --event TYPE    intr1, intr2, intr3, intr4, reset, node_up, node_down\n"
+		"                      or overflow; a comma list\n"
 		"  -t, --timeout MS    give up after MS milliseconds (default: never)\n"
+		"      --time CLOCK    timestamps in realtime (default: UTC, ISO 8601) or\n"
+		"                      monotonic (seconds) time\n"
 		"\n"
-		"JSON keys: type, sender, data, seq, sent_ns, received_ns.\n",
+		"node_up and node_down come from a node-health monitor that this command\n"
+		"then runs on its node; overflow announces events its queue dropped.\n"
+		"\n"
+		"JSON keys: type, sender, data, seq, sent_ns, received_ns (monotonic ns),\n"
+		"time (in CLOCK).\n",
 	.run = wait_run,
 };
 
@@ -274,6 +337,7 @@ static const struct option listen_options[] = {
 	{ "event", required_argument, NULL, 'e' },
 	{ "count", required_argument, NULL, 'c' },
 	{ "timeout", required_argument, NULL, 't' },
+	{ "time", required_argument, NULL, OPT_TIME },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -289,6 +353,7 @@ static void stop_listening(int sig)
 
 static int listen_run(struct cli *cli, int argc, char **argv)
 {
+	enum cli_clock clock = CLI_CLOCK_REALTIME;
 	uint32_t mask = RFM_EVENT_MASK_NETWORK;
 	uint64_t count = 0, seen = 0;
 	int64_t timeout_ns = -1;
@@ -301,6 +366,8 @@ static int listen_run(struct cli *cli, int argc, char **argv)
 		if (opt == 'c' && (ret = cli_parse_u64(cli, "count", optarg, UINT64_MAX, &count)))
 			return ret;
 		if (opt == 't' && (ret = parse_timeout(cli, optarg, &timeout_ns)))
+			return ret;
+		if (opt == OPT_TIME && (ret = cli_parse_clock(cli, optarg, &clock)))
 			return ret;
 	}
 	if (opt == CLI_OPT_STOP)
@@ -327,9 +394,11 @@ static int listen_run(struct cli *cli, int argc, char **argv)
 			ret = cli_fail(cli);
 			break;
 		}
-		for (int i = 0; i < n; i++)
-			print_event(cli, &evs[i]);
-		seen += (uint64_t)n;
+		for (int i = 0; i < n && (!count || seen < count); i++)
+			if (wanted(mask, &evs[i])) {
+				print_event(cli, &evs[i], clock);
+				seen++;
+			}
 	}
 	listening_node = NULL;
 	signal(SIGINT, SIG_DFL);
@@ -339,7 +408,7 @@ static int listen_run(struct cli *cli, int argc, char **argv)
 
 const struct cli_command cli_cmd_listen = {
 	.name = "listen",
-	.args = "[--event TYPE[,TYPE...]] [--count N] [--timeout MS]",
+	.args = "[--event TYPE[,TYPE...]] [--count N] [--timeout MS] [--time CLOCK]",
 	.summary = "Print network interrupts as they arrive",
 	.help = "Listen for events on this node (all types unless --event says) and print\n"
 		"each on one line as it arrives, overflow announcements included, until\n"
@@ -347,11 +416,27 @@ const struct cli_command cli_cmd_listen = {
 		"came for MS milliseconds.\n"
 		"\n"
 		"Options:\n"
-		"  -e, --event TYPE    intr1, intr2, intr3, intr4 or reset; a comma list\n"
+		"  -e, --event TYPE    intr1, intr2, intr3, intr4, reset, node_up, node_down\n"
+		"                      or overflow; a comma list\n"
 		"  -c, --count N       stop after N events\n"
 		"  -t, --timeout MS    stop after MS milliseconds without an event\n"
+		"      --time CLOCK    timestamps in realtime (default: UTC, ISO 8601) or\n"
+		"                      monotonic (seconds) time\n"
+		"\n"
+		"node_up and node_down come from a node-health monitor that this command\n"
+		"then runs on its node.\n"
 		"\n"
 		"JSON: one object per line and event, with the keys type, sender, data,\n"
-		"seq, sent_ns, received_ns.\n",
+		"seq, sent_ns, received_ns (monotonic ns), time (in CLOCK).\n",
 	.run = listen_run,
 };
+
+int cli_parse_event_types(struct cli *cli, const char *text, uint32_t *mask)
+{
+	return parse_types(cli, text, mask);
+}
+
+int cli_start_receiving(struct cli *cli, uint32_t mask)
+{
+	return start_receiving(cli, mask);
+}

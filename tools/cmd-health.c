@@ -9,11 +9,30 @@
 #include "cli.h"
 #include "system-checks.h"
 
+enum { OPT_TIME = 0x2000 };
+
+static const struct option nodes_options[] = {
+	{ "time", required_argument, NULL, OPT_TIME },
+	{ NULL, 0, NULL, 0 },
+};
+
 static int nodes_run(struct cli *cli, int argc, char **argv)
 {
 	struct rfm_node_status rows[RFM_MAX_NODES];
-	int ret = cli_parse_args(cli, argc, argv, 0, 0), n;
+	enum cli_clock clock = CLI_CLOCK_REALTIME;
+	bool clock_given = false;
+	int ret, n, opt;
 
+	while ((opt = cli_getopt(cli, argc, argv, "", nodes_options)) > 0)
+		if (opt == OPT_TIME) {
+			ret = cli_parse_clock(cli, optarg, &clock);
+			if (ret)
+				return ret;
+			clock_given = true;
+		}
+	if (opt == CLI_OPT_STOP)
+		return cli->status;
+	ret = cli_check_args(cli, argc, argv, 0, 0);
 	if (ret)
 		return ret;
 	ret = cli_open(cli);
@@ -22,6 +41,7 @@ static int nodes_run(struct cli *cli, int argc, char **argv)
 	n = rfm_health_nodes(cli->node, rows, RFM_MAX_NODES);
 	if (n < 0)
 		return cli_fail(cli);
+	uint64_t now = rfm_event_now_ns();
 	if (cli->json) {
 		struct json_object *obj = json_object_new_object();
 		struct json_object *arr = json_object_new_array();
@@ -38,9 +58,17 @@ static int nodes_run(struct cli *cli, int argc, char **argv)
 				json_object_object_add(o, "age_ns", NULL);
 			else
 				cli_json_add_u64(o, "age_ns", r->age_ns);
+			if (r->age_ns == UINT64_MAX || r->age_ns > now)
+				json_object_object_add(o, "last_beat", NULL);
+			else
+				cli_json_add_time(o, "last_beat", clock, now - r->age_ns);
 			cli_json_add_u64(o, "beats", r->beats);
 			cli_json_add_u64(o, "period_ns", r->period_ns);
-			cli_json_add_int(o, "pid", r->pid);
+			/* A departed node's process is unknown: null, never 0. */
+			if (r->pid > 0)
+				cli_json_add_int(o, "pid", r->pid);
+			else
+				json_object_object_add(o, "pid", NULL);
 			cli_json_add_string(o, "host", r->host);
 			cli_json_add_bool(o, "self", (int)r->id == rfm_node_id(cli->node));
 			json_object_array_add(arr, o);
@@ -53,32 +81,42 @@ static int nodes_run(struct cli *cli, int argc, char **argv)
 	       "LAST BEAT", "PERIOD", "PID", "HOST");
 	for (int i = 0; i < n; i++) {
 		const struct rfm_node_status *r = &rows[i];
-		char age[32] = "never", period[32] = "-";
+		char age[64] = "never", period[32] = "-", pid[16] = "-";
 
-		if (r->age_ns != UINT64_MAX)
+		if (r->age_ns != UINT64_MAX && clock_given && r->age_ns <= now)
+			cli_format_time(clock, now - r->age_ns, age, sizeof(age));
+		else if (r->age_ns != UINT64_MAX)
 			snprintf(age, sizeof(age), "%.1f ms ago", (double)r->age_ns / 1e6);
+		if (r->pid > 0)
+			snprintf(pid, sizeof(pid), "%d", r->pid);
 		if (r->period_ns)
 			snprintf(period, sizeof(period), "%.1f ms", (double)r->period_ns / 1e6);
-		printf("%4u%s %-8s %-5s %11u %12s %10s %8d  %s\n", r->id,
+		printf("%4u%s %-8s %-5s %11u %12s %10s %8s  %s\n", r->id,
 		       (int)r->id == rfm_node_id(cli->node) ? "*" : " ",
 		       r->attached ? "yes" : "no", r->alive ? "yes" : "no", r->incarnation, age,
-		       period, r->pid, r->host);
+		       period, pid, r->host[0] ? r->host : "-");
 	}
 	return CLI_EXIT_OK;
 }
 
 const struct cli_command cli_cmd_nodes = {
 	.name = "nodes",
-	.args = "",
+	.args = "[--time CLOCK]",
 	.summary = "List the network's nodes: attached, alive, incarnation, last beat",
 	.help = "Print the node table: every node id attached or that has beaten, whether\n"
 		"it beats within its misses (alive), its incarnation (1: cold start, more:\n"
 		"restarts), the age of its last heartbeat, its period, process and host.\n"
 		"The own node (this command's) is marked '*'; it only beats when a program\n"
-		"runs rfm_health_start() on it.\n"
+		"runs a health monitor on it (rfm listen --event node_up does). PID and\n"
+		"host are '-' when unknown (a node that left).\n"
+		"\n"
+		"Options:\n"
+		"      --time CLOCK    show the last beat as a time in realtime (UTC, ISO\n"
+		"                      8601) or monotonic (seconds) time, not as an age\n"
 		"\n"
 		"JSON: {\"nodes\": [{id, attached, alive, incarnation, age_ns (null: never),\n"
-		"beats, period_ns, pid, host, self}]}.\n",
+		"last_beat (in CLOCK, default realtime; null: never), beats, period_ns,\n"
+		"pid (null: unknown), host, self}]}.\n",
 	.run = nodes_run,
 };
 
@@ -99,7 +137,7 @@ static int selftest_run(struct cli *cli, int argc, char **argv)
 	while ((opt = cli_getopt(cli, argc, argv, "o:", selftest_options)) > 0)
 		/* UINT64_MAX is the library's "no memory test": never a silent skip. */
 		if (opt == 'o' &&
-		    (ret = cli_parse_u64(cli, "offset", optarg, RFM_SELFTEST_NO_MEMORY - 1, &offset)))
+		    (ret = cli_parse_bytes(cli, "offset", optarg, RFM_SELFTEST_NO_MEMORY - 1, &offset)))
 			return ret;
 	if (opt == CLI_OPT_STOP)
 		return cli->status;

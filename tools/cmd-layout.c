@@ -112,6 +112,7 @@ static int layout_check(struct cli *cli, const char *path, bool list)
 static int layout_header(struct cli *cli, const char *path, const char *output,
 			 const char *prefix)
 {
+	struct cli_out_file file = { 0 };
 	rfm_layout *layout;
 	FILE *out = stdout;
 	int ret = cli_load_layout(cli, path, &layout);
@@ -119,19 +120,17 @@ static int layout_header(struct cli *cli, const char *path, const char *output,
 	if (ret)
 		return ret;
 	if (output && strcmp(output, "-")) {
-		out = fopen(output, "w");
-		if (!out) {
-			ret = cli_error(cli, "%s: %s", output, strerror(errno));
-			goto done;
-		}
-	}
-	if (rfm_layout_write_header(layout, prefix, out))
-		ret = cli_fail(cli);
-	if (out != stdout) {
-		if (fclose(out) && !ret)
-			ret = cli_error(cli, "%s: %s", output, strerror(errno));
+		ret = cli_out_open(cli, &file, output, false);
 		if (ret)
-			unlink(output);	/* never leave half a header behind */
+			goto done;
+		out = file.fp;
+	}
+	if (rfm_layout_write_header(layout, prefix, out)) {
+		/* Never half a header: the old file, if any, stays as it was. */
+		cli_out_abort(&file);
+		ret = cli_fail(cli);
+	} else {
+		ret = cli_out_commit(cli, &file);
 	}
 done:
 	rfm_layout_free(layout);

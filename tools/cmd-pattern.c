@@ -69,7 +69,7 @@ static int parse(struct cli *cli, int argc, char **argv, struct pattern_args *a)
 		return ret;
 	if (!pattern)
 		return cli_usage_error(cli, "--pattern is required");
-	ret = cli_parse_u64(cli, "OFFSET", argv[optind], UINT64_MAX, &a->offset);
+	ret = cli_parse_bytes(cli, "OFFSET", argv[optind], UINT64_MAX, &a->offset);
 	if (!ret)
 		ret = cli_parse_size(cli, "LENGTH", argv[optind + 1], &a->length);
 	if (!ret)

@@ -96,7 +96,7 @@ static int peek_run(struct cli *cli, int argc, char **argv)
 		return cli->status;
 	ret = cli_check_args(cli, argc, argv, 1, 1);
 	if (!ret)
-		ret = cli_parse_u64(cli, "OFFSET", argv[optind], UINT64_MAX, &offset);
+		ret = cli_parse_bytes(cli, "OFFSET", argv[optind], UINT64_MAX, &offset);
 	if (!ret)
 		ret = cli_open(cli);
 	if (ret)
@@ -115,7 +115,7 @@ static int poke_run(struct cli *cli, int argc, char **argv)
 
 	ret = cli_parse_args(cli, argc, argv, 2, 2);
 	if (!ret)
-		ret = cli_parse_u64(cli, "OFFSET", argv[optind], UINT64_MAX, &offset);
+		ret = cli_parse_bytes(cli, "OFFSET", argv[optind], UINT64_MAX, &offset);
 	if (!ret)
 		ret = cli_parse_u64(cli, "VALUE", argv[optind + 1], width_max(bits), &value);
 	if (!ret)

@@ -3,27 +3,9 @@
  * rfm ping: round-trip latency between two nodes, by the method of the
  * field (node A writes a timestamp, node B echoes it, A measures the round
  * trip). The echo side is `rfm ping --echo` on the other node, or a forked
- * child with --local.
- *
- * Wire format at --offset (both sides use the same offset and mode):
- *   request slot  OFF              written by the pinger
- *   reply slot    OFF + SLOT(size) written by the echoer
- * each slot: u32 seq (stored last, release), u32 size, u64 stamp,
- * u32 flags, u32 sender node id, u64 reserved, payload[size].
- * In spin mode the peers watch seq; in event mode an INTR1 event whose
- * data is seq follows the slot's data ("interrupts follow the data").
- *
- * Ring mode uses two rings instead (include/rfm/ring.h), each written only
- * by its producer: the pinger's request ring at OFF, the echoer's reply
- * ring right after it (OFF + the request ring's footprint, rounded up to
- * 64). A message is u32 seq, u32 flags, u64 stamp, payload[size]; the
- * echoer sizes its ring from the request ring, so only the pinger needs
- * --size. A side whose ring is already there (its own, same shape) takes
- * it over instead of re-creating it, so that a waiting peer keeps its place.
- * Each side consumes the other's ring from its newest point; the pinger
- * first sends a handshake (seq 0, FLAG_HELLO, a fresh stamp each time)
- * until one is echoed, so a request published before the echoer attached
- * is not lost, and echoes of an earlier run are told apart by their stamp.
+ * child with --local. The transports are in ping-slot.c (spin, event) and
+ * ping-ring.c (ring); this file has the options, the measurement, the
+ * local echoer and the report.
  *
  * With --rate the pinger sends on a fixed schedule and stamps the intended
  * send time, so a stall delays every later send and is counted in full
@@ -32,7 +14,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,394 +22,32 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <rfm/ring.h>
-
-#include "cli.h"
 #include "latency-hist.h"
+#include "ping.h"
 
-#define MS 1000000LL
-#define HDR 32u			/* slot header bytes */
-#define SEQ_OFF 0
-#define SIZE_OFF 4
-#define STAMP_OFF 8
-#define FLAGS_OFF 16
-#define SENDER_OFF 20		/* the pinger's node id: where event echoes go */
-#define FLAG_STOP 1u		/* the pinger is done: the echoer exits */
-#define FLAG_HELLO 2u		/* ring mode: a handshake, not counted by the echoer */
-#define HELLO_RETRY_NS (10 * MS) /* ring mode: resend the handshake this often */
-#define MAX_PAYLOAD 65536u
-#define YIELD_AFTER_NS 50000u	/* spin this long before yielding the CPU */
 #define SLEEP_MARGIN_NS 50000u	/* --rate: wake this early, then spin */
-#define RING_HDR 16u		/* ring message header: seq, flags, stamp */
-#define RING_SLOTS 8u		/* one request in flight: a few slots suffice */
 
-enum ping_mode { MODE_SPIN, MODE_EVENT, MODE_RING };
-static const char *const mode_names[] = { "spin", "event", "ring" };
-
-struct ping {
-	struct cli *cli;
-	enum ping_mode mode;
-	uint8_t *base;		/* the mapped window */
-	uint64_t offset;	/* of the request slot */
-	uint32_t size;		/* payload bytes */
-	int64_t timeout_ns;	/* per round trip (echo: idle); < 0 forever */
-	unsigned int peer;	/* event mode: the echoer's node id */
-	uint8_t *payload;	/* what the pinger sends */
-	rfm_ring *out;		/* ring mode: the ring this side produces */
-	rfm_ring_consumer *in;	/* ring mode: the peer's ring */
-	uint8_t *msg;		/* ring mode: one message (header + payload) */
-	uint32_t msg_cap;	/* its bytes */
-	uint32_t last_seq;	/* of the last request sent */
-};
-
-static uint64_t slot_span(uint32_t size)
-{
-	return (HDR + (uint64_t)size + 63) & ~(uint64_t)63;
-}
-
-static uint64_t now_ns(void)
-{
-	return rfm_event_now_ns();
-}
-
-static inline void relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#else
-	__asm__ __volatile__("" ::: "memory");
-#endif
-}
-
-/* ---- the two sides' slot I/O ---- */
-
-static void slot_write(uint8_t *base, uint64_t slot, uint32_t seq, uint32_t size, uint64_t stamp,
-		       uint32_t flags, uint32_t sender, const uint8_t *payload)
-{
-	rfm_store32(base, slot + SENDER_OFF, sender);
-	rfm_store32(base, slot + SIZE_OFF, size);
-	rfm_store64(base, slot + STAMP_OFF, stamp);
-	rfm_store32(base, slot + FLAGS_OFF, flags);
-	if (size)
-		memcpy(base + slot + HDR, payload, size);
-	rfm_store32_release(base, slot + SEQ_OFF, seq);
-}
-
+const char *const ping_mode_names[] = { "spin", "event", "ring" };
 /*
- * Spin until the seq word at @slot differs from @old, or equals @want when
- * @equal. The clock is cheap but not free: it is read every 256 spins.
- * After YIELD_AFTER_NS of spinning each check yields the CPU, so that a
- * peer sharing this CPU (an oversubscribed machine) gets to answer within
- * a moment instead of a whole time slice.
+ * One round trip stamped @stamp, by the mode's transport: 0,
+ * PING_INTERRUPTED, or an exit status after saying why.
  */
-static int spin_for(const struct ping *p, uint64_t slot, uint32_t old, uint32_t want, bool equal,
-		    uint32_t *seen)
-{
-	uint64_t start = now_ns();
-	uint64_t deadline = p->timeout_ns < 0 ? UINT64_MAX : start + (uint64_t)p->timeout_ns;
-
-	for (unsigned int spins = 1;; spins++) {
-		uint32_t v = rfm_load32_acquire(p->base, slot + SEQ_OFF);
-
-		if (equal ? v == want : v != old) {
-			*seen = v;
-			return 0;
-		}
-		if (!(spins & 255)) {
-			uint64_t t = now_ns();
-			if (t > deadline)
-				return RFM_ETIMEDOUT;
-			if (t - start > YIELD_AFTER_NS)
-				sched_yield();
-		}
-		relax();
-	}
-}
-
-/* Wait for an INTR1 whose data is @want (any, when !match); returns its record. */
-static int event_for(const struct ping *p, uint32_t want, bool match, struct rfm_event *ev)
-{
-	for (;;) {
-		int ret = rfm_event_wait(p->cli->node, ev, p->timeout_ns);
-
-		if (ret)
-			return ret;
-		if (ev->type == RFM_EVENT_OVERFLOW)
-			continue;	/* stale requests were dropped; the slot is current */
-		if (ev->type == RFM_EVENT_INTR1 && (!match || ev->data == want))
-			return 0;
-	}
-}
-
-/* ---- ring mode ---- */
-
-static struct rfm_ring_config ring_config(uint32_t slot_size)
-{
-	struct rfm_ring_config c = { .struct_size = sizeof(c), .slot_size = slot_size,
-				     .slot_count = RING_SLOTS };
-	return c;
-}
-
-/* A ring's bytes, rounded up to 64 so that the next ring is aligned. */
-static uint64_t ring_span(const struct rfm_ring_config *c)
-{
-	uint64_t bytes = 0;
-
-	rfm_ring_footprint(c, &bytes);
-	return (bytes + 63) & ~(uint64_t)63;
-}
-
-/* Take over this node's ring at @offset when it has the shape @c, else create it. */
-static int ring_produce(struct ping *p, uint64_t offset, const struct rfm_ring_config *c)
-{
-	struct rfm_ring_info info = { .struct_size = sizeof(info) };
-
-	if (!rfm_ring_attach(p->cli->node, offset, &p->out)) {
-		if (!rfm_ring_get_info(p->out, &info) && info.slot_size == c->slot_size &&
-		    info.slot_count == c->slot_count && !info.flags)
-			return 0;
-		rfm_ring_close(p->out);
-		p->out = NULL;
-	}
-	if (rfm_ring_create(p->cli->node, offset, ring_span(c), c, &p->out))
-		return cli_fail(p->cli);
-	return 0;
-}
-
-/*
- * Consume the peer's ring at @offset from its newest point (older
- * messages belong to an earlier run), waiting up to the timeout for the
- * peer to create it. Exit 3 on timeout (the pinger says why; @p what
- * names the ring, NULL for the echoer).
- */
-static int ring_open_peer(struct ping *p, uint64_t offset, const char *what)
-{
-	uint64_t deadline = p->timeout_ns < 0 ? UINT64_MAX : now_ns() + (uint64_t)p->timeout_ns;
-	struct timespec pause = { .tv_nsec = 1000000 };
-
-	for (;;) {
-		int ret = rfm_ring_consumer_open(p->cli->node, offset, RFM_RING_CONSUMER_NEWEST,
-						 &p->in);
-
-		if (!ret)
-			return 0;
-		if (ret != RFM_ECORRUPT)
-			return cli_fail(p->cli);
-		if (now_ns() > deadline) {
-			if (what)
-				cli_error(p->cli, "no %s ring at offset %llu within %lld ms (is 'rfm "
-					  "ping --echo --mode ring' running on the peer, at the "
-					  "same --offset?)", what, (unsigned long long)offset,
-					  (long long)(p->timeout_ns / MS));
-			return CLI_EXIT_NOMATCH;
-		}
-		nanosleep(&pause, NULL);
-	}
-}
-
-/* The pinger's side, before the echoer starts: its request ring and message buffer. */
-static int ring_ping_setup(struct ping *p)
-{
-	struct rfm_ring_config c = ring_config(RING_HDR + p->size);
-	int ret = cli_check_range(p->cli, p->offset, 2 * ring_span(&c));
-
-	if (ret)
-		return ret;
-	p->msg_cap = RING_HDR + p->size;
-	p->msg = calloc(1, p->msg_cap);
-	if (!p->msg)
-		return cli_error(p->cli, "out of memory");
-	if (p->size)
-		memcpy(p->msg + RING_HDR, p->payload, p->size);
-	return ring_produce(p, p->offset, &c);
-}
-
-/* The echoer's side: consume the request ring, then produce a reply ring of its shape. */
-static int ring_echo_setup(struct ping *p)
-{
-	struct rfm_ring_info info = { .struct_size = sizeof(info) };
-	int ret = ring_open_peer(p, p->offset, NULL);
-
-	if (ret)
-		return ret;
-	rfm_ring_consumer_get_info(p->in, &info);
-	if (info.slot_size < RING_HDR)
-		return cli_error(p->cli, "the ring at offset %llu is not a ping ring (%u-byte "
-				 "slots)", (unsigned long long)p->offset, info.slot_size);
-	struct rfm_ring_config c = ring_config(info.slot_size);
-	uint64_t reply = p->offset + ring_span(&c);
-	ret = cli_check_range(p->cli, reply, ring_span(&c));
-	if (ret)
-		return ret;
-	p->msg_cap = info.slot_size;
-	p->msg = malloc(p->msg_cap);
-	if (!p->msg)
-		return cli_error(p->cli, "out of memory");
-	return ring_produce(p, reply, &c);
-}
-
-/* Send request @seq and wait up to @wait_ns for its echo (its stamp comes back in @echoed). */
-static int ring_exchange(struct ping *p, uint32_t seq, uint64_t stamp, uint32_t flags,
-			 int64_t wait_ns, uint64_t *echoed)
-{
-	uint64_t deadline = wait_ns < 0 ? UINT64_MAX : now_ns() + (uint64_t)wait_ns;
-	struct rfm_ring_msg m;
-	uint64_t got_stamp;
-	uint32_t got;
-	int ret;
-
-	memcpy(p->msg + SEQ_OFF, &seq, 4);
-	memcpy(p->msg + 4, &flags, 4);
-	memcpy(p->msg + 8, &stamp, 8);
-	ret = rfm_ring_publish(p->out, p->msg, RING_HDR + p->size, 0);
-	if (ret)
-		return ret;	/* a library error: the caller reports it */
-	for (;;) {
-		uint64_t t = now_ns();
-		int64_t left = deadline == UINT64_MAX ? -1 : t >= deadline ? 0
-			     : (int64_t)(deadline - t);
-
-		ret = rfm_ring_consume(p->in, p->msg, p->msg_cap, &m, left);
-		if (ret == RFM_EAGAIN)
-			return RFM_ETIMEDOUT;
-		if (ret == RFM_ECORRUPT)
-			continue;	/* a torn slot was skipped: the echo may follow */
-		if (ret)
-			return ret;
-		memcpy(&got, p->msg + SEQ_OFF, 4);
-		memcpy(&got_stamp, p->msg + 8, 8);
-		if (m.len == RING_HDR + p->size && got == seq && got_stamp == stamp) {
-			*echoed = stamp;
-			return 0;
-		}
-		/* The echo of an earlier run's request, still in the ring: skip it. */
-	}
-}
-
-/* The handshake: resend a hello until one is echoed, for up to the timeout. */
-static int ring_handshake(struct ping *p)
-{
-	uint64_t deadline = p->timeout_ns < 0 ? UINT64_MAX : now_ns() + (uint64_t)p->timeout_ns;
-
-	for (;;) {
-		uint64_t stamp = now_ns();
-		int64_t wait = HELLO_RETRY_NS;
-
-		if (deadline != UINT64_MAX && deadline - stamp < (uint64_t)wait)
-			wait = stamp >= deadline ? 0 : (int64_t)(deadline - stamp);
-		uint64_t echoed;
-		int ret = ring_exchange(p, 0, stamp, FLAG_HELLO, wait, &echoed);
-
-		if (ret != RFM_ETIMEDOUT || now_ns() >= deadline)
-			return ret;
-	}
-}
-
-/* Answer requests as echo_loop() does, from ring to ring. */
-static int ring_echo_loop(struct ping *p, uint64_t max_echoes, uint64_t *echoed)
-{
-	struct rfm_ring_msg m;
-	uint32_t flags;
-
-	*echoed = 0;
-	for (;;) {
-		int ret = rfm_ring_consume(p->in, p->msg, p->msg_cap, &m, p->timeout_ns);
-
-		if (ret == RFM_ETIMEDOUT)
-			return CLI_EXIT_NOMATCH;
-		if (ret == RFM_ECORRUPT)
-			continue;	/* skipped; its pinger times out and says so */
-		if (ret)
-			return cli_fail(p->cli);
-		if (m.len < RING_HDR || m.len > p->msg_cap)
-			return cli_error(p->cli, "request %llu: %u bytes is not a ping message",
-					 (unsigned long long)m.seq, m.len);
-		if (rfm_ring_publish(p->out, p->msg, m.len, 0))
-			return cli_fail(p->cli);
-		memcpy(&flags, p->msg + 4, 4);
-		if (flags & FLAG_STOP)
-			return 0;
-		if (!(flags & FLAG_HELLO) && ++*echoed == max_echoes)
-			return 0;
-	}
-}
-
-/* ---- the pinger ---- */
-
-/*
- * Interrupt the echoer about request @seq. An echoer that has not attached
- * yet (started at the same moment) gets until the timeout to appear; one
- * that attached but does not listen yet finds the request pending when it
- * starts.
- */
-static int send_request(struct ping *p, uint32_t seq)
-{
-	uint64_t deadline = p->timeout_ns < 0 ? UINT64_MAX : now_ns() + (uint64_t)p->timeout_ns;
-	struct timespec pause = { .tv_nsec = 1000000 };
-
-	for (;;) {
-		int ret = rfm_event_send(p->cli->node, p->peer, RFM_EVENT_INTR1, seq);
-
-		if (ret >= 0)
-			return 0;
-		if (ret != RFM_ENODE)
-			return cli_fail(p->cli);
-		if (now_ns() > deadline) {
-			cli_error(p->cli, "node %u did not attach within %lld ms (start 'rfm ping "
-				  "--echo --mode event' there)",
-				  p->peer, (long long)(p->timeout_ns / MS));
-			return CLI_EXIT_NOMATCH;
-		}
-		nanosleep(&pause, NULL);
-	}
-}
-
-/* One round trip stamped @stamp; the echoed stamp comes back in @echoed. */
 static int round_trip(struct ping *p, uint32_t seq, uint64_t stamp, uint32_t flags)
 {
-	uint64_t reply = p->offset + slot_span(p->size), echoed = 0;
-	struct rfm_event ev;
-	uint32_t seen;
-	int ret;
+	uint64_t echoed = 0;
+	int ret = p->mode == MODE_RING ? ring_round_trip(p, seq, stamp, flags, &echoed)
+				       : slot_round_trip(p, seq, stamp, flags, &echoed);
 
-	p->last_seq = seq;
-	if (p->mode == MODE_RING) {
-		if (flags & FLAG_HELLO) {
-			ret = ring_handshake(p);
-			echoed = stamp;	/* each hello carries its own */
-		} else {
-			ret = ring_exchange(p, seq, stamp, flags, p->timeout_ns, &echoed);
-		}
-		goto check;
-	}
-	slot_write(p->base, p->offset, seq, p->size, stamp, flags,
-		   (uint32_t)rfm_node_id(p->cli->node), p->payload);
-	if (p->mode == MODE_SPIN || (flags & FLAG_STOP)) {
-		/* A stop request is acknowledged in the slot only, without an event. */
-		if (p->mode == MODE_EVENT &&
-		    rfm_event_send(p->cli->node, p->peer, RFM_EVENT_INTR1, seq) < 0)
-			return cli_fail(p->cli);
-		ret = spin_for(p, reply, 0, seq, true, &seen);
-	} else {
-		ret = send_request(p, seq);
-		if (ret)
-			return ret;
-		ret = event_for(p, seq, true, &ev);
-		if (!ret && rfm_load32_acquire(p->base, reply + SEQ_OFF) != seq)
-			return cli_error(p->cli, "echo %u: the reply slot does not match its event",
-					 seq);
-	}
-	if (!ret)
-		echoed = rfm_load64(p->base, reply + STAMP_OFF);
-check:
 	if (ret == RFM_ETIMEDOUT) {
 		cli_error(p->cli, "no echo within %lld ms (is 'rfm ping --echo --mode %s' "
 			  "running on the peer, at the same --offset?)",
-			  (long long)(p->timeout_ns / MS), mode_names[p->mode]);
+			  (long long)(p->timeout_ns / MS), ping_mode_names[p->mode]);
 		return CLI_EXIT_NOMATCH;
 	}
-	if (ret)
+	if (ret < 0)
 		return cli_fail(p->cli);
+	if (ret)
+		return ret;
 	if (echoed != stamp)
 		return cli_error(p->cli, "echo %u carries another timestamp: is a second pinger "
 				 "using this --offset?", seq);
@@ -441,6 +60,7 @@ check:
  * rest: otherwise a late wake-up of the pinger itself would be counted
  * as network latency.
  */
+
 static void wait_until(const struct ping *p, uint64_t t)
 {
 	if (p->mode == MODE_EVENT && t > now_ns() + SLEEP_MARGIN_NS) {
@@ -448,9 +68,10 @@ static void wait_until(const struct ping *p, uint64_t t)
 		struct timespec ts = { .tv_sec = (time_t)(wake / 1000000000u),
 				       .tv_nsec = (long)(wake % 1000000000u) };
 		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-			;
+			if (cli_interrupted())
+				return;
 	}
-	for (uint64_t n; (n = now_ns()) < t;)
+	for (uint64_t n; (n = now_ns()) < t && !cli_interrupted();)
 		if (t - n > YIELD_AFTER_NS)
 			sched_yield();
 		else
@@ -461,26 +82,58 @@ struct run_opts {
 	uint64_t count, warmup, rate_hz;
 };
 
+static void show_progress(struct cli_progress *pr, const struct run_opts *o,
+			  const struct lhist *rtt, bool warming)
+{
+	if (!cli_progress_due(pr))
+		return;
+	if (warming)
+		fputs("rfm ping: warming up", stderr);
+	else
+		fprintf(stderr, "rfm ping: %llu of %llu round trips, P50 %llu ns, max %llu ns",
+			(unsigned long long)rtt->count, (unsigned long long)o->count,
+			(unsigned long long)lhist_quantile(rtt, 0.50),
+			(unsigned long long)(rtt->count ? rtt->max : 0));
+}
+
+/*
+ * Open the session (the echoer answers no earlier request), warm up, then
+ * measure o->count round trips into @rtt. PING_INTERRUPTED on Ctrl-C, with
+ * what was measured so far in @rtt.
+ */
 static int measure(struct ping *p, const struct run_opts *o, struct lhist *rtt,
 		   uint64_t *late)
 {
-	uint32_t seq = p->mode == MODE_RING ? 0 : rfm_load32(p->base, p->offset + SEQ_OFF);
+	uint32_t seq = p->mode == MODE_RING ? 0 : slot_last_seq(p);
 	uint64_t period = o->rate_hz ? 1000000000u / o->rate_hz : 0;
+	struct cli_progress pr;
 	uint64_t start = 0;
 	int ret;
 
 	*late = 0;
+	cli_progress_start(&pr);
 	if (period)
 		prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+	/* Ring mode said hello before the --local echoer was known to be there. */
+	if (p->mode != MODE_RING) {
+		ret = round_trip(p, ++seq, now_ns(), FLAG_HELLO);
+		if (ret)
+			goto out;
+	}
 	for (uint64_t i = 0; i < o->warmup; i++) {
 		ret = round_trip(p, ++seq, now_ns(), 0);
 		if (ret)
-			return ret;
+			goto out;
+		show_progress(&pr, o, rtt, true);
 	}
 	start = now_ns();
 	for (uint64_t i = 0; i < o->count; i++) {
 		uint64_t stamp;
 
+		if (cli_interrupted()) {
+			ret = PING_INTERRUPTED;
+			goto out;
+		}
 		if (period) {
 			stamp = start + i * period;
 			uint64_t t = now_ns();
@@ -493,99 +146,14 @@ static int measure(struct ping *p, const struct run_opts *o, struct lhist *rtt,
 		}
 		ret = round_trip(p, ++seq, stamp, 0);
 		if (ret)
-			return ret;
+			goto out;
 		lhist_record(rtt, now_ns() - stamp);
+		show_progress(&pr, o, rtt, false);
 	}
-	return 0;
-}
-
-/* ---- the echoer ---- */
-
-/* Where the echo of a request with @size payload bytes goes; 0 if it does not fit. */
-static uint64_t reply_slot(const struct ping *p, uint32_t size)
-{
-	/* The request comes from another process: never trust its size. */
-	if (size > MAX_PAYLOAD || p->offset + 2 * slot_span(size) > rfm_node_size(p->cli->node))
-		return 0;
-	return p->offset + slot_span(size);
-}
-
-/*
- * The last request answered: the reply slot's seq. A request whose seq
- * differs is pending, even one sent before this echoer started (before it
- * enabled events, whose interrupt it therefore never got).
- */
-static uint32_t last_answered(const struct ping *p)
-{
-	uint64_t reply = reply_slot(p, rfm_load32(p->base, p->offset + SIZE_OFF));
-
-	return reply ? rfm_load32_acquire(p->base, reply + SEQ_OFF)
-		     : rfm_load32_acquire(p->base, p->offset + SEQ_OFF);
-}
-
-/* Answer request @seq; a stop request is answered too, so no stale one remains. */
-static int answer(struct ping *p, uint32_t seq, bool *stop)
-{
-	uint32_t size = rfm_load32(p->base, p->offset + SIZE_OFF);
-	uint32_t flags = rfm_load32(p->base, p->offset + FLAGS_OFF);
-	uint32_t sender = rfm_load32(p->base, p->offset + SENDER_OFF);
-	uint64_t reply = reply_slot(p, size);
-
-	if (!reply)
-		return cli_error(p->cli, "request %u: payload size %u does not fit the window at "
-				 "offset %llu", seq, size, (unsigned long long)p->offset);
-	uint64_t stamp = rfm_load64(p->base, p->offset + STAMP_OFF);
-	rfm_store32(p->base, reply + SIZE_OFF, size);
-	rfm_store64(p->base, reply + STAMP_OFF, stamp);
-	if (size)
-		memmove(p->base + reply + HDR, p->base + p->offset + HDR, size);
-	rfm_store32_release(p->base, reply + SEQ_OFF, seq);
-	*stop = flags & FLAG_STOP;
-	if (p->mode == MODE_EVENT && !*stop && sender <= RFM_NODE_ID_MAX &&
-	    rfm_event_send(p->cli->node, sender, RFM_EVENT_INTR1, seq) < 0)
-		return cli_fail(p->cli);
-	return 0;
-}
-
-/*
- * Answer requests until a stop request, @max_echoes of them (0: no limit)
- * or the timeout (CLI_EXIT_NOMATCH). In event mode the handle must have
- * INTR1 enabled before this starts, so that nothing falls between the
- * pending check and the first wait.
- */
-static int echo_loop(struct ping *p, uint64_t max_echoes, uint64_t *echoed)
-{
-	uint32_t last, seq;
-	struct rfm_event ev;
-	bool stop = false;
-	int ret;
-
-	if (p->mode == MODE_RING)
-		return ring_echo_loop(p, max_echoes, echoed);
-	last = last_answered(p);
-	*echoed = 0;
-	for (;;) {
-		seq = rfm_load32_acquire(p->base, p->offset + SEQ_OFF);
-		if (seq == last) {
-			if (p->mode == MODE_SPIN)
-				ret = spin_for(p, p->offset, last, 0, false, &seq);
-			else
-				ret = event_for(p, 0, false, &ev);
-			if (ret == RFM_ETIMEDOUT)
-				return CLI_EXIT_NOMATCH;
-			if (ret)
-				return cli_fail(p->cli);
-			continue;	/* an event may be stale: look at the slot again */
-		}
-		ret = answer(p, seq, &stop);
-		if (ret)
-			return ret;
-		last = seq;
-		if (stop)
-			return 0;
-		if (++*echoed == max_echoes)
-			return 0;
-	}
+	ret = cli_interrupted() ? PING_INTERRUPTED : 0;
+out:
+	cli_progress_end(&pr);
+	return ret;
 }
 
 /* ---- options ---- */
@@ -693,6 +261,12 @@ static char *uri_without_node(const char *uri)
 }
 
 /* The forked echoer of --local: reports its node id on @ready_fd, then echoes. */
+static int echo_loop(struct ping *p, uint64_t max_echoes, uint64_t *echoed)
+{
+	return p->mode == MODE_RING ? ring_echo_loop(p, max_echoes, echoed)
+				    : slot_echo_loop(p, max_echoes, echoed);
+}
+
 static int local_echoer(struct ping *parent, int cpu, int ready_fd)
 {
 	struct cli cli = *parent->cli;
@@ -734,7 +308,7 @@ static struct json_object *summary_json(const struct lhist *h, unsigned int div)
 {
 	struct json_object *o = json_object_new_object();
 
-	cli_json_add_u64(o, "min_ns", h->min / div);
+	cli_json_add_u64(o, "min_ns", (h->count ? h->min : 0) / div);
 	cli_json_add_u64(o, "mean_ns", (uint64_t)(lhist_mean(h) / div + 0.5));
 	cli_json_add_u64(o, "p50_ns", lhist_quantile(h, 0.50) / div);
 	cli_json_add_u64(o, "p90_ns", lhist_quantile(h, 0.90) / div);
@@ -747,7 +321,7 @@ static struct json_object *summary_json(const struct lhist *h, unsigned int div)
 static void print_row(const char *what, const struct lhist *h, unsigned int div)
 {
 	printf("  %-10s %8llu %8.0f %8llu %8llu %8llu %8llu %9llu\n", what,
-	       (unsigned long long)(h->min / div), lhist_mean(h) / div,
+	       (unsigned long long)((h->count ? h->min : 0) / div), lhist_mean(h) / div,
 	       (unsigned long long)(lhist_quantile(h, 0.50) / div),
 	       (unsigned long long)(lhist_quantile(h, 0.90) / div),
 	       (unsigned long long)(lhist_quantile(h, 0.99) / div),
@@ -756,12 +330,13 @@ static void print_row(const char *what, const struct lhist *h, unsigned int div)
 }
 
 static void report(struct ping *p, const struct run_opts *o, const struct lhist *h,
-		   uint64_t late)
+		   uint64_t late, bool interrupted)
 {
 	if (p->cli->json) {
 		struct json_object *obj = summary_json(h, 1);
 
-		cli_json_add_string(obj, "mode", mode_names[p->mode]);
+		cli_json_add_bool(obj, "interrupted", interrupted);
+		cli_json_add_string(obj, "mode", ping_mode_names[p->mode]);
 		cli_json_add_u64(obj, "count", h->count);
 		cli_json_add_u64(obj, "warmup", o->warmup);
 		cli_json_add_u64(obj, "size", p->size);
@@ -775,11 +350,13 @@ static void report(struct ping *p, const struct run_opts *o, const struct lhist 
 		cli_json_print(obj);
 		return;
 	}
-	printf("rfm ping: %s mode, %llu round trips", mode_names[p->mode],
+	printf("rfm ping: %s mode, %llu round trips", ping_mode_names[p->mode],
 	       (unsigned long long)h->count);
 	if (p->mode == MODE_EVENT)
 		printf(" with node %u", p->peer);
 	printf(", %u-byte payload, ", p->size);
+	if (interrupted)
+		printf("interrupted, ");
 	if (o->rate_hz)
 		printf("%llu per second (%llu sends late by a period or more)\n",
 		       (unsigned long long)o->rate_hz, (unsigned long long)late);
@@ -793,12 +370,21 @@ static void report(struct ping *p, const struct run_opts *o, const struct lhist 
 	lhist_print_text(h, stdout, "  ");
 }
 
+/* A session id for this run: differs from earlier runs' with near certainty. */
+static uint32_t new_session(void)
+{
+	uint64_t t = now_ns() ^ ((uint64_t)getpid() << 20);
+	uint32_t s = (uint32_t)(t ^ (t >> 32));
+
+	return s ? s : 1;
+}
+
 static int ping_run(struct cli *cli, int argc, char **argv)
 {
 	struct ping p = { .cli = cli, .mode = MODE_SPIN, .timeout_ns = 1000 * MS };
 	struct run_opts o = { .count = 10000, .warmup = 1000 };
 	const char *csv_path = NULL, *peer_text = NULL, *mode_text = "spin";
-	bool echo = false, local = false, timeout_given = false;
+	bool echo = false, local = false, timeout_given = false, count_given = false;
 	int cpus[2] = { -1, -1 }, opt, ret;
 	uint64_t v;
 
@@ -810,6 +396,7 @@ static int ping_run(struct cli *cli, int argc, char **argv)
 			break;
 		case 'c':
 			ret = cli_parse_u64(cli, "count", optarg, UINT32_MAX, &o.count);
+			count_given = true;
 			break;
 		case OPT_WARMUP:
 			ret = cli_parse_u64(cli, "warmup", optarg, UINT32_MAX, &o.warmup);
@@ -818,7 +405,7 @@ static int ping_run(struct cli *cli, int argc, char **argv)
 			ret = cli_parse_u64(cli, "rate", optarg, 1000000000, &o.rate_hz);
 			break;
 		case OPT_SIZE:
-			ret = cli_parse_u64(cli, "size", optarg, MAX_PAYLOAD, &v);
+			ret = cli_parse_bytes(cli, "size", optarg, MAX_PAYLOAD, &v);
 			p.size = (uint32_t)v;
 			break;
 		case OPT_CPU:
@@ -836,7 +423,7 @@ static int ping_run(struct cli *cli, int argc, char **argv)
 			csv_path = optarg;
 			break;
 		case OPT_OFFSET:
-			ret = cli_parse_u64(cli, "offset", optarg, UINT64_MAX, &p.offset);
+			ret = cli_parse_bytes(cli, "offset", optarg, UINT64_MAX, &p.offset);
 			break;
 		case OPT_ECHO:
 			echo = true;
@@ -888,17 +475,23 @@ static int ping_run(struct cli *cli, int argc, char **argv)
 	}
 	if (echo && !timeout_given)
 		p.timeout_ns = -1;
+	/* An echoer serves until stopped, unless told how many to answer. */
+	if (echo && !count_given)
+		o.count = 0;
+	p.session = new_session();
+	cli_catch_interrupt();
 
-	FILE *csv = NULL;
-	if (csv_path && !(csv = fopen(csv_path, "w")))
-		return cli_error(cli, "cannot write '%s': %s", csv_path, strerror(errno));
+	/* Opened first, so that an unwritable path fails before the run. */
+	struct cli_out_file csv = { 0 };
+	if (csv_path && cli_out_open(cli, &csv, csv_path, false))
+		return CLI_EXIT_FAILED;
 
 	pid_t child = -1;
 	struct lhist *hist = NULL;
 	uint64_t late = 0;
 	p.payload = calloc(1, p.size ? p.size : 1);
-	ret = pin(cli, cpus[0]);
-	if (ret || !p.payload)
+	ret = p.payload ? pin(cli, cpus[0]) : cli_error(cli, "out of memory");
+	if (ret)
 		goto out;
 	for (uint32_t i = 0; i < p.size; i++)
 		p.payload[i] = (uint8_t)i;
@@ -916,7 +509,7 @@ static int ping_run(struct cli *cli, int argc, char **argv)
 	}
 	/* Both slots (rings), at the largest payload the echoer will accept. */
 	if (p.mode != MODE_RING)
-		ret = cli_check_range(cli, p.offset, 2 * slot_span(p.size));
+		ret = cli_check_range(cli, p.offset, slot_pair_span(p.size));
 	else if (!echo)
 		ret = ring_ping_setup(&p);
 	if (ret)
@@ -932,12 +525,15 @@ static int ping_run(struct cli *cli, int argc, char **argv)
 			ret = echo_loop(&p, o.count, &echoed);
 		if (ret == CLI_EXIT_NOMATCH)
 			cli_error(cli, "no request within %lld ms", (long long)(p.timeout_ns / MS));
-		if (ret)
+		if (ret == PING_INTERRUPTED)
+			ret = CLI_EXIT_INTERRUPTED;
+		else if (ret)
 			goto out;
 		if (cli->json) {
 			struct json_object *obj = json_object_new_object();
-			cli_json_add_string(obj, "mode", mode_names[p.mode]);
+			cli_json_add_string(obj, "mode", ping_mode_names[p.mode]);
 			cli_json_add_u64(obj, "echoed", echoed);
+			cli_json_add_bool(obj, "interrupted", ret == CLI_EXIT_INTERRUPTED);
 			cli_json_print(obj);
 		} else {
 			printf("echoed %llu request(s)\n", (unsigned long long)echoed);
@@ -955,6 +551,8 @@ static int ping_run(struct cli *cli, int argc, char **argv)
 		fflush(NULL);
 		child = fork();
 		if (child == 0) {
+			/* Never outlive the pinger, even one killed with SIGKILL. */
+			prctl(PR_SET_PDEATHSIG, SIGKILL, 0UL, 0UL, 0UL);
 			close(ready[0]);
 			_exit(local_echoer(&p, cpus[1], ready[1]));
 		}
@@ -969,12 +567,10 @@ static int ping_run(struct cli *cli, int argc, char **argv)
 		p.peer = (unsigned int)id;
 	}
 	if (p.mode == MODE_RING) {
-		struct rfm_ring_config c = ring_config(RING_HDR + p.size);
-
-		ret = ring_open_peer(&p, p.offset + ring_span(&c), "echo");
+		ret = ring_open_peer(&p, ring_reply_offset(&p, p.size), "echo");
 		if (!ret)
 			ret = round_trip(&p, 0, 0, FLAG_HELLO);
-		if (ret)
+		if (ret && ret != PING_INTERRUPTED)
 			goto out;
 	}
 
@@ -984,15 +580,19 @@ static int ping_run(struct cli *cli, int argc, char **argv)
 		goto out;
 	}
 	lhist_init(hist);
-	ret = measure(&p, &o, hist, &late);
+	if (!ret)
+		ret = measure(&p, &o, hist, &late);
 	if (local && !ret) {
 		/* Ask the echoer to leave; it needs no answer. */
 		ret = round_trip(&p, p.last_seq + 1, 0, FLAG_STOP);
 	}
-	if (ret)
+	/* Ctrl-C: report what was measured, honestly counted, and exit 130. */
+	if (ret == PING_INTERRUPTED)
+		ret = CLI_EXIT_INTERRUPTED;
+	else if (ret)
 		goto out;
-	report(&p, &o, hist, late);
-	if (csv && lhist_write_csv(hist, csv))
+	report(&p, &o, hist, late, ret == CLI_EXIT_INTERRUPTED);
+	if (csv.fp && lhist_write_csv(hist, csv.fp) && ret == CLI_EXIT_OK)
 		ret = cli_error(cli, "cannot write '%s': %s", csv_path, strerror(errno));
 
 out:
@@ -1000,12 +600,17 @@ out:
 		int status;
 		if (ret)
 			kill(child, SIGKILL);
-		waitpid(child, &status, 0);
+		while (waitpid(child, &status, 0) < 0 && errno == EINTR)
+			;
 		if (!ret && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
 			ret = cli_error(cli, "the local echoer failed");
 	}
-	if (csv && fclose(csv) && !ret)
-		ret = cli_error(cli, "cannot write '%s': %s", csv_path, strerror(errno));
+	/* A complete histogram (an interrupted run's too) replaces the file. */
+	if (ret == CLI_EXIT_OK || ret == CLI_EXIT_INTERRUPTED) {
+		int err = cli_out_commit(cli, &csv);
+		ret = err ? err : ret;
+	}
+	cli_out_abort(&csv);
 	rfm_ring_close(p.out);
 	rfm_ring_consumer_close(p.in);
 	free(p.msg);
@@ -1034,7 +639,8 @@ const struct cli_command cli_cmd_ping = {
 		"Options:\n"
 		"  -m, --mode MODE      spin (default), event or ring\n"
 		"  -c, --count N        round trips to measure (default 10000); with --echo,\n"
-		"                       requests to answer before exiting (default: no limit)\n"
+		"                       requests to answer before exiting (default: no\n"
+		"                       limit, the echoer runs until stopped)\n"
 		"      --warmup N       round trips before measuring (default 1000)\n"
 		"      --rate HZ        send HZ times a second on a fixed schedule, timing\n"
 		"                       each round trip from its intended send time so that\n"
@@ -1056,8 +662,13 @@ const struct cli_command cli_cmd_ping = {
 		"one way, then a histogram in powers of two. Percentiles come from a log\n"
 		"histogram (64 buckets per power of two: within 1.6 %).\n"
 		"JSON keys: mode, count, warmup, size, rate_hz, late_sends, node, peer (event),\n"
-		"offset, min_ns, mean_ns, p50_ns, p90_ns, p99_ns, p999_ns, max_ns, and one_way\n"
-		"with the same *_ns keys. --echo --json prints mode and echoed.\n"
+		"offset, interrupted, min_ns, mean_ns, p50_ns, p90_ns, p99_ns, p999_ns, max_ns,\n"
+		"and one_way with the same *_ns keys. --echo --json prints mode, echoed and interrupted.\n"
+		"On a terminal, progress is shown on stderr once a second. Ctrl-C stops the\n"
+		"run and prints what was measured (JSON \"interrupted\": true), exit 130;\n"
+		"the echoer prints how many requests it answered.\n"
+		"Each run opens a session with a handshake: a request left behind by an\n"
+		"aborted run is ignored by later echoers and pingers.\n"
 		"Exit 3 when no echo (or, with --echo, no request) came within the timeout.\n",
 	.run = ping_run,
 };

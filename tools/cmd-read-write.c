@@ -42,6 +42,7 @@ static int copy_out(struct cli *cli, uint64_t offset, size_t length, FILE *out,
 
 static int read_run(struct cli *cli, int argc, char **argv)
 {
+	struct cli_out_file file = { 0 };
 	const char *path = NULL;
 	uint64_t offset;
 	size_t length;
@@ -59,15 +60,18 @@ static int read_run(struct cli *cli, int argc, char **argv)
 
 	/* The file is created only once the range is known to be good. */
 	if (path) {
-		out = fopen(path, "wb");
-		if (!out)
-			return cli_error(cli, "%s: %s", path, strerror(errno));
+		ret = cli_out_open(cli, &file, path, true);
+		if (ret)
+			return ret;
+		out = file.fp;
 	}
 	if (cli->json && !path)
 		return cli_json_print_bytes(cli, offset, length);
 	ret = copy_out(cli, offset, length, out, path ? path : "the output");
-	if (path && fclose(out) && !ret)
-		ret = cli_error(cli, "writing %s: %s", path, strerror(errno));
+	if (ret)
+		cli_out_abort(&file);
+	else
+		ret = cli_out_commit(cli, &file);
 	if (!ret && cli->json) {
 		struct json_object *obj = json_object_new_object();
 
@@ -196,7 +200,7 @@ static int write_run(struct cli *cli, int argc, char **argv)
 		return cli_usage_error(cli, "give at most one of -i FILE, --hex HEX, --string TEXT");
 	ret = cli_check_args(cli, argc, argv, 1, 1);
 	if (!ret)
-		ret = cli_parse_u64(cli, "OFFSET", argv[optind], UINT64_MAX, &offset);
+		ret = cli_parse_bytes(cli, "OFFSET", argv[optind], UINT64_MAX, &offset);
 	if (!ret && hex)
 		ret = cli_parse_hex(cli, hex, &buf, &length);
 	if (!ret)

@@ -202,7 +202,10 @@ static int ring_tail(struct cli *cli, uint64_t offset, struct ring_args *a)
 		if (ret == RFM_ETIMEDOUT || ret == RFM_EAGAIN || ret == RFM_ECANCELED)
 			break;
 		if (ret == RFM_ECORRUPT) {
-			fprintf(stderr, "rfm: %s\n", rfm_last_error());
+			char text[1024];
+
+			fprintf(stderr, "rfm: %s\n",
+				cli_user_message(cli, rfm_last_error(), text, sizeof(text)));
 			continue;
 		}
 		if (ret) {
@@ -233,7 +236,7 @@ static int ring_run(struct cli *cli, int argc, char **argv)
 	while ((opt = cli_getopt(cli, argc, argv, "s:n:Nbi:e:xTc:t:w", ring_options)) > 0) {
 		switch (opt) {
 		case OPT_SLOT_SIZE:
-			if ((ret = cli_parse_u64(cli, "slot size", optarg, UINT32_MAX, &v)))
+			if ((ret = cli_parse_bytes(cli, "slot size", optarg, UINT32_MAX, &v)))
 				return ret;
 			a.cfg.slot_size = (uint32_t)v;
 			break;
@@ -291,7 +294,7 @@ static int ring_run(struct cli *cli, int argc, char **argv)
 	if (ret)
 		return ret;
 	const char *action = argv[optind];
-	ret = cli_parse_u64(cli, "OFFSET", argv[optind + 1], UINT64_MAX, &offset);
+	ret = cli_parse_bytes(cli, "OFFSET", argv[optind + 1], UINT64_MAX, &offset);
 	if (ret)
 		return ret;
 	if (!strcmp(action, "create")) {

@@ -13,7 +13,7 @@
 
 #include "cli.h"
 
-enum { OPT_FORCE = 'f', OPT_INTERVAL = 'i', OPT_COUNT = 'c' };
+enum { OPT_FORCE = 'f', OPT_INTERVAL = 'i', OPT_COUNT = 'c', OPT_TIME = 0x2000 };
 
 static const struct option get_options[] = {
 	{ "layout", required_argument, NULL, CLI_OPT_LAYOUT },
@@ -30,6 +30,7 @@ static const struct option watch_options[] = {
 	{ "layout", required_argument, NULL, CLI_OPT_LAYOUT },
 	{ "interval", required_argument, NULL, OPT_INTERVAL },
 	{ "count", required_argument, NULL, OPT_COUNT },
+	{ "time", required_argument, NULL, OPT_TIME },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -75,6 +76,51 @@ static void json_var(struct json_object *obj, rfm_var *var)
 		cli_json_add_string(obj, "unit", info.unit);
 }
 
+/* Print one variable: the bare value, or NAME = VALUE UNIT when @labelled. */
+static int get_one(struct cli *cli, rfm_layout *layout, const char *name, bool labelled)
+{
+	rfm_var *var;
+	int ret = 0;
+
+	if (rfm_var_open(layout, cli->node, name, &var))
+		return cli_fail(cli);
+	if (cli->json) {
+		struct json_object *obj = json_object_new_object(), *value;
+		json_var(obj, var);
+		ret = cli_var_json(cli, var, &value);
+		if (!ret) {
+			json_object_object_add(obj, "value", value);
+			cli_json_print(obj);
+		} else {
+			json_object_put(obj);
+		}
+	} else {
+		const char *text = value_text(cli, var);
+		const char *unit = unit_of(var);
+		if (!text)
+			ret = CLI_EXIT_FAILED;
+		else if (!labelled)
+			printf("%s\n", text);
+		else
+			printf("%s = %s%s%s\n", name, text, unit[0] ? " " : "", unit);
+	}
+	rfm_var_close(var);
+	return ret;
+}
+
+/* How many variables lie in region or record @name ("NAME." starts their names). */
+static size_t member_count(const rfm_layout *layout, const char *name)
+{
+	struct rfm_var_info info = { .struct_size = sizeof(info) };
+	size_t len = strlen(name), n = 0;
+
+	for (size_t i = 0; i < rfm_layout_var_count(layout); i++)
+		if (!rfm_layout_var_info(layout, i, &info) && !strncmp(info.name, name, len) &&
+		    info.name[len] == '.')
+			n++;
+	return n;
+}
+
 static int get_run(struct cli *cli, int argc, char **argv)
 {
 	const char *layout_path = NULL;
@@ -92,32 +138,22 @@ static int get_run(struct cli *cli, int argc, char **argv)
 	if (!ret)
 		ret = cli_open(cli);
 	for (int i = optind; !ret && i < argc; i++) {
-		rfm_var *var;
-		if (rfm_var_open(layout, cli->node, argv[i], &var)) {
-			ret = cli_fail(cli);
-			break;
+		struct rfm_var_info info = { .struct_size = sizeof(info) };
+		bool single = false;
+
+		/* A region or record name stands for its variables, as in watch. */
+		for (size_t k = 0; !single && k < rfm_layout_var_count(layout); k++)
+			single = !rfm_layout_var_info(layout, k, &info) &&
+				 !strcmp(info.name, argv[i]);
+		if (single || !member_count(layout, argv[i])) {
+			ret = get_one(cli, layout, argv[i], argc - optind > 1);
+			continue;
 		}
-		if (cli->json) {
-			struct json_object *obj = json_object_new_object(), *value;
-			json_var(obj, var);
-			ret = cli_var_json(cli, var, &value);
-			if (!ret) {
-				json_object_object_add(obj, "value", value);
-				cli_json_print(obj);
-			} else {
-				json_object_put(obj);
-			}
-		} else {
-			const char *text = value_text(cli, var);
-			const char *unit = unit_of(var);
-			if (!text)
-				ret = CLI_EXIT_FAILED;
-			else if (argc - optind == 1)
-				printf("%s\n", text);
-			else
-				printf("%s = %s%s%s\n", argv[i], text, unit[0] ? " " : "", unit);
-		}
-		rfm_var_close(var);
+		size_t len = strlen(argv[i]);
+		for (size_t k = 0; !ret && k < rfm_layout_var_count(layout); k++)
+			if (!rfm_layout_var_info(layout, k, &info) &&
+			    !strncmp(info.name, argv[i], len) && info.name[len] == '.')
+				ret = get_one(cli, layout, info.name, true);
 	}
 	rfm_layout_free(layout);
 	return ret;
@@ -209,6 +245,9 @@ static int watch_run(struct cli *cli, int argc, char **argv)
 	rfm_layout *layout = NULL;
 	struct watched *list = NULL;
 	uint64_t interval_ms = 200, count = 0;
+	enum cli_clock clock = CLI_CLOCK_REALTIME;
+	bool clock_given = false;
+	char when[64];
 	size_t n = 0;
 	int opt, ret;
 
@@ -221,6 +260,12 @@ static int watch_run(struct cli *cli, int argc, char **argv)
 		else if (opt == OPT_COUNT &&
 			 (ret = cli_parse_u64(cli, "--count", optarg, UINT64_MAX, &count)))
 			return ret;
+		else if (opt == OPT_TIME) {
+			ret = cli_parse_clock(cli, optarg, &clock);
+			if (ret)
+				return ret;
+			clock_given = true;
+		}
 	}
 	if (opt == CLI_OPT_STOP)
 		return cli->status;
@@ -235,17 +280,24 @@ static int watch_run(struct cli *cli, int argc, char **argv)
 	bool tty = isatty(STDOUT_FILENO);
 	for (uint64_t refresh = 1; !ret && (count == 0 || refresh <= count); refresh++) {
 		struct json_object *obj = NULL, *values = NULL, *changed = NULL;
+		uint64_t now = rfm_event_now_ns();
+
+		cli_format_time(clock, now, when, sizeof(when));
 		if (cli->json) {
 			obj = json_object_new_object();
 			values = json_object_new_object();
 			changed = json_object_new_array();
 			cli_json_add_u64(obj, "refresh", refresh);
+			cli_json_add_time(obj, "time", clock, now);
 		} else if (tty) {
 			printf("\033[H\033[2J");	/* redraw in place */
-			printf("rfm watch: %s every %llu ms, * = changed (Ctrl-C stops)\n\n",
-			       cli_effective_uri(cli), (unsigned long long)interval_ms);
-		} else if (refresh > 1) {
-			putchar('\n');
+			printf("rfm watch: %s every %llu ms, * = changed (Ctrl-C stops)\n%s\n\n",
+			       cli_effective_uri(cli), (unsigned long long)interval_ms, when);
+		} else {
+			if (refresh > 1)
+				putchar('\n');
+			if (clock_given)
+				printf("# %s\n", when);
 		}
 		for (size_t i = 0; i < n && !ret; i++) {
 			const char *text = value_text(cli, list[i].var);
@@ -302,8 +354,9 @@ const struct cli_command cli_cmd_get = {
 	.args = "NAME... [--layout FILE]",
 	.summary = "Print variables of a layout by name",
 	.help = "Print the value of each variable NAME (region.var, region.record.var,\n"
-		"region.var[3]) of the layout, converted from its type and byte order.\n"
-		"One name prints the bare value; several print NAME = VALUE UNIT lines.\n"
+		"region.var[3]) of the layout, converted from its type and byte order;\n"
+		"a region or record NAME stands for every variable in it, as in watch.\n"
+		"One variable prints the bare value; several print NAME = VALUE UNIT lines.\n"
 		"A variable in a record is read consistently.\n"
 		"\n"
 		"Options:\n" LAYOUT_OPTION_HELP
@@ -332,7 +385,7 @@ const struct cli_command cli_cmd_set = {
 
 const struct cli_command cli_cmd_watch = {
 	.name = "watch",
-	.args = "NAME... [--layout FILE] [--interval MS] [--count N]",
+	.args = "NAME... [--layout FILE] [--interval MS] [--count N] [--time CLOCK]",
 	.summary = "Show variables of a layout as they change",
 	.help = "Print the variables NAME (or every variable of a region or record\n"
 		"NAME) every --interval milliseconds, marking with * those that changed\n"
@@ -342,8 +395,11 @@ const struct cli_command cli_cmd_watch = {
 		"Options:\n" LAYOUT_OPTION_HELP
 		"      --interval MS   time between refreshes (default 200)\n"
 		"      --count N       stop after N refreshes (default: run until killed)\n"
+		"      --time CLOCK    the time of each refresh in realtime (default: UTC,\n"
+		"                      ISO 8601) or monotonic (seconds) time; without a\n"
+		"                      terminal, a line '# TIME' starts each refresh\n"
 		"\n"
-		"JSON: one line per refresh with keys refresh, values (name: value),\n"
-		"changed (names).\n",
+		"JSON: one line per refresh with keys refresh, time (in CLOCK), values\n"
+		"(name: value), changed (names).\n",
 	.run = watch_run,
 };

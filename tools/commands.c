@@ -27,6 +27,7 @@
 	X(send)         \
 	X(wait)         \
 	X(listen)       \
+	X(stats)        \
 	X(destroy)      \
 	X(list)         \
 	X(layout)       \
@@ -53,4 +54,23 @@ const struct cli_command *cli_find_command(const char *name)
 		if (!strcmp((*c)->name, name))
 			return *c;
 	return NULL;
+}
+
+const char *cli_suggest_command(const char *name)
+{
+	const char *names[sizeof(cli_commands) / sizeof(cli_commands[0])];
+	size_t n = 0;
+
+	for (const struct cli_command *const *c = cli_commands; *c; c++)
+		names[n++] = (*c)->name;
+	return cli_suggest(name, names, n);
+}
+
+int cli_unknown_command(struct cli *cli, const char *name)
+{
+	const char *near = cli_suggest_command(name);
+
+	if (near)
+		return cli_usage_error(cli, "unknown command '%s'; did you mean '%s'?", name, near);
+	return cli_usage_error(cli, "unknown command '%s'", name);
 }

@@ -15,6 +15,11 @@ tools_rfm_SOURCES = \
 	tools/cli-options.c \
 	tools/cli-parse.c \
 	tools/cli-output.c \
+	tools/cli-interrupt.c \
+	tools/cli-file.c \
+	tools/cli-messages.c \
+	tools/cli-suggest.c \
+	tools/cli-time.c \
 	tools/pattern.h \
 	tools/pattern.c \
 	tools/cmd-info.c \
@@ -29,6 +34,9 @@ tools_rfm_SOURCES = \
 	tools/cmd-event.c \
 	tools/latency-hist.h \
 	tools/latency-hist.c \
+	tools/ping.h \
+	tools/ping-slot.c \
+	tools/ping-ring.c \
 	tools/cmd-ping.c \
 	tools/cmd-bench.c \
 	tools/cmd-ring.c \
@@ -39,7 +47,8 @@ tools_rfm_SOURCES = \
 	tools/system-checks.c \
 	tools/cmd-selftest-system.c \
 	tools/cmd-jitter.c \
-	tools/cmd-list.c
+	tools/cmd-list.c \
+	tools/cmd-stats.c
 tools_rfm_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
 # cmd-list.c reads segment headers without attaching: it knows their layout.
 tools_rfm_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src

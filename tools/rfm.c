@@ -61,7 +61,7 @@ static int run(struct cli *cli, int argc, char **argv)
 	}
 	cmd = cli_find_command(argv[optind]);
 	if (!cmd)
-		return cli_usage_error(cli, "unknown command '%s'", argv[optind]);
+		return cli_unknown_command(cli, argv[optind]);
 
 	/* Help and version asked for before the command still apply to it. */
 	argc -= optind;
@@ -98,7 +98,7 @@ static int help_run(struct cli *cli, int argc, char **argv)
 	}
 	cmd = cli_find_command(argv[optind]);
 	if (!cmd)
-		return cli_usage_error(cli, "unknown command '%s'", argv[optind]);
+		return cli_unknown_command(cli, argv[optind]);
 	cli_print_command_help(stdout, cmd);
 	return CLI_EXIT_OK;
 }

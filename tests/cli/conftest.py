@@ -7,6 +7,7 @@ RFM_TOOL (rfm), RFM_HOLD_NODE (tests/cli/hold-node), RFM_MANPAGE (man/rfm.1).
 import itertools
 import json
 import os
+import re
 import signal
 import subprocess
 
@@ -59,7 +60,19 @@ def run_rfm(*args, input=None, env=None, binary=False):
         input = input.encode()
     proc = subprocess.run([RFM, *args], input=input if input is not None else b"",
                           capture_output=True, env=_environment(env), timeout=60)
-    return Result(list(args), proc, binary)
+    result = Result(list(args), proc, binary)
+    check_user_terms(result.err)
+    return result
+
+
+# A C function named in a message: the tool names its options and commands.
+C_FUNCTION = re.compile(r"rfm_[a-z0-9_]+\(|^rfm: rfm_[a-z0-9_]+: ", re.MULTILINE)
+
+
+def check_user_terms(stderr):
+    """Every message of every run in the suite is checked: no C names."""
+    found = C_FUNCTION.search(stderr)
+    assert not found, f"a C function name in a message of the tool: {stderr!r}"
 
 
 @pytest.fixture

@@ -19,6 +19,10 @@ EXTRA_DIST += \
 	tests/cli/test_write_guard.py \
 	tests/cli/test_events.py \
 	tests/cli/test_ping.py \
+	tests/cli/test_ping_sessions.py \
+	tests/cli/test_output_files.py \
+	tests/cli/test_messages.py \
+	tests/cli/test_conventions.py \
 	tests/cli/test_bench.py \
 	tests/cli/test_rings.py \
 	tests/cli/test_realtime.py \

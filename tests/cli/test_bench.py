@@ -121,3 +121,50 @@ def test_window_too_small(rfm, net):
 ])
 def test_bad_options(rfm, net, args, message):
     usage_error(rfm("-u", net.uri, "bench", *args), message, "bench")
+
+
+def test_layout_keeps_other_nodes_regions(rfm, net, tmp_path):
+    """The README's `bench --layout`: it used to write 64 KiB from offset 0,
+    through the region of node 1. Now only node 2's own region, restored."""
+    layout = tmp_path / "bench.yaml"
+    layout.write_text(LAYOUT)
+    ok(rfm("-u", big(net, 1), "set", "--layout", str(layout), "theirs.word", "1234"))
+    ok(rfm("-u", big(net, 2), "set", "--layout", str(layout), "mine.gain", "2.5"))
+    obj = ok(rfm("-u", big(net, 2), "bench", "--duration", "1", "--layout", str(layout),
+                 "--json")).json()
+    got = ok(rfm("-u", big(net, 3), "get", "--layout", str(layout), "theirs.word"))
+    assert got.out.strip() == "1234"
+    got = ok(rfm("-u", big(net, 3), "get", "--layout", str(layout), "mine.gain"))
+    assert got.out.strip() == "2.5"
+    assert (obj["offset"], obj["length"]) == (0, 0x100)
+    assert [row["size"] for row in obj["bandwidth"]] == [4, 64, 256]
+    assert obj["interrupted"] is False
+
+
+@pytest.mark.parametrize("how", ["option", "environment"])
+def test_refuses_other_nodes_region(rfm, net, tmp_path, how):
+    layout = tmp_path / "bench.yaml"
+    layout.write_text(LAYOUT)
+    args = ["--layout", str(layout)] if how == "option" else []
+    env = {"RFM_LAYOUT": str(layout)} if how == "environment" else None
+    r = rfm("-u", big(net, 2), "bench", "--duration", "1", "--offset", "0",
+            "--length", "0x200", *args, env=env)
+    message = "refusing to write at 0x100: region 'theirs' belongs to node 1, this is node 2"
+    failed(r, message)
+    # fill words the same refusal.
+    failed(rfm("-u", big(net, 2), "fill", "0x100", "8", "--pattern", "zero",
+               env={"RFM_LAYOUT": str(layout)}),
+           message)
+
+
+def test_layout_without_own_region(rfm, net, tmp_path):
+    layout = tmp_path / "bench.yaml"
+    layout.write_text(LAYOUT)
+    failed(rfm("-u", big(net, 5), "bench", "--duration", "1", "--layout", str(layout)),
+           "the layout has no region that node 5 writes")
+
+
+def test_length_limits_the_rows(rfm, net):
+    obj = ok(rfm("-u", net.uri, "bench", "--duration", "1", "--offset", "0x100",
+                 "--length", "4K", "--json")).json()
+    assert [row["size"] for row in obj["bandwidth"]] == [4, 64, 256, 4096]

@@ -124,7 +124,10 @@ def test_misaligned_access(rfm, net, command, offset, width):
     ("abc", "is not a number"),
     ("12abc", "unexpected 'abc'"),
     ("0x", "is not a number"),
-    ("0x1g", "unexpected 'g'"),
+    ("0x1q", "unexpected 'q'"),
+    ("1KB", "unexpected 'KB'"),
+    ("16777216T", "unexpected 'T'"),
+    ("0x400000000G", "too large for 64 bits"),
     ("08", "unexpected '8'"),
     ("1.5", "unexpected '.5'"),
     (" 5", "is not a number"),
@@ -137,6 +140,16 @@ def test_malformed_offset(rfm, net, text, message):
     usage_error(rfm("-u", net.uri, "peek32", text), message, "peek32")
     usage_error(rfm("-u", net.uri, "dump", text, "16"), message, "dump")
     assert not net.exists()
+
+
+def test_size_suffixes(rfm, net):
+    """Offsets and sizes take K/M/G as URIs and layouts do (fill 0 64M)."""
+    ok(rfm("-u", net.uri, "fill", "0", "64K", "--pattern", "ones"))
+    ok(rfm("-u", net.uri, "poke32", "1K", "0x12345678"))
+    assert ok(rfm("-u", net.uri, "peek32", "0x400")).out == "0x12345678\n"
+    assert ok(rfm("-u", net.uri, "read", "1k", "4")).raw == b"\x78\x56\x34\x12"
+    failed(rfm("-u", net.uri, "fill", "0", "64M", "--pattern", "zero"),
+           "67108864 bytes at offset 0x0")
 
 
 @pytest.mark.parametrize("command,value", [

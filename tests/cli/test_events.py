@@ -118,7 +118,7 @@ def test_send_errors(rfm, net):
     usage_error(rfm("-u", net.node(1), "send", "--to", "2", "--event", "intr5"),
                 "unknown event type 'intr5'", "send")
     usage_error(rfm("-u", net.node(1), "send", "--to", "2", "--event", "overflow"),
-                "unknown event type 'overflow'", "send")
+                "send takes intr1, intr2, intr3, intr4 or reset, not 'overflow'", "send")
     usage_error(rfm("-u", net.node(1), "send", "--to", "2", "--event", "intr1,intr2"),
                 "one event type", "send")
     usage_error(rfm("-u", net.node(1), "send", "--event", "intr1"), "--to", "send")

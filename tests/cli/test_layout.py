@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """rfm layout check|header, get, set, watch: variables by name (issue 4)."""
 import json
+import re
 import os
 import subprocess
 
@@ -169,6 +170,8 @@ def test_watch_marks_changes(rfm, net, layout):
     lines = ok(rfm("-u", net.uri, "--json", "watch", "ctl.mode", "vme.rec",
                    "--count", "2", "--interval", "1", "--layout", layout)).out.splitlines()
     first = json.loads(lines[0])
+    # Wall-clock time of the refresh, UTC, ISO 8601.
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z", first.pop("time"))
     assert first == {"refresh": 1, "values": {"ctl.mode": 1, "vme.rec.n": 0, "vme.rec.t": 0.0},
                      "changed": []}
     assert json.loads(lines[1])["refresh"] == 2

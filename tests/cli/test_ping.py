@@ -111,7 +111,7 @@ def test_echo_on_another_node(rfm, net):
             echo.wait()
     assert obj["peer"] == 2 and obj["node"] == 1 and obj["count"] == 50
     assert echo.returncode == 0, err
-    assert json.loads(out) == {"mode": "event", "echoed": 60}
+    assert json.loads(out) == {"mode": "event", "echoed": 60, "interrupted": False}
 
 
 def test_no_echo_times_out(rfm, net):
@@ -176,7 +176,7 @@ def test_ring_echo_on_another_node(rfm, net, echo_first):
     check_summary(obj)
     # Handshakes are not counted: exactly warmup + count requests.
     assert echo.returncode == 0, eerr
-    assert json.loads(eout) == {"mode": "ring", "echoed": 60}
+    assert json.loads(eout) == {"mode": "ring", "echoed": 60, "interrupted": False}
 
 
 def test_ring_no_echo_times_out(rfm, net):

@@ -194,9 +194,28 @@ def error_class(code):
     return _CLASS_BY_CODE.get(int(code), Error)
 
 
+# The library words its hints for C programmers; Python users get the Python
+# call that does the same. rfm_last_error() itself keeps the C names.
+_PYTHON_TERMS = (
+    ("(rfm_event_enable)", "(call node.enable_events() first)"),
+    ("(relax with rfm_var_set_owner_check())", "(relax with variable.owner_check = False)"),
+    ("(relax with rfm_record_set_owner_check())", "(relax with record.owner_check = False)"),
+    ("open it with rfm_record_open()", "open it with table.record()"),
+    (" raise rfm_record_set_max_tries()", ""),
+    ("enable loopback to send to it",
+     "set node.loopback = True (or loopback=1 in the URI) to send to it"),
+)
+
+
+def _python_terms(message):
+    for c_words, python_words in _PYTHON_TERMS:
+        message = message.replace(c_words, python_words)
+    return message
+
+
 def _make(code, message):
     """Build the exception for a code; the C wrapper calls this to raise."""
-    return error_class(code)(code, message)
+    return error_class(code)(code, _python_terms(message))
 
 
 _swig._set_error_factory(_make)

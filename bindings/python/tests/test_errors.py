@@ -189,3 +189,29 @@ def test_corrupt_segment(name):
     exc = raised(lambda: rfm.open(uri))
     assert (type(exc), exc.code) == (rfm.CorruptError, C.ECORRUPT)
     os.unlink(path)
+
+
+# ---- hints name Python calls, not the C functions behind them ----
+
+def test_wait_without_enabling_names_the_python_call(node):
+    exc = raised(lambda: node.wait_event(timeout=0))
+    assert type(exc) is rfm.ClosedError
+    assert "node.enable_events()" in exc.message
+    assert "rfm_event_enable" not in str(exc)
+
+
+def test_loopback_hint_names_the_python_property(node):
+    exc = raised(lambda: node.send_event(node.node_id, "intr1"))
+    assert "node.loopback = True" in exc.message
+    assert "rfm_" not in exc.message.split(":", 1)[1]
+
+
+def test_owner_hint_names_the_python_property(name):
+    from test_layout import TEXT
+    layout = rfm.Layout.from_string(TEXT, "pyt.yaml")
+    with rfm.open(f"shm:{name}?node=1&size=64K") as n1:
+        t1 = n1.attach_layout(layout)
+        exc = raised(lambda: t1.__setitem__("a.u8v", 1))
+        assert type(exc) is rfm.OwnerError
+        assert "owner_check = False" in exc.message
+        assert "rfm_var_set_owner_check" not in exc.message

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Ctrl-C and progress for the long-running measurements (ping, bench).
+ * SIGINT only sets a flag that their loops look at, so that they stop at
+ * a clean point and report what they measured; progress goes to stderr
+ * once a second, and only to a terminal, so that scripts see none.
+ */
+#include "config.h"
+
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static volatile sig_atomic_t interrupted;
+
+static void on_interrupt(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+void cli_catch_interrupt(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_interrupt;
+	sigemptyset(&sa.sa_mask);
+	/* No SA_RESTART: a sleep ends early, and the loop sees the flag. */
+	sigaction(SIGINT, &sa, NULL);
+}
+
+bool cli_interrupted(void)
+{
+	return interrupted != 0;
+}
+
+void cli_progress_start(struct cli_progress *pr)
+{
+	pr->tty = isatty(STDERR_FILENO) == 1;
+	pr->next_ns = rfm_event_now_ns() + 1000000000u;
+	pr->shown = false;
+}
+
+bool cli_progress_due(struct cli_progress *pr)
+{
+	uint64_t t;
+
+	if (!pr->tty)
+		return false;
+	t = rfm_event_now_ns();
+	if (t < pr->next_ns)
+		return false;
+	pr->next_ns = t + 1000000000u;
+	pr->shown = true;
+	/* Back to the start of the line: each report replaces the last. */
+	fputs("\r\033[K", stderr);
+	return true;
+}
+
+void cli_progress_end(struct cli_progress *pr)
+{
+	if (pr->shown)
+		fputs("\r\033[K", stderr);
+	pr->shown = false;
+}

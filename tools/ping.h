@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * rfm ping, shared between its files: the state of one side, and the two
+ * transports. ping-slot.c carries requests in two slots of the window
+ * (spin and event mode), ping-ring.c on two rings (ring mode); cmd-ping.c
+ * parses the options, measures and reports.
+ */
+#ifndef RFM_TOOLS_PING_H
+#define RFM_TOOLS_PING_H
+
+#include <sched.h>
+
+#include <rfm/ring.h>
+
+#include "cli.h"
+
+#define MS 1000000LL
+#define FLAG_STOP 1u		/* the pinger is done: the echoer exits */
+#define FLAG_HELLO 2u		/* a handshake opening a session, not counted */
+#define MAX_PAYLOAD 65536u
+#define YIELD_AFTER_NS 50000u	/* spin this long before yielding the CPU */
+#define RING_HDR 16u		/* ring message header: seq, flags, stamp */
+
+enum ping_mode { MODE_SPIN, MODE_EVENT, MODE_RING };
+extern const char *const ping_mode_names[];
+
+struct ping {
+	struct cli *cli;
+	enum ping_mode mode;
+	uint8_t *base;		/* the mapped window */
+	uint64_t offset;	/* of the request slot */
+	uint32_t size;		/* payload bytes */
+	int64_t timeout_ns;	/* per round trip (echo: idle); < 0 forever */
+	unsigned int peer;	/* event mode: the echoer's node id */
+	uint8_t *payload;	/* what the pinger sends */
+	/*
+	 * Slot modes: the pinger's session, fresh for each run and carried
+	 * in every request; the echoer answers only the session whose
+	 * hello it saw, so a request an aborted run left behind is ignored.
+	 */
+	uint32_t session;
+	rfm_ring *out;		/* ring mode: the ring this side produces */
+	rfm_ring_consumer *in;	/* ring mode: the peer's ring */
+	uint8_t *msg;		/* ring mode: one message (header + payload) */
+	uint32_t msg_cap;	/* its bytes */
+	uint32_t last_seq;	/* of the last request sent */
+};
+
+static inline uint64_t now_ns(void)
+{
+	return rfm_event_now_ns();
+}
+
+static inline void relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#else
+	__asm__ __volatile__("" ::: "memory");
+#endif
+}
+
+/* Outcome of a transport's round trip, before cmd-ping.c words it. */
+#define PING_INTERRUPTED 1	/* Ctrl-C: stop and report what was measured */
+
+/* ---- slots (ping-slot.c) ---- */
+
+/* Bytes the two slots of @size payload bytes take from --offset. */
+uint64_t slot_pair_span(uint32_t size);
+
+/*
+ * One request @seq stamped @stamp with @flags, and its echo: 0, a library
+ * error (RFM_ETIMEDOUT...), PING_INTERRUPTED, or an exit status already
+ * reported (CLI_EXIT_*, > PING_INTERRUPTED).
+ */
+int slot_round_trip(struct ping *p, uint32_t seq, uint64_t stamp, uint32_t flags,
+		    uint64_t *echoed);
+
+/* The seq of the request slot now: the pinger continues from it. */
+uint32_t slot_last_seq(const struct ping *p);
+
+/*
+ * Answer requests until a stop request, @max_echoes of them (0: no limit),
+ * the idle timeout (CLI_EXIT_NOMATCH) or Ctrl-C (PING_INTERRUPTED).
+ */
+int slot_echo_loop(struct ping *p, uint64_t max_echoes, uint64_t *echoed);
+
+/* ---- rings (ping-ring.c) ---- */
+
+/* The offset of the echoer's reply ring for @size payload bytes. */
+uint64_t ring_reply_offset(const struct ping *p, uint32_t size);
+
+/* The pinger's side: its request ring and message buffer. */
+int ring_ping_setup(struct ping *p);
+
+/* The echoer's side: consume the request ring, produce a reply ring of its shape. */
+int ring_echo_setup(struct ping *p);
+
+/* Consume the peer's ring at @offset, waiting up to the timeout for it. */
+int ring_open_peer(struct ping *p, uint64_t offset, const char *what);
+
+/* As slot_round_trip(); FLAG_HELLO makes it the handshake. */
+int ring_round_trip(struct ping *p, uint32_t seq, uint64_t stamp, uint32_t flags,
+		    uint64_t *echoed);
+
+/* As slot_echo_loop(), from ring to ring. */
+int ring_echo_loop(struct ping *p, uint64_t max_echoes, uint64_t *echoed);
+
+#endif /* RFM_TOOLS_PING_H */
