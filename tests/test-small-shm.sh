@@ -39,7 +39,7 @@ unshare -m sh -ec '
 	"$MINIMAL" | grep "read back"
 	"$MINIMAL" | grep "16777216-byte window"
 	"$RFM_TOOL" -u shm:default destroy
-	"$SNIPPET" | grep "snippet ok"
+	"$SNIPPET" | grep "published sample"
 	"$RFM_TOOL" -u shm:lab destroy
 	# A window too big for this /dev/shm: the fix is in the message.
 	if "$RFM_TOOL" -u "shm:big?size=64M" poke32 0 1 2>"$WORK/err"; then

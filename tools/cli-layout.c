@@ -166,3 +166,19 @@ int cli_var_json(struct cli *cli, rfm_var *var, struct json_object **valuep)
 	free(buf);
 	return 0;
 }
+
+int cli_guard_scratch(struct cli *cli, uint64_t offset, uint64_t length, const char *hint)
+{
+	const char *path = getenv("RFM_LAYOUT");
+	rfm_layout *layout;
+	int ret;
+
+	if (!path || !path[0] || length == 0)
+		return 0;
+	ret = cli_load_layout(cli, path, &layout);
+	if (ret)
+		return ret;
+	ret = cli_guard_foreign(cli, layout, offset, length, hint);
+	rfm_layout_free(layout);
+	return ret;
+}

@@ -331,6 +331,12 @@ int cli_guard_write(struct cli *cli, uint64_t offset, uint64_t length);
 int cli_guard_foreign(struct cli *cli, const rfm_layout *layout, uint64_t offset,
 		      uint64_t length, const char *hint);
 
+/*
+ * cli_guard_foreign() against $RFM_LAYOUT when it is set (ping's slots and
+ * rings): 0 when no layout is set or no other node's region is touched.
+ */
+int cli_guard_scratch(struct cli *cli, uint64_t offset, uint64_t length, const char *hint);
+
 /* The value of @var as JSON: number, boolean, string, hex string, or array. */
 int cli_var_json(struct cli *cli, rfm_var *var, struct json_object **valuep);
 

@@ -508,8 +508,12 @@ static int ping_run(struct cli *cli, int argc, char **argv)
 		goto out;
 	}
 	/* Both slots (rings), at the largest payload the echoer will accept. */
-	if (p.mode != MODE_RING)
+	if (p.mode != MODE_RING) {
 		ret = cli_check_range(cli, p.offset, slot_pair_span(p.size));
+		if (!ret)
+			ret = cli_guard_scratch(cli, p.offset, slot_pair_span(p.size),
+						PING_OFFSET_HINT);
+	}
 	else if (!echo)
 		ret = ring_ping_setup(&p);
 	if (ret)

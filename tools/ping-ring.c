@@ -98,6 +98,8 @@ int ring_ping_setup(struct ping *p)
 	struct rfm_ring_config c = ring_config(RING_HDR + p->size);
 	int ret = cli_check_range(p->cli, p->offset, 2 * ring_span(&c));
 
+	if (!ret)
+		ret = cli_guard_scratch(p->cli, p->offset, 2 * ring_span(&c), PING_OFFSET_HINT);
 	if (ret)
 		return ret;
 	p->msg_cap = RING_HDR + p->size;
@@ -124,6 +126,8 @@ int ring_echo_setup(struct ping *p)
 	struct rfm_ring_config c = ring_config(info.slot_size);
 	uint64_t reply = p->offset + ring_span(&c);
 	ret = cli_check_range(p->cli, reply, ring_span(&c));
+	if (!ret)
+		ret = cli_guard_scratch(p->cli, reply, ring_span(&c), PING_OFFSET_HINT);
 	if (ret)
 		return ret;
 	p->msg_cap = info.slot_size;

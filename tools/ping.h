@@ -24,6 +24,9 @@
 enum ping_mode { MODE_SPIN, MODE_EVENT, MODE_RING };
 extern const char *const ping_mode_names[];
 
+/* How to move ping's slots or rings off another node's region of $RFM_LAYOUT. */
+#define PING_OFFSET_HINT "give --offset outside the other nodes' regions, or unset RFM_LAYOUT"
+
 struct ping {
 	struct cli *cli;
 	enum ping_mode mode;

@@ -239,3 +239,34 @@ def test_help(rfm):
     for word in ("--mode", "--count", "--warmup", "--rate", "--size", "--cpu", "--peer",
                  "--timeout", "--hist-csv", "--echo", "--local", "p999_ns"):
         assert word in r.out, word
+
+
+PING_LAYOUT = """\
+version: 1
+name: pinglayout
+window: 1M
+regions:
+  - name: control
+    offset: 0
+    size: 0x1000
+    writer: 0
+    variables:
+      - { name: mode, type: u32, min: 0, max: 3 }
+"""
+
+
+@pytest.mark.parametrize("mode", ["spin", "event", "ring"])
+def test_ping_keeps_off_other_nodes_regions(rfm, net, tmp_path, mode):
+    """Under $RFM_LAYOUT, ping's slots never land in another node's region
+    (issue 13: the README's ping at offset 0 overwrote region control)."""
+    layout = tmp_path / "ping.yaml"
+    layout.write_text(PING_LAYOUT)
+    env = {"RFM_LAYOUT": str(layout)}
+    ok(rfm("-u", f"{net.bare}?node=0&size=1M", "poke32", "0", "2", env=env))
+    failed(rfm("-u", f"{net.bare}?node=1&size=1M", "ping", "--local", "--mode", mode,
+               *SMALL, env=env),
+           "refusing to write at 0x0: region 'control' belongs to node 0, this is node 1 "
+           "(give --offset outside the other nodes' regions, or unset RFM_LAYOUT)")
+    ok(rfm("-u", f"{net.bare}?node=1&size=1M", "ping", "--local", "--mode", mode,
+           "--offset", "64K", *SMALL, env=env))
+    assert ok(rfm("-u", f"{net.bare}?node=0&size=1M", "peek32", "0")).out.strip() == "0x00000002"
