@@ -32,7 +32,7 @@ static void test_example_rig_loads(void **state)
 	assert_int_equal(rfm_layout_load_file(EXAMPLES_DIR "/test-rig.yaml", &l, &d), 0);
 	assert_null(d);
 	assert_string_equal(rfm_layout_name(l), "rig");
-	assert_int_equal(rfm_layout_window_size(l), 64u << 20);
+	assert_int_equal(rfm_layout_window_size(l), 16u << 20);
 	assert_int_equal(rfm_layout_region_count(l), 3);
 	assert_int_equal(rfm_layout_record_count(l), 1);
 	assert_int_equal(rfm_layout_var_count(l), 15);
