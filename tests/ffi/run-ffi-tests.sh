@@ -30,6 +30,13 @@ fi
 unset RFM_URI
 export PYTHONDONTWRITEBYTECODE=1
 
+# A ThreadSanitizer runtime cannot be loaded into a running Python (it needs
+# static TLS at start-up), as for the Python bindings in the TSan build.
+if ldd "$RFM_LIBRARY" 2>/dev/null | grep -q 'libtsan'; then
+	echo "run-ffi-tests: skipped: $RFM_LIBRARY is built with ThreadSanitizer"
+	exit 77
+fi
+
 # A library built with AddressSanitizer loads into Python only when the
 # ASan runtime comes first; Python's own allocations are not our leaks.
 asan=$(ldd "$RFM_LIBRARY" 2>/dev/null | sed -n 's/^[[:space:]]*libasan[^ ]* => \([^ ]*\) .*/\1/p')
