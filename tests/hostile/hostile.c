@@ -206,7 +206,12 @@ static int receiver(struct harness_link *link, void *arg)
 	while (now_ns() < end) {
 		struct rfm_event evs[16];
 
-		CALL(&r, CALL_TIMEOUT_NS, code_of(rfm_event_fetch(node, evs, 16, CALL_TIMEOUT_NS)));
+		int got = 0;
+
+		CALL(&r, CALL_TIMEOUT_NS,
+		     code_of(got = rfm_event_fetch(node, evs, 16, CALL_TIMEOUT_NS)));
+		if (got > 0)
+			r.taken += (uint64_t)got;
 		CALL(&r, 0, code_of(rfm_health_nodes(node, rows, 8)));
 	}
 	rfm_close(node);
@@ -330,8 +335,11 @@ struct area {
 	uint64_t start, len;	/* in the segment file */
 };
 
+#define MAX_AREAS 64
+
 struct hostile_case;
-typedef void (*area_fn)(const struct rfm_shm_header *h, struct area *areas, size_t *n);
+typedef void (*area_fn)(const struct rfm_shm_header *h, const uint8_t *seg, struct area *areas,
+			size_t *n);
 
 struct hostile_case {
 	const char *name;
@@ -339,57 +347,84 @@ struct hostile_case {
 	area_fn areas;
 };
 
-static void header_area(const struct rfm_shm_header *h, struct area *a, size_t *n)
+static void header_area(const struct rfm_shm_header *h, const uint8_t *seg, struct area *a,
+                        size_t *n)
 {
+	(void)seg;
 	(void)h;
 	a[(*n)++] = (struct area){ 0, sizeof(struct rfm_shm_header) };
 }
 
-static void node_table_area(const struct rfm_shm_header *h, struct area *a, size_t *n)
+static void node_table_area(const struct rfm_shm_header *h, const uint8_t *seg, struct area *a,
+                            size_t *n)
 {
+	(void)seg;
 	a[(*n)++] = (struct area){ h->node_table_offset, 256 * sizeof(struct rfm_shm_node_entry) };
 }
 
 /* The heartbeat words of the nodes in use (beats, beat_ns, period). */
-static void heartbeat_area(const struct rfm_shm_header *h, struct area *a, size_t *n)
+static void heartbeat_area(const struct rfm_shm_header *h, const uint8_t *seg, struct area *a,
+                           size_t *n)
 {
+	(void)seg;
 	for (int id = 1; id <= 4; id++)
 		a[(*n)++] = (struct area){ h->node_table_offset + (uint64_t)id * 64 +
 						   offsetof(struct rfm_shm_node_entry, beats),
 					   24 };
 }
 
-/* The queues of nodes 1..4: headers and slots. */
-static void queue_area(const struct rfm_shm_header *h, struct area *a, size_t *n)
+/*
+ * The queues of nodes 1..4 that have receivers: headers and slots. Queues
+ * are slabs after the window, made when a handle enables events; the node
+ * entry names each queue's slab (queue_slab[j] - 1).
+ */
+static void queue_area(const struct rfm_shm_header *h, const uint8_t *seg, struct area *a,
+		       size_t *n)
 {
-	for (int id = 1; id <= 4; id++)
-		a[(*n)++] = (struct area){ h->event_offset + (uint64_t)id * h->queues_per_node *
-								 h->queue_stride,
-					   (uint64_t)h->queues_per_node * h->queue_stride };
+	for (int id = 1; id <= 4; id++) {
+		const struct rfm_shm_node_entry *e =
+			(const void *)(seg + h->node_table_offset +
+				       (uint64_t)id * sizeof(struct rfm_shm_node_entry));
+
+		for (unsigned int j = 0; j < RFM_SHM_QUEUES_PER_NODE && *n < MAX_AREAS; j++)
+			if (e->queue_slab[j])
+				a[(*n)++] = (struct area){ h->event_offset +
+								   (uint64_t)(e->queue_slab[j] - 1) *
+									   h->queue_stride,
+							   h->queue_stride };
+	}
 }
 
-static void ring_header_area(const struct rfm_shm_header *h, struct area *a, size_t *n)
+static void ring_header_area(const struct rfm_shm_header *h, const uint8_t *seg, struct area *a,
+                             size_t *n)
 {
+	(void)seg;
 	a[(*n)++] = (struct area){ h->window_offset + RING_A, 128 };
 	a[(*n)++] = (struct area){ h->window_offset + RING_B, 128 };
 }
 
 /* Slots: 64 slots of 128 bytes after each header. */
-static void ring_slot_area(const struct rfm_shm_header *h, struct area *a, size_t *n)
+static void ring_slot_area(const struct rfm_shm_header *h, const uint8_t *seg, struct area *a,
+                           size_t *n)
 {
+	(void)seg;
 	a[(*n)++] = (struct area){ h->window_offset + RING_A + 128, 64 * 128 };
 	a[(*n)++] = (struct area){ h->window_offset + RING_B + 128, 64 * 128 };
 }
 
 /* Consumer tables (cursors, owners, sleep words) after the slots. */
-static void ring_cursor_area(const struct rfm_shm_header *h, struct area *a, size_t *n)
+static void ring_cursor_area(const struct rfm_shm_header *h, const uint8_t *seg, struct area *a,
+                             size_t *n)
 {
+	(void)seg;
 	a[(*n)++] = (struct area){ h->window_offset + RING_A + 128 + 64 * 128, 8 * 128 };
 	a[(*n)++] = (struct area){ h->window_offset + RING_B + 128 + 64 * 128, 8 * 128 };
 }
 
-static void record_area(const struct rfm_shm_header *h, struct area *a, size_t *n)
+static void record_area(const struct rfm_shm_header *h, const uint8_t *seg, struct area *a,
+                        size_t *n)
 {
+	(void)seg;
 	a[(*n)++] = (struct area){ h->window_offset + REC_OFF, 64 };
 }
 
@@ -432,7 +467,7 @@ static int scribbler(struct harness_link *link, void *arg)
 	const struct hostile_case *c = arg;
 	char path[256];
 	struct rfm_shm_header h;
-	struct area areas[16];
+	struct area areas[MAX_AREAS];
 	size_t nareas = 0;
 	uint64_t writes = 0;
 	struct stat st;
@@ -447,7 +482,11 @@ static int scribbler(struct harness_link *link, void *arg)
 	if (seg == MAP_FAILED)
 		return 2;
 	memcpy(&h, seg, sizeof(h)); /* where things are, before anything is damaged */
-	c->areas(&h, areas, &nareas);
+	c->areas(&h, seg, areas, &nareas);
+	if (nareas == 0) {
+		fprintf(stderr, "hostile: scribbler: %s: nothing to scribble on\n", c->name);
+		return 2;
+	}
 	harness_link_ready(link);
 	harness_link_wait_go(link);
 	uint64_t end = now_ns() + (uint64_t)(seconds * 1e9);
@@ -584,6 +623,10 @@ static bool run_case(const struct hostile_case *c, uint64_t seed)
 	if (wait_or_kill(&scrib, deadline) != 0 || harness_child_recv(&scrib, &writes,
 								      sizeof(writes))) {
 		printf("hostile: %s: FAIL: the scribbler did not finish\n", c->name);
+		ok = false;
+	}
+	if (writes == 0) { /* a case that damages nothing proves nothing */
+		printf("hostile: %s: FAIL: the scribbler found nothing to damage\n", c->name);
 		ok = false;
 	}
 	printf("hostile: %s: %" PRIu64 " scribbles: %s\n", c->name, writes, ok ? "pass" : "FAIL");
