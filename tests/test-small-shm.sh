@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
-# The default network fits Docker's default 64 MiB /dev/shm: examples/minimal
-# and the README's first C snippet run in a private 64 MiB tmpfs mounted on
+# The default network fits Docker's default 64 MiB /dev/shm: examples/minimal,
+# the README's first C snippet and the demo (examples/demo.sh) run in a private 64 MiB tmpfs mounted on
 # /dev/shm (a mount namespace), and a window that does not fit fails with the
 # bytes needed, the bytes free and the fix. Needs root (unshare -m, mount);
 # skipped otherwise.
@@ -32,6 +32,7 @@ trap 'rm -rf "$work"' EXIT
 
 export RFM_TOOL="$top_builddir/tools/rfm" MINIMAL="$top_builddir/examples/minimal" WORK="$work"
 export SNIPPET="$top_builddir/tests/readme-snippet"
+export DEMO="$top_srcdir/examples/demo.sh" BUILDDIR="$top_builddir"
 unshare -m sh -ec '
 	mount --make-rprivate / 2>/dev/null || true
 	mount -t tmpfs -o size=64m tmpfs /dev/shm
@@ -41,6 +42,8 @@ unshare -m sh -ec '
 	"$RFM_TOOL" -u shm:default destroy
 	"$SNIPPET" | grep "published sample"
 	"$RFM_TOOL" -u shm:lab destroy
+	# The demo of ./quickstart.sh demo: three nodes, every sample checked.
+	"$DEMO" "$BUILDDIR" 300 | tail -n 3
 	# A window too big for this /dev/shm: the fix is in the message.
 	if "$RFM_TOOL" -u "shm:big?size=64M" poke32 0 1 2>"$WORK/err"; then
 		echo "FAIL: a 64 MiB window fitted a 64 MiB /dev/shm with its header"
@@ -55,5 +58,5 @@ unshare -m sh -ec '
 	test -z "$(ls /dev/shm)"
 '
 status=$?
-[ $status = 0 ] && echo "PASS: minimal and the README snippet run in a 64 MiB /dev/shm"
+[ $status = 0 ] && echo "PASS: minimal, the README snippet and the demo run in a 64 MiB /dev/shm"
 exit $status
