@@ -39,7 +39,7 @@ static void drain_fd(struct rfm_node *node, struct rfm_events *ev)
 	int efd = EV_LOAD(ev->efd);
 	uint64_t count;
 
-	if (efd < 0 || node->ops->ev_ready(node) || !__atomic_exchange_n(&ev->fd_signalled, 0,
+	if (efd < 0 || node->ops->ev->ready(node) || !__atomic_exchange_n(&ev->fd_signalled, 0,
 									 __ATOMIC_ACQ_REL))
 		return;
 	if (read(efd, &count, sizeof(count)) < 0) {
@@ -59,14 +59,14 @@ static size_t try_take(struct rfm_node *node, struct rfm_events *ev, struct rfm_
 
 	rfm__lock(&ev->take_lock);
 	if (before_sleep)
-		ops->ev_take(node, raw, 0);
+		ops->ev->take(node, raw, 0);
 	/* Drops are reported ahead of the records still queued. */
-	uint64_t dropped = ops->ev_dropped(node);
+	uint64_t dropped = ops->ev->dropped(node);
 	if (dropped != ev->announced)
 		announce_overflow(node, ev, dropped, &evs[n++]);
 	while (n < max) {
 		unsigned int want = max - n < TAKE_CHUNK ? (unsigned int)(max - n) : TAKE_CHUNK;
-		unsigned int got = ops->ev_take(node, raw, want);
+		unsigned int got = ops->ev->take(node, raw, want);
 
 		for (unsigned int i = 0; i < got; i++)
 			evs[n++] = (struct rfm_event){
@@ -118,7 +118,7 @@ static enum spin_result spin(struct rfm_node *node, struct rfm_events *ev, uint6
 			     bool dispatcher, uint32_t gen0, uint32_t dgen)
 {
 	int64_t spin_ns = __atomic_load_n(&node->spin_ns, __ATOMIC_RELAXED);
-	bool (*ready)(struct rfm_node *) = node->ops->ev_ready;
+	bool (*ready)(struct rfm_node *) = node->ops->ev->ready;
 	uint64_t start;
 
 	if (!spin_ns)
@@ -224,7 +224,7 @@ int rfm__event_take(struct rfm_node *node, struct rfm_event *evs, size_t max,
 			break;
 		}
 		/* The take lock only when there is something to take (or a poll). */
-		if (EV_LOAD(ev->attached) && (timeout_ns == 0 || ops->ev_ready(node))) {
+		if (EV_LOAD(ev->attached) && (timeout_ns == 0 || ops->ev->ready(node))) {
 			size_t n = try_take(node, ev, evs, max, false);
 			if (n) {
 				ret = (int)n;
@@ -268,11 +268,11 @@ int rfm__event_take(struct rfm_node *node, struct rfm_event *evs, size_t max,
 		}
 		if (spun == SPIN_TIDY)
 			continue;
-		uint32_t token = ops->ev_sleep_prepare(node);
-		if (!stop_reason(ev, dispatcher, gen0, dgen) && !ops->ev_ready(node) &&
+		uint32_t token = ops->ev->sleep_prepare(node);
+		if (!stop_reason(ev, dispatcher, gen0, dgen) && !ops->ev->ready(node) &&
 		    (dispatcher || EV_LOAD(ev->mask)))
-			ops->ev_sleep(node, token, deadline);
-		ops->ev_sleep_finish(node);
+			ops->ev->sleep(node, token, deadline);
+		ops->ev->sleep_finish(node);
 	}
 out:
 	leave_wait(ev, slot);
@@ -281,7 +281,7 @@ out:
 
 int rfm__event_receiver_usable(struct rfm_node *node)
 {
-	if (!node->ops->ev_take)
+	if (!node->ops->ev->take)
 		return rfm__error(RFM_ENOTSUP, "%s: the %s: backend has no events", node->uri,
 				  node->ops->scheme);
 	if (node->forked)

@@ -104,7 +104,7 @@ void rfm__event_wake_all(struct rfm_node *node)
 
 	rfm__futex_bump_wake(&ev->drain_gen, false);
 	if (EV_LOAD(ev->attached))
-		node->ops->ev_wake(node);
+		node->ops->ev->wake(node);
 }
 
 bool rfm__event_close(struct rfm_node *node)
@@ -207,7 +207,7 @@ RFM_API int rfm_event_enable(rfm_node *node, uint32_t mask)
 	ret = check_mask("rfm_event_enable", mask);
 	if (ret)
 		return ret;
-	if (!node->ops->ev_attach)
+	if (!node->ops->ev->attach)
 		return rfm__error(RFM_ENOTSUP, "%s: the %s: backend has no events", node->uri,
 				  node->ops->scheme);
 	if (node->forked)
@@ -223,7 +223,7 @@ RFM_API int rfm_event_enable(rfm_node *node, uint32_t mask)
 		goto out;
 	}
 	if (!ev->attached) {
-		ret = node->ops->ev_attach(node, &ev->depth);
+		ret = node->ops->ev->attach(node, &ev->depth);
 		if (ret)
 			goto out;
 		EV_STORE(ev->attached, 1);
@@ -236,7 +236,7 @@ RFM_API int rfm_event_enable(rfm_node *node, uint32_t mask)
 		rfm__futex_bump_wake(&ev->drain_gen, false);
 	}
 	EV_STORE(ev->mask, ev->mask | mask);
-	node->ops->ev_set_mask(node, ev->mask);
+	node->ops->ev->set_mask(node, ev->mask);
 out:
 	pthread_mutex_unlock(&ev->lock);
 	return ret;
@@ -256,7 +256,7 @@ RFM_API int rfm_event_disable(rfm_node *node, uint32_t mask)
 	pthread_mutex_lock(&ev->lock);
 	EV_STORE(ev->mask, ev->mask & ~mask);
 	if (ev->attached)
-		node->ops->ev_set_mask(node, ev->mask);
+		node->ops->ev->set_mask(node, ev->mask);
 	pthread_mutex_unlock(&ev->lock);
 	/* Waits with nothing left to wait for return RFM_ECLOSED. */
 	rfm__event_wake_all(node);
@@ -287,7 +287,7 @@ static int check_target(rfm_node *node, const char *what, unsigned int to, unsig
 	if (to == (unsigned int)node->id && !__atomic_load_n(&node->loopback, __ATOMIC_RELAXED))
 		return rfm__error(RFM_ESELF,
 				  "%s: node %u is this node; enable loopback to send to it", what, to);
-	if (!node->ops->ev_send)
+	if (!node->ops->ev->send)
 		return rfm__error(RFM_ENOTSUP, "%s: the %s: backend has no events", node->uri,
 				  node->ops->scheme);
 	return 0;
@@ -302,7 +302,7 @@ static int send_checked(rfm_node *node, unsigned int to, unsigned int type, uint
 		.sent_ns = 0, /* read by the backend, see ev_send */
 	};
 
-	int ret = node->ops->ev_send(node, to, &rec);
+	int ret = node->ops->ev->send(node, to, &rec);
 
 	if (ret >= 0)
 		__atomic_fetch_add(&node->ev_sent, 1, __ATOMIC_RELAXED);
@@ -344,8 +344,8 @@ RFM_API int rfm_event_publish(rfm_node *node, uint64_t offset, const void *buf, 
 				  "rfm_event_publish: the sequence word at 0x%llx lies inside the data",
 				  (unsigned long long)seq_offset);
 	/* Refuse before writing anything when the target is absent. */
-	if (to != RFM_NODE_ALL && node->ops->ev_node_attached &&
-	    !node->ops->ev_node_attached(node, to))
+	if (to != RFM_NODE_ALL && node->ops->ev->node_attached &&
+	    !node->ops->ev->node_attached(node, to))
 		return rfm__error(RFM_ENODE, "%s: node %u is not attached", node->uri, to);
 	if (len)
 		memcpy(node->base + offset, buf, len);
@@ -377,8 +377,8 @@ RFM_API int rfm_event_get_stats(rfm_node *node, struct rfm_event_stats *stats)
 	rfm__lock(&ev->take_lock);
 	if (EV_LOAD(ev->attached)) {
 		full.depth = ev->depth;
-		full.dropped = node->ops->ev_dropped(node);
-		full.queued = node->ops->ev_queued(node);
+		full.dropped = node->ops->ev->dropped(node);
+		full.queued = node->ops->ev->queued(node);
 	}
 	full.delivered = ev->delivered;
 	full.overflows = ev->overflows;

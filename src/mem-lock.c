@@ -108,8 +108,8 @@ int rfm__mem_event_queue(struct rfm_node *node)
 	void *addr = NULL;
 	size_t len = 0;
 
-	if (!node->rt || !node->ops->ev_queue_memory)
+	if (!node->rt || !node->ops->ev->queue_memory)
 		return 0;
-	node->ops->ev_queue_memory(node, &addr, &len);
+	node->ops->ev->queue_memory(node, &addr, &len);
 	return apply(node, "event queue", addr, len);
 }

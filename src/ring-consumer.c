@@ -606,7 +606,7 @@ RFM_API int rfm_ring_consumer_set_callback(rfm_ring_consumer *c, rfm_ring_callba
 		.sender = (uint32_t)c->node->id,
 		.data = c->g.ring_id,
 	};
-	c->node->ops->ev_send(c->node, (unsigned int)c->node->id, &rec);
+	c->node->ops->ev->send(c->node, (unsigned int)c->node->id, &rec);
 	return 0;
 }
 

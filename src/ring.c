@@ -224,8 +224,8 @@ bool rfm__ring_entry_alive(rfm_node *node, const struct ring_entry *e)
 		return false;
 	if (node->ops->node_alive && !node->ops->node_alive(node, owner - 1, inc))
 		return false;
-	/* shm: is one host: a dead process is gone even if its node id lives on. */
-	if (node->ops == &rfm__shm_ops && pid > 0 && kill(pid, 0) < 0 && errno == ESRCH)
+	/* One host: a dead process is gone even if its node id lives on. */
+	if ((node->ops->caps & RFM__CAP_SINGLE_HOST) && pid > 0 && kill(pid, 0) < 0 && errno == ESRCH)
 		return false;
 	return true;
 }
@@ -370,7 +370,7 @@ static void notify(rfm_ring *r)
 			continue;
 		uint32_t owner = __atomic_load_n(&e->owner, __ATOMIC_ACQUIRE);
 		r->notified[i] = sleep;
-		if (!owner || owner > RFM_NODE_ID_MAX + 1 || !node->ops->ev_send)
+		if (!owner || owner > RFM_NODE_ID_MAX + 1 || !node->ops->ev->send)
 			continue;
 		struct rfm_ev_record rec = {
 			.type = r->g.notify_type,
@@ -378,7 +378,7 @@ static void notify(rfm_ring *r)
 			.data = r->g.ring_id,
 		};
 		/* Internal send: reaches our own node too (consumers beside us). */
-		node->ops->ev_send(node, owner - 1, &rec);
+		node->ops->ev->send(node, owner - 1, &rec);
 	}
 }
 
