@@ -12,7 +12,7 @@
 
 #include "event-core.h"
 #include "futex.h"
-#include "wait-poll.h"
+#include "wait-notify.h"
 
 #define TAKE_CHUNK 32
 
@@ -322,6 +322,13 @@ RFM_API int rfm_event_fetch(rfm_node *node, struct rfm_event *evs, size_t max,
 	if (max > INT32_MAX)
 		max = INT32_MAX;
 	return rfm__event_take(node, evs, max, timeout_ns, false, 0);
+}
+
+int rfm__event_sleep(struct rfm_node *node, int64_t timeout_ns)
+{
+	struct rfm_event ev;
+
+	return rfm_event_wait(node, &ev, timeout_ns);
 }
 
 void rfm__backoff_sleep(unsigned int step, uint64_t deadline_ns)

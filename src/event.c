@@ -15,6 +15,7 @@
 #include "event-core.h"
 #include "rt-internal.h"
 #include "futex.h"
+#include "wait-notify.h"
 
 static const char *const type_names[RFM_EVENT_TYPE_MAX + 1] = {
 	[RFM_EVENT_RESET] = "reset",
@@ -195,6 +196,18 @@ static int check_mask(const char *what, uint32_t mask)
 	return 0;
 }
 
+/* lock=1/prefault=1 (mem-lock.c) for the queue the backend just attached. */
+static int lock_queue_memory(rfm_node *node)
+{
+	void *addr = NULL;
+	size_t len = 0;
+
+	if (!node->ops->ev->queue_memory)
+		return 0;
+	node->ops->ev->queue_memory(node, &addr, &len);
+	return rfm__mem_event_queue(node, addr, len);
+}
+
 RFM_API int rfm_event_enable(rfm_node *node, uint32_t mask)
 {
 	struct rfm_events *ev;
@@ -228,7 +241,7 @@ RFM_API int rfm_event_enable(rfm_node *node, uint32_t mask)
 			goto out;
 		EV_STORE(ev->attached, 1);
 		/* lock=1/prefault=1: the queue's pages now, not at the first event. */
-		ret = rfm__mem_event_queue(node);
+		ret = lock_queue_memory(node);
 		if (ret)
 			goto out;
 		/* The dispatcher and the fd watcher wait for a queue to exist. */
@@ -240,6 +253,18 @@ RFM_API int rfm_event_enable(rfm_node *node, uint32_t mask)
 out:
 	pthread_mutex_unlock(&ev->lock);
 	return ret;
+}
+
+int rfm__event_enable_notify(rfm_node *node, unsigned int type)
+{
+	uint32_t mask = 0;
+	int ret;
+
+	rfm_event_get_enabled(node, &mask);
+	if (mask & RFM_EVENT_BIT(type))
+		return 0;
+	ret = rfm_event_enable(node, RFM_EVENT_BIT(type));
+	return ret && ret != RFM_EBUSY ? ret : 1;
 }
 
 RFM_API int rfm_event_disable(rfm_node *node, uint32_t mask)
@@ -307,6 +332,16 @@ static int send_checked(rfm_node *node, unsigned int to, unsigned int type, uint
 	if (ret >= 0)
 		__atomic_fetch_add(&node->ev_sent, 1, __ATOMIC_RELAXED);
 	return ret;
+}
+
+int rfm__event_post(rfm_node *node, unsigned int to, unsigned int type, uint32_t sender,
+		    uint32_t data)
+{
+	struct rfm_ev_record rec = { .type = type, .sender = sender, .data = data };
+
+	if (!node->ops->ev->send)
+		return RFM_ENOTSUP;
+	return node->ops->ev->send(node, to, &rec);
 }
 
 RFM_API int rfm_event_send(rfm_node *node, unsigned int to, unsigned int type, uint32_t data)

@@ -12,7 +12,7 @@
 
 #include "layout-internal.h"
 #include "seqlock.h"
-#include "wait-poll.h"
+#include "wait-notify.h"
 
 #if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 #define HOST_ORDER RFM_ORDER_BIG
@@ -306,21 +306,16 @@ RFM_API int rfm_record_wait(rfm_record *rec, uint32_t last, int64_t timeout_ns, 
 			continue;
 		}
 		if (!enabled) {
-			uint32_t mask = 0;
+			int ret = rfm__event_enable_notify(rec->node, rec->notify);
 
-			rfm_event_get_enabled(rec->node, &mask);
-			if (!(mask & RFM_EVENT_BIT(rec->notify))) {
-				int ret = rfm_event_enable(rec->node, RFM_EVENT_BIT(rec->notify));
-				if (ret && ret != RFM_EBUSY)
-					return ret;
-				/* Enabled now: a publish before this was not queued, look again. */
-				enabled = true;
-				continue;
-			}
+			if (ret < 0)
+				return ret;
 			enabled = true;
+			/* Enabled now: a publish before this was not queued, look again. */
+			if (ret)
+				continue;
 		}
-		struct rfm_event ev;
-		int ret = rfm_event_wait(rec->node, &ev, left);
+		int ret = rfm__event_sleep(rec->node, left);
 		if (ret && ret != RFM_ETIMEDOUT)
 			return ret;
 	}

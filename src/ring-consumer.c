@@ -14,7 +14,7 @@
 #include <rfm/event.h>
 
 #include "futex.h"
-#include "wait-poll.h"
+#include "wait-notify.h"
 #include "ring-internal.h"
 
 #define CLAIMING 0xffffffffu /* an entry being filled by its new owner */
@@ -327,14 +327,10 @@ static void disarm(rfm_ring_consumer *c)
 
 static int enable_notify(rfm_ring_consumer *c)
 {
-	uint32_t mask = 0;
-	int ret;
+	int ret = rfm__event_enable_notify(c->node, c->g.notify_type);
 
-	rfm_event_get_enabled(c->node, &mask);
-	if (mask & RFM_EVENT_BIT(c->g.notify_type))
-		return 0;
-	ret = rfm_event_enable(c->node, RFM_EVENT_BIT(c->g.notify_type));
-	return ret == RFM_EBUSY ? 0 : ret;
+	/* Turned on now: the caller arms and looks again before it sleeps. */
+	return ret < 0 ? ret : 0;
 }
 
 /* Wait until the slot at the cursor is ready (or lapped). */
@@ -391,7 +387,6 @@ static int wait_ready(rfm_ring_consumer *c, int64_t timeout_ns)
 	if (ret)
 		return ret;
 	for (;;) {
-		struct rfm_event ev;
 		int64_t left = -1;
 
 		arm(c);
@@ -410,7 +405,7 @@ static int wait_ready(rfm_ring_consumer *c, int64_t timeout_ns)
 			left = (int64_t)(deadline - now);
 		}
 		c->sleeps++;
-		ret = rfm_event_wait(c->node, &ev, left);
+		ret = rfm__event_sleep(c->node, left);
 		disarm(c);
 		if (ret && ret != RFM_ETIMEDOUT)
 			return ret;
@@ -601,12 +596,8 @@ RFM_API int rfm_ring_consumer_set_callback(rfm_ring_consumer *c, rfm_ring_callba
 		return ret;
 	}
 	/* Kick the dispatcher once for what is already in the ring. */
-	struct rfm_ev_record rec = {
-		.type = c->g.notify_type,
-		.sender = (uint32_t)c->node->id,
-		.data = c->g.ring_id,
-	};
-	c->node->ops->ev->send(c->node, (unsigned int)c->node->id, &rec);
+	rfm__event_post(c->node, (unsigned int)c->node->id, c->g.notify_type,
+			(uint32_t)c->node->id, c->g.ring_id);
 	return 0;
 }
 

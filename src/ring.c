@@ -19,7 +19,7 @@
 #include <rfm/event.h>
 
 #include "futex.h"
-#include "wait-poll.h"
+#include "wait-notify.h"
 #include "ring-internal.h"
 
 static bool is_pow2(uint32_t v)
@@ -370,15 +370,11 @@ static void notify(rfm_ring *r)
 			continue;
 		uint32_t owner = __atomic_load_n(&e->owner, __ATOMIC_ACQUIRE);
 		r->notified[i] = sleep;
-		if (!owner || owner > RFM_NODE_ID_MAX + 1 || !node->ops->ev->send)
+		if (!owner || owner > RFM_NODE_ID_MAX + 1)
 			continue;
-		struct rfm_ev_record rec = {
-			.type = r->g.notify_type,
-			.sender = (uint32_t)node->id,
-			.data = r->g.ring_id,
-		};
 		/* Internal send: reaches our own node too (consumers beside us). */
-		node->ops->ev->send(node, owner - 1, &rec);
+		rfm__event_post(node, owner - 1, r->g.notify_type, (uint32_t)node->id,
+				r->g.ring_id);
 	}
 }
 
