@@ -103,43 +103,69 @@ static int stop_reason(struct rfm_events *ev, bool dispatcher, uint32_t gen0, ui
 }
 
 enum spin_result {
+	SPIN_READY = 0,	/* a record is ready: take it */
 	SPIN_OVER,	/* spun for the handle's spin time: sleep now */
-	SPIN_READY,	/* a record is ready: take it */
 	SPIN_RECHECK,	/* a stop reason or the deadline may be due */
 	SPIN_TIDY,	/* spinning for ever: let the backend tidy up, then spin on */
 };
 
+struct spin_state {
+	struct rfm_node *node;
+	bool (*ready)(struct rfm_node *);
+	struct rfm_events *ev;
+	uint64_t deadline, start;
+	int64_t spin_ns;
+	bool dispatcher;
+	uint32_t gen0, dgen;
+};
+
+static bool spin_ready(void *arg)
+{
+	struct spin_state *s = arg;
+
+	return s->ready(s->node);
+}
+
+/* Every 64 turns: cheap loads of our own flags, then the clock. */
+static int spin_check(void *arg, unsigned int turn)
+{
+	struct spin_state *s = arg;
+
+	if (stop_reason(s->ev, s->dispatcher, s->gen0, s->dgen))
+		return SPIN_RECHECK;
+	uint64_t now = rfm__now_ns();
+	if (s->deadline && now >= s->deadline)
+		return SPIN_RECHECK;
+	if (s->spin_ns > 0 && now - s->start >= (uint64_t)s->spin_ns)
+		return SPIN_OVER;
+	if (s->spin_ns < 0 && turn % 65536 == 0)
+		return SPIN_TIDY;
+	return 0;
+}
+
 /*
- * Spin until a record is ready or the spin time is over. Every 64 turns
- * it looks at the clock and the stop reasons (cheap loads of our own
- * flags); the queue's shared cache lines are only read by ev_ready.
+ * Spin until a record is ready or the spin time is over (the library's
+ * one spin loop, rfm__spin_until()). The queue's shared cache lines are
+ * only read by the backend's ready op.
  */
 static enum spin_result spin(struct rfm_node *node, struct rfm_events *ev, uint64_t deadline,
 			     bool dispatcher, uint32_t gen0, uint32_t dgen)
 {
-	int64_t spin_ns = __atomic_load_n(&node->spin_ns, __ATOMIC_RELAXED);
-	bool (*ready)(struct rfm_node *) = node->ops->ev->ready;
-	uint64_t start;
+	struct spin_state s = {
+		.node = node,
+		.ready = node->ops->ev->ready,
+		.ev = ev,
+		.deadline = deadline,
+		.spin_ns = __atomic_load_n(&node->spin_ns, __ATOMIC_RELAXED),
+		.dispatcher = dispatcher,
+		.gen0 = gen0,
+		.dgen = dgen,
+	};
 
-	if (!spin_ns)
+	if (!s.spin_ns)
 		return SPIN_OVER;
-	start = rfm__now_ns();
-	for (unsigned int i = 1;; i++) {
-		if (ready(node))
-			return SPIN_READY;
-		rfm__cpu_relax();
-		if (i % 64)
-			continue;
-		if (stop_reason(ev, dispatcher, gen0, dgen))
-			return SPIN_RECHECK;
-		uint64_t now = rfm__now_ns();
-		if (deadline && now >= deadline)
-			return SPIN_RECHECK;
-		if (spin_ns > 0 && now - start >= (uint64_t)spin_ns)
-			return SPIN_OVER;
-		if (spin_ns < 0 && i % 65536 == 0)
-			return SPIN_TIDY;
-	}
+	s.start = rfm__now_ns();
+	return (enum spin_result)rfm__spin_until(spin_ready, spin_check, &s);
 }
 
 /* Announce a thread inside a wait (see wslot in event-core.h). */

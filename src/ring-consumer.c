@@ -333,6 +333,37 @@ static int enable_notify(rfm_ring_consumer *c)
 	return ret < 0 ? ret : 0;
 }
 
+struct slot_spin {
+	rfm_ring_consumer *c;
+	uint64_t start, deadline;
+	int64_t spin_ns;
+};
+
+static bool slot_ready(void *arg)
+{
+	struct slot_spin *sp = arg;
+	struct ring_slot *s;
+
+	return look(sp->c, &s) != LOOK_EMPTY;
+}
+
+static int slot_spin_check(void *arg, unsigned int turn)
+{
+	struct slot_spin *sp = arg;
+	uint64_t now = rfm__now_ns();
+	int ret;
+
+	(void)turn;
+	if (sp->deadline && now >= sp->deadline)
+		return rfm__error(RFM_ETIMEDOUT, "ring at 0x%llx: nothing new in time",
+				  (unsigned long long)sp->c->offset);
+	if ((ret = rfm__event_poll_stop(sp->c->node)))
+		return ret; /* rfm_event_cancel() from a signal handler */
+	if (sp->spin_ns >= 0 && now - sp->start >= (uint64_t)sp->spin_ns)
+		return RFM__SPIN_OVER;
+	return 0;
+}
+
 /* Wait until the slot at the cursor is ready (or lapped). */
 static int wait_ready(rfm_ring_consumer *c, int64_t timeout_ns)
 {
@@ -354,21 +385,10 @@ static int wait_ready(rfm_ring_consumer *c, int64_t timeout_ns)
 	}
 
 	/* Spin on our slot's stamp. */
-	for (unsigned int i = 1;; i++) {
-		if (look(c, &s) != LOOK_EMPTY)
-			return 0;
-		rfm__cpu_relax();
-		if (i % 64)
-			continue;
-		uint64_t now = rfm__now_ns();
-		if (deadline && now >= deadline)
-			return rfm__error(RFM_ETIMEDOUT, "ring at 0x%llx: nothing new in time",
-					  (unsigned long long)c->offset);
-		if ((ret = rfm__event_poll_stop(c->node)))
-			return ret; /* rfm_event_cancel() from a signal handler */
-		if (spin_ns >= 0 && now - start >= (uint64_t)spin_ns)
-			break;
-	}
+	struct slot_spin spin = { c, start, deadline, spin_ns };
+	ret = rfm__spin_until(slot_ready, slot_spin_check, &spin);
+	if (ret != RFM__SPIN_OVER)
+		return ret;
 	if (!sleepable(c)) {
 		/* No interrupt will come: poll, sleeping longer each time (to 1 ms). */
 		for (unsigned int step = 0;; step++) {

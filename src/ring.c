@@ -315,25 +315,38 @@ static void sleep_for_room(rfm_ring *r, uint64_t deadline)
 	__atomic_store_n(word, 0, __ATOMIC_RELAXED);
 }
 
+static bool room_ready(void *arg)
+{
+	rfm_ring *r = arg;
+
+	r->limit = bp_limit(r);
+	return r->head < r->limit;
+}
+
+static int room_spin_over(void *arg, unsigned int turn)
+{
+	(void)arg;
+	return rfm__spin_turns_over(turn, 256);
+}
+
 static int wait_room(rfm_ring *r, int64_t timeout_ns)
 {
 	int64_t spin_ns = __atomic_load_n(&r->node->spin_ns, __ATOMIC_RELAXED);
 	uint64_t start = 0, deadline = 0;
 	int ret;
 
-	for (unsigned int i = 0;; i++) {
-		r->limit = bp_limit(r);
-		if (r->head < r->limit)
+	if (room_ready(r))
+		return 0;
+	if (timeout_ns == 0)
+		return rfm__error(RFM_EOVERRUN,
+				  "ring at 0x%llx: message %llu would overrun a consumer",
+				  (unsigned long long)r->offset, (unsigned long long)r->head);
+	/* Consumers usually move on within a moment: spin first. */
+	if (!rfm__spin_until(room_ready, room_spin_over, r))
+		return 0;
+	for (;;) {
+		if (room_ready(r))
 			return 0;
-		if (timeout_ns == 0)
-			return rfm__error(RFM_EOVERRUN,
-					  "ring at 0x%llx: message %llu would overrun a consumer",
-					  (unsigned long long)r->offset,
-					  (unsigned long long)r->head);
-		if (i < 256) {
-			rfm__cpu_relax();
-			continue;
-		}
 		uint64_t now = rfm__now_ns();
 		if (!start) {
 			start = now;

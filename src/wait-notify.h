@@ -16,9 +16,49 @@
 #ifndef RFM_WAIT_NOTIFY_H
 #define RFM_WAIT_NOTIFY_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
+#include "cpu-clock.h"
+
 struct rfm_node;
+
+/* A spin looks at the clock and its stop conditions once per this many
+ * polls: reading the clock costs more than a poll. */
+#define RFM__SPIN_CHECK_EVERY 64u
+
+/* What a spin's check returns to end the spin without an error. */
+#define RFM__SPIN_OVER 1
+
+/*
+ * The spin of every library wait (events, ring consumers, ring producers,
+ * records), so that they all spin alike: poll @ready(@arg) with the CPU's
+ * spin hint between polls; every RFM__SPIN_CHECK_EVERY polls, @check(@arg,
+ * turn) says whether to stop (non-zero: returned, e.g. RFM__SPIN_OVER, an
+ * rfm error code). Returns 0 as soon as @ready is true. Inline: the
+ * callers' @ready and @check are static functions, inlined into the loop.
+ */
+static inline int rfm__spin_until(bool (*ready)(void *arg),
+				  int (*check)(void *arg, unsigned int turn), void *arg)
+{
+	for (unsigned int turn = 1;; turn++) {
+		if (ready(arg))
+			return 0;
+		rfm__cpu_relax();
+		if (turn % RFM__SPIN_CHECK_EVERY == 0) {
+			int ret = check(arg, turn);
+
+			if (ret)
+				return ret;
+		}
+	}
+}
+
+/* A @check for rfm__spin_until() that ends the spin after @turns polls. */
+static inline int rfm__spin_turns_over(unsigned int turn, unsigned int turns)
+{
+	return turn >= turns ? RFM__SPIN_OVER : 0;
+}
 
 /*
  * One pause of a poll: 10 us doubling with @step up to 1 ms, never past
