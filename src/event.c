@@ -68,15 +68,13 @@ static int parse_spin(const char *text, int64_t *spin_ns)
 int rfm__event_options(struct rfm_node *node, struct rfm_uri *uri)
 {
 	const char *v;
+	int ret;
 
 	node->loopback = false;
 	node->spin_ns = RFM_EVENT_SPIN_DEFAULT_NS;
-	if ((v = rfm__uri_take(uri, "loopback"))) {
-		if (strcmp(v, "0") && strcmp(v, "1"))
-			return rfm__error(RFM_EURI, "%s: loopback must be 0 or 1, not '%s'",
-					  uri->text, v);
-		node->loopback = v[0] == '1';
-	}
+	ret = rfm__uri_take_bool(uri, "loopback", &node->loopback);
+	if (ret)
+		return ret;
 	if ((v = rfm__uri_take(uri, "spin")) && parse_spin(v, &node->spin_ns))
 		return rfm__error(RFM_EURI, "%s: spin '%s' must be nanoseconds or -1 (never sleep)",
 				  uri->text, v);

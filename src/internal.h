@@ -50,6 +50,8 @@ int rfm__uri_parse(const char *text, struct rfm_uri *uri);
 void rfm__uri_free(struct rfm_uri *uri);
 /* The parameter's value, marked used, or NULL when absent. */
 const char *rfm__uri_take(struct rfm_uri *uri, const char *key);
+/* A 0/1 parameter into *out (untouched when absent): 0, or RFM_EURI. */
+int rfm__uri_take_bool(struct rfm_uri *uri, const char *key, bool *out);
 /* RFM_EURI naming the first parameter no backend consumed, or 0. */
 int rfm__uri_check_all_used(const struct rfm_uri *uri);
 /* Strict unsigned parsing in C notation (decimal, 0x hex, 0 octal). */

@@ -379,18 +379,6 @@ struct shm_params {
 	bool accept_owner;	/* join a segment owned by another user as it is */
 };
 
-static int parse_bool(struct rfm_uri *uri, const char *key, bool *out)
-{
-	const char *v = rfm__uri_take(uri, key);
-
-	if (!v)
-		return 0;
-	if (strcmp(v, "0") && strcmp(v, "1"))
-		return rfm__error(RFM_EURI, "%s: %s must be 0 or 1, not '%s'", uri->text, key, v);
-	*out = v[0] == '1';
-	return 0;
-}
-
 static int parse_params(struct rfm_uri *uri, struct shm_params *p)
 {
 	const char *v;
@@ -428,7 +416,7 @@ static int parse_params(struct rfm_uri *uri, struct shm_params *p)
 		p->mode_given = true;
 	}
 	p->shared = false;
-	ret = parse_bool(uri, "shared", &p->shared);
+	ret = rfm__uri_take_bool(uri, "shared", &p->shared);
 	if (ret)
 		return ret;
 	if (p->shared && p->node_id < 0)
@@ -443,11 +431,11 @@ static int parse_params(struct rfm_uri *uri, struct shm_params *p)
 		p->depth = (uint32_t)n;
 	}
 	p->create = true;
-	ret = parse_bool(uri, "create", &p->create);
+	ret = rfm__uri_take_bool(uri, "create", &p->create);
 	if (ret)
 		return ret;
 	p->accept_owner = false;
-	ret = parse_bool(uri, "accept_owner", &p->accept_owner);
+	ret = rfm__uri_take_bool(uri, "accept_owner", &p->accept_owner);
 	if (ret)
 		return ret;
 	return rfm__uri_check_all_used(uri);
