@@ -76,6 +76,24 @@ RFM_API int rfm_ring_footprint(const struct rfm_ring_config *config, uint64_t *b
 	return ret;
 }
 
+/* The producer's handle of the ring at @offset, laid out as @g says; NULL: no memory. */
+static rfm_ring *ring_new(rfm_node *node, uint64_t offset, const struct ring_geom *g)
+{
+	rfm_ring *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	r->node = node;
+	r->g = *g;
+	r->offset = offset;
+	r->hdr = (struct ring_header *)(node->base + offset);
+	r->slots = node->base + offset + g->slots_offset;
+	r->table = (struct ring_entry *)(node->base + offset + g->table_offset);
+	/* Back-pressure: look at the consumers before the first message. */
+	r->limit = g->flags & RFM_RING_F_BACKPRESSURE ? 0 : UINT64_MAX;
+	return r;
+}
+
 RFM_API int rfm_ring_create(rfm_node *node, uint64_t offset, uint64_t size,
 			    const struct rfm_ring_config *config, rfm_ring **ringp)
 {
@@ -100,18 +118,10 @@ RFM_API int rfm_ring_create(rfm_node *node, uint64_t offset, uint64_t size,
 				  "rfm_ring_create: %llu bytes at 0x%llx do not fit the %llu-byte window",
 				  (unsigned long long)g.footprint, (unsigned long long)offset,
 				  (unsigned long long)node->size);
-	r = calloc(1, sizeof(*r));
+	g.producer = (uint32_t)node->id;
+	r = ring_new(node, offset, &g);
 	if (!r)
 		return rfm__error(RFM_ENOMEM, "rfm_ring_create: out of memory");
-	g.producer = (uint32_t)node->id;
-	r->node = node;
-	r->g = g;
-	r->offset = offset;
-	r->hdr = (struct ring_header *)(node->base + offset);
-	r->slots = node->base + offset + g.slots_offset;
-	r->table = (struct ring_entry *)(node->base + offset + g.table_offset);
-	/* Back-pressure: look at the consumers before the first message. */
-	r->limit = g.flags & RFM_RING_F_BACKPRESSURE ? 0 : UINT64_MAX;
 
 	/* Unpublish first, so no consumer trusts a half-written ring. */
 	__atomic_store_n(&r->hdr->magic, 0, __ATOMIC_RELEASE);
@@ -191,16 +201,9 @@ RFM_API int rfm_ring_attach(rfm_node *node, uint64_t offset, rfm_ring **ringp)
 	if (g.producer != (uint32_t)node->id)
 		return rfm__error(RFM_EOWNER, "ring at 0x%llx: its producer is node %u, this is node %d",
 				  (unsigned long long)offset, g.producer, node->id);
-	r = calloc(1, sizeof(*r));
+	r = ring_new(node, offset, &g);
 	if (!r)
 		return rfm__error(RFM_ENOMEM, "rfm_ring_attach: out of memory");
-	r->node = node;
-	r->g = g;
-	r->offset = offset;
-	r->hdr = (struct ring_header *)(node->base + offset);
-	r->slots = node->base + offset + g.slots_offset;
-	r->table = (struct ring_entry *)(node->base + offset + g.table_offset);
-	r->limit = g.flags & RFM_RING_F_BACKPRESSURE ? 0 : UINT64_MAX;
 	/* Go on after the last committed message (a claim left open is overwritten). */
 	r->head = __atomic_load_n(&r->hdr->head, __ATOMIC_ACQUIRE);
 	*ringp = r;

@@ -82,28 +82,27 @@ static void set_listening(struct shm_node *shm, unsigned int id, bool on)
 		__atomic_fetch_and(&shm->header->listening[id / 64], ~bit, __ATOMIC_RELEASE);
 }
 
-static int queue_lock(struct shm_node *shm, unsigned int qi)
+/* Set the byte lock of queue @qi to @type (F_WRLCK, F_UNLCK): 0 or -errno. */
+static int queue_lock_set(struct shm_node *shm, unsigned int qi, short type)
 {
 	struct flock fl;
 
 	memset(&fl, 0, sizeof(fl));
-	fl.l_type = F_WRLCK;
+	fl.l_type = type;
 	fl.l_whence = SEEK_SET;
 	fl.l_start = RFM_SHM_QUEUE_LOCK_BASE + qi;
 	fl.l_len = 1;
 	return fcntl(shm->fd, F_OFD_SETLK, &fl) == 0 ? 0 : -errno;
 }
 
+static int queue_lock(struct shm_node *shm, unsigned int qi)
+{
+	return queue_lock_set(shm, qi, F_WRLCK);
+}
+
 static void queue_unlock(struct shm_node *shm, unsigned int qi)
 {
-	struct flock fl;
-
-	memset(&fl, 0, sizeof(fl));
-	fl.l_type = F_UNLCK;
-	fl.l_whence = SEEK_SET;
-	fl.l_start = RFM_SHM_QUEUE_LOCK_BASE + qi;
-	fl.l_len = 1;
-	fcntl(shm->fd, F_OFD_SETLK, &fl);
+	queue_lock_set(shm, qi, F_UNLCK);
 }
 
 void rfm__shm_reclaim_queues(struct shm_node *shm, int id)
