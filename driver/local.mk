@@ -163,7 +163,9 @@ VM_RUN = bash $(top_srcdir)/driver/lab/vm-run.sh -M $(RFM_KO) \
 # Programs that cannot run on dev: exit 77 with their reason.
 VM_DEV_TESTS = tests/test-errors tests/test-version tests/test-uri tests/test-memory \
 	tests/test-open tests/test-publish tests/dev/test-events-nodes \
-	tests/test-multinode tests/test-corrupt tests/events/test-events-api
+	tests/test-multinode tests/test-corrupt tests/events/test-events-api \
+	tests/layout/test-layout-access tests/layout/test-layout-seqlock \
+	tests/layout/test-layout-header
 # RFM2g programs over dev: and /proc/rfm2g from rfm.ko (librfm2g from its own .libs).
 VM_DEV_TESTS += tests/rfm2g/test-rfm2g-sites
 VM_DEV_LIBS = -L src/.libs -L src/rfm2g/.libs

@@ -25,7 +25,7 @@
 
 /* ---- sending ---- */
 
-int rfm__dev_ev_send(struct rfm_node *node, unsigned int to, struct rfm_ev_record *rec)
+static int dev_ev_send(struct rfm_node *node, unsigned int to, struct rfm_ev_record *rec)
 {
 	struct dev_node *dev = node->priv;
 	bool self = to == (unsigned int)node->id;
@@ -53,7 +53,7 @@ int rfm__dev_ev_send(struct rfm_node *node, unsigned int to, struct rfm_ev_recor
 
 /* ---- receiving ---- */
 
-int rfm__dev_ev_attach(struct rfm_node *node, uint32_t *depth)
+static int dev_ev_attach(struct rfm_node *node, uint32_t *depth)
 {
 	struct dev_node *dev = node->priv;
 	uint32_t want = dev->want_depth;
@@ -78,7 +78,7 @@ int rfm__dev_ev_attach(struct rfm_node *node, uint32_t *depth)
 /* A record already counted into dropped, left in the buffer to skip. */
 #define DEV_EV_COUNTED 0xffffu
 
-void rfm__dev_ev_set_mask(struct rfm_node *node, uint32_t mask)
+static void dev_ev_set_mask(struct rfm_node *node, uint32_t mask)
 {
 	struct dev_node *dev = node->priv;
 	uint32_t m = mask & RFM_DEV_SENDABLE_MASK; /* network types: the same bits */
@@ -124,7 +124,7 @@ static void consume(struct dev_node *dev)
 /* Called by the core (under the take lock) before it takes records: the
  * refill happens here, so that drops are counted before any record of
  * the same read is handed out. */
-uint64_t rfm__dev_ev_dropped(struct rfm_node *node)
+static uint64_t dev_ev_dropped(struct rfm_node *node)
 {
 	struct dev_node *dev = node->priv;
 
@@ -133,7 +133,7 @@ uint64_t rfm__dev_ev_dropped(struct rfm_node *node)
 }
 
 /* Only from the buffer: ev_dropped refills it (see there). */
-unsigned int rfm__dev_ev_take(struct rfm_node *node, struct rfm_ev_record *recs, unsigned int max)
+static unsigned int dev_ev_take(struct rfm_node *node, struct rfm_ev_record *recs, unsigned int max)
 {
 	struct dev_node *dev = node->priv;
 	unsigned int n = 0;
@@ -154,7 +154,7 @@ unsigned int rfm__dev_ev_take(struct rfm_node *node, struct rfm_ev_record *recs,
 	return n;
 }
 
-bool rfm__dev_ev_ready(struct rfm_node *node)
+static bool dev_ev_ready(struct rfm_node *node)
 {
 	struct dev_node *dev = node->priv;
 	struct pollfd p = { .fd = dev->fd, .events = POLLIN };
@@ -164,7 +164,7 @@ bool rfm__dev_ev_ready(struct rfm_node *node)
 	return poll(&p, 1, 0) > 0 && (p.revents & POLLIN);
 }
 
-uint64_t rfm__dev_ev_queued(struct rfm_node *node)
+static uint64_t dev_ev_queued(struct rfm_node *node)
 {
 	struct dev_node *dev = node->priv;
 
@@ -214,7 +214,7 @@ static struct rfm_dev_sleeper *this_sleeper(void)
 	return s;
 }
 
-uint32_t rfm__dev_ev_sleep_prepare(struct rfm_node *node)
+static uint32_t dev_ev_sleep_prepare(struct rfm_node *node)
 {
 	struct dev_node *dev = node->priv;
 	struct rfm_dev_sleeper *s = this_sleeper();
@@ -233,7 +233,7 @@ uint32_t rfm__dev_ev_sleep_prepare(struct rfm_node *node)
 /* Without a sleeper eventfd a wake-up can only be noticed by polling. */
 #define DEV_FALLBACK_SLICE_NS 10000000ull
 
-void rfm__dev_ev_sleep(struct rfm_node *node, uint32_t token, uint64_t deadline_ns)
+static void dev_ev_sleep(struct rfm_node *node, uint32_t token, uint64_t deadline_ns)
 {
 	struct dev_node *dev = node->priv;
 	struct rfm_dev_sleeper *s = pthread_getspecific(sleeper_key);
@@ -269,7 +269,7 @@ void rfm__dev_ev_sleep(struct rfm_node *node, uint32_t token, uint64_t deadline_
 	}
 }
 
-void rfm__dev_ev_sleep_finish(struct rfm_node *node)
+static void dev_ev_sleep_finish(struct rfm_node *node)
 {
 	struct dev_node *dev = node->priv;
 	struct rfm_dev_sleeper *s = pthread_getspecific(sleeper_key);
@@ -290,7 +290,7 @@ void rfm__dev_ev_sleep_finish(struct rfm_node *node)
 	}
 }
 
-void rfm__dev_ev_wake(struct rfm_node *node)
+static void dev_ev_wake(struct rfm_node *node)
 {
 	struct dev_node *dev = node->priv;
 	uint64_t one = 1;
@@ -305,10 +305,25 @@ void rfm__dev_ev_wake(struct rfm_node *node)
 }
 
 /* lock=1/prefault=1 (mem-lock.c): the buffer the handle's records land in. */
-void rfm__dev_ev_queue_memory(struct rfm_node *node, void **addr, size_t *len)
+static void dev_ev_queue_memory(struct rfm_node *node, void **addr, size_t *len)
 {
 	struct dev_node *dev = node->priv;
 
 	*addr = dev->buf;
 	*len = dev->buf ? dev->cap * sizeof(*dev->buf) : 0;
 }
+
+const struct rfm_backend_ev_ops rfm__dev_ev_ops = {
+	.send = dev_ev_send,
+	.attach = dev_ev_attach,
+	.set_mask = dev_ev_set_mask,
+	.take = dev_ev_take,
+	.dropped = dev_ev_dropped,
+	.ready = dev_ev_ready,
+	.queued = dev_ev_queued,
+	.sleep_prepare = dev_ev_sleep_prepare,
+	.sleep = dev_ev_sleep,
+	.sleep_finish = dev_ev_sleep_finish,
+	.wake = dev_ev_wake,
+	.queue_memory = dev_ev_queue_memory,
+};

@@ -41,17 +41,7 @@ struct dev_node {
 /* An rfm_error for a failed device call (errno), with a message. */
 int rfm__dev_sys_error(const struct rfm_node *node, const char *what, int err);
 
-int rfm__dev_ev_send(struct rfm_node *node, unsigned int to, struct rfm_ev_record *rec);
-int rfm__dev_ev_attach(struct rfm_node *node, uint32_t *depth);
-void rfm__dev_ev_set_mask(struct rfm_node *node, uint32_t mask);
-unsigned int rfm__dev_ev_take(struct rfm_node *node, struct rfm_ev_record *recs, unsigned int max);
-uint64_t rfm__dev_ev_dropped(struct rfm_node *node);
-bool rfm__dev_ev_ready(struct rfm_node *node);
-uint64_t rfm__dev_ev_queued(struct rfm_node *node);
-uint32_t rfm__dev_ev_sleep_prepare(struct rfm_node *node);
-void rfm__dev_ev_sleep(struct rfm_node *node, uint32_t token, uint64_t deadline_ns);
-void rfm__dev_ev_sleep_finish(struct rfm_node *node);
-void rfm__dev_ev_wake(struct rfm_node *node);
-void rfm__dev_ev_queue_memory(struct rfm_node *node, void **addr, size_t *len);
+/* dev-events.c: the event ops of the backend */
+extern const struct rfm_backend_ev_ops rfm__dev_ev_ops;
 
 #endif /* RFM_DEV_INTERNAL_H */

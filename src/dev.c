@@ -317,17 +317,6 @@ const struct rfm_backend_ops rfm__dev_ops = {
 	/* No .forget: the card, not the descriptor, holds the node id. A
 	 * fork()ed child keeps the descriptor, so it can still send; the core
 	 * refuses it the parent's queue, and its close only drops its copy. */
-	.ev_send = rfm__dev_ev_send,
-	.ev_attach = rfm__dev_ev_attach,
-	.ev_set_mask = rfm__dev_ev_set_mask,
-	.ev_take = rfm__dev_ev_take,
-	.ev_dropped = rfm__dev_ev_dropped,
-	.ev_ready = rfm__dev_ev_ready,
-	.ev_queued = rfm__dev_ev_queued,
-	.ev_sleep_prepare = rfm__dev_ev_sleep_prepare,
-	.ev_sleep = rfm__dev_ev_sleep,
-	.ev_sleep_finish = rfm__dev_ev_sleep_finish,
-	.ev_wake = rfm__dev_ev_wake,
-	.ev_queue_memory = rfm__dev_ev_queue_memory,
+	.ev = &rfm__dev_ev_ops,
 	.mem_bulk = dev_mem_bulk,
 };

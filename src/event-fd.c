@@ -39,18 +39,18 @@ static void *watcher_main(void *arg)
 			wait_drained(ev, gen); /* enabling bumps drain_gen */
 			continue;
 		}
-		while (!EV_LOAD(ev->closing) && !ops->ev_ready(node)) {
-			uint32_t token = ops->ev_sleep_prepare(node);
-			if (!EV_LOAD(ev->closing) && !ops->ev_ready(node))
-				ops->ev_sleep(node, token, 0);
-			ops->ev_sleep_finish(node);
+		while (!EV_LOAD(ev->closing) && !ops->ev->ready(node)) {
+			uint32_t token = ops->ev->sleep_prepare(node);
+			if (!EV_LOAD(ev->closing) && !ops->ev->ready(node))
+				ops->ev->sleep(node, token, 0);
+			ops->ev->sleep_finish(node);
 		}
 		if (EV_LOAD(ev->closing))
 			break;
 		/* Under the take lock, so that a take sees the fd signalled and
 		 * flagged together, or neither. */
 		rfm__lock(&ev->take_lock);
-		bool ready = ops->ev_ready(node);
+		bool ready = ops->ev->ready(node);
 		if (ready) {
 			uint64_t one = 1;
 			if (write(ev->efd, &one, sizeof(one)) < 0) {

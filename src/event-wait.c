@@ -12,7 +12,7 @@
 
 #include "event-core.h"
 #include "futex.h"
-#include "wait-poll.h"
+#include "wait-notify.h"
 
 #define TAKE_CHUNK 32
 
@@ -39,7 +39,7 @@ static void drain_fd(struct rfm_node *node, struct rfm_events *ev)
 	int efd = EV_LOAD(ev->efd);
 	uint64_t count;
 
-	if (efd < 0 || node->ops->ev_ready(node) || !__atomic_exchange_n(&ev->fd_signalled, 0,
+	if (efd < 0 || node->ops->ev->ready(node) || !__atomic_exchange_n(&ev->fd_signalled, 0,
 									 __ATOMIC_ACQ_REL))
 		return;
 	if (read(efd, &count, sizeof(count)) < 0) {
@@ -59,14 +59,14 @@ static size_t try_take(struct rfm_node *node, struct rfm_events *ev, struct rfm_
 
 	rfm__lock(&ev->take_lock);
 	if (before_sleep)
-		ops->ev_take(node, raw, 0);
+		ops->ev->take(node, raw, 0);
 	/* Drops are reported ahead of the records still queued. */
-	uint64_t dropped = ops->ev_dropped(node);
+	uint64_t dropped = ops->ev->dropped(node);
 	if (dropped != ev->announced)
 		announce_overflow(node, ev, dropped, &evs[n++]);
 	while (n < max) {
 		unsigned int want = max - n < TAKE_CHUNK ? (unsigned int)(max - n) : TAKE_CHUNK;
-		unsigned int got = ops->ev_take(node, raw, want);
+		unsigned int got = ops->ev->take(node, raw, want);
 
 		for (unsigned int i = 0; i < got; i++)
 			evs[n++] = (struct rfm_event){
@@ -103,43 +103,69 @@ static int stop_reason(struct rfm_events *ev, bool dispatcher, uint32_t gen0, ui
 }
 
 enum spin_result {
+	SPIN_READY = 0,	/* a record is ready: take it */
 	SPIN_OVER,	/* spun for the handle's spin time: sleep now */
-	SPIN_READY,	/* a record is ready: take it */
 	SPIN_RECHECK,	/* a stop reason or the deadline may be due */
 	SPIN_TIDY,	/* spinning for ever: let the backend tidy up, then spin on */
 };
 
+struct spin_state {
+	struct rfm_node *node;
+	bool (*ready)(struct rfm_node *);
+	struct rfm_events *ev;
+	uint64_t deadline, start;
+	int64_t spin_ns;
+	bool dispatcher;
+	uint32_t gen0, dgen;
+};
+
+static bool spin_ready(void *arg)
+{
+	struct spin_state *s = arg;
+
+	return s->ready(s->node);
+}
+
+/* Every 64 turns: cheap loads of our own flags, then the clock. */
+static int spin_check(void *arg, unsigned int turn)
+{
+	struct spin_state *s = arg;
+
+	if (stop_reason(s->ev, s->dispatcher, s->gen0, s->dgen))
+		return SPIN_RECHECK;
+	uint64_t now = rfm__now_ns();
+	if (s->deadline && now >= s->deadline)
+		return SPIN_RECHECK;
+	if (s->spin_ns > 0 && now - s->start >= (uint64_t)s->spin_ns)
+		return SPIN_OVER;
+	if (s->spin_ns < 0 && turn % 65536 == 0)
+		return SPIN_TIDY;
+	return 0;
+}
+
 /*
- * Spin until a record is ready or the spin time is over. Every 64 turns
- * it looks at the clock and the stop reasons (cheap loads of our own
- * flags); the queue's shared cache lines are only read by ev_ready.
+ * Spin until a record is ready or the spin time is over (the library's
+ * one spin loop, rfm__spin_until()). The queue's shared cache lines are
+ * only read by the backend's ready op.
  */
 static enum spin_result spin(struct rfm_node *node, struct rfm_events *ev, uint64_t deadline,
 			     bool dispatcher, uint32_t gen0, uint32_t dgen)
 {
-	int64_t spin_ns = __atomic_load_n(&node->spin_ns, __ATOMIC_RELAXED);
-	bool (*ready)(struct rfm_node *) = node->ops->ev_ready;
-	uint64_t start;
+	struct spin_state s = {
+		.node = node,
+		.ready = node->ops->ev->ready,
+		.ev = ev,
+		.deadline = deadline,
+		.spin_ns = __atomic_load_n(&node->spin_ns, __ATOMIC_RELAXED),
+		.dispatcher = dispatcher,
+		.gen0 = gen0,
+		.dgen = dgen,
+	};
 
-	if (!spin_ns)
+	if (!s.spin_ns)
 		return SPIN_OVER;
-	start = rfm__now_ns();
-	for (unsigned int i = 1;; i++) {
-		if (ready(node))
-			return SPIN_READY;
-		rfm__cpu_relax();
-		if (i % 64)
-			continue;
-		if (stop_reason(ev, dispatcher, gen0, dgen))
-			return SPIN_RECHECK;
-		uint64_t now = rfm__now_ns();
-		if (deadline && now >= deadline)
-			return SPIN_RECHECK;
-		if (spin_ns > 0 && now - start >= (uint64_t)spin_ns)
-			return SPIN_OVER;
-		if (spin_ns < 0 && i % 65536 == 0)
-			return SPIN_TIDY;
-	}
+	s.start = rfm__now_ns();
+	return (enum spin_result)rfm__spin_until(spin_ready, spin_check, &s);
 }
 
 /* Announce a thread inside a wait (see wslot in event-core.h). */
@@ -224,7 +250,7 @@ int rfm__event_take(struct rfm_node *node, struct rfm_event *evs, size_t max,
 			break;
 		}
 		/* The take lock only when there is something to take (or a poll). */
-		if (EV_LOAD(ev->attached) && (timeout_ns == 0 || ops->ev_ready(node))) {
+		if (EV_LOAD(ev->attached) && (timeout_ns == 0 || ops->ev->ready(node))) {
 			size_t n = try_take(node, ev, evs, max, false);
 			if (n) {
 				ret = (int)n;
@@ -268,11 +294,11 @@ int rfm__event_take(struct rfm_node *node, struct rfm_event *evs, size_t max,
 		}
 		if (spun == SPIN_TIDY)
 			continue;
-		uint32_t token = ops->ev_sleep_prepare(node);
-		if (!stop_reason(ev, dispatcher, gen0, dgen) && !ops->ev_ready(node) &&
+		uint32_t token = ops->ev->sleep_prepare(node);
+		if (!stop_reason(ev, dispatcher, gen0, dgen) && !ops->ev->ready(node) &&
 		    (dispatcher || EV_LOAD(ev->mask)))
-			ops->ev_sleep(node, token, deadline);
-		ops->ev_sleep_finish(node);
+			ops->ev->sleep(node, token, deadline);
+		ops->ev->sleep_finish(node);
 	}
 out:
 	leave_wait(ev, slot);
@@ -281,7 +307,7 @@ out:
 
 int rfm__event_receiver_usable(struct rfm_node *node)
 {
-	if (!node->ops->ev_take)
+	if (!node->ops->ev->take)
 		return rfm__error(RFM_ENOTSUP, "%s: the %s: backend has no events", node->uri,
 				  node->ops->scheme);
 	if (node->forked)
@@ -322,6 +348,13 @@ RFM_API int rfm_event_fetch(rfm_node *node, struct rfm_event *evs, size_t max,
 	if (max > INT32_MAX)
 		max = INT32_MAX;
 	return rfm__event_take(node, evs, max, timeout_ns, false, 0);
+}
+
+int rfm__event_sleep(struct rfm_node *node, int64_t timeout_ns)
+{
+	struct rfm_event ev;
+
+	return rfm_event_wait(node, &ev, timeout_ns);
 }
 
 void rfm__backoff_sleep(unsigned int step, uint64_t deadline_ns)

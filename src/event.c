@@ -15,6 +15,7 @@
 #include "event-core.h"
 #include "rt-internal.h"
 #include "futex.h"
+#include "wait-notify.h"
 
 static const char *const type_names[RFM_EVENT_TYPE_MAX + 1] = {
 	[RFM_EVENT_RESET] = "reset",
@@ -67,15 +68,13 @@ static int parse_spin(const char *text, int64_t *spin_ns)
 int rfm__event_options(struct rfm_node *node, struct rfm_uri *uri)
 {
 	const char *v;
+	int ret;
 
 	node->loopback = false;
 	node->spin_ns = RFM_EVENT_SPIN_DEFAULT_NS;
-	if ((v = rfm__uri_take(uri, "loopback"))) {
-		if (strcmp(v, "0") && strcmp(v, "1"))
-			return rfm__error(RFM_EURI, "%s: loopback must be 0 or 1, not '%s'",
-					  uri->text, v);
-		node->loopback = v[0] == '1';
-	}
+	ret = rfm__uri_take_bool(uri, "loopback", &node->loopback);
+	if (ret)
+		return ret;
 	if ((v = rfm__uri_take(uri, "spin")) && parse_spin(v, &node->spin_ns))
 		return rfm__error(RFM_EURI, "%s: spin '%s' must be nanoseconds or -1 (never sleep)",
 				  uri->text, v);
@@ -104,7 +103,7 @@ void rfm__event_wake_all(struct rfm_node *node)
 
 	rfm__futex_bump_wake(&ev->drain_gen, false);
 	if (EV_LOAD(ev->attached))
-		node->ops->ev_wake(node);
+		node->ops->ev->wake(node);
 }
 
 bool rfm__event_close(struct rfm_node *node)
@@ -195,6 +194,18 @@ static int check_mask(const char *what, uint32_t mask)
 	return 0;
 }
 
+/* lock=1/prefault=1 (mem-lock.c) for the queue the backend just attached. */
+static int lock_queue_memory(rfm_node *node)
+{
+	void *addr = NULL;
+	size_t len = 0;
+
+	if (!node->ops->ev->queue_memory)
+		return 0;
+	node->ops->ev->queue_memory(node, &addr, &len);
+	return rfm__mem_event_queue(node, addr, len);
+}
+
 RFM_API int rfm_event_enable(rfm_node *node, uint32_t mask)
 {
 	struct rfm_events *ev;
@@ -207,7 +218,7 @@ RFM_API int rfm_event_enable(rfm_node *node, uint32_t mask)
 	ret = check_mask("rfm_event_enable", mask);
 	if (ret)
 		return ret;
-	if (!node->ops->ev_attach)
+	if (!node->ops->ev->attach)
 		return rfm__error(RFM_ENOTSUP, "%s: the %s: backend has no events", node->uri,
 				  node->ops->scheme);
 	if (node->forked)
@@ -223,12 +234,12 @@ RFM_API int rfm_event_enable(rfm_node *node, uint32_t mask)
 		goto out;
 	}
 	if (!ev->attached) {
-		ret = node->ops->ev_attach(node, &ev->depth);
+		ret = node->ops->ev->attach(node, &ev->depth);
 		if (ret)
 			goto out;
 		EV_STORE(ev->attached, 1);
 		/* lock=1/prefault=1: the queue's pages now, not at the first event. */
-		ret = rfm__mem_event_queue(node);
+		ret = lock_queue_memory(node);
 		if (ret)
 			goto out;
 		/* The dispatcher and the fd watcher wait for a queue to exist. */
@@ -236,10 +247,22 @@ RFM_API int rfm_event_enable(rfm_node *node, uint32_t mask)
 		rfm__futex_bump_wake(&ev->drain_gen, false);
 	}
 	EV_STORE(ev->mask, ev->mask | mask);
-	node->ops->ev_set_mask(node, ev->mask);
+	node->ops->ev->set_mask(node, ev->mask);
 out:
 	pthread_mutex_unlock(&ev->lock);
 	return ret;
+}
+
+int rfm__event_enable_notify(rfm_node *node, unsigned int type)
+{
+	uint32_t mask = 0;
+	int ret;
+
+	rfm_event_get_enabled(node, &mask);
+	if (mask & RFM_EVENT_BIT(type))
+		return 0;
+	ret = rfm_event_enable(node, RFM_EVENT_BIT(type));
+	return ret && ret != RFM_EBUSY ? ret : 1;
 }
 
 RFM_API int rfm_event_disable(rfm_node *node, uint32_t mask)
@@ -256,7 +279,7 @@ RFM_API int rfm_event_disable(rfm_node *node, uint32_t mask)
 	pthread_mutex_lock(&ev->lock);
 	EV_STORE(ev->mask, ev->mask & ~mask);
 	if (ev->attached)
-		node->ops->ev_set_mask(node, ev->mask);
+		node->ops->ev->set_mask(node, ev->mask);
 	pthread_mutex_unlock(&ev->lock);
 	/* Waits with nothing left to wait for return RFM_ECLOSED. */
 	rfm__event_wake_all(node);
@@ -287,7 +310,7 @@ static int check_target(rfm_node *node, const char *what, unsigned int to, unsig
 	if (to == (unsigned int)node->id && !__atomic_load_n(&node->loopback, __ATOMIC_RELAXED))
 		return rfm__error(RFM_ESELF,
 				  "%s: node %u is this node; enable loopback to send to it", what, to);
-	if (!node->ops->ev_send)
+	if (!node->ops->ev->send)
 		return rfm__error(RFM_ENOTSUP, "%s: the %s: backend has no events", node->uri,
 				  node->ops->scheme);
 	return 0;
@@ -302,11 +325,21 @@ static int send_checked(rfm_node *node, unsigned int to, unsigned int type, uint
 		.sent_ns = 0, /* read by the backend, see ev_send */
 	};
 
-	int ret = node->ops->ev_send(node, to, &rec);
+	int ret = node->ops->ev->send(node, to, &rec);
 
 	if (ret >= 0)
 		__atomic_fetch_add(&node->ev_sent, 1, __ATOMIC_RELAXED);
 	return ret;
+}
+
+int rfm__event_post(rfm_node *node, unsigned int to, unsigned int type, uint32_t sender,
+		    uint32_t data)
+{
+	struct rfm_ev_record rec = { .type = type, .sender = sender, .data = data };
+
+	if (!node->ops->ev->send)
+		return RFM_ENOTSUP;
+	return node->ops->ev->send(node, to, &rec);
 }
 
 RFM_API int rfm_event_send(rfm_node *node, unsigned int to, unsigned int type, uint32_t data)
@@ -344,8 +377,8 @@ RFM_API int rfm_event_publish(rfm_node *node, uint64_t offset, const void *buf, 
 				  "rfm_event_publish: the sequence word at 0x%llx lies inside the data",
 				  (unsigned long long)seq_offset);
 	/* Refuse before writing anything when the target is absent. */
-	if (to != RFM_NODE_ALL && node->ops->ev_node_attached &&
-	    !node->ops->ev_node_attached(node, to))
+	if (to != RFM_NODE_ALL && node->ops->ev->node_attached &&
+	    !node->ops->ev->node_attached(node, to))
 		return rfm__error(RFM_ENODE, "%s: node %u is not attached", node->uri, to);
 	if (len)
 		memcpy(node->base + offset, buf, len);
@@ -377,8 +410,8 @@ RFM_API int rfm_event_get_stats(rfm_node *node, struct rfm_event_stats *stats)
 	rfm__lock(&ev->take_lock);
 	if (EV_LOAD(ev->attached)) {
 		full.depth = ev->depth;
-		full.dropped = node->ops->ev_dropped(node);
-		full.queued = node->ops->ev_queued(node);
+		full.dropped = node->ops->ev->dropped(node);
+		full.queued = node->ops->ev->queued(node);
 	}
 	full.delivered = ev->delivered;
 	full.overflows = ev->overflows;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Futex and clock helpers for the event path. Futexes on the shared
- * segment are "shared" ones (another process sleeps on them); futexes in a
- * handle are private to the process, which is cheaper for the kernel.
+ * Futex helpers for the event path (the clock and the spin hint are in
+ * cpu-clock.h). Futexes on the shared segment are "shared" ones (another
+ * process sleeps on them); futexes in a handle are private to the
+ * process, which is cheaper for the kernel.
  */
 #ifndef RFM_FUTEX_H
 #define RFM_FUTEX_H
@@ -17,25 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static inline uint64_t rfm__now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-/* A hint to the core that we spin; lets a sibling thread run. */
-static inline void rfm__cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#elif defined(__aarch64__)
-	__asm__ __volatile__("yield" ::: "memory");
-#else
-	__asm__ __volatile__("" ::: "memory");
-#endif
-}
+#include "cpu-clock.h"
 
 /*
  * Sleep while *word == expected, until @deadline_ns (CLOCK_MONOTONIC,

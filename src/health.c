@@ -18,6 +18,7 @@
 #include <rfm/health.h>
 
 #include "futex.h"
+#include "wait-notify.h"
 #include "internal.h"
 #include "rt-internal.h"
 
@@ -83,11 +84,8 @@ RFM_API int rfm_health_beat(rfm_node *node, uint64_t period_ns)
 static void announce(rfm_node *node, struct rfm_health *h, unsigned int type, unsigned int id,
 		     uint32_t incarnation)
 {
-	struct rfm_ev_record rec = { .type = type, .sender = id, .data = incarnation };
-
 	__atomic_fetch_add(type == RFM_EVENT_NODE_UP ? &h->ups : &h->downs, 1, __ATOMIC_RELAXED);
-	if (node->ops->ev_send)
-		node->ops->ev_send(node, (unsigned int)node->id, &rec);
+	rfm__event_post(node, (unsigned int)node->id, type, id, incarnation);
 }
 
 static void watch(rfm_node *node, struct rfm_health *h, unsigned int id, uint64_t now)
@@ -224,8 +222,8 @@ RFM_API int rfm_health_nodes(rfm_node *node, struct rfm_node_status *rows, size_
 	if (!node->ops->node_facts)
 		return rfm__error(RFM_ENOTSUP, "%s: the %s: backend has no node table", node->uri,
 				  node->ops->scheme);
-	/* shm: every node runs on this host. */
-	if (node->ops == &rfm__shm_ops && gethostname(host, sizeof(host) - 1))
+	/* One host: every node runs on this one. */
+	if ((node->ops->caps & RFM__CAP_SINGLE_HOST) && gethostname(host, sizeof(host) - 1))
 		host[0] = 0;
 	for (unsigned int id = 0; id < RFM_MAX_NODES; id++) {
 		struct rfm_node_facts f = { 0 };

@@ -50,6 +50,8 @@ int rfm__uri_parse(const char *text, struct rfm_uri *uri);
 void rfm__uri_free(struct rfm_uri *uri);
 /* The parameter's value, marked used, or NULL when absent. */
 const char *rfm__uri_take(struct rfm_uri *uri, const char *key);
+/* A 0/1 parameter into *out (untouched when absent): 0, or RFM_EURI. */
+int rfm__uri_take_bool(struct rfm_uri *uri, const char *key, bool *out);
 /* RFM_EURI naming the first parameter no backend consumed, or 0. */
 int rfm__uri_check_all_used(const struct rfm_uri *uri);
 /* Strict unsigned parsing in C notation (decimal, 0x hex, 0 octal). */
@@ -92,8 +94,67 @@ struct rfm_health;
 
 /* ---- backends ---- */
 
+/*
+ * What a backend can do that generic code must know about, so that it
+ * asks the capability and never which backend it runs on.
+ */
+enum rfm_backend_caps {
+	/* Every node of the network runs on this host: a process id names
+	 * a process here (kill(pid, 0) means something) and the host name
+	 * is every node's. */
+	RFM__CAP_SINGLE_HOST = 1u << 0,
+};
+
+/*
+ * Network interrupts, one table per backend, grouped so that only the
+ * event code (event*.c) reaches them. Each op is optional: without send
+ * or attach the core answers RFM_ENOTSUP; the core does numbering, overflow
+ * announcements, waiting policy, cancel, callbacks and the pollable
+ * fd itself, so a backend only moves records and sleeps.
+ */
+struct rfm_backend_ev_ops {
+	/* Deliver @rec to node @to (0..255 or RFM_NODE_ALL; range, type and
+	 * self-without-loopback already checked). Returns the number of
+	 * receiving queues that took it, or RFM_ENODE. Lock-free. The core
+	 * leaves rec->sent_ns 0: the backend reads the clock (rfm__now_ns())
+	 * as late as it likes, e.g. while a cache line it will write is on
+	 * its way, and uses one time for every receiver. */
+	int (*send)(struct rfm_node *node, unsigned int to, struct rfm_ev_record *rec);
+	/* Is node @id attached to the network? (optional) */
+	bool (*node_attached)(struct rfm_node *node, unsigned int id);
+	/* Give the handle a receiving queue; *depth = its capacity. */
+	int (*attach)(struct rfm_node *node, uint32_t *depth);
+	/* Which types the handle's queue takes (RFM_EVENT_BIT mask). */
+	void (*set_mask)(struct rfm_node *node, uint32_t mask);
+	/* Take up to @max records without blocking. Calls are serialised by
+	 * the core; ready may run concurrently from another thread. With
+	 * @max 0, the core is about to sleep: do any housekeeping. */
+	unsigned int (*take)(struct rfm_node *node, struct rfm_ev_record *recs, unsigned int max);
+	/* Records lost to this handle so far (monotonic): full queue, and
+	 * anything the backend had to skip. */
+	uint64_t (*dropped)(struct rfm_node *node);
+	/* Is a record ready to take? Cheap: it is what spinning waits poll. */
+	bool (*ready)(struct rfm_node *node);
+	/* Records queued now (approximate). */
+	uint64_t (*queued)(struct rfm_node *node);
+	/* Sleeping without lost wake-ups: sleep_prepare registers the
+	 * caller as a sleeper and returns a token; the caller re-checks its
+	 * conditions, calls sleep (which returns early when anything was
+	 * sent, wake was called, or at @deadline_ns, CLOCK_MONOTONIC, 0 =
+	 * none, or whenever the backend wants a re-check), then always
+	 * sleep_finish. */
+	uint32_t (*sleep_prepare)(struct rfm_node *node);
+	void (*sleep)(struct rfm_node *node, uint32_t token, uint64_t deadline_ns);
+	void (*sleep_finish)(struct rfm_node *node);
+	/* Wake every sleeper of the handle's queue. */
+	void (*wake)(struct rfm_node *node);
+	/* The memory of the handle's queue, to prefault and lock (optional). */
+	void (*queue_memory)(struct rfm_node *node, void **addr, size_t *len);
+};
+
 struct rfm_backend_ops {
 	const char *scheme; /* "shm", "dev", "rfm2g" */
+	unsigned int caps; /* enum rfm_backend_caps bits */
 	/* Attach @node to the network named by @uri: fill base, size, id. */
 	int (*open)(struct rfm_node *node, struct rfm_uri *uri);
 	/* Detach and release the backend's private state; never fails. */
@@ -111,49 +172,8 @@ struct rfm_backend_ops {
 	 */
 	void (*forget)(struct rfm_node *node);
 
-	/*
-	 * Network interrupts. All optional: without ev_send / ev_attach the
-	 * core answers RFM_ENOTSUP; the core does numbering, overflow
-	 * announcements, waiting policy, cancel, callbacks and the pollable
-	 * fd itself, so a backend only moves records and sleeps.
-	 */
-	/* Deliver @rec to node @to (0..255 or RFM_NODE_ALL; range, type and
-	 * self-without-loopback already checked). Returns the number of
-	 * receiving queues that took it, or RFM_ENODE. Lock-free. The core
-	 * leaves rec->sent_ns 0: the backend reads the clock (rfm__now_ns())
-	 * as late as it likes, e.g. while a cache line it will write is on
-	 * its way, and uses one time for every receiver. */
-	int (*ev_send)(struct rfm_node *node, unsigned int to, struct rfm_ev_record *rec);
-	/* Is node @id attached to the network? (optional) */
-	bool (*ev_node_attached)(struct rfm_node *node, unsigned int id);
-	/* Give the handle a receiving queue; *depth = its capacity. */
-	int (*ev_attach)(struct rfm_node *node, uint32_t *depth);
-	/* Which types the handle's queue takes (RFM_EVENT_BIT mask). */
-	void (*ev_set_mask)(struct rfm_node *node, uint32_t mask);
-	/* Take up to @max records without blocking. Calls are serialised by
-	 * the core; ev_ready may run concurrently from another thread. With
-	 * @max 0, the core is about to sleep: do any housekeeping. */
-	unsigned int (*ev_take)(struct rfm_node *node, struct rfm_ev_record *recs, unsigned int max);
-	/* Records lost to this handle so far (monotonic): full queue, and
-	 * anything the backend had to skip. */
-	uint64_t (*ev_dropped)(struct rfm_node *node);
-	/* Is a record ready to take? Cheap: it is what spinning waits poll. */
-	bool (*ev_ready)(struct rfm_node *node);
-	/* Records queued now (approximate). */
-	uint64_t (*ev_queued)(struct rfm_node *node);
-	/* Sleeping without lost wake-ups: ev_sleep_prepare registers the
-	 * caller as a sleeper and returns a token; the caller re-checks its
-	 * conditions, calls ev_sleep (which returns early when anything was
-	 * sent, ev_wake was called, or at @deadline_ns, CLOCK_MONOTONIC, 0 =
-	 * none, or whenever the backend wants a re-check), then always
-	 * ev_sleep_finish. */
-	uint32_t (*ev_sleep_prepare)(struct rfm_node *node);
-	void (*ev_sleep)(struct rfm_node *node, uint32_t token, uint64_t deadline_ns);
-	void (*ev_sleep_finish)(struct rfm_node *node);
-	/* Wake every sleeper of the handle's queue. */
-	void (*ev_wake)(struct rfm_node *node);
-	/* The memory of the handle's queue, to prefault and lock (optional). */
-	void (*ev_queue_memory)(struct rfm_node *node, void **addr, size_t *len);
+	/* Network interrupts: required, though each op in it is optional. */
+	const struct rfm_backend_ev_ops *ev;
 
 	/*
 	 * Health (optional). node_facts fills what the backend knows of node

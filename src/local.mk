@@ -13,7 +13,8 @@ src_librfm_la_SOURCES = \
 	src/shm-segment.c \
 	src/shm.c \
 	src/futex.h \
-	src/wait-poll.h \
+	src/cpu-clock.h \
+	src/wait-notify.h \
 	src/event-core.h \
 	src/event.c \
 	src/event-wait.c \

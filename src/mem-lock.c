@@ -5,7 +5,7 @@
  * with lock=1 locked in RAM, so the first access of a 10 kHz loop costs
  * what the thousandth does. The backends know nothing of this: the core
  * calls rfm__mem_window() after a backend's open and
- * rfm__mem_event_queue() after its ev_attach.
+ * rfm__mem_event_queue() with the queue memory its event attach made.
  */
 #include "config.h"
 
@@ -103,13 +103,9 @@ int rfm__mem_window(struct rfm_node *node)
 	return apply(node, "window", node->base, (size_t)node->size);
 }
 
-int rfm__mem_event_queue(struct rfm_node *node)
+int rfm__mem_event_queue(struct rfm_node *node, void *addr, size_t len)
 {
-	void *addr = NULL;
-	size_t len = 0;
-
-	if (!node->rt || !node->ops->ev_queue_memory)
+	if (!node->rt)
 		return 0;
-	node->ops->ev_queue_memory(node, &addr, &len);
 	return apply(node, "event queue", addr, len);
 }

@@ -12,7 +12,7 @@
 
 #include "layout-internal.h"
 #include "seqlock.h"
-#include "wait-poll.h"
+#include "wait-notify.h"
 
 #if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 #define HOST_ORDER RFM_ORDER_BIG
@@ -252,6 +252,27 @@ out:
 /* How long a wait yields before it sleeps. */
 #define YIELD_NS 100000u
 
+struct seq_spin {
+	rfm_record *rec;
+	uint32_t last;
+	uint32_t seq; /* the sequence last seen */
+};
+
+/* Published since @last, and no publish under way? */
+static bool seq_ready(void *arg)
+{
+	struct seq_spin *s = arg;
+
+	s->seq = rfm__seq_read_begin(s->rec->seq, s->rec->swap);
+	return !(s->seq & 1) && s->seq != s->last;
+}
+
+static int seq_spin_over(void *arg, unsigned int turn)
+{
+	(void)arg;
+	return rfm__spin_turns_over(turn, 64);
+}
+
 RFM_API int rfm_record_wait(rfm_record *rec, uint32_t last, int64_t timeout_ns, uint32_t *seqp)
 {
 	uint64_t deadline = 0, start = 0;
@@ -262,17 +283,19 @@ RFM_API int rfm_record_wait(rfm_record *rec, uint32_t last, int64_t timeout_ns, 
 		return rfm__error(RFM_EINVAL, "rfm_record_wait: rec is NULL");
 	if (timeout_ns > 0)
 		deadline = rfm_event_now_ns() + (uint64_t)timeout_ns;
-	for (unsigned int i = 0;; i++) {
-		uint32_t seq = rfm__seq_read_begin(rec->seq, rec->swap);
+	struct seq_spin spin = { rec, last, 0 };
+	if (seq_ready(&spin))
+		goto done;
+	if (timeout_ns == 0)
+		return RFM_EAGAIN;
+	/* A publish in progress ends in a moment: spin first. */
+	if (!rfm__spin_until(seq_ready, seq_spin_over, &spin))
+		goto done;
+	for (;;) {
 		int64_t left = -1;
 
-		if (!(seq & 1) && seq != last) {
-			if (seqp)
-				*seqp = seq;
-			return 0;
-		}
-		if (timeout_ns == 0)
-			return RFM_EAGAIN;
+		if (seq_ready(&spin))
+			goto done;
 		if (deadline) {
 			uint64_t now = rfm_event_now_ns();
 			if (now >= deadline)
@@ -280,11 +303,7 @@ RFM_API int rfm_record_wait(rfm_record *rec, uint32_t last, int64_t timeout_ns, 
 						  rec_name(rec));
 			left = (int64_t)(deadline - now);
 		}
-		if (i < 64) {
-			/* A publish in progress ends in a moment: spin first. */
-			rfm__cpu_relax();
-			continue;
-		}
+		uint32_t seq = spin.seq;
 		int stop = rfm__event_poll_stop(rec->node);
 		if (stop)
 			return stop;
@@ -306,22 +325,21 @@ RFM_API int rfm_record_wait(rfm_record *rec, uint32_t last, int64_t timeout_ns, 
 			continue;
 		}
 		if (!enabled) {
-			uint32_t mask = 0;
+			int ret = rfm__event_enable_notify(rec->node, rec->notify);
 
-			rfm_event_get_enabled(rec->node, &mask);
-			if (!(mask & RFM_EVENT_BIT(rec->notify))) {
-				int ret = rfm_event_enable(rec->node, RFM_EVENT_BIT(rec->notify));
-				if (ret && ret != RFM_EBUSY)
-					return ret;
-				/* Enabled now: a publish before this was not queued, look again. */
-				enabled = true;
-				continue;
-			}
+			if (ret < 0)
+				return ret;
 			enabled = true;
+			/* Enabled now: a publish before this was not queued, look again. */
+			if (ret)
+				continue;
 		}
-		struct rfm_event ev;
-		int ret = rfm_event_wait(rec->node, &ev, left);
+		int ret = rfm__event_sleep(rec->node, left);
 		if (ret && ret != RFM_ETIMEDOUT)
 			return ret;
 	}
+done:
+	if (seqp)
+		*seqp = spin.seq;
+	return 0;
 }

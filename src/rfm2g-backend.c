@@ -513,22 +513,26 @@ static int r2g_mem_bulk(struct rfm_node *node, uint64_t offset, void *buf, size_
 	return ret;
 }
 
+static const struct rfm_backend_ev_ops r2g_ev_ops = {
+	.send = r2g_ev_send,
+	.attach = r2g_ev_attach,
+	.set_mask = r2g_ev_set_mask,
+	.take = r2g_ev_take,
+	.dropped = r2g_ev_dropped,
+	.ready = r2g_ev_ready,
+	.queued = r2g_ev_queued,
+	.sleep_prepare = r2g_ev_sleep_prepare,
+	.sleep = r2g_ev_sleep,
+	.sleep_finish = r2g_ev_sleep_finish,
+	.wake = r2g_ev_wake,
+	.queue_memory = r2g_ev_queue_memory,
+};
+
 const struct rfm_backend_ops rfm__rfm2g_ops = {
 	.scheme = "rfm2g",
 	.open = r2g_open,
 	.close = r2g_close,
 	.get_info = r2g_get_info,
-	.ev_send = r2g_ev_send,
-	.ev_attach = r2g_ev_attach,
-	.ev_set_mask = r2g_ev_set_mask,
-	.ev_take = r2g_ev_take,
-	.ev_dropped = r2g_ev_dropped,
-	.ev_ready = r2g_ev_ready,
-	.ev_queued = r2g_ev_queued,
-	.ev_sleep_prepare = r2g_ev_sleep_prepare,
-	.ev_sleep = r2g_ev_sleep,
-	.ev_sleep_finish = r2g_ev_sleep_finish,
-	.ev_wake = r2g_ev_wake,
-	.ev_queue_memory = r2g_ev_queue_memory,
+	.ev = &r2g_ev_ops,
 	.mem_bulk = r2g_mem_bulk,
 };

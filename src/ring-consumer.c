@@ -14,7 +14,7 @@
 #include <rfm/event.h>
 
 #include "futex.h"
-#include "wait-poll.h"
+#include "wait-notify.h"
 #include "ring-internal.h"
 
 #define CLAIMING 0xffffffffu /* an entry being filled by its new owner */
@@ -327,14 +327,41 @@ static void disarm(rfm_ring_consumer *c)
 
 static int enable_notify(rfm_ring_consumer *c)
 {
-	uint32_t mask = 0;
+	int ret = rfm__event_enable_notify(c->node, c->g.notify_type);
+
+	/* Turned on now: the caller arms and looks again before it sleeps. */
+	return ret < 0 ? ret : 0;
+}
+
+struct slot_spin {
+	rfm_ring_consumer *c;
+	uint64_t start, deadline;
+	int64_t spin_ns;
+};
+
+static bool slot_ready(void *arg)
+{
+	struct slot_spin *sp = arg;
+	struct ring_slot *s;
+
+	return look(sp->c, &s) != LOOK_EMPTY;
+}
+
+static int slot_spin_check(void *arg, unsigned int turn)
+{
+	struct slot_spin *sp = arg;
+	uint64_t now = rfm__now_ns();
 	int ret;
 
-	rfm_event_get_enabled(c->node, &mask);
-	if (mask & RFM_EVENT_BIT(c->g.notify_type))
-		return 0;
-	ret = rfm_event_enable(c->node, RFM_EVENT_BIT(c->g.notify_type));
-	return ret == RFM_EBUSY ? 0 : ret;
+	(void)turn;
+	if (sp->deadline && now >= sp->deadline)
+		return rfm__error(RFM_ETIMEDOUT, "ring at 0x%llx: nothing new in time",
+				  (unsigned long long)sp->c->offset);
+	if ((ret = rfm__event_poll_stop(sp->c->node)))
+		return ret; /* rfm_event_cancel() from a signal handler */
+	if (sp->spin_ns >= 0 && now - sp->start >= (uint64_t)sp->spin_ns)
+		return RFM__SPIN_OVER;
+	return 0;
 }
 
 /* Wait until the slot at the cursor is ready (or lapped). */
@@ -358,21 +385,10 @@ static int wait_ready(rfm_ring_consumer *c, int64_t timeout_ns)
 	}
 
 	/* Spin on our slot's stamp. */
-	for (unsigned int i = 1;; i++) {
-		if (look(c, &s) != LOOK_EMPTY)
-			return 0;
-		rfm__cpu_relax();
-		if (i % 64)
-			continue;
-		uint64_t now = rfm__now_ns();
-		if (deadline && now >= deadline)
-			return rfm__error(RFM_ETIMEDOUT, "ring at 0x%llx: nothing new in time",
-					  (unsigned long long)c->offset);
-		if ((ret = rfm__event_poll_stop(c->node)))
-			return ret; /* rfm_event_cancel() from a signal handler */
-		if (spin_ns >= 0 && now - start >= (uint64_t)spin_ns)
-			break;
-	}
+	struct slot_spin spin = { c, start, deadline, spin_ns };
+	ret = rfm__spin_until(slot_ready, slot_spin_check, &spin);
+	if (ret != RFM__SPIN_OVER)
+		return ret;
 	if (!sleepable(c)) {
 		/* No interrupt will come: poll, sleeping longer each time (to 1 ms). */
 		for (unsigned int step = 0;; step++) {
@@ -391,7 +407,6 @@ static int wait_ready(rfm_ring_consumer *c, int64_t timeout_ns)
 	if (ret)
 		return ret;
 	for (;;) {
-		struct rfm_event ev;
 		int64_t left = -1;
 
 		arm(c);
@@ -410,7 +425,7 @@ static int wait_ready(rfm_ring_consumer *c, int64_t timeout_ns)
 			left = (int64_t)(deadline - now);
 		}
 		c->sleeps++;
-		ret = rfm_event_wait(c->node, &ev, left);
+		ret = rfm__event_sleep(c->node, left);
 		disarm(c);
 		if (ret && ret != RFM_ETIMEDOUT)
 			return ret;
@@ -601,12 +616,8 @@ RFM_API int rfm_ring_consumer_set_callback(rfm_ring_consumer *c, rfm_ring_callba
 		return ret;
 	}
 	/* Kick the dispatcher once for what is already in the ring. */
-	struct rfm_ev_record rec = {
-		.type = c->g.notify_type,
-		.sender = (uint32_t)c->node->id,
-		.data = c->g.ring_id,
-	};
-	c->node->ops->ev_send(c->node, (unsigned int)c->node->id, &rec);
+	rfm__event_post(c->node, (unsigned int)c->node->id, c->g.notify_type,
+			(uint32_t)c->node->id, c->g.ring_id);
 	return 0;
 }
 

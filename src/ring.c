@@ -19,7 +19,7 @@
 #include <rfm/event.h>
 
 #include "futex.h"
-#include "wait-poll.h"
+#include "wait-notify.h"
 #include "ring-internal.h"
 
 static bool is_pow2(uint32_t v)
@@ -76,6 +76,24 @@ RFM_API int rfm_ring_footprint(const struct rfm_ring_config *config, uint64_t *b
 	return ret;
 }
 
+/* The producer's handle of the ring at @offset, laid out as @g says; NULL: no memory. */
+static rfm_ring *ring_new(rfm_node *node, uint64_t offset, const struct ring_geom *g)
+{
+	rfm_ring *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	r->node = node;
+	r->g = *g;
+	r->offset = offset;
+	r->hdr = (struct ring_header *)(node->base + offset);
+	r->slots = node->base + offset + g->slots_offset;
+	r->table = (struct ring_entry *)(node->base + offset + g->table_offset);
+	/* Back-pressure: look at the consumers before the first message. */
+	r->limit = g->flags & RFM_RING_F_BACKPRESSURE ? 0 : UINT64_MAX;
+	return r;
+}
+
 RFM_API int rfm_ring_create(rfm_node *node, uint64_t offset, uint64_t size,
 			    const struct rfm_ring_config *config, rfm_ring **ringp)
 {
@@ -100,18 +118,10 @@ RFM_API int rfm_ring_create(rfm_node *node, uint64_t offset, uint64_t size,
 				  "rfm_ring_create: %llu bytes at 0x%llx do not fit the %llu-byte window",
 				  (unsigned long long)g.footprint, (unsigned long long)offset,
 				  (unsigned long long)node->size);
-	r = calloc(1, sizeof(*r));
+	g.producer = (uint32_t)node->id;
+	r = ring_new(node, offset, &g);
 	if (!r)
 		return rfm__error(RFM_ENOMEM, "rfm_ring_create: out of memory");
-	g.producer = (uint32_t)node->id;
-	r->node = node;
-	r->g = g;
-	r->offset = offset;
-	r->hdr = (struct ring_header *)(node->base + offset);
-	r->slots = node->base + offset + g.slots_offset;
-	r->table = (struct ring_entry *)(node->base + offset + g.table_offset);
-	/* Back-pressure: look at the consumers before the first message. */
-	r->limit = g.flags & RFM_RING_F_BACKPRESSURE ? 0 : UINT64_MAX;
 
 	/* Unpublish first, so no consumer trusts a half-written ring. */
 	__atomic_store_n(&r->hdr->magic, 0, __ATOMIC_RELEASE);
@@ -191,16 +201,9 @@ RFM_API int rfm_ring_attach(rfm_node *node, uint64_t offset, rfm_ring **ringp)
 	if (g.producer != (uint32_t)node->id)
 		return rfm__error(RFM_EOWNER, "ring at 0x%llx: its producer is node %u, this is node %d",
 				  (unsigned long long)offset, g.producer, node->id);
-	r = calloc(1, sizeof(*r));
+	r = ring_new(node, offset, &g);
 	if (!r)
 		return rfm__error(RFM_ENOMEM, "rfm_ring_attach: out of memory");
-	r->node = node;
-	r->g = g;
-	r->offset = offset;
-	r->hdr = (struct ring_header *)(node->base + offset);
-	r->slots = node->base + offset + g.slots_offset;
-	r->table = (struct ring_entry *)(node->base + offset + g.table_offset);
-	r->limit = g.flags & RFM_RING_F_BACKPRESSURE ? 0 : UINT64_MAX;
 	/* Go on after the last committed message (a claim left open is overwritten). */
 	r->head = __atomic_load_n(&r->hdr->head, __ATOMIC_ACQUIRE);
 	*ringp = r;
@@ -224,8 +227,8 @@ bool rfm__ring_entry_alive(rfm_node *node, const struct ring_entry *e)
 		return false;
 	if (node->ops->node_alive && !node->ops->node_alive(node, owner - 1, inc))
 		return false;
-	/* shm: is one host: a dead process is gone even if its node id lives on. */
-	if (node->ops == &rfm__shm_ops && pid > 0 && kill(pid, 0) < 0 && errno == ESRCH)
+	/* One host: a dead process is gone even if its node id lives on. */
+	if ((node->ops->caps & RFM__CAP_SINGLE_HOST) && pid > 0 && kill(pid, 0) < 0 && errno == ESRCH)
 		return false;
 	return true;
 }
@@ -315,25 +318,38 @@ static void sleep_for_room(rfm_ring *r, uint64_t deadline)
 	__atomic_store_n(word, 0, __ATOMIC_RELAXED);
 }
 
+static bool room_ready(void *arg)
+{
+	rfm_ring *r = arg;
+
+	r->limit = bp_limit(r);
+	return r->head < r->limit;
+}
+
+static int room_spin_over(void *arg, unsigned int turn)
+{
+	(void)arg;
+	return rfm__spin_turns_over(turn, 256);
+}
+
 static int wait_room(rfm_ring *r, int64_t timeout_ns)
 {
 	int64_t spin_ns = __atomic_load_n(&r->node->spin_ns, __ATOMIC_RELAXED);
 	uint64_t start = 0, deadline = 0;
 	int ret;
 
-	for (unsigned int i = 0;; i++) {
-		r->limit = bp_limit(r);
-		if (r->head < r->limit)
+	if (room_ready(r))
+		return 0;
+	if (timeout_ns == 0)
+		return rfm__error(RFM_EOVERRUN,
+				  "ring at 0x%llx: message %llu would overrun a consumer",
+				  (unsigned long long)r->offset, (unsigned long long)r->head);
+	/* Consumers usually move on within a moment: spin first. */
+	if (!rfm__spin_until(room_ready, room_spin_over, r))
+		return 0;
+	for (;;) {
+		if (room_ready(r))
 			return 0;
-		if (timeout_ns == 0)
-			return rfm__error(RFM_EOVERRUN,
-					  "ring at 0x%llx: message %llu would overrun a consumer",
-					  (unsigned long long)r->offset,
-					  (unsigned long long)r->head);
-		if (i < 256) {
-			rfm__cpu_relax();
-			continue;
-		}
 		uint64_t now = rfm__now_ns();
 		if (!start) {
 			start = now;
@@ -370,15 +386,11 @@ static void notify(rfm_ring *r)
 			continue;
 		uint32_t owner = __atomic_load_n(&e->owner, __ATOMIC_ACQUIRE);
 		r->notified[i] = sleep;
-		if (!owner || owner > RFM_NODE_ID_MAX + 1 || !node->ops->ev_send)
+		if (!owner || owner > RFM_NODE_ID_MAX + 1)
 			continue;
-		struct rfm_ev_record rec = {
-			.type = r->g.notify_type,
-			.sender = (uint32_t)node->id,
-			.data = r->g.ring_id,
-		};
 		/* Internal send: reaches our own node too (consumers beside us). */
-		node->ops->ev_send(node, owner - 1, &rec);
+		rfm__event_post(node, owner - 1, r->g.notify_type, (uint32_t)node->id,
+				r->g.ring_id);
 	}
 }
 

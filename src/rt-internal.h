@@ -56,8 +56,9 @@ int rfm__rt_probe(const struct rfm_rt_opts *rt, const char *uri);
 
 /* After the backend's open: prefault and lock the window as node->rt asks. */
 int rfm__mem_window(struct rfm_node *node);
-/* After the handle's event queue exists: the same for the queue's memory. */
-int rfm__mem_event_queue(struct rfm_node *node);
+/* After the handle's event queue exists: the same for the queue's memory,
+ * [addr, addr+len), as the backend's event ops told the event code. */
+int rfm__mem_event_queue(struct rfm_node *node, void *addr, size_t len);
 /* Map every page of [addr, addr+len) without changing its contents. */
 void rfm__mem_prefault(void *addr, size_t len);
 /* mlock [addr, addr+len); 0 or RFM_ENOMEM/RFM_EPERM naming RLIMIT_MEMLOCK. */

@@ -117,14 +117,12 @@ static int from_struct(const struct rfm_open_options *o, struct rfm_rt_opts *rt)
 
 static int parse_flag(struct rfm_uri *uri, const char *key, uint32_t flag, uint32_t *flags)
 {
-	const char *v = rfm__uri_take(uri, key);
+	bool on = *flags & flag;
+	int ret = rfm__uri_take_bool(uri, key, &on);
 
-	if (!v)
-		return 0;
-	if (strcmp(v, "0") && strcmp(v, "1"))
-		return rfm__error(RFM_EURI, "%s: %s must be 0 or 1, not '%s'", uri->text, key, v);
-	*flags = v[0] == '1' ? *flags | flag : *flags & ~flag;
-	return 0;
+	if (!ret)
+		*flags = on ? *flags | flag : *flags & ~flag;
+	return ret;
 }
 
 static int from_uri(struct rfm_uri *uri, struct rfm_rt_opts *rt)

@@ -17,18 +17,11 @@
 #include <stdint.h>
 #include <rfm/access.h>
 
+#include "cpu-clock.h"
+
 static inline uint32_t rfm__seq_fix(uint32_t raw, bool swap)
 {
 	return swap ? __builtin_bswap32(raw) : raw;
-}
-
-static inline void rfm__cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#elif defined(__aarch64__)
-	__asm__ __volatile__("yield" ::: "memory");
-#endif
 }
 
 /* Start a read: the sequence seen; odd means a publish is in progress. */

@@ -82,28 +82,27 @@ static void set_listening(struct shm_node *shm, unsigned int id, bool on)
 		__atomic_fetch_and(&shm->header->listening[id / 64], ~bit, __ATOMIC_RELEASE);
 }
 
-static int queue_lock(struct shm_node *shm, unsigned int qi)
+/* Set the byte lock of queue @qi to @type (F_WRLCK, F_UNLCK): 0 or -errno. */
+static int queue_lock_set(struct shm_node *shm, unsigned int qi, short type)
 {
 	struct flock fl;
 
 	memset(&fl, 0, sizeof(fl));
-	fl.l_type = F_WRLCK;
+	fl.l_type = type;
 	fl.l_whence = SEEK_SET;
 	fl.l_start = RFM_SHM_QUEUE_LOCK_BASE + qi;
 	fl.l_len = 1;
 	return fcntl(shm->fd, F_OFD_SETLK, &fl) == 0 ? 0 : -errno;
 }
 
+static int queue_lock(struct shm_node *shm, unsigned int qi)
+{
+	return queue_lock_set(shm, qi, F_WRLCK);
+}
+
 static void queue_unlock(struct shm_node *shm, unsigned int qi)
 {
-	struct flock fl;
-
-	memset(&fl, 0, sizeof(fl));
-	fl.l_type = F_UNLCK;
-	fl.l_whence = SEEK_SET;
-	fl.l_start = RFM_SHM_QUEUE_LOCK_BASE + qi;
-	fl.l_len = 1;
-	fcntl(shm->fd, F_OFD_SETLK, &fl);
+	queue_lock_set(shm, qi, F_UNLCK);
 }
 
 void rfm__shm_reclaim_queues(struct shm_node *shm, int id)
@@ -169,7 +168,7 @@ static int take_slab(struct rfm_node *node, struct shm_node *shm, unsigned int *
 	return 0;
 }
 
-int rfm__shm_ev_attach(struct rfm_node *node, uint32_t *depth)
+static int shm_ev_attach(struct rfm_node *node, uint32_t *depth)
 {
 	struct shm_node *shm = node->priv;
 	unsigned int qi = 0, slab = 0, j = 0;
@@ -253,7 +252,7 @@ void rfm__shm_release_queue(struct shm_node *shm, bool locked)
 	shm->slots = NULL;
 }
 
-void rfm__shm_ev_set_mask(struct rfm_node *node, uint32_t mask)
+static void shm_ev_set_mask(struct rfm_node *node, uint32_t mask)
 {
 	struct shm_node *shm = node->priv;
 
@@ -360,7 +359,7 @@ static int push_node(struct shm_node *shm, unsigned int id, struct rfm_ev_record
 	/*
 	 * Stamps before the sleeper counts: a seq_cst read-modify-write of
 	 * sleepers pairs with the receiver's own RMW in
-	 * rfm__shm_ev_sleep_prepare (both on one location, so one of them sees
+	 * shm_ev_sleep_prepare (both on one location, so one of them sees
 	 * the other). Unlike a bare fence, ThreadSanitizer models this.
 	 */
 	for (int i = 0; i < n; i++)
@@ -369,7 +368,7 @@ static int push_node(struct shm_node *shm, unsigned int id, struct rfm_ev_record
 	return n;
 }
 
-bool rfm__shm_ev_node_attached(struct rfm_node *node, unsigned int id)
+static bool shm_ev_node_attached(struct rfm_node *node, unsigned int id)
 {
 	struct shm_node *shm = node->priv;
 
@@ -377,7 +376,7 @@ bool rfm__shm_ev_node_attached(struct rfm_node *node, unsigned int id)
 	       __atomic_load_n(&shm->nodes[id].state, __ATOMIC_ACQUIRE) == RFM_SHM_NODE_ATTACHED;
 }
 
-int rfm__shm_ev_send(struct rfm_node *node, unsigned int to, struct rfm_ev_record *rec)
+static int shm_ev_send(struct rfm_node *node, unsigned int to, struct rfm_ev_record *rec)
 {
 	struct shm_node *shm = node->priv;
 	int n = 0;
@@ -385,7 +384,7 @@ int rfm__shm_ev_send(struct rfm_node *node, unsigned int to, struct rfm_ev_recor
 	if (to != RFM_NODE_ALL) {
 		uint64_t damaged = __atomic_load_n(&shm->damaged, __ATOMIC_RELAXED);
 
-		if (!rfm__shm_ev_node_attached(node, to))
+		if (!shm_ev_node_attached(node, to))
 			return rfm__error(RFM_ENODE, "%s: node %u is not attached", node->uri, to);
 		n = push_node(shm, to, rec);
 		if (!n && __atomic_load_n(&shm->damaged, __ATOMIC_RELAXED) != damaged)
@@ -452,7 +451,7 @@ static void check_stall(struct shm_node *shm, uint64_t head)
 	publish_head(shm, head + 1);
 }
 
-unsigned int rfm__shm_ev_take(struct rfm_node *node, struct rfm_ev_record *recs, unsigned int max)
+static unsigned int shm_ev_take(struct rfm_node *node, struct rfm_ev_record *recs, unsigned int max)
 {
 	struct shm_node *shm = node->priv;
 	struct rfm_shm_slot *slots = shm->slots;
@@ -494,7 +493,7 @@ unsigned int rfm__shm_ev_take(struct rfm_node *node, struct rfm_ev_record *recs,
 	return n;
 }
 
-uint64_t rfm__shm_ev_dropped(struct rfm_node *node)
+static uint64_t shm_ev_dropped(struct rfm_node *node)
 {
 	struct shm_node *shm = node->priv;
 
@@ -503,7 +502,7 @@ uint64_t rfm__shm_ev_dropped(struct rfm_node *node)
 	return __atomic_load_n(&shm->q->dropped, __ATOMIC_RELAXED) - shm->drop_base + shm->skipped;
 }
 
-bool rfm__shm_ev_ready(struct rfm_node *node)
+static bool shm_ev_ready(struct rfm_node *node)
 {
 	struct shm_node *shm = node->priv;
 	uint64_t head;
@@ -515,7 +514,7 @@ bool rfm__shm_ev_ready(struct rfm_node *node)
 	       head + 1;
 }
 
-uint64_t rfm__shm_ev_queued(struct rfm_node *node)
+static uint64_t shm_ev_queued(struct rfm_node *node)
 {
 	struct shm_node *shm = node->priv;
 
@@ -526,7 +525,7 @@ uint64_t rfm__shm_ev_queued(struct rfm_node *node)
 	return tail > head ? (tail - head < shm->depth ? tail - head : shm->depth) : 0;
 }
 
-uint32_t rfm__shm_ev_sleep_prepare(struct rfm_node *node)
+static uint32_t shm_ev_sleep_prepare(struct rfm_node *node)
 {
 	struct shm_node *shm = node->priv;
 
@@ -537,7 +536,7 @@ uint32_t rfm__shm_ev_sleep_prepare(struct rfm_node *node)
 	return __atomic_load_n(&shm->q->futex, __ATOMIC_SEQ_CST);
 }
 
-void rfm__shm_ev_sleep(struct rfm_node *node, uint32_t token, uint64_t deadline_ns)
+static void shm_ev_sleep(struct rfm_node *node, uint32_t token, uint64_t deadline_ns)
 {
 	struct shm_node *shm = node->priv;
 
@@ -552,7 +551,7 @@ void rfm__shm_ev_sleep(struct rfm_node *node, uint32_t token, uint64_t deadline_
 	rfm__futex_wait(&shm->q->futex, token, deadline_ns, true);
 }
 
-void rfm__shm_ev_sleep_finish(struct rfm_node *node)
+static void shm_ev_sleep_finish(struct rfm_node *node)
 {
 	struct shm_node *shm = node->priv;
 
@@ -560,7 +559,7 @@ void rfm__shm_ev_sleep_finish(struct rfm_node *node)
 		__atomic_fetch_sub(&shm->q->sleepers, 1, __ATOMIC_RELAXED);
 }
 
-void rfm__shm_ev_wake(struct rfm_node *node)
+static void shm_ev_wake(struct rfm_node *node)
 {
 	struct shm_node *shm = node->priv;
 
@@ -569,10 +568,26 @@ void rfm__shm_ev_wake(struct rfm_node *node)
 }
 
 /* lock=1/prefault=1 (mem-lock.c): the handle's queue, header and slots. */
-void rfm__shm_ev_queue_memory(struct rfm_node *node, void **addr, size_t *len)
+static void shm_ev_queue_memory(struct rfm_node *node, void **addr, size_t *len)
 {
 	struct shm_node *shm = node->priv;
 
 	*addr = shm->q;
 	*len = shm->q ? shm->stride : 0;
 }
+
+const struct rfm_backend_ev_ops rfm__shm_ev_ops = {
+	.send = shm_ev_send,
+	.node_attached = shm_ev_node_attached,
+	.attach = shm_ev_attach,
+	.set_mask = shm_ev_set_mask,
+	.take = shm_ev_take,
+	.dropped = shm_ev_dropped,
+	.ready = shm_ev_ready,
+	.queued = shm_ev_queued,
+	.sleep_prepare = shm_ev_sleep_prepare,
+	.sleep = shm_ev_sleep,
+	.sleep_finish = shm_ev_sleep_finish,
+	.wake = shm_ev_wake,
+	.queue_memory = shm_ev_queue_memory,
+};

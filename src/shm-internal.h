@@ -42,19 +42,7 @@ struct shm_node {
 };
 
 /* shm-events.c: the event ops of the backend */
-int rfm__shm_ev_send(struct rfm_node *node, unsigned int to, struct rfm_ev_record *rec);
-bool rfm__shm_ev_node_attached(struct rfm_node *node, unsigned int id);
-int rfm__shm_ev_attach(struct rfm_node *node, uint32_t *depth);
-void rfm__shm_ev_set_mask(struct rfm_node *node, uint32_t mask);
-unsigned int rfm__shm_ev_take(struct rfm_node *node, struct rfm_ev_record *recs, unsigned int max);
-uint64_t rfm__shm_ev_dropped(struct rfm_node *node);
-bool rfm__shm_ev_ready(struct rfm_node *node);
-uint64_t rfm__shm_ev_queued(struct rfm_node *node);
-uint32_t rfm__shm_ev_sleep_prepare(struct rfm_node *node);
-void rfm__shm_ev_sleep(struct rfm_node *node, uint32_t token, uint64_t deadline_ns);
-void rfm__shm_ev_sleep_finish(struct rfm_node *node);
-void rfm__shm_ev_wake(struct rfm_node *node);
-void rfm__shm_ev_queue_memory(struct rfm_node *node, void **addr, size_t *len);
+extern const struct rfm_backend_ev_ops rfm__shm_ev_ops;
 /* Free the queues of node @id whose receiver has died. The segment lock is held. */
 void rfm__shm_reclaim_queues(struct shm_node *shm, int id);
 /* Give up the handle's queue. The segment lock is held if @locked. */

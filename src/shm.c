@@ -379,18 +379,6 @@ struct shm_params {
 	bool accept_owner;	/* join a segment owned by another user as it is */
 };
 
-static int parse_bool(struct rfm_uri *uri, const char *key, bool *out)
-{
-	const char *v = rfm__uri_take(uri, key);
-
-	if (!v)
-		return 0;
-	if (strcmp(v, "0") && strcmp(v, "1"))
-		return rfm__error(RFM_EURI, "%s: %s must be 0 or 1, not '%s'", uri->text, key, v);
-	*out = v[0] == '1';
-	return 0;
-}
-
 static int parse_params(struct rfm_uri *uri, struct shm_params *p)
 {
 	const char *v;
@@ -428,7 +416,7 @@ static int parse_params(struct rfm_uri *uri, struct shm_params *p)
 		p->mode_given = true;
 	}
 	p->shared = false;
-	ret = parse_bool(uri, "shared", &p->shared);
+	ret = rfm__uri_take_bool(uri, "shared", &p->shared);
 	if (ret)
 		return ret;
 	if (p->shared && p->node_id < 0)
@@ -443,11 +431,11 @@ static int parse_params(struct rfm_uri *uri, struct shm_params *p)
 		p->depth = (uint32_t)n;
 	}
 	p->create = true;
-	ret = parse_bool(uri, "create", &p->create);
+	ret = rfm__uri_take_bool(uri, "create", &p->create);
 	if (ret)
 		return ret;
 	p->accept_owner = false;
-	ret = parse_bool(uri, "accept_owner", &p->accept_owner);
+	ret = rfm__uri_take_bool(uri, "accept_owner", &p->accept_owner);
 	if (ret)
 		return ret;
 	return rfm__uri_check_all_used(uri);
@@ -891,24 +879,13 @@ static int shm_destroy(struct rfm_uri *uri, unsigned int flags)
 
 const struct rfm_backend_ops rfm__shm_ops = {
 	.scheme = "shm",
+	.caps = RFM__CAP_SINGLE_HOST,
 	.open = shm_open_node,
 	.close = shm_close_node,
 	.get_info = shm_get_info,
 	.destroy = shm_destroy,
 	.forget = shm_forget,
-	.ev_send = rfm__shm_ev_send,
-	.ev_node_attached = rfm__shm_ev_node_attached,
-	.ev_attach = rfm__shm_ev_attach,
-	.ev_set_mask = rfm__shm_ev_set_mask,
-	.ev_take = rfm__shm_ev_take,
-	.ev_dropped = rfm__shm_ev_dropped,
-	.ev_ready = rfm__shm_ev_ready,
-	.ev_queued = rfm__shm_ev_queued,
-	.ev_sleep_prepare = rfm__shm_ev_sleep_prepare,
-	.ev_sleep = rfm__shm_ev_sleep,
-	.ev_sleep_finish = rfm__shm_ev_sleep_finish,
-	.ev_wake = rfm__shm_ev_wake,
-	.ev_queue_memory = rfm__shm_ev_queue_memory,
+	.ev = &rfm__shm_ev_ops,
 	.node_facts = rfm__shm_node_facts,
 	.node_alive = rfm__shm_node_alive,
 };

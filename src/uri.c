@@ -131,6 +131,18 @@ const char *rfm__uri_take(struct rfm_uri *uri, const char *key)
 	return NULL;
 }
 
+int rfm__uri_take_bool(struct rfm_uri *uri, const char *key, bool *out)
+{
+	const char *v = rfm__uri_take(uri, key);
+
+	if (!v)
+		return 0;
+	if (strcmp(v, "0") && strcmp(v, "1"))
+		return rfm__error(RFM_EURI, "%s: %s must be 0 or 1, not '%s'", uri->text, key, v);
+	*out = v[0] == '1';
+	return 0;
+}
+
 int rfm__uri_check_all_used(const struct rfm_uri *uri)
 {
 	for (unsigned int i = 0; i < uri->nparams; i++)

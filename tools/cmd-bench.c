@@ -427,42 +427,48 @@ static void print_text(const struct bench *b, const struct figures *f, bool inte
 			       f->ring[s].ns_per_op, f->ring[s].mb_per_s);
 }
 
-static int bench_run(struct cli *cli, int argc, char **argv)
+/* What the options name beside the figures' settings in struct bench. */
+struct bench_args {
+	const char *layout_path, *var_name, *rec_name;
+	bool range_given; /* --offset or --length */
+};
+
+/*
+ * The options of rfm bench into @b and @a. Returns 0 with *done false to
+ * run; else *done is true and the result is the exit status (--help,
+ * a usage error).
+ */
+static int parse_options(struct cli *cli, int argc, char **argv, struct bench *b,
+			 struct bench_args *a, bool *done)
 {
-	struct bench b = { .cli = cli, .budget_ns = 200 * MS, .length = sizes[NSIZES - 1] };
-	struct table_path t = { 0 };
-	const char *layout_path = NULL, *var_name = NULL, *rec_name = NULL;
-	rfm_layout *layout = NULL;
-	struct figures *f = NULL;
-	uint8_t *saved = NULL;
-	bool range_given = false;
 	uint64_t v;
 	int opt, ret;
 
+	*done = true;
 	while ((opt = cli_getopt(cli, argc, argv, "L:", bench_options)) > 0) {
 		ret = 0;
 		if (opt == OPT_DURATION) {
 			ret = cli_parse_u64(cli, "duration", optarg, 60000, &v);
 			if (!ret && !v)
 				ret = cli_usage_error(cli, "duration must be at least 1 ms");
-			b.budget_ns = v * MS;
+			b->budget_ns = v * MS;
 		} else if (opt == OPT_OFFSET) {
-			ret = cli_parse_bytes(cli, "offset", optarg, UINT64_MAX, &b.offset);
-			if (!ret && b.offset % 8)
+			ret = cli_parse_bytes(cli, "offset", optarg, UINT64_MAX, &b->offset);
+			if (!ret && b->offset % 8)
 				ret = cli_usage_error(cli, "offset %llu is not a multiple of 8",
-						      (unsigned long long)b.offset);
-			range_given = true;
+						      (unsigned long long)b->offset);
+			a->range_given = true;
 		} else if (opt == OPT_LENGTH) {
-			ret = cli_parse_bytes(cli, "length", optarg, UINT64_MAX, &b.length);
-			if (!ret && b.length < 8)
+			ret = cli_parse_bytes(cli, "length", optarg, UINT64_MAX, &b->length);
+			if (!ret && b->length < 8)
 				ret = cli_usage_error(cli, "length must be at least 8 bytes");
-			range_given = true;
+			a->range_given = true;
 		} else if (opt == CLI_OPT_LAYOUT) {
-			layout_path = optarg;
+			a->layout_path = optarg;
 		} else if (opt == OPT_VAR) {
-			var_name = optarg;
+			a->var_name = optarg;
 		} else if (opt == OPT_RECORD) {
-			rec_name = optarg;
+			a->rec_name = optarg;
 		}
 		if (ret)
 			return ret;
@@ -472,8 +478,28 @@ static int bench_run(struct cli *cli, int argc, char **argv)
 	ret = cli_check_args(cli, argc, argv, 0, 0);
 	if (ret)
 		return ret;
-	if ((var_name || rec_name) && !layout_path)
+	if ((a->var_name || a->rec_name) && !a->layout_path)
 		return cli_usage_error(cli, "--var and --record need --layout FILE");
+	*done = false;
+	return 0;
+}
+
+static int bench_run(struct cli *cli, int argc, char **argv)
+{
+	struct bench b = { .cli = cli, .budget_ns = 200 * MS, .length = sizes[NSIZES - 1] };
+	struct bench_args args = { 0 };
+	const char *layout_path;
+	struct table_path t = { 0 };
+	rfm_layout *layout = NULL;
+	struct figures *f = NULL;
+	uint8_t *saved = NULL;
+	bool done;
+	int ret;
+
+	ret = parse_options(cli, argc, argv, &b, &args, &done);
+	if (done)
+		return ret;
+	layout_path = args.layout_path;
 	ret = cli_open(cli);
 	if (ret)
 		return ret;
@@ -482,12 +508,12 @@ static int bench_run(struct cli *cli, int argc, char **argv)
 	/* A layout says which bytes are others': --layout, else $RFM_LAYOUT as for fill. */
 	if (layout_path || (getenv("RFM_LAYOUT") && getenv("RFM_LAYOUT")[0])) {
 		ret = cli_load_layout(cli, layout_path, &layout);
-		if (!ret && range_given)
+		if (!ret && args.range_given)
 			ret = cli_check_range(cli, b.offset, b.length);
 		if (!ret)
-			ret = choose_range(&b, layout, range_given);
+			ret = choose_range(&b, layout, args.range_given);
 		if (!ret && layout_path)
-			ret = open_table_path(cli, layout, var_name, rec_name, &t);
+			ret = open_table_path(cli, layout, args.var_name, args.rec_name, &t);
 		if (ret)
 			goto out;
 	}

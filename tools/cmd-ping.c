@@ -379,57 +379,66 @@ static uint32_t new_session(void)
 	return s ? s : 1;
 }
 
-static int ping_run(struct cli *cli, int argc, char **argv)
+/* What rfm ping's options say beside struct ping and struct run_opts. */
+struct ping_args {
+	const char *csv_path, *peer_text, *mode_text;
+	bool echo, local, timeout_given, count_given;
+	int cpus[2]; /* pinger's and local echoer's CPU, -1: any */
+};
+
+/*
+ * The options into @p, @o and @a. Returns 0 with *done false to go on;
+ * else *done is true and the result is the exit status (--help, usage).
+ */
+static int read_options(struct cli *cli, int argc, char **argv, struct ping *p,
+			struct run_opts *o, struct ping_args *a, bool *done)
 {
-	struct ping p = { .cli = cli, .mode = MODE_SPIN, .timeout_ns = 1000 * MS };
-	struct run_opts o = { .count = 10000, .warmup = 1000 };
-	const char *csv_path = NULL, *peer_text = NULL, *mode_text = "spin";
-	bool echo = false, local = false, timeout_given = false, count_given = false;
-	int cpus[2] = { -1, -1 }, opt, ret;
+	int opt, ret;
 	uint64_t v;
 
+	*done = true;
 	while ((opt = cli_getopt(cli, argc, argv, "m:c:", ping_options)) > 0) {
 		ret = 0;
 		switch (opt) {
 		case 'm':
-			mode_text = optarg;
+			a->mode_text = optarg;
 			break;
 		case 'c':
-			ret = cli_parse_u64(cli, "count", optarg, UINT32_MAX, &o.count);
-			count_given = true;
+			ret = cli_parse_u64(cli, "count", optarg, UINT32_MAX, &o->count);
+			a->count_given = true;
 			break;
 		case OPT_WARMUP:
-			ret = cli_parse_u64(cli, "warmup", optarg, UINT32_MAX, &o.warmup);
+			ret = cli_parse_u64(cli, "warmup", optarg, UINT32_MAX, &o->warmup);
 			break;
 		case OPT_RATE:
-			ret = cli_parse_u64(cli, "rate", optarg, 1000000000, &o.rate_hz);
+			ret = cli_parse_u64(cli, "rate", optarg, 1000000000, &o->rate_hz);
 			break;
 		case OPT_SIZE:
 			ret = cli_parse_bytes(cli, "size", optarg, MAX_PAYLOAD, &v);
-			p.size = (uint32_t)v;
+			p->size = (uint32_t)v;
 			break;
 		case OPT_CPU:
-			ret = parse_cpus(cli, optarg, cpus);
+			ret = parse_cpus(cli, optarg, a->cpus);
 			break;
 		case OPT_PEER:
-			peer_text = optarg;
+			a->peer_text = optarg;
 			break;
 		case OPT_TIMEOUT:
 			ret = cli_parse_u64(cli, "timeout", optarg, INT64_MAX / MS, &v);
-			p.timeout_ns = (int64_t)v * MS;
-			timeout_given = true;
+			p->timeout_ns = (int64_t)v * MS;
+			a->timeout_given = true;
 			break;
 		case OPT_HIST_CSV:
-			csv_path = optarg;
+			a->csv_path = optarg;
 			break;
 		case OPT_OFFSET:
-			ret = cli_parse_bytes(cli, "offset", optarg, UINT64_MAX, &p.offset);
+			ret = cli_parse_bytes(cli, "offset", optarg, UINT64_MAX, &p->offset);
 			break;
 		case OPT_ECHO:
-			echo = true;
+			a->echo = true;
 			break;
 		case OPT_LOCAL:
-			local = true;
+			a->local = true;
 			break;
 		}
 		if (ret)
@@ -440,44 +449,165 @@ static int ping_run(struct cli *cli, int argc, char **argv)
 	ret = cli_check_args(cli, argc, argv, 0, 0);
 	if (ret)
 		return ret;
-	if (!strcmp(mode_text, "spin"))
-		p.mode = MODE_SPIN;
-	else if (!strcmp(mode_text, "event"))
-		p.mode = MODE_EVENT;
-	else if (!strcmp(mode_text, "ring"))
-		p.mode = MODE_RING;
+	*done = false;
+	return 0;
+}
+
+/* The mode, the peer and the combinations of options. 0 or the exit status. */
+static int check_options(struct cli *cli, struct ping *p, struct run_opts *o,
+			 struct ping_args *a)
+{
+	uint64_t v;
+	int ret;
+
+	if (!strcmp(a->mode_text, "spin"))
+		p->mode = MODE_SPIN;
+	else if (!strcmp(a->mode_text, "event"))
+		p->mode = MODE_EVENT;
+	else if (!strcmp(a->mode_text, "ring"))
+		p->mode = MODE_RING;
 	else
 		return cli_usage_error(cli, "unknown mode '%s' (use spin, event or ring)",
-				       mode_text);
-	if (p.offset % 8)
+				       a->mode_text);
+	if (p->offset % 8)
 		return cli_usage_error(cli, "offset %llu is not a multiple of 8",
-				       (unsigned long long)p.offset);
-	if (p.mode == MODE_RING && p.offset % 64)
+				       (unsigned long long)p->offset);
+	if (p->mode == MODE_RING && p->offset % 64)
 		return cli_usage_error(cli, "ring mode: offset %llu is not a multiple of 64",
-				       (unsigned long long)p.offset);
-	if (p.mode == MODE_RING && peer_text)
+				       (unsigned long long)p->offset);
+	if (p->mode == MODE_RING && a->peer_text)
 		return cli_usage_error(cli, "ring mode takes no --peer (the rings say who "
 				       "answers)");
-	if (echo && local)
+	if (a->echo && a->local)
 		return cli_usage_error(cli, "--echo and --local exclude each other");
-	if (echo && (csv_path || o.rate_hz || peer_text))
+	if (a->echo && (a->csv_path || o->rate_hz || a->peer_text))
 		return cli_usage_error(cli, "--echo takes only --mode, --count, --offset, --cpu "
 				       "and --timeout");
-	if (!o.count && !echo)
+	if (!o->count && !a->echo)
 		return cli_usage_error(cli, "count must be at least 1");
-	if (peer_text) {
-		ret = cli_parse_u64(cli, "peer node", peer_text, RFM_NODE_ID_MAX, &v);
+	if (a->peer_text) {
+		ret = cli_parse_u64(cli, "peer node", a->peer_text, RFM_NODE_ID_MAX, &v);
 		if (ret)
 			return ret;
-		p.peer = (unsigned int)v;
-	} else if (p.mode == MODE_EVENT && !echo && !local) {
+		p->peer = (unsigned int)v;
+	} else if (p->mode == MODE_EVENT && !a->echo && !a->local) {
 		return cli_usage_error(cli, "event mode needs --peer NODE (or --local)");
 	}
-	if (echo && !timeout_given)
-		p.timeout_ns = -1;
+	if (a->echo && !a->timeout_given)
+		p->timeout_ns = -1;
 	/* An echoer serves until stopped, unless told how many to answer. */
-	if (echo && !count_given)
-		o.count = 0;
+	if (a->echo && !a->count_given)
+		o->count = 0;
+	return 0;
+}
+
+/* rfm ping --echo: answer until stopped (or @count answered), then say how many. */
+static int run_echo(struct cli *cli, struct ping *p, uint64_t count, int cpu)
+{
+	uint64_t echoed;
+	int ret;
+
+	ret = pin(cli, cpu);
+	if (!ret && p->mode == MODE_RING)
+		ret = ring_echo_setup(p);
+	if (!ret)
+		ret = echo_loop(p, count, &echoed);
+	if (ret == CLI_EXIT_NOMATCH)
+		cli_error(cli, "no request within %lld ms", (long long)(p->timeout_ns / MS));
+	if (ret == PING_INTERRUPTED)
+		ret = CLI_EXIT_INTERRUPTED;
+	else if (ret)
+		return ret;
+	if (cli->json) {
+		struct json_object *obj = json_object_new_object();
+		cli_json_add_string(obj, "mode", ping_mode_names[p->mode]);
+		cli_json_add_u64(obj, "echoed", echoed);
+		cli_json_add_bool(obj, "interrupted", ret == CLI_EXIT_INTERRUPTED);
+		cli_json_print(obj);
+	} else {
+		printf("echoed %llu request(s)\n", (unsigned long long)echoed);
+	}
+	return ret;
+}
+
+/* rfm ping --local: fork the echoer (on @cpu); *child its pid, p->peer its node. */
+static int start_local_echoer(struct cli *cli, struct ping *p, int cpu, pid_t *child)
+{
+	int ready[2], id = -1;
+
+	if (pipe(ready))
+		return cli_error(cli, "pipe: %s", strerror(errno));
+	fflush(NULL);
+	*child = fork();
+	if (*child == 0) {
+		/* Never outlive the pinger, even one killed with SIGKILL. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL, 0UL, 0UL, 0UL);
+		close(ready[0]);
+		_exit(local_echoer(p, cpu, ready[1]));
+	}
+	close(ready[1]);
+	if (*child < 0 || read(ready[0], &id, sizeof(id)) != sizeof(id) || id < 0) {
+		close(ready[0]);
+		return *child < 0 ? cli_error(cli, "fork: %s", strerror(errno))
+				  : CLI_EXIT_FAILED;	/* the child said why */
+	}
+	close(ready[0]);
+	p->peer = (unsigned int)id;
+	return 0;
+}
+
+/*
+ * Both sides: the payload, this thread's CPU, the node with its window
+ * and event settings, and the slots (rings) of the exchange.
+ */
+static int ping_setup(struct cli *cli, struct ping *p, const struct ping_args *a)
+{
+	int ret;
+
+	p->payload = calloc(1, p->size ? p->size : 1);
+	ret = p->payload ? pin(cli, a->cpus[0]) : cli_error(cli, "out of memory");
+	if (ret)
+		return ret;
+	for (uint32_t i = 0; i < p->size; i++)
+		p->payload[i] = (uint8_t)i;
+	ret = cli_open(cli);
+	if (ret)
+		return ret;
+	if (rfm_mem_map(cli->node, (void **)&p->base, NULL) ||
+	    (p->mode == MODE_EVENT &&
+	     (rfm_event_enable(cli->node, RFM_EVENT_BIT(RFM_EVENT_INTR1)) ||
+	      rfm_event_set_spin(cli->node, 0))) ||
+	    /* Ring takes spin as spin mode does, then poll with yields. */
+	    (p->mode == MODE_RING && rfm_event_set_spin(cli->node, YIELD_AFTER_NS)))
+		return cli_fail(cli);
+	/* Both slots (rings), at the largest payload the echoer will accept. */
+	if (p->mode != MODE_RING) {
+		ret = cli_check_range(cli, p->offset, slot_pair_span(p->size));
+		if (!ret)
+			ret = cli_guard_scratch(cli, p->offset, slot_pair_span(p->size),
+						PING_OFFSET_HINT);
+	} else if (!a->echo) {
+		ret = ring_ping_setup(p);
+	}
+	return ret;
+}
+
+static int ping_run(struct cli *cli, int argc, char **argv)
+{
+	struct ping p = { .cli = cli, .mode = MODE_SPIN, .timeout_ns = 1000 * MS };
+	struct run_opts o = { .count = 10000, .warmup = 1000 };
+	struct ping_args a = { .mode_text = "spin", .cpus = { -1, -1 } };
+	const char *csv_path;
+	bool done;
+	int ret;
+
+	ret = read_options(cli, argc, argv, &p, &o, &a, &done);
+	if (done)
+		return ret;
+	ret = check_options(cli, &p, &o, &a);
+	if (ret)
+		return ret;
+	csv_path = a.csv_path;
 	p.session = new_session();
 	cli_catch_interrupt();
 
@@ -489,86 +619,18 @@ static int ping_run(struct cli *cli, int argc, char **argv)
 	pid_t child = -1;
 	struct lhist *hist = NULL;
 	uint64_t late = 0;
-	p.payload = calloc(1, p.size ? p.size : 1);
-	ret = p.payload ? pin(cli, cpus[0]) : cli_error(cli, "out of memory");
-	if (ret)
-		goto out;
-	for (uint32_t i = 0; i < p.size; i++)
-		p.payload[i] = (uint8_t)i;
-	ret = cli_open(cli);
-	if (ret)
-		goto out;
-	if (rfm_mem_map(cli->node, (void **)&p.base, NULL) ||
-	    (p.mode == MODE_EVENT &&
-	     (rfm_event_enable(cli->node, RFM_EVENT_BIT(RFM_EVENT_INTR1)) ||
-	      rfm_event_set_spin(cli->node, 0))) ||
-	    /* Ring takes spin as spin mode does, then poll with yields. */
-	    (p.mode == MODE_RING && rfm_event_set_spin(cli->node, YIELD_AFTER_NS))) {
-		ret = cli_fail(cli);
-		goto out;
-	}
-	/* Both slots (rings), at the largest payload the echoer will accept. */
-	if (p.mode != MODE_RING) {
-		ret = cli_check_range(cli, p.offset, slot_pair_span(p.size));
-		if (!ret)
-			ret = cli_guard_scratch(cli, p.offset, slot_pair_span(p.size),
-						PING_OFFSET_HINT);
-	}
-	else if (!echo)
-		ret = ring_ping_setup(&p);
+	ret = ping_setup(cli, &p, &a);
 	if (ret)
 		goto out;
 
-	if (echo) {
-		uint64_t echoed;
-
-		ret = pin(cli, cpus[0]);
-		if (!ret && p.mode == MODE_RING)
-			ret = ring_echo_setup(&p);
-		if (!ret)
-			ret = echo_loop(&p, o.count, &echoed);
-		if (ret == CLI_EXIT_NOMATCH)
-			cli_error(cli, "no request within %lld ms", (long long)(p.timeout_ns / MS));
-		if (ret == PING_INTERRUPTED)
-			ret = CLI_EXIT_INTERRUPTED;
-		else if (ret)
-			goto out;
-		if (cli->json) {
-			struct json_object *obj = json_object_new_object();
-			cli_json_add_string(obj, "mode", ping_mode_names[p.mode]);
-			cli_json_add_u64(obj, "echoed", echoed);
-			cli_json_add_bool(obj, "interrupted", ret == CLI_EXIT_INTERRUPTED);
-			cli_json_print(obj);
-		} else {
-			printf("echoed %llu request(s)\n", (unsigned long long)echoed);
-		}
+	if (a.echo) {
+		ret = run_echo(cli, &p, o.count, a.cpus[0]);
 		goto out;
 	}
-
-	if (local) {
-		int ready[2], id = -1;
-
-		if (pipe(ready)) {
-			ret = cli_error(cli, "pipe: %s", strerror(errno));
+	if (a.local) {
+		ret = start_local_echoer(cli, &p, a.cpus[1], &child);
+		if (ret)
 			goto out;
-		}
-		fflush(NULL);
-		child = fork();
-		if (child == 0) {
-			/* Never outlive the pinger, even one killed with SIGKILL. */
-			prctl(PR_SET_PDEATHSIG, SIGKILL, 0UL, 0UL, 0UL);
-			close(ready[0]);
-			_exit(local_echoer(&p, cpus[1], ready[1]));
-		}
-		close(ready[1]);
-		if (child < 0 || read(ready[0], &id, sizeof(id)) != sizeof(id) || id < 0) {
-			close(ready[0]);
-			ret = child < 0 ? cli_error(cli, "fork: %s", strerror(errno))
-					: CLI_EXIT_FAILED;	/* the child said why */
-			goto out;
-		}
-		close(ready[0]);
-		p.peer = (unsigned int)id;
 	}
 	if (p.mode == MODE_RING) {
 		ret = ring_open_peer(&p, ring_reply_offset(&p, p.size), "echo");
@@ -586,7 +648,7 @@ static int ping_run(struct cli *cli, int argc, char **argv)
 	lhist_init(hist);
 	if (!ret)
 		ret = measure(&p, &o, hist, &late);
-	if (local && !ret) {
+	if (a.local && !ret) {
 		/* Ask the echoer to leave; it needs no answer. */
 		ret = round_trip(&p, p.last_seq + 1, 0, FLAG_STOP);
 	}

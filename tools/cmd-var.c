@@ -239,32 +239,108 @@ static int add_watched(struct cli *cli, rfm_layout *layout, const char *name,
 	return 0;
 }
 
+/* What rfm watch shows, and how. */
+struct watch {
+	struct watched *list;
+	size_t n;
+	uint64_t interval_ms;
+	enum cli_clock clock;
+	bool clock_given; /* --time: non-tty text output prints the time too */
+	bool tty;	  /* redraw in place */
+};
+
+/* The heading of one refresh, before the variables (text output). */
+static void watch_heading(struct cli *cli, const struct watch *w, uint64_t refresh,
+			  const char *when)
+{
+	if (w->tty) {
+		printf("\033[H\033[2J");	/* redraw in place */
+		printf("rfm watch: %s every %llu ms, * = changed (Ctrl-C stops)\n%s\n\n",
+		       cli_effective_uri(cli), (unsigned long long)w->interval_ms, when);
+	} else {
+		if (refresh > 1)
+			putchar('\n');
+		if (w->clock_given)
+			printf("# %s\n", when);
+	}
+}
+
+/* One refresh: every variable, marked where it changed since the last one. */
+static int watch_refresh(struct cli *cli, struct watch *w, uint64_t refresh)
+{
+	struct json_object *obj = NULL, *values = NULL, *changed = NULL;
+	uint64_t now = rfm_event_now_ns();
+	char when[64];
+	int ret = 0;
+
+	cli_format_time(w->clock, now, when, sizeof(when));
+	if (cli->json) {
+		obj = json_object_new_object();
+		values = json_object_new_object();
+		changed = json_object_new_array();
+		cli_json_add_u64(obj, "refresh", refresh);
+		cli_json_add_time(obj, "time", w->clock, now);
+	} else {
+		watch_heading(cli, w, refresh, when);
+	}
+	for (size_t i = 0; i < w->n && !ret; i++) {
+		struct watched *v = &w->list[i];
+		const char *text = value_text(cli, v->var);
+		if (!text) {
+			ret = CLI_EXIT_FAILED;
+			break;
+		}
+		bool is_new = v->last && strcmp(v->last, text);
+		const char *name = rfm_var_name(v->var);
+		if (cli->json) {
+			struct json_object *value;
+			ret = cli_var_json(cli, v->var, &value);
+			if (!ret)
+				json_object_object_add(values, name, value);
+			if (is_new)
+				json_object_array_add(changed, json_object_new_string(name));
+		} else {
+			const char *unit = unit_of(v->var);
+			printf("%c %s = %s%s%s\n", is_new ? '*' : ' ', name, text,
+			       unit[0] ? " " : "", unit);
+		}
+		free(v->last);
+		v->last = strdup(text);
+	}
+	if (cli->json) {
+		json_object_object_add(obj, "values", values);
+		json_object_object_add(obj, "changed", changed);
+		if (!ret)
+			cli_json_print(obj);
+		else
+			json_object_put(obj);
+	}
+	fflush(stdout);
+	return ret;
+}
+
 static int watch_run(struct cli *cli, int argc, char **argv)
 {
 	const char *layout_path = NULL;
 	rfm_layout *layout = NULL;
-	struct watched *list = NULL;
-	uint64_t interval_ms = 200, count = 0;
-	enum cli_clock clock = CLI_CLOCK_REALTIME;
-	bool clock_given = false;
-	char when[64];
-	size_t n = 0;
+	struct watch w = { .interval_ms = 200, .clock = CLI_CLOCK_REALTIME };
+	uint64_t count = 0;
 	int opt, ret;
 
 	while ((opt = cli_getopt(cli, argc, argv, "", watch_options)) > 0) {
 		if (opt == CLI_OPT_LAYOUT)
 			layout_path = optarg;
 		else if (opt == OPT_INTERVAL &&
-			 (ret = cli_parse_u64(cli, "--interval", optarg, 3600000, &interval_ms)))
+			 (ret = cli_parse_u64(cli, "--interval", optarg, 3600000, &w.interval_ms)))
 			return ret;
 		else if (opt == OPT_COUNT &&
 			 (ret = cli_parse_u64(cli, "--count", optarg, UINT64_MAX, &count)))
 			return ret;
 		else if (opt == OPT_TIME) {
-			ret = cli_parse_clock(cli, optarg, &clock);
+			ret = cli_parse_clock(cli, optarg, &w.clock);
 			if (ret)
 				return ret;
-			clock_given = true;
+			w.clock_given = true;
 		}
 	}
 	if (opt == CLI_OPT_STOP)
@@ -275,73 +351,22 @@ static int watch_run(struct cli *cli, int argc, char **argv)
 	if (!ret)
 		ret = cli_open(cli);
 	for (int i = optind; !ret && i < argc; i++)
-		ret = add_watched(cli, layout, argv[i], &list, &n);
+		ret = add_watched(cli, layout, argv[i], &w.list, &w.n);
 
-	bool tty = isatty(STDOUT_FILENO);
+	w.tty = isatty(STDOUT_FILENO);
 	for (uint64_t refresh = 1; !ret && (count == 0 || refresh <= count); refresh++) {
-		struct json_object *obj = NULL, *values = NULL, *changed = NULL;
-		uint64_t now = rfm_event_now_ns();
-
-		cli_format_time(clock, now, when, sizeof(when));
-		if (cli->json) {
-			obj = json_object_new_object();
-			values = json_object_new_object();
-			changed = json_object_new_array();
-			cli_json_add_u64(obj, "refresh", refresh);
-			cli_json_add_time(obj, "time", clock, now);
-		} else if (tty) {
-			printf("\033[H\033[2J");	/* redraw in place */
-			printf("rfm watch: %s every %llu ms, * = changed (Ctrl-C stops)\n%s\n\n",
-			       cli_effective_uri(cli), (unsigned long long)interval_ms, when);
-		} else {
-			if (refresh > 1)
-				putchar('\n');
-			if (clock_given)
-				printf("# %s\n", when);
-		}
-		for (size_t i = 0; i < n && !ret; i++) {
-			const char *text = value_text(cli, list[i].var);
-			if (!text) {
-				ret = CLI_EXIT_FAILED;
-				break;
-			}
-			bool is_new = list[i].last && strcmp(list[i].last, text);
-			const char *name = rfm_var_name(list[i].var);
-			if (cli->json) {
-				struct json_object *value;
-				ret = cli_var_json(cli, list[i].var, &value);
-				if (!ret)
-					json_object_object_add(values, name, value);
-				if (is_new)
-					json_object_array_add(changed, json_object_new_string(name));
-			} else {
-				const char *unit = unit_of(list[i].var);
-				printf("%c %s = %s%s%s\n", is_new ? '*' : ' ', name, text,
-				       unit[0] ? " " : "", unit);
-			}
-			free(list[i].last);
-			list[i].last = strdup(text);
-		}
-		if (cli->json) {
-			json_object_object_add(obj, "values", values);
-			json_object_object_add(obj, "changed", changed);
-			if (!ret)
-				cli_json_print(obj);
-			else
-				json_object_put(obj);
-		}
-		fflush(stdout);
+		ret = watch_refresh(cli, &w, refresh);
 		if (!ret && (count == 0 || refresh < count)) {
-			struct timespec ts = { (time_t)(interval_ms / 1000),
-					       (long)(interval_ms % 1000) * 1000000 };
+			struct timespec ts = { (time_t)(w.interval_ms / 1000),
+					       (long)(w.interval_ms % 1000) * 1000000 };
 			nanosleep(&ts, NULL);
 		}
 	}
-	for (size_t i = 0; i < n; i++) {
-		rfm_var_close(list[i].var);
-		free(list[i].last);
+	for (size_t i = 0; i < w.n; i++) {
+		rfm_var_close(w.list[i].var);
+		free(w.list[i].last);
 	}
-	free(list);
+	free(w.list);
 	rfm_layout_free(layout);
 	return ret;
 }

@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Helpers of the event test suites: unique network names, child processes
- * started with a ready pipe and stopped by their recorded PID, and small
- * assertions that print the library's message when a call fails.
- *
- * The backend comes from $RFM_TEST_BACKEND (only "shm" exists now).
+ * Helpers of the event test suites: networks from the shared harness,
+ * child processes started with a ready pipe and stopped by their recorded
+ * PID, and small assertions that print the library's message when a call
+ * fails.
  */
 #ifndef RFM_EV_TEST_H
 #define RFM_EV_TEST_H
@@ -23,35 +22,78 @@
 
 #include <rfm/rfm.h>
 
-/* A network name no other test (or concurrent run) uses. */
-static inline const char *ev_net(const char *tag)
-{
-	static char name[64];
-	static unsigned int counter;
+#include "harness.h"
 
-	snprintf(name, sizeof(name), "evt-%s-%d-%u", tag, (int)getpid(), counter++);
-	return name;
+/*
+ * Networks come from the shared harness (tests/harness): the backend is
+ * $RFM_TEST_BACKEND, names are unique, and whatever a test leaves behind
+ * is removed at exit. Tests name a network by the string ev_net()
+ * returned; the harness's description of it is looked up by that name.
+ */
+#define EV_MAX_NETS 64
+
+static inline struct harness_network *ev_nets(void)
+{
+	static struct harness_network nets[EV_MAX_NETS];
+
+	return nets;
 }
 
-/* "shm:NET?node=N&extra" into a static buffer (one of four, round robin). */
+/* A fresh 64 KiB network; @tag only documents the call site. */
+static inline const char *ev_net(const char *tag)
+{
+	static unsigned int used;
+	struct harness_network *net = &ev_nets()[used++ % EV_MAX_NETS];
+
+	(void)tag;
+	harness_network_new(net, 64 * 1024);
+	return net->name;
+}
+
+static inline struct harness_network *ev_network(const char *name)
+{
+	for (int i = 0; i < EV_MAX_NETS; i++)
+		if (!strcmp(ev_nets()[i].name, name))
+			return &ev_nets()[i];
+	fprintf(stderr, "no test network '%s'\n", name);
+	abort();
+}
+
+/*
+ * The URI of node @node (-1: the network itself) with @extra parameters
+ * ("a=1&b=2" or NULL), in a static buffer (one of four, round robin).
+ * shm: "shm:NET?node=N&size=64K&extra".
+ */
 static inline const char *ev_uri(const char *net, int node, const char *extra)
 {
-	static char bufs[4][256];
+	static char bufs[4][HARNESS_URI_MAX];
 	static unsigned int next;
 	char *b = bufs[next++ % 4];
-	const char *backend = getenv("RFM_TEST_BACKEND");
+	struct harness_network *h = ev_network(net);
+	char n[24] = "";
 
-	if (backend && *backend && strcmp(backend, "shm")) {
-		fprintf(stderr, "RFM_TEST_BACKEND=%s: only shm is supported by this suite\n",
-			backend);
-		exit(77);
+	if (strcmp(harness_backend(), "shm")) {
+		const char *base = harness_node_uri(h, node < 0 ? HARNESS_ANY_NODE : node);
+
+		snprintf(b, HARNESS_URI_MAX, "%s%s%s", base, extra ? "?" : "", extra ? extra : "");
+		return b;
 	}
 	if (node >= 0)
-		snprintf(b, 256, "shm:%s?node=%d&size=64K%s%s", net, node, extra ? "&" : "",
-			 extra ? extra : "");
-	else
-		snprintf(b, 256, "shm:%s?size=64K%s%s", net, extra ? "&" : "", extra ? extra : "");
+		snprintf(n, sizeof(n), "node=%d&", node);
+	snprintf(b, HARNESS_URI_MAX, "%s",
+		 harness_network_uri(h, "%ssize=64K%s%s", n, extra ? "&" : "", extra ? extra : ""));
 	return b;
+}
+
+/*
+ * For main(), after harness_init(): skip the program on other backends,
+ * saying what in it is specific to shm:.
+ */
+static inline void ev_require_shm(const char *why)
+{
+	if (strcmp(harness_backend(), "shm"))
+		fprintf(stderr, "SKIP: %s\n", why);
+	harness_require_backend("shm");
 }
 
 /* Open or fail the test, with the library's message. */

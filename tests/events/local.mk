@@ -4,8 +4,9 @@
 
 if WITH_TESTS
 
-ev_test_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/events $(CMOCKA_CFLAGS)
-ev_test_ldadd = src/librfm.la $(CMOCKA_LIBS)
+ev_test_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/events -I$(top_srcdir)/tests/harness \
+	$(CMOCKA_CFLAGS)
+ev_test_ldadd = tests/harness/libharness.la src/librfm.la $(CMOCKA_LIBS)
 
 ev_tests = \
 	tests/events/test-events-api \

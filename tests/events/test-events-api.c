@@ -690,5 +690,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fd, setup, teardown),
 	};
 
+	harness_init();
+	ev_require_shm("its cases choose node ids 1..9 in URIs, set shm: queue depths (depth=) and destroy the network");
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

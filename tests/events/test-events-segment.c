@@ -228,5 +228,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_absurd_positions, setup, teardown),
 	};
 
+	harness_init();
+	ev_require_shm("it forges and corrupts the event queues in the shm: segment");
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

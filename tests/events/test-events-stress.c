@@ -244,5 +244,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_flood_exact_counts, setup, teardown),
 	};
 
+	harness_init();
+	ev_require_shm("its processes choose node ids up to 20 (node=N); dev: cards have fixed ids");
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

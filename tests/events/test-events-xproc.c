@@ -366,5 +366,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fork_keeps_parent_queue, setup, teardown),
 	};
 
+	harness_init();
+	ev_require_shm("its processes choose their node ids (node=N) and share one (shared=1); dev: cards have fixed ids");
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

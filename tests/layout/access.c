@@ -134,12 +134,10 @@ struct child_args {
 static int node2_body(const struct child_io *io, void *arg)
 {
 	struct child_args *a = arg;
-	char uri[128];
 	rfm_node *n = NULL;
 	rfm_layout *l = a->layout;
 
-	snprintf(uri, sizeof(uri), "shm:%s?node=2", a->net);
-	CHECK(rfm_open(uri, &n) == 0);
+	CHECK(rfm_open(node_uri(a->net, 2), &n) == 0);
 	child_signal(io, 'R');		/* attached */
 	CHECK(child_wait(io) == 'W');	/* node 1 has written region a */
 
@@ -560,6 +558,7 @@ static void test_inline_views(void **state)
 
 int main(void)
 {
+	static const int writers[] = { 1, 2 };
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_round_trip_across_processes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ownership, setup, teardown),
@@ -571,5 +570,7 @@ int main(void)
 						teardown),
 	};
 
+	harness_init();
+	require_node_ids(writers, sizeof(writers) / sizeof(writers[0]));
 	return cmocka_run_group_tests_name("layout-access", tests, NULL, NULL);
 }

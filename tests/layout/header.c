@@ -189,5 +189,9 @@ int main(void)
 		cmocka_unit_test(test_header_refusals),
 	};
 
+	static const int writers[] = { 1 };
+
+	harness_init();
+	require_node_ids(writers, sizeof(writers) / sizeof(writers[0]));
 	return cmocka_run_group_tests_name("layout-header", tests, NULL, NULL);
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Helpers shared by the layout tests: layouts from line arrays (so a test
- * reads "line 4" and means it), diagnostics lookup, unique network names
- * and child processes that signal readiness through pipes.
+ * reads "line 4" and means it), diagnostics lookup, networks from the
+ * shared harness and child processes that signal readiness through pipes.
  */
 #ifndef RFM_TESTS_LAYOUT_HELPERS_H
 #define RFM_TESTS_LAYOUT_HELPERS_H
@@ -18,6 +18,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include <rfm/rfm.h>
+
+#include "harness.h"
 
 /* Join NULL-terminated lines with newlines; the caller frees. */
 static inline char *join_lines(const char *const *lines)
@@ -73,31 +75,88 @@ static inline void expect_diag(const rfm_diag_list *list, unsigned int line, uns
 	fail_msg("no diagnostic at %u:%u containing '%s'", line, column, needle);
 }
 
-/* A network name unique to this process and purpose. */
+/*
+ * Networks come from the shared harness (tests/harness): the backend is
+ * $RFM_TEST_BACKEND, names are unique, and whatever a test leaves behind
+ * is removed at exit. A test names a network by the string test_net()
+ * returned; the harness's description of it is looked up by that name.
+ */
+#define LAYOUT_TEST_MAX_NETS 32
+#define LAYOUT_TEST_NET_SIZE (1u << 20)
+
+static inline struct harness_network *layout_nets(void)
+{
+	static struct harness_network nets[LAYOUT_TEST_MAX_NETS];
+
+	return nets;
+}
+
+/* A fresh 1 MiB network; @purpose only documents the call site. */
 static inline const char *test_net(const char *purpose)
 {
-	static char name[64];
+	static unsigned int used;
+	struct harness_network *net = &layout_nets()[used++ % LAYOUT_TEST_MAX_NETS];
 
-	snprintf(name, sizeof(name), "layout-%s-%d", purpose, (int)getpid());
-	return name;
+	(void)purpose;
+	harness_network_new(net, LAYOUT_TEST_NET_SIZE);
+	return net->name;
+}
+
+static inline struct harness_network *test_network(const char *name)
+{
+	for (int i = 0; i < LAYOUT_TEST_MAX_NETS; i++)
+		if (!strcmp(layout_nets()[i].name, name))
+			return &layout_nets()[i];
+	fprintf(stderr, "no test network '%s'\n", name);
+	abort();
+}
+
+/* The URI of node @id of network @net; valid until the next call for @net. */
+static inline const char *node_uri(const char *net, int id)
+{
+	return harness_node_uri(test_network(net), id);
 }
 
 static inline rfm_node *open_node(const char *net, int id)
 {
-	char uri[128];
 	rfm_node *node = NULL;
 
-	snprintf(uri, sizeof(uri), "shm:%s?node=%d&size=1M", net, id);
-	assert_int_equal(rfm_open(uri, &node), 0);
+	assert_int_equal(rfm_open(node_uri(net, id), &node), 0);
 	return node;
 }
 
 static inline void destroy_net(const char *net)
 {
-	char uri[128];
+	harness_network_destroy(test_network(net));
+}
 
-	snprintf(uri, sizeof(uri), "shm:%s", net);
-	rfm_network_destroy(uri, RFM_DESTROY_FORCE);
+/*
+ * For main(), after harness_init(): the layouts of a program name node
+ * ids as region writers. On a backend whose node ids are the hardware's
+ * (dev: cards), skip the program, saying why, unless nodes @ids exist.
+ */
+static inline void require_node_ids(const int *ids, size_t n)
+{
+	struct harness_network net;
+
+	if (!strcmp(harness_backend(), "shm"))
+		return;
+	harness_network_new(&net, LAYOUT_TEST_NET_SIZE);
+	for (size_t i = 0; i < n; i++) {
+		rfm_node *node = NULL;
+		int got = -1;
+
+		if (!rfm_open(harness_node_uri(&net, ids[i]), &node)) {
+			got = rfm_node_id(node);
+			rfm_close(node);
+		}
+		if (got != ids[i]) {
+			fprintf(stderr, "SKIP: the layouts of this program have node %d as a "
+					"writer, and the %s: network has no node %d\n",
+				ids[i], harness_backend(), ids[i]);
+			exit(HARNESS_EXIT_SKIP);
+		}
+	}
 }
 
 /* A child process and the pipes to talk to it. */

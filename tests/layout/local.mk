@@ -11,9 +11,10 @@ EXTRA_DIST += \
 	examples/layouts/minimal.yaml
 
 if WITH_TESTS
-layout_test_cflags = $(AM_CFLAGS) $(CMOCKA_CFLAGS) \
+# Networks come from the shared harness (tests/harness): RFM_TEST_BACKEND.
+layout_test_cflags = $(AM_CFLAGS) $(CMOCKA_CFLAGS) -I$(top_srcdir)/tests/harness \
 	-DEXAMPLES_DIR='"$(abs_top_srcdir)/examples/layouts"'
-layout_test_ldadd = src/librfm.la $(CMOCKA_LIBS)
+layout_test_ldadd = tests/harness/libharness.la src/librfm.la $(CMOCKA_LIBS)
 
 check_PROGRAMS += \
 	tests/layout/test-layout-parse \

@@ -71,7 +71,6 @@ struct args {
 static int writer_body(const struct child_io *io, void *arg)
 {
 	struct args *a = arg;
-	char uri[128];
 	rfm_node *node;
 	rfm_record *rec;
 	rfm_var *stop;
@@ -79,8 +78,7 @@ static int writer_body(const struct child_io *io, void *arg)
 	uint64_t n = 0;
 	uint32_t stopped = 0;
 
-	snprintf(uri, sizeof(uri), "shm:%s?node=1", a->net);
-	if (rfm_open(uri, &node) || rfm_record_open(a->layout, node, "pub.frame", &rec) ||
+	if (rfm_open(node_uri(a->net, 1), &node) || rfm_record_open(a->layout, node, "pub.frame", &rec) ||
 	    rfm_var_open(a->layout, node, "ctl.stop", &stop))
 		return 2;
 	fill(&fr, 0);
@@ -200,5 +198,9 @@ int main(void)
 		cmocka_unit_test(test_no_torn_reads),
 	};
 
+	static const int writers[] = { 1, 2 };
+
+	harness_init();
+	require_node_ids(writers, sizeof(writers) / sizeof(writers[0]));
 	return cmocka_run_group_tests_name("layout-seqlock", tests, NULL, NULL);
 }
