@@ -10,6 +10,7 @@
  */
 #include "config.h"
 
+#include <arpa/inet.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,6 +154,9 @@ static int serve_run(struct cli *cli, int argc, char **argv)
 	ret = cli_check_args(cli, argc, argv, 0, 0);
 	if (ret)
 		return ret;
+	unsigned char addr[16];
+	if (inet_pton(AF_INET, bind, addr) != 1 && inet_pton(AF_INET6, bind, addr) != 1)
+		return cli_usage_error(cli, "--bind '%s' is not an IPv4 or IPv6 address", bind);
 	if (hist_path && (ret = serve_load_hist(&s, hist_path)))
 		goto out;
 	if (layout_path && (ret = cli_load_layout(cli, layout_path, &s.layout)))

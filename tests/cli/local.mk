@@ -26,4 +26,6 @@ EXTRA_DIST += \
 	tests/cli/test_bench.py \
 	tests/cli/test_rings.py \
 	tests/cli/test_realtime.py \
-	tests/cli/test_shm_front_door.py
+	tests/cli/test_shm_front_door.py \
+	tests/cli/serve_helpers.py \
+	tests/cli/test_serve.py
