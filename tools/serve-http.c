@@ -439,8 +439,8 @@ struct MHD_Daemon *serve_http_start(struct serve *s, const char *bind, uint16_t 
 	struct sockaddr_in6 a6 = { .sin6_family = AF_INET6, .sin6_port = htons(port) };
 	struct sockaddr_in a4 = { .sin_family = AF_INET, .sin_port = htons(port) };
 	struct sockaddr *addr;
-	unsigned int flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD |
-			     MHD_USE_ERROR_LOG;
+	/* No MHD_USE_ERROR_LOG: a page closed mid-stream is normal, not news for stderr. */
+	unsigned int flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD;
 	struct MHD_Daemon *d;
 
 	if (inet_pton(AF_INET, bind, &a4.sin_addr) == 1) {

@@ -89,7 +89,8 @@ def read_events(s, count, until=None):
     got, event, data = [], None, None
     try:
         while len(got) < count:
-            line = resp.fp.readline().decode()
+            # readline() of the response undoes the chunked transfer coding.
+            line = resp.readline().decode()
             assert line, "the stream ended"
             line = line.rstrip("\n")
             if line.startswith("event: "):
