@@ -5,10 +5,18 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include "cli.h"
 
 static int serve_missing(struct cli *cli, int argc, char **argv)
 {
+	/* Its help still works (rfm serve --help), saying why it is missing. */
+	for (int i = 0; i < argc; i++)
+		if (cli->want_help || !strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			cli_print_command_help(stdout, cli->command);
+			return CLI_EXIT_DONE;
+		}
 	return cli_error(cli, "this rfm was built without libmicrohttpd: rebuild after "
 			 "installing it (Debian: libmicrohttpd-dev) to get rfm serve");
 }

@@ -31,6 +31,17 @@ regions:
       - { name: label, type: string, length: 8 }
 """
 
+def serve_built():
+    """Whether this rfm has serve (configure found libmicrohttpd)."""
+    if RFM is None:
+        return True     # the fixtures fail with the runner's message
+    r = subprocess.run([RFM, "serve", "--help"], capture_output=True, text=True, timeout=60)
+    return "built without libmicrohttpd" not in r.stdout
+
+
+NOT_BUILT = pytest.mark.skipif(
+    not serve_built(), reason="rfm serve is not built: configure found no libmicrohttpd")
+
 # ping's --hist-csv output: low_ns,high_ns,count,cumulative.
 HIST = "low_ns,high_ns,count,cumulative\n1000,2000,5,5\n2000,4000,40,45\n4000,8000,10,55\n"
 

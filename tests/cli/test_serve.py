@@ -9,7 +9,9 @@ import struct
 import pytest
 
 from conftest import ok, usage_error
-from serve_helpers import parse_metrics, sample, serve  # noqa: F401 (fixture)
+from serve_helpers import NOT_BUILT, parse_metrics, sample, serve  # noqa: F401 (fixture)
+
+pytestmark = NOT_BUILT
 
 STABLE_METRICS = {
     "rfm_node_up": "gauge",

@@ -10,7 +10,9 @@ import struct
 import pytest
 
 from conftest import ok
-from serve_helpers import serve  # noqa: F401 (fixture)
+from serve_helpers import NOT_BUILT, serve  # noqa: F401 (fixture)
+
+pytestmark = NOT_BUILT
 
 CHROMIUM = shutil.which("chromium")
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
