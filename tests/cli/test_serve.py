@@ -4,11 +4,15 @@ bad requests (issue 17). The server runs on a private network and a free
 port; its ready line gives the port; it is stopped by PID."""
 import http.client
 import json
+import os
+import signal
 import struct
+import subprocess
+import time
 
 import pytest
 
-from conftest import ok, usage_error
+from conftest import RFM, _environment, ok, usage_error
 from serve_helpers import NOT_BUILT, parse_metrics, sample, serve  # noqa: F401 (fixture)
 
 pytestmark = NOT_BUILT
@@ -81,8 +85,13 @@ def test_json_endpoints(serve, rfm, net):
     assert snap["stats"]["overflows"] == 0
 
 
+# A stream whose snapshots never meet the condition fails the test, not hangs it.
+STREAM_LIMIT_S = 30
+
+
 def read_events(s, count, until=None):
     """The data of @count snapshot events of /api/events (or the first meeting @until)."""
+    give_up = time.monotonic() + STREAM_LIMIT_S
     conn = http.client.HTTPConnection("127.0.0.1", s.port, timeout=10)
     conn.request("GET", "/api/events")
     resp = conn.getresponse()
@@ -91,6 +100,8 @@ def read_events(s, count, until=None):
     got, event, data = [], None, None
     try:
         while len(got) < count:
+            if time.monotonic() > give_up:
+                pytest.fail(f"no snapshot met the condition in {STREAM_LIMIT_S} s")
             # readline() of the response undoes the chunked transfer coding.
             line = resp.readline().decode()
             assert line, "the stream ended"
@@ -259,3 +270,30 @@ def test_usage_errors(rfm, net):
                 "serve")
     r = rfm("-u", net.uri, "serve", "--hist", "/nonexistent.csv")
     assert r.rc == 1 and "/nonexistent.csv" in r.err
+
+
+def test_beating_node_killed_goes_down(serve, net):
+    """A node that beats (rfm listen --event node_up runs a health monitor)
+    shows its period and beat age; killed, it stays attached (nobody
+    detached it) but its beats stop, and it goes down."""
+    s = serve("--rate", "50")
+    proc = subprocess.Popen([RFM, "-u", net.node(4), "listen", "--event", "node_up"],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, env=_environment())
+    try:
+        up = next_snapshot(s, lambda sn: any(n["id"] == 4 and n["up"] and n["beats"] > 0
+                                             for n in sn["nodes"]))
+        row = [n for n in up["nodes"] if n["id"] == 4][0]
+        assert row["heartbeat_period_s"] == pytest.approx(0.1)
+        assert row["heartbeat_age_s"] is not None and row["heartbeat_age_s"] >= 0
+        assert row["alive"] is True and row["pid"] == proc.pid
+        fams = parse_metrics(s.request("GET", "/metrics")[2].decode())
+        assert sample(fams, "rfm_heartbeat_period_seconds", node="4") == pytest.approx(0.1)
+        assert sample(fams, "rfm_heartbeats_total", node="4") >= 1
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+    down = next_snapshot(s, lambda sn: any(n["id"] == 4 and not n["up"] for n in sn["nodes"])
+                         or not any(n["id"] == 4 for n in sn["nodes"]))
+    rows = [n for n in down["nodes"] if n["id"] == 4]
+    assert rows == [] or (rows[0]["alive"] is False and rows[0]["up"] is False)
