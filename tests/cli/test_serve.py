@@ -67,6 +67,9 @@ def test_json_endpoints(serve, rfm, net):
     assert [v["name"] for v in everything] == ["ctl.mode", "ctl.temp", "ctl.gains", "ctl.label"]
     assert everything[2]["value"] == [0.0, 0.0, 0.0] and everything[3]["value"] == ""
 
+    snap = s.get_json("/api/snapshot")
+    assert set(snap) == {"time_s", "nodes", "stats", "vars"}
+    assert [v["value"] for v in snap["vars"]][:2] == [7, 21.5]
     assert s.get_json("/api/rings") == {"regions": [
         {"region": "ctl", "offset": 0, "size": 256, "writer": 1, "description": "set-points"}]}
     assert s.get_json("/api/hist") == {"bins": [
