@@ -67,6 +67,8 @@ class Client(threading.Thread):
 
 
 def percentile(values, p):
+    if not values:
+        return float("nan")
     values = sorted(values)
     return values[min(len(values) - 1, int(p / 100 * len(values)))]
 

@@ -169,6 +169,27 @@ struct json_object *serve_json_hist(struct serve *s)
 	return arr;
 }
 
+/*
+ * The variables of a snapshot: name, value and out_of_range only. The
+ * sampler makes one HZ times a second, so what never changes (type, unit,
+ * min, max) is left to /api/vars, which the page reads once.
+ */
+static struct json_object *snapshot_vars(struct serve *s)
+{
+	struct json_object *arr = json_object_new_array();
+
+	for (size_t i = 0; i < s->nvars; i++) {
+		struct json_object *o = json_object_new_object();
+		double number;
+
+		cli_json_add_string(o, "name", s->vars[i].info.name);
+		json_object_object_add(o, "value", serve_var_value(s, &s->vars[i], &number));
+		cli_json_add_bool(o, "out_of_range", serve_out_of_range(&s->vars[i], number));
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
 struct json_object *serve_json_snapshot(struct serve *s)
 {
 	struct json_object *o = json_object_new_object();
@@ -176,6 +197,6 @@ struct json_object *serve_json_snapshot(struct serve *s)
 	json_object_object_add(o, "time_s", json_object_new_double((double)rfm_event_now_ns() / 1e9));
 	json_object_object_add(o, "nodes", serve_json_nodes(s));
 	json_object_object_add(o, "stats", serve_json_stats(s));
-	json_object_object_add(o, "vars", serve_json_vars(s, NULL, NULL));
+	json_object_object_add(o, "vars", snapshot_vars(s));
 	return o;
 }

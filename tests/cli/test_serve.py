@@ -132,7 +132,10 @@ def test_sse_sends_snapshots(serve):
     first, second = read_events(s, 2)
     for snap in (first, second):
         assert set(snap) == {"time_s", "nodes", "stats", "vars"}
-        assert [v["name"] for v in snap["vars"]][:2] == ["ctl.mode", "ctl.temp"]
+        assert [v["name"] for v in snap["vars"]] == ["ctl.mode", "ctl.temp", "ctl.gains",
+                                                     "ctl.label"]
+        # What changes only: the rest is /api/vars's.
+        assert snap["vars"][1] == {"name": "ctl.temp", "value": 0.0, "out_of_range": False}
     assert second["time_s"] > first["time_s"]
 
 

@@ -55,10 +55,15 @@ function range(v) {
 	return (v.min === undefined ? "" : v.min) + " .. " + (v.max === undefined ? "" : v.max);
 }
 
+// What never changes about a variable (type, unit, min, max), by name:
+// read once from /api/vars; the snapshots carry name, value, out_of_range.
+let varInfo = {};
+
 function showVars(vars) {
 	const body = document.querySelector("#vars tbody");
 	body.replaceChildren();
-	for (const v of vars) {
+	for (const snap of vars) {
+		const v = Object.assign({}, varInfo[snap.name] || {}, snap);
 		const row = body.insertRow();
 		row.dataset.name = v.name;
 		if (v.out_of_range)
@@ -66,7 +71,7 @@ function showVars(vars) {
 		cell(row, v.name);
 		const value = Array.isArray(v.value) ? v.value.join(", ") : String(v.value);
 		cell(row, value, "num value" + (v.out_of_range ? " out-of-range" : ""));
-		cell(row, v.unit);
+		cell(row, v.unit || "");
 		cell(row, range(v));
 	}
 }
@@ -114,6 +119,15 @@ function showHist(bins) {
 }
 
 function start() {
+	fetch("/api/vars").then(r => r.json()).then(r => {
+		for (const v of r.vars)
+			varInfo[v.name] = v;
+		listen();
+	});
+	fetch("/api/hist").then(r => r.json()).then(h => showHist(h.bins));
+}
+
+function listen() {
 	const status = document.getElementById("status");
 	const events = new EventSource("/api/events");
 	events.addEventListener("snapshot", e => {
@@ -128,7 +142,6 @@ function start() {
 		status.textContent = "connection lost, retrying";
 		status.className = "status lost";
 	};
-	fetch("/api/hist").then(r => r.json()).then(h => showHist(h.bins));
 }
 
 start();
