@@ -419,8 +419,10 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char
 		return send_error(conn, MHD_HTTP_BAD_REQUEST, "bad path");
 	if (!strcmp(method, MHD_HTTP_METHOD_POST))
 		return post(conn, s, url, req);
-	if (req->too_big || req->len)
-		return send_error(conn, MHD_HTTP_CONTENT_TOO_LARGE, "a GET has no body");
+	if (req->too_big)
+		return send_error(conn, MHD_HTTP_CONTENT_TOO_LARGE, "the body is too large");
+	if (req->len)
+		return send_error(conn, MHD_HTTP_BAD_REQUEST, "only a POST has a body");
 	if (!strcmp(method, MHD_HTTP_METHOD_GET) || !strcmp(method, MHD_HTTP_METHOD_HEAD))
 		return get(conn, s, url);
 	return send_error(conn, MHD_HTTP_METHOD_NOT_ALLOWED, "only GET, HEAD and POST");

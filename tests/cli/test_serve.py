@@ -227,6 +227,10 @@ def test_bad_requests_change_nothing(serve):
         assert status == 400, (path, body)
     status, _, _ = s.request("DELETE", "/api/vars", headers=auth)
     assert status == 405
+    status, _, _ = s.request("GET", "/api/nodes", body="x=1")
+    assert status == 400
+    status, _, _ = s.request("GET", "/api/nodes", body="x" * 10000)
+    assert status == 413
     status, _, _ = s.request("GET", "/api/nodes", headers={"X-Big": "a" * 20000})
     assert status == 431
     status, _, _ = s.request("POST", "/api/vars", body="{" * 10000,
