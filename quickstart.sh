@@ -20,9 +20,9 @@ jobs=$(nproc 2>/dev/null || echo 2)
 
 # Debian packages, each for a reason. The demo needs only the build:
 # the toolchain and autotools build it; json-c formats the CLI's --json
-# output; libyaml parses layout files.
+# output; libyaml parses layout files; libmicrohttpd serves rfm serve's page.
 DEMO_PACKAGES="build-essential autoconf automake autoconf-archive libtool pkg-config
-	libjson-c-dev libyaml-dev"
+	libjson-c-dev libyaml-dev libmicrohttpd-dev"
 # The tests need the rest: cmocka runs the C tests; python3-pytest runs the
 # CLI and binding tests; clang is the second compiler CI builds with; swig,
 # python3-dev and tcl-dev build the Python bindings and the Tcl one that
@@ -36,10 +36,12 @@ DEMO_PACKAGES="build-essential autoconf automake autoconf-archive libtool pkg-co
 # of Debian 12's kernels (6.1 and 6.12); sparse checks the driver there.
 # iceoryx and its C binding are what bench-rings compares rings against.
 # stress-ng is the CPU and memory load of make bench-jitter (real-time options under load).
+# chromium, chromium-driver and python3-selenium drive rfm serve's page in a
+# headless browser (tests/cli/test_serve_browser.py, make monitor-screenshot).
 TEST_PACKAGES="libcmocka-dev python3 python3-pytest python3-matplotlib clang
 	swig python3-dev tcl-dev valgrind doxygen bash-completion
 	linux-headers-amd64 linux-headers-6.12-amd64 sparse qemu-system-x86 busybox-static cpio
-	iceoryx libiceoryx-binding-c-dev stress-ng"
+	iceoryx libiceoryx-binding-c-dev stress-ng chromium chromium-driver python3-selenium"
 PACKAGES="$DEMO_PACKAGES $TEST_PACKAGES"
 
 say() { printf '\n== %s\n' "$*"; }

@@ -39,6 +39,7 @@
 	X(bench)        \
 	X(ring)         \
 	X(nodes)        \
+	X(serve)        \
 	X(selftest)     \
 	X(help)
 

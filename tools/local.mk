@@ -49,9 +49,34 @@ tools_rfm_SOURCES = \
 	tools/cmd-jitter.c \
 	tools/cmd-list.c \
 	tools/cmd-stats.c
-tools_rfm_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
+tools_rfm_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(MHD_CFLAGS)
+
+# rfm serve: on libmicrohttpd when configure found it. Its page is built
+# into the binary from tools/serve/ (serve-assets.c, generated).
+SERVE_ASSETS = tools/serve/index.html tools/serve/app.js tools/serve/style.css
+if WITH_SERVE
+tools_rfm_SOURCES += \
+	tools/serve.h \
+	tools/cmd-serve.c \
+	tools/serve-state.c \
+	tools/serve-json.c \
+	tools/serve-metrics.c \
+	tools/serve-token.c \
+	tools/serve-hist.c \
+	tools/serve-http.c
+nodist_tools_rfm_SOURCES = tools/serve-assets.c
+CLEANFILES += tools/serve-assets.c
+else
+tools_rfm_SOURCES += tools/cmd-serve-missing.c
+endif
+tools/serve-assets.c: $(top_srcdir)/tools/serve/embed.sh $(SERVE_ASSETS:%=$(top_srcdir)/%)
+	$(AM_V_GEN)$(MKDIR_P) tools && \
+	$(SHELL) $(top_srcdir)/tools/serve/embed.sh $(top_srcdir)/tools/serve > $@.tmp && mv $@.tmp $@
+EXTRA_DIST += tools/serve/embed.sh $(SERVE_ASSETS) tools/serve.h tools/cmd-serve.c \
+	tools/serve-state.c tools/serve-json.c tools/serve-metrics.c tools/serve-token.c \
+	tools/serve-hist.c tools/serve-http.c tools/cmd-serve-missing.c
 # cmd-list.c reads segment headers without attaching: it knows their layout.
-tools_rfm_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src
-tools_rfm_LDADD = src/librfm.la $(JSONC_LIBS)
+tools_rfm_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src -I$(top_srcdir)/tools
+tools_rfm_LDADD = src/librfm.la $(JSONC_LIBS) $(MHD_LIBS)
 
 EXTRA_DIST += man/rfm.1

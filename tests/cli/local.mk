@@ -26,4 +26,19 @@ EXTRA_DIST += \
 	tests/cli/test_bench.py \
 	tests/cli/test_rings.py \
 	tests/cli/test_realtime.py \
-	tests/cli/test_shm_front_door.py
+	tests/cli/test_shm_front_door.py \
+	tests/cli/serve_helpers.py \
+	tests/cli/test_serve.py
+
+EXTRA_DIST += tests/cli/test_serve_browser.py
+
+# The picture of rfm serve's page that the README shows, taken by the
+# browser test in headless Chromium (it needs chromium and chromium-driver).
+monitor-screenshot: tools/rfm tests/cli/hold-node
+	rm -f $(abs_top_srcdir)/docs/monitor.png.tmp
+	RFM_SCREENSHOT=$(abs_top_srcdir)/docs/monitor.png.tmp srcdir=$(srcdir) \
+		$(SHELL) $(srcdir)/tests/cli/run-cli-tests.sh -k test_page_live -rs
+	test -s $(abs_top_srcdir)/docs/monitor.png.tmp || \
+		{ echo "monitor-screenshot: no screenshot (was the browser test skipped?)" >&2; exit 1; }
+	mv $(abs_top_srcdir)/docs/monitor.png.tmp $(abs_top_srcdir)/docs/monitor.png
+.PHONY: monitor-screenshot

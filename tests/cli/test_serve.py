@@ -1,0 +1,309 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""rfm serve: the JSON API, /metrics, the SSE stream, the write token and
+bad requests (issue 17). The server runs on a private network and a free
+port; its ready line gives the port; it is stopped by PID."""
+import http.client
+import json
+import os
+import signal
+import struct
+import subprocess
+import time
+
+import pytest
+
+from conftest import RFM, _environment, ok, usage_error
+from serve_helpers import NOT_BUILT, parse_metrics, sample, serve  # noqa: F401 (fixture)
+
+pytestmark = NOT_BUILT
+
+STABLE_METRICS = {
+    "rfm_node_up": "gauge",
+    "rfm_node_incarnation": "gauge",
+    "rfm_heartbeat_age_seconds": "gauge",
+    "rfm_heartbeat_period_seconds": "gauge",
+    "rfm_heartbeats_total": "counter",
+    "rfm_events_received_total": "counter",
+    "rfm_event_overflows_total": "counter",
+    "rfm_events_dropped_total": "counter",
+    "rfm_ring_lost_total": "counter",
+    "rfm_record_retries_total": "counter",
+    "rfm_var_value": "gauge",
+    "rfm_var_out_of_range": "gauge",
+    "rfm_serve_uptime_seconds": "gauge",
+}
+
+
+def poke_out_of_range(rfm, net, offset, value, fmt):
+    """Write @value raw at @offset: the library's own writes refuse out-of-range values."""
+    word = struct.unpack("<Q", struct.pack(fmt, value).ljust(8, b"\0"))[0]
+    width = 64 if fmt == "<d" else 32
+    ok(rfm("-u", net.node(2), f"poke{width}", hex(offset), hex(word)))
+
+
+def var(server, name):
+    return server.get_json(f"/api/vars?names={name}")["vars"][0]
+
+
+def test_json_endpoints(serve, rfm, net):
+    s = serve()
+    assert s.ready["node"] == 1 and s.ready["token"] is None
+    assert s.ready["url"] == f"http://127.0.0.1:{s.port}/"
+    nodes = s.get_json("/api/nodes")["nodes"]
+    me = [n for n in nodes if n["self"]]
+    assert len(me) == 1 and me[0]["id"] == 1 and me[0]["up"] is True
+    assert me[0]["incarnation"] >= 1 and me[0]["pid"] == s.proc.pid
+    # It runs no health monitor: no beat, no period.
+    assert me[0]["heartbeat_age_s"] is None and me[0]["heartbeat_period_s"] is None
+
+    ok(rfm("-u", net.node(2), "set", "--force", "--layout", s.layout, "ctl.temp", "21.5"))
+    poke_out_of_range(rfm, net, 0, 7, "<I")     # ctl.mode, 0..3
+    got = s.get_json("/api/vars?names=ctl.temp,ctl.mode")["vars"]
+    assert [v["name"] for v in got] == ["ctl.temp", "ctl.mode"]
+    assert got[0] == {"name": "ctl.temp", "type": "f64", "unit": "degC", "value": 21.5,
+                      "min": -10.0, "max": 80.0, "out_of_range": False}
+    assert got[1]["value"] == 7 and got[1]["out_of_range"] is True
+    everything = s.get_json("/api/vars")["vars"]
+    assert [v["name"] for v in everything] == ["ctl.mode", "ctl.temp", "ctl.gains", "ctl.label"]
+    assert everything[2]["value"] == [0.0, 0.0, 0.0] and everything[3]["value"] == ""
+
+    snap = s.get_json("/api/snapshot")
+    assert set(snap) == {"time_s", "nodes", "stats", "vars"}
+    assert [v["value"] for v in snap["vars"]][:2] == [7, 21.5]
+    assert s.get_json("/api/rings") == {"regions": [
+        {"region": "ctl", "offset": 0, "size": 256, "writer": 1, "description": "set-points"}]}
+    assert s.get_json("/api/hist") == {"bins": [
+        {"low_ns": 1000, "high_ns": 2000, "count": 5},
+        {"low_ns": 2000, "high_ns": 4000, "count": 40},
+        {"low_ns": 4000, "high_ns": 8000, "count": 10}]}
+
+    # Three events from another node are counted by type.
+    for _ in range(3):
+        ok(rfm("-u", net.node(2), "send", "--to", "1", "--event", "intr2", "--data", "9"))
+    stats = s.get_json("/api/stats")
+    assert stats["node"] == 1 and stats["queue_depth"] > 0
+    # The sampler counts them; the next snapshot has them. Wait for it on the stream.
+    snap = next_snapshot(s, lambda sn: sn["stats"]["received"]["intr2"] == 3)
+    assert snap["stats"]["received"]["intr1"] == 0
+    assert snap["stats"]["overflows"] == 0
+
+
+# A stream whose snapshots never meet the condition fails the test, not hangs it.
+STREAM_LIMIT_S = 30
+
+
+def read_events(s, count, until=None):
+    """The data of @count snapshot events of /api/events (or the first meeting @until)."""
+    give_up = time.monotonic() + STREAM_LIMIT_S
+    conn = http.client.HTTPConnection("127.0.0.1", s.port, timeout=10)
+    conn.request("GET", "/api/events")
+    resp = conn.getresponse()
+    assert resp.status == 200
+    assert resp.getheader("Content-Type") == "text/event-stream"
+    got, event, data = [], None, None
+    try:
+        while len(got) < count:
+            if time.monotonic() > give_up:
+                pytest.fail(f"no snapshot met the condition in {STREAM_LIMIT_S} s")
+            # readline() of the response undoes the chunked transfer coding.
+            line = resp.readline().decode()
+            assert line, "the stream ended"
+            line = line.rstrip("\n")
+            if line.startswith("event: "):
+                event = line[7:]
+            elif line.startswith("data: "):
+                data = json.loads(line[6:])
+            elif line == "" and event:
+                assert event == "snapshot"
+                if until is None or until(data):
+                    got.append(data)
+                event = None
+    finally:
+        conn.close()
+    return got
+
+
+def next_snapshot(s, until):
+    return read_events(s, 1, until)[0]
+
+
+def test_sse_sends_snapshots(serve):
+    s = serve("--rate", "50")
+    first, second = read_events(s, 2)
+    for snap in (first, second):
+        assert set(snap) == {"time_s", "nodes", "stats", "vars"}
+        assert [v["name"] for v in snap["vars"]] == ["ctl.mode", "ctl.temp", "ctl.gains",
+                                                     "ctl.label"]
+        # What changes only: the rest is /api/vars's.
+        assert snap["vars"][1] == {"name": "ctl.temp", "value": 0.0, "out_of_range": False}
+    assert second["time_s"] > first["time_s"]
+
+
+def test_metrics_are_strict_exposition_format(serve, rfm, net):
+    s = serve()
+    poke_out_of_range(rfm, net, 8, 95.0, "<d")  # ctl.temp, -10..80
+    status, headers, body = s.request("GET", "/metrics")
+    assert status == 200
+    assert headers["Content-Type"].startswith("text/plain; version=0.0.4")
+    fams = parse_metrics(body.decode())
+    for name, kind in STABLE_METRICS.items():
+        assert name in fams, f"{name} missing"
+        assert fams[name]["type"] == kind
+    assert sample(fams, "rfm_node_up", node="1") == 1
+    assert sample(fams, "rfm_var_value", name="ctl.temp", unit="degC") == 95
+    assert sample(fams, "rfm_var_out_of_range", name="ctl.temp") == 1
+    assert sample(fams, "rfm_var_out_of_range", name="ctl.mode") == 0
+    # Arrays and strings are not values a gauge can hold.
+    assert sample(fams, "rfm_var_value", name="ctl.gains") is None
+    types = {labels["type"] for labels, _ in fams["rfm_events_received_total"]["samples"]}
+    assert {"intr1", "intr2", "intr3", "intr4", "reset"} <= types
+
+
+def test_metrics_checker_rejects_bad_text():
+    good = "# HELP a_total x\n# TYPE a_total counter\na_total{t=\"1\"} 3\n"
+    assert parse_metrics(good)["a_total"]["samples"] == [({"t": "1"}, 3.0)]
+    for bad in ("a_total 3\n",                                    # no HELP/TYPE
+                "# HELP a_total x\n# TYPE a_total counter\na_total{t=1} 3\n",
+                "# HELP a x\n# TYPE a counter\na 3\n",            # counter without _total
+                "# HELP a x\n# TYPE a gauge\na 3 x\n",
+                "# HELP a x\n# TYPE a gauge\na 3",                # no final newline
+                "# HELP a x\n# TYPE a gauge\na 1\na 2\n"):        # the same series twice
+        with pytest.raises(AssertionError):
+            parse_metrics(bad)
+
+
+def test_write_token(serve):
+    s = serve("--allow-write")
+    token = s.token
+    assert len(token) == 64 and int(token, 16) >= 0
+    before = var(s, "ctl.temp")["value"]
+    body = {"name": "ctl.temp", "value": 42.25}
+    status, err = s.post("/api/vars", body)
+    assert status == 401 and "Authorization" in err["error"]
+    status, err = s.post("/api/vars", body, token="0" * 64)
+    assert status == 403 and err == {"error": "wrong token"}
+    status, err = s.post("/api/vars", body, token=token[:-1])
+    assert status == 403
+    assert var(s, "ctl.temp")["value"] == before
+    status, got = s.post("/api/vars", body, token=token)
+    assert status == 200 and got["var"]["value"] == 42.25
+    assert var(s, "ctl.temp")["value"] == 42.25
+    # The library checks the layout's range: nothing is written.
+    status, err = s.post("/api/vars", {"name": "ctl.mode", "value": "99"}, token=token)
+    assert status == 409, err
+    assert var(s, "ctl.mode")["value"] == 0
+    status, err = s.post("/api/vars", {"name": "ctl.nope", "value": 1}, token=token)
+    assert status == 404
+    status, sent = s.post("/api/send", {"to": 1, "type": "intr3", "data": 5}, token=token)
+    assert status == 409 or sent == {"queued": 0} or sent["queued"] >= 0
+    for bad in ({"to": 300, "type": "intr1"}, {"to": 1, "type": "bogus"},
+                {"to": 1, "type": "intr1", "data": -1}, {"type": "intr1"}):
+        status, err = s.post("/api/send", bad, token=token)
+        assert status == 400, (bad, err)
+
+
+def test_read_only_server_refuses_writes(serve):
+    s = serve()
+    status, err = s.post("/api/vars", {"name": "ctl.temp", "value": 1}, token="x")
+    assert status == 403 and "--allow-write" in err["error"]
+    assert var(s, "ctl.temp")["value"] == 0
+
+
+def test_bad_requests_change_nothing(serve):
+    s = serve("--allow-write")
+    auth = {"Authorization": f"Bearer {s.token}"}
+    for path in ("/nope", "/api", "/api/nodes/1", "/index.html", "/metrics/x"):
+        status, _, body = s.request("GET", path)
+        assert status == 404, path
+        assert json.loads(body) == {"error": "no such page"}
+    for path in ("/../etc/passwd", "/api/../metrics", "/%2e%2e/etc/passwd", "//etc/passwd",
+                 "/api\\nodes"):
+        status, _, _ = s.request("GET", path)
+        assert status == 400, path
+    for path in ("/api/vars?names=ctl.zzz", "/api/vars?names=", "/api/vars?names=a,,b",
+                 "/api/vars?other=1", "/api/vars?names=ctl.temp&names=ctl.mode",
+                 "/api/nodes?x=1", "/metrics?x"):
+        status, _, body = s.request("GET", path)
+        assert status == 400, (path, body)
+    status, _, _ = s.request("DELETE", "/api/vars", headers=auth)
+    assert status == 405
+    status, _, _ = s.request("GET", "/api/nodes", body="x=1")
+    assert status == 400
+    status, _, _ = s.request("GET", "/api/nodes", body="x" * 10000)
+    assert status == 413
+    status, _, _ = s.request("GET", "/api/nodes", headers={"X-Big": "a" * 20000})
+    assert status == 431
+    status, _, _ = s.request("POST", "/api/vars", body="{" * 10000,
+                             headers={**auth, "Content-Type": "application/json"})
+    assert status == 413
+    for body in ("not json", "[1,2]", '{"name": "ctl.temp"}', '{"name": 1, "value": 2}',
+                 '{"name": "ctl.temp", "value": {"a": 1}}'):
+        status, _, _ = s.request("POST", "/api/vars", body=body, headers=auth)
+        assert status == 400, body
+    assert var(s, "ctl.temp")["value"] == 0
+    # The server still answers after all that.
+    assert s.get_json("/api/nodes")["nodes"]
+
+
+def test_node_up_then_down(serve, hold_node, net):
+    s = serve("--rate", "50")
+    held = hold_node(net.node(3))
+    assert held.node_id == 3
+    up = next_snapshot(s, lambda sn: any(n["id"] == 3 and n["up"] for n in sn["nodes"]))
+    row = [n for n in up["nodes"] if n["id"] == 3][0]
+    assert row["attached"] is True and row["pid"] == held.proc.pid
+    assert sample(parse_metrics(s.request("GET", "/metrics")[2].decode()),
+                  "rfm_node_up", node="3") == 1
+    assert held.release() == 0
+    next_snapshot(s, lambda sn: not any(n["id"] == 3 and n["up"] for n in sn["nodes"]))
+    rows = [n for n in s.get_json("/api/nodes")["nodes"] if n["id"] == 3]
+    assert rows == [] or rows[0]["up"] is False
+    assert sample(parse_metrics(s.request("GET", "/metrics")[2].decode()),
+                  "rfm_node_up", node="3") in (None, 0)
+
+
+def test_page_and_assets_are_built_in(serve):
+    s = serve()
+    status, headers, body = s.request("GET", "/")
+    assert status == 200 and headers["Content-Type"].startswith("text/html")
+    assert b'<script src="/app.js">' in body and b"http" not in body.replace(b"http-equiv", b"")
+    assert "default-src 'self'" in headers["Content-Security-Policy"]
+    for path, kind in (("/app.js", "text/javascript"), ("/style.css", "text/css")):
+        status, headers, body = s.request("GET", path)
+        assert status == 200 and headers["Content-Type"].startswith(kind) and body
+
+
+def test_usage_errors(rfm, net):
+    usage_error(rfm("-u", net.uri, "serve", "--rate", "0"), "--rate", "serve")
+    usage_error(rfm("-u", net.uri, "serve", "--port", "70000"), "port", "serve")
+    usage_error(rfm("-u", net.uri, "serve", "--bind", "localhost", "--port", "0"), "--bind",
+                "serve")
+    r = rfm("-u", net.uri, "serve", "--hist", "/nonexistent.csv")
+    assert r.rc == 1 and "/nonexistent.csv" in r.err
+
+
+def test_beating_node_killed_goes_down(serve, net):
+    """A node that beats (rfm listen --event node_up runs a health monitor)
+    shows its period and beat age; killed, it stays attached (nobody
+    detached it) but its beats stop, and it goes down."""
+    s = serve("--rate", "50")
+    proc = subprocess.Popen([RFM, "-u", net.node(4), "listen", "--event", "node_up"],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, env=_environment())
+    try:
+        up = next_snapshot(s, lambda sn: any(n["id"] == 4 and n["up"] and n["beats"] > 0
+                                             for n in sn["nodes"]))
+        row = [n for n in up["nodes"] if n["id"] == 4][0]
+        assert row["heartbeat_period_s"] == pytest.approx(0.1)
+        assert row["heartbeat_age_s"] is not None and row["heartbeat_age_s"] >= 0
+        assert row["alive"] is True and row["pid"] == proc.pid
+        fams = parse_metrics(s.request("GET", "/metrics")[2].decode())
+        assert sample(fams, "rfm_heartbeat_period_seconds", node="4") == pytest.approx(0.1)
+        assert sample(fams, "rfm_heartbeats_total", node="4") >= 1
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+    down = next_snapshot(s, lambda sn: any(n["id"] == 4 and not n["up"] for n in sn["nodes"])
+                         or not any(n["id"] == 4 for n in sn["nodes"]))
+    rows = [n for n in down["nodes"] if n["id"] == 4]
+    assert rows == [] or (rows[0]["alive"] is False and rows[0]["up"] is False)

@@ -1,0 +1,124 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""rfm serve's page in a real browser: headless Chromium driven through
+Selenium (Debian: chromium, chromium-driver, python3-selenium). Only
+localhost URLs are opened. With $RFM_SCREENSHOT set (make
+monitor-screenshot), the page is saved there as a PNG."""
+import os
+import shutil
+import struct
+
+import pytest
+
+from conftest import ok
+from serve_helpers import NOT_BUILT, serve  # noqa: F401 (fixture)
+
+pytestmark = NOT_BUILT
+
+CHROMIUM = shutil.which("chromium")
+CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+
+webdriver = pytest.importorskip(
+    "selenium.webdriver", reason="python3-selenium is not installed (Debian: python3-selenium)")
+if not CHROMIUM or not os.access(CHROMEDRIVER, os.X_OK):
+    pytest.skip("chromium or chromedriver is not installed (Debian: chromium, chromium-driver)",
+                allow_module_level=True)
+
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+# Every wait is bounded: a page that never shows the value fails the test.
+WAIT_S = 10
+
+
+@pytest.fixture
+def browser(tmp_path):
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync",
+                 "--disable-dev-shm-usage", "--window-size=1280,900",
+                 f"--user-data-dir={tmp_path / 'chromium-profile'}"):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    service = webdriver.ChromeService(executable_path=CHROMEDRIVER) \
+        if hasattr(webdriver, "ChromeService") else \
+        __import__("selenium.webdriver.chrome.service", fromlist=["Service"]).Service(CHROMEDRIVER)
+    driver = webdriver.Chrome(service=service, options=options)
+    yield driver
+    driver.quit()
+
+
+def console_errors(driver):
+    return [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+
+
+# The page redraws its tables on every snapshot: an element found by one
+# call may be gone at the next, so each look is one script in the page.
+def cell_text(driver, css):
+    return driver.execute_script(
+        "const e = document.querySelector(arguments[0]); return e ? e.textContent : null;", css)
+
+
+def has_class(driver, css, cls):
+    return driver.execute_script(
+        "const e = document.querySelector(arguments[0]);"
+        "return e ? e.classList.contains(arguments[1]) : null;", css, cls)
+
+
+def count(driver, css):
+    return driver.execute_script("return document.querySelectorAll(arguments[0]).length;", css)
+
+
+def test_page_live(serve, browser, rfm, net, hold_node):
+    s = serve("--rate", "20")
+    browser.get(s.url + "/")
+    wait = WebDriverWait(browser, WAIT_S)
+    wait.until(lambda d: cell_text(d, "#status") == "live")
+    assert browser.title == "rfm serve"
+    assert console_errors(browser) == []
+
+    # A variable set by another process shows its new value.
+    ok(rfm("-u", net.node(2), "set", "--force", "--layout", s.layout, "ctl.temp", "33.5"))
+    temp = 'tr[data-name="ctl.temp"] td.value'
+    wait.until(lambda d: cell_text(d, temp) == "33.5")
+    assert has_class(browser, 'tr[data-name="ctl.temp"]', "out-of-range") is False
+
+    # An out-of-range value (written raw: the library refuses it) is marked.
+    word = struct.unpack("<Q", struct.pack("<d", 95.0))[0]
+    ok(rfm("-u", net.node(2), "poke64", "8", hex(word)))
+    wait.until(lambda d: cell_text(d, temp) == "95")
+    wait.until(lambda d: has_class(d, 'tr[data-name="ctl.temp"]', "out-of-range"))
+    assert has_class(browser, temp, "out-of-range") is True
+    assert has_class(browser, 'tr[data-name="ctl.gains"]', "out-of-range") is False
+
+    # A node started shows up; closed, it leaves the table (or shows down).
+    held = hold_node(net.node(3))
+    node3 = 'tr[data-node="3"] td:nth-child(2)'
+    wait.until(lambda d: cell_text(d, node3) == "up")
+    assert held.release() == 0
+    wait.until(lambda d: cell_text(d, node3) in (None, "down"))
+
+    # The histogram of the --hist file: one bar per non-empty bin.
+    svg = wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#hist svg"))[0]
+    assert svg.get_attribute("data-bins") == "3"
+    assert count(browser, "#hist svg rect") == 3
+    heights = browser.execute_script(
+        "return [...document.querySelectorAll('#hist svg rect')]"
+        ".map(r => Number(r.getAttribute('height')));")
+    # Bins of 5, 40 and 10: the middle bar is the tallest, each in proportion.
+    assert heights[1] == max(heights) and heights[0] == pytest.approx(heights[1] / 8)
+    assert console_errors(browser) == []
+
+    shot = os.environ.get("RFM_SCREENSHOT")
+    if shot:
+        # The picture the README shows: a node that stays, in-range values.
+        held = hold_node(net.node(2))
+        ok(rfm("-u", net.node(4), "set", "--force", "--layout", s.layout, "ctl.temp", "21.5"))
+        ok(rfm("-u", net.node(4), "set", "--force", "--layout", s.layout, "ctl.label", "cell 3"))
+        wait.until(lambda d: cell_text(d, temp) == "21.5" and cell_text(
+            d, 'tr[data-node="2"] td:nth-child(2)') == "up")
+        poke = struct.unpack("<I", struct.pack("<I", 9))[0]
+        ok(rfm("-u", net.node(4), "poke32", "0", hex(poke)))
+        wait.until(lambda d: cell_text(d, 'tr[data-name="ctl.mode"] td.value') == "9")
+        assert browser.save_screenshot(shot)

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * rfm serve in a build without libmicrohttpd: the command exists, so that
+ * rfm --help and a user typing it learn why it is not there.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "cli.h"
+
+static int serve_missing(struct cli *cli, int argc, char **argv)
+{
+	/* Its help still works (rfm serve --help), saying why it is missing. */
+	for (int i = 0; i < argc; i++)
+		if (cli->want_help || !strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			cli_print_command_help(stdout, cli->command);
+			return CLI_EXIT_DONE;
+		}
+	return cli_error(cli, "this rfm was built without libmicrohttpd: rebuild after "
+			 "installing it (Debian: libmicrohttpd-dev) to get rfm serve");
+}
+
+const struct cli_command cli_cmd_serve = {
+	.name = "serve",
+	.args = "...",
+	.summary = "Serve a monitoring page and metrics over HTTP (not built: no libmicrohttpd)",
+	.help = "This rfm was built without libmicrohttpd, so it cannot serve HTTP.\n",
+	.run = serve_missing,
+};

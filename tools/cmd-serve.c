@@ -1,0 +1,220 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * rfm serve: a monitoring page, a JSON API, a Server-Sent-Events stream and
+ * Prometheus metrics for the network, over HTTP (serve-http.c). This file
+ * parses the options, opens the node and runs the sampler: at --rate HZ it
+ * takes the events queued for the server's handle and makes the snapshot
+ * the SSE clients are sent. The server only reads the window (writes only
+ * on request, with --allow-write and the token), so it never slows the
+ * programs that share it.
+ */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <microhttpd.h>
+
+#include "serve.h"
+
+enum {
+	OPT_PORT = 'p',
+	OPT_BIND = 'b',
+	OPT_ALLOW_WRITE = 0x2000,
+	OPT_RATE,
+	OPT_HIST,
+};
+
+static const struct option serve_options[] = {
+	{ "port", required_argument, NULL, OPT_PORT },
+	{ "bind", required_argument, NULL, OPT_BIND },
+	{ "layout", required_argument, NULL, CLI_OPT_LAYOUT },
+	{ "allow-write", no_argument, NULL, OPT_ALLOW_WRITE },
+	{ "rate", required_argument, NULL, OPT_RATE },
+	{ "hist", required_argument, NULL, OPT_HIST },
+	{ NULL, 0, NULL, 0 },
+};
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop(int sig)
+{
+	stop_signal = sig;
+}
+
+static void catch_stop(void)
+{
+	struct sigaction sa = { .sa_handler = on_stop };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	/* A client that hangs up mid-answer must not end the server. */
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/* One step of the sampler: count the events, replace the snapshot, wake the clients. */
+static void sample(struct serve *s)
+{
+	pthread_mutex_lock(&s->lock);
+	serve_take_events(s);
+	struct json_object *snap = serve_json_snapshot(s);
+	char *text = strdup(json_object_to_json_string_ext(snap, JSON_C_TO_STRING_PLAIN));
+	json_object_put(snap);
+	if (text) {
+		free(s->snapshot);
+		s->snapshot = text;
+		s->generation++;
+		pthread_cond_broadcast(&s->changed);
+	}
+	pthread_mutex_unlock(&s->lock);
+}
+
+static void print_ready(struct serve *s, const char *bind, uint16_t port)
+{
+	bool v6 = strchr(bind, ':') != NULL;
+	char url[128];
+
+	snprintf(url, sizeof(url), "http://%s%s%s:%u/", v6 ? "[" : "", bind, v6 ? "]" : "",
+		 (unsigned int)port);
+	if (s->cli->json) {
+		struct json_object *o = json_object_new_object();
+		cli_json_add_string(o, "url", url);
+		cli_json_add_u64(o, "port", port);
+		cli_json_add_u64(o, "node", (uint64_t)rfm_node_id(s->cli->node));
+		if (s->allow_write)
+			cli_json_add_string(o, "token", s->token);
+		else
+			json_object_object_add(o, "token", NULL);
+		cli_json_print(o);
+	} else {
+		if (s->allow_write)
+			printf("write token: %s\n", s->token);
+		printf("serving %s (port %u)\n", url, (unsigned int)port);
+	}
+	fflush(stdout);
+}
+
+static int serve_loop(struct serve *s, const char *bind, uint16_t port, uint64_t rate)
+{
+	struct MHD_Daemon *d;
+	uint16_t chosen = 0;
+	uint64_t period_ns = 1000000000ull / rate;
+
+	sample(s);	/* the first snapshot exists before the first client */
+	d = serve_http_start(s, bind, port, &chosen);
+	if (!d)
+		return CLI_EXIT_FAILED;
+	print_ready(s, bind, chosen);
+	while (!stop_signal) {
+		struct timespec ts = { .tv_sec = (time_t)(period_ns / 1000000000ull),
+				       .tv_nsec = (long)(period_ns % 1000000000ull) };
+		nanosleep(&ts, NULL);	/* a signal ends it early */
+		if (!stop_signal)
+			sample(s);
+	}
+	pthread_mutex_lock(&s->lock);
+	s->stopping = true;
+	pthread_cond_broadcast(&s->changed);
+	pthread_mutex_unlock(&s->lock);
+	MHD_stop_daemon(d);
+	return CLI_EXIT_OK;
+}
+
+static int serve_run(struct cli *cli, int argc, char **argv)
+{
+	struct serve s = { .cli = cli };
+	const char *bind = "127.0.0.1", *layout_path = NULL, *hist_path = NULL;
+	uint64_t port = 8080, rate = 10;
+	int opt, ret;
+
+	while ((opt = cli_getopt(cli, argc, argv, "p:b:", serve_options)) > 0) {
+		ret = 0;
+		if (opt == OPT_PORT)
+			ret = cli_parse_u64(cli, "port", optarg, 65535, &port);
+		else if (opt == OPT_BIND)
+			bind = optarg;
+		else if (opt == CLI_OPT_LAYOUT)
+			layout_path = optarg;
+		else if (opt == OPT_ALLOW_WRITE)
+			s.allow_write = true;
+		else if (opt == OPT_HIST)
+			hist_path = optarg;
+		else if (opt == OPT_RATE && !(ret = cli_parse_u64(cli, "rate", optarg, 1000, &rate)) &&
+			 rate == 0)
+			ret = cli_usage_error(cli, "--rate must be 1 to 1000 (updates a second)");
+		if (ret)
+			return ret;
+	}
+	if (opt == CLI_OPT_STOP)
+		return cli->status;
+	ret = cli_check_args(cli, argc, argv, 0, 0);
+	if (ret)
+		return ret;
+	unsigned char addr[16];
+	if (inet_pton(AF_INET, bind, addr) != 1 && inet_pton(AF_INET6, bind, addr) != 1)
+		return cli_usage_error(cli, "--bind '%s' is not an IPv4 or IPv6 address", bind);
+	if (hist_path && (ret = serve_load_hist(&s, hist_path)))
+		goto out;
+	if (layout_path && (ret = cli_load_layout(cli, layout_path, &s.layout)))
+		goto out;
+	if (s.allow_write && serve_make_token(&s)) {
+		ret = cli_error(cli, "no random token: getrandom: %m");
+		goto out;
+	}
+	/* A monitor must not make a network out of a mistyped name. */
+	ret = cli_open_existing(cli);
+	if (ret)
+		goto out;
+	if (rfm_event_enable(cli->node, RFM_EVENT_MASK_NETWORK)) {
+		ret = cli_fail(cli);
+		goto out;
+	}
+	ret = serve_open_vars(&s);
+	if (ret)
+		goto out;
+	pthread_mutex_init(&s.lock, NULL);
+	pthread_cond_init(&s.changed, NULL);
+	s.start_ns = rfm_event_now_ns();
+	catch_stop();
+	ret = serve_loop(&s, bind, (uint16_t)port, rate);
+	pthread_cond_destroy(&s.changed);
+	pthread_mutex_destroy(&s.lock);
+out:
+	serve_close_vars(&s);
+	rfm_layout_free(s.layout);
+	free(s.snapshot);
+	free(s.hist);
+	return ret;
+}
+
+const struct cli_command cli_cmd_serve = {
+	.name = "serve",
+	.args = "[--port PORT] [--bind ADDR] [--layout FILE] [--rate HZ] [--hist FILE] "
+		"[--allow-write]",
+	.summary = "Serve a live monitoring page, a JSON API and Prometheus metrics over HTTP",
+	.help = "Listen on ADDR:PORT (default 127.0.0.1:8080) and serve the network this\n"
+		"node is on: the page / (node table, event counters, variables with\n"
+		"out-of-range values marked, the latency histogram of --hist), the JSON\n"
+		"API /api/nodes, /api/vars?names=A,B, /api/rings (the layout's regions),\n"
+		"/api/stats, /api/hist, /api/snapshot (what one event of the stream\n"
+		"carries), the Server-Sent-Events stream /api/events (a snapshot HZ\n"
+		"times a second) and /metrics (Prometheus text format).\n"
+		"The server only reads the window. Once listening it prints its URL and\n"
+		"port (with --json: {url, port, node, token}); PORT 0 takes a free port.\n"
+		"SIGINT or SIGTERM stop it.\n"
+		"\n"
+		"Options:\n"
+		"  -p, --port PORT     TCP port (0: any free one; default 8080)\n"
+		"  -b, --bind ADDR     IPv4 or IPv6 address to listen on (default 127.0.0.1)\n"
+		"      --layout FILE   the variables of this layout (default: none)\n"
+		"      --rate HZ       snapshots a second for /api/events (1-1000, default 10)\n"
+		"      --hist FILE     the histogram rfm ping --hist-csv FILE wrote\n"
+		"      --allow-write   accept POST /api/vars {name, value} and POST /api/send\n"
+		"                      {to, type, data}; a random token is printed at start\n"
+		"                      and every write must send Authorization: Bearer TOKEN\n",
+	.run = serve_run,
+};

@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * rfm serve: the JSON API. Every answer is built from what the library
+ * reports at the moment of the request (callers hold s->lock).
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "serve.h"
+
+struct json_object *serve_json_nodes(struct serve *s)
+{
+	struct rfm_node_status rows[RFM_MAX_NODES];
+	struct json_object *arr = json_object_new_array();
+	int n = rfm_health_nodes(s->cli->node, rows, RFM_MAX_NODES);
+
+	/* A backend without a node table (ENOTSUP) has an empty one. */
+	for (int i = 0; i < n && i < RFM_MAX_NODES; i++) {
+		const struct rfm_node_status *r = &rows[i];
+		struct json_object *o = json_object_new_object();
+
+		cli_json_add_u64(o, "id", r->id);
+		cli_json_add_bool(o, "up", serve_node_up(r));
+		cli_json_add_bool(o, "attached", r->attached);
+		cli_json_add_bool(o, "alive", r->alive);
+		cli_json_add_u64(o, "incarnation", r->incarnation);
+		if (r->age_ns == UINT64_MAX)
+			json_object_object_add(o, "heartbeat_age_s", NULL);
+		else
+			json_object_object_add(o, "heartbeat_age_s",
+					       json_object_new_double((double)r->age_ns / 1e9));
+		/* null: the node never beat (it runs no health monitor). */
+		json_object_object_add(o, "heartbeat_period_s",
+				       r->period_ns ? json_object_new_double((double)r->period_ns / 1e9)
+						    : NULL);
+		cli_json_add_u64(o, "beats", r->beats);
+		if (r->pid > 0)
+			cli_json_add_int(o, "pid", r->pid);
+		else
+			json_object_object_add(o, "pid", NULL);
+		cli_json_add_string(o, "host", r->host);
+		cli_json_add_bool(o, "self", (int)r->id == rfm_node_id(s->cli->node));
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+static struct json_object *var_json(struct serve *s, struct serve_var *v)
+{
+	struct json_object *o = json_object_new_object(), *value;
+	double number;
+
+	cli_json_add_string(o, "name", v->info.name);
+	cli_json_add_string(o, "type", rfm_type_name(v->info.type));
+	cli_json_add_string(o, "unit", v->info.unit);
+	value = serve_var_value(s, v, &number);
+	json_object_object_add(o, "value", value);
+	if (v->info.has_min)
+		json_object_object_add(o, "min", json_object_new_double(v->info.min));
+	if (v->info.has_max)
+		json_object_object_add(o, "max", json_object_new_double(v->info.max));
+	cli_json_add_bool(o, "out_of_range", serve_out_of_range(v, number));
+	return o;
+}
+
+struct json_object *serve_json_vars(struct serve *s, const char *names, const char **bad)
+{
+	struct json_object *arr = json_object_new_array();
+	static __thread char badname[128];
+
+	if (!names) {
+		for (size_t i = 0; i < s->nvars; i++)
+			json_object_array_add(arr, var_json(s, &s->vars[i]));
+		return arr;
+	}
+	size_t count = 0;
+	for (const char *p = names;; p++) {
+		const char *end = strchr(p, ',');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		struct serve_var *v = NULL;
+
+		for (size_t i = 0; len && i < s->nvars && !v; i++)
+			if (strlen(s->vars[i].info.name) == len &&
+			    !memcmp(s->vars[i].info.name, p, len))
+				v = &s->vars[i];
+		if (!v || ++count > SERVE_MAX_NAMES) {
+			snprintf(badname, sizeof(badname), "%.*s", (int)(len < 100 ? len : 100), p);
+			*bad = badname;
+			json_object_put(arr);
+			return NULL;
+		}
+		json_object_array_add(arr, var_json(s, v));
+		if (!end)
+			break;
+		p = end;
+	}
+	return arr;
+}
+
+struct json_object *serve_json_rings(struct serve *s)
+{
+	struct json_object *arr = json_object_new_array();
+
+	/*
+	 * The layout names regions, not rings, and the library has no way to
+	 * look at a ring without attaching to it (a consumer may claim an
+	 * entry of the ring's table: a write). So the server lists the
+	 * regions where rings can live, with their writer.
+	 */
+	for (size_t i = 0; i < rfm_layout_region_count(s->layout); i++) {
+		struct rfm_region_info info = { .struct_size = sizeof(info) };
+		struct json_object *o;
+
+		if (rfm_layout_region_info(s->layout, i, &info))
+			continue;
+		o = json_object_new_object();
+		cli_json_add_string(o, "region", info.name);
+		cli_json_add_u64(o, "offset", info.offset);
+		cli_json_add_u64(o, "size", info.size);
+		cli_json_add_u64(o, "writer", info.writer);
+		cli_json_add_string(o, "description", info.description);
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+struct json_object *serve_json_stats(struct serve *s)
+{
+	struct rfm_event_stats ev = { .struct_size = sizeof(ev) };
+	struct rfm_health_counters hc = { .struct_size = sizeof(hc) };
+	struct json_object *o = json_object_new_object(), *types = json_object_new_object();
+
+	rfm_event_get_stats(s->cli->node, &ev);
+	rfm_health_get_counters(s->cli->node, &hc);
+	cli_json_add_u64(o, "node", (uint64_t)rfm_node_id(s->cli->node));
+	json_object_object_add(o, "uptime_s",
+			       json_object_new_double((double)(rfm_event_now_ns() - s->start_ns) / 1e9));
+	for (unsigned int t = 0; t < 32; t++) {
+		const char *name = rfm_event_type_name(t);
+		if (name && strcmp(name, "?"))
+			cli_json_add_u64(types, name, s->received[t]);
+	}
+	json_object_object_add(o, "received", types);
+	cli_json_add_u64(o, "queue_depth", ev.depth);
+	cli_json_add_u64(o, "delivered", ev.delivered);
+	cli_json_add_u64(o, "dropped", ev.dropped);
+	cli_json_add_u64(o, "overflows", ev.overflows);
+	cli_json_add_u64(o, "queued", ev.queued);
+	cli_json_add_u64(o, "events_sent", hc.events_sent);
+	cli_json_add_u64(o, "ring_lost", hc.ring_lost);
+	cli_json_add_u64(o, "record_retries", hc.record_retries);
+	return o;
+}
+
+struct json_object *serve_json_hist(struct serve *s)
+{
+	struct json_object *arr = json_object_new_array();
+
+	for (size_t i = 0; i < s->nhist; i++) {
+		struct json_object *o = json_object_new_object();
+		cli_json_add_u64(o, "low_ns", s->hist[i].low_ns);
+		cli_json_add_u64(o, "high_ns", s->hist[i].high_ns);
+		cli_json_add_u64(o, "count", s->hist[i].count);
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+/*
+ * The variables of a snapshot: name, value and out_of_range only. The
+ * sampler makes one HZ times a second, so what never changes (type, unit,
+ * min, max) is left to /api/vars, which the page reads once.
+ */
+static struct json_object *snapshot_vars(struct serve *s)
+{
+	struct json_object *arr = json_object_new_array();
+
+	for (size_t i = 0; i < s->nvars; i++) {
+		struct json_object *o = json_object_new_object();
+		double number;
+
+		cli_json_add_string(o, "name", s->vars[i].info.name);
+		json_object_object_add(o, "value", serve_var_value(s, &s->vars[i], &number));
+		cli_json_add_bool(o, "out_of_range", serve_out_of_range(&s->vars[i], number));
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+struct json_object *serve_json_snapshot(struct serve *s)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "time_s", json_object_new_double((double)rfm_event_now_ns() / 1e9));
+	json_object_object_add(o, "nodes", serve_json_nodes(s));
+	json_object_object_add(o, "stats", serve_json_stats(s));
+	json_object_object_add(o, "vars", snapshot_vars(s));
+	return o;
+}

@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * rfm serve: /metrics in the Prometheus text exposition format (0.0.4).
+ * The metric names and labels are part of the tool's interface (rfm(1)
+ * lists them): dashboards and alerts are written against them, so they
+ * never change meaning.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "serve.h"
+
+/* A growing text buffer: open_memstream does the bookkeeping. */
+struct text {
+	FILE *fp;
+	char *buf;
+	size_t len;
+};
+
+static void head(struct text *t, const char *name, const char *type, const char *help)
+{
+	fprintf(t->fp, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+/* A label value, escaped as the format asks (\\, \" and \n). */
+static void label_value(FILE *fp, const char *v)
+{
+	for (; *v; v++) {
+		if (*v == '\\' || *v == '"')
+			fprintf(fp, "\\%c", *v);
+		else if (*v == '\n')
+			fputs("\\n", fp);
+		else
+			fputc(*v, fp);
+	}
+}
+
+/* A sample value: Prometheus spells the special floats NaN, +Inf, -Inf. */
+static void value(FILE *fp, double v)
+{
+	if (isnan(v))
+		fputs("NaN", fp);
+	else if (isinf(v))
+		fputs(v > 0 ? "+Inf" : "-Inf", fp);
+	else
+		fprintf(fp, "%.17g", v);
+}
+
+static void nodes(struct text *t, struct serve *s)
+{
+	struct rfm_node_status rows[RFM_MAX_NODES];
+	int n = rfm_health_nodes(s->cli->node, rows, RFM_MAX_NODES);
+
+	if (n > RFM_MAX_NODES)
+		n = RFM_MAX_NODES;
+	head(t, "rfm_node_up", "gauge",
+	     "1 when the node is attached and, if it beats, within its misses");
+	for (int i = 0; i < n; i++)
+		fprintf(t->fp, "rfm_node_up{node=\"%u\"} %d\n", rows[i].id, serve_node_up(&rows[i]));
+	head(t, "rfm_node_incarnation", "gauge", "Attaches of the node id so far");
+	for (int i = 0; i < n; i++)
+		fprintf(t->fp, "rfm_node_incarnation{node=\"%u\"} %u\n", rows[i].id,
+			rows[i].incarnation);
+	head(t, "rfm_heartbeat_age_seconds", "gauge",
+	     "Seconds since the node's last heartbeat (nodes that have beaten)");
+	for (int i = 0; i < n; i++)
+		if (rows[i].age_ns != UINT64_MAX) {
+			fprintf(t->fp, "rfm_heartbeat_age_seconds{node=\"%u\"} ", rows[i].id);
+			value(t->fp, (double)rows[i].age_ns / 1e9);
+			fputc('\n', t->fp);
+		}
+	head(t, "rfm_heartbeat_period_seconds", "gauge",
+	     "The heartbeat period the node announces (nodes that have beaten)");
+	for (int i = 0; i < n; i++)
+		if (rows[i].period_ns) {
+			fprintf(t->fp, "rfm_heartbeat_period_seconds{node=\"%u\"} ", rows[i].id);
+			value(t->fp, (double)rows[i].period_ns / 1e9);
+			fputc('\n', t->fp);
+		}
+	head(t, "rfm_heartbeats_total", "counter", "Heartbeats of the node so far");
+	for (int i = 0; i < n; i++)
+		fprintf(t->fp, "rfm_heartbeats_total{node=\"%u\"} %llu\n", rows[i].id,
+			(unsigned long long)rows[i].beats);
+}
+
+static void counters(struct text *t, struct serve *s)
+{
+	struct rfm_event_stats ev = { .struct_size = sizeof(ev) };
+	struct rfm_health_counters hc = { .struct_size = sizeof(hc) };
+
+	rfm_event_get_stats(s->cli->node, &ev);
+	rfm_health_get_counters(s->cli->node, &hc);
+	head(t, "rfm_events_received_total", "counter",
+	     "Event records the server's node received, by type");
+	for (unsigned int type = 0; type < 32; type++) {
+		const char *name = rfm_event_type_name(type);
+		if (name && strcmp(name, "?"))
+			fprintf(t->fp, "rfm_events_received_total{type=\"%s\"} %llu\n", name,
+				(unsigned long long)s->received[type]);
+	}
+	head(t, "rfm_event_overflows_total", "counter",
+	     "Overflow announcements: records lost to the server's full queue were reported");
+	fprintf(t->fp, "rfm_event_overflows_total %llu\n", (unsigned long long)ev.overflows);
+	head(t, "rfm_events_dropped_total", "counter",
+	     "Event records dropped because the server's queue was full");
+	fprintf(t->fp, "rfm_events_dropped_total %llu\n", (unsigned long long)ev.dropped);
+	head(t, "rfm_ring_lost_total", "counter", "Ring messages lost to laps in the server");
+	fprintf(t->fp, "rfm_ring_lost_total %llu\n", (unsigned long long)hc.ring_lost);
+	head(t, "rfm_record_retries_total", "counter", "Seqlock read retries in the server");
+	fprintf(t->fp, "rfm_record_retries_total %llu\n", (unsigned long long)hc.record_retries);
+}
+
+static void vars(struct text *t, struct serve *s)
+{
+	head(t, "rfm_var_value", "gauge",
+	     "Numeric scalar variables of the layout, in their unit");
+	for (size_t i = 0; i < s->nvars; i++) {
+		struct serve_var *v = &s->vars[i];
+		struct json_object *j;
+		double number;
+
+		if (v->info.type < RFM_TYPE_U8 || v->info.type > RFM_TYPE_BOOL || v->info.count > 1)
+			continue;
+		j = serve_var_value(s, v, &number);
+		if (v->info.type == RFM_TYPE_BOOL && j)
+			number = json_object_get_boolean(j);
+		json_object_put(j);
+		fputs("rfm_var_value{name=\"", t->fp);
+		label_value(t->fp, v->info.name);
+		fputs("\",unit=\"", t->fp);
+		label_value(t->fp, v->info.unit);
+		fputs("\"} ", t->fp);
+		value(t->fp, number);
+		fputc('\n', t->fp);
+	}
+	head(t, "rfm_var_out_of_range", "gauge",
+	     "1 when the variable lies outside the min/max of the layout");
+	for (size_t i = 0; i < s->nvars; i++) {
+		struct serve_var *v = &s->vars[i];
+		double number;
+
+		if (!v->info.has_min && !v->info.has_max)
+			continue;
+		if (v->info.type < RFM_TYPE_U8 || v->info.type > RFM_TYPE_F64 || v->info.count > 1)
+			continue;
+		json_object_put(serve_var_value(s, v, &number));
+		fputs("rfm_var_out_of_range{name=\"", t->fp);
+		label_value(t->fp, v->info.name);
+		fprintf(t->fp, "\"} %d\n", serve_out_of_range(v, number));
+	}
+}
+
+char *serve_metrics(struct serve *s)
+{
+	struct text t = { 0 };
+
+	t.fp = open_memstream(&t.buf, &t.len);
+	if (!t.fp)
+		return NULL;
+	nodes(&t, s);
+	counters(&t, s);
+	vars(&t, s);
+	head(&t, "rfm_serve_uptime_seconds", "gauge", "Seconds since rfm serve started");
+	fputs("rfm_serve_uptime_seconds ", t.fp);
+	value(t.fp, (double)(rfm_event_now_ns() - s->start_ns) / 1e9);
+	fputc('\n', t.fp);
+	if (fclose(t.fp)) {
+		free(t.buf);
+		return NULL;
+	}
+	return t.buf;
+}

@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * rfm serve: the state one server shares between its HTTP threads and the
+ * sampler (cmd-serve.c), and the pieces that build its answers:
+ * serve-state.c (what is read from the node), serve-json.c (the JSON API),
+ * serve-metrics.c (Prometheus text), serve-http.c (routing and limits),
+ * serve-token.c (the write token), serve-hist.c (ping's histogram file)
+ * and serve-assets.c (the page, generated from tools/serve/ at build time).
+ */
+#ifndef RFM_TOOLS_SERVE_H
+#define RFM_TOOLS_SERVE_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cli.h"
+
+/* Limits of one request: larger ones are refused and change nothing. */
+#define SERVE_MAX_BODY 4096		/* bytes of a POST body (413 beyond) */
+#define SERVE_MAX_HEADERS 8192		/* bytes of the request head (431 beyond) */
+#define SERVE_MAX_CONNECTIONS 64
+#define SERVE_MAX_NAMES 1024		/* names in one /api/vars?names= */
+
+/* A variable of the layout the server reads. */
+struct serve_var {
+	rfm_var *var;
+	struct rfm_var_info info;
+};
+
+/* One bucket of the last ping's latency histogram (--hist FILE). */
+struct serve_hist_bin {
+	uint64_t low_ns, high_ns, count;
+};
+
+struct serve {
+	struct cli *cli;		/* its node is the server's own handle */
+	pthread_mutex_t lock;		/* the library handles and the counters below */
+	rfm_layout *layout;		/* NULL without --layout */
+	struct serve_var *vars;
+	size_t nvars;
+	uint64_t received[32];		/* records taken by type, since the start */
+	uint64_t start_ns;
+	/* Snapshots for the SSE clients: the sampler replaces @snapshot. */
+	pthread_cond_t changed;
+	char *snapshot;			/* JSON text, owned; NULL before the first */
+	uint64_t generation;		/* counts snapshots */
+	bool stopping;
+	/* Writing: only with --allow-write, with this token. */
+	bool allow_write;
+	char token[65];
+	/* The histogram of --hist FILE, read at start. */
+	struct serve_hist_bin *hist;
+	size_t nhist;
+	const char *hist_path;
+};
+
+/* ---- serve-state.c: reading the node (callers hold s->lock) ---- */
+
+/* Open a handle on every variable of s->layout. 0 or an exit code. */
+int serve_open_vars(struct serve *s);
+void serve_close_vars(struct serve *s);
+
+/* The variable named @name, or NULL. */
+struct serve_var *serve_find_var(struct serve *s, const char *name);
+
+/*
+ * The value of @v as JSON (number, bool, string, hex, array); @number gets
+ * the numeric value of a numeric scalar (else NAN). NULL on a read error.
+ */
+struct json_object *serve_var_value(struct serve *s, struct serve_var *v, double *number);
+
+/* Whether the numeric @value lies outside the variable's min/max. */
+bool serve_out_of_range(const struct serve_var *v, double value);
+
+/*
+ * A node is up when it is attached and, if it has ever beaten, still
+ * beats within its misses: a node that never runs a health monitor is up
+ * while attached.
+ */
+bool serve_node_up(const struct rfm_node_status *r);
+
+/* Take the events queued for the server's handle, counting them by type. */
+void serve_take_events(struct serve *s);
+
+/* ---- serve-json.c: the JSON API (callers hold s->lock) ---- */
+
+struct json_object *serve_json_nodes(struct serve *s);
+/* @names: comma list or NULL for all. NULL after setting *@bad to the bad name. */
+struct json_object *serve_json_vars(struct serve *s, const char *names, const char **bad);
+struct json_object *serve_json_rings(struct serve *s);
+struct json_object *serve_json_stats(struct serve *s);
+struct json_object *serve_json_hist(struct serve *s);
+/* Everything the page shows: nodes, stats, vars, as one object. */
+struct json_object *serve_json_snapshot(struct serve *s);
+
+/* ---- serve-metrics.c ---- */
+
+/* The Prometheus text exposition of the node (malloc'd; NULL: no memory). */
+char *serve_metrics(struct serve *s);
+
+/* ---- serve-token.c ---- */
+
+/* Fill s->token with 64 hex digits from getrandom(). 0 or -1 (errno). */
+int serve_make_token(struct serve *s);
+
+/* Whether the Authorization header value @auth is "Bearer " + the token. */
+bool serve_token_matches(const struct serve *s, const char *auth);
+
+/* ---- serve-hist.c ---- */
+
+/* Read ping's --hist-csv FILE (low_ns,high_ns,count,cumulative). 0 or an exit code. */
+int serve_load_hist(struct serve *s, const char *path);
+
+/* ---- serve-http.c ---- */
+
+struct MHD_Daemon;
+
+/* Start listening on @bind:@port (0: any free port); NULL after reporting. */
+struct MHD_Daemon *serve_http_start(struct serve *s, const char *bind, uint16_t port,
+				    uint16_t *chosen);
+
+/* ---- serve-assets.c (generated) ---- */
+
+struct serve_asset {
+	const char *path;		/* "/", "/app.js" */
+	const char *type;		/* Content-Type */
+	const unsigned char *data;
+	size_t size;
+};
+
+extern const struct serve_asset serve_assets[];	/* ends with a NULL path */
+
+#endif /* RFM_TOOLS_SERVE_H */

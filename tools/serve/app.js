@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// The rfm serve page: a snapshot from /api/events (Server-Sent Events)
+// redraws the tables; the histogram comes once from /api/hist.
+"use strict";
+
+function cell(row, text, cls) {
+	const td = row.insertCell();
+	td.textContent = text;
+	if (cls)
+		td.className = cls;
+	return td;
+}
+
+function seconds(s) {
+	if (s === null || s === undefined)
+		return "never";
+	return s < 1 ? (s * 1000).toFixed(1) + " ms" : s.toFixed(2) + " s";
+}
+
+function showNodes(nodes) {
+	const body = document.querySelector("#nodes tbody");
+	body.replaceChildren();
+	for (const n of nodes) {
+		const row = body.insertRow();
+		row.dataset.node = n.id;
+		cell(row, n.id + (n.self ? " (this server)" : ""));
+		cell(row, n.up ? "up" : "down", n.up ? "up" : "down");
+		cell(row, n.incarnation, "num");
+		cell(row, n.heartbeat_period_s ? seconds(n.heartbeat_age_s) : "no heartbeat", "num");
+		cell(row, n.heartbeat_period_s ? seconds(n.heartbeat_period_s) : "-", "num");
+		cell(row, n.pid === null ? "-" : n.pid, "num");
+		cell(row, n.host || "-");
+	}
+}
+
+function showStats(st) {
+	const body = document.querySelector("#stats tbody");
+	body.replaceChildren();
+	const rows = [];
+	for (const [type, count] of Object.entries(st.received))
+		rows.push(["received " + type, count]);
+	for (const key of ["delivered", "dropped", "overflows", "queued", "events_sent",
+			   "ring_lost", "record_retries"])
+		rows.push([key.replace("_", " "), st[key]]);
+	for (const [name, value] of rows) {
+		const row = body.insertRow();
+		cell(row, name);
+		cell(row, value, "num");
+	}
+}
+
+function range(v) {
+	if (v.min === undefined && v.max === undefined)
+		return "";
+	return (v.min === undefined ? "" : v.min) + " .. " + (v.max === undefined ? "" : v.max);
+}
+
+// What never changes about a variable (type, unit, min, max), by name:
+// read once from /api/vars; the snapshots carry name, value, out_of_range.
+let varInfo = {};
+
+function showVars(vars) {
+	const body = document.querySelector("#vars tbody");
+	body.replaceChildren();
+	for (const snap of vars) {
+		const v = Object.assign({}, varInfo[snap.name] || {}, snap);
+		const row = body.insertRow();
+		row.dataset.name = v.name;
+		if (v.out_of_range)
+			row.className = "out-of-range";
+		cell(row, v.name);
+		const value = Array.isArray(v.value) ? v.value.join(", ") : String(v.value);
+		cell(row, value, "num value" + (v.out_of_range ? " out-of-range" : ""));
+		cell(row, v.unit || "");
+		cell(row, range(v));
+	}
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+
+function svgElement(name, attrs) {
+	const e = document.createElementNS(SVG, name);
+	for (const [k, v] of Object.entries(attrs))
+		e.setAttribute(k, v);
+	return e;
+}
+
+function label(ns) {
+	return ns >= 1e6 ? (ns / 1e6).toFixed(1) + " ms" : ns >= 1e3 ? (ns / 1e3).toFixed(1) + " us" : ns + " ns";
+}
+
+// Bars of the non-empty span of the histogram, scaled to the largest count.
+function showHist(bins) {
+	let first = bins.findIndex(b => b.count > 0);
+	let last = bins.length - 1 - [...bins].reverse().findIndex(b => b.count > 0);
+	if (first < 0)
+		return;
+	const shown = bins.slice(first, last + 1);
+	const max = Math.max(...shown.map(b => b.count));
+	const W = 600, H = 200, bottom = 20;
+	const svg = svgElement("svg", { viewBox: `0 0 ${W} ${H}`, role: "img",
+					"data-bins": shown.length });
+	const w = W / shown.length;
+	shown.forEach((b, i) => {
+		const h = b.count / max * (H - bottom - 5);
+		const r = svgElement("rect", { x: i * w + 1, y: H - bottom - h, width: Math.max(w - 2, 1),
+					       height: h });
+		const title = svgElement("title", {});
+		title.textContent = `${label(b.low_ns)}..${label(b.high_ns)}: ${b.count}`;
+		r.appendChild(title);
+		svg.appendChild(r);
+	});
+	const lo = svgElement("text", { x: 2, y: H - 5 });
+	lo.textContent = label(shown[0].low_ns);
+	const hi = svgElement("text", { x: W - 2, y: H - 5, "text-anchor": "end" });
+	hi.textContent = label(shown[shown.length - 1].high_ns);
+	svg.append(lo, hi);
+	document.getElementById("hist").replaceChildren(svg);
+}
+
+function start() {
+	fetch("/api/vars").then(r => r.json()).then(r => {
+		for (const v of r.vars)
+			varInfo[v.name] = v;
+		listen();
+	});
+	fetch("/api/hist").then(r => r.json()).then(h => showHist(h.bins));
+}
+
+function listen() {
+	const status = document.getElementById("status");
+	const events = new EventSource("/api/events");
+	events.addEventListener("snapshot", e => {
+		const snap = JSON.parse(e.data);
+		showNodes(snap.nodes);
+		showStats(snap.stats);
+		showVars(snap.vars);
+		status.textContent = "live";
+		status.className = "status live";
+	});
+	events.onerror = () => {
+		status.textContent = "connection lost, retrying";
+		status.className = "status lost";
+	};
+}
+
+start();
