@@ -30,7 +30,7 @@ reader_pid=
 cleanup() {
 	[ -n "$reader_pid" ] && kill "$reader_pid" 2>/dev/null
 	rm -rf "$tmp"
-	rm -f "/dev/shm/rfm-$name"
+	rm -f "/dev/shm/rfm-$name" "/dev/shm/rfmlock-$name"   # the segment and its lock file
 }
 trap cleanup EXIT
 
