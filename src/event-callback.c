@@ -35,12 +35,16 @@ static void *dispatcher_main(void *arg)
 		if (EV_LOAD(ev->closing))
 			break;
 		uint32_t dgen = EV_LOAD(ev->dispatch_gen);
+		ev->in_take = true;
+		ev->take_dgen = dgen;
 		pthread_mutex_unlock(&ev->lock);
 
 		struct rfm_event rec;
 		int n = rfm__event_take(node, &rec, 1, -1, true, dgen);
 
 		pthread_mutex_lock(&ev->lock);
+		ev->in_take = false;
+		pthread_cond_broadcast(&ev->cb_cond);
 		if (n <= 0)
 			continue;
 		struct rfm_event_cb cb = ev->cb[rec.type];
@@ -148,6 +152,18 @@ RFM_API int rfm_event_callback_unregister(rfm_node *node, unsigned int type)
 	pthread_mutex_unlock(&ev->lock);
 	/* Let the dispatcher notice (it parks when none is left). */
 	rfm__event_wake_all(node);
+	/*
+	 * And return only once a take the dispatcher began before this call has
+	 * ended: a record sent after we return must reach rfm_event_wait() (or
+	 * the callbacks still registered), never a dispatcher that no longer
+	 * has a callback for it.
+	 */
+	if (!rfm__event_is_dispatcher(ev)) {
+		pthread_mutex_lock(&ev->lock);
+		while (ev->in_take && ev->take_dgen != EV_LOAD(ev->dispatch_gen))
+			pthread_cond_wait(&ev->cb_cond, &ev->lock);
+		pthread_mutex_unlock(&ev->lock);
+	}
 	return 0;
 }
 

@@ -48,6 +48,8 @@ struct rfm_events {
 	pthread_t dispatcher;
 	bool dispatcher_started;
 	bool in_callback;
+	bool in_take;		/* the dispatcher is inside a take (under lock) */
+	uint32_t take_dgen;	/* the dispatch_gen that take started with */
 	unsigned int cb_type;	/* type whose callback runs, when in_callback */
 	bool close_deferred;	/* rfm_close() called from a callback */
 
