@@ -48,21 +48,7 @@ static void fill(struct sample *s, uint32_t n)
 
 static int setup(void **state)
 {
-	struct harness_network *net = calloc(1, sizeof(*net));
-
-	harness_network_new(net, WINDOW);
-	*state = net;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct harness_network *net = *state;
-
-	harness_kill_children();
-	harness_network_destroy(net);
-	free(net);
-	return 0;
+	return harness_fixture_network(state, WINDOW);
 }
 
 static rfm_layout *load_layout(void)
@@ -298,7 +284,7 @@ static void permission_denied_and_group_sharing(void **state)
 	rfm_close(owner);
 }
 
-#define TEST(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+#define TEST(f) cmocka_unit_test_setup_teardown(f, setup, harness_fixture_teardown)
 
 int main(void)
 {

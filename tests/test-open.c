@@ -20,21 +20,7 @@
 
 static int setup(void **state)
 {
-	struct harness_network *net = calloc(1, sizeof(*net));
-
-	harness_network_new(net, WINDOW);
-	*state = net;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct harness_network *net = *state;
-
-	harness_kill_children();
-	harness_network_destroy(net);
-	free(net);
-	return 0;
+	return harness_fixture_network(state, WINDOW);
 }
 
 static rfm_node *open_node(struct harness_network *net, int id)
@@ -738,7 +724,7 @@ static void destroy_default_uri_from_environment(void **state)
 		assert_false(network_exists(net));
 }
 
-#define TEST(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+#define TEST(f) cmocka_unit_test_setup_teardown(f, setup, harness_fixture_teardown)
 
 int main(void)
 {

@@ -45,21 +45,7 @@
 
 static int setup(void **state)
 {
-	struct harness_network *net = calloc(1, sizeof(*net));
-
-	harness_network_new(net, WINDOW);
-	*state = net;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct harness_network *net = *state;
-
-	harness_kill_children();
-	harness_network_destroy(net);
-	free(net);
-	return 0;
+	return harness_fixture_network(state, WINDOW);
 }
 
 /* The node URI with extra parameters appended. */
@@ -531,13 +517,13 @@ static void test_no_privilege(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_bad_parameters, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_bad_struct, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_prefault_and_lock_window, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_prefault_event_queue, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_dispatcher_scheduling, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_heartbeat_scheduling, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_no_privilege, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bad_parameters, setup, harness_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_bad_struct, setup, harness_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_prefault_and_lock_window, setup, harness_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_prefault_event_queue, setup, harness_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_dispatcher_scheduling, setup, harness_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_heartbeat_scheduling, setup, harness_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_no_privilege, setup, harness_fixture_teardown),
 	};
 
 	harness_init();

@@ -42,21 +42,7 @@
 
 static int setup(void **state)
 {
-	struct harness_network *net = calloc(1, sizeof(*net));
-
-	harness_network_new(net, WINDOW);
-	*state = net;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct harness_network *net = *state;
-
-	harness_kill_children();
-	harness_network_destroy(net);
-	free(net);
-	return 0;
+	return harness_fixture_network(state, WINDOW);
 }
 
 static void need_root(void)
@@ -543,7 +529,7 @@ static void create_0_opens_only_existing_networks(void **state)
 	assert_rfm_code(rfm_open(harness_network_uri(net, "accept_owner=2"), &node), RFM_EURI);
 }
 
-#define TEST(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+#define TEST(f) cmocka_unit_test_setup_teardown(f, setup, harness_fixture_teardown)
 
 int main(void)
 {

@@ -21,6 +21,33 @@
 
 #include "harness.h"
 
+/*
+ * The fixture most suites share: a fresh network of @size bytes as the
+ * test's state (setup), and, after the test, every child killed and the
+ * network destroyed (teardown). A suite's setup calls the first with its
+ * window size; the second is a CMocka teardown as it is.
+ */
+static inline int harness_fixture_network(void **state, uint64_t size)
+{
+	struct harness_network *net = calloc(1, sizeof(*net));
+
+	if (!net)
+		return -1;
+	harness_network_new(net, size);
+	*state = net;
+	return 0;
+}
+
+static inline int harness_fixture_teardown(void **state)
+{
+	struct harness_network *net = *state;
+
+	harness_kill_children();
+	harness_network_destroy(net);
+	free(net);
+	return 0;
+}
+
 /* Skip the current test unless the backend under test is @name. */
 #define skip_unless_backend(name)                                             \
 	do {                                                                  \
