@@ -12,11 +12,11 @@
  * Locks, outermost first:
  *   card->send_lock       one send (or ring test) at a time per card;
  *                         taken killably, before entering the SRCU section;
- *   f->read_lock          serialises the readers of one file (and only
- *                         them) across their copy-out; taken interruptibly;
  *   card->files_lock      the list of open files, their masks and the
  *                         card's queue memory;
  *   f->lock (spin)        one file's queue.
+ * No lock is held across a copy to or from user space: read() takes records
+ * out of the queue and puts the undelivered ones back (rfm_evq_take/settle).
  */
 #include <linux/fs.h>
 #include <linux/idr.h>
@@ -240,7 +240,6 @@ static int rfm_open(struct inode *inode, struct file *file)
 	f->queue_bytes = bytes;
 	spin_lock_init(&f->lock);
 	init_waitqueue_head(&f->wq);
-	mutex_init(&f->read_lock);
 	rfm_evq_init(&f->q, storage, RFM_DEV_QUEUE_DEFAULT);
 
 	/* Under files_lock: removal either sees this file or we see it dead. */
@@ -316,70 +315,65 @@ static bool has_records(struct rfm_file *f)
 }
 
 /*
- * Consume the @n records a reader copied, unless FLUSH (or a resize)
- * removed them meanwhile: then the queue's oldest record is another one.
- */
-static void consume_copied(struct rfm_file *f, u32 n)
-{
-	struct rfm_dev_event oldest;
-
-	spin_lock_irq(&f->lock);
-	if (rfm_evq_peek(&f->q, &oldest, 1) == 1 && oldest.seq == f->batch[0].seq)
-		rfm_evq_consume(&f->q, f->batch, n);
-	spin_unlock_irq(&f->lock);
-}
-
-/*
- * Copy out records without losing any: peek, copy, then consume. The wait
- * holds no lock; read_lock keeps only this file's other readers out while
- * records are copied (FLUSH and resizing do not take it).
+ * No lock is held across the copy to user space (it may fault, and the
+ * page may be stalled by userfaultfd or a slow file for as long as its
+ * owner likes): records are taken out of the queue into a kernel buffer
+ * under the queue's spinlock, copied without it, and the undelivered ones
+ * (a fault) go back in order; their slots stay reserved meanwhile, so no
+ * record is lost. Other readers of the file, FLUSH, resizing and removal
+ * never wait for a copy.
  */
 static ssize_t rfm_read(struct file *file, char __user *buf, size_t count, loff_t *ppos)
 {
 	struct rfm_file *f = file->private_data;
 	struct rfm_card *card = f->card;
 	const size_t rec = sizeof(struct rfm_dev_event);
+	struct rfm_dev_event *batch;
 	size_t done = 0;
 	int ret;
 
 	if (count < rec)
 		return -EINVAL;
-	for (;;) {
-		while (!has_records(f)) {
-			if (rfm_card_gone(card))
-				return -ENODEV;
-			if (file->f_flags & O_NONBLOCK)
-				return -EAGAIN;
-			ret = wait_event_interruptible(f->wq, has_records(f) || rfm_card_gone(card));
-			if (ret)
-				return ret;
-		}
-		if (mutex_lock_interruptible(&f->read_lock))
-			return -ERESTARTSYS;
-		if (has_records(f))
-			break;
-		/* Another reader took them. */
-		mutex_unlock(&f->read_lock);
+	while (!has_records(f)) {
+		if (rfm_card_gone(card))
+			return -ENODEV;
+		if (file->f_flags & O_NONBLOCK)
+			return -EAGAIN;
+		ret = wait_event_interruptible(f->wq, has_records(f) || rfm_card_gone(card));
+		if (ret)
+			return ret;
 	}
+	batch = kmalloc_array(RFM_READ_BATCH, rec, GFP_KERNEL);
+	if (!batch)
+		return -ENOMEM;
 
 	ret = 0;
 	while (count - done >= rec) {
 		u32 want = min_t(size_t, (count - done) / rec, RFM_READ_BATCH);
-		u32 n;
+		u32 n, delivered;
+		unsigned long left;
+		u64 gen;
 
 		spin_lock_irq(&f->lock);
-		n = rfm_evq_peek(&f->q, f->batch, want);
+		n = rfm_evq_take(&f->q, batch, want, &gen);
 		spin_unlock_irq(&f->lock);
 		if (!n)
 			break;
-		if (copy_to_user(buf + done, f->batch, n * rec)) {
+		left = copy_to_user(buf + done, batch, n * rec);
+		/* Whole records only: a partly written one is delivered again. */
+		delivered = (n * rec - left) / rec;
+		spin_lock_irq(&f->lock);
+		rfm_evq_settle(&f->q, batch, n, delivered, gen);
+		spin_unlock_irq(&f->lock);
+		done += delivered * rec;
+		if (delivered < n) {
+			/* Records went back: another reader may take them. */
+			wake_up_interruptible(&f->wq);
 			ret = -EFAULT;
 			break;
 		}
-		consume_copied(f, n);
-		done += n * rec;
 	}
-	mutex_unlock(&f->read_lock);
+	kfree(batch);
 	return done ? (ssize_t)done : ret;
 }
 

@@ -23,6 +23,11 @@ struct rfm_evq {
 	u32 depth;
 	u32 head;			/* slot of the oldest record */
 	u32 count;			/* records stored, overflow record included */
+	u32 taken;			/* records out with readers, slots kept */
+	u32 held;			/* drops not yet announced (no slot) */
+	u64 held_seq;			/* sequence number of the first of them */
+	u64 held_rx_ns;			/* and its arrival time */
+	u64 gen;			/* changes when stored records are discarded */
 	u64 next_seq;			/* sequence number of the next record */
 	u64 queued;			/* records stored, ever */
 	u64 dropped;			/* records dropped, ever */
@@ -43,14 +48,23 @@ bool rfm_evq_push(struct rfm_evq *q, u16 type, u16 flags, u32 sender, u32 data,
 u32 rfm_evq_pop(struct rfm_evq *q, struct rfm_dev_event *out, u32 max);
 
 /*
- * Remove the @n oldest records after a reader copied them to @copied
- * (rfm_evq_peek() then copy-out without the lock). An overflow record that
- * counted more drops meanwhile stays, holding only the newer drops.
+ * A reader copies records to user space without holding the queue's lock
+ * (the copy may fault and sleep): it takes up to @max oldest records to
+ * @out, copies them, then settles with rfm_evq_settle(), saying how many
+ * were delivered. Until then their slots stay reserved, so the undelivered
+ * ones always fit back. *@gen identifies the queue's contents for settle.
  */
-void rfm_evq_consume(struct rfm_evq *q, const struct rfm_dev_event *copied, u32 n);
+u32 rfm_evq_take(struct rfm_evq *q, struct rfm_dev_event *out, u32 max, u64 *gen);
 
-/* Copy up to @max oldest records to @out without removing them. */
-u32 rfm_evq_peek(const struct rfm_evq *q, struct rfm_dev_event *out, u32 max);
+/*
+ * End a take of @n records of which the first @delivered reached the
+ * reader: the others go back in sequence order (before newer records,
+ * after older ones another reader put back), unless a flush discarded the
+ * queue's records since (@gen differs). Drops that found no slot while
+ * records were out are announced now by an overflow record.
+ */
+void rfm_evq_settle(struct rfm_evq *q, const struct rfm_dev_event *taken, u32 n,
+		    u32 delivered, u64 gen);
 
 /* Discard every stored record; sequence numbers go on. */
 void rfm_evq_flush(struct rfm_evq *q);
@@ -58,6 +72,12 @@ void rfm_evq_flush(struct rfm_evq *q);
 static inline bool rfm_evq_empty(const struct rfm_evq *q)
 {
 	return q->count == 0;
+}
+
+/* Neither stored records nor records out with a reader. */
+static inline bool rfm_evq_idle(const struct rfm_evq *q)
+{
+	return q->count == 0 && q->taken == 0;
 }
 
 #endif /* RFM_EVQ_H */

@@ -15,6 +15,7 @@
 #include "rfm-core.h"
 #include "rfm-evq.h"
 
+/* Records a reader takes (and copies out) at a time. */
 #define RFM_READ_BATCH 32
 
 struct rfm_file {
@@ -25,9 +26,7 @@ struct rfm_file {
 	spinlock_t lock;		/* protects q */
 	struct rfm_evq q;
 	wait_queue_head_t wq;
-	struct mutex read_lock;		/* one reader copies out at a time */
 	u64 queue_bytes;		/* reserved in card->queue_bytes for q.rec */
-	struct rfm_dev_event batch[RFM_READ_BATCH];
 };
 
 /* Bytes a queue of @depth records takes (whole pages), and that storage. */

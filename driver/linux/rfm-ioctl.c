@@ -150,8 +150,9 @@ static int ioc_set_queue_depth(struct rfm_file *f, u32 __user *argp)
 		return -ENOMEM;
 	}
 	spin_lock_irq(&f->lock);
-	if (!rfm_evq_empty(&f->q)) {
-		ret = -EBUSY;	/* read or flush the queue first */
+	if (!rfm_evq_idle(&f->q)) {
+		/* Read or flush the queue first; a reader's copy still out counts. */
+		ret = -EBUSY;
 	} else {
 		q = f->q;
 		old = q.rec;

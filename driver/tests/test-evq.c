@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The driver's per-file event queue, compiled for user space: order,
- * sequence numbers, exact overflow counts and their announcement.
+ * sequence numbers, exact overflow counts and their announcement, and
+ * records a reader takes out for a copy that may fault (take/settle).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -131,42 +132,133 @@ static void sequence_is_continuous_across_everything(void **state)
 	assert_int_equal(f->q.queued + f->q.dropped, total);
 }
 
-static void consume_keeps_drops_counted_after_a_copy(void **state)
+/* Pops everything; checks the records' sequence numbers are first..last. */
+static void expect_seqs(struct fixture *f, uint64_t first, uint64_t last)
+{
+	uint32_t n = rfm_evq_pop(&f->q, f->out, 4 * DEPTH);
+
+	assert_int_equal(n, last - first + 1);
+	for (uint32_t i = 0; i < n; i++)
+		assert_int_equal(f->out[i].seq, first + i);
+	assert_true(rfm_evq_idle(&f->q));
+}
+
+static void a_fault_puts_the_undelivered_back_first(void **state)
 {
 	struct fixture *f = *state;
-	struct rfm_dev_event copy[4 * DEPTH];
+	struct rfm_dev_event batch[8];
+	uint64_t gen;
+
+	push_n(&f->q, 0, 5);
+	assert_int_equal(rfm_evq_take(&f->q, batch, 8, &gen), 5);
+	assert_true(rfm_evq_empty(&f->q));
+	assert_false(rfm_evq_idle(&f->q));	/* resizing must wait for the copy */
+	push_n(&f->q, 5, 2);			/* arrive during the copy */
+	rfm_evq_settle(&f->q, batch, 5, 2, gen);	/* two reached the reader */
+	assert_int_equal(rfm_evq_pop(&f->q, f->out, 10), 5);
+	for (int i = 0; i < 5; i++) {
+		assert_int_equal(f->out[i].seq, 3 + i);
+		assert_int_equal(f->out[i].data, 2 + i);
+	}
+	assert_int_equal(f->q.queued, 7);
+	assert_int_equal(f->q.dropped, 0);
+}
+
+static void slots_of_records_out_stay_reserved(void **state)
+{
+	struct fixture *f = *state;
+	struct rfm_dev_event batch[DEPTH];
+	uint64_t gen;
+
+	push_n(&f->q, 0, DEPTH);
+	assert_int_equal(rfm_evq_take(&f->q, batch, 10, &gen), 10);
+	/* The queue counts as full: these three are dropped and announced. */
+	push_n(&f->q, 0, 3);
+	assert_int_equal(f->q.dropped, 3);
+	rfm_evq_settle(&f->q, batch, 10, 0, gen);	/* all ten come back */
+	assert_int_equal(rfm_evq_pop(&f->q, f->out, 4 * DEPTH), DEPTH + 1);
+	for (int i = 0; i < DEPTH; i++)
+		assert_int_equal(f->out[i].seq, i + 1);
+	assert_int_equal(f->out[DEPTH].type, RFM_DEV_EV_OVERFLOW);
+	assert_int_equal(f->out[DEPTH].seq, DEPTH + 1);
+	assert_int_equal(f->out[DEPTH].data, 3);
+}
+
+static void drops_while_the_overflow_record_is_out_are_announced(void **state)
+{
+	struct fixture *f = *state;
+	struct rfm_dev_event batch[DEPTH + 1];
+	uint64_t gen;
 
 	push_n(&f->q, 0, DEPTH + 2);		/* overflow record says 2 */
-	uint32_t n = rfm_evq_peek(&f->q, copy, 4 * DEPTH);
-	assert_int_equal(n, DEPTH + 1);
-	assert_int_equal(copy[DEPTH].data, 2);
-	/* While the reader copies out, three more are dropped. */
-	push_n(&f->q, 0, 3);
-	rfm_evq_consume(&f->q, copy, n);
-	/* The reader saw 2; the overflow record now holds the other 3. */
+	assert_int_equal(rfm_evq_take(&f->q, batch, DEPTH + 1, &gen), DEPTH + 1);
+	assert_int_equal(batch[DEPTH].data, 2);
+	push_n(&f->q, 0, 3);			/* no slot at all: held */
+	assert_true(rfm_evq_empty(&f->q));
+	rfm_evq_settle(&f->q, batch, DEPTH + 1, DEPTH + 1, gen);
+	/* The reader saw 2; a new overflow record announces the other 3. */
 	assert_int_equal(rfm_evq_pop(&f->q, f->out, 4), 1);
 	assert_int_equal(f->out[0].type, RFM_DEV_EV_OVERFLOW);
 	assert_int_equal(f->out[0].data, 3);
-	assert_int_equal(f->out[0].seq, copy[DEPTH].seq + 2);
+	assert_int_equal(f->out[0].seq, batch[DEPTH].seq + 2);
+	assert_int_equal(f->q.dropped, 5);
+	push_n(&f->q, 0, 1);
+	assert_int_equal(rfm_evq_pop(&f->q, f->out, 4), 1);
+	assert_int_equal(f->out[0].seq, batch[DEPTH].seq + 5);
+}
+
+static void a_failed_copy_of_the_overflow_record_loses_no_count(void **state)
+{
+	struct fixture *f = *state;
+	struct rfm_dev_event batch[DEPTH + 1];
+	uint64_t gen;
+
+	push_n(&f->q, 0, DEPTH + 2);
+	assert_int_equal(rfm_evq_take(&f->q, batch, DEPTH + 1, &gen), DEPTH + 1);
+	push_n(&f->q, 0, 3);
+	rfm_evq_settle(&f->q, batch, DEPTH + 1, 0, gen);	/* nothing delivered */
+	/* Every slot is taken again: the 3 are announced once room is made. */
+	assert_int_equal(rfm_evq_pop(&f->q, f->out, 4 * DEPTH), DEPTH + 1);
+	assert_int_equal(rfm_evq_pop(&f->q, f->out + DEPTH + 1, 4), 1);
+	for (int i = 0; i < DEPTH; i++)
+		assert_int_equal(f->out[i].seq, i + 1);
+	assert_int_equal(f->out[DEPTH].type, RFM_DEV_EV_OVERFLOW);
+	assert_int_equal(f->out[DEPTH].seq, DEPTH + 1);
+	assert_int_equal(f->out[DEPTH].data, 2);
+	assert_int_equal(f->out[DEPTH + 1].type, RFM_DEV_EV_OVERFLOW);
+	assert_int_equal(f->out[DEPTH + 1].seq, DEPTH + 3);
+	assert_int_equal(f->out[DEPTH + 1].data, 3);
 	assert_int_equal(f->q.dropped, 5);
 }
 
-static void peek_does_not_remove_and_flush_keeps_sequence(void **state)
+static void two_readers_put_back_in_sequence_order(void **state)
 {
 	struct fixture *f = *state;
+	struct rfm_dev_event a[4], b[4];
+	uint64_t ga, gb;
+
+	push_n(&f->q, 0, 10);
+	assert_int_equal(rfm_evq_take(&f->q, a, 4, &ga), 4);	/* 1..4 */
+	assert_int_equal(rfm_evq_take(&f->q, b, 4, &gb), 4);	/* 5..8 */
+	rfm_evq_settle(&f->q, b, 4, 0, gb);			/* 5..8 back */
+	rfm_evq_settle(&f->q, a, 4, 1, ga);			/* 2..4 back, before 5 */
+	expect_seqs(f, 2, 10);
+}
+
+static void flush_discards_records_out_with_a_reader(void **state)
+{
+	struct fixture *f = *state;
+	struct rfm_dev_event batch[8];
+	uint64_t gen;
 
 	push_n(&f->q, 0, 5);
-	assert_int_equal(rfm_evq_peek(&f->q, f->out, 2), 2);
-	assert_int_equal(rfm_evq_peek(&f->q, f->out, 10), 5);
-	rfm_evq_consume(&f->q, f->out, 2);
-	assert_int_equal(rfm_evq_pop(&f->q, f->out, 10), 3);
-	assert_int_equal(f->out[0].seq, 3);
-	push_n(&f->q, 0, 4);
+	assert_int_equal(rfm_evq_take(&f->q, batch, 2, &gen), 2);
 	rfm_evq_flush(&f->q);
-	assert_true(rfm_evq_empty(&f->q));
+	assert_false(rfm_evq_idle(&f->q));
+	rfm_evq_settle(&f->q, batch, 2, 0, gen);	/* flushed: not put back */
+	assert_true(rfm_evq_idle(&f->q));
 	push_n(&f->q, 0, 1);
-	assert_int_equal(rfm_evq_pop(&f->q, f->out, 10), 1);
-	assert_int_equal(f->out[0].seq, 10);
+	expect_seqs(f, 6, 6);
 }
 
 int main(void)
@@ -176,8 +268,12 @@ int main(void)
 		cmocka_unit_test_setup(overflow_is_counted_and_announced, setup),
 		cmocka_unit_test_setup(room_made_then_full_again, setup),
 		cmocka_unit_test_setup(sequence_is_continuous_across_everything, setup),
-		cmocka_unit_test_setup(consume_keeps_drops_counted_after_a_copy, setup),
-		cmocka_unit_test_setup(peek_does_not_remove_and_flush_keeps_sequence, setup),
+		cmocka_unit_test_setup(a_fault_puts_the_undelivered_back_first, setup),
+		cmocka_unit_test_setup(slots_of_records_out_stay_reserved, setup),
+		cmocka_unit_test_setup(drops_while_the_overflow_record_is_out_are_announced, setup),
+		cmocka_unit_test_setup(a_failed_copy_of_the_overflow_record_loses_no_count, setup),
+		cmocka_unit_test_setup(two_readers_put_back_in_sequence_order, setup),
+		cmocka_unit_test_setup(flush_discards_records_out_with_a_reader, setup),
 	};
 
 	return cmocka_run_group_tests_name("driver event queue", tests, NULL, NULL);

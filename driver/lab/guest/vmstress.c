@@ -8,6 +8,10 @@
  *   - event-queue memory: many openers at the maximum depth stay within the
  *     module's cap (queue_limit_kib), the rest get ENOSPC;
  *   - a blocked read() holds up neither FLUSH nor resizing;
+ *   - a read() whose copy to user space faults returns the whole records
+ *     before the fault (or EFAULT) and loses none of the others;
+ *   - a read() whose copy is stalled (userfaultfd) holds up no other reader
+ *     of the file, nor FLUSH, resizing or removal;
  *   - removal (sysfs) while threads mmap, DMA into faulting pages, block in
  *     read() and FLUSH: it completes, every thread ends with ENODEV; then a
  *     rescan brings the card back; three rounds;
@@ -20,6 +24,7 @@
  * deadline only guards against hanging forever; nothing measures time).
  */
 #include <dirent.h>
+#include <linux/userfaultfd.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -79,6 +84,8 @@ struct job {
 	int started;		/* set (release) just before the blocking call */
 	pid_t tid;
 	const char *path;	/* for jobs that write a sysfs file */
+	void *buf;		/* for jobs that read records */
+	size_t len;
 };
 
 static void *job_main(void *arg)
@@ -531,6 +538,218 @@ static bool wait_for_card(void)
 	return true;
 }
 
+/* ---- copies to user space that fault or stall ---- */
+
+#define REC sizeof(struct rfm_dev_event)
+
+/* Queues @n loopback INTR4 records with data 0..n-1. */
+static void queue_records(int fd, uint32_t n)
+{
+	struct rfm_dev_info info;
+
+	CHECK_OK(&L, ioctl(fd, RFM_IOC_GET_INFO, &info));
+	for (uint32_t i = 0; i < n; i++)
+		CHECK_OK(&L, lab_send(fd, RFM_DEV_EV_INTR4, info.node_id, i, RFM_DEV_SEND_LOOPBACK));
+}
+
+/*
+ * Checks @n records in @buf: data @data0.. and consecutive sequence numbers
+ * from @seq0 (any when 0). Returns the first one's.
+ */
+static uint64_t check_records(const void *buf, size_t n, uint32_t data0, uint64_t seq0)
+{
+	const struct rfm_dev_event *ev = buf;
+
+	for (size_t i = 0; i < n; i++) {
+		CHECK(&L, ev[i].type == RFM_DEV_EV_INTR4 && ev[i].data == data0 + i,
+		      "record %zu: type %u data %u, expected data %u", i, ev[i].type, ev[i].data,
+		      (unsigned)(data0 + i));
+		if (seq0)
+			CHECK(&L, ev[i].seq == seq0 + i, "record %zu: seq %llu, expected %llu", i,
+			      (unsigned long long)ev[i].seq, (unsigned long long)(seq0 + i));
+	}
+	return n ? ev[0].seq : 0;
+}
+
+static void t_read_fault(void)
+{
+	int fd = open_card(O_RDWR | O_NONBLOCK);
+	uint32_t mask = RFM_DEV_EV_BIT(RFM_DEV_EV_INTR4);
+	struct rfm_dev_event good[16];
+	struct rfm_dev_counters c;
+	char *base = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	lab_begin(&L, "a read() that faults mid-copy delivers whole records and loses none");
+	CHECK(&L, base != MAP_FAILED, "mmap: %s", strerror(errno));
+	CHECK_OK(&L, mprotect(base + 4096, 4096, PROT_NONE));
+	CHECK_OK(&L, ioctl(fd, RFM_IOC_SET_MASK, &mask));
+	queue_records(fd, 12);
+	/* Three records fit before the inaccessible page. */
+	char *three = base + 4096 - 3 * REC;
+	CHECK_EQ(&L, read(fd, three, 12 * REC), (ssize_t)(3 * REC));
+	uint64_t seq0 = check_records(three, 3, 0, 0);
+	CHECK_EQ(&L, read(fd, three, 12 * REC), (ssize_t)(3 * REC));
+	check_records(three, 3, 3, seq0 + 3);
+	/* Two and a half: the half-written record is delivered again later. */
+	char *half = base + 4096 - 2 * REC - REC / 2;
+	CHECK_EQ(&L, read(fd, half, 12 * REC), (ssize_t)(2 * REC));
+	check_records(half, 2, 6, seq0 + 6);
+	/* Nothing fits: EFAULT, nothing consumed. */
+	CHECK_ERRNO(&L, read(fd, base + 4096, 12 * REC), EFAULT);
+	CHECK_ERRNO(&L, read(fd, base + 4096 - REC / 2, 12 * REC), EFAULT);
+	CHECK_EQ(&L, read(fd, good, sizeof(good)), (ssize_t)(4 * REC));
+	check_records(good, 4, 8, seq0 + 8);
+	CHECK_ERRNO(&L, read(fd, good, sizeof(good)), EAGAIN);
+	CHECK_OK(&L, ioctl(fd, RFM_IOC_GET_COUNTERS, &c));
+	CHECK_EQ(&L, c.file_queued, 12);
+	CHECK_EQ(&L, c.file_dropped, 0);
+	munmap(base, 8192);
+	close(fd);
+	lab_end(&L);
+}
+
+static void job_read_buf(struct job *j)
+{
+	lab_store(&j->started, 1);
+	j->ret = read(j->fd, j->buf, j->len);
+	j->err = errno;
+}
+
+/*
+ * A page registered with userfaultfd: the first touch (the driver's copy)
+ * stalls until we resolve it. Returns the page or NULL.
+ */
+static char *stalling_page(int *uffd)
+{
+	struct uffdio_api api = { .api = UFFD_API };
+	char *page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	*uffd = (int)syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+	CHECK(&L, *uffd >= 0, "userfaultfd: %s", strerror(errno));
+	if (*uffd < 0 || page == MAP_FAILED)
+		return NULL;
+	struct uffdio_register reg = {
+		.range = { .start = (uintptr_t)page, .len = 4096 },
+		.mode = UFFDIO_REGISTER_MODE_MISSING,
+	};
+	CHECK_OK(&L, ioctl(*uffd, UFFDIO_API, &api));
+	CHECK_OK(&L, ioctl(*uffd, UFFDIO_REGISTER, &reg));
+	return page;
+}
+
+/* Waits until some thread's fault on the page is pending: it is stalled. */
+static bool wait_stalled(int uffd, char *page)
+{
+	struct pollfd p = { .fd = uffd, .events = POLLIN };
+	struct uffd_msg msg;
+
+	if (poll(&p, 1, HANG_MS) != 1 || read(uffd, &msg, sizeof(msg)) != sizeof(msg))
+		return false;
+	return msg.event == UFFD_EVENT_PAGEFAULT &&
+	       (msg.arg.pagefault.address & ~4095ull) == (uintptr_t)page;
+}
+
+static void resolve_stall(int uffd, char *page)
+{
+	struct uffdio_zeropage z = { .range = { .start = (uintptr_t)page, .len = 4096 } };
+
+	CHECK_OK(&L, ioctl(uffd, UFFDIO_ZEROPAGE, &z));
+}
+
+/*
+ * @remove: the card is removed while the copy is stalled (another reader of
+ * the file then gets ENODEV, the stalled reader its records).
+ */
+static bool t_stalled_copy(bool remove)
+{
+	int fd = open_card(O_RDWR), uffd = -1;
+	uint32_t mask = RFM_DEV_EV_BIT(RFM_DEV_EV_INTR4), depth = 2048;
+	uint32_t total = remove ? 20 : 40, first;
+	struct rfm_dev_event rest[64];
+	struct job a = { 0 }, b = { 0 }, flush = { 0 }, resize = { 0 }, remover = { 0 };
+	char remove_path[256];
+	bool ok = true;
+
+	lab_begin(&L, remove ? "removal while a read()'s copy is stalled (userfaultfd)"
+			     : "a read() whose copy is stalled holds up no other reader, FLUSH or resizing");
+	char *page = stalling_page(&uffd);
+	if (!page) {
+		close(fd);
+		lab_end(&L);
+		return true;
+	}
+	if (remove)
+		CHECK(&L, card_pci_path(remove_path, sizeof(remove_path)), "no PCI device for rfm0");
+	CHECK_OK(&L, ioctl(fd, RFM_IOC_SET_MASK, &mask));
+	queue_records(fd, total);
+	a.buf = page;
+	a.len = total * REC;
+	job_start(&a, job_read_buf, fd);
+	CHECK(&L, wait_stalled(uffd, page), "the reader's copy did not reach the page");
+
+	if (remove) {
+		remover.path = remove_path;
+		job_start(&remover, job_remove, -1);
+		if (job_wait(&remover, "sysfs remove beside a stalled copy"))
+			CHECK_EQ(&L, remover.ret, 1);
+	}
+	/* Another reader of the same file: the rest of the queue, or ENODEV. */
+	b.buf = rest;
+	b.len = sizeof(rest);
+	job_start(&b, job_read_buf, fd);
+	bool b_done = job_wait(&b, "a second read() beside a stalled copy");
+	if (b_done && remove)
+		CHECK(&L, b.ret == -1 && b.err == ENODEV, "read: %ld errno %d", b.ret, b.err);
+	/* Without removal: the records the stalled reader did not take (if any). */
+	uint32_t b_got = b_done && !remove && b.ret > 0 ? (uint32_t)(b.ret / REC) : 0;
+	if (!remove) {
+		job_start(&flush, job_flush, fd);
+		if (job_wait(&flush, "FLUSH beside a stalled copy"))
+			CHECK_EQ(&L, flush.ret, 0);
+		job_start(&resize, job_resize, fd);
+		/* Records out with the stalled reader still count: EBUSY, at once. */
+		if (job_wait(&resize, "SET_QUEUE_DEPTH beside a stalled copy"))
+			CHECK(&L, resize.ret == -1 && resize.err == EBUSY, "resize: %ld errno %d",
+			      resize.ret, resize.err);
+	}
+	/* Let the copy go on: the stalled reader gets its records, in order. */
+	resolve_stall(uffd, page);
+	if (!job_wait(&a, "the stalled read() after its page arrived"))
+		return false;
+	first = a.ret > 0 ? (uint32_t)(a.ret / REC) : 0;
+	CHECK(&L, a.ret > 0 && a.ret % REC == 0, "stalled read: %ld errno %d", a.ret, a.err);
+	uint64_t seq0 = check_records(page, first, 0, 0);
+	/* Between them, every record once, in order. */
+	CHECK(&L, first + b_got == total, "%u + %u records read, %u queued", first, b_got, total);
+	if (b_got)
+		check_records(rest, b_got, first, seq0 + first);
+	if (!b_done) {
+		/* Old drivers: the second reader may now wait for records that never come. */
+		pthread_kill(b.thread, SIGUSR1);
+		if (!job_wait(&b, "the second read() after the copy ended"))
+			return false;
+	}
+	if (!remove) {
+		if (!job_wait(&flush, "FLUSH after the copy ended") ||
+		    !job_wait(&resize, "SET_QUEUE_DEPTH after the copy ended"))
+			ok = false;
+		/* Nothing left, nothing duplicated; now idle, it resizes. */
+		int nb = fcntl(fd, F_GETFL);
+		fcntl(fd, F_SETFL, nb | O_NONBLOCK);
+		CHECK_ERRNO(&L, read(fd, rest, sizeof(rest)), EAGAIN);
+		CHECK_OK(&L, ioctl(fd, RFM_IOC_SET_QUEUE_DEPTH, &depth));
+	}
+	close(uffd);
+	munmap(page, 4096);
+	close(fd);
+	if (remove) {
+		write_file("/sys/bus/pci/rescan", "1");
+		CHECK(&L, wait_for_card(), DEV " did not come back after a rescan");
+	}
+	lab_end(&L);
+	return ok;
+}
+
 static bool t_removal_round(int round)
 {
 	char remove_path[256];
@@ -721,14 +940,24 @@ int main(int argc, char **argv)
 	memset(&L, 0, sizeof(L));
 	L.index = 0;
 	L.nodes = 1;
-	/* "--only device_del": that test alone (to watch it on an older driver). */
-	for (int i = 1; i + 1 < argc; i++)
-		if (!strcmp(argv[i], "--only") && !strcmp(argv[i + 1], "device_del")) {
-			setvbuf(stdout, NULL, _IOLBF, 0);
-			sigaction(SIGUSR1, &sa, NULL);
+	/* "--only NAME": that test alone (to watch it on an older driver). */
+	for (int i = 1; i + 1 < argc; i++) {
+		const char *only = argv[i + 1];
+
+		if (strcmp(argv[i], "--only"))
+			continue;
+		setvbuf(stdout, NULL, _IOLBF, 0);
+		sigaction(SIGUSR1, &sa, NULL);
+		if (!strcmp(only, "device_del"))
 			t_device_del();
-			return lab_finish(&L);
-		}
+		else if (!strcmp(only, "read_fault"))
+			t_read_fault();
+		else if (!strcmp(only, "stalled_copy"))
+			(void)(t_stalled_copy(false) && t_stalled_copy(true));
+		else
+			CHECK(&L, false, "--only %s: no such test", only);
+		return lab_finish(&L);
+	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	sigaction(SIGUSR1, &sa, NULL);
 	printf("# vmstress: %s\n", DEV);
@@ -738,6 +967,11 @@ int main(int argc, char **argv)
 	t_ioctls();
 	t_queue_memory();
 	t_blocked_reader();
+	t_read_fault();
+	if (!t_stalled_copy(false) || !t_stalled_copy(true)) {
+		printf("# giving up: a thread is stuck in the driver\n");
+		return lab_finish(&L);
+	}
 	for (int round = 0; round < 3; round++)
 		if (!t_removal_round(round)) {
 			printf("# giving up: a thread is stuck in the driver\n");
