@@ -47,7 +47,8 @@ EXTRA_DIST += \
 	driver/lab/guest-init.sh \
 	driver/lab/guest/dev-suite.sh \
 	driver/lab/guest/ping-pair.sh \
-	driver/lab/guest/lab.h
+	driver/lab/guest/lab.h \
+	driver/lab/guest/vmcompat.c
 
 # ---- the lab's ivshmem server (a host program, built with everything) ----
 noinst_PROGRAMS += driver/lab/rfm-ivshmem-server
@@ -56,7 +57,7 @@ driver_lab_rfm_ivshmem_server_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/driver/l
 
 # ---- programs for the guests: static, built only for vm-check/vm-bench ----
 LAB_GUEST_BINARIES = driver/lab/guest/vmtest driver/lab/guest/vmchaos driver/lab/guest/vmbench \
-	driver/lab/guest/devpair driver/lab/guest/vmstress
+	driver/lab/guest/devpair driver/lab/guest/vmstress driver/lab/guest/vmcompat64
 EXTRA_PROGRAMS += $(LAB_GUEST_BINARIES)
 CLEANFILES += $(LAB_GUEST_BINARIES)
 driver_lab_guest_vmtest_SOURCES = driver/lab/guest/vmtest.c driver/lab/guest/lab.h
@@ -68,6 +69,16 @@ driver_lab_guest_vmbench_LDFLAGS = -all-static
 driver_lab_guest_vmstress_SOURCES = driver/lab/guest/vmstress.c driver/lab/guest/lab.h
 driver_lab_guest_vmstress_LDFLAGS = -all-static
 driver_lab_guest_vmstress_LDADD = -lpthread
+# Every request of the UAPI, as a 64-bit and as a static 32-bit program
+# (gcc -m32: Debian's gcc-multilib), compared inside the guest by vmstress.
+driver_lab_guest_vmcompat64_SOURCES = driver/lab/guest/vmcompat.c driver/lab/guest/lab.h
+driver_lab_guest_vmcompat64_LDFLAGS = -all-static
+CLEANFILES += driver/lab/guest/vmcompat32
+driver/lab/guest/vmcompat32: $(top_srcdir)/driver/lab/guest/vmcompat.c $(top_srcdir)/driver/lab/guest/lab.h
+	@$(MKDIR_P) driver/lab/guest
+	$(AM_V_CC)$(CC) -m32 -static $(AM_CPPFLAGS) $(AM_CFLAGS) $(CFLAGS) \
+		-o $@ $(top_srcdir)/driver/lab/guest/vmcompat.c || { \
+		echo "vmcompat32: no 32-bit C library (Debian: gcc-multilib)" >&2; exit 1; }
 # Over librfm (dynamic: vm-run.sh copies its libraries into the guests).
 driver_lab_guest_devpair_SOURCES = driver/lab/guest/devpair.c driver/lab/guest/lab.h
 driver_lab_guest_devpair_LDADD = src/librfm.la
@@ -204,7 +215,8 @@ vm-check: driver driver/lab/rfm-ivshmem-server$(EXEEXT) driver/lab/guest/vmtest$
 # one guest that also has a foreign ivshmem-plain device: its memory (a
 # host file, zeros) must still be zeros afterwards. Once per installed
 # Debian kernel (6.1 and 6.12), with driver-check's builds of the module.
-vm-stress: driver-check driver/lab/rfm-ivshmem-server$(EXEEXT) driver/lab/guest/vmstress$(EXEEXT)
+vm-stress: driver-check driver/lab/rfm-ivshmem-server$(EXEEXT) driver/lab/guest/vmstress$(EXEEXT) \
+		driver/lab/guest/vmcompat64$(EXEEXT) driver/lab/guest/vmcompat32
 	@$(MKDIR_P) $(LAB_DIR)
 	@for kdir in $$(ls -d /usr/src/linux-headers-*[0-9]-amd64 | sort -V); do \
 		ver=$${kdir#/usr/src/linux-headers-}; foreign=$(LAB_DIR)/vmstress-foreign-$$ver.mem; \
@@ -213,7 +225,8 @@ vm-stress: driver-check driver/lab/rfm-ivshmem-server$(EXEEXT) driver/lab/guest/
 		bash $(top_srcdir)/driver/lab/vm-run.sh -M $(DRIVER_CHECK_DIR)/$$ver/rfm.ko \
 			-s $(abs_builddir)/driver/lab/rfm-ivshmem-server$(EXEEXT) -k $$kdir \
 			-c $(LAB_DIR)/cache -o $(LAB_DIR)/vmstress-$$ver \
-			-B driver/lab/guest/vmstress$(EXEEXT) -n 1 -m 16M -t 420 -H -F $$foreign \
+			-B driver/lab/guest/vmstress$(EXEEXT) -B driver/lab/guest/vmcompat64$(EXEEXT) \
+			-B driver/lab/guest/vmcompat32 -n 1 -m 16M -t 480 -H -F $$foreign \
 			vmstress || exit 1; \
 		if cmp -s -n 4194304 $$foreign /dev/zero; then \
 			echo "foreign: 1 passed, 0 failed (the foreign ivshmem memory is untouched)"; \
