@@ -191,9 +191,15 @@ u64 rfm_evq_bytes(u32 depth)
 	return PAGE_ALIGN((u64)(depth + 1) * sizeof(struct rfm_dev_event));
 }
 
+/*
+ * Up to 2.5 MiB a user asks for: under memory pressure (global, or the
+ * opener's memory cgroup at its limit) fail with ENOMEM rather than wake
+ * the OOM killer, which would kill some other process (or the opener).
+ */
 struct rfm_dev_event *rfm_evq_storage(u32 depth)
 {
-	return __vmalloc(rfm_evq_bytes(depth), GFP_KERNEL_ACCOUNT | __GFP_ZERO);
+	return __vmalloc(rfm_evq_bytes(depth),
+			 GFP_KERNEL_ACCOUNT | __GFP_ZERO | __GFP_RETRY_MAYFAIL | __GFP_NOWARN);
 }
 
 /* Count @bytes of queue memory against the card's cap (queue_limit_kib). */
