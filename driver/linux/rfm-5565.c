@@ -20,7 +20,7 @@
 #include "rfm-core.h"
 #include "rfm5565-hw.h"
 
-#define RFM5565_BOUNCE_MAX (1u << 20)
+#define RFM5565_BOUNCE_MAX BIT(20)
 #define RFM5565_BOUNCE_MIN (64u << 10)
 
 struct rfm_5565 {

@@ -50,7 +50,6 @@ static dev_t rfm_devt;
 static struct class *rfm_class;
 static DEFINE_IDA(rfm_minor_ida);
 
-
 /* ---- cards ---- */
 
 static void rfm_card_release(struct device *dev)

@@ -17,7 +17,6 @@
 #include "rfm-evq.h"
 #include "rfm-file.h"
 
-
 /* Fill a user structure of @usize bytes from @k (@ksize bytes). */
 static int copy_out(void __user *uptr, size_t usize, const void *k, size_t ksize)
 {
@@ -289,9 +288,9 @@ static int ioc_diag_wait(struct rfm_file *f, void __user *argp, size_t usize)
 		return -EOPNOTSUPP;
 	if (w.timeout_ms && (u64)atomic64_read(&card->diag_count) == w.count) {
 		left = wait_event_interruptible_timeout(card->diag_wq,
-				(u64)atomic64_read(&card->diag_count) != w.count ||
-				rfm_card_gone(card),
-				msecs_to_jiffies(w.timeout_ms));
+							(u64)atomic64_read(&card->diag_count) !=
+							w.count || rfm_card_gone(card),
+							msecs_to_jiffies(w.timeout_ms));
 		if (left < 0)
 			return (int)left;
 	}

@@ -9,6 +9,7 @@
 
 #ifdef __KERNEL__
 
+#include <linux/bits.h>
 #include <linux/compiler.h>
 #include <linux/errno.h>
 #include <linux/string.h>
@@ -26,10 +27,14 @@
 #include <string.h>
 #include <linux/types.h>
 
-typedef uint8_t u8;
-typedef uint16_t u16;
-typedef uint32_t u32;
-typedef uint64_t u64;
+typedef __u8 u8;
+typedef __u16 u16;
+typedef __u32 u32;
+typedef __u64 u64;
+
+#ifndef BIT
+#define BIT(n) (1UL << (n))
+#endif
 
 #ifndef READ_ONCE
 #define READ_ONCE(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rfm-procfs.c - /proc/rfm2g as the vendor's RFM2g driver writes it.
+ * /proc/rfm2g as the vendor's RFM2g driver writes it.
  *
  * RFM2g programs (the vendor's diagnostic utility, rfm2g_load) count the
  * boards with the line "RFM2G_DEVICE_COUNT <n>" of /proc/rfm2g and then

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * rfm-procfs.h - /proc/rfm2g in the vendor driver's format, so that RFM2g
+ * /proc/rfm2g in the vendor driver's format, so that RFM2g
  * programs that count boards there (the vendor's diagnostic utility, its
  * load script) run over rfm.ko and librfm2g. Not created when the vendor
  * driver (or anything else) already provides /proc/rfm2g.

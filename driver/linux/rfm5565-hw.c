@@ -24,10 +24,25 @@
  */
 #include "rfm5565-hw.h"
 
-#define R32(c, bar, off) ((c)->io->read32((c)->io->ctx, (bar), (off)))
-#define R8(c, bar, off) ((c)->io->read8((c)->io->ctx, (bar), (off)))
-#define W32(c, bar, off, v) ((c)->io->write32((c)->io->ctx, (bar), (off), (v)))
-#define W8(c, bar, off, v) ((c)->io->write8((c)->io->ctx, (bar), (off), (v)))
+static inline u32 R32(const struct rfm5565 *c, int bar, u32 off)
+{
+	return c->io->read32(c->io->ctx, bar, off);
+}
+
+static inline u8 R8(const struct rfm5565 *c, int bar, u32 off)
+{
+	return c->io->read8(c->io->ctx, bar, off);
+}
+
+static inline void W32(const struct rfm5565 *c, int bar, u32 off, u32 v)
+{
+	c->io->write32(c->io->ctx, bar, off, v);
+}
+
+static inline void W8(const struct rfm5565 *c, int bar, u32 off, u8 v)
+{
+	c->io->write8(c->io->ctx, bar, off, v);
+}
 
 /* LISR/LIER bit of each event type (RFM_DEV_EV_*); 0 = none. */
 static const u32 event_bits[RFM_DEV_EV_MAX + 1] = {
@@ -204,7 +219,8 @@ void rfm5565_stop(struct rfm5565 *c)
 	v = R32(c, RFM5565_BAR_PLX, PLX_INTCSR);
 	if (v != RFM5565_GONE32)
 		W32(c, RFM5565_BAR_PLX, PLX_INTCSR,
-		    v & ~(PLX_INTCSR_PCI_INT_EN | PLX_INTCSR_LOCAL_INT_EN | PLX_INTCSR_DMA0_INT_EN));
+		    v & ~(PLX_INTCSR_PCI_INT_EN | PLX_INTCSR_LOCAL_INT_EN |
+			  PLX_INTCSR_DMA0_INT_EN));
 	c->lier = 0;
 }
 

@@ -27,17 +27,18 @@
 /* PLX 9656 registers (BAR0) */
 #define PLX_BIGEND 0x0c
 #define PLX_INTCSR 0x68
-#define  PLX_INTCSR_PCI_INT_EN (1u << 8)
-#define  PLX_INTCSR_LOCAL_INT_EN (1u << 11)
-#define  PLX_INTCSR_LOCAL_INT_ACTIVE (1u << 15)
-#define  PLX_INTCSR_DMA0_INT_EN (1u << 18)
-#define  PLX_INTCSR_DMA0_INT_ACTIVE (1u << 21)
+#define  PLX_INTCSR_PCI_INT_EN BIT(8)
+#define  PLX_INTCSR_LOCAL_INT_EN BIT(11)
+#define  PLX_INTCSR_LOCAL_INT_ACTIVE BIT(15)
+#define  PLX_INTCSR_DMA0_INT_EN BIT(18)
+#define  PLX_INTCSR_DMA0_INT_ACTIVE BIT(21)
 #define PLX_CNTRL 0x6c
 #define  PLX_CNTRL_READ_CMD_MASK 0xfu
 #define  PLX_CNTRL_READ_MULTIPLE 0xcu
 #define PLX_REVISION 0x74
 #define PLX_DMA0_MODE 0x80
-#define  PLX_DMA0_MODE_VALUE 0x000205c3u	/* 32-bit bus, ready, BTERM, burst, done int to PCI */
+/* 32-bit bus, ready, BTERM, burst, done interrupt to PCI */
+#define  PLX_DMA0_MODE_VALUE 0x000205c3u
 #define PLX_DMA0_PCIADDR 0x84
 #define PLX_DMA0_LOCADDR 0x88
 #define PLX_DMA0_COUNT 0x8c
@@ -65,17 +66,17 @@
 #define  RFM_BID_5565 0x65
 #define RFM_REG_NID 0x04			/* 8-bit node id */
 #define RFM_REG_LCSR 0x08
-#define  LCSR_LED (1u << 31)
+#define  LCSR_LED BIT(31)
 #define  LCSR_MEMSIZE_SHIFT 20
 #define  LCSR_MEMSIZE_MASK (3u << 20)
-#define  LCSR_RXFIFO_FULL (1u << 5)
-#define  LCSR_SYNC_LOST (1u << 3)
-#define  LCSR_SIGNAL (1u << 2)
-#define  LCSR_BAD_DATA (1u << 1)
-#define  LCSR_OWN_DATA (1u << 0)
+#define  LCSR_RXFIFO_FULL BIT(5)
+#define  LCSR_SYNC_LOST BIT(3)
+#define  LCSR_SIGNAL BIT(2)
+#define  LCSR_BAD_DATA BIT(1)
+#define  LCSR_OWN_DATA BIT(0)
 #define RFM_REG_LISR 0x10
 #define RFM_REG_LIER 0x14
-#define  LIxR_GLOBAL_EN (1u << 14)		/* LISR: always written back set */
+#define  LIxR_GLOBAL_EN BIT(14)		/* LISR: always written back set */
 #define  LIxR_EVENTS 0x3fffu
 #define  LISR_DISABLE_VALUE 0xffff03f3u		/* written when the driver leaves */
 #define RFM_REG_NTD 0x18			/* 32-bit data to send */

@@ -147,7 +147,7 @@ static void a_fault_puts_the_undelivered_back_first(void **state)
 {
 	struct fixture *f = *state;
 	struct rfm_dev_event batch[8];
-	uint64_t gen;
+	u64 gen;
 
 	push_n(&f->q, 0, 5);
 	assert_int_equal(rfm_evq_take(&f->q, batch, 8, &gen), 5);
@@ -168,7 +168,7 @@ static void slots_of_records_out_stay_reserved(void **state)
 {
 	struct fixture *f = *state;
 	struct rfm_dev_event batch[DEPTH];
-	uint64_t gen;
+	u64 gen;
 
 	push_n(&f->q, 0, DEPTH);
 	assert_int_equal(rfm_evq_take(&f->q, batch, 10, &gen), 10);
@@ -188,7 +188,7 @@ static void drops_while_the_overflow_record_is_out_are_announced(void **state)
 {
 	struct fixture *f = *state;
 	struct rfm_dev_event batch[DEPTH + 1];
-	uint64_t gen;
+	u64 gen;
 
 	push_n(&f->q, 0, DEPTH + 2);		/* overflow record says 2 */
 	assert_int_equal(rfm_evq_take(&f->q, batch, DEPTH + 1, &gen), DEPTH + 1);
@@ -211,7 +211,7 @@ static void a_failed_copy_of_the_overflow_record_loses_no_count(void **state)
 {
 	struct fixture *f = *state;
 	struct rfm_dev_event batch[DEPTH + 1];
-	uint64_t gen;
+	u64 gen;
 
 	push_n(&f->q, 0, DEPTH + 2);
 	assert_int_equal(rfm_evq_take(&f->q, batch, DEPTH + 1, &gen), DEPTH + 1);
@@ -235,7 +235,7 @@ static void two_readers_put_back_in_sequence_order(void **state)
 {
 	struct fixture *f = *state;
 	struct rfm_dev_event a[4], b[4];
-	uint64_t ga, gb;
+	u64 ga, gb;
 
 	push_n(&f->q, 0, 10);
 	assert_int_equal(rfm_evq_take(&f->q, a, 4, &ga), 4);	/* 1..4 */
@@ -249,7 +249,7 @@ static void flush_discards_records_out_with_a_reader(void **state)
 {
 	struct fixture *f = *state;
 	struct rfm_dev_event batch[8];
-	uint64_t gen;
+	u64 gen;
 
 	push_n(&f->q, 0, 5);
 	assert_int_equal(rfm_evq_take(&f->q, batch, 2, &gen), 2);
