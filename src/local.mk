@@ -33,6 +33,10 @@ src_librfm_la_SOURCES = \
 	src/dev-internal.h \
 	src/dev.c \
 	src/dev-events.c \
+	src/rfm2g-internal.h \
+	src/rfm2g.c \
+	src/board.h \
+	src/rfm2g-board.c \
 	src/rt-internal.h \
 	src/rt-options.c \
 	src/rt-thread.c \
@@ -45,6 +49,14 @@ src_librfm_la_LDFLAGS = \
 	-Wl,--version-script=$(top_srcdir)/src/librfm.map \
 	$(RFM_LDFLAGS_DEFS)
 EXTRA_src_librfm_la_DEPENDENCIES = src/librfm.map
+
+# The same objects, unexported, for librfm2g: it reaches a card's board
+# controls (board.h) through librfm's internal ops, which the shared
+# library does not export (its ABI is librfm.map's, nothing more).
+noinst_LTLIBRARIES += src/librfm-internal.la
+src_librfm_internal_la_SOURCES = $(src_librfm_la_SOURCES)
+src_librfm_internal_la_CFLAGS = $(src_librfm_la_CFLAGS)
+src_librfm_internal_la_LIBADD = $(src_librfm_la_LIBADD)
 EXTRA_DIST += src/librfm.map
 
 rfmincludedir = $(includedir)/rfm

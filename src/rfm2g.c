@@ -40,40 +40,15 @@
 
 #include "futex.h"
 #include "internal.h"
+#include "rfm2g-internal.h"
 #include "rt-internal.h"
-
-#define R2G_NET_TYPES 5		/* RESET, INTR1..INTR4 */
-
-struct r2g_node {
-	int fd;
-	void *map;
-	size_t map_len;
-	RFM2GCONFIG cfg;
-
-	pthread_mutex_t dma_lock;	/* one transfer through the buffer at a time */
-	void *dma;			/* NULL: no DMA */
-	size_t dma_len;
-	uint64_t dma_threshold;
-
-	pthread_mutex_t lock;	/* mask, threads, queue */
-	uint32_t mask;
-	bool joinable[R2G_NET_TYPES];	/* a thread was created and not joined */
-	bool alive[R2G_NET_TYPES];	/* ... and still waits on the driver */
-	bool stopping[R2G_NET_TYPES];
-	pthread_t thread[R2G_NET_TYPES];
-
-	struct rfm_ev_record *ring;	/* NULL until ev_attach */
-	uint32_t depth, head, count;
-	uint64_t dropped;
-	uint32_t futex, sleepers;
-};
 
 struct r2g_waiter {
 	struct rfm_node *node;
 	unsigned int type;
 };
 
-static int errno_to_rfm(int err, const char *what, const char *path)
+int rfm__r2g_errno(int err, const char *what, const char *path)
 {
 	switch (err) {
 	case ENOENT:
@@ -117,18 +92,18 @@ static int map_dma(struct r2g_node *r, struct rfm_uri *uri)
 				  uri->text, thr_s);
 	special = phys | RFM2G_DMA_MMAP_OFFSET;
 	if (ioctl(r->fd, IOCTL_RFM2G_SET_SPECIAL_MMAP_OFFSET, &special) != 0)
-		return errno_to_rfm(errno, "SET_SPECIAL_MMAP_OFFSET", uri->path);
+		return rfm__r2g_errno(errno, "SET_SPECIAL_MMAP_OFFSET", uri->path);
 	/* The driver ignores the offset of a special map; the vendor library passes a page. */
 	r->dma = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, r->fd, 4096);
 	if (r->dma == MAP_FAILED) {
 		r->dma = NULL;
-		return errno_to_rfm(errno, "mmap of the DMA buffer", uri->path);
+		return rfm__r2g_errno(errno, "mmap of the DMA buffer", uri->path);
 	}
 	r->dma_len = size;
 	r->dma_threshold = thr;
 	thr32 = (RFM2G_UINT32) thr;
 	if (ioctl(r->fd, IOCTL_RFM2G_SET_DMA_THRESHOLD, &thr32) != 0)
-		return errno_to_rfm(errno, "SET_DMA_THRESHOLD", uri->path);
+		return rfm__r2g_errno(errno, "SET_DMA_THRESHOLD", uri->path);
 	return 0;
 }
 
@@ -157,12 +132,12 @@ static int r2g_open(struct rfm_node *node, struct rfm_uri *uri)
 		return rfm__error(RFM_ENOMEM, "%s: out of memory", uri->text);
 	r->fd = rfm__fd_keep_off_std(open(uri->path, O_RDWR | O_CLOEXEC));
 	if (r->fd < 0) {
-		err = errno_to_rfm(errno, "open", uri->path);
+		err = rfm__r2g_errno(errno, "open", uri->path);
 		free(r);
 		return err;
 	}
 	if (ioctl(r->fd, IOCTL_RFM2G_GET_CONFIG, &r->cfg) != 0) {
-		err = errno_to_rfm(errno, "GET_CONFIG", uri->path);
+		err = rfm__r2g_errno(errno, "GET_CONFIG", uri->path);
 		goto fail;
 	}
 	if (r->cfg.NodeId > RFM_NODE_ID_MAX) {
@@ -180,7 +155,7 @@ static int r2g_open(struct rfm_node *node, struct rfm_uri *uri)
 	}
 	r->map = mmap(NULL, window, PROT_READ | PROT_WRITE, MAP_SHARED, r->fd, 0);
 	if (r->map == MAP_FAILED) {
-		err = errno_to_rfm(errno, "mmap", uri->path);
+		err = rfm__r2g_errno(errno, "mmap", uri->path);
 		goto fail;
 	}
 	r->map_len = window;
@@ -275,7 +250,7 @@ static int r2g_ev_send(struct rfm_node *node, unsigned int to, struct rfm_ev_rec
 
 	/* The core has checked the type (0..4): the driver must never see another. */
 	if (ioctl(r->fd, IOCTL_RFM2G_SEND_EVENT, &info) != 0)
-		return errno_to_rfm(errno, "SEND_EVENT", node->uri ? node->uri : "rfm2g");
+		return rfm__r2g_errno(errno, "SEND_EVENT", node->uri ? node->uri : "rfm2g");
 	return 1;	/* on the fiber; who takes it is not known here */
 }
 
@@ -500,7 +475,7 @@ static int r2g_mem_bulk(struct rfm_node *node, uint64_t offset, void *buf, size_
 		if (to_window)
 			memcpy(r->dma, buf, n);
 		if (ioctl(r->fd, request, &t) != 0) {
-			ret = errno_to_rfm(errno, to_window ? "WRITE" : "READ", "rfm2g");
+			ret = rfm__r2g_errno(errno, to_window ? "WRITE" : "READ", "rfm2g");
 			break;
 		}
 		if (!to_window)
@@ -535,4 +510,5 @@ const struct rfm_backend_ops rfm__rfm2g_ops = {
 	.get_info = r2g_get_info,
 	.ev = &r2g_ev_ops,
 	.mem_bulk = r2g_mem_bulk,
+	.board = &rfm__r2g_board_ops,
 };
