@@ -21,7 +21,9 @@
 
 static const char *where(const struct rfm_node *node)
 {
-	return node->uri ? node->uri : "rfm2g";
+	const struct r2g_node *r = node->priv;
+
+	return r->path;
 }
 
 static int driver_call(struct rfm_node *node, unsigned long request, void *arg, const char *what)

@@ -19,6 +19,7 @@
 
 struct r2g_node {
 	int fd;
+	char path[256];		/* the device, for messages */
 	void *map;
 	size_t map_len;
 	RFM2GCONFIG cfg;

@@ -30,6 +30,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -130,6 +131,7 @@ static int r2g_open(struct rfm_node *node, struct rfm_uri *uri)
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return rfm__error(RFM_ENOMEM, "%s: out of memory", uri->text);
+	snprintf(r->path, sizeof(r->path), "%s", uri->path);
 	r->fd = rfm__fd_keep_off_std(open(uri->path, O_RDWR | O_CLOEXEC));
 	if (r->fd < 0) {
 		err = rfm__r2g_errno(errno, "open", uri->path);
