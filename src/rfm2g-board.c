@@ -184,42 +184,72 @@ static int r2g_board_reg(struct rfm_node *node, enum rfm_board_reg_op op, unsign
 	return rfm__error(RFM_EINVAL, "rfm2g: no register operation %u", (unsigned int) op);
 }
 
-/* A failed ioctl is the driver's error; a failed mmap is RFM_ESYS (errno kept). */
-static int r2g_board_map_special(struct rfm_node *node, uint64_t offset, size_t len,
-				 void **addr)
+int rfm__r2g_map_special(int fd, uint64_t special, size_t len, void **addr, const char **what)
 {
-	struct r2g_node *r = node->priv;
-	RFM2G_UINT64 special = offset;
+	RFM2G_UINT64 arg = special;	/* the driver takes it by pointer */
 	void *p;
-	int err;
 
-	err = driver_call(node, IOCTL_RFM2G_SET_SPECIAL_MMAP_OFFSET, &special,
-			  "SET_SPECIAL_MMAP_OFFSET");
-	if (err)
-		return err;
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, r->fd, R2G_SPECIAL_MAP_PAGE);
+	*what = "SET_SPECIAL_MMAP_OFFSET";
+	if (ioctl(fd, IOCTL_RFM2G_SET_SPECIAL_MMAP_OFFSET, &arg) != 0)
+		return errno;
+	*what = "mmap of a special region";
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, R2G_SPECIAL_MAP_PAGE);
 	if (p == MAP_FAILED)
-		return rfm__error(RFM_ESYS, "%s: mmap of a special region: %s", where(node),
-				  strerror(errno));
+		return errno;
 	*addr = p;
 	return 0;
 }
 
 /* The driver knows the descriptor's DMA buffer by the low 32 bits of its address. */
+int rfm__r2g_unarm_dma(int fd, void *addr)
+{
+	if (ioctl(fd, IOCTL_RFM2G_CLEAR_DMA_MMAP_OFFSET,
+		  (unsigned long) (uint32_t) (uintptr_t) addr) != 0)
+		return errno;
+	return 0;
+}
+
+int rfm__r2g_transfer(int fd, bool to_window, uint32_t offset, void *buf, uint32_t len)
+{
+	RFM2GTRANSFER t = { .Offset = offset, .Length = len, .Buffer = buf };
+
+	if (ioctl(fd, to_window ? IOCTL_RFM2G_WRITE : IOCTL_RFM2G_READ, &t) != 0)
+		return errno;
+	return 0;
+}
+
+/* A failed ioctl is the driver's error; a failed mmap is RFM_ESYS (errno kept). */
+static int r2g_board_map_special(struct rfm_node *node, uint64_t offset, size_t len,
+				 void **addr)
+{
+	struct r2g_node *r = node->priv;
+	const char *what;
+	int err = rfm__r2g_map_special(r->fd, offset, len, addr, &what);
+
+	if (err == 0)
+		return 0;
+	if (*what == 'm') {
+		errno = err;
+		return rfm__error(RFM_ESYS, "%s: %s: %s", where(node), what, strerror(err));
+	}
+	return rfm__r2g_errno(err, what, where(node));
+}
+
 static int r2g_board_unarm_dma(struct rfm_node *node, void *addr)
 {
-	return driver_call_value(node, IOCTL_RFM2G_CLEAR_DMA_MMAP_OFFSET,
-				 (uint32_t) (uintptr_t) addr, "CLEAR_DMA_MMAP_OFFSET");
+	struct r2g_node *r = node->priv;
+	int err = rfm__r2g_unarm_dma(r->fd, addr);
+
+	return err ? rfm__r2g_errno(err, "CLEAR_DMA_MMAP_OFFSET", where(node)) : 0;
 }
 
 static int r2g_board_dma(struct rfm_node *node, bool to_window, uint32_t offset, void *buf,
 			 uint32_t len)
 {
-	RFM2GTRANSFER t = { .Offset = offset, .Length = len, .Buffer = buf };
+	struct r2g_node *r = node->priv;
+	int err = rfm__r2g_transfer(r->fd, to_window, offset, buf, len);
 
-	if (to_window)
-		return driver_call(node, IOCTL_RFM2G_WRITE, &t, "WRITE");
-	return driver_call(node, IOCTL_RFM2G_READ, &t, "READ");
+	return err ? rfm__r2g_errno(err, to_window ? "WRITE" : "READ", where(node)) : 0;
 }
 
 const struct rfm_backend_board_ops rfm__r2g_board_ops = {

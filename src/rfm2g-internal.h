@@ -45,6 +45,20 @@ struct r2g_node {
 /* A failed call of the driver as a librfm error, with a message naming @what. */
 int rfm__r2g_errno(int err, const char *what, const char *path);
 
+/*
+ * The driver calls the backend's DMA and librfm2g's maps share
+ * (rfm2g-board.c); each returns 0 or an errno.
+ *
+ * A special map of @len bytes: SET_SPECIAL_MMAP_OFFSET with @special
+ * (a physical address | RFM2G_DMA_MMAP_OFFSET, or a BAR's offset), then
+ * mmap; *@what names the step that failed.
+ */
+int rfm__r2g_map_special(int fd, uint64_t special, size_t len, void **addr, const char **what);
+/* Disarm the descriptor's DMA buffer at @addr. */
+int rfm__r2g_unarm_dma(int fd, void *addr);
+/* One transfer by the card's DMA engine through the buffer @buf. */
+int rfm__r2g_transfer(int fd, bool to_window, uint32_t offset, void *buf, uint32_t len);
+
 /* The board controls of the card (rfm2g-board.c). */
 extern const struct rfm_backend_board_ops rfm__r2g_board_ops;
 

@@ -74,8 +74,10 @@ static int map_dma(struct r2g_node *r, struct rfm_uri *uri)
 	const char *phys_s = rfm__uri_take(uri, "dma");
 	const char *size_s = rfm__uri_take(uri, "dma_size");
 	const char *thr_s = rfm__uri_take(uri, "dma_threshold");
-	uint64_t phys = 0, size = 0, thr = 4096, special;
+	uint64_t phys = 0, size = 0, thr = 4096;
+	const char *what;
 	RFM2G_UINT32 thr32;
+	int err;
 
 	if (!phys_s && !size_s && !thr_s)
 		return 0;
@@ -91,14 +93,10 @@ static int map_dma(struct r2g_node *r, struct rfm_uri *uri)
 	if (thr_s && (rfm__parse_size(thr_s, &thr) || thr > 0xFFFFFFFFu))
 		return rfm__error(RFM_EURI, "%s: dma_threshold '%s' is not a byte count",
 				  uri->text, thr_s);
-	special = phys | RFM2G_DMA_MMAP_OFFSET;
-	if (ioctl(r->fd, IOCTL_RFM2G_SET_SPECIAL_MMAP_OFFSET, &special) != 0)
-		return rfm__r2g_errno(errno, "SET_SPECIAL_MMAP_OFFSET", uri->path);
-	/* The driver ignores the offset of a special map; the vendor library passes a page. */
-	r->dma = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, r->fd, 4096);
-	if (r->dma == MAP_FAILED) {
+	err = rfm__r2g_map_special(r->fd, phys | RFM2G_DMA_MMAP_OFFSET, size, &r->dma, &what);
+	if (err) {
 		r->dma = NULL;
-		return rfm__r2g_errno(errno, "mmap of the DMA buffer", uri->path);
+		return rfm__r2g_errno(err, what, uri->path);
 	}
 	r->dma_len = size;
 	r->dma_threshold = thr;
@@ -112,9 +110,7 @@ static void unmap_dma(struct r2g_node *r)
 {
 	if (!r->dma)
 		return;
-	/* Disarm the fd's DMA buffer: the driver knows it by the low 32 bits. */
-	ioctl(r->fd, IOCTL_RFM2G_CLEAR_DMA_MMAP_OFFSET,
-	      (unsigned long) (uint32_t) (uintptr_t) r->dma);
+	(void) rfm__r2g_unarm_dma(r->fd, r->dma);	/* closing: nothing to tell */
 	munmap(r->dma, r->dma_len);
 	r->dma = NULL;
 }
@@ -460,24 +456,19 @@ static int r2g_mem_bulk(struct rfm_node *node, uint64_t offset, void *buf, size_
 			bool to_window)
 {
 	struct r2g_node *r = node->priv;
-	unsigned long request = to_window ? IOCTL_RFM2G_WRITE : IOCTL_RFM2G_READ;
-	int ret = 1;
+	int ret = 1, err;
 
 	if (!r->dma || len < r->dma_threshold)
 		return 0;
 	pthread_mutex_lock(&r->dma_lock);
 	while (len) {
 		size_t n = len < r->dma_len ? len : r->dma_len;
-		RFM2GTRANSFER t = {
-			.Offset = (RFM2G_UINT32) offset,
-			.Length = (RFM2G_UINT32) n,
-			.Buffer = r->dma,
-		};
 
 		if (to_window)
 			memcpy(r->dma, buf, n);
-		if (ioctl(r->fd, request, &t) != 0) {
-			ret = rfm__r2g_errno(errno, to_window ? "WRITE" : "READ", "rfm2g");
+		err = rfm__r2g_transfer(r->fd, to_window, (uint32_t) offset, r->dma, (uint32_t) n);
+		if (err) {
+			ret = rfm__r2g_errno(err, to_window ? "WRITE" : "READ", r->path);
 			break;
 		}
 		if (!to_window)
