@@ -8,7 +8,8 @@
  *
  * A backend whose device has these controls fills a board table
  * (rfm_backend_ops.board); the others leave it NULL and librfm2g keeps the
- * soft state of an emulated board itself. Every op returns 0 or a
+ * soft state of an emulated board itself. librfm2g gets the table with
+ * rfm__node_board() (private.h), from librfm.so. Every op returns 0 or a
  * negative RFM_E* code with the message set (rfm_last_error()).
  */
 #ifndef RFM_BOARD_H
@@ -20,7 +21,7 @@
 
 #include <rfm2g/rfm2g_ioctl.h>
 
-#include "internal.h"
+#include <rfm/common.h>
 
 /* The on/off switches of the board (LCSR bits, byte swapping). */
 enum rfm_board_flag {

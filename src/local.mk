@@ -36,6 +36,8 @@ src_librfm_la_SOURCES = \
 	src/rfm2g-internal.h \
 	src/rfm2g.c \
 	src/board.h \
+	src/private.h \
+	src/private.c \
 	src/rfm2g-board.c \
 	src/rt-internal.h \
 	src/rt-options.c \
@@ -50,13 +52,6 @@ src_librfm_la_LDFLAGS = \
 	$(RFM_LDFLAGS_DEFS)
 EXTRA_src_librfm_la_DEPENDENCIES = src/librfm.map
 
-# The same objects, unexported, for librfm2g: it reaches a card's board
-# controls (board.h) through librfm's internal ops, which the shared
-# library does not export (its ABI is librfm.map's, nothing more).
-noinst_LTLIBRARIES += src/librfm-internal.la
-src_librfm_internal_la_SOURCES = $(src_librfm_la_SOURCES)
-src_librfm_internal_la_CFLAGS = $(src_librfm_la_CFLAGS)
-src_librfm_internal_la_LIBADD = $(src_librfm_la_LIBADD)
 EXTRA_DIST += src/librfm.map
 
 rfmincludedir = $(includedir)/rfm

@@ -21,6 +21,7 @@
 
 #include <rfm/rfm.h>
 #include "board.h"
+#include "private.h"
 #include "rfm2g_api.h"
 #include "rfm2g_version.h"
 

@@ -301,7 +301,7 @@ STDRFM2GCALL RFM2gOpen(char *DevicePath, RFM2GHANDLE *rh)
 		return r == RFM_ENOMEM ? RFM2G_LOW_MEMORY : RFM2G_NOT_OPEN;
 	}
 	h->regfd = -1;
-	h->board = h->node->ops->board;
+	h->board = rfm__node_board(h->node);
 	/* The vendor library reads the card's configuration at open. */
 	if (h->board && h->board->get_config(h->node, &h->pub.Config) != 0) {
 		pthread_mutex_unlock(&open_lock);

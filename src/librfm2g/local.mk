@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # librfm2g: the RFM2g API over librfm (headers in include/rfm2g/), linked
-# with librfm's objects (src/librfm-internal.la) to reach the board ops.
+# with the shared librfm: one librfm per process. The board ops come from
+# librfm.so's private accessor (src/private.h, node RFM_PRIVATE).
 # The code is built once as a convenience library so that tests can reach
 # its internals; librfm2g.la exports only what librfm2g.map lists.
 
@@ -22,7 +23,7 @@ src_librfm2g_librfm2g_core_la_CFLAGS = $(AM_CFLAGS) $(PTHREAD_CFLAGS)
 
 lib_LTLIBRARIES += src/librfm2g/librfm2g.la
 src_librfm2g_librfm2g_la_SOURCES =
-src_librfm2g_librfm2g_la_LIBADD = src/librfm2g/librfm2g-core.la src/librfm-internal.la \
+src_librfm2g_librfm2g_la_LIBADD = src/librfm2g/librfm2g-core.la src/librfm.la \
 	$(PTHREAD_LIBS)
 src_librfm2g_librfm2g_la_LDFLAGS = \
 	-version-info 0:0:0 \

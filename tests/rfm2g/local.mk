@@ -15,6 +15,7 @@ rfm2g_tests = \
 	tests/rfm2g/test-rfm2g-xproc \
 	tests/rfm2g/test-rfm2g-threads \
 	tests/rfm2g/test-rfm2g-sites \
+	tests/rfm2g/test-rfm2g-one-librfm \
 	tests/rfm2g/test-rfm2g-cxx
 
 check_PROGRAMS += $(rfm2g_tests)
@@ -28,7 +29,7 @@ tests_rfm2g_test_rfm2g_api_LDADD = $(rfm2g_test_ldadd)
 tests_rfm2g_test_rfm2g_events_SOURCES = tests/rfm2g/test-rfm2g-events.c tests/rfm2g/rfm2g-test.h
 tests_rfm2g_test_rfm2g_events_CPPFLAGS = $(rfm2g_test_cppflags) -I$(top_srcdir)/src/librfm2g -I$(top_srcdir)/src
 tests_rfm2g_test_rfm2g_events_LDADD = tests/harness/libharness.la \
-	src/librfm2g/librfm2g-core.la src/librfm-internal.la $(CMOCKA_LIBS)
+	src/librfm2g/librfm2g-core.la src/librfm.la $(CMOCKA_LIBS)
 
 tests_rfm2g_test_rfm2g_xproc_SOURCES = tests/rfm2g/test-rfm2g-xproc.c tests/rfm2g/rfm2g-test.h
 tests_rfm2g_test_rfm2g_xproc_CPPFLAGS = $(rfm2g_test_cppflags)
@@ -39,12 +40,18 @@ tests_rfm2g_test_rfm2g_xproc_LDADD = $(rfm2g_test_ldadd)
 tests_rfm2g_test_rfm2g_threads_SOURCES = tests/rfm2g/test-rfm2g-threads.c tests/rfm2g/rfm2g-test.h
 tests_rfm2g_test_rfm2g_threads_CPPFLAGS = $(rfm2g_test_cppflags) -I$(top_srcdir)/src/librfm2g -I$(top_srcdir)/src
 tests_rfm2g_test_rfm2g_threads_LDADD = tests/harness/libharness.la \
-	src/librfm2g/librfm2g-core.la src/librfm-internal.la $(CMOCKA_LIBS) $(PTHREAD_LIBS)
+	src/librfm2g/librfm2g-core.la src/librfm.la $(CMOCKA_LIBS) $(PTHREAD_LIBS)
 
 # RFM2g programs as sites write them; also run on dev: by `make vm-check`.
 tests_rfm2g_test_rfm2g_sites_SOURCES = tests/rfm2g/test-rfm2g-sites.c tests/rfm2g/rfm2g-test.h
 tests_rfm2g_test_rfm2g_sites_CPPFLAGS = $(rfm2g_test_cppflags)
 tests_rfm2g_test_rfm2g_sites_LDADD = $(rfm2g_test_ldadd) $(PTHREAD_LIBS)
+
+# librfm2g calls the shared librfm: one librfm per process (issue 19).
+tests_rfm2g_test_rfm2g_one_librfm_SOURCES = tests/rfm2g/test-rfm2g-one-librfm.c \
+	tests/rfm2g/rfm2g-test.h
+tests_rfm2g_test_rfm2g_one_librfm_CPPFLAGS = $(rfm2g_test_cppflags)
+tests_rfm2g_test_rfm2g_one_librfm_LDADD = $(rfm2g_test_ldadd)
 
 tests_rfm2g_test_rfm2g_cxx_SOURCES = tests/rfm2g/test-rfm2g-cxx.cc
 tests_rfm2g_test_rfm2g_cxx_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/include/rfm2g -DRFM2G_LINUX
