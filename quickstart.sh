@@ -274,8 +274,8 @@ package() {
 
 install_check() {
 	say "installing the packages"
-	as_root dpkg -i build-deb/librfm1_*.deb build-deb/librfm-dev_*.deb build-deb/rfm-tools_*.deb \
-		build-deb/python3-rfm_*.deb
+	as_root dpkg -i build-deb/librfm1_*.deb build-deb/librfm2g0_*.deb build-deb/librfm-dev_*.deb \
+		build-deb/rfm-tools_*.deb build-deb/python3-rfm_*.deb
 	out=build-deb/installed
 	rm -rf "$out"
 	mkdir -p "$out/tools" "$out/examples"
@@ -298,6 +298,10 @@ install_check() {
 	say "an RFM2g program built against the installed compatibility library (pkg-config rfm2g)"
 	cc -Wall -Wextra -Werror examples/rfm2g/rfm2g-echo.c $(pkg-config --cflags --libs rfm2g) \
 		-o "$out/examples/rfm2g-echo"
+	# librfm2g uses the installed librfm.so.1, not a copy of its own.
+	ldd "$out/examples/rfm2g-echo" | grep -q 'librfm\.so\.1 => /'
+	readelf -d "$(ldd "$out/examples/rfm2g-echo" | sed -n 's/.*librfm2g\.so\.0 => \([^ ]*\).*/\1/p')" |
+		grep -q 'NEEDED.*\[librfm\.so\.1\]'
 	say "the installed Python package"
 	(cd / && /usr/bin/python3 -c "
 import rfm

@@ -9,13 +9,14 @@ EXTRA_DIST += docs/Doxyfile.in docs/man3-tidy.sh docs/layout-format.md docs/rfm2
 
 # `make doc`: doc/html/ and doc/man/man3/. Every function of the ABI
 # (src/librfm.map) must have its page, so `man FUNCTION` works once
-# installed; a missing one fails here, naming it.
+# installed; a missing one fails here, naming it. RFM_PRIVATE's rfm__*
+# entry points are not the ABI and have none.
 doc: docs/Doxyfile $(rfminclude_HEADERS:%=$(top_srcdir)/%) include/rfm/version.h
 	@if test -z "$(DOXYGEN)"; then \
 		echo "make doc: doxygen not found (Debian: doxygen); re-run configure" >&2; exit 1; fi
 	$(AM_V_GEN)rm -rf doc && $(DOXYGEN) docs/Doxyfile && \
 		$(SHELL) $(top_srcdir)/docs/man3-tidy.sh doc/man/man3
-	@missing=; for f in `sed -n 's/^[[:space:]]*\(rfm_[a-z0-9_]*\);.*/\1/p' $(top_srcdir)/src/librfm.map`; do \
+	@missing=; for f in `sed -n 's/^[[:space:]]*\(rfm_[a-z0-9][a-z0-9_]*\);.*/\1/p' $(top_srcdir)/src/librfm.map`; do \
 		test -f doc/man/man3/$$f.3 || missing="$$missing $$f"; \
 	done; \
 	if test -n "$$missing"; then \

@@ -200,7 +200,7 @@ VM_DEV_TESTS = tests/test-errors tests/test-version tests/test-uri tests/test-me
 # the lab until those cases take the card's ids.
 # RFM2g programs over dev: and /proc/rfm2g from rfm.ko (librfm2g from its own .libs).
 VM_DEV_TESTS += tests/rfm2g/test-rfm2g-sites
-VM_DEV_LIBS = -L src/.libs -L src/rfm2g/.libs
+VM_DEV_LIBS = -L src/.libs -L src/librfm2g/.libs
 
 # `rfm ping --mode event` across two guests, as a user runs the CLI.
 if WITH_TOOLS
@@ -215,7 +215,7 @@ endif
 
 vm-check: driver driver/lab/rfm-ivshmem-server$(EXEEXT) driver/lab/guest/vmtest$(EXEEXT) \
 		driver/lab/guest/vmchaos$(EXEEXT) driver/lab/guest/devpair$(EXEEXT) \
-		src/librfm.la src/rfm2g/librfm2g.la $(VM_DEV_TESTS:=$(EXEEXT)) $(VM_PING_DEPS)
+		src/librfm.la src/librfm2g/librfm2g.la $(VM_DEV_TESTS:=$(EXEEXT)) $(VM_PING_DEPS)
 	$(VM_RUN) -o $(LAB_DIR)/vmtest -B driver/lab/guest/vmtest$(EXEEXT) -n 2 -X vmtest
 	$(VM_RUN) -o $(LAB_DIR)/vmchaos -B driver/lab/guest/vmchaos$(EXEEXT) -n 2 vmchaos
 	$(VM_RUN) -o $(LAB_DIR)/devpair -L src/.libs -m 4M \

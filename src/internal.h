@@ -152,6 +152,8 @@ struct rfm_backend_ev_ops {
 	void (*queue_memory)(struct rfm_node *node, void **addr, size_t *len);
 };
 
+struct rfm_backend_board_ops;
+
 struct rfm_backend_ops {
 	const char *scheme; /* "shm", "dev", "rfm2g" */
 	unsigned int caps; /* enum rfm_backend_caps bits */
@@ -190,6 +192,9 @@ struct rfm_backend_ops {
 	 */
 	int (*mem_bulk)(struct rfm_node *node, uint64_t offset, void *buf, size_t len,
 			bool to_window);
+
+	/* Board controls of a card (board.h), for librfm2g; NULL: none. */
+	const struct rfm_backend_board_ops *board;
 };
 
 extern const struct rfm_backend_ops rfm__shm_ops;

@@ -33,6 +33,12 @@ src_librfm_la_SOURCES = \
 	src/dev-internal.h \
 	src/dev.c \
 	src/dev-events.c \
+	src/rfm2g-internal.h \
+	src/rfm2g.c \
+	src/board.h \
+	src/private.h \
+	src/private.c \
+	src/rfm2g-board.c \
 	src/rt-internal.h \
 	src/rt-options.c \
 	src/rt-thread.c \
@@ -45,6 +51,7 @@ src_librfm_la_LDFLAGS = \
 	-Wl,--version-script=$(top_srcdir)/src/librfm.map \
 	$(RFM_LDFLAGS_DEFS)
 EXTRA_src_librfm_la_DEPENDENCIES = src/librfm.map
+
 EXTRA_DIST += src/librfm.map
 
 rfmincludedir = $(includedir)/rfm

@@ -44,8 +44,9 @@ static struct {
 	int transfers;
 	unsigned long value;		/* last by-value argument */
 	RFM2G_UINT8 u8_reply;		/* answer of the 8-bit GET ioctls */
+	RFM2G_UINT32 u32_reply;		/* answer of the 32-bit GET ioctls */
 	RFM2GLINUXREGINFO reg;		/* last register request */
-	int closes, munmaps;
+	int opens, closes, munmaps;
 	RFM2GEVENTINFO sent;
 	unsigned int enabled;	/* ENABLE_EVENT calls, bit per type */
 
@@ -71,6 +72,7 @@ int __wrap_open(const char *path, int flags, ...)
 	va_end(ap);
 	if (strcmp(path, FAKE_PATH))
 		return __real_open(path, flags, mode);
+	fake.opens++;
 	ret = mock_type(int);
 	if (ret < 0) {
 		errno = -ret;
@@ -227,9 +229,13 @@ int __wrap_ioctl(int fd, unsigned long request, ...)
 	fake.value = (unsigned long) arg;
 	if (request == IOCTL_RFM2G_GET_LED || request == IOCTL_RFM2G_GET_TRANSMIT_DISABLE ||
 	    request == IOCTL_RFM2G_GET_LOOPBACK || request == IOCTL_RFM2G_CLEAR_OWN_DATA ||
-	    request == IOCTL_RFM2G_GET_PIO_BYTESWAP)
+	    request == IOCTL_RFM2G_GET_PIO_BYTESWAP || request == IOCTL_RFM2G_GET_DMA_BYTESWAP ||
+	    request == IOCTL_RFM2G_GET_DARK_ON_DARK || request == IOCTL_RFM2G_GET_PARITY_ENABLE)
 		*(RFM2G_UINT8 *) arg = fake.u8_reply;
-	else if (request == IOCTL_RFM2G_READ_REG || request == IOCTL_RFM2G_WRITE_REG) {
+	else if (request == IOCTL_RFM2G_GET_MEMORY_OFFSET || request == IOCTL_RFM2G_GET_DEBUG_FLAGS)
+		*(RFM2G_UINT32 *) arg = fake.u32_reply;
+	else if (request == IOCTL_RFM2G_READ_REG || request == IOCTL_RFM2G_WRITE_REG ||
+		 request == IOCTL_RFM2G_SET_REG || request == IOCTL_RFM2G_CLEAR_REG) {
 		RFM2GLINUXREGINFO *ri = arg;
 
 		fake.reg = *ri;
@@ -273,7 +279,7 @@ static int setup(void **state)
 	fake.cfg.MemorySize = 0x4000000;
 	fake.cfg.PciConfig.rfm2gWindowSize = FAKE_WINDOW;	/* a sliding window */
 	strcpy(fake.cfg.Device, "/dev/rfm2g0");
-	fake.closes = fake.munmaps = 0;
+	fake.opens = fake.closes = fake.munmaps = 0;
 	fake.transfers = 0;
 	fake.special = 0;
 	fake.threshold = 0;
@@ -517,9 +523,11 @@ static RFM2GHANDLE open_rfm2g_api(void)
 	will_return(__wrap_open, 0);		/* librfm's rfm2g: backend */
 	expect(IOCTL_RFM2G_GET_CONFIG, 0);
 	will_return(__wrap_mmap, 0);
-	will_return(__wrap_open, 0);		/* librfm2g's board controls */
-	expect(IOCTL_RFM2G_GET_CONFIG, 0);
+	expect(IOCTL_RFM2G_GET_CONFIG, 0);	/* librfm2g's, through the board op */
 	assert_int_equal(RFM2gOpen((char *) FAKE_URI, &h), RFM2G_SUCCESS);
+	/* One open of the card: the board controls use the backend's descriptor. */
+	assert_int_equal(fake.opens, 1);
+	assert_int_equal(h->fd, FAKE_FD);
 	return h;
 }
 
@@ -665,8 +673,75 @@ static void t_rfm2g_api_on_card(void **state)
 	assert_int_equal(RFM2gGetSlidingWindow(h, &off, NULL), RFM2G_NOT_SUPPORTED);
 
 	assert_int_equal(RFM2gClose(&h), RFM2G_SUCCESS);
-	assert_int_equal(fake.closes, 2);
+	assert_int_equal(fake.opens, 1);
+	assert_int_equal(fake.closes, 1);
 	assert_int_equal(fake.munmaps, 1);
+}
+
+/* Every board control reaches the driver with its own request and argument convention. */
+static void t_rfm2g_board_requests(void **state)
+{
+	static const struct {
+		RFM2G_STATUS (*get)(RFM2GHANDLE rh, RFM2G_BOOL *on);
+		RFM2G_STATUS (*set)(RFM2GHANDLE rh, RFM2G_BOOL on);
+		unsigned long get_request, set_request;
+		bool inverted;	/* the API's "transmit" is the driver's "transmit disable" */
+	} switches[] = {
+		{ RFM2gGetLed, RFM2gSetLed, IOCTL_RFM2G_GET_LED, IOCTL_RFM2G_SET_LED, false },
+		{ RFM2gGetDarkOnDark, RFM2gSetDarkOnDark, IOCTL_RFM2G_GET_DARK_ON_DARK,
+		  IOCTL_RFM2G_SET_DARK_ON_DARK, false },
+		{ RFM2gGetTransmit, RFM2gSetTransmit, IOCTL_RFM2G_GET_TRANSMIT_DISABLE,
+		  IOCTL_RFM2G_SET_TRANSMIT_DISABLE, true },
+		{ RFM2gGetLoopback, RFM2gSetLoopback, IOCTL_RFM2G_GET_LOOPBACK,
+		  IOCTL_RFM2G_SET_LOOPBACK, false },
+		{ RFM2gGetParityEnable, RFM2gSetParityEnable, IOCTL_RFM2G_GET_PARITY_ENABLE,
+		  IOCTL_RFM2G_SET_PARITY_ENABLE, false },
+		{ RFM2gGetDMAByteSwap, RFM2gSetDMAByteSwap, IOCTL_RFM2G_GET_DMA_BYTESWAP,
+		  IOCTL_RFM2G_SET_DMA_BYTE_SWAP, false },
+		{ RFM2gGetPIOByteSwap, RFM2gSetPIOByteSwap, IOCTL_RFM2G_GET_PIO_BYTESWAP,
+		  IOCTL_RFM2G_SET_PIO_BYTE_SWAP, false },
+	};
+	RFM2G_MEM_OFFSETTYPE off = RFM2G_MEM_OFFSET0;
+	RFM2G_UINT32 flags = 0;
+	RFM2G_BOOL b = RFM2G_OFF;
+	RFM2GHANDLE h;
+
+	(void) state;
+	h = open_rfm2g_api();
+	for (size_t i = 0; i < sizeof(switches) / sizeof(switches[0]); i++) {
+		fake.u8_reply = 1;
+		expect(switches[i].get_request, 0);
+		assert_int_equal(switches[i].get(h, &b), RFM2G_SUCCESS);
+		assert_int_equal(b, switches[i].inverted ? RFM2G_OFF : RFM2G_ON);
+		expect(switches[i].set_request, 0);
+		assert_int_equal(switches[i].set(h, RFM2G_ON), RFM2G_SUCCESS);
+		assert_int_equal(fake.value, switches[i].inverted ? 0 : 1);	/* by value */
+		expect(switches[i].set_request, -EIO);
+		assert_int_equal(switches[i].set(h, RFM2G_OFF), RFM2G_OS_ERROR);
+	}
+	fake.u32_reply = RFM2G_MEM_OFFSET2;
+	expect(IOCTL_RFM2G_GET_MEMORY_OFFSET, 0);
+	assert_int_equal(RFM2gGetMemoryOffset(h, &off), RFM2G_SUCCESS);
+	assert_int_equal(off, RFM2G_MEM_OFFSET2);
+	fake.u32_reply = 0x30;
+	expect(IOCTL_RFM2G_GET_DEBUG_FLAGS, 0);
+	assert_int_equal(RFM2gGetDebugFlags(h, &flags), RFM2G_SUCCESS);
+	assert_int_equal(flags, 0x30);
+	expect(IOCTL_RFM2G_SET_DEBUG_FLAGS, 0);
+	assert_int_equal(RFM2gSetDebugFlags(h, 0x11), RFM2G_SUCCESS);
+	assert_int_equal(fake.value, 0x11);
+	fake.u8_reply = 1;
+	expect(IOCTL_RFM2G_CLEAR_OWN_DATA, 0);
+	assert_int_equal(RFM2gClearOwnData(h, &b), RFM2G_SUCCESS);
+	assert_int_equal(b, RFM2G_ON);
+	expect(IOCTL_RFM2G_SET_REG, 0);
+	assert_int_equal(RFM2gSetReg(h, RFM2GCTRLREGMEM, rfm2g_lcsr, 4, 0x4), RFM2G_SUCCESS);
+	assert_int_equal(fake.reg.Value, 0x4);
+	assert_int_equal(fake.reg.Offset, rfm2g_lcsr);
+	expect(IOCTL_RFM2G_CLEAR_REG, -EINVAL);
+	assert_int_equal(RFM2gClearReg(h, RFM2GCTRLREGMEM, rfm2g_lcsr, 4, 0x4), RFM2G_OS_ERROR);
+	assert_int_equal(RFM2gClose(&h), RFM2G_SUCCESS);
+	assert_int_equal(fake.closes, 1);
 }
 
 /* The library's own GET_CONFIG fails: nothing stays open (the vendor's leaks the fd). */
@@ -678,11 +753,11 @@ static void t_rfm2g_api_open_fails(void **state)
 	will_return(__wrap_open, 0);
 	expect(IOCTL_RFM2G_GET_CONFIG, 0);
 	will_return(__wrap_mmap, 0);
-	will_return(__wrap_open, 0);
 	expect(IOCTL_RFM2G_GET_CONFIG, -EFAULT);
 	assert_int_equal(RFM2gOpen((char *) FAKE_URI, &h), RFM2G_OS_ERROR);
 	assert_null(h);
-	assert_int_equal(fake.closes, 2);
+	assert_int_equal(fake.opens, 1);
+	assert_int_equal(fake.closes, 1);
 	assert_int_equal(fake.munmaps, 1);
 	will_return(__wrap_open, -ENOENT);
 	assert_int_equal(RFM2gOpen((char *) FAKE_URI, &h), RFM2G_NO_RFM2G_BOARD);
@@ -718,6 +793,7 @@ int main(void)
 		cmocka_unit_test_setup(t_event_owned_elsewhere, setup),
 		cmocka_unit_test_setup(t_dma, setup),
 		cmocka_unit_test_setup(t_rfm2g_api_on_card, setup),
+		cmocka_unit_test_setup(t_rfm2g_board_requests, setup),
 		cmocka_unit_test_setup(t_rfm2g_special_maps_on_card, setup),
 		cmocka_unit_test_setup(t_rfm2g_api_open_fails, setup),
 	};

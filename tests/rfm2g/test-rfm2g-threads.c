@@ -388,8 +388,7 @@ static int lost_receiver(struct harness_link *link, void *arg)
 		q.Event = RFM2GEVENT_INTR3;
 		HARNESS_CHECK(RFM2gGetEventStats(h, &q) == RFM2G_SUCCESS);
 		HARNESS_CHECK(q.Overflowed == 0);
-		c = rfm2g__get(h, &st);
-		HARNESS_CHECK(c != NULL);
+		HARNESS_CHECK(rfm2g__get(h, &c) == RFM2G_SUCCESS);
 		HARNESS_CHECK(rfm_event_get_stats(c->node, &stats) == 0);
 		rfm2g__put(c);
 		if (count != received || stats.delivered - stats.overflows != count)

@@ -12,8 +12,6 @@
  */
 #include <string.h>
 
-#include <sys/ioctl.h>
-
 #include "compat.h"
 
 /*
@@ -21,51 +19,56 @@
  * this handle holds @buf and @len reaches the threshold. True when done so
  * (*@st its status); false to copy through the window.
  */
-static bool hw_dma(struct rfm2g_compat *h, unsigned long request, RFM2G_UINT32 offset,
+static bool hw_dma(struct rfm2g_compat *h, bool to_window, RFM2G_UINT32 offset,
 		   void *buf, RFM2G_UINT32 len, RFM2G_STATUS *st)
 {
-	RFM2GTRANSFER t = { .Offset = offset, .Length = len, .Buffer = buf };
 	bool eligible;
 
-	if (h->hwfd < 0 || !len)
+	if (!h->board || !len)
 		return false;
 	pthread_mutex_lock(&h->lock);
 	eligible = len >= h->dma_threshold && rfm2g__in_dma_buffer(h, buf, len);
 	pthread_mutex_unlock(&h->lock);
 	if (!eligible)
 		return false;
-	*st = rfm2g__hw_ioctl(h, request, &t) ? RFM2G_SUCCESS : RFM2G_OS_ERROR;
+	*st = h->board->dma(h->node, to_window, offset, buf, len) ? RFM2G_OS_ERROR : RFM2G_SUCCESS;
 	return true;
+}
+
+/* RFM2gRead() (@to_window false) and RFM2gWrite(), checked in the documented order. */
+static RFM2G_STATUS transfer(RFM2GHANDLE rh, RFM2G_UINT32 offset, void *buf, RFM2G_UINT32 len,
+			     bool to_window)
+{
+	struct rfm2g_compat *h;
+	RFM2G_STATUS st = rfm2g__get(rh, &h);
+	int r = 0;
+
+	if (st != RFM2G_SUCCESS)
+		return st;
+	if ((uint64_t) offset + len > h->pub.Config.MemorySize)
+		st = RFM2G_OUT_OF_RANGE;
+	else if (!buf)
+		st = RFM2G_BAD_PARAMETER_3;
+	else if (hw_dma(h, to_window, offset, buf, len, &st))
+		;	/* the driver's DMA to or from the DMA buffer */
+	else if (len && to_window)
+		r = rfm_mem_write(h->node, offset, buf, len);
+	else if (len)
+		r = rfm_mem_read(h->node, offset, buf, len);
+	if (r != 0)
+		st = RFM2G_OS_ERROR;
+	rfm2g__put(h);
+	return st;
 }
 
 STDRFM2GCALL RFM2gRead(RFM2GHANDLE rh, RFM2G_UINT32 Offset, void *Buffer, RFM2G_UINT32 Length)
 {
-	RFM2G_ENTER(h, rh);
-	if ((uint64_t) Offset + Length > h->pub.Config.MemorySize)
-		st_ = RFM2G_OUT_OF_RANGE;
-	else if (!Buffer)
-		st_ = RFM2G_BAD_PARAMETER_3;
-	else if (hw_dma(h, IOCTL_RFM2G_READ, Offset, Buffer, Length, &st_))
-		;	/* the driver's DMA into the DMA buffer */
-	else if (Length && rfm_mem_read(h->node, Offset, Buffer, Length) != 0)
-		st_ = RFM2G_OS_ERROR;
-	rfm2g__put(h);
-	return st_;
+	return transfer(rh, Offset, Buffer, Length, false);
 }
 
 STDRFM2GCALL RFM2gWrite(RFM2GHANDLE rh, RFM2G_UINT32 Offset, void *Buffer, RFM2G_UINT32 Length)
 {
-	RFM2G_ENTER(h, rh);
-	if ((uint64_t) Offset + Length > h->pub.Config.MemorySize)
-		st_ = RFM2G_OUT_OF_RANGE;
-	else if (!Buffer)
-		st_ = RFM2G_BAD_PARAMETER_3;
-	else if (hw_dma(h, IOCTL_RFM2G_WRITE, Offset, Buffer, Length, &st_))
-		;	/* the driver's DMA from the DMA buffer */
-	else if (Length && rfm_mem_write(h->node, Offset, Buffer, Length) != 0)
-		st_ = RFM2G_OS_ERROR;
-	rfm2g__put(h);
-	return st_;
+	return transfer(rh, Offset, Buffer, Length, true);
 }
 
 /* Range, then alignment, as the RFM2g library checks a single access. */
@@ -79,45 +82,141 @@ static RFM2G_STATUS check_single(const struct rfm2g_compat *h, RFM2G_UINT32 offs
 	return RFM2G_SUCCESS;
 }
 
-#define DEFINE_PEEK(bits, type)                                                       \
-	STDRFM2GCALL RFM2gPeek##bits(RFM2GHANDLE rh, RFM2G_UINT32 Offset, type *Value) \
-	{                                                                             \
-		RFM2G_ENTER(h, rh);                                                   \
-		if (!Value)                                                           \
-			st_ = RFM2G_BAD_PARAMETER_3;                                  \
-		else                                                                  \
-			st_ = check_single(h, Offset, (bits) / 8);                    \
-		if (st_ == RFM2G_SUCCESS) {                                           \
-			uint##bits##_t v;                                             \
-			if (rfm_mem_peek##bits(h->node, Offset, &v) != 0)             \
-				st_ = RFM2G_OS_ERROR;                                 \
-			else                                                          \
-				*Value = v;                                           \
-		}                                                                     \
-		rfm2g__put(h);                                                        \
-		return st_;                                                           \
-	}
+/* One naturally aligned, single access of @width bytes through librfm. */
+static int peek_width(rfm_node *node, RFM2G_UINT32 offset, unsigned int width, uint64_t *v)
+{
+	uint8_t v8 = 0;
+	uint16_t v16 = 0;
+	uint32_t v32 = 0;
+	int r;
 
-#define DEFINE_POKE(bits, type)                                                       \
-	STDRFM2GCALL RFM2gPoke##bits(RFM2GHANDLE rh, RFM2G_UINT32 Offset, type Value)  \
-	{                                                                             \
-		RFM2G_ENTER(h, rh);                                                   \
-		st_ = check_single(h, Offset, (bits) / 8);                            \
-		if (st_ == RFM2G_SUCCESS &&                                           \
-		    rfm_mem_poke##bits(h->node, Offset, Value) != 0)                  \
-			st_ = RFM2G_OS_ERROR;                                         \
-		rfm2g__put(h);                                                        \
-		return st_;                                                           \
+	switch (width) {
+	case 1:
+		r = rfm_mem_peek8(node, offset, &v8);
+		*v = v8;
+		return r;
+	case 2:
+		r = rfm_mem_peek16(node, offset, &v16);
+		*v = v16;
+		return r;
+	case 4:
+		r = rfm_mem_peek32(node, offset, &v32);
+		*v = v32;
+		return r;
+	default:
+		return rfm_mem_peek64(node, offset, v);
 	}
+}
 
-DEFINE_PEEK(8, RFM2G_UINT8)
-DEFINE_PEEK(16, RFM2G_UINT16)
-DEFINE_PEEK(32, RFM2G_UINT32)
-DEFINE_PEEK(64, RFM2G_UINT64)
-DEFINE_POKE(8, RFM2G_UINT8)
-DEFINE_POKE(16, RFM2G_UINT16)
-DEFINE_POKE(32, RFM2G_UINT32)
-DEFINE_POKE(64, RFM2G_UINT64)
+static int poke_width(rfm_node *node, RFM2G_UINT32 offset, unsigned int width, uint64_t v)
+{
+	switch (width) {
+	case 1:
+		return rfm_mem_poke8(node, offset, (uint8_t) v);
+	case 2:
+		return rfm_mem_poke16(node, offset, (uint16_t) v);
+	case 4:
+		return rfm_mem_poke32(node, offset, (uint32_t) v);
+	default:
+		return rfm_mem_poke64(node, offset, v);
+	}
+}
+
+void rfm2g__store(void *out, size_t width, uint64_t v)
+{
+	switch (width) {
+	case 1:
+		*(uint8_t *) out = (uint8_t) v;
+		break;
+	case 2:
+		*(uint16_t *) out = (uint16_t) v;
+		break;
+	case 4:
+		*(uint32_t *) out = (uint32_t) v;
+		break;
+	default:
+		*(uint64_t *) out = v;
+		break;
+	}
+}
+
+/*
+ * A peek of @width bytes into *@value, checked as documented: the handle,
+ * Value, range, alignment.
+ */
+static RFM2G_STATUS peek(RFM2GHANDLE rh, RFM2G_UINT32 offset, void *value, unsigned int width)
+{
+	struct rfm2g_compat *h;
+	RFM2G_STATUS st = rfm2g__get(rh, &h);
+	uint64_t v = 0;
+
+	if (st != RFM2G_SUCCESS)
+		return st;
+	if (!value)
+		st = RFM2G_BAD_PARAMETER_3;
+	else
+		st = check_single(h, offset, width);
+	if (st == RFM2G_SUCCESS && peek_width(h->node, offset, width, &v) != 0)
+		st = RFM2G_OS_ERROR;
+	if (st == RFM2G_SUCCESS)
+		rfm2g__store(value, width, v);
+	rfm2g__put(h);
+	return st;
+}
+
+static RFM2G_STATUS poke(RFM2GHANDLE rh, RFM2G_UINT32 offset, unsigned int width, uint64_t v)
+{
+	struct rfm2g_compat *h;
+	RFM2G_STATUS st = rfm2g__get(rh, &h);
+
+	if (st != RFM2G_SUCCESS)
+		return st;
+	st = check_single(h, offset, width);
+	if (st == RFM2G_SUCCESS && poke_width(h->node, offset, width, v) != 0)
+		st = RFM2G_OS_ERROR;
+	rfm2g__put(h);
+	return st;
+}
+
+STDRFM2GCALL RFM2gPeek8(RFM2GHANDLE rh, RFM2G_UINT32 Offset, RFM2G_UINT8 *Value)
+{
+	return peek(rh, Offset, Value, sizeof(*Value));
+}
+
+STDRFM2GCALL RFM2gPeek16(RFM2GHANDLE rh, RFM2G_UINT32 Offset, RFM2G_UINT16 *Value)
+{
+	return peek(rh, Offset, Value, sizeof(*Value));
+}
+
+STDRFM2GCALL RFM2gPeek32(RFM2GHANDLE rh, RFM2G_UINT32 Offset, RFM2G_UINT32 *Value)
+{
+	return peek(rh, Offset, Value, sizeof(*Value));
+}
+
+STDRFM2GCALL RFM2gPeek64(RFM2GHANDLE rh, RFM2G_UINT32 Offset, RFM2G_UINT64 *Value)
+{
+	return peek(rh, Offset, Value, sizeof(*Value));
+}
+
+STDRFM2GCALL RFM2gPoke8(RFM2GHANDLE rh, RFM2G_UINT32 Offset, RFM2G_UINT8 Value)
+{
+	return poke(rh, Offset, sizeof(Value), Value);
+}
+
+STDRFM2GCALL RFM2gPoke16(RFM2GHANDLE rh, RFM2G_UINT32 Offset, RFM2G_UINT16 Value)
+{
+	return poke(rh, Offset, sizeof(Value), Value);
+}
+
+STDRFM2GCALL RFM2gPoke32(RFM2GHANDLE rh, RFM2G_UINT32 Offset, RFM2G_UINT32 Value)
+{
+	return poke(rh, Offset, sizeof(Value), Value);
+}
+
+STDRFM2GCALL RFM2gPoke64(RFM2GHANDLE rh, RFM2G_UINT32 Offset, RFM2G_UINT64 Value)
+{
+	return poke(rh, Offset, sizeof(Value), Value);
+}
 
 static RFM2G_UINT32 pages_of(RFM2G_UINT32 bytes)
 {
@@ -128,25 +227,28 @@ static RFM2G_STATUS map_user(RFM2GHANDLE rh, volatile void **ptr, RFM2G_UINT64 O
 			     RFM2G_UINT32 Pages)
 {
 	uint64_t bytes = (uint64_t) Pages * RFM2G_COMPAT_PAGE;
+	struct rfm2g_compat *h;
+	RFM2G_STATUS st = rfm2g__get(rh, &h);
 
-	RFM2G_ENTER(h, rh);
+	if (st != RFM2G_SUCCESS)
+		return st;
 	if (!ptr) {
-		st_ = RFM2G_BAD_PARAMETER_2;
+		st = RFM2G_BAD_PARAMETER_2;
 	} else if (!Pages) {
-		st_ = RFM2G_BAD_PARAMETER_4;
+		st = RFM2G_BAD_PARAMETER_4;
 	} else if (!(Offset & RFM2G_DMA_MMAP_OFFSET) &&
 		   (bytes > h->pub.Config.MemorySize ||
 		    Offset + bytes > h->pub.Config.MemorySize)) {
-		st_ = RFM2G_OUT_OF_RANGE;
+		st = RFM2G_OUT_OF_RANGE;
 	} else if ((Offset & RFM2G_BAR0_MMAP_OFFSET) && Offset != RFM2G_BAR0_MMAP_OFFSET) {
-		st_ = RFM2G_BAD_PARAMETER_3;
+		st = RFM2G_BAD_PARAMETER_3;
 	} else if ((Offset & RFM2G_BAR2_MMAP_OFFSET) && Offset != RFM2G_BAR2_MMAP_OFFSET) {
-		st_ = RFM2G_BAD_PARAMETER_3;
+		st = RFM2G_BAD_PARAMETER_3;
 	} else if (Offset & (RFM2G_DMA_MMAP_OFFSET | RFM2G_BAR0_MMAP_OFFSET |
 			     RFM2G_BAR2_MMAP_OFFSET)) {
-		st_ = rfm2g__map_special(h, Offset, Pages, ptr);
+		st = rfm2g__map_special(h, Offset, Pages, ptr);
 	} else if (Offset % RFM2G_COMPAT_PAGE) {
-		st_ = RFM2G_MEM_NOT_MAPPED;	/* an offset mmap() would refuse */
+		st = RFM2G_MEM_NOT_MAPPED;	/* an offset mmap() would refuse */
 	} else {
 		*ptr = h->base + Offset;
 		pthread_mutex_lock(&h->lock);
@@ -154,7 +256,7 @@ static RFM2G_STATUS map_user(RFM2GHANDLE rh, volatile void **ptr, RFM2G_UINT64 O
 		pthread_mutex_unlock(&h->lock);
 	}
 	rfm2g__put(h);
-	return st_;
+	return st;
 }
 
 STDRFM2GCALL RFM2gUserMemory(RFM2GHANDLE rh, volatile void **UserMemoryPtr, RFM2G_UINT64 Offset,
@@ -174,13 +276,17 @@ STDRFM2GCALL RFM2gUserMemoryBytes(RFM2GHANDLE rh, volatile void **UserMemoryPtr,
 static RFM2G_STATUS unmap_user(RFM2GHANDLE rh, volatile void **ptr, RFM2G_UINT32 Pages,
 			       RFM2G_STATUS bad_pages)
 {
-	RFM2G_ENTER(h, rh);
+	struct rfm2g_compat *h;
+	RFM2G_STATUS st = rfm2g__get(rh, &h);
+
+	if (st != RFM2G_SUCCESS)
+		return st;
 	if (!ptr || !*ptr) {
-		st_ = RFM2G_BAD_PARAMETER_2;
+		st = RFM2G_BAD_PARAMETER_2;
 	} else if (!Pages) {
-		st_ = bad_pages;
-	} else if (rfm2g__unmap_special(h, *ptr, (size_t) Pages * RFM2G_COMPAT_PAGE, &st_)) {
-		if (st_ == RFM2G_SUCCESS)
+		st = bad_pages;
+	} else if (rfm2g__unmap_special(h, *ptr, (size_t) Pages * RFM2G_COMPAT_PAGE, &st)) {
+		if (st == RFM2G_SUCCESS)
 			*ptr = NULL;
 	} else {
 		const volatile uint8_t *p = (const volatile uint8_t *) *ptr;
@@ -190,7 +296,7 @@ static RFM2G_STATUS unmap_user(RFM2GHANDLE rh, volatile void **ptr, RFM2G_UINT32
 		if (p < h->base || p >= h->base + h->size ||
 		    (uint64_t) (p - h->base) % RFM2G_COMPAT_PAGE ||
 		    (uint64_t) (p - h->base) + bytes > h->size) {
-			st_ = RFM2G_OS_ERROR;
+			st = RFM2G_OS_ERROR;
 		} else {
 			*ptr = NULL;
 			pthread_mutex_lock(&h->lock);
@@ -200,7 +306,7 @@ static RFM2G_STATUS unmap_user(RFM2GHANDLE rh, volatile void **ptr, RFM2G_UINT32
 		}
 	}
 	rfm2g__put(h);
-	return st_;
+	return st;
 }
 
 STDRFM2GCALL RFM2gUnMapUserMemory(RFM2GHANDLE rh, volatile void **UserMemoryPtr,
@@ -230,50 +336,56 @@ STDRFM2GCALL RFM2gMapDeviceMemory(RFM2GHANDLE rh, RFM2GREGSETTYPE regset,
 				  volatile void **DeviceMemoryPtr)
 {
 	RFM2G_UINT32 pages, sub = 0;
+	struct rfm2g_compat *h;
+	RFM2G_STATUS st = rfm2g__get(rh, &h);
 
-	RFM2G_ENTER(h, rh);
+	if (st != RFM2G_SUCCESS)
+		return st;
 	pages = h->pub.Config.MemorySize / RFM2G_COMPAT_PAGE;
 	if (regset != RFM2GCFGREGMEM && regset != RFM2GCTRLREGMEM && regset != RFM2GMEM)
-		st_ = RFM2G_BAD_PARAMETER_2;
+		st = RFM2G_BAD_PARAMETER_2;
 	else if (!DeviceMemoryPtr)
-		st_ = RFM2G_BAD_PARAMETER_3;
+		st = RFM2G_BAD_PARAMETER_3;
 	else if (regset != RFM2GMEM)
 		sub = reg_page_offset(h, regset);
 	rfm2g__put(h);
-	if (st_ != RFM2G_SUCCESS)
-		return st_;
+	if (st != RFM2G_SUCCESS)
+		return st;
 	if (regset == RFM2GMEM)
 		return map_user(rh, DeviceMemoryPtr, 0, pages);
-	st_ = map_user(rh, DeviceMemoryPtr,
+	st = map_user(rh, DeviceMemoryPtr,
 		       regset == RFM2GCFGREGMEM ? RFM2G_BAR0_MMAP_OFFSET : RFM2G_BAR2_MMAP_OFFSET, 1);
-	if (st_ == RFM2G_SUCCESS)
+	if (st == RFM2G_SUCCESS)
 		*DeviceMemoryPtr = (volatile uint8_t *) *DeviceMemoryPtr + sub;
-	return st_;
+	return st;
 }
 
 STDRFM2GCALL RFM2gUnMapDeviceMemory(RFM2GHANDLE rh, RFM2GREGSETTYPE regset,
 				    volatile void **DeviceMemoryPtr)
 {
 	RFM2G_UINT32 pages;
+	struct rfm2g_compat *h;
+	RFM2G_STATUS st = rfm2g__get(rh, &h);
 
-	RFM2G_ENTER(h, rh);
+	if (st != RFM2G_SUCCESS)
+		return st;
 	pages = h->pub.Config.MemorySize / RFM2G_COMPAT_PAGE;
 	if (regset != RFM2GCFGREGMEM && regset != RFM2GCTRLREGMEM && regset != RFM2GMEM)
-		st_ = RFM2G_BAD_PARAMETER_2;
+		st = RFM2G_BAD_PARAMETER_2;
 	else if (!DeviceMemoryPtr || !*DeviceMemoryPtr)
-		st_ = RFM2G_BAD_PARAMETER_3;
+		st = RFM2G_BAD_PARAMETER_3;
 	rfm2g__put(h);
-	if (st_ != RFM2G_SUCCESS)
-		return st_;
+	if (st != RFM2G_SUCCESS)
+		return st;
 	if (regset != RFM2GMEM) {
 		/* Back to the page start (the vendor masks with 0xFFFFF000, losing 64-bit bits). */
 		volatile void *page = (volatile void *) ((uintptr_t) *DeviceMemoryPtr &
 							  ~(uintptr_t) (RFM2G_COMPAT_PAGE - 1));
 
-		st_ = unmap_user(rh, &page, 1, RFM2G_BAD_PARAMETER_3);
-		if (st_ == RFM2G_SUCCESS)
+		st = unmap_user(rh, &page, 1, RFM2G_BAD_PARAMETER_3);
+		if (st == RFM2G_SUCCESS)
 			*DeviceMemoryPtr = NULL;
-		return st_;
+		return st;
 	}
 	return unmap_user(rh, DeviceMemoryPtr, pages, RFM2G_BAD_PARAMETER_3);
 }

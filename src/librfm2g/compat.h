@@ -20,6 +20,8 @@
 #include <stdint.h>
 
 #include <rfm/rfm.h>
+#include "board.h"
+#include "private.h"
 #include "rfm2g_api.h"
 #include "rfm2g_version.h"
 
@@ -66,7 +68,8 @@ struct rfm2g_compat {
 	rfm2ghandle_t pub;		/* what RFM2GHANDLE points at: keep first */
 	struct rfm2g_compat *next;	/* registry */
 	rfm_node *node;
-	int hwfd;			/* rfm2g: the vendor driver for board controls; else -1 */
+	/* The card's controls through the node (rfm2g:); NULL: an emulated board. */
+	const struct rfm_backend_board_ops *board;
 	uint8_t *base;			/* the mapped window */
 	uint64_t size;
 	char uri[512];
@@ -89,20 +92,23 @@ struct rfm2g_compat {
 	struct rfm2g_evq ev[RFM2GEVENT_LAST];
 	/* soft board state of emulated networks */
 	uint32_t dma_threshold;
-	bool led, dark_on_dark, tx_disabled, loopback, parity, own_data;
-	bool dma_swap, pio_swap;
+	bool flag[RFM__BOARD_NFLAGS];	/* the LCSR switches and byte swapping */
+	bool own_data;
 	unsigned int mem_offset;
 };
 
 /*
- * Find @rh among the open handles and take a reference: NULL with
- * *@status set (RFM2G_NULL_DESCRIPTOR, RFM2G_BAD_PARAMETER_1) if it is not one.
+ * Find @rh among the open handles and take a reference (*@h): the first
+ * thing every call does. RFM2G_NULL_DESCRIPTOR or RFM2G_BAD_PARAMETER_1
+ * (and *@h NULL) when it is not one.
  */
-struct rfm2g_compat *rfm2g__get(RFM2GHANDLE rh, RFM2G_STATUS *status);
+RFM2G_STATUS rfm2g__get(RFM2GHANDLE rh, struct rfm2g_compat **h);
 /* Drop the reference of rfm2g__get(). */
 void rfm2g__put(struct rfm2g_compat *h);
 /* Close a handle removed from the registry (from a callback thread too). */
 void rfm2g__destroy(struct rfm2g_compat *h);
+/* Store @v in the unsigned integer of @width bytes (1, 2, 4, 8) at @out. */
+void rfm2g__store(void *out, size_t width, uint64_t v);
 /* LCSR value the emulated board shows, from its soft state. */
 uint32_t rfm2g__lcsr(const struct rfm2g_compat *h);
 /* Queue one event record for the RFM2g side (lock held by the caller). */
@@ -112,15 +118,6 @@ void rfm2g__deliver_locked(struct rfm2g_compat *h, unsigned int type, uint16_t n
 void rfm2g__stop_callbacks_locked(struct rfm2g_compat *h);
 /* True on a callback thread of @h, inside the user's function. */
 bool rfm2g__in_callback_of(const struct rfm2g_compat *h);
-
-/*
- * One driver ioctl on an rfm2g: handle's board; false (errno set) when it
- * failed. Only call when h->hwfd >= 0.
- */
-bool rfm2g__hw_ioctl(const struct rfm2g_compat *h, unsigned long request, void *arg);
-/* An ioctl whose argument the driver takes by value. */
-bool rfm2g__hw_ioctl_value(const struct rfm2g_compat *h, unsigned long request,
-			   unsigned long value);
 
 /* Register images of the emulated board (RFM2G_REGSIZE / RFM2G_COMPAT_CFG_SIZE bytes). */
 void rfm2g__ctrl_image(const struct rfm2g_compat *h, uint8_t *regs);
@@ -140,12 +137,5 @@ bool rfm2g__unmap_special(struct rfm2g_compat *h, volatile void *addr, size_t le
 bool rfm2g__in_dma_buffer(const struct rfm2g_compat *h, const void *buf, size_t len);
 /* Forget the special mappings at close (the program's mappings stay). */
 void rfm2g__views_release(struct rfm2g_compat *h);
-
-/* Shorthand for the handle preamble of every call. */
-#define RFM2G_ENTER(h, rh)                                                    \
-	RFM2G_STATUS st_ = RFM2G_SUCCESS;                                     \
-	struct rfm2g_compat *h = rfm2g__get((rh), &st_);                      \
-	if (!h)                                                               \
-		return st_
 
 #endif /* RFM2G_COMPAT_H */

@@ -9,8 +9,8 @@
  * control bits can be written, set and cleared (the same soft state as the
  * RFM2gSet* calls). PLX registers (RFM2GCFGREGMEM) read what librfm can
  * tell (byte order, the sliding window) and are not writable.
- * On rfm2g: every register set goes to the card through the driver's
- * READ_REG / WRITE_REG / SET_REG / CLEAR_REG ioctls.
+ * On rfm2g: every register set goes to the card through the backend's
+ * board op (the driver's READ_REG / WRITE_REG / SET_REG / CLEAR_REG).
  */
 #include <string.h>
 
@@ -77,102 +77,107 @@ static RFM2G_STATUS mem_read(struct rfm2g_compat *h, RFM2G_UINT32 offset, RFM2G_
 
 static void set_lcsr_locked(struct rfm2g_compat *h, uint32_t v)
 {
-	h->led = v & RFM2G_LCSR_LED;
-	h->tx_disabled = v & RFM2G_LCSR_TXDIS;
-	h->dark_on_dark = v & RFM2G_LCSR_DARK_ON_DARK;
-	h->loopback = v & RFM2G_LCSR_LOOPBACK;
-	h->parity = v & RFM2G_LCSR_PARITY;
+	h->flag[RFM__BOARD_LED] = v & RFM2G_LCSR_LED;
+	h->flag[RFM__BOARD_TX_DISABLE] = v & RFM2G_LCSR_TXDIS;
+	h->flag[RFM__BOARD_DARK_ON_DARK] = v & RFM2G_LCSR_DARK_ON_DARK;
+	h->flag[RFM__BOARD_LOOPBACK] = v & RFM2G_LCSR_LOOPBACK;
+	h->flag[RFM__BOARD_PARITY] = v & RFM2G_LCSR_PARITY;
 	h->own_data = v & RFM2G_LCSR_OWN_DATA;
 	h->mem_offset = ((v & RFM2G_LCSR_OFF0) ? 1u : 0u) | ((v & RFM2G_LCSR_OFF1) ? 2u : 0u);
 }
 
-enum reg_op { REG_WRITE, REG_SET, REG_CLEAR };
+/* A register's value after a write, set or clear of @arg. */
+static uint32_t modified(uint32_t old, uint32_t arg, enum rfm_board_reg_op op)
+{
+	if (op == RFM__BOARD_REG_SET)
+		return old | arg;
+	if (op == RFM__BOARD_REG_CLEAR)
+		return old & ~arg;
+	return arg;
+}
 
 static RFM2G_STATUS reg_modify(RFM2GHANDLE rh, RFM2GREGSETTYPE regset, RFM2G_UINT32 offset,
-			       RFM2G_UINT32 width, RFM2G_UINT32 value, enum reg_op op)
+			       RFM2G_UINT32 width, RFM2G_UINT32 value, enum rfm_board_reg_op op)
 {
 	uint32_t old = 0, v;
+	struct rfm2g_compat *h;
+	RFM2G_STATUS st = rfm2g__get(rh, &h);
 
-	RFM2G_ENTER(h, rh);
-	st_ = check_reg(h, regset, offset, width);
-	if (st_ != RFM2G_SUCCESS)
+	if (st != RFM2G_SUCCESS)
+		return st;
+	st = check_reg(h, regset, offset, width);
+	if (st != RFM2G_SUCCESS)
 		goto out;
-	if (h->hwfd >= 0) {
-		RFM2GLINUXREGINFO ri = { .regset = regset, .Offset = offset, .Width = width,
-					 .Value = value };
-		unsigned long request = op == REG_WRITE ? IOCTL_RFM2G_WRITE_REG :
-					op == REG_SET	? IOCTL_RFM2G_SET_REG :
-							  IOCTL_RFM2G_CLEAR_REG;
-
-		if (!rfm2g__hw_ioctl(h, request, &ri))
-			st_ = RFM2G_OS_ERROR;
+	if (h->board) {
+		v = value;
+		if (h->board->reg(h->node, op, regset, offset, width, &v) != 0)
+			st = RFM2G_OS_ERROR;
 		goto out;
 	}
 	pthread_mutex_lock(&h->lock);
 	if (regset == RFM2GMEM) {
-		st_ = mem_read(h, offset, width, &old);
-		v = op == REG_WRITE ? value : op == REG_SET ? old | value : old & ~value;
-		if (st_ == RFM2G_SUCCESS && rfm_mem_write(h->node, offset, &v, width) != 0)
-			st_ = RFM2G_OS_ERROR;
+		st = mem_read(h, offset, width, &old);
+		v = modified(old, value, op);
+		if (st == RFM2G_SUCCESS && rfm_mem_write(h->node, offset, &v, width) != 0)
+			st = RFM2G_OS_ERROR;
 	} else if (regset == RFM2GCTRLREGMEM && offset == rfm2g_lcsr && width == 4) {
 		old = rfm2g__lcsr(h);
-		v = op == REG_WRITE ? value : op == REG_SET ? old | value : old & ~value;
+		v = modified(old, value, op);
 		set_lcsr_locked(h, (old & ~LCSR_WRITABLE) | (v & LCSR_WRITABLE));
 	} else {
-		st_ = RFM2G_NOT_SUPPORTED;
+		st = RFM2G_NOT_SUPPORTED;
 	}
 	pthread_mutex_unlock(&h->lock);
 out:
 	rfm2g__put(h);
-	return st_;
+	return st;
 }
 
 STDRFM2GCALL RFM2gWriteReg(RFM2GHANDLE rh, RFM2GREGSETTYPE regset, RFM2G_UINT32 Offset,
 			   RFM2G_UINT32 Width, RFM2G_UINT32 Value)
 {
-	return reg_modify(rh, regset, Offset, Width, Value, REG_WRITE);
+	return reg_modify(rh, regset, Offset, Width, Value, RFM__BOARD_REG_WRITE);
 }
 
 STDRFM2GCALL RFM2gSetReg(RFM2GHANDLE rh, RFM2GREGSETTYPE regset, RFM2G_UINT32 Offset,
 			 RFM2G_UINT32 Width, RFM2G_UINT32 Mask)
 {
-	return reg_modify(rh, regset, Offset, Width, Mask, REG_SET);
+	return reg_modify(rh, regset, Offset, Width, Mask, RFM__BOARD_REG_SET);
 }
 
 STDRFM2GCALL RFM2gClearReg(RFM2GHANDLE rh, RFM2GREGSETTYPE regset, RFM2G_UINT32 Offset,
 			   RFM2G_UINT32 Width, RFM2G_UINT32 Mask)
 {
-	return reg_modify(rh, regset, Offset, Width, Mask, REG_CLEAR);
+	return reg_modify(rh, regset, Offset, Width, Mask, RFM__BOARD_REG_CLEAR);
 }
 
 STDRFM2GCALL RFM2gReadReg(RFM2GHANDLE rh, RFM2GREGSETTYPE regset, RFM2G_UINT32 Offset,
 			  RFM2G_UINT32 Width, void *Value)
 {
 	uint32_t v = 0;
+	struct rfm2g_compat *h;
+	RFM2G_STATUS st = rfm2g__get(rh, &h);
 
-	RFM2G_ENTER(h, rh);
-	st_ = check_reg(h, regset, Offset, Width);
-	if (st_ == RFM2G_SUCCESS && !Value)
-		st_ = RFM2G_BAD_PARAMETER_5;
-	if (st_ == RFM2G_SUCCESS && h->hwfd >= 0) {
-		RFM2GLINUXREGINFO ri = { .regset = regset, .Offset = Offset, .Width = Width };
-
-		if (rfm2g__hw_ioctl(h, IOCTL_RFM2G_READ_REG, &ri))
-			v = ri.Value;
-		else
-			st_ = RFM2G_OS_ERROR;
-	} else if (st_ == RFM2G_SUCCESS) {
+	if (st != RFM2G_SUCCESS)
+		return st;
+	st = check_reg(h, regset, Offset, Width);
+	if (st == RFM2G_SUCCESS && !Value)
+		st = RFM2G_BAD_PARAMETER_5;
+	if (st == RFM2G_SUCCESS && h->board) {
+		if (h->board->reg(h->node, RFM__BOARD_REG_READ, regset, Offset, Width, &v) != 0)
+			st = RFM2G_OS_ERROR;
+	} else if (st == RFM2G_SUCCESS) {
 		pthread_mutex_lock(&h->lock);
 		if (regset == RFM2GMEM)
-			st_ = mem_read(h, Offset, Width, &v);
+			st = mem_read(h, Offset, Width, &v);
 		else if (regset == RFM2GCTRLREGMEM)
 			v = ctrl_read(h, Offset, Width);
 		else
 			v = cfg_read(h, Offset, Width);
 		pthread_mutex_unlock(&h->lock);
 	}
-	if (st_ == RFM2G_SUCCESS)
+	if (st == RFM2G_SUCCESS)
 		memcpy(Value, &v, Width);	/* 1, 2 or 4 bytes, little-endian */
 	rfm2g__put(h);
-	return st_;
+	return st;
 }

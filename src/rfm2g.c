@@ -30,6 +30,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -40,40 +41,15 @@
 
 #include "futex.h"
 #include "internal.h"
+#include "rfm2g-internal.h"
 #include "rt-internal.h"
-
-#define R2G_NET_TYPES 5		/* RESET, INTR1..INTR4 */
-
-struct r2g_node {
-	int fd;
-	void *map;
-	size_t map_len;
-	RFM2GCONFIG cfg;
-
-	pthread_mutex_t dma_lock;	/* one transfer through the buffer at a time */
-	void *dma;			/* NULL: no DMA */
-	size_t dma_len;
-	uint64_t dma_threshold;
-
-	pthread_mutex_t lock;	/* mask, threads, queue */
-	uint32_t mask;
-	bool joinable[R2G_NET_TYPES];	/* a thread was created and not joined */
-	bool alive[R2G_NET_TYPES];	/* ... and still waits on the driver */
-	bool stopping[R2G_NET_TYPES];
-	pthread_t thread[R2G_NET_TYPES];
-
-	struct rfm_ev_record *ring;	/* NULL until ev_attach */
-	uint32_t depth, head, count;
-	uint64_t dropped;
-	uint32_t futex, sleepers;
-};
 
 struct r2g_waiter {
 	struct rfm_node *node;
 	unsigned int type;
 };
 
-static int errno_to_rfm(int err, const char *what, const char *path)
+int rfm__r2g_errno(int err, const char *what, const char *path)
 {
 	switch (err) {
 	case ENOENT:
@@ -98,8 +74,10 @@ static int map_dma(struct r2g_node *r, struct rfm_uri *uri)
 	const char *phys_s = rfm__uri_take(uri, "dma");
 	const char *size_s = rfm__uri_take(uri, "dma_size");
 	const char *thr_s = rfm__uri_take(uri, "dma_threshold");
-	uint64_t phys = 0, size = 0, thr = 4096, special;
+	uint64_t phys = 0, size = 0, thr = 4096;
+	const char *what;
 	RFM2G_UINT32 thr32;
+	int err;
 
 	if (!phys_s && !size_s && !thr_s)
 		return 0;
@@ -115,20 +93,16 @@ static int map_dma(struct r2g_node *r, struct rfm_uri *uri)
 	if (thr_s && (rfm__parse_size(thr_s, &thr) || thr > 0xFFFFFFFFu))
 		return rfm__error(RFM_EURI, "%s: dma_threshold '%s' is not a byte count",
 				  uri->text, thr_s);
-	special = phys | RFM2G_DMA_MMAP_OFFSET;
-	if (ioctl(r->fd, IOCTL_RFM2G_SET_SPECIAL_MMAP_OFFSET, &special) != 0)
-		return errno_to_rfm(errno, "SET_SPECIAL_MMAP_OFFSET", uri->path);
-	/* The driver ignores the offset of a special map; the vendor library passes a page. */
-	r->dma = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, r->fd, 4096);
-	if (r->dma == MAP_FAILED) {
+	err = rfm__r2g_map_special(r->fd, phys | RFM2G_DMA_MMAP_OFFSET, size, &r->dma, &what);
+	if (err) {
 		r->dma = NULL;
-		return errno_to_rfm(errno, "mmap of the DMA buffer", uri->path);
+		return rfm__r2g_errno(err, what, uri->path);
 	}
 	r->dma_len = size;
 	r->dma_threshold = thr;
 	thr32 = (RFM2G_UINT32) thr;
 	if (ioctl(r->fd, IOCTL_RFM2G_SET_DMA_THRESHOLD, &thr32) != 0)
-		return errno_to_rfm(errno, "SET_DMA_THRESHOLD", uri->path);
+		return rfm__r2g_errno(errno, "SET_DMA_THRESHOLD", uri->path);
 	return 0;
 }
 
@@ -136,9 +110,7 @@ static void unmap_dma(struct r2g_node *r)
 {
 	if (!r->dma)
 		return;
-	/* Disarm the fd's DMA buffer: the driver knows it by the low 32 bits. */
-	ioctl(r->fd, IOCTL_RFM2G_CLEAR_DMA_MMAP_OFFSET,
-	      (unsigned long) (uint32_t) (uintptr_t) r->dma);
+	(void) rfm__r2g_unarm_dma(r->fd, r->dma);	/* closing: nothing to tell */
 	munmap(r->dma, r->dma_len);
 	r->dma = NULL;
 }
@@ -155,14 +127,15 @@ static int r2g_open(struct rfm_node *node, struct rfm_uri *uri)
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return rfm__error(RFM_ENOMEM, "%s: out of memory", uri->text);
+	snprintf(r->path, sizeof(r->path), "%s", uri->path);
 	r->fd = rfm__fd_keep_off_std(open(uri->path, O_RDWR | O_CLOEXEC));
 	if (r->fd < 0) {
-		err = errno_to_rfm(errno, "open", uri->path);
+		err = rfm__r2g_errno(errno, "open", uri->path);
 		free(r);
 		return err;
 	}
 	if (ioctl(r->fd, IOCTL_RFM2G_GET_CONFIG, &r->cfg) != 0) {
-		err = errno_to_rfm(errno, "GET_CONFIG", uri->path);
+		err = rfm__r2g_errno(errno, "GET_CONFIG", uri->path);
 		goto fail;
 	}
 	if (r->cfg.NodeId > RFM_NODE_ID_MAX) {
@@ -180,7 +153,7 @@ static int r2g_open(struct rfm_node *node, struct rfm_uri *uri)
 	}
 	r->map = mmap(NULL, window, PROT_READ | PROT_WRITE, MAP_SHARED, r->fd, 0);
 	if (r->map == MAP_FAILED) {
-		err = errno_to_rfm(errno, "mmap", uri->path);
+		err = rfm__r2g_errno(errno, "mmap", uri->path);
 		goto fail;
 	}
 	r->map_len = window;
@@ -275,7 +248,7 @@ static int r2g_ev_send(struct rfm_node *node, unsigned int to, struct rfm_ev_rec
 
 	/* The core has checked the type (0..4): the driver must never see another. */
 	if (ioctl(r->fd, IOCTL_RFM2G_SEND_EVENT, &info) != 0)
-		return errno_to_rfm(errno, "SEND_EVENT", node->uri ? node->uri : "rfm2g");
+		return rfm__r2g_errno(errno, "SEND_EVENT", node->uri ? node->uri : "rfm2g");
 	return 1;	/* on the fiber; who takes it is not known here */
 }
 
@@ -483,24 +456,19 @@ static int r2g_mem_bulk(struct rfm_node *node, uint64_t offset, void *buf, size_
 			bool to_window)
 {
 	struct r2g_node *r = node->priv;
-	unsigned long request = to_window ? IOCTL_RFM2G_WRITE : IOCTL_RFM2G_READ;
-	int ret = 1;
+	int ret = 1, err;
 
 	if (!r->dma || len < r->dma_threshold)
 		return 0;
 	pthread_mutex_lock(&r->dma_lock);
 	while (len) {
 		size_t n = len < r->dma_len ? len : r->dma_len;
-		RFM2GTRANSFER t = {
-			.Offset = (RFM2G_UINT32) offset,
-			.Length = (RFM2G_UINT32) n,
-			.Buffer = r->dma,
-		};
 
 		if (to_window)
 			memcpy(r->dma, buf, n);
-		if (ioctl(r->fd, request, &t) != 0) {
-			ret = errno_to_rfm(errno, to_window ? "WRITE" : "READ", "rfm2g");
+		err = rfm__r2g_transfer(r->fd, to_window, (uint32_t) offset, r->dma, (uint32_t) n);
+		if (err) {
+			ret = rfm__r2g_errno(err, to_window ? "WRITE" : "READ", r->path);
 			break;
 		}
 		if (!to_window)
@@ -535,4 +503,5 @@ const struct rfm_backend_ops rfm__rfm2g_ops = {
 	.get_info = r2g_get_info,
 	.ev = &r2g_ev_ops,
 	.mem_bulk = r2g_mem_bulk,
+	.board = &rfm__r2g_board_ops,
 };

@@ -12,9 +12,10 @@
  *  4. /dev/rfmN that exists: "dev:PATH" (librfm's own driver);
  *  5. anything else: RFM2G_NO_RFM2G_BOARD.
  *
- * On rfm2g: the library also opens the device itself, for the board
- * controls (configuration, LCSR bits, byte swapping, registers, debug
- * flags, ring test) that librfm's API has no call for.
+ * On rfm2g: the board controls (configuration, LCSR bits, byte swapping,
+ * registers, debug flags, ring test, DMA) that librfm's API has no call
+ * for go through the node's board op (src/board.h), on the descriptor the
+ * backend opened: the device is opened once.
  *
  * One board, one node id, as with a card: every RFM2gOpen() of a shm:
  * network that this process already has open joins that handle's node id
@@ -25,42 +26,12 @@
  * opening at once cannot both miss each other and claim two ids.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include <sys/ioctl.h>
-
 #include "compat.h"
-
-bool rfm2g__hw_ioctl(const struct rfm2g_compat *h, unsigned long request, void *arg)
-{
-	return ioctl(h->hwfd, request, arg) == 0;
-}
-
-bool rfm2g__hw_ioctl_value(const struct rfm2g_compat *h, unsigned long request,
-			   unsigned long value)
-{
-	return ioctl(h->hwfd, request, value) == 0;
-}
-
-/* The device of an rfm2g: URI ("rfm2g:/dev/rfm2g0?dma=..." -> "/dev/rfm2g0"). */
-static int open_board(const char *uri)
-{
-	char path[512];
-	size_t n;
-
-	if (strncmp(uri, "rfm2g:", 6))
-		return -1;
-	n = strcspn(uri + 6, "?");
-	if (n >= sizeof(path))
-		n = sizeof(path) - 1;
-	memcpy(path, uri + 6, n);
-	path[n] = '\0';
-	return open(path, O_RDWR | O_CLOEXEC);
-}
 
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 /* Serialises whole opens: lookup of a shared node, rfm_open(), listing. */
@@ -107,14 +78,13 @@ static void install_atfork(void)
 	pthread_atfork(NULL, NULL, forget_threads_in_child);
 }
 
-struct rfm2g_compat *rfm2g__get(RFM2GHANDLE rh, RFM2G_STATUS *status)
+RFM2G_STATUS rfm2g__get(RFM2GHANDLE rh, struct rfm2g_compat **out)
 {
 	struct rfm2g_compat *h;
 
-	if (!rh) {
-		*status = RFM2G_NULL_DESCRIPTOR;
-		return NULL;
-	}
+	*out = NULL;
+	if (!rh)
+		return RFM2G_NULL_DESCRIPTOR;
 	pthread_mutex_lock(&registry_lock);
 	for (h = registry; h; h = h->next)
 		if (&h->pub == rh)
@@ -126,8 +96,9 @@ struct rfm2g_compat *rfm2g__get(RFM2GHANDLE rh, RFM2G_STATUS *status)
 	}
 	pthread_mutex_unlock(&registry_lock);
 	if (!h)
-		*status = RFM2G_BAD_PARAMETER_1;
-	return h;
+		return RFM2G_BAD_PARAMETER_1;
+	*out = h;
+	return RFM2G_SUCCESS;
 }
 
 void rfm2g__put(struct rfm2g_compat *h)
@@ -329,27 +300,16 @@ STDRFM2GCALL RFM2gOpen(char *DevicePath, RFM2GHANDLE *rh)
 			return RFM2G_NO_RFM2G_BOARD;
 		return r == RFM_ENOMEM ? RFM2G_LOW_MEMORY : RFM2G_NOT_OPEN;
 	}
-	h->hwfd = -1;
 	h->regfd = -1;
-	if (!strncmp(uri, "rfm2g:", 6)) {
-		RFM2G_STATUS st = RFM2G_SUCCESS;
-
-		h->hwfd = open_board(uri);
-		if (h->hwfd < 0)
-			st = RFM2G_NOT_OPEN;
-		else if (ioctl(h->hwfd, IOCTL_RFM2G_GET_CONFIG, &h->pub.Config) != 0)
-			st = RFM2G_OS_ERROR;	/* the vendor library leaks the fd here; we do not */
-		if (st != RFM2G_SUCCESS) {
-			pthread_mutex_unlock(&open_lock);
-			say_why(DevicePath, uri, h->hwfd < 0 ? "opening the vendor driver's device failed"
-							     : "IOCTL_RFM2G_GET_CONFIG failed");
-			if (h->hwfd >= 0)
-				close(h->hwfd);
-			rfm_close(h->node);
-			free(h);
-			*rh = NULL;
-			return st;
-		}
+	h->board = rfm__node_board(h->node);
+	/* The vendor library reads the card's configuration at open. */
+	if (h->board && h->board->get_config(h->node, &h->pub.Config) != 0) {
+		pthread_mutex_unlock(&open_lock);
+		say_why(DevicePath, uri, rfm_last_error());
+		rfm_close(h->node);
+		free(h);
+		*rh = NULL;
+		return RFM2G_OS_ERROR;	/* the vendor library leaks its descriptor here */
 	}
 	h->base = base;
 	h->size = size;
@@ -357,8 +317,8 @@ STDRFM2GCALL RFM2gOpen(char *DevicePath, RFM2GHANDLE *rh)
 	pthread_mutex_init(&h->lock, NULL);
 	init_cond(&h->cond);
 	h->dma_threshold = 0xFFFFFFFFu;
-	h->pub.fd = h->hwfd >= 0 ? h->hwfd : 1;
-	if (h->hwfd < 0)
+	h->pub.fd = h->board ? h->board->descriptor(h->node) : 1;
+	if (!h->board)
 		fill_config(h, DevicePath, unit);
 	for (unsigned int i = 0; i < RFM2G_COMPAT_NEVENTS; i++) {
 		h->pub.callbackInfo[i].Handle = &h->pub;
@@ -392,8 +352,6 @@ void rfm2g__destroy(struct rfm2g_compat *h)
 		rfm_event_disable(h->node, RFM_EVENT_MASK_NETWORK);
 	}
 	rfm2g__views_release(h);
-	if (h->hwfd >= 0)
-		close(h->hwfd);
 	h->pub.struct_id = 0;
 	pthread_cond_destroy(&h->cond);
 	pthread_mutex_destroy(&h->lock);

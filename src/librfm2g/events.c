@@ -27,6 +27,22 @@ static bool valid_event(RFM2GEVENTTYPE e)
 	return (unsigned int) e < RFM2G_COMPAT_NEVENTS;
 }
 
+/*
+ * The handle, then the event type: RFM2G_BAD_PARAMETER_2 (and no
+ * reference kept) for a type that is not one.
+ */
+static RFM2G_STATUS get_for_event(RFM2GHANDLE rh, RFM2GEVENTTYPE type, struct rfm2g_compat **h)
+{
+	RFM2G_STATUS st = rfm2g__get(rh, h);
+
+	if (st == RFM2G_SUCCESS && !valid_event(type)) {
+		rfm2g__put(*h);
+		*h = NULL;
+		st = RFM2G_BAD_PARAMETER_2;
+	}
+	return st;
+}
+
 static bool network_event(unsigned int e)
 {
 	return e <= RFM2GEVENT_INTR4;
@@ -114,65 +130,71 @@ static RFM2G_STATUS start_intake(struct rfm2g_compat *h)
 STDRFM2GCALL RFM2gEnableEvent(RFM2GHANDLE rh, RFM2GEVENTTYPE EventType)
 {
 	bool was_enabled;
+	struct rfm2g_compat *h;
+	RFM2G_STATUS st = get_for_event(rh, EventType, &h);
 
-	RFM2G_ENTER(h, rh);
-	if (!valid_event(EventType)) {
-		rfm2g__put(h);
-		return RFM2G_BAD_PARAMETER_2;
-	}
+	if (st != RFM2G_SUCCESS)
+		return st;
 	pthread_mutex_lock(&h->lock);
 	was_enabled = h->ev[EventType].enabled;
 	h->ev[EventType].enabled = true;
 	if (network_event(EventType))
-		st_ = start_intake(h);
+		st = start_intake(h);
 	pthread_mutex_unlock(&h->lock);
-	if (st_ == RFM2G_SUCCESS && network_event(EventType)) {
+	if (st == RFM2G_SUCCESS && network_event(EventType)) {
 		int r = rfm_event_enable(h->node, RFM_EVENT_BIT(EventType));
 
 		if (r == RFM_ENOTSUP)
-			st_ = RFM2G_NOT_SUPPORTED;
+			st = RFM2G_NOT_SUPPORTED;
 		else if (r != 0 && r != RFM_EBUSY)	/* enabling twice is fine */
-			st_ = RFM2G_DRIVER_ERROR;
+			st = RFM2G_DRIVER_ERROR;
 	}
-	if (st_ != RFM2G_SUCCESS) {
+	if (st != RFM2G_SUCCESS) {
 		pthread_mutex_lock(&h->lock);
 		h->ev[EventType].enabled = was_enabled;
 		pthread_mutex_unlock(&h->lock);
 	}
 	rfm2g__put(h);
-	return st_;
+	return st;
 }
 
 STDRFM2GCALL RFM2gDisableEvent(RFM2GHANDLE rh, RFM2GEVENTTYPE EventType)
 {
-	RFM2G_ENTER(h, rh);
+	struct rfm2g_compat *h;
+	RFM2G_STATUS st = rfm2g__get(rh, &h);
+
+	if (st != RFM2G_SUCCESS)
+		return st;
 	if (!valid_event(EventType)) {
-		st_ = RFM2G_BAD_PARAMETER_2;
+		st = RFM2G_BAD_PARAMETER_2;
 	} else {
 		if (network_event(EventType) &&
 		    rfm_event_disable(h->node, RFM_EVENT_BIT(EventType)) != 0)
-			st_ = RFM2G_DRIVER_ERROR;
+			st = RFM2G_DRIVER_ERROR;
 		pthread_mutex_lock(&h->lock);
 		h->ev[EventType].enabled = false;	/* waiters are not woken */
 		pthread_mutex_unlock(&h->lock);
 	}
 	rfm2g__put(h);
-	return st_;
+	return st;
 }
 
 STDRFM2GCALL RFM2gSendEvent(RFM2GHANDLE rh, RFM2G_NODE ToNode, RFM2GEVENTTYPE EventType,
 			    RFM2G_UINT32 ExtendedData)
 {
 	int r;
+	struct rfm2g_compat *h;
+	RFM2G_STATUS st = rfm2g__get(rh, &h);
 
-	RFM2G_ENTER(h, rh);
+	if (st != RFM2G_SUCCESS)
+		return st;
 	if ((unsigned int) EventType > RFM2GEVENT_INTR4)
-		st_ = RFM2G_BAD_PARAMETER_3;
+		st = RFM2G_BAD_PARAMETER_3;
 	else if (ToNode == h->pub.Config.NodeId)
-		st_ = RFM2G_NODE_ID_SELF;
+		st = RFM2G_NODE_ID_SELF;
 	else if (ToNode > RFM2G_NODE_MAX && ToNode != RFM2G_NODE_ALL)
-		st_ = RFM2G_BAD_PARAMETER_2;
-	if (st_ == RFM2G_SUCCESS) {
+		st = RFM2G_BAD_PARAMETER_2;
+	if (st == RFM2G_SUCCESS) {
 		r = rfm_event_send(h->node, ToNode == RFM2G_NODE_ALL ? RFM_NODE_ALL : ToNode,
 				   EventType, ExtendedData);
 		/*
@@ -180,10 +202,10 @@ STDRFM2GCALL RFM2gSendEvent(RFM2GHANDLE rh, RFM2G_NODE ToNode, RFM2GEVENTTYPE Ev
 		 * target node exists: a missing target is not the sender's error.
 		 */
 		if (r < 0 && r != RFM_ENODE)
-			st_ = RFM2G_DRIVER_ERROR;
+			st = RFM2G_DRIVER_ERROR;
 	}
 	rfm2g__put(h);
-	return st_;
+	return st;
 }
 
 /* Absolute CLOCK_MONOTONIC deadline @ms from now. */
@@ -207,8 +229,11 @@ STDRFM2GCALL RFM2gWaitForEvent(RFM2GHANDLE rh, RFM2GEVENTINFO *EventInfo)
 	struct timespec until;
 	RFM2GEVENTTYPE type;
 	uint32_t timeout;
+	struct rfm2g_compat *h;
+	RFM2G_STATUS st = rfm2g__get(rh, &h);
 
-	RFM2G_ENTER(h, rh);
+	if (st != RFM2G_SUCCESS)
+		return st;
 	if (!EventInfo || !valid_event(EventInfo->Event)) {
 		rfm2g__put(h);
 		return RFM2G_BAD_PARAMETER_2;
@@ -218,15 +243,15 @@ STDRFM2GCALL RFM2gWaitForEvent(RFM2GHANDLE rh, RFM2GEVENTINFO *EventInfo)
 	q = &h->ev[type];
 	pthread_mutex_lock(&h->lock);
 	if (q->waiting || q->cb_set) {
-		st_ = RFM2G_EVENT_IN_USE;
+		st = RFM2G_EVENT_IN_USE;
 		goto out;
 	}
 	if (!q->count && !q->enabled) {
-		st_ = RFM2G_NOT_ENABLED;
+		st = RFM2G_NOT_ENABLED;
 		goto out;
 	}
 	if (!q->count && timeout == RFM2G_NO_WAIT) {
-		st_ = RFM2G_TIMED_OUT;
+		st = RFM2G_TIMED_OUT;
 		goto out;
 	}
 	until = deadline(timeout);
@@ -237,7 +262,7 @@ STDRFM2GCALL RFM2gWaitForEvent(RFM2GHANDLE rh, RFM2GEVENTINFO *EventInfo)
 			pthread_cond_wait(&h->cond, &h->lock);
 		} else if (pthread_cond_timedwait(&h->cond, &h->lock, &until) == ETIMEDOUT) {
 			if (!q->count)
-				st_ = RFM2G_TIMED_OUT;
+				st = RFM2G_TIMED_OUT;
 			break;
 		}
 	}
@@ -247,26 +272,25 @@ STDRFM2GCALL RFM2gWaitForEvent(RFM2GHANDLE rh, RFM2GEVENTINFO *EventInfo)
 
 		EventInfo->NodeId = r.node;
 		EventInfo->ExtendedInfo = r.data;
-		st_ = RFM2G_SUCCESS;
+		st = RFM2G_SUCCESS;
 	} else if (q->cancel || h->closing) {
-		st_ = RFM2G_WAIT_EVENT_CANCELED;
+		st = RFM2G_WAIT_EVENT_CANCELED;
 	}
 	q->cancel = false;
 out:
 	pthread_mutex_unlock(&h->lock);
 	rfm2g__put(h);
-	return st_;
+	return st;
 }
 
 STDRFM2GCALL RFM2gCancelWaitForEvent(RFM2GHANDLE rh, RFM2GEVENTTYPE EventType)
 {
 	struct rfm2g_evq *q;
+	struct rfm2g_compat *h;
+	RFM2G_STATUS st = get_for_event(rh, EventType, &h);
 
-	RFM2G_ENTER(h, rh);
-	if (!valid_event(EventType)) {
-		rfm2g__put(h);
-		return RFM2G_BAD_PARAMETER_2;
-	}
+	if (st != RFM2G_SUCCESS)
+		return st;
 	q = &h->ev[EventType];
 	pthread_mutex_lock(&h->lock);
 	if (q->cb_set) {
@@ -276,11 +300,11 @@ STDRFM2GCALL RFM2gCancelWaitForEvent(RFM2GHANDLE rh, RFM2GEVENTTYPE EventType)
 		q->cancel = true;
 		pthread_cond_broadcast(&h->cond);
 	} else {
-		st_ = RFM2G_EVENT_NOT_IN_USE;
+		st = RFM2G_EVENT_NOT_IN_USE;
 	}
 	pthread_mutex_unlock(&h->lock);
 	rfm2g__put(h);
-	return st_;
+	return st;
 }
 
 static void clear_queue(struct rfm2g_evq *q)
@@ -289,20 +313,31 @@ static void clear_queue(struct rfm2g_evq *q)
 	q->overflowed = false;
 }
 
-STDRFM2GCALL RFM2gClearEvent(RFM2GHANDLE rh, RFM2GEVENTTYPE EventType)
+/* Apply @fn to the queue of @type, or to every queue for RFM2GEVENT_LAST. */
+static RFM2G_STATUS for_queues(RFM2GHANDLE rh, RFM2GEVENTTYPE type,
+			       void (*fn)(struct rfm2g_evq *q))
 {
-	RFM2G_ENTER(h, rh);
-	if ((unsigned int) EventType > RFM2GEVENT_LAST) {
-		st_ = RFM2G_BAD_PARAMETER_2;
+	struct rfm2g_compat *h;
+	RFM2G_STATUS st = rfm2g__get(rh, &h);
+
+	if (st != RFM2G_SUCCESS)
+		return st;
+	if ((unsigned int) type > RFM2GEVENT_LAST) {
+		st = RFM2G_BAD_PARAMETER_2;
 	} else {
 		pthread_mutex_lock(&h->lock);
 		for (unsigned int i = 0; i < RFM2G_COMPAT_NEVENTS; i++)
-			if (EventType == RFM2GEVENT_LAST || i == (unsigned int) EventType)
-				clear_queue(&h->ev[i]);
+			if (type == RFM2GEVENT_LAST || i == (unsigned int) type)
+				fn(&h->ev[i]);
 		pthread_mutex_unlock(&h->lock);
 	}
 	rfm2g__put(h);
-	return st_;
+	return st;
+}
+
+STDRFM2GCALL RFM2gClearEvent(RFM2GHANDLE rh, RFM2GEVENTTYPE EventType)
+{
+	return for_queues(rh, EventType, clear_queue);
 }
 
 STDRFM2GCALL RFM2gFlushEventQueue(RFM2GHANDLE rh, RFM2GEVENTTYPE Event)
@@ -310,22 +345,15 @@ STDRFM2GCALL RFM2gFlushEventQueue(RFM2GHANDLE rh, RFM2GEVENTTYPE Event)
 	return RFM2gClearEvent(rh, Event);
 }
 
+static void clear_count(struct rfm2g_evq *q)
+{
+	q->counter = 0;
+	q->peak = q->count;
+}
+
 STDRFM2GCALL RFM2gClearEventCount(RFM2GHANDLE rh, RFM2GEVENTTYPE EventType)
 {
-	RFM2G_ENTER(h, rh);
-	if ((unsigned int) EventType > RFM2GEVENT_LAST) {
-		st_ = RFM2G_BAD_PARAMETER_2;
-	} else {
-		pthread_mutex_lock(&h->lock);
-		for (unsigned int i = 0; i < RFM2G_COMPAT_NEVENTS; i++)
-			if (EventType == RFM2GEVENT_LAST || i == (unsigned int) EventType) {
-				h->ev[i].counter = 0;
-				h->ev[i].peak = h->ev[i].count;
-			}
-		pthread_mutex_unlock(&h->lock);
-	}
-	rfm2g__put(h);
-	return st_;
+	return for_queues(rh, EventType, clear_count);
 }
 
 STDRFM2GCALL RFM2gClearEventStats(RFM2GHANDLE rh, RFM2GEVENTTYPE EventType)
@@ -335,25 +363,32 @@ STDRFM2GCALL RFM2gClearEventStats(RFM2GHANDLE rh, RFM2GEVENTTYPE EventType)
 
 STDRFM2GCALL RFM2gGetEventCount(RFM2GHANDLE rh, RFM2GEVENTTYPE EventType, RFM2G_UINT32 *Count)
 {
-	RFM2G_ENTER(h, rh);
+	struct rfm2g_compat *h;
+	RFM2G_STATUS st = rfm2g__get(rh, &h);
+
+	if (st != RFM2G_SUCCESS)
+		return st;
 	if (!valid_event(EventType)) {
-		st_ = RFM2G_BAD_PARAMETER_2;
+		st = RFM2G_BAD_PARAMETER_2;
 	} else if (!Count) {
-		st_ = RFM2G_BAD_PARAMETER_3;
+		st = RFM2G_BAD_PARAMETER_3;
 	} else {
 		pthread_mutex_lock(&h->lock);
 		*Count = h->ev[EventType].counter;
 		pthread_mutex_unlock(&h->lock);
 	}
 	rfm2g__put(h);
-	return st_;
+	return st;
 }
 
 STDRFM2GCALL RFM2gGetEventStats(RFM2GHANDLE rh, RFM2GQINFO *Qinfo)
 {
 	struct rfm2g_evq *q;
+	struct rfm2g_compat *h;
+	RFM2G_STATUS st = rfm2g__get(rh, &h);
 
-	RFM2G_ENTER(h, rh);
+	if (st != RFM2G_SUCCESS)
+		return st;
 	if (!Qinfo || Qinfo->Event >= RFM2G_COMPAT_NEVENTS) {
 		rfm2g__put(h);
 		return RFM2G_BAD_PARAMETER_2;
@@ -370,7 +405,7 @@ STDRFM2GCALL RFM2gGetEventStats(RFM2GHANDLE rh, RFM2GQINFO *Qinfo)
 	Qinfo->EventTimeout = 0;
 	pthread_mutex_unlock(&h->lock);
 	rfm2g__put(h);
-	return st_;
+	return st;
 }
 
 /* ---- callbacks: one detached thread per (handle, event type) ---- */
@@ -466,12 +501,11 @@ STDRFM2GCALL RFM2gEnableEventCallback(RFM2GHANDLE rh, RFM2GEVENTTYPE EventType,
 	struct cb_start *s;
 	struct rfm2g_evq *q;
 	pthread_t thread;
+	struct rfm2g_compat *h;
+	RFM2G_STATUS st = get_for_event(rh, EventType, &h);
 
-	RFM2G_ENTER(h, rh);
-	if (!valid_event(EventType)) {
-		rfm2g__put(h);
-		return RFM2G_BAD_PARAMETER_2;
-	}
+	if (st != RFM2G_SUCCESS)
+		return st;
 	if (!pEventFunc) {
 		rfm2g__put(h);
 		return RFM2G_BAD_PARAMETER_3;
@@ -479,12 +513,12 @@ STDRFM2GCALL RFM2gEnableEventCallback(RFM2GHANDLE rh, RFM2GEVENTTYPE EventType,
 	q = &h->ev[EventType];
 	pthread_mutex_lock(&h->lock);
 	if (q->cb_set || q->waiting) {
-		st_ = RFM2G_EVENT_IN_USE;
+		st = RFM2G_EVENT_IN_USE;
 		goto out;
 	}
 	s = malloc(sizeof(*s));
 	if (!s) {
-		st_ = RFM2G_LOW_MEMORY;
+		st = RFM2G_LOW_MEMORY;
 		goto out;
 	}
 	s->h = h;
@@ -498,7 +532,7 @@ STDRFM2GCALL RFM2gEnableEventCallback(RFM2GHANDLE rh, RFM2GEVENTTYPE EventType,
 		free(s);
 		q->cb = NULL;
 		q->cb_set = false;
-		st_ = RFM2G_OS_ERROR;
+		st = RFM2G_OS_ERROR;
 	} else {
 		h->cb_threads++;
 		h->pub.callbackInfo[EventType].Callback =
@@ -510,23 +544,22 @@ STDRFM2GCALL RFM2gEnableEventCallback(RFM2GHANDLE rh, RFM2GEVENTTYPE EventType,
 out:
 	pthread_mutex_unlock(&h->lock);
 	rfm2g__put(h);
-	return st_;
+	return st;
 }
 
 STDRFM2GCALL RFM2gDisableEventCallback(RFM2GHANDLE rh, RFM2GEVENTTYPE EventType)
 {
 	struct rfm2g_evq *q;
 	unsigned int gen;
+	struct rfm2g_compat *h;
+	RFM2G_STATUS st = get_for_event(rh, EventType, &h);
 
-	RFM2G_ENTER(h, rh);
-	if (!valid_event(EventType)) {
-		rfm2g__put(h);
-		return RFM2G_BAD_PARAMETER_2;
-	}
+	if (st != RFM2G_SUCCESS)
+		return st;
 	q = &h->ev[EventType];
 	pthread_mutex_lock(&h->lock);
 	if (!q->cb_set) {
-		st_ = RFM2G_NOT_ENABLED;	/* the Linux library's answer */
+		st = RFM2G_NOT_ENABLED;	/* the Linux library's answer */
 	} else {
 		gen = q->cb_gen;
 		forget_callback_locked(h, EventType);
@@ -540,5 +573,5 @@ STDRFM2GCALL RFM2gDisableEventCallback(RFM2GHANDLE rh, RFM2GEVENTTYPE EventType)
 	}
 	pthread_mutex_unlock(&h->lock);
 	rfm2g__put(h);
-	return st_;
+	return st;
 }

@@ -4,11 +4,11 @@
  * a DMA buffer (Offset = physical address | RFM2G_DMA_MMAP_OFFSET) and the
  * register sets of BAR0 (PLX) and BAR2 (5565 control and status).
  *
- * On a card (rfm2g:) they are the vendor driver's: the special-map ioctl,
- * then mmap of the driver's descriptor, as the vendor library does; the
- * DMA buffer becomes the descriptor's, and RFM2gRead()/RFM2gWrite() of at
- * least the DMA threshold with a buffer inside it go through the driver's
- * READ/WRITE ioctls, which DMA.
+ * On a card (rfm2g:) they are the vendor driver's, through the backend's
+ * board op on the node's descriptor: the special-map ioctl, then mmap, as
+ * the vendor library does; the DMA buffer becomes the descriptor's, and
+ * RFM2gRead()/RFM2gWrite() of at least the DMA threshold with a buffer
+ * inside it go through the driver's READ/WRITE ioctls, which DMA.
  *
  * On librfm networks (shm:, dev:) there is no physical RAM to map: the DMA
  * buffer is ordinary memory of the handle, as large as asked (the address
@@ -27,7 +27,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <sys/ioctl.h>
 #include <sys/mman.h>
 
 #include "compat.h"
@@ -90,7 +89,8 @@ void rfm2g__ctrl_image(const struct rfm2g_compat *h, uint8_t *regs)
 
 void rfm2g__cfg_image(const struct rfm2g_compat *h, uint8_t *regs)
 {
-	uint32_t bigend = (h->pio_swap ? RFMOR_BIGEND_PIO : 0) | (h->dma_swap ? RFMOR_BIGEND_DMA0 : 0);
+	uint32_t bigend = (h->flag[RFM__BOARD_PIO_SWAP] ? RFMOR_BIGEND_PIO : 0) |
+			  (h->flag[RFM__BOARD_DMA_SWAP] ? RFMOR_BIGEND_DMA0 : 0);
 
 	memset(regs, 0, RFM2G_COMPAT_CFG_SIZE);
 	put32(regs, rfmor_bigend, bigend);
@@ -157,20 +157,14 @@ static RFM2G_STATUS remember(struct rfm2g_compat *h, void *addr, size_t len, boo
 	return RFM2G_SUCCESS;
 }
 
-/* The vendor driver's special map of the card (rfm2g:). */
+/* The card's special map (rfm2g:), through the backend's board op. */
 static RFM2G_STATUS map_hw(struct rfm2g_compat *h, RFM2G_UINT64 offset, size_t len, void **out)
 {
-	RFM2G_UINT64 special = offset;
-	void *p;
+	int r = h->board->map_special(h->node, offset, len, out);
 
-	if (!rfm2g__hw_ioctl(h, IOCTL_RFM2G_SET_SPECIAL_MMAP_OFFSET, &special))
-		return RFM2G_OS_ERROR;
-	/* The driver ignores the file offset of a special map; the vendor passes a page. */
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, h->hwfd, RFM2G_COMPAT_PAGE);
-	if (p == MAP_FAILED)
-		return RFM2G_MEM_NOT_MAPPED;
-	*out = p;
-	return RFM2G_SUCCESS;
+	if (r == RFM_ESYS)
+		return RFM2G_MEM_NOT_MAPPED;	/* the mmap itself */
+	return r ? RFM2G_OS_ERROR : RFM2G_SUCCESS;
 }
 
 RFM2G_STATUS rfm2g__map_special(struct rfm2g_compat *h, RFM2G_UINT64 offset, RFM2G_UINT32 pages,
@@ -183,7 +177,7 @@ RFM2G_STATUS rfm2g__map_special(struct rfm2g_compat *h, RFM2G_UINT64 offset, RFM
 
 	if (dma && (offset & ~(RFM2G_UINT64) RFM2G_DMA_MMAP_OFFSET) % RFM2G_COMPAT_PAGE)
 		return RFM2G_MEM_NOT_MAPPED;	/* what mmap() of a misaligned address gives */
-	if (h->hwfd >= 0) {
+	if (h->board) {
 		st = map_hw(h, offset, len, &p);
 	} else if (dma) {
 		p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -234,9 +228,7 @@ bool rfm2g__unmap_special(struct rfm2g_compat *h, volatile void *addr, size_t le
 		return false;
 	*st = RFM2G_SUCCESS;
 	/* Disarm the descriptor's DMA buffer: the driver knows it by the low 32 bits. */
-	if (s->dma && h->hwfd >= 0 &&
-	    !rfm2g__hw_ioctl_value(h, IOCTL_RFM2G_CLEAR_DMA_MMAP_OFFSET,
-				   (uint32_t) (uintptr_t) s->addr))
+	if (s->dma && h->board && h->board->unarm_dma(h->node, s->addr) != 0)
 		*st = RFM2G_OS_ERROR;
 	(void) len;	/* what we mapped goes, whatever the program counts */
 	if (munmap(s->addr, s->len) != 0)

@@ -1,0 +1,208 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * RFM2g configuration, identity and versions; the driver's debug flags.
+ *
+ * Facts a librfm node has (node id, size, device name) come from the node.
+ * On rfm2g: the configuration and the debug flags are the card's driver's,
+ * through the node's board op (any failure: RFM2G_OS_ERROR, as the vendor
+ * library); elsewhere the emulated board's (controls.c has its switches).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "compat.h"
+
+static pthread_mutex_t debug_lock = PTHREAD_MUTEX_INITIALIZER;
+static RFM2G_UINT32 debug_flags = RFM2G_DBERROR;	/* driver-global, as the driver's */
+
+uint32_t rfm2g__lcsr(const struct rfm2g_compat *h)
+{
+	uint32_t v = RFM2G_LCSR_SIGNAL_DETECT;	/* the emulated ring is always closed */
+	uint64_t mib = h->size >> 20;
+
+	if (mib == 128)
+		v |= 1u << RFM2G_LCSR_MEMSIZE_SHIFT;
+	else if (mib == 256)
+		v |= 2u << RFM2G_LCSR_MEMSIZE_SHIFT;
+	else if (mib != 64)
+		v |= 3u << RFM2G_LCSR_MEMSIZE_SHIFT;
+	if (h->flag[RFM__BOARD_LED])
+		v |= RFM2G_LCSR_LED;
+	if (h->flag[RFM__BOARD_TX_DISABLE])
+		v |= RFM2G_LCSR_TXDIS;
+	if (h->flag[RFM__BOARD_DARK_ON_DARK])
+		v |= RFM2G_LCSR_DARK_ON_DARK;
+	if (h->flag[RFM__BOARD_LOOPBACK])
+		v |= RFM2G_LCSR_LOOPBACK;
+	if (h->flag[RFM__BOARD_PARITY])
+		v |= RFM2G_LCSR_PARITY;
+	if (h->mem_offset & 1)
+		v |= RFM2G_LCSR_OFF0;
+	if (h->mem_offset & 2)
+		v |= RFM2G_LCSR_OFF1;
+	if (h->own_data)
+		v |= RFM2G_LCSR_OWN_DATA;
+	return v;
+}
+
+STDRFM2GCALL RFM2gGetConfig(RFM2GHANDLE rh, RFM2GCONFIG *Config)
+{
+	struct rfm2g_compat *h;
+	RFM2G_STATUS st = rfm2g__get(rh, &h);
+
+	if (st != RFM2G_SUCCESS)
+		return st;
+	if (!Config) {
+		st = RFM2G_BAD_PARAMETER_2;
+	} else if (h->board) {
+		if (h->board->get_config(h->node, Config) != 0)	/* Lcsr1 is live */
+			st = RFM2G_OS_ERROR;
+	} else {
+		pthread_mutex_lock(&h->lock);
+		h->pub.Config.Lcsr1 = rfm2g__lcsr(h);	/* live, as from the driver */
+		*Config = h->pub.Config;
+		pthread_mutex_unlock(&h->lock);
+	}
+	rfm2g__put(h);
+	return st;
+}
+
+/* The facts one getter each reads from the handle. */
+enum fact { FACT_NODE_ID, FACT_BOARD_ID, FACT_SIZE, FACT_FIRST, FACT_DMA_THRESHOLD };
+
+static uint32_t fact_of(const struct rfm2g_compat *h, enum fact what)
+{
+	switch (what) {
+	case FACT_NODE_ID:
+		return h->pub.Config.NodeId;
+	case FACT_BOARD_ID:
+		return h->pub.Config.BoardId;
+	case FACT_SIZE:
+		return h->pub.Config.MemorySize;
+	case FACT_DMA_THRESHOLD:
+		return h->dma_threshold;
+	case FACT_FIRST:
+		break;
+	}
+	return 0;	/* the first offset of the memory */
+}
+
+/* A getter of one fact into the @width-byte integer at @out: the handle, then @out. */
+static RFM2G_STATUS get_fact(RFM2GHANDLE rh, enum fact what, void *out, size_t width)
+{
+	struct rfm2g_compat *h;
+	RFM2G_STATUS st = rfm2g__get(rh, &h);
+
+	if (st != RFM2G_SUCCESS)
+		return st;
+	if (!out) {
+		st = RFM2G_BAD_PARAMETER_2;
+	} else {
+		pthread_mutex_lock(&h->lock);
+		rfm2g__store(out, width, fact_of(h, what));
+		pthread_mutex_unlock(&h->lock);
+	}
+	rfm2g__put(h);
+	return st;
+}
+
+STDRFM2GCALL RFM2gNodeID(RFM2GHANDLE rh, RFM2G_NODE *NodeIdPtr)
+{
+	return get_fact(rh, FACT_NODE_ID, NodeIdPtr, sizeof(*NodeIdPtr));
+}
+
+STDRFM2GCALL RFM2gBoardID(RFM2GHANDLE rh, RFM2G_UINT8 *BoardIdPtr)
+{
+	return get_fact(rh, FACT_BOARD_ID, BoardIdPtr, sizeof(*BoardIdPtr));
+}
+
+STDRFM2GCALL RFM2gSize(RFM2GHANDLE rh, RFM2G_UINT32 *SizePtr)
+{
+	return get_fact(rh, FACT_SIZE, SizePtr, sizeof(*SizePtr));
+}
+
+STDRFM2GCALL RFM2gFirst(RFM2GHANDLE rh, RFM2G_UINT32 *FirstPtr)
+{
+	return get_fact(rh, FACT_FIRST, FirstPtr, sizeof(*FirstPtr));
+}
+
+STDRFM2GCALL RFM2gGetDMAThreshold(RFM2GHANDLE rh, RFM2G_UINT32 *Threshold)
+{
+	return get_fact(rh, FACT_DMA_THRESHOLD, Threshold, sizeof(*Threshold));
+}
+
+/*
+ * The device name, or the version string (the API level implemented, the
+ * Linux library's answer for the driver's too), into @out: < MAX_PATH
+ * bytes, as documented.
+ */
+static RFM2G_STATUS get_string(RFM2GHANDLE rh, char *out, bool device)
+{
+	struct rfm2g_compat *h;
+	RFM2G_STATUS st = rfm2g__get(rh, &h);
+
+	if (st != RFM2G_SUCCESS)
+		return st;
+	if (!out)
+		st = RFM2G_BAD_PARAMETER_2;
+	else
+		strcpy(out, device ? h->pub.Config.Device : RFM2G_COMPAT_VERSION);
+	rfm2g__put(h);
+	return st;
+}
+
+STDRFM2GCALL RFM2gDeviceName(RFM2GHANDLE rh, char *NamePtr)
+{
+	return get_string(rh, NamePtr, true);
+}
+
+STDRFM2GCALL RFM2gDllVersion(RFM2GHANDLE rh, char *VersionPtr)
+{
+	return get_string(rh, VersionPtr, false);
+}
+
+STDRFM2GCALL RFM2gDriverVersion(RFM2GHANDLE rh, char *VersionPtr)
+{
+	return get_string(rh, VersionPtr, false);
+}
+
+STDRFM2GCALL RFM2gGetDebugFlags(RFM2GHANDLE rh, RFM2G_UINT32 *Flags)
+{
+	struct rfm2g_compat *h;
+	RFM2G_STATUS st = rfm2g__get(rh, &h);
+
+	if (st != RFM2G_SUCCESS)
+		return st;
+	if (!Flags) {
+		st = RFM2G_BAD_PARAMETER_2;
+	} else if (h->board) {
+		if (h->board->get_value(h->node, RFM__BOARD_DEBUG_FLAGS, Flags) != 0)
+			st = RFM2G_OS_ERROR;
+	} else {
+		pthread_mutex_lock(&debug_lock);
+		*Flags = debug_flags;
+		pthread_mutex_unlock(&debug_lock);
+	}
+	rfm2g__put(h);
+	return st;
+}
+
+STDRFM2GCALL RFM2gSetDebugFlags(RFM2GHANDLE rh, RFM2G_UINT32 Flags)
+{
+	struct rfm2g_compat *h;
+	RFM2G_STATUS st = rfm2g__get(rh, &h);
+
+	if (st != RFM2G_SUCCESS)
+		return st;
+	if (h->board) {
+		if (h->board->set_value(h->node, RFM__BOARD_DEBUG_FLAGS, Flags) != 0)
+			st = RFM2G_OS_ERROR;
+		rfm2g__put(h);
+		return st;
+	}
+	pthread_mutex_lock(&debug_lock);
+	debug_flags = Flags;
+	pthread_mutex_unlock(&debug_lock);
+	rfm2g__put(h);
+	return st;
+}

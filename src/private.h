@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * librfm's private entry points: exported by librfm.so in the version
+ * node RFM_PRIVATE (src/librfm.map) for librfm2g, built from the same
+ * sources, and for no one else. They are not librfm's ABI: they may change
+ * or go in any release, which is why nothing under include/rfm/ declares
+ * them and why librfm2g's package depends on librfm's exact version.
+ *
+ * Keep the set small: accessors that hand out what librfm2g needs, not
+ * librfm's internals one by one.
+ */
+#ifndef RFM_PRIVATE_H
+#define RFM_PRIVATE_H
+
+#include <rfm/common.h>
+
+/* Visible from librfm.so, but only in RFM_PRIVATE (not RFM_API). */
+#define RFM_PRIVATE_API __attribute__((visibility("default")))
+
+struct rfm_backend_board_ops;
+
+/*
+ * The board controls of @node's card (board.h), or NULL when its backend
+ * has none (shm:, dev:) or @node is NULL.
+ */
+RFM_PRIVATE_API const struct rfm_backend_board_ops *rfm__node_board(const rfm_node *node);
+
+#endif /* RFM_PRIVATE_H */
