@@ -8,7 +8,7 @@
  * added to vm.nr_hugepages, the old value restored after), the window is
  * huge-page backed in every process (KernelPageSize in /proc/self/smaps)
  * and a second process shares data through it; destroy gives the pages
- * back. Without root those cases skip with the reason; the URI and
+ * back; a window file another user owns is refused. Without root those cases skip with the reason; the URI and
  * segment checks run for everyone.
  */
 #define _GNU_SOURCE
@@ -363,6 +363,42 @@ static void test_window_file_missing(void **state)
 	assert_null(node);
 }
 
+/* A window file another user owns is refused, at attach and at creation. */
+static void test_window_file_owner(void **state)
+{
+	struct harness_network *net = *state;
+	rfm_node *node = NULL;
+	char path[512];
+	int fd;
+
+	harness_require_backend("shm");
+	require_mount();
+	require_pages(WINDOW / (g.page_kib << 10));
+	snprintf(path, sizeof(path), "%s/rfm-%s", g.dir, net->name);
+	assert_rfm_ok(rfm_open(harness_network_uri(net, "size=4M&hugepages=1"), &node));
+	rfm_close(node);
+	node = NULL;
+	assert_int_equal(chown(path, 65534, 65534), 0);
+	assert_rfm_code(rfm_open(net->uri, &node), RFM_EPERM);
+	assert_last_error_has("belongs to uid 65534, the network to uid 0");
+	assert_null(node);
+	/* Destroy leaves another user's file alone; a new network may not take it. */
+	assert_int_equal(harness_network_destroy(net), 0);
+	assert_true(file_exists(g.dir, "rfm-", net->name));
+	assert_rfm_code(rfm_open(harness_network_uri(net, "size=4M&hugepages=1"), &node),
+			RFM_EPERM);
+	assert_last_error_has("exists and belongs to uid 65534");
+	assert_null(node);
+	assert_false(file_exists("/dev/shm", "rfm-", net->name));
+	/* A stray file of our own is a window left behind: creation replaces it. */
+	assert_int_equal(unlink(path), 0);
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_rfm_ok(rfm_open(harness_network_uri(net, "size=4M&hugepages=1"), &node));
+	rfm_close(node);
+}
+
 static void test_bad_uses(void **state)
 {
 	struct harness_network *net = *state;
@@ -435,6 +471,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pool_short, setup, harness_fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_window_in_huge_pages, setup, harness_fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_window_file_missing, setup, harness_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_window_file_owner, setup, harness_fixture_teardown),
 	};
 
 	harness_init();
