@@ -44,8 +44,12 @@ struct shm_node {
 	uint64_t stall_since;
 	uint64_t empty_takes;	/* takes that found nothing (stall checks are sampled) */
 
-	/* Sending: per slab, positions below limit[k] are known to be free. */
+	/* Sending: per slab, positions below limit[k] are known to be free
+	 * (0: this handle has not sent into that slab yet). */
 	uint64_t *limits;
+	/* prefault=1 or lock=1: a slab's pages are mapped at the first send into
+	 * it, not faulted in one by one during the first lap. */
+	bool prefault_sends;
 };
 
 /* shm-events.c: the event ops of the backend */

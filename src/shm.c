@@ -766,6 +766,7 @@ static int shm_open_node(struct rfm_node *node, struct rfm_uri *uri)
 	flock(shm->fd, LOCK_UN);
 
 	node->base = shm->huge ? shm->huge : shm->segment + window_offset;
+	shm->prefault_sends = node->rt && (node->rt->mem_flags & (RFM_MEM_PREFAULT | RFM_MEM_LOCK));
 	node->size = window_size;
 	node->priv = shm;
 	node->uri = canonical_uri(uri, node->id, window_size, params.shared);

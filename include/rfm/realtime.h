@@ -17,7 +17,7 @@
  *
  * | URI parameter        | field                 | effect |
  * |----------------------|-----------------------|--------|
- * | `prefault=1`         | ::RFM_MEM_PREFAULT    | every page of the window is mapped at open, each event queue when the handle starts receiving |
+ * | `prefault=1`         | ::RFM_MEM_PREFAULT    | every page of the window is mapped at open, the handle's event queue when it starts receiving, and (`shm:`) each queue it sends to at its first send there |
  * | `lock=1`             | ::RFM_MEM_LOCK        | as prefault, and the pages are locked in RAM (mlock): never paged out |
  * | `hugepages=1`        | ::RFM_MEM_HUGEPAGES   | `shm:` only: the window of a network this open creates lives in huge pages (a file on a hugetlbfs mount), mapped at open; opening an existing network whose window is not in huge pages fails |
  * | `rt_policy=fifo\|rr\|other` | rt_policy      | scheduling policy of the library's threads |
