@@ -103,6 +103,9 @@ enum rfm_backend_caps {
 	 * a process here (kill(pid, 0) means something) and the host name
 	 * is every node's. */
 	RFM__CAP_SINGLE_HOST = 1u << 0,
+	/* The window can live in huge pages (hugepages=1, RFM_MEM_HUGEPAGES):
+	 * the backend reads node->rt at open and does it. */
+	RFM__CAP_HUGE_WINDOW = 1u << 1,
 };
 
 /*

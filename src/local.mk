@@ -30,6 +30,7 @@ src_librfm_la_SOURCES = \
 	src/selftest.c \
 	src/shm-health.c \
 	src/shm-names.c \
+	src/shm-huge.c \
 	src/dev-internal.h \
 	src/dev.c \
 	src/dev-events.c \

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Determinism options of a handle: the URI parameters prefault, lock,
- * rt_policy, rt_prio and cpus, merged over a struct rfm_open_options, and
+ * hugepages, rt_policy, rt_prio and cpus, merged over a struct rfm_open_options, and
  * checked once at open so that a process without the right learns it then
  * rather than running its loop at normal priority unawares.
  */
@@ -16,7 +16,9 @@
 /* Larger struct_size values are a caller's bug, not a newer header. */
 #define STRUCT_SIZE_MAX 4096u
 
-static const char *const rt_params[] = { "prefault", "lock", "rt_policy", "rt_prio", "cpus" };
+static const char *const rt_params[] = { "prefault", "lock", "hugepages", "rt_policy", "rt_prio",
+					  "cpus" };
+#define MEM_FLAGS_KNOWN (RFM_MEM_PREFAULT | RFM_MEM_LOCK | RFM_MEM_HUGEPAGES)
 
 static const char *policy_name(int policy)
 {
@@ -97,7 +99,7 @@ static int from_struct(const struct rfm_open_options *o, struct rfm_rt_opts *rt)
 				  "rfm_open_with_options: the structure (%u bytes) sets options "
 				  "this library (%zu bytes, %s) does not know",
 				  o->struct_size, sizeof(*o), rfm_version_string());
-	if (o->mem_flags & ~(RFM_MEM_PREFAULT | RFM_MEM_LOCK))
+	if (o->mem_flags & ~MEM_FLAGS_KNOWN)
 		return rfm__error(RFM_EINVAL, "rfm_open_with_options: unknown mem_flags 0x%x",
 				  o->mem_flags);
 	if (o->rt_policy < RFM_RT_INHERIT || o->rt_policy > RFM_RT_RR)
@@ -133,6 +135,8 @@ static int from_uri(struct rfm_uri *uri, struct rfm_rt_opts *rt)
 	ret = parse_flag(uri, "prefault", RFM_MEM_PREFAULT, &rt->mem_flags);
 	if (!ret)
 		ret = parse_flag(uri, "lock", RFM_MEM_LOCK, &rt->mem_flags);
+	if (!ret)
+		ret = parse_flag(uri, "hugepages", RFM_MEM_HUGEPAGES, &rt->mem_flags);
 	if (ret)
 		return ret;
 	if ((v = rfm__uri_take(uri, "rt_prio"))) {
@@ -209,6 +213,11 @@ int rfm__rt_options(struct rfm_node *node, struct rfm_uri *uri,
 		return ret;
 	if (rt.mem_flags & RFM_MEM_LOCK)
 		rt.mem_flags |= RFM_MEM_PREFAULT;
+	if ((rt.mem_flags & RFM_MEM_HUGEPAGES) && !(node->ops->caps & RFM__CAP_HUGE_WINDOW))
+		return rfm__error(RFM_ENOTSUP,
+				  "%s: hugepages=1 is for shm: networks; a %s: window is the "
+				  "device's memory, mapped as the driver gives it",
+				  uri->text, node->ops->scheme);
 	if (!rt.mem_flags && rt.policy == RFM_RT_INHERIT && !rt.has_cpus)
 		return 0; /* nothing asked: node->rt stays NULL, the fast common case */
 	if ((rt.policy != RFM_RT_INHERIT || rt.has_cpus) && (ret = rfm__rt_probe(&rt, uri->text)))

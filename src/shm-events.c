@@ -50,6 +50,7 @@
 #include <unistd.h>
 
 #include "futex.h"
+#include "rt-internal.h"
 #include "shm-internal.h"
 
 /* How long a claimed but unfilled slot may hold up its queue. */
@@ -306,6 +307,14 @@ static bool push(struct shm_node *shm, struct rfm_shm_queue *q, unsigned int k,
 		if (p >= __atomic_load_n(&shm->limits[k], __ATOMIC_ACQUIRE)) {
 			/* Acquire: the receiver is done with the slots below head. */
 			uint64_t head = __atomic_load_n(&q->head, __ATOMIC_ACQUIRE);
+
+			/*
+			 * The queue is the receiver's, so its enable could not map it
+			 * in this handle: with prefault or lock, the first send does,
+			 * once, rather than the first lap faulting page by page.
+			 */
+			if (shm->prefault_sends && !__atomic_load_n(&shm->limits[k], __ATOMIC_RELAXED))
+				rfm__mem_prefault(q, shm->stride);
 
 			__atomic_store_n(&shm->limits[k], head + depth, __ATOMIC_RELEASE);
 			if (p >= head + depth) {

@@ -6,6 +6,8 @@
 #ifndef RFM_SHM_INTERNAL_H
 #define RFM_SHM_INTERNAL_H
 
+#include <sys/types.h>
+
 #include "internal.h"
 #include "shm-segment.h"
 
@@ -13,7 +15,12 @@ struct shm_node {
 	int fd;			/* the lock file: every flock and OFD lock is taken here */
 	int seg_fd;		/* the segment: size, reservations */
 	uint8_t *segment;	/* header, node table, window (populated) */
-	uint64_t map_size;	/* bytes of that mapping: up to the event area */
+	uint64_t seg_len;	/* bytes of that mapping: up to the window when it is
+				 * in huge pages, else up to the event area */
+	uint64_t map_size;	/* where the event area starts in the segment file */
+	uint8_t *huge;		/* the window in huge pages (shm-huge.c), or NULL */
+	uint64_t huge_len;
+	bool huge_created;	/* this open made the hugetlbfs file: undo on failure */
 	uint8_t *events;	/* the event slabs (mapped apart, up to the largest size) */
 	uint64_t events_size;
 	uint64_t events_known;	/* bytes of slabs known to exist in the file (atomic) */
@@ -37,8 +44,12 @@ struct shm_node {
 	uint64_t stall_since;
 	uint64_t empty_takes;	/* takes that found nothing (stall checks are sampled) */
 
-	/* Sending: per slab, positions below limit[k] are known to be free. */
+	/* Sending: per slab, positions below limit[k] are known to be free
+	 * (0: this handle has not sent into that slab yet). */
 	uint64_t *limits;
+	/* prefault=1 or lock=1: a slab's pages are mapped at the first send into
+	 * it, not faulted in one by one during the first lap. */
+	bool prefault_sends;
 };
 
 /* shm-events.c: the event ops of the backend */
@@ -51,6 +62,22 @@ void rfm__shm_release_queue(struct shm_node *shm, bool locked);
 /* shm-health.c */
 int rfm__shm_node_facts(struct rfm_node *node, unsigned int id, struct rfm_node_facts *facts);
 bool rfm__shm_node_alive(struct rfm_node *node, unsigned int id, uint32_t incarnation);
+
+/* shm-huge.c: the window in huge pages (format version 4). */
+/*
+ * Create the window of network @name, @size bytes, on a hugetlbfs mount
+ * with the default huge page size, mode @mode, and map it to shm->huge.
+ * *page_kib receives the page size. RFM_ENOTSUP without a mount,
+ * RFM_ENOMEM (needed, free, how to reserve) when the pool is short.
+ * Nothing is left behind on failure.
+ */
+int rfm__shm_huge_create(struct shm_node *shm, const char *uri, const char *name, uint64_t size,
+			 mode_t mode, uint32_t *page_kib);
+/* Map the window of an existing version-4 network whose segment @seg_fd is. */
+int rfm__shm_huge_attach(struct shm_node *shm, const char *uri, const char *name, uint64_t size,
+			 uint32_t page_kib);
+/* Remove the hugetlbfs file of network @name if @owner owns it (destroy). */
+void rfm__shm_huge_remove(const char *name, uid_t owner);
 
 /* shm-names.c: "no network 'x'", with the names that do exist. */
 int rfm__shm_no_network(const char *uri, const char *name);

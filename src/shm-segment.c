@@ -50,14 +50,16 @@ int rfm__shm_check_window_size(const char *uri, uint64_t size)
 	return 0;
 }
 
-void rfm__shm_header_init(struct rfm_shm_header *h, uint64_t window_size, uint32_t queue_depth)
+void rfm__shm_header_init(struct rfm_shm_header *h, uint64_t window_size, uint32_t queue_depth,
+			  uint32_t huge_page_kib)
 {
 	struct rfm_shm_layout layout;
 	struct timespec now;
 
 	rfm__shm_layout(window_size, queue_depth, &layout);
 	clock_gettime(CLOCK_REALTIME, &now);
-	h->version = RFM_SHM_VERSION;
+	h->version = huge_page_kib ? RFM_SHM_VERSION_HUGE : RFM_SHM_VERSION;
+	h->huge_page_kib = huge_page_kib;
 	h->header_size = sizeof(*h);
 	h->segment_size = layout.segment_size;
 	h->window_offset = layout.window_offset;
@@ -82,10 +84,17 @@ int rfm__shm_header_validate(const char *uri, const struct rfm_shm_header *h,
 		return rfm__error(RFM_ECORRUPT,
 				  "%s: not an rfm network segment (bad magic 0x%016llx)",
 				  uri, (unsigned long long)h->magic);
-	if (h->version != RFM_SHM_VERSION)
+	if (h->version != RFM_SHM_VERSION && h->version != RFM_SHM_VERSION_HUGE)
 		return rfm__error(RFM_EVERSION,
-				  "%s: segment format version %u, this librfm speaks %u",
-				  uri, h->version, RFM_SHM_VERSION);
+				  "%s: segment format version %u, this librfm speaks %u and %u",
+				  uri, h->version, RFM_SHM_VERSION, RFM_SHM_VERSION_HUGE);
+	/* A huge page is a power of two from 64 KiB (arm64) to 16 GiB (ppc64). */
+	if (h->version == RFM_SHM_VERSION_HUGE
+		    ? h->huge_page_kib < 64 || h->huge_page_kib > (16u << 20) ||
+			      (h->huge_page_kib & (h->huge_page_kib - 1))
+		    : h->huge_page_kib != 0)
+		return rfm__error(RFM_ECORRUPT, "%s: recorded huge page size %u KiB is invalid",
+				  uri, h->huge_page_kib);
 	if (h->header_size != sizeof(*h))
 		return rfm__error(RFM_ECORRUPT, "%s: header size %u, expected %zu",
 				  uri, h->header_size, sizeof(*h));

@@ -5,7 +5,8 @@
  *
  *   0              header (one page)
  *   4096           node table: 256 entries of 64 bytes
- *   window_offset  the reflective window (page-aligned)
+ *   window_offset  the reflective window (page-aligned); a hole when the
+ *                  window is in huge pages (version 4, shm-huge.c)
  *   event_offset   event queue slabs, each a 256-byte queue header and
  *                  queue_depth 32-byte slots, page-aligned. The file ends
  *                  after the slabs in use so far: a handle that starts
@@ -29,6 +30,13 @@
 
 #define RFM_SHM_MAGIC UINT64_C(0x31304d454d464552) /* "REFMEM01" read as LE */
 #define RFM_SHM_VERSION 3u /* 3: slabs allocated on demand, lock file */
+/*
+ * 4: as 3, but the window lives in huge pages, in a file of the same name
+ * on a hugetlbfs mount (shm-huge.c); the segment's window bytes are a hole
+ * nobody maps. Only such networks carry it, so a librfm that knows only 3
+ * refuses them (RFM_EVERSION) instead of using the empty window here.
+ */
+#define RFM_SHM_VERSION_HUGE 4u
 #define RFM_SHM_PAGE 4096u
 #define RFM_SHM_MIN_WINDOW RFM_SHM_PAGE
 #define RFM_SHM_MAX_WINDOW (UINT64_C(1) << 40)
@@ -71,7 +79,7 @@ struct rfm_shm_header {
 	uint32_t queue_depth;	/* records per queue, power of two */
 	uint32_t queues_per_node;
 	uint32_t queue_stride;	/* bytes from one queue to the next */
-	uint32_t reserved0;
+	uint32_t huge_page_kib;	/* version 4: the window's huge page size; else 0 */
 	/* Node ids with at least one receiving queue: broadcasts visit only these. */
 	uint64_t listening[4];
 	uint32_t reserved[16];
@@ -151,8 +159,12 @@ int rfm__shm_check_depth(const char *uri, uint64_t depth);
 /* 0, or RFM_ESIZE with a message, for a window size asked at creation. */
 int rfm__shm_check_window_size(const char *uri, uint64_t size);
 
-/* Fill a fresh header (magic excluded: set it last). */
-void rfm__shm_header_init(struct rfm_shm_header *h, uint64_t window_size, uint32_t queue_depth);
+/*
+ * Fill a fresh header (magic excluded: set it last). @huge_page_kib: 0, or
+ * the huge page size of a window kept on hugetlbfs (format version 4).
+ */
+void rfm__shm_header_init(struct rfm_shm_header *h, uint64_t window_size, uint32_t queue_depth,
+			  uint32_t huge_page_kib);
 
 /*
  * Validate a private copy of a header read from a segment of @file_size

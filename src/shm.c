@@ -35,6 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "rt-internal.h"
 #include "shm-internal.h"
 
 /* How long an open waits for another process that is mid-open. */
@@ -177,13 +178,24 @@ void rfm__shm_refresh_size(struct shm_node *shm)
 static int map_segment(struct shm_node *shm, const struct rfm_uri *uri,
 		       const struct rfm_shm_header *h)
 {
-	shm->segment = mmap(NULL, h->event_offset, PROT_READ | PROT_WRITE,
-			    MAP_SHARED | MAP_POPULATE, shm->seg_fd, 0);
+	bool huge = h->version == RFM_SHM_VERSION_HUGE;
+
+	/* A window in huge pages is a hole here: mapping it would fill it. */
+	shm->seg_len = huge ? h->window_offset : h->event_offset;
+	shm->segment = mmap(NULL, shm->seg_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE,
+			    shm->seg_fd, 0);
 	if (shm->segment == MAP_FAILED) {
 		shm->segment = NULL;
 		return sys_error(uri, "mmap");
 	}
 	shm->map_size = h->event_offset;
+	if (huge && !shm->huge) {
+		int ret = rfm__shm_huge_attach(shm, uri->text, uri->path, h->window_size,
+					       h->huge_page_kib);
+
+		if (ret)
+			return ret;
+	}
 	shm->events = mmap(NULL, h->event_size, PROT_READ | PROT_WRITE, MAP_SHARED, shm->seg_fd,
 			   (off_t)h->event_offset);
 	if (shm->events == MAP_FAILED) {
@@ -213,15 +225,23 @@ int rfm__shm_no_room(const char *uri, int err, uint64_t needed, const char *what
 			  uri, what, (unsigned long long)needed, avail);
 }
 
-/* Lay out a new segment in @fd (locked, empty or never initialised). */
+/*
+ * Lay out a new segment in @fd (locked, empty or never initialised), its
+ * window in huge pages (shm-huge.c) when @huge.
+ */
 static int create_segment(struct shm_node *shm, const struct rfm_uri *uri, uint64_t window_size,
-			  uint32_t depth)
+			  uint32_t depth, bool huge, mode_t mode)
 {
 	struct rfm_shm_header header;
+	uint32_t huge_page_kib = 0;
+	uint64_t reserve;
 	int err, ret;
 
+	if (huge && (ret = rfm__shm_huge_create(shm, uri->text, uri->path, window_size, mode,
+						&huge_page_kib)))
+		return ret;
 	memset(&header, 0, sizeof(header));
-	rfm__shm_header_init(&header, window_size, depth);
+	rfm__shm_header_init(&header, window_size, depth, huge_page_kib);
 	if (ftruncate(shm->seg_fd, 0) < 0)
 		return sys_error(uri, "ftruncate");
 	/*
@@ -229,10 +249,12 @@ static int create_segment(struct shm_node *shm, const struct rfm_uri *uri, uint6
 	 * /dev/shm this fails cleanly here instead of raising SIGBUS at some
 	 * later store into the window. Event slabs come when receivers do.
 	 */
-	err = posix_fallocate(shm->seg_fd, 0, (off_t)header.event_offset);
+	reserve = huge ? header.window_offset : header.event_offset;
+	err = posix_fallocate(shm->seg_fd, 0, (off_t)reserve);
+	if (!err && huge && ftruncate(shm->seg_fd, (off_t)header.event_offset) < 0)
+		err = errno;
 	if (err) {
-		ret = rfm__shm_no_room(uri->text, err, header.event_offset,
-				       "reserving the segment");
+		ret = rfm__shm_no_room(uri->text, err, reserve, "reserving the segment");
 		if (ftruncate(shm->seg_fd, 0) < 0) {
 			/* nothing more to undo: the caller removes a segment it created */
 		}
@@ -457,7 +479,9 @@ static void shm_release(struct shm_node *shm)
 		munmap(shm->events, shm->events_size);
 	free(shm->limits);
 	if (shm->segment)
-		munmap(shm->segment, shm->map_size);
+		munmap(shm->segment, shm->seg_len);
+	if (shm->huge)
+		munmap(shm->huge, shm->huge_len);
 	if (shm->fd >= 0)
 		close(shm->fd);
 	if (shm->seg_fd >= 0)
@@ -638,6 +662,7 @@ static int shm_open_node(struct rfm_node *node, struct rfm_uri *uri)
 	char seg[RFM_SHM_NAME_MAX + 16], lock[RFM_SHM_NAME_MAX + 16];
 	bool created = false, lock_created, uninitialised;
 	struct stat st, lst;
+	bool want_huge = node->rt && (node->rt->mem_flags & RFM_MEM_HUGEPAGES);
 	int ret;
 
 	ret = segment_path(uri, seg, sizeof(seg));
@@ -697,9 +722,19 @@ static int shm_open_node(struct rfm_node *node, struct rfm_uri *uri)
 		goto fail;
 	if (uninitialised) {
 		ret = create_segment(shm, uri, params.size ? params.size : RFM_SHM_DEFAULT_SIZE,
-				     params.depth ? params.depth : RFM_SHM_DEPTH_DEFAULT);
+				     params.depth ? params.depth : RFM_SHM_DEPTH_DEFAULT, want_huge,
+				     params.mode);
 		if (ret)
 			goto fail;
+	}
+	/* Huge pages are chosen at creation: never hand out less than asked. */
+	if (want_huge && !shm->huge) {
+		ret = rfm__error(RFM_EINVAL,
+				 "%s: hugepages=1, but network '%s' exists with its window in "
+				 "ordinary shared memory; the window's pages are chosen when the "
+				 "network is created: destroy it and open again with hugepages=1",
+				 uri->text, uri->path);
+		goto fail;
 	}
 
 	const struct rfm_shm_header *h = segment_header(shm);
@@ -730,7 +765,8 @@ static int shm_open_node(struct rfm_node *node, struct rfm_uri *uri)
 		goto fail;
 	flock(shm->fd, LOCK_UN);
 
-	node->base = shm->segment + window_offset;
+	node->base = shm->huge ? shm->huge : shm->segment + window_offset;
+	shm->prefault_sends = node->rt && (node->rt->mem_flags & (RFM_MEM_PREFAULT | RFM_MEM_LOCK));
 	node->size = window_size;
 	node->priv = shm;
 	node->uri = canonical_uri(uri, node->id, window_size, params.shared);
@@ -745,6 +781,8 @@ fail:
 	/* Leave no half-made network behind for others to trip over. */
 	if (created)
 		shm_unlink(seg);
+	if (shm->huge_created)
+		rfm__shm_huge_remove(uri->path, geteuid());
 	/*
 	 * Nor a lock file without its network. We hold its lock: an opener
 	 * waiting on it sees the name gone and starts afresh.
@@ -814,6 +852,7 @@ static int shm_destroy(struct rfm_uri *uri, unsigned int flags)
 {
 	char seg[RFM_SHM_NAME_MAX + 16], lock[RFM_SHM_NAME_MAX + 16];
 	int fd, lfd, ret, alive = 0, first_alive = -1;
+	struct stat st;
 
 	ret = segment_path(uri, seg, sizeof(seg));
 	if (ret)
@@ -835,9 +874,14 @@ static int shm_destroy(struct rfm_uri *uri, unsigned int flags)
 
 	fd = rfm__fd_keep_off_std(shm_open(seg, O_RDWR | O_NOFOLLOW | O_CLOEXEC, 0));
 	if (fd < 0) {
+		bool gone = errno == ENOENT;
+
 		ret = errno == EACCES ? no_write_error(uri, seg)
 				      : sys_error(uri, "opening the network segment");
 		remove_stale_lock(seg, lock);
+		/* A huge-page window whose segment was removed by hand. */
+		if (gone)
+			rfm__shm_huge_remove(uri->path, geteuid());
 		return ret;
 	}
 	/* A segment written by hand may have no lock file yet: make one to lock. */
@@ -870,6 +914,9 @@ static int shm_destroy(struct rfm_uri *uri, unsigned int flags)
 				  uri->text, alive, first_alive);
 	}
 	ret = shm_unlink(seg) < 0 ? sys_error(uri, "shm_unlink") : 0;
+	/* A window in huge pages: its pages go back to the pool with the file. */
+	if (!ret && fstat(fd, &st) == 0)
+		rfm__shm_huge_remove(uri->path, st.st_uid);
 	/* Openers waiting on this lock file see it gone and start afresh. */
 	shm_unlink(lock);
 	close(lfd);
@@ -879,7 +926,7 @@ static int shm_destroy(struct rfm_uri *uri, unsigned int flags)
 
 const struct rfm_backend_ops rfm__shm_ops = {
 	.scheme = "shm",
-	.caps = RFM__CAP_SINGLE_HOST,
+	.caps = RFM__CAP_SINGLE_HOST | RFM__CAP_HUGE_WINDOW,
 	.open = shm_open_node,
 	.close = shm_close_node,
 	.get_info = shm_get_info,

@@ -29,6 +29,7 @@ rfm_c_tests = \
 	tests/test-publish \
 	tests/test-fault \
 	tests/test-rt \
+	tests/test-hugepages \
 	tests/test-shm-hostile \
 	tests/test-cxx
 
@@ -48,6 +49,10 @@ EXTRA_DIST += tests/test-small-shm.sh tests/readme-snippet.sh
 tests_test_rt_SOURCES = tests/test-rt.c
 tests_test_rt_CPPFLAGS = $(rfm_test_cppflags)
 tests_test_rt_LDADD = $(rfm_test_ldadd)
+
+tests_test_hugepages_SOURCES = tests/test-hugepages.c
+tests_test_hugepages_CPPFLAGS = $(rfm_test_cppflags)
+tests_test_hugepages_LDADD = $(rfm_test_ldadd)
 
 tests_test_fault_SOURCES = tests/test-fault.c
 tests_test_fault_CPPFLAGS = $(rfm_test_cppflags)

@@ -240,19 +240,108 @@ static size_t queue_pages_mapped(struct harness_network *net, const char *extra,
 	return n;
 }
 
+/*
+ * Queues of the deepest kind: 2 MiB of slots, far more than the 64 KiB the
+ * kernel maps around a read fault, so a queue mapped whole was prefaulted
+ * and not merely touched once (a 1024-slot queue, 36 KiB, is mapped whole
+ * by its first read either way).
+ */
+#define DEEP "depth=65536"
+#define DEEP_QUEUE_BYTES (256 + 65536 * 32)
+
 static void test_prefault_event_queue(void **state)
 {
 	struct harness_network *net = *state;
 	size_t total, plain, prefaulted;
+	size_t queue = (DEEP_QUEUE_BYTES + (size_t)page_size() - 1) / (size_t)page_size();
 
 	harness_require_backend("shm");
-	plain = queue_pages_mapped(net, "loopback=0", &total);
+	plain = queue_pages_mapped(net, "loopback=0&" DEEP, &total);
 	prefaulted = queue_pages_mapped(net, "prefault=1", &total);
 	assert_true(total > 0);
-	/* A queue is a 256-byte header and 1024 32-byte slots: 9 pages. */
-	assert_int_equal(prefaulted, (256 + 1024 * 32 + page_size() - 1) / page_size());
-	/* Without prefault the slots are mapped as events arrive (today: none yet). */
-	assert_true(plain <= prefaulted);
+	/* A queue is a 256-byte header and 65536 32-byte slots: 513 pages. */
+	assert_int_equal(prefaulted, queue);
+	/* Without prefault the slots are mapped as events arrive (none yet). */
+	assert_true(plain < queue / 4);
+}
+
+/*
+ * The mappings of the network's event area: those of the file at the
+ * largest offset (the segment's own mapping may show as several pieces).
+ */
+static size_t event_mappings(struct harness_network *net, unsigned long *lo, unsigned long *hi,
+			     size_t max)
+{
+	char path[64], line[512];
+	unsigned long top = 0;
+	size_t n = 0;
+
+	assert_non_null(harness_shm_path(net, path, sizeof(path)));
+	for (int pass = 0; pass < 2; pass++) {
+		FILE *maps = fopen("/proc/self/maps", "re");
+
+		assert_non_null(maps);
+		while (fgets(line, sizeof(line), maps)) {
+			unsigned long a, b, off;
+
+			if (!strstr(line, path + strlen("/dev/shm")) ||
+			    sscanf(line, "%lx-%lx %*s %lx", &a, &b, &off) != 3)
+				continue;
+			if (pass == 0 && off > top)
+				top = off;
+			if (pass == 1 && off == top && n < max) {
+				lo[n] = a;
+				hi[n++] = b;
+			}
+		}
+		fclose(maps);
+	}
+	return n;
+}
+
+/*
+ * Pages of a sender's mapping of the receiver's queue after one send: the
+ * sender opened with @extra, the receiver plainly.
+ */
+static size_t sender_queue_pages(struct harness_network *net, const char *extra)
+{
+	unsigned long lo0[4], hi0[4], lo[4], hi[4];
+	rfm_node *receiver, *sender;
+	size_t before, after, n = 0;
+
+	assert_rfm_ok(rfm_open(uri_with(net, "loopback=0&" DEEP), &receiver));
+	assert_rfm_ok(rfm_event_enable(receiver, RFM_EVENT_BIT(RFM_EVENT_INTR1)));
+	before = event_mappings(net, lo0, hi0, 4);
+	assert_rfm_ok(rfm_open(uri_with(net, extra), &sender));
+	after = event_mappings(net, lo, hi, 4);
+	assert_int_equal(after, before + 1);
+	assert_int_equal(rfm_event_send(sender, (unsigned int)rfm_node_id(receiver),
+					RFM_EVENT_INTR1, 7),
+			 1);
+	for (size_t i = 0; i < after; i++) {
+		bool old = false;
+
+		for (size_t j = 0; j < before; j++)
+			old |= lo[i] == lo0[j];
+		if (!old) /* the sender's: only the receiver's slab was ever touched in it */
+			n = mapped_pages((void *)lo[i], hi[i] - lo[i]);
+	}
+	rfm_close(sender);
+	rfm_close(receiver);
+	return n;
+}
+
+static void test_prefault_sender_queue(void **state)
+{
+	struct harness_network *net = *state;
+	size_t queue = (DEEP_QUEUE_BYTES + (size_t)page_size() - 1) / (size_t)page_size();
+
+	harness_require_backend("shm");
+	/* Without: the pages around the queue's header and the one slot written. */
+	assert_true(sender_queue_pages(net, "loopback=0") < queue / 4);
+	/* With: the whole queue at the first send, not page by page in the first lap. */
+	assert_int_equal(sender_queue_pages(net, "prefault=1"), queue);
+	assert_int_equal(sender_queue_pages(net, "lock=1"), queue);
 }
 
 struct seen {
@@ -521,6 +610,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bad_struct, setup, harness_fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_prefault_and_lock_window, setup, harness_fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_prefault_event_queue, setup, harness_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_prefault_sender_queue, setup, harness_fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_dispatcher_scheduling, setup, harness_fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_heartbeat_scheduling, setup, harness_fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_no_privilege, setup, harness_fixture_teardown),

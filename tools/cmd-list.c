@@ -87,7 +87,7 @@ static void read_network(const char *name, struct network *net)
 	memset(&h, 0, sizeof(h));
 	if (pread(fd, &h, sizeof(h), 0) != (ssize_t)sizeof(h) || h.magic != RFM_SHM_MAGIC) {
 		snprintf(net->state, sizeof(net->state), "%s", st.st_size == 0 ? "empty" : "corrupt");
-	} else if (h.version != RFM_SHM_VERSION) {
+	} else if (h.version != RFM_SHM_VERSION && h.version != RFM_SHM_VERSION_HUGE) {
 		snprintf(net->state, sizeof(net->state), "version %u", h.version);
 	} else {
 		net->window_size = h.window_size;

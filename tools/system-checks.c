@@ -440,16 +440,17 @@ static void check_hugepages(const struct check_scope *scope, struct check_result
 		return;
 	}
 	if (total > 0) {
-		SAY(res, CHECK_OK, "%ld huge pages of %ld KiB reserved, %ld free", total, size_kb,
-		    free_pages);
+		SAY(res, CHECK_OK, "%ld huge pages of %ld KiB reserved, %ld free (a shm: network "
+		    "created with hugepages=1 keeps its window in them)", total, size_kb, free_pages);
 		return;
 	}
 	long want = size_kb > 0 ? (long)((MEMLOCK_WANT >> 10) / (unsigned long)size_kb) : 32;
 	SAY(res, CHECK_WARN, "no huge pages reserved: large buffers of the loop use %s pages "
 	    "and take TLB misses", "4 KiB");
-	FIX(res, "echo %ld > /proc/sys/vm/nr_hugepages (%ld x %ld KiB = one 64 MiB window; "
-	    "vm.nr_hugepages in /etc/sysctl.d, or hugepages=%ld at boot)", want, want, size_kb,
-	    want);
+	FIX(res, "sysctl vm.nr_hugepages=%ld (%ld x %ld KiB = one 64 MiB window; "
+	    "vm.nr_hugepages in /etc/sysctl.d, or hugepages=%ld at boot), a hugetlbfs mounted "
+	    "(mount -t hugetlbfs none /dev/hugepages), then create shm: networks with "
+	    "hugepages=1 to put their window in huge pages", want, want, size_kb, want);
 }
 
 const struct system_check system_checks[] = {

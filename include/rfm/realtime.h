@@ -17,8 +17,9 @@
  *
  * | URI parameter        | field                 | effect |
  * |----------------------|-----------------------|--------|
- * | `prefault=1`         | ::RFM_MEM_PREFAULT    | every page of the window is mapped at open, each event queue when the handle starts receiving |
+ * | `prefault=1`         | ::RFM_MEM_PREFAULT    | every page of the window is mapped at open, the handle's event queue when it starts receiving, and (`shm:`) each queue it sends to at its first send there |
  * | `lock=1`             | ::RFM_MEM_LOCK        | as prefault, and the pages are locked in RAM (mlock): never paged out |
+ * | `hugepages=1`        | ::RFM_MEM_HUGEPAGES   | `shm:` only: the window of a network this open creates lives in huge pages (a file on a hugetlbfs mount), mapped at open; opening an existing network whose window is not in huge pages fails |
  * | `rt_policy=fifo\|rr\|other` | rt_policy      | scheduling policy of the library's threads |
  * | `rt_prio=1..99`      | rt_priority           | their real-time priority (alone it implies `fifo`) |
  * | `cpus=LIST`          | cpus                  | the CPUs they may run on, e.g. `1` or `0,2-3` |
@@ -47,6 +48,17 @@ RFM_BEGIN_DECLS
 #define RFM_MEM_PREFAULT 0x1u
 /** rfm_open_options.mem_flags: prefault and lock the pages in RAM (implies ::RFM_MEM_PREFAULT). */
 #define RFM_MEM_LOCK 0x2u
+/**
+ * rfm_open_options.mem_flags (`shm:` only): back the window with huge
+ * pages, from a file named `rfm-NAME` on a hugetlbfs mount (/dev/hugepages
+ * preferred) that every process of the network opens by name. The pages
+ * are taken from the kernel's reserved pool when the network is created;
+ * too few reserved fails with ::RFM_ENOMEM, the message saying how many
+ * are needed, how many are free and how to reserve them
+ * (`sysctl vm.nr_hugepages=N`). Other backends: ::RFM_ENOTSUP.
+ * Since librfm 1.1.
+ */
+#define RFM_MEM_HUGEPAGES 0x4u
 
 /** Scheduling policy of the library's threads. */
 enum rfm_rt_policy {
@@ -69,7 +81,7 @@ enum rfm_rt_policy {
  */
 struct rfm_open_options {
 	uint32_t struct_size;	/**< Set by the caller: sizeof(struct rfm_open_options). */
-	uint32_t mem_flags;	/**< ::RFM_MEM_PREFAULT, ::RFM_MEM_LOCK. */
+	uint32_t mem_flags;	/**< ::RFM_MEM_PREFAULT, ::RFM_MEM_LOCK, ::RFM_MEM_HUGEPAGES. */
 	int32_t rt_policy;	/**< An ::rfm_rt_policy value. */
 	int32_t rt_priority;	/**< 1..99 for ::RFM_RT_FIFO and ::RFM_RT_RR, else 0. */
 	/** CPU set of the library's threads: bit c of cpus[c / 64] is CPU c; all zero: inherit. */
@@ -87,7 +99,10 @@ struct rfm_open_options {
  * @return 0, any error of rfm_open(), ::RFM_EINVAL for a bad structure
  *         (struct_size too small, unknown flags, non-zero reserved bytes,
  *         priority out of range), ::RFM_EPERM when the process may not use
- *         the scheduling asked, ::RFM_ENOMEM when the pages cannot be locked.
+ *         the scheduling asked, ::RFM_ENOMEM when the pages cannot be locked
+ *         or too few huge pages are reserved, ::RFM_ENOTSUP for
+ *         ::RFM_MEM_HUGEPAGES on a backend other than `shm:` or with no
+ *         hugetlbfs mounted.
  */
 RFM_API int rfm_open_with_options(const char *uri, const struct rfm_open_options *options,
 				  rfm_node **nodep);
