@@ -26,9 +26,14 @@
  *
  * **Consumer table.** Consumers that block (notify), or hold the producer
  * back (back-pressure), claim an entry of the ring's consumer table and are
- * its only writer while they hold it: the entry carries their cursor and a
- * "sleeping" word. The producer only reads it. Claiming an entry uses a
- * compare-and-swap on the shared window (the `shm:` backend has them).
+ * its only writer while they hold it: the entry carries their cursor, lap
+ * count and a "sleeping" word. The table is partitioned by node id: each
+ * node id has its own row of @c max_consumers entries and a directory word
+ * saying which of them are held, and only that node writes them, so the
+ * table works where each node holds its own copy of the window (real
+ * reflective memory): no compare-and-swap ever crosses nodes. Processes of
+ * one node share its copy and pick an entry of its row with a local one.
+ * The producer only reads the table. rfm_ring_inspect() shows it.
  *
  * **Notify.** With ::RFM_RING_F_NOTIFY the producer, on commit, sends the
  * ring's event type (data: the ring id) to each consumer's node that
@@ -89,10 +94,10 @@ typedef struct rfm_ring_consumer rfm_ring_consumer;
 #define RFM_RING_SLOT_MAX (1u << 20)
 /** Largest slot count. */
 #define RFM_RING_COUNT_MAX (1u << 24)
-/** Largest consumer table. */
-#define RFM_RING_CONSUMERS_MAX 64u
-/** Consumer table entries when rfm_ring_config::max_consumers is 0. */
-#define RFM_RING_CONSUMERS_DEFAULT 8u
+/** Most table entries per node (consumers one node may register at once). */
+#define RFM_RING_CONSUMERS_MAX 32u
+/** Table entries per node when rfm_ring_config::max_consumers is 0. */
+#define RFM_RING_CONSUMERS_DEFAULT 2u
 
 /** The shape of a ring, given at creation. */
 struct rfm_ring_config {
@@ -102,7 +107,7 @@ struct rfm_ring_config {
 	uint32_t flags;		/**< ::RFM_RING_F_NOTIFY, ::RFM_RING_F_BACKPRESSURE. */
 	uint32_t notify_type;	/**< Event type of notifications: INTR1..INTR4 (0: INTR3). */
 	uint32_t ring_id;	/**< The data word of notifications (any tag). */
-	uint32_t max_consumers;	/**< Consumer table entries (0: default). */
+	uint32_t max_consumers;	/**< Table entries per node id (0: default). */
 	uint32_t reserved[9];	/**< Zero. */
 };
 
