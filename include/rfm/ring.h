@@ -295,6 +295,63 @@ RFM_API int rfm_ring_consumer_get_stats(rfm_ring_consumer *cons,
 /** @brief Fill @p info (header as validated at open, head now). @return 0 or ::RFM_EINVAL. */
 RFM_API int rfm_ring_consumer_get_info(rfm_ring_consumer *cons, struct rfm_ring_info *info);
 
+/** rfm_ring_consumer_view::flags: the consumer is asleep, waiting for a record. */
+#define RFM_RING_VIEW_SLEEPING 0x100u
+/** rfm_ring_consumer_view::flags: a back-pressure consumer a whole lap
+ *  behind: the producer waits for it (or fails with ::RFM_EOVERRUN). */
+#define RFM_RING_VIEW_HOLDING 0x200u
+/** rfm_ring_consumer_view::flags: its node or process is gone; the producer
+ *  ignores it and a process of that node takes the entry over. */
+#define RFM_RING_VIEW_DEAD 0x400u
+
+/** One registered consumer as rfm_ring_inspect() sees it. */
+struct rfm_ring_consumer_view {
+	uint32_t struct_size;	/**< Set by the caller (see rfm_ring_inspect()). */
+	uint32_t node;		/**< The consumer's node id. */
+	int32_t pid;		/**< Its process id (on its node's host). */
+	uint32_t flags;		/**< ::RFM_RING_CONSUMER_BACKPRESSURE, ::RFM_RING_VIEW_SLEEPING,
+				 *   ::RFM_RING_VIEW_HOLDING, ::RFM_RING_VIEW_DEAD. */
+	uint64_t cursor;	/**< The next message it takes, as it last published it
+				 *   (back-pressure consumers publish every 1/16 ring
+				 *   while they keep taking, and whenever they stop). */
+	uint64_t lag;		/**< Messages published it has not taken (head - cursor). */
+	uint64_t laps;		/**< Times the producer lapped it (it lost messages). */
+	uint64_t reserved[4];
+};
+
+/**
+ * @brief Look at a ring and its registered consumers without taking part (read-only).
+ *
+ * For monitors (`rfm serve`, `rfm ring stat`): validates the header as
+ * rfm_ring_consumer_open() does, then reads the head and the consumer
+ * table; writes nothing to the window. Consumers without a table entry
+ * (rings with neither notify nor back-pressure) are not listed. On a
+ * network where each node holds its own copy of the window, this is the
+ * calling node's view: what the other nodes wrote has to reach it first.
+ * @param info Filled as rfm_ring_get_info() does; set its @c struct_size.
+ *        May be NULL.
+ * @param views Receives up to @p cap consumers, by node id then entry.
+ *        @c views[0].struct_size gives the size of each element (the
+ *        caller's sizeof(struct rfm_ring_consumer_view)). NULL when @p cap is 0.
+ * @param[out] count Receives the number of registered consumers, which may
+ *        exceed @p cap (then only @p cap are filled). May be NULL.
+ * @return 0, ::RFM_EINVAL, and the errors of rfm_ring_consumer_open()
+ *         about the header (::RFM_ECORRUPT, ::RFM_EVERSION, ::RFM_ERANGE,
+ *         ::RFM_EALIGN).
+ * @since RFM_1.1
+ */
+RFM_API int rfm_ring_inspect(rfm_node *node, uint64_t offset, struct rfm_ring_info *info,
+			     struct rfm_ring_consumer_view *views, size_t cap, size_t *count);
+
+/**
+ * @brief As rfm_ring_inspect() for the ring filling layout region @p region.
+ * @return As rfm_ring_inspect(), plus ::RFM_ENOTFOUND (no such region).
+ * @since RFM_1.1
+ */
+RFM_API int rfm_ring_inspect_region(rfm_node *node, const rfm_layout *layout, const char *region,
+				    struct rfm_ring_info *info, struct rfm_ring_consumer_view *views,
+				    size_t cap, size_t *count);
+
 RFM_END_DECLS
 
 /** @} */
