@@ -26,6 +26,7 @@ static bool view_of(rfm_node *node, uint8_t *table, const struct ring_geom *g, u
 		.pid = __atomic_load_n(&e->pid, __ATOMIC_RELAXED),
 		.cursor = __atomic_load_n(&e->cursor, __ATOMIC_ACQUIRE),
 		.laps = __atomic_load_n(&e->laps, __ATOMIC_RELAXED),
+		.entry = lane,
 	};
 	v->lag = head > v->cursor ? head - v->cursor : 0;
 	if (__atomic_load_n(&e->sleep, __ATOMIC_RELAXED))

@@ -316,7 +316,9 @@ struct rfm_ring_consumer_view {
 				 *   while they keep taking, and whenever they stop). */
 	uint64_t lag;		/**< Messages published it has not taken (head - cursor). */
 	uint64_t laps;		/**< Times the producer lapped it (it lost messages). */
-	uint64_t reserved[4];
+	uint32_t entry;		/**< Its entry in its node's row (0..max_consumers-1). */
+	uint32_t reserved0;
+	uint64_t reserved[3];
 };
 
 /**
