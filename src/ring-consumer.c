@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <rfm/event.h>
@@ -133,6 +134,9 @@ static int claim_entry(rfm_ring_consumer *c)
 		 * dead holder has its bit already). */
 		c->dir_word = rfm__ring_dir(c->table, me);
 		__atomic_fetch_or(c->dir_word, 1u << lane, __ATOMIC_RELEASE);
+		/* Listed; from the next tick on, every commit sees us (ring.c notify()). */
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		c->claim_tick = rfm__ring_tick();
 		c->entry = e;
 		c->lane = lane;
 		/* Sleep values unique to this consumer: the producer remembers the
@@ -357,6 +361,28 @@ static enum look find(rfm_ring_consumer *c, struct ring_slot **sp)
 	}
 }
 
+/* Longest sleep while a commit may still miss us (see settle_bound()). */
+#define UNSETTLED_SLICE_NS 1000000
+/* Longest sleep where each node holds its own copy of the window: a sleep
+ * announced while a commit is on its way crosses it, and neither side sees
+ * the other's write in time (the fence pairing needs one memory). */
+#define COPIES_SLICE_NS 10000000
+
+/*
+ * How long a sleep may last (-1: no bound). A consumer listed in clock
+ * tick T is seen by every commit of a later tick; commits within tick T
+ * may have used the producer's older list, so until the tick has passed
+ * a sleep is cut short and the slot looked at again.
+ */
+static int64_t settle_bound(rfm_ring_consumer *c)
+{
+	if (!(c->node->ops->caps & RFM__CAP_SINGLE_HOST))
+		return COPIES_SLICE_NS;
+	if (!c->settled && rfm__ring_tick() > c->claim_tick)
+		c->settled = true;
+	return c->settled ? -1 : UNSETTLED_SLICE_NS;
+}
+
 static bool sleepable(rfm_ring_consumer *c)
 {
 	return c->entry && (c->g.flags & RFM_RING_F_NOTIFY);
@@ -476,6 +502,9 @@ static int wait_ready(rfm_ring_consumer *c, int64_t timeout_ns)
 			}
 			left = (int64_t)(deadline - now);
 		}
+		int64_t bound = settle_bound(c);
+		if (bound >= 0 && (left < 0 || left > bound))
+			left = bound; /* a timeout of ours: the loop looks again */
 		c->sleeps++;
 		ret = rfm__event_sleep(c->node, left);
 		disarm(c);
@@ -666,6 +695,16 @@ RFM_API int rfm_ring_consumer_set_callback(rfm_ring_consumer *c, rfm_ring_callba
 	if (ret) {
 		c->cb = NULL;
 		return ret;
+	}
+	/*
+	 * Commits of our claim's clock tick may not have interrupted us: wait
+	 * for the next tick (a few ms at most), so that the kick below takes
+	 * what they published and every later commit interrupts us.
+	 */
+	while (c->node->ops->caps & RFM__CAP_SINGLE_HOST && rfm__ring_tick() <= c->claim_tick) {
+		struct timespec pause = { 0, 500000 };
+
+		nanosleep(&pause, NULL);
 	}
 	/* Kick the dispatcher once for what is already in the ring. */
 	rfm__event_post(c->node, (unsigned int)c->node->id, c->g.notify_type,

@@ -31,6 +31,8 @@
 
 #include <rfm/ring.h>
 
+#include <time.h>
+
 #include "internal.h"
 
 #define RING_MAGIC 0x474e4952u /* "RING" */
@@ -117,6 +119,17 @@ struct rfm_ring {
 	uint32_t room_gen;	/* last value stored in hdr->room_wait */
 	uint32_t *notified;	/* per lane: sleep value already interrupted */
 	struct ring_lane_check *checked; /* per lane: the last liveness look */
+	/* The lanes the last directory scan found held (node * max_consumers
+	 * + lane): commits and back-pressure waits read only these. The
+	 * directory is scanned again by a commit in a later clock tick than
+	 * the last scan, every RING_SCAN_COMMITS commits, and once the head
+	 * moved a lap past the last scan (see rfm__ring_tick()). */
+	uint32_t *held;
+	uint32_t nheld;
+	uint64_t scan_head;	/* head at the last scan */
+	uint64_t scan_tick;	/* rfm__ring_tick() at the last scan */
+	uint32_t since_scan;	/* commits since */
+	bool scanned;
 };
 
 struct rfm_ring_consumer {
@@ -126,6 +139,8 @@ struct rfm_ring_consumer {
 	uint8_t *table;
 	struct ring_entry *entry;	/* ours, or NULL */
 	uint32_t *dir_word;		/* our node's directory word */
+	uint64_t claim_tick;		/* rfm__ring_tick() right after the claim */
+	bool settled;			/* every commit now sees our entry */
 	uint32_t lane;			/* our entry's lane in our node's row */
 	struct ring_geom g;
 	uint64_t offset;
@@ -146,6 +161,23 @@ static inline struct ring_slot *rfm__ring_slot(uint8_t *slots, const struct ring
 					       uint64_t pos)
 {
 	return (struct ring_slot *)(slots + (pos & (g->slot_count - 1)) * (uint64_t)g->stride);
+}
+
+/* Commits between two directory scans at most (a scan reads 1 KiB). */
+#define RING_SCAN_COMMITS 64u
+
+/*
+ * The coarse monotonic clock (a few ns to read), in ns. A commit in a
+ * later tick than the producer's last directory scan scans again, so a
+ * consumer that read tick T after listing itself is seen by every commit
+ * made in a tick after T; until then its sleeps are short (ring-consumer.c).
+ */
+static inline uint64_t rfm__ring_tick(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 /* Directory word of node @node_id. */

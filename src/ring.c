@@ -4,9 +4,9 @@
  * place, coalesced notification of sleeping consumers and back-pressure.
  *
  * The hot path (a commit) is: stamp odd, data, stamp even with release,
- * head with release. Notification adds a full fence, a read of the table's
- * directory (1 KiB, mostly zero, rarely written) and of each held entry's
- * sleep word.
+ * head with release. Notification adds a full fence, a read of the coarse
+ * clock and of each held entry's sleep word; the table's directory (1 KiB)
+ * is read again once per clock tick or RING_SCAN_COMMITS commits.
  * Back-pressure adds nothing until the cached limit is reached.
  */
 #include "config.h"
@@ -97,7 +97,8 @@ static rfm_ring *ring_new(rfm_node *node, uint64_t offset, const struct ring_geo
 	size_t lanes = (size_t)RING_NODES * g->max_consumers;
 	r->notified = calloc(lanes, sizeof(*r->notified));
 	r->checked = calloc(lanes, sizeof(*r->checked));
-	if (!r->notified || !r->checked) {
+	r->held = calloc(lanes, sizeof(*r->held));
+	if (!r->notified || !r->checked || !r->held) {
 		rfm_ring_close(r);
 		return NULL;
 	}
@@ -226,6 +227,7 @@ RFM_API void rfm_ring_close(rfm_ring *ring)
 		return;
 	free(ring->notified);
 	free(ring->checked);
+	free(ring->held);
 	free(ring);
 }
 
@@ -281,35 +283,53 @@ static inline uint32_t held_lanes(rfm_ring *r, uint32_t n)
 	return r->g.max_consumers < 32 ? bits & ((1u << r->g.max_consumers) - 1) : bits;
 }
 
+/* Note every held lane of the directory (1 KiB) in r->held. */
+static void scan_directory(rfm_ring *r)
+{
+	/* The tick before the reads: a consumer listed before it is seen. */
+	r->scan_tick = rfm__ring_tick();
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	r->nheld = 0;
+	for (uint32_t n = 0; n < RING_NODES; n++)
+		for (uint32_t bits = held_lanes(r, n); bits; bits &= bits - 1)
+			r->held[r->nheld++] = n * r->g.max_consumers + (uint32_t)__builtin_ctz(bits);
+	r->scan_head = r->head;
+	r->since_scan = 0;
+	r->scanned = true;
+}
+
 /*
  * Positions below the returned limit can be written without lapping any
- * live back-pressure consumer. Reads the directory (1 KiB) and the held
- * lanes; done once a lap at most while consumers keep up.
+ * live back-pressure consumer. The directory is scanned when the head has
+ * moved a lap past the last scan (the limit never reaches further), so a
+ * consumer that registers at the head is seen before it can be lapped;
+ * while waiting for room only the lanes found held are read again.
  */
 static uint64_t bp_limit(rfm_ring *r)
 {
 	uint64_t min = UINT64_MAX, now = 0;
 
-	for (uint32_t n = 0; n < RING_NODES; n++) {
-		for (uint32_t bits = held_lanes(r, n); bits; bits &= bits - 1) {
-			uint32_t lane = (uint32_t)__builtin_ctz(bits);
-			struct ring_entry *e = rfm__ring_entry(r->table, &r->g, n, lane);
+	if (!r->scanned || r->head >= r->scan_head + r->g.slot_count)
+		scan_directory(r);
+	for (uint32_t k = 0; k < r->nheld; k++) {
+		uint32_t n = r->held[k] / r->g.max_consumers, lane = r->held[k] % r->g.max_consumers;
+		struct ring_entry *e = rfm__ring_entry(r->table, &r->g, n, lane);
 
-			if (__atomic_load_n(&e->owner, __ATOMIC_ACQUIRE) != n + 1 ||
-			    !(__atomic_load_n(&e->flags, __ATOMIC_ACQUIRE) &
-			      RFM_RING_CONSUMER_BACKPRESSURE))
-				continue;
-			uint64_t cur = __atomic_load_n(&e->cursor, __ATOMIC_ACQUIRE);
-			/* Only one holding us back may be dead: look at it. */
-			if (cur + r->g.slot_count <= r->head &&
-			    lane_dead(r, n, (size_t)n * r->g.max_consumers + lane, e, &now))
-				continue;
-			if (cur < min)
-				min = cur;
-		}
+		if (!(held_lanes(r, n) & (1u << lane)) ||
+		    __atomic_load_n(&e->owner, __ATOMIC_ACQUIRE) != n + 1 ||
+		    !(__atomic_load_n(&e->flags, __ATOMIC_ACQUIRE) & RFM_RING_CONSUMER_BACKPRESSURE))
+			continue;
+		uint64_t cur = __atomic_load_n(&e->cursor, __ATOMIC_ACQUIRE);
+		/* Only one holding us back may be dead: look at it. */
+		if (cur + r->g.slot_count <= r->head && lane_dead(r, n, r->held[k], e, &now))
+			continue;
+		if (cur < min)
+			min = cur;
 	}
-	/* None registered: look again one lap on, for consumers that come. */
-	return (min == UINT64_MAX ? r->head : min) + r->g.slot_count;
+	/* None registered: up to one lap on, where the directory is read again. */
+	uint64_t limit = (min == UINT64_MAX ? r->head : min) + r->g.slot_count;
+	uint64_t rescan = r->scan_head + r->g.slot_count;
+	return limit < rescan ? limit : rescan;
 }
 
 void rfm__ring_wake_producer(struct ring_header *hdr)
@@ -409,31 +429,24 @@ static int wait_room(rfm_ring *r, int64_t timeout_ns)
 static void notify(rfm_ring *r)
 {
 	rfm_node *node = r->node;
-	const uint64_t *dir = (const uint64_t *)rfm__ring_dir(r->table, 0);
 
 	/* Head is stored; now read sleep words (pairs with the consumer's fence). */
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	/* The directory two nodes at a time: most words are zero. */
-	for (uint32_t pair = 0; pair < RING_NODES / 2; pair++) {
-		if (RFM_LIKELY(!__atomic_load_n(&dir[pair], __ATOMIC_RELAXED)))
-			continue;
-		for (uint32_t n = 2 * pair; n < 2 * pair + 2; n++) {
-			for (uint32_t bits = held_lanes(r, n); bits; bits &= bits - 1) {
-				uint32_t lane = (uint32_t)__builtin_ctz(bits);
-				size_t i = (size_t)n * r->g.max_consumers + lane;
-				struct ring_entry *e = rfm__ring_entry(r->table, &r->g, n, lane);
-				uint32_t sleep = __atomic_load_n(&e->sleep, __ATOMIC_RELAXED);
+	if (++r->since_scan >= RING_SCAN_COMMITS || rfm__ring_tick() != r->scan_tick)
+		scan_directory(r);
+	for (uint32_t k = 0; k < r->nheld; k++) {
+		uint32_t i = r->held[k];
+		uint32_t n = i / r->g.max_consumers, lane = i % r->g.max_consumers;
+		struct ring_entry *e = rfm__ring_entry(r->table, &r->g, n, lane);
+		uint32_t sleep = __atomic_load_n(&e->sleep, __ATOMIC_RELAXED);
 
-				if (!sleep || sleep == r->notified[i])
-					continue;
-				r->notified[i] = sleep;
-				if (__atomic_load_n(&e->owner, __ATOMIC_ACQUIRE) != n + 1)
-					continue;
-				/* Internal send: reaches our own node too (consumers beside us). */
-				rfm__event_post(node, n, r->g.notify_type, (uint32_t)node->id,
-						r->g.ring_id);
-			}
-		}
+		if (!sleep || sleep == r->notified[i])
+			continue;
+		r->notified[i] = sleep;
+		if (__atomic_load_n(&e->owner, __ATOMIC_ACQUIRE) != n + 1)
+			continue;
+		/* Internal send: reaches our own node too (consumers beside us). */
+		rfm__event_post(node, n, r->g.notify_type, (uint32_t)node->id, r->g.ring_id);
 	}
 }
 

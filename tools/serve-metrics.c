@@ -168,7 +168,7 @@ static void rings(struct text *t, struct serve *s)
 	static const struct {
 		const char *name, *type, *help;
 	} m[] = {
-		{ "rfm_ring_head", "counter", "Messages the ring's producer has published" },
+		{ "rfm_ring_head", "gauge", "Messages the ring's producer has published" },
 		{ "rfm_ring_consumers", "gauge", "Consumers registered in the ring's table" },
 		{ "rfm_ring_consumer_lag", "gauge",
 		  "Messages published that the consumer has not taken yet" },

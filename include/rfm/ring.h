@@ -38,7 +38,12 @@
  * **Notify.** With ::RFM_RING_F_NOTIFY the producer, on commit, sends the
  * ring's event type (data: the ring id) to each consumer's node that
  * announced it is going to sleep, once per sleep: a burst costs one
- * interrupt per sleeping consumer. A consumer that blocks takes records
+ * interrupt per sleeping consumer. The producer reads the table's
+ * directory once per clock tick of the coarse monotonic clock (a few ms)
+ * and otherwise only the entries it found held: a consumer's sleeps in its
+ * first tick after registering are cut to 1 ms. Where each node holds its
+ * own copy of the window (not `shm:`), a sleep announced while a commit is
+ * on its way can cross it unseen, so sleeps there last 10 ms at most. A consumer that blocks takes records
  * from its handle's event queue; give such a handle to ring consumers only
  * (open another handle with `shared=1` for other events).
  *
