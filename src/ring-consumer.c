@@ -154,7 +154,7 @@ static void count_lap(rfm_ring_consumer *c)
 {
 	c->laps++;
 	if (c->entry)
-		__atomic_store_n(&c->entry->laps, c->laps, __ATOMIC_RELAXED);
+		__atomic_store_n(&c->entry->laps, (uint32_t)c->laps, __ATOMIC_RELAXED);
 }
 
 static inline uint64_t stamp_of(const struct ring_slot *s)

@@ -11,7 +11,7 @@
  *                              partitioned by node id:
  *                              - a directory of 256 32-bit words: word n is
  *                                the set of lanes node n's consumers hold;
- *                              - 256 rows of max_consumers 64-byte entries
+ *                              - 256 rows of max_consumers 32-byte entries
  *                                (lanes): row n is node n's.
  *
  * One writer NODE per word (docs/architecture.md, "One writer per word"):
@@ -39,7 +39,7 @@
 #define RING_VERSION 2u /* 1: consumer table claimed by a cross-node CAS */
 #define RING_HEADER_SIZE 128u
 #define RING_SLOT_HEADER 16u
-#define RING_ENTRY_SIZE 64u
+#define RING_ENTRY_SIZE 32u
 #define RING_NODES (RFM_NODE_ID_MAX + 1u)	/* table rows: one per node id */
 #define RING_DIR_SIZE (RING_NODES * 4u)		/* the directory's bytes */
 /* An entry's owner while its new holder fills it: this bit and the pid. */
@@ -75,19 +75,18 @@ struct ring_slot {
 
 struct ring_entry {
 	uint64_t cursor;	/* next message it takes (back-pressure) */
-	uint64_t laps;		/* times the holder was lapped (monitoring) */
 	uint32_t owner;		/* 0: free; RING_CLAIMING | pid while filled;
 				 * else node id + 1 (always its row's node) */
 	uint32_t incarnation;	/* the node id's incarnation at the claim */
 	int32_t pid;
 	uint32_t flags;		/* RFM_RING_CONSUMER_BACKPRESSURE */
 	uint32_t sleep;		/* non-zero: sleeping, a fresh value per sleep */
-	uint8_t pad[28];
+	uint32_t laps;		/* times the holder was lapped (monitoring) */
 };
 
 _Static_assert(sizeof(struct ring_header) == RING_HEADER_SIZE, "ring header is 128 bytes");
 _Static_assert(sizeof(struct ring_slot) == RING_SLOT_HEADER, "slot header is 16 bytes");
-_Static_assert(sizeof(struct ring_entry) == RING_ENTRY_SIZE, "table entry is 64 bytes");
+_Static_assert(sizeof(struct ring_entry) == RING_ENTRY_SIZE, "table entry is 32 bytes");
 
 /* The geometry shared by both sides, computed from a validated config. */
 struct ring_geom {

@@ -263,7 +263,8 @@ static PyObject *rfm_py_ring_consumer_close(PyObject *obj)
 
 /*
  * rfm_ring_inspect(node, offset) -> (info, [(node, entry, pid, flags, cursor, lag, laps)]),
- * info as rfm_ring_consumer_get_info() returns it (a struct rfm_ring_info).
+ * info: (slot_size, slot_count, flags, producer, notify_type, ring_id,
+ * max_consumers, offset, footprint, head).
  */
 static PyObject *rfm_py_ring_inspect(PyObject *node_obj, PyObject *offset_obj)
 {
@@ -324,7 +325,15 @@ static PyObject *rfm_py_ring_inspect(PyObject *node_obj, PyObject *offset_obj)
 		free(info);
 		return NULL;
 	}
-	info_obj = SWIG_NewPointerObj(SWIG_as_voidptr(info), SWIGTYPE_p_rfm_ring_info, SWIG_POINTER_OWN);
+	info_obj = Py_BuildValue("(IIIIIIIKKK)", info->slot_size, info->slot_count, info->flags,
+				 info->producer, info->notify_type, info->ring_id,
+				 info->max_consumers, (unsigned long long)info->offset,
+				 (unsigned long long)info->footprint, (unsigned long long)info->head);
+	free(info);
+	if (!info_obj) {
+		Py_DECREF(list);
+		return NULL;
+	}
 	return Py_BuildValue("(NN)", info_obj, list);
 }
 

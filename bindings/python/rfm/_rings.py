@@ -168,14 +168,16 @@ def ring_inspect(self, offset):
     Returns ``(info, consumers)``: the ring's shape and ``head`` as a dict,
     and a list of :class:`RingConsumerView` (consumers with a table entry).
     """
-    raw, views = _swig.rfm_ring_inspect(self._h, offset)
+    fields, views = _swig.rfm_ring_inspect(self._h, offset)
     consumers = [RingConsumerView(
         node, entry, pid, cursor, lag, laps,
         bool(flags & _swig.RFM_RING_CONSUMER_BACKPRESSURE),
         bool(flags & _swig.RFM_RING_VIEW_HOLDING), bool(flags & _swig.RFM_RING_VIEW_SLEEPING),
         bool(flags & _swig.RFM_RING_VIEW_DEAD))
         for node, entry, pid, flags, cursor, lag, laps in views]
-    return _ring_info(raw), consumers
+    info = dict(zip(("slot_size", "slot_count", "flags", "producer", "notify_type", "ring_id",
+                     "max_consumers", "offset", "footprint", "head"), fields))
+    return info, consumers
 
 
 def health_start(self, period=None, misses=0):
