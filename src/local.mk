@@ -25,6 +25,7 @@ src_librfm_la_SOURCES = \
 	src/ring-internal.h \
 	src/ring.c \
 	src/ring-consumer.c \
+	src/ring-inspect.c \
 	src/counters.c \
 	src/health.c \
 	src/selftest.c \

@@ -7,8 +7,11 @@
  */
 #include "config.h"
 
+#include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <rfm/event.h>
@@ -16,8 +19,6 @@
 #include "futex.h"
 #include "wait-notify.h"
 #include "ring-internal.h"
-
-#define CLAIMING 0xffffffffu /* an entry being filled by its new owner */
 
 enum look { LOOK_READY, LOOK_EMPTY, LOOK_LAPPED };
 
@@ -43,8 +44,14 @@ int rfm__ring_validate(rfm_node *node, uint64_t offset, struct ring_geom *g)
 	if (__atomic_load_n(&h->magic, __ATOMIC_ACQUIRE) != RING_MAGIC)
 		return corrupt(offset, "no ring there (bad magic)");
 	memcpy(&copy, h, sizeof(copy));
+	if (copy.version == 1)
+		return rfm__error(RFM_EVERSION,
+				  "ring at 0x%llx: format 1 (a consumer table shared by all nodes, "
+				  "from librfm before 1.1); this library reads format %u: "
+				  "create the ring again with this library",
+				  (unsigned long long)offset, RING_VERSION);
 	if (copy.version != RING_VERSION)
-		return rfm__error(RFM_EVERSION, "ring at 0x%llx: version %u, this library reads %u",
+		return rfm__error(RFM_EVERSION, "ring at 0x%llx: format %u, this library reads %u",
 				  (unsigned long long)offset, copy.version, RING_VERSION);
 	if (copy.header_size != RING_HEADER_SIZE)
 		return corrupt(offset, "header size is wrong");
@@ -74,33 +81,80 @@ int rfm__ring_validate(rfm_node *node, uint64_t offset, struct ring_geom *g)
 	return 0;
 }
 
+/*
+ * May a process of our node take lane @e of our row, now holding @owner?
+ * Free, or its holder is gone: a claim left half done by a dead process,
+ * a holder whose node incarnation or process ended, or a scribbled word.
+ */
+static bool lane_takeable(rfm_ring_consumer *c, const struct ring_entry *e, uint32_t owner)
+{
+	if (!owner)
+		return true;
+	if (owner & RING_CLAIMING) {
+		pid_t pid = (pid_t)(owner & ~RING_CLAIMING);
+
+		return pid > 0 && kill(pid, 0) < 0 && errno == ESRCH;
+	}
+	return !rfm__ring_entry_alive(c->node, (uint32_t)c->node->id, e);
+}
+
+/*
+ * Take a lane of our node's row. Only processes of this node write the
+ * row and its directory word, and they share this node's copy of the
+ * window: the compare-and-swap and the OR below never race with another
+ * node (docs/architecture.md, "One writer per word").
+ */
 static int claim_entry(rfm_ring_consumer *c)
 {
-	for (uint32_t i = 0; i < c->g.max_consumers; i++) {
-		struct ring_entry *e = &c->table[i];
-		uint32_t free_ = 0;
+	uint32_t me = (uint32_t)c->node->id;
+	uint32_t mark = RING_CLAIMING | ((uint32_t)getpid() & ~RING_CLAIMING);
 
-		if (__atomic_load_n(&e->owner, __ATOMIC_RELAXED) != 0 ||
-		    !__atomic_compare_exchange_n(&e->owner, &free_, CLAIMING, false,
-						 __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+	if (c->node->id < 0 || me >= RING_NODES)
+		return rfm__error(RFM_ENODEID, "ring at 0x%llx: node id %d has no table row",
+				  (unsigned long long)c->offset, c->node->id);
+	for (uint32_t lane = 0; lane < c->g.max_consumers; lane++) {
+		struct ring_entry *e = rfm__ring_entry(c->table, &c->g, me, lane);
+		uint32_t old = __atomic_load_n(&e->owner, __ATOMIC_ACQUIRE);
+
+		if (!lane_takeable(c, e, old) ||
+		    !__atomic_compare_exchange_n(&e->owner, &old, mark, false, __ATOMIC_ACQ_REL,
+						 __ATOMIC_RELAXED))
 			continue;
 		/* Fill, then publish the owner: the producer never sees a stale cursor. */
 		__atomic_store_n(&e->cursor, c->cursor, __ATOMIC_RELAXED);
+		__atomic_store_n(&e->laps, 0, __ATOMIC_RELAXED);
 		c->published = c->cursor;
 		c->batch = c->g.slot_count / 16 ? c->g.slot_count / 16 : 1;
 		e->incarnation = c->node->incarnation;
 		e->pid = (int32_t)getpid();
 		e->flags = c->flags & RFM_RING_CONSUMER_BACKPRESSURE;
 		__atomic_store_n(&e->sleep, 0, __ATOMIC_RELAXED);
-		__atomic_store_n(&e->owner, (uint32_t)c->node->id + 1, __ATOMIC_RELEASE);
+		__atomic_store_n(&e->owner, me + 1, __ATOMIC_RELEASE);
+		/* Then tell the producer the lane is held (a lane taken over from a
+		 * dead holder has its bit already). */
+		c->dir_word = rfm__ring_dir(c->table, me);
+		__atomic_fetch_or(c->dir_word, 1u << lane, __ATOMIC_RELEASE);
+		/* Listed; from the next tick on, every commit sees us (ring.c notify()). */
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		c->claim_tick = rfm__ring_tick();
 		c->entry = e;
+		c->lane = lane;
 		/* Sleep values unique to this consumer: the producer remembers the
 		 * last value it woke per entry, and a new holder must not match it. */
 		c->sleep_gen = (uint32_t)(rfm__now_ns() ^ ((uint64_t)getpid() << 20));
 		return 0;
 	}
-	return rfm__error(RFM_EFULL, "ring at 0x%llx: all %u consumer entries are taken",
-			  (unsigned long long)c->offset, c->g.max_consumers);
+	return rfm__error(RFM_EFULL,
+			  "ring at 0x%llx: all %u consumer entries of node %u are taken",
+			  (unsigned long long)c->offset, c->g.max_consumers, me);
+}
+
+/* The lap count in our entry, for monitors (rfm_ring_inspect()). */
+static void count_lap(rfm_ring_consumer *c)
+{
+	c->laps++;
+	if (c->entry)
+		__atomic_store_n(&c->entry->laps, (uint32_t)c->laps, __ATOMIC_RELAXED);
 }
 
 static inline uint64_t stamp_of(const struct ring_slot *s)
@@ -221,7 +275,7 @@ static int open_at(rfm_node *node, uint64_t offset, unsigned int flags, rfm_ring
 	c->flags = flags;
 	c->hdr = (struct ring_header *)(node->base + offset);
 	c->slots = node->base + offset + c->g.slots_offset;
-	c->table = (struct ring_entry *)(node->base + offset + c->g.table_offset);
+	c->table = node->base + offset + c->g.table_offset;
 	start_cursor(c, flags & RFM_RING_CONSUMER_NEWEST);
 	if (c->g.flags & (RFM_RING_F_NOTIFY | RFM_RING_F_BACKPRESSURE)) {
 		ret = claim_entry(c);
@@ -263,6 +317,8 @@ RFM_API void rfm_ring_consumer_close(rfm_ring_consumer *c)
 	if (c->cb)
 		rfm_event_callback_unregister(c->node, c->g.notify_type);
 	if (c->entry) {
+		/* Unlisted first, so the producer never reads a half-freed lane. */
+		__atomic_fetch_and(c->dir_word, ~(1u << c->lane), __ATOMIC_RELEASE);
 		__atomic_store_n(&c->entry->sleep, 0, __ATOMIC_RELAXED);
 		__atomic_store_n(&c->entry->owner, 0, __ATOMIC_RELEASE);
 		if (c->flags & RFM_RING_CONSUMER_BACKPRESSURE)
@@ -288,7 +344,7 @@ static enum look find(rfm_ring_consumer *c, struct ring_slot **sp)
 			return l;
 		if (tries == 8)
 			return LOOK_EMPTY; /* the caller waits, or says "nothing new" */
-		c->laps++;
+		count_lap(c);
 		uint64_t pos = oldest_valid(c);
 		if (pos <= c->cursor || tries >= 3) {
 			/*
@@ -303,6 +359,28 @@ static enum look find(rfm_ring_consumer *c, struct ring_slot **sp)
 		}
 		skip_to(c, pos);
 	}
+}
+
+/* Longest sleep while a commit may still miss us (see settle_bound()). */
+#define UNSETTLED_SLICE_NS 1000000
+/* Longest sleep where each node holds its own copy of the window: a sleep
+ * announced while a commit is on its way crosses it, and neither side sees
+ * the other's write in time (the fence pairing needs one memory). */
+#define COPIES_SLICE_NS 10000000
+
+/*
+ * How long a sleep may last (-1: no bound). A consumer listed in clock
+ * tick T is seen by every commit of a later tick; commits within tick T
+ * may have used the producer's older list, so until the tick has passed
+ * a sleep is cut short and the slot looked at again.
+ */
+static int64_t settle_bound(rfm_ring_consumer *c)
+{
+	if (!(c->node->ops->caps & RFM__CAP_SINGLE_HOST))
+		return COPIES_SLICE_NS;
+	if (!c->settled && rfm__ring_tick() > c->claim_tick)
+		c->settled = true;
+	return c->settled ? -1 : UNSETTLED_SLICE_NS;
 }
 
 static bool sleepable(rfm_ring_consumer *c)
@@ -424,6 +502,9 @@ static int wait_ready(rfm_ring_consumer *c, int64_t timeout_ns)
 			}
 			left = (int64_t)(deadline - now);
 		}
+		int64_t bound = settle_bound(c);
+		if (bound >= 0 && (left < 0 || left > bound))
+			left = bound; /* a timeout of ours: the loop looks again */
 		c->sleeps++;
 		ret = rfm__event_sleep(c->node, left);
 		disarm(c);
@@ -556,7 +637,7 @@ RFM_API int rfm_ring_release(rfm_ring_consumer *c)
 		return rfm__error(RFM_EINVAL, "rfm_ring_release: no peek is open");
 	c->peeking = false;
 	if (!still(c, rfm__ring_slot(c->slots, &c->g, c->cursor))) {
-		c->laps++;
+		count_lap(c);
 		skip_to(c, c->cursor + 1);
 		return rfm__error(RFM_ELAPPED,
 				  "ring at 0x%llx: the message was overwritten while peeked",
@@ -614,6 +695,16 @@ RFM_API int rfm_ring_consumer_set_callback(rfm_ring_consumer *c, rfm_ring_callba
 	if (ret) {
 		c->cb = NULL;
 		return ret;
+	}
+	/*
+	 * Commits of our claim's clock tick may not have interrupted us: wait
+	 * for the next tick (a few ms at most), so that the kick below takes
+	 * what they published and every later commit interrupts us.
+	 */
+	while (c->node->ops->caps & RFM__CAP_SINGLE_HOST && rfm__ring_tick() <= c->claim_tick) {
+		struct timespec pause = { 0, 500000 };
+
+		nanosleep(&pause, NULL);
 	}
 	/* Kick the dispatcher once for what is already in the ring. */
 	rfm__event_post(c->node, (unsigned int)c->node->id, c->g.notify_type,

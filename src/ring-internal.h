@@ -7,9 +7,21 @@
  *                              the producer)
  *   offset + 128               slot_count slots of `stride` bytes:
  *                              stamp (8), len (4), reserved (4), payload
- *   offset + table_offset      max_consumers entries of 128 bytes; each has
- *                              one writer, the consumer that claimed it:
- *                              line 0 its cursor, line 1 owner and sleep word
+ *   offset + table_offset      the consumer table (format 2), all of it
+ *                              partitioned by node id:
+ *                              - a directory of 256 32-bit words: word n is
+ *                                the set of lanes node n's consumers hold;
+ *                              - 256 rows of max_consumers 32-byte entries
+ *                                (lanes): row n is node n's.
+ *
+ * One writer NODE per word (docs/architecture.md, "One writer per word"):
+ * only processes on node n write directory word n and row n. They share
+ * that node's copy of the window, so they pick a lane among themselves
+ * with a local compare-and-swap; no word is ever the target of a
+ * read-modify-write from two nodes, and the producer only reads the table.
+ * Format 1 claimed entries of a shared table with a compare-and-swap across
+ * nodes, which fails where each node holds its own copy (two nodes both see
+ * an entry free and both take it).
  *
  * Every field is little-endian native (the shm: emulation and x86 cards).
  * A consumer validates the header once, copies it, and never re-reads it.
@@ -19,13 +31,19 @@
 
 #include <rfm/ring.h>
 
+#include <time.h>
+
 #include "internal.h"
 
 #define RING_MAGIC 0x474e4952u /* "RING" */
-#define RING_VERSION 1u
+#define RING_VERSION 2u /* 1: consumer table claimed by a cross-node CAS */
 #define RING_HEADER_SIZE 128u
 #define RING_SLOT_HEADER 16u
-#define RING_ENTRY_SIZE 128u
+#define RING_ENTRY_SIZE 32u
+#define RING_NODES (RFM_NODE_ID_MAX + 1u)	/* table rows: one per node id */
+#define RING_DIR_SIZE (RING_NODES * 4u)		/* the directory's bytes */
+/* An entry's owner while its new holder fills it: this bit and the pid. */
+#define RING_CLAIMING 0x80000000u
 
 struct ring_header {
 	uint32_t magic;
@@ -56,21 +74,19 @@ struct ring_slot {
 };
 
 struct ring_entry {
-	/* line 0: written by the consumer as it goes */
 	uint64_t cursor;	/* next message it takes (back-pressure) */
-	uint8_t pad0[56];
-	/* line 1: written at claim/close, and when it sleeps */
-	uint32_t owner;		/* 0: free; else node id + 1 */
+	uint32_t owner;		/* 0: free; RING_CLAIMING | pid while filled;
+				 * else node id + 1 (always its row's node) */
 	uint32_t incarnation;	/* the node id's incarnation at the claim */
 	int32_t pid;
 	uint32_t flags;		/* RFM_RING_CONSUMER_BACKPRESSURE */
 	uint32_t sleep;		/* non-zero: sleeping, a fresh value per sleep */
-	uint8_t pad1[44];
+	uint32_t laps;		/* times the holder was lapped (monitoring) */
 };
 
 _Static_assert(sizeof(struct ring_header) == RING_HEADER_SIZE, "ring header is 128 bytes");
 _Static_assert(sizeof(struct ring_slot) == RING_SLOT_HEADER, "slot header is 16 bytes");
-_Static_assert(sizeof(struct ring_entry) == RING_ENTRY_SIZE, "table entry is 128 bytes");
+_Static_assert(sizeof(struct ring_entry) == RING_ENTRY_SIZE, "table entry is 32 bytes");
 
 /* The geometry shared by both sides, computed from a validated config. */
 struct ring_geom {
@@ -81,27 +97,50 @@ struct ring_geom {
 
 int rfm__ring_geometry(const struct rfm_ring_config *c, struct ring_geom *g);
 
+/* The producer's memory of a lane's liveness (it never writes the lane). */
+struct ring_lane_check {
+	uint64_t at;		/* ns of the look; 0: never */
+	int32_t pid;		/* the holder looked at */
+	uint32_t incarnation;
+	bool dead;
+};
+
 struct rfm_ring {
 	rfm_node *node;
 	struct ring_header *hdr;
 	uint8_t *slots;
-	struct ring_entry *table;
+	uint8_t *table;
 	struct ring_geom g;
 	uint64_t offset;
 	uint64_t head;		/* private copy of hdr->head */
 	uint64_t limit;		/* back-pressure: positions below are free */
 	bool claimed;
 	uint32_t room_gen;	/* last value stored in hdr->room_wait */
-	uint32_t notified[RFM_RING_CONSUMERS_MAX]; /* sleep value already interrupted */
-	uint64_t alive_checked[RFM_RING_CONSUMERS_MAX]; /* ns of the last liveness look */
+	uint32_t *notified;	/* per lane: sleep value already interrupted */
+	struct ring_lane_check *checked; /* per lane: the last liveness look */
+	/* The lanes the last directory scan found held (node * max_consumers
+	 * + lane): commits and back-pressure waits read only these. The
+	 * directory is scanned again by a commit in a later clock tick than
+	 * the last scan, every RING_SCAN_COMMITS commits, and once the head
+	 * moved a lap past the last scan (see rfm__ring_tick()). */
+	uint32_t *held;
+	uint32_t nheld;
+	uint64_t scan_head;	/* head at the last scan */
+	uint64_t scan_tick;	/* rfm__ring_tick() at the last scan */
+	uint32_t since_scan;	/* commits since */
+	bool scanned;
 };
 
 struct rfm_ring_consumer {
 	rfm_node *node;
 	struct ring_header *hdr;
 	uint8_t *slots;
-	struct ring_entry *table;
+	uint8_t *table;
 	struct ring_entry *entry;	/* ours, or NULL */
+	uint32_t *dir_word;		/* our node's directory word */
+	uint64_t claim_tick;		/* rfm__ring_tick() right after the claim */
+	bool settled;			/* every commit now sees our entry */
+	uint32_t lane;			/* our entry's lane in our node's row */
 	struct ring_geom g;
 	uint64_t offset;
 	uint64_t cursor;
@@ -123,11 +162,44 @@ static inline struct ring_slot *rfm__ring_slot(uint8_t *slots, const struct ring
 	return (struct ring_slot *)(slots + (pos & (g->slot_count - 1)) * (uint64_t)g->stride);
 }
 
+/* Commits between two directory scans at most (a scan reads 1 KiB). */
+#define RING_SCAN_COMMITS 64u
+
+/*
+ * The coarse monotonic clock (a few ns to read), in ns. A commit in a
+ * later tick than the producer's last directory scan scans again, so a
+ * consumer that read tick T after listing itself is seen by every commit
+ * made in a tick after T; until then its sleeps are short (ring-consumer.c).
+ */
+static inline uint64_t rfm__ring_tick(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Directory word of node @node_id. */
+static inline uint32_t *rfm__ring_dir(uint8_t *table, uint32_t node_id)
+{
+	return (uint32_t *)table + node_id;
+}
+
+/* Entry @lane of node @node_id's row. */
+static inline struct ring_entry *rfm__ring_entry(uint8_t *table, const struct ring_geom *g,
+						 uint32_t node_id, uint32_t lane)
+{
+	return (struct ring_entry *)(table + RING_DIR_SIZE +
+				     ((uint64_t)node_id * g->max_consumers + lane) *
+					     RING_ENTRY_SIZE);
+}
+
 /* A back-pressure consumer made room: wake a producer asleep for it. */
 void rfm__ring_wake_producer(struct ring_header *hdr);
 
-/* Is the consumer holding @e alive? Asks the backend about node and process. */
-bool rfm__ring_entry_alive(rfm_node *node, const struct ring_entry *e);
+/* Is the consumer holding @e (of node @node_id's row) alive? Asks the
+ * backend about node and process. */
+bool rfm__ring_entry_alive(rfm_node *node, uint32_t node_id, const struct ring_entry *e);
 
 /* ring-consumer.c: copy and check the header at @offset into @g. */
 int rfm__ring_validate(rfm_node *node, uint64_t offset, struct ring_geom *g);

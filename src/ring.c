@@ -4,8 +4,9 @@
  * place, coalesced notification of sleeping consumers and back-pressure.
  *
  * The hot path (a commit) is: stamp odd, data, stamp even with release,
- * head with release. Notification adds a full fence and one read of each
- * claimed table entry's sleep word (a line consumers rarely write).
+ * head with release. Notification adds a full fence, a read of the coarse
+ * clock and of each held entry's sleep word; the table's directory (1 KiB)
+ * is read again once per clock tick or RING_SCAN_COMMITS commits.
  * Back-pressure adds nothing until the cached limit is reached.
  */
 #include "config.h"
@@ -48,7 +49,7 @@ int rfm__ring_geometry(const struct rfm_ring_config *c, struct ring_geom *g)
 					  c->notify_type);
 	}
 	if (c->max_consumers > RFM_RING_CONSUMERS_MAX)
-		return rfm__error(RFM_EINVAL, "ring: %u consumers is more than %u",
+		return rfm__error(RFM_EINVAL, "ring: %u consumers per node is more than %u",
 				  c->max_consumers, RFM_RING_CONSUMERS_MAX);
 	g->slot_size = c->slot_size;
 	g->slot_count = c->slot_count;
@@ -59,7 +60,9 @@ int rfm__ring_geometry(const struct rfm_ring_config *c, struct ring_geom *g)
 	g->max_consumers = c->max_consumers ? c->max_consumers : RFM_RING_CONSUMERS_DEFAULT;
 	g->slots_offset = RING_HEADER_SIZE;
 	g->table_offset = g->slots_offset + (uint64_t)g->stride * g->slot_count;
-	g->footprint = g->table_offset + (uint64_t)g->max_consumers * RING_ENTRY_SIZE;
+	/* Directory, then a row of max_consumers entries per node id. */
+	g->footprint = g->table_offset + RING_DIR_SIZE +
+		       (uint64_t)RING_NODES * g->max_consumers * RING_ENTRY_SIZE;
 	return 0;
 }
 
@@ -88,9 +91,17 @@ static rfm_ring *ring_new(rfm_node *node, uint64_t offset, const struct ring_geo
 	r->offset = offset;
 	r->hdr = (struct ring_header *)(node->base + offset);
 	r->slots = node->base + offset + g->slots_offset;
-	r->table = (struct ring_entry *)(node->base + offset + g->table_offset);
+	r->table = node->base + offset + g->table_offset;
 	/* Back-pressure: look at the consumers before the first message. */
 	r->limit = g->flags & RFM_RING_F_BACKPRESSURE ? 0 : UINT64_MAX;
+	size_t lanes = (size_t)RING_NODES * g->max_consumers;
+	r->notified = calloc(lanes, sizeof(*r->notified));
+	r->checked = calloc(lanes, sizeof(*r->checked));
+	r->held = calloc(lanes, sizeof(*r->held));
+	if (!r->notified || !r->checked || !r->held) {
+		rfm_ring_close(r);
+		return NULL;
+	}
 	return r;
 }
 
@@ -125,7 +136,7 @@ RFM_API int rfm_ring_create(rfm_node *node, uint64_t offset, uint64_t size,
 
 	/* Unpublish first, so no consumer trusts a half-written ring. */
 	__atomic_store_n(&r->hdr->magic, 0, __ATOMIC_RELEASE);
-	memset(r->table, 0, (size_t)g.max_consumers * RING_ENTRY_SIZE);
+	memset(r->table, 0, g.footprint - g.table_offset);
 	for (uint64_t i = 0; i < g.slot_count; i++) {
 		struct ring_slot *s = rfm__ring_slot(r->slots, &g, i);
 
@@ -212,70 +223,113 @@ RFM_API int rfm_ring_attach(rfm_node *node, uint64_t offset, rfm_ring **ringp)
 
 RFM_API void rfm_ring_close(rfm_ring *ring)
 {
+	if (!ring)
+		return;
+	free(ring->notified);
+	free(ring->checked);
+	free(ring->held);
 	free(ring);
 }
 
 /* ---- back-pressure ---- */
 
-bool rfm__ring_entry_alive(rfm_node *node, const struct ring_entry *e)
+bool rfm__ring_entry_alive(rfm_node *node, uint32_t node_id, const struct ring_entry *e)
 {
 	uint32_t owner = __atomic_load_n(&e->owner, __ATOMIC_ACQUIRE);
 	uint32_t inc = __atomic_load_n(&e->incarnation, __ATOMIC_RELAXED);
 	int32_t pid = __atomic_load_n(&e->pid, __ATOMIC_RELAXED);
 
-	if (!owner || owner > RFM_NODE_ID_MAX + 1)
+	if (owner != node_id + 1)
+		return false; /* free, being filled, or scribbled over */
+	if (node->ops->node_alive && !node->ops->node_alive(node, node_id, inc))
 		return false;
-	if (node->ops->node_alive && !node->ops->node_alive(node, owner - 1, inc))
-		return false;
-	/* One host: a dead process is gone even if its node id lives on. */
-	if ((node->ops->caps & RFM__CAP_SINGLE_HOST) && pid > 0 && kill(pid, 0) < 0 && errno == ESRCH)
+	/* One host, or our own node (its processes run beside us): a dead
+	 * process is gone even if its node id lives on. */
+	if (((node->ops->caps & RFM__CAP_SINGLE_HOST) || node_id == (uint32_t)node->id) &&
+	    pid > 0 && kill(pid, 0) < 0 && errno == ESRCH)
 		return false;
 	return true;
 }
 
 /*
+ * Is the back-pressure consumer in lane @i (of node @node_id) dead? Looked
+ * at most once a millisecond per holder. The producer never frees the
+ * lane (it is not its word to write): it ignores it, and a process of
+ * that node takes it over when it next claims one.
+ */
+static bool lane_dead(rfm_ring *r, uint32_t node_id, size_t i, const struct ring_entry *e,
+		      uint64_t *now)
+{
+	struct ring_lane_check *k = &r->checked[i];
+	int32_t pid = __atomic_load_n(&e->pid, __ATOMIC_RELAXED);
+	uint32_t inc = __atomic_load_n(&e->incarnation, __ATOMIC_RELAXED);
+
+	if (!*now)
+		*now = rfm__now_ns();
+	if (k->at && k->pid == pid && k->incarnation == inc && *now - k->at < 1000000)
+		return k->dead;
+	k->at = *now;
+	k->pid = pid;
+	k->incarnation = inc;
+	k->dead = !rfm__ring_entry_alive(r->node, node_id, e);
+	return k->dead;
+}
+
+/* Lanes of node @n the directory says are held (bits past the row ignored). */
+static inline uint32_t held_lanes(rfm_ring *r, uint32_t n)
+{
+	uint32_t bits = __atomic_load_n(rfm__ring_dir(r->table, n), __ATOMIC_ACQUIRE);
+
+	return r->g.max_consumers < 32 ? bits & ((1u << r->g.max_consumers) - 1) : bits;
+}
+
+/* Note every held lane of the directory (1 KiB) in r->held. */
+static void scan_directory(rfm_ring *r)
+{
+	/* The tick before the reads: a consumer listed before it is seen. */
+	r->scan_tick = rfm__ring_tick();
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	r->nheld = 0;
+	for (uint32_t n = 0; n < RING_NODES; n++)
+		for (uint32_t bits = held_lanes(r, n); bits; bits &= bits - 1)
+			r->held[r->nheld++] = n * r->g.max_consumers + (uint32_t)__builtin_ctz(bits);
+	r->scan_head = r->head;
+	r->since_scan = 0;
+	r->scanned = true;
+}
+
+/*
  * Positions below the returned limit can be written without lapping any
- * live back-pressure consumer. Dead ones are looked at at most once a
- * millisecond and their entries freed.
+ * live back-pressure consumer. The directory is scanned when the head has
+ * moved a lap past the last scan (the limit never reaches further), so a
+ * consumer that registers at the head is seen before it can be lapped;
+ * while waiting for room only the lanes found held are read again.
  */
 static uint64_t bp_limit(rfm_ring *r)
 {
 	uint64_t min = UINT64_MAX, now = 0;
 
-	for (uint32_t i = 0; i < r->g.max_consumers; i++) {
-		struct ring_entry *e = &r->table[i];
-		uint32_t owner = __atomic_load_n(&e->owner, __ATOMIC_ACQUIRE);
+	if (!r->scanned || r->head >= r->scan_head + r->g.slot_count)
+		scan_directory(r);
+	for (uint32_t k = 0; k < r->nheld; k++) {
+		uint32_t n = r->held[k] / r->g.max_consumers, lane = r->held[k] % r->g.max_consumers;
+		struct ring_entry *e = rfm__ring_entry(r->table, &r->g, n, lane);
 
-		if (!owner || owner > RFM_NODE_ID_MAX + 1 ||
-		    !(__atomic_load_n(&e->flags, __ATOMIC_ACQUIRE) &
-				RFM_RING_CONSUMER_BACKPRESSURE))
+		if (!(held_lanes(r, n) & (1u << lane)) ||
+		    __atomic_load_n(&e->owner, __ATOMIC_ACQUIRE) != n + 1 ||
+		    !(__atomic_load_n(&e->flags, __ATOMIC_ACQUIRE) & RFM_RING_CONSUMER_BACKPRESSURE))
 			continue;
 		uint64_t cur = __atomic_load_n(&e->cursor, __ATOMIC_ACQUIRE);
-		if (cur + r->g.slot_count > r->head) {
-			if (cur < min)
-				min = cur;
+		/* Only one holding us back may be dead: look at it. */
+		if (cur + r->g.slot_count <= r->head && lane_dead(r, n, r->held[k], e, &now))
 			continue;
-		}
-		/* This one holds us back: is it still there? */
-		if (!now)
-			now = rfm__now_ns();
-		if (now - r->alive_checked[i] < 1000000) {
-			if (cur < min)
-				min = cur;
-			continue;
-		}
-		r->alive_checked[i] = now;
-		if (rfm__ring_entry_alive(r->node, e)) {
-			if (cur < min)
-				min = cur;
-			continue;
-		}
-		/* Dead: free the entry (its writer is gone). */
-		__atomic_compare_exchange_n(&e->owner, &owner, 0, false, __ATOMIC_ACQ_REL,
-					    __ATOMIC_RELAXED);
+		if (cur < min)
+			min = cur;
 	}
-	/* None registered: look again one lap on, for consumers that come. */
-	return (min == UINT64_MAX ? r->head : min) + r->g.slot_count;
+	/* None registered: up to one lap on, where the directory is read again. */
+	uint64_t limit = (min == UINT64_MAX ? r->head : min) + r->g.slot_count;
+	uint64_t rescan = r->scan_head + r->g.slot_count;
+	return limit < rescan ? limit : rescan;
 }
 
 void rfm__ring_wake_producer(struct ring_header *hdr)
@@ -378,19 +432,21 @@ static void notify(rfm_ring *r)
 
 	/* Head is stored; now read sleep words (pairs with the consumer's fence). */
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	for (uint32_t i = 0; i < r->g.max_consumers; i++) {
-		struct ring_entry *e = &r->table[i];
+	if (++r->since_scan >= RING_SCAN_COMMITS || rfm__ring_tick() != r->scan_tick)
+		scan_directory(r);
+	for (uint32_t k = 0; k < r->nheld; k++) {
+		uint32_t i = r->held[k];
+		uint32_t n = i / r->g.max_consumers, lane = i % r->g.max_consumers;
+		struct ring_entry *e = rfm__ring_entry(r->table, &r->g, n, lane);
 		uint32_t sleep = __atomic_load_n(&e->sleep, __ATOMIC_RELAXED);
 
 		if (!sleep || sleep == r->notified[i])
 			continue;
-		uint32_t owner = __atomic_load_n(&e->owner, __ATOMIC_ACQUIRE);
 		r->notified[i] = sleep;
-		if (!owner || owner > RFM_NODE_ID_MAX + 1)
+		if (__atomic_load_n(&e->owner, __ATOMIC_ACQUIRE) != n + 1)
 			continue;
 		/* Internal send: reaches our own node too (consumers beside us). */
-		rfm__event_post(node, owner - 1, r->g.notify_type, (uint32_t)node->id,
-				r->g.ring_id);
+		rfm__event_post(node, n, r->g.notify_type, (uint32_t)node->id, r->g.ring_id);
 	}
 }
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * rfm ring create | pub | tail: ring channels from the shell. create and
- * pub act as the ring's producer (the node of -u must be its writer);
- * tail is a consumer on any node.
+ * rfm ring create | pub | tail | stat: ring channels from the shell.
+ * create and pub act as the ring's producer (the node of -u must be its
+ * writer); tail is a consumer on any node; stat only looks (any node).
  */
 #include "config.h"
 
@@ -223,6 +223,82 @@ static int ring_tail(struct cli *cli, uint64_t offset, struct ring_args *a)
 	return status;
 }
 
+#define STAT_VIEWS 256 /* consumers printed; the count says how many there are */
+
+static const char *view_state(const struct rfm_ring_consumer_view *v)
+{
+	if (v->flags & RFM_RING_VIEW_DEAD)
+		return "dead";
+	return v->flags & RFM_RING_VIEW_SLEEPING ? "sleeping" : "running";
+}
+
+/* The ring's head and its registered consumers, read-only (rfm_ring_inspect()). */
+static int ring_stat(struct cli *cli, uint64_t offset)
+{
+	struct rfm_ring_info info = { .struct_size = sizeof(info) };
+	struct rfm_ring_consumer_view *v = calloc(STAT_VIEWS, sizeof(*v));
+	size_t n = 0, shown;
+	int ret;
+
+	if (!v)
+		return cli_error(cli, "out of memory");
+	v[0].struct_size = sizeof(v[0]);
+	ret = cli_open_existing(cli);
+	if (!ret && rfm_ring_inspect(cli->node, offset, &info, v, STAT_VIEWS, &n))
+		ret = cli_fail(cli);
+	if (ret) {
+		free(v);
+		return ret;
+	}
+	shown = n < STAT_VIEWS ? n : STAT_VIEWS;
+	if (cli->json) {
+		struct json_object *obj = json_object_new_object(), *arr = json_object_new_array();
+
+		cli_json_add_u64(obj, "offset", info.offset);
+		cli_json_add_u64(obj, "producer", info.producer);
+		cli_json_add_u64(obj, "head", info.head);
+		cli_json_add_u64(obj, "slots", info.slot_count);
+		cli_json_add_u64(obj, "slot_size", info.slot_size);
+		cli_json_add_bool(obj, "notify", info.flags & RFM_RING_F_NOTIFY);
+		cli_json_add_bool(obj, "backpressure", info.flags & RFM_RING_F_BACKPRESSURE);
+		cli_json_add_u64(obj, "consumer_count", n);
+		for (size_t i = 0; i < shown; i++) {
+			struct json_object *c = json_object_new_object();
+
+			cli_json_add_u64(c, "node", v[i].node);
+			cli_json_add_u64(c, "entry", v[i].entry);
+			json_object_object_add(c, "pid", json_object_new_int(v[i].pid));
+			cli_json_add_u64(c, "cursor", v[i].cursor);
+			cli_json_add_u64(c, "lag", v[i].lag);
+			cli_json_add_u64(c, "laps", v[i].laps);
+			cli_json_add_bool(c, "backpressure",
+					  v[i].flags & RFM_RING_CONSUMER_BACKPRESSURE);
+			cli_json_add_bool(c, "holding", v[i].flags & RFM_RING_VIEW_HOLDING);
+			cli_json_add_string(c, "state", view_state(&v[i]));
+			json_object_array_add(arr, c);
+		}
+		json_object_object_add(obj, "consumers", arr);
+		cli_json_print(obj);
+	} else {
+		printf("ring at 0x%llx: producer node %u, head %llu, %u slots of %u bytes, "
+		       "%zu consumer%s registered\n",
+		       (unsigned long long)info.offset, info.producer, (unsigned long long)info.head,
+		       info.slot_count, info.slot_size, n, n == 1 ? "" : "s");
+		if (shown)
+			printf("%5s %5s %8s %12s %10s %8s  %-13s %s\n", "node", "entry", "pid",
+			       "cursor", "lag", "laps", "back-pressure", "state");
+		for (size_t i = 0; i < shown; i++)
+			printf("%5u %5u %8d %12llu %10llu %8llu  %-13s %s\n", v[i].node, v[i].entry,
+			       v[i].pid, (unsigned long long)v[i].cursor,
+			       (unsigned long long)v[i].lag, (unsigned long long)v[i].laps,
+			       v[i].flags & RFM_RING_VIEW_HOLDING ? "holding"
+			       : v[i].flags & RFM_RING_CONSUMER_BACKPRESSURE ? "yes" : "no",
+			       view_state(&v[i]));
+	}
+	free(v);
+	return CLI_EXIT_OK;
+}
+
 static int ring_run(struct cli *cli, int argc, char **argv)
 {
 	struct ring_args a = {
@@ -314,19 +390,27 @@ static int ring_run(struct cli *cli, int argc, char **argv)
 			return ret;
 		return ring_tail(cli, offset, &a);
 	}
-	return cli_usage_error(cli, "unknown action '%s' (expected create, pub or tail)", action);
+	if (!strcmp(action, "stat")) {
+		if ((ret = cli_check_args(cli, argc, argv, 2, 2)))
+			return ret;
+		return ring_stat(cli, offset);
+	}
+	return cli_usage_error(cli, "unknown action '%s' (expected create, pub, tail or stat)",
+			       action);
 }
 
 const struct cli_command cli_cmd_ring = {
 	.name = "ring",
-	.args = "create OFFSET [opts] | pub OFFSET MESSAGE... | tail OFFSET [opts]",
-	.summary = "Create a ring channel, publish to it, or print its messages",
+	.args = "create OFFSET [opts] | pub OFFSET MESSAGE... | tail OFFSET [opts] | stat OFFSET",
+	.summary = "Create a ring channel, publish to it, print its messages or its state",
 	.help = "create: make a ring at OFFSET (64-byte aligned) written by this node.\n"
 		"pub: publish each MESSAGE (text, or hex bytes with --hex) as this ring's\n"
 		"producer, going on after its last message.\n"
 		"tail: print the ring's messages from the oldest (or --newest) as they\n"
 		"come, until --count N were printed, nothing came for --timeout MS, or\n"
 		"SIGINT/SIGTERM. Lapped messages are reported as lost.\n"
+		"stat: print the ring's head and each registered consumer (node, entry,\n"
+		"pid, cursor, lag, laps, back-pressure, state) without taking part.\n"
 		"\n"
 		"Options:\n"
 		"  -s, --slot-size N   create: largest message in bytes (default 256)\n"
@@ -343,6 +427,9 @@ const struct cli_command cli_cmd_ring = {
 		"  -w, --newest        tail: only messages published from now on\n"
 		"\n"
 		"JSON keys: create: offset, footprint, slot_size, slots, producer, notify,\n"
-		"backpressure; tail (one object a line): seq, lost, len, hex, text.\n",
+		"backpressure; tail (one object a line): seq, lost, len, hex, text;\n"
+		"stat: offset, producer, head, slots, slot_size, notify, backpressure,\n"
+		"consumer_count, consumers (node, entry, pid, cursor, lag, laps,\n"
+		"backpressure, holding, state).\n",
 	.run = ring_run,
 };

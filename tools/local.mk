@@ -61,6 +61,7 @@ tools_rfm_SOURCES += \
 	tools/serve-state.c \
 	tools/serve-json.c \
 	tools/serve-metrics.c \
+	tools/serve-rings.c \
 	tools/serve-token.c \
 	tools/serve-hist.c \
 	tools/serve-http.c

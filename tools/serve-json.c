@@ -100,33 +100,6 @@ struct json_object *serve_json_vars(struct serve *s, const char *names, const ch
 	return arr;
 }
 
-struct json_object *serve_json_rings(struct serve *s)
-{
-	struct json_object *arr = json_object_new_array();
-
-	/*
-	 * The layout names regions, not rings, and the library has no way to
-	 * look at a ring without attaching to it (a consumer may claim an
-	 * entry of the ring's table: a write). So the server lists the
-	 * regions where rings can live, with their writer.
-	 */
-	for (size_t i = 0; i < rfm_layout_region_count(s->layout); i++) {
-		struct rfm_region_info info = { .struct_size = sizeof(info) };
-		struct json_object *o;
-
-		if (rfm_layout_region_info(s->layout, i, &info))
-			continue;
-		o = json_object_new_object();
-		cli_json_add_string(o, "region", info.name);
-		cli_json_add_u64(o, "offset", info.offset);
-		cli_json_add_u64(o, "size", info.size);
-		cli_json_add_u64(o, "writer", info.writer);
-		cli_json_add_string(o, "description", info.description);
-		json_object_array_add(arr, o);
-	}
-	return arr;
-}
-
 struct json_object *serve_json_stats(struct serve *s)
 {
 	struct rfm_event_stats ev = { .struct_size = sizeof(ev) };
@@ -198,5 +171,6 @@ struct json_object *serve_json_snapshot(struct serve *s)
 	json_object_object_add(o, "nodes", serve_json_nodes(s));
 	json_object_object_add(o, "stats", serve_json_stats(s));
 	json_object_object_add(o, "vars", snapshot_vars(s));
+	json_object_object_add(o, "rings", serve_json_rings(s));
 	return o;
 }

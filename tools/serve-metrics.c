@@ -155,6 +155,78 @@ static void vars(struct text *t, struct serve *s)
 	}
 }
 
+/* The labels of one ring consumer: region, node, entry (unique per ring). */
+static void consumer_labels(FILE *fp, const char *region, const struct rfm_ring_consumer_view *v)
+{
+	fputs("{region=\"", fp);
+	label_value(fp, region);
+	fprintf(fp, "\",node=\"%u\",entry=\"%u\"}", v->node, v->entry);
+}
+
+static void rings(struct text *t, struct serve *s)
+{
+	static const struct {
+		const char *name, *type, *help;
+	} m[] = {
+		{ "rfm_ring_head", "gauge", "Messages the ring's producer has published" },
+		{ "rfm_ring_consumers", "gauge", "Consumers registered in the ring's table" },
+		{ "rfm_ring_consumer_lag", "gauge",
+		  "Messages published that the consumer has not taken yet" },
+		{ "rfm_ring_consumer_laps_total", "counter",
+		  "Times the producer lapped the consumer (it lost messages)" },
+		{ "rfm_ring_consumer_backpressure", "gauge",
+		  "1 when the consumer holds the producer back (registered with back-pressure)" },
+		{ "rfm_ring_consumer_holding", "gauge",
+		  "1 when the back-pressure consumer is a whole lap behind: the producer waits" },
+	};
+	size_t n = rfm_layout_region_count(s->layout);
+	/* One look per region, so every family shows the same moment. */
+	struct serve_ring *rs = calloc(n ? n : 1, sizeof(*rs));
+	struct rfm_region_info *infos = calloc(n ? n : 1, sizeof(*infos));
+	bool *ok = calloc(n ? n : 1, sizeof(*ok));
+
+	if (!rs || !infos || !ok)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		infos[i].struct_size = sizeof(infos[i]);
+		ok[i] = !rfm_layout_region_info(s->layout, i, &infos[i]) &&
+			serve_ring_look(s, &infos[i], &rs[i]);
+	}
+	for (size_t k = 0; k < sizeof(m) / sizeof(m[0]); k++) {
+		head(t, m[k].name, m[k].type, m[k].help);
+		for (size_t i = 0; i < n; i++) {
+			const struct serve_ring *r = &rs[i];
+			size_t shown;
+
+			if (!ok[i])
+				continue;
+			if (k < 2) {
+				fprintf(t->fp, "%s{region=\"", m[k].name);
+				label_value(t->fp, infos[i].name);
+				fprintf(t->fp, "\"} %llu\n",
+					(unsigned long long)(k == 0 ? r->info.head : r->count));
+				continue;
+			}
+			shown = r->count < SERVE_RING_VIEWS ? r->count : SERVE_RING_VIEWS;
+			for (size_t c = 0; c < shown; c++) {
+				const struct rfm_ring_consumer_view *v = &r->views[c];
+				uint64_t x = k == 2   ? v->lag
+					     : k == 3 ? v->laps
+					     : k == 4 ? !!(v->flags & RFM_RING_CONSUMER_BACKPRESSURE)
+						      : !!(v->flags & RFM_RING_VIEW_HOLDING);
+
+				fputs(m[k].name, t->fp);
+				consumer_labels(t->fp, infos[i].name, v);
+				fprintf(t->fp, " %llu\n", (unsigned long long)x);
+			}
+		}
+	}
+out:
+	free(rs);
+	free(infos);
+	free(ok);
+}
+
 char *serve_metrics(struct serve *s)
 {
 	struct text t = { 0 };
@@ -165,6 +237,7 @@ char *serve_metrics(struct serve *s)
 	nodes(&t, s);
 	counters(&t, s);
 	vars(&t, s);
+	rings(&t, s);
 	head(&t, "rfm_serve_uptime_seconds", "gauge", "Seconds since rfm serve started");
 	fputs("rfm_serve_uptime_seconds ", t.fp);
 	value(t.fp, (double)(rfm_event_now_ns() - s->start_ns) / 1e9);

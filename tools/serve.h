@@ -4,7 +4,8 @@
  * sampler (cmd-serve.c), and the pieces that build its answers:
  * serve-state.c (what is read from the node), serve-json.c (the JSON API),
  * serve-metrics.c (Prometheus text), serve-http.c (routing and limits),
- * serve-token.c (the write token), serve-hist.c (ping's histogram file)
+ * serve-token.c (the write token), serve-hist.c (ping's histogram file),
+ * serve-rings.c (the rings of the layout's regions)
  * and serve-assets.c (the page, generated from tools/serve/ at build time).
  */
 #ifndef RFM_TOOLS_SERVE_H
@@ -89,11 +90,25 @@ void serve_take_events(struct serve *s);
 struct json_object *serve_json_nodes(struct serve *s);
 /* @names: comma list or NULL for all. NULL after setting *@bad to the bad name. */
 struct json_object *serve_json_vars(struct serve *s, const char *names, const char **bad);
-struct json_object *serve_json_rings(struct serve *s);
 struct json_object *serve_json_stats(struct serve *s);
 struct json_object *serve_json_hist(struct serve *s);
 /* Everything the page shows: nodes, stats, vars, as one object. */
 struct json_object *serve_json_snapshot(struct serve *s);
+
+/* ---- serve-rings.c (callers hold s->lock) ---- */
+
+#define SERVE_RING_VIEWS 64	/* consumers shown per ring (the count says all) */
+
+struct serve_ring {
+	struct rfm_ring_info info;
+	struct rfm_ring_consumer_view views[SERVE_RING_VIEWS];
+	size_t count;		/* consumers registered */
+};
+
+/* The ring in @region, if there is a valid one. */
+bool serve_ring_look(struct serve *s, const struct rfm_region_info *region, struct serve_ring *r);
+/* The layout's regions, each with its ring or null. */
+struct json_object *serve_json_rings(struct serve *s);
 
 /* ---- serve-metrics.c ---- */
 

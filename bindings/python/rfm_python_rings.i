@@ -261,6 +261,82 @@ static PyObject *rfm_py_ring_consumer_close(PyObject *obj)
 	return rfm_py_free(obj, RFM_PY_CONSUMER, "rfm_ring_consumer_close");
 }
 
+/*
+ * rfm_ring_inspect(node, offset) -> (info, [(node, entry, pid, flags, cursor, lag, laps)]),
+ * info: (slot_size, slot_count, flags, producer, notify_type, ring_id,
+ * max_consumers, offset, footprint, head).
+ */
+static PyObject *rfm_py_ring_inspect(PyObject *node_obj, PyObject *offset_obj)
+{
+	const char *func = "rfm_ring_inspect";
+	struct rfm_ring_info *info;
+	struct rfm_ring_consumer_view *views = NULL;
+	size_t cap = 0, n = 0;
+	uint64_t offset;
+	rfm_node *node;
+	PyObject *list, *info_obj;
+	int ret;
+
+	if (rfm_py_node_arg(node_obj, &node, func) < 0 || rfm_py_offset(offset_obj, &offset, func) < 0)
+		return NULL;
+	info = calloc(1, sizeof(*info));
+	if (!info)
+		return PyErr_NoMemory();
+	info->struct_size = sizeof(*info);
+	/* Ask for the count, then for that many (more may register meanwhile). */
+	for (;;) {
+		if (cap) {
+			struct rfm_ring_consumer_view *more = realloc(views, cap * sizeof(*views));
+
+			if (!more) {
+				free(views);
+				free(info);
+				return PyErr_NoMemory();
+			}
+			views = more;
+			memset(views, 0, cap * sizeof(*views));
+			views[0].struct_size = sizeof(*views);
+		}
+		ret = rfm_ring_inspect(node, offset, info, views, cap, &n);
+		if (ret < 0) {
+			free(views);
+			free(info);
+			rfm_py_set_error(ret, rfm_last_error());
+			return NULL;
+		}
+		if (n <= cap)
+			break;
+		cap = n + 4;
+	}
+	list = PyList_New(0);
+	for (size_t i = 0; list && i < n; i++) {
+		const struct rfm_ring_consumer_view *v = &views[i];
+		PyObject *item = Py_BuildValue("(IIiIKKK)", v->node, v->entry, (int)v->pid, v->flags,
+					       (unsigned long long)v->cursor,
+					       (unsigned long long)v->lag,
+					       (unsigned long long)v->laps);
+
+		if (!item || PyList_Append(list, item) < 0)
+			Py_CLEAR(list);
+		Py_XDECREF(item);
+	}
+	free(views);
+	if (!list) {
+		free(info);
+		return NULL;
+	}
+	info_obj = Py_BuildValue("(IIIIIIIKKK)", info->slot_size, info->slot_count, info->flags,
+				 info->producer, info->notify_type, info->ring_id,
+				 info->max_consumers, (unsigned long long)info->offset,
+				 (unsigned long long)info->footprint, (unsigned long long)info->head);
+	free(info);
+	if (!info_obj) {
+		Py_DECREF(list);
+		return NULL;
+	}
+	return Py_BuildValue("(NN)", info_obj, list);
+}
+
 /* rfm_health_nodes(node) -> [(id, attached, alive, incarnation, age_ns, beats, period_ns, pid, host)]. */
 static PyObject *rfm_py_health_nodes(PyObject *node_obj)
 {
@@ -350,6 +426,10 @@ PyObject *rfm_py_ring_close(PyObject *ring);
 %ignore rfm_ring_consumer_close;
 %rename(rfm_ring_consumer_close) rfm_py_ring_consumer_close;
 PyObject *rfm_py_ring_consumer_close(PyObject *consumer);
+%ignore rfm_ring_inspect;
+%ignore rfm_ring_inspect_region;
+%rename(rfm_ring_inspect) rfm_py_ring_inspect;
+PyObject *rfm_py_ring_inspect(PyObject *node, PyObject *offset);
 %ignore rfm_health_nodes;
 %rename(rfm_health_nodes) rfm_py_health_nodes;
 PyObject *rfm_py_health_nodes(PyObject *node);

@@ -182,7 +182,10 @@ RFM_API int rfm_event_send(rfm_node *node, unsigned int to, unsigned int type, u
  * the new sequence value as data. Everything is checked before anything is
  * written; if the target detaches between the check and the send, the
  * write stays done and ::RFM_ENODE is returned.
- * @param seq_offset A 4-byte aligned offset outside [offset, offset+len).
+ * @param seq_offset A 4-byte aligned offset outside [offset, offset+len),
+ *        written by this node only: on real reflective memory each node
+ *        holds its own copy of the window, and increments of one word
+ *        from two nodes lose counts (processes of one node may share it).
  * @param[out] seqp Receives the new sequence value; may be NULL.
  * @return As rfm_event_send(), plus ::RFM_ERANGE, ::RFM_EALIGN.
  */

@@ -371,6 +371,10 @@ RFM_API void rfm_var_close(rfm_var *var);
 
 /**
  * @brief Enforce (the default) or relax the one-writer check for this handle.
+ *
+ * Relaxed, two nodes may write one word; on real reflective memory, where
+ * each node holds its own copy of the window, their writes then arrive in
+ * different orders on different nodes and the copies may disagree for good.
  * @return 0 or ::RFM_EINVAL.
  */
 RFM_API int rfm_var_set_owner_check(rfm_var *var, bool enforce);
@@ -602,7 +606,15 @@ RFM_API int rfm_record_get_info(const rfm_record *rec, struct rfm_record_info *i
 /** @brief Set the attempts of a consistent read (at least 1). @return 0 or ::RFM_EINVAL. */
 RFM_API int rfm_record_set_max_tries(rfm_record *rec, uint32_t tries);
 
-/** @brief Enforce (default) or relax the one-writer check on publish. @return 0 or ::RFM_EINVAL. */
+/**
+ * @brief Enforce (default) or relax the one-writer check on publish.
+ *
+ * The sequence lock assumes one writer node: relaxed, publishes from two
+ * nodes race on the sequence word, and where each node holds its own copy
+ * of the window a reader may accept a mix of both (see
+ * rfm_var_set_owner_check()).
+ * @return 0 or ::RFM_EINVAL.
+ */
 RFM_API int rfm_record_set_owner_check(rfm_record *rec, bool enforce);
 
 /**

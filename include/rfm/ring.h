@@ -26,14 +26,24 @@
  *
  * **Consumer table.** Consumers that block (notify), or hold the producer
  * back (back-pressure), claim an entry of the ring's consumer table and are
- * its only writer while they hold it: the entry carries their cursor and a
- * "sleeping" word. The producer only reads it. Claiming an entry uses a
- * compare-and-swap on the shared window (the `shm:` backend has them).
+ * its only writer while they hold it: the entry carries their cursor, lap
+ * count and a "sleeping" word. The table is partitioned by node id: each
+ * node id has its own row of @c max_consumers entries and a directory word
+ * saying which of them are held, and only that node writes them, so the
+ * table works where each node holds its own copy of the window (real
+ * reflective memory): no compare-and-swap ever crosses nodes. Processes of
+ * one node share its copy and pick an entry of its row with a local one.
+ * The producer only reads the table. rfm_ring_inspect() shows it.
  *
  * **Notify.** With ::RFM_RING_F_NOTIFY the producer, on commit, sends the
  * ring's event type (data: the ring id) to each consumer's node that
  * announced it is going to sleep, once per sleep: a burst costs one
- * interrupt per sleeping consumer. A consumer that blocks takes records
+ * interrupt per sleeping consumer. The producer reads the table's
+ * directory once per clock tick of the coarse monotonic clock (a few ms)
+ * and otherwise only the entries it found held: a consumer's sleeps in its
+ * first tick after registering are cut to 1 ms. Where each node holds its
+ * own copy of the window (not `shm:`), a sleep announced while a commit is
+ * on its way can cross it unseen, so sleeps there last 10 ms at most. A consumer that blocks takes records
  * from its handle's event queue; give such a handle to ring consumers only
  * (open another handle with `shared=1` for other events).
  *
@@ -89,10 +99,10 @@ typedef struct rfm_ring_consumer rfm_ring_consumer;
 #define RFM_RING_SLOT_MAX (1u << 20)
 /** Largest slot count. */
 #define RFM_RING_COUNT_MAX (1u << 24)
-/** Largest consumer table. */
-#define RFM_RING_CONSUMERS_MAX 64u
-/** Consumer table entries when rfm_ring_config::max_consumers is 0. */
-#define RFM_RING_CONSUMERS_DEFAULT 8u
+/** Most table entries per node (consumers one node may register at once). */
+#define RFM_RING_CONSUMERS_MAX 32u
+/** Table entries per node when rfm_ring_config::max_consumers is 0. */
+#define RFM_RING_CONSUMERS_DEFAULT 2u
 
 /** The shape of a ring, given at creation. */
 struct rfm_ring_config {
@@ -102,7 +112,7 @@ struct rfm_ring_config {
 	uint32_t flags;		/**< ::RFM_RING_F_NOTIFY, ::RFM_RING_F_BACKPRESSURE. */
 	uint32_t notify_type;	/**< Event type of notifications: INTR1..INTR4 (0: INTR3). */
 	uint32_t ring_id;	/**< The data word of notifications (any tag). */
-	uint32_t max_consumers;	/**< Consumer table entries (0: default). */
+	uint32_t max_consumers;	/**< Table entries per node id (0: default). */
 	uint32_t reserved[9];	/**< Zero. */
 };
 
@@ -289,6 +299,65 @@ RFM_API int rfm_ring_consumer_get_stats(rfm_ring_consumer *cons,
 
 /** @brief Fill @p info (header as validated at open, head now). @return 0 or ::RFM_EINVAL. */
 RFM_API int rfm_ring_consumer_get_info(rfm_ring_consumer *cons, struct rfm_ring_info *info);
+
+/** rfm_ring_consumer_view::flags: the consumer is asleep, waiting for a record. */
+#define RFM_RING_VIEW_SLEEPING 0x100u
+/** rfm_ring_consumer_view::flags: a back-pressure consumer a whole lap
+ *  behind: the producer waits for it (or fails with ::RFM_EOVERRUN). */
+#define RFM_RING_VIEW_HOLDING 0x200u
+/** rfm_ring_consumer_view::flags: its node or process is gone; the producer
+ *  ignores it and a process of that node takes the entry over. */
+#define RFM_RING_VIEW_DEAD 0x400u
+
+/** One registered consumer as rfm_ring_inspect() sees it. */
+struct rfm_ring_consumer_view {
+	uint32_t struct_size;	/**< Set by the caller (see rfm_ring_inspect()). */
+	uint32_t node;		/**< The consumer's node id. */
+	int32_t pid;		/**< Its process id (on its node's host). */
+	uint32_t flags;		/**< ::RFM_RING_CONSUMER_BACKPRESSURE, ::RFM_RING_VIEW_SLEEPING,
+				 *   ::RFM_RING_VIEW_HOLDING, ::RFM_RING_VIEW_DEAD. */
+	uint64_t cursor;	/**< The next message it takes, as it last published it
+				 *   (back-pressure consumers publish every 1/16 ring
+				 *   while they keep taking, and whenever they stop). */
+	uint64_t lag;		/**< Messages published it has not taken (head - cursor). */
+	uint64_t laps;		/**< Times the producer lapped it (it lost messages). */
+	uint32_t entry;		/**< Its entry in its node's row (0..max_consumers-1). */
+	uint32_t reserved0;
+	uint64_t reserved[3];
+};
+
+/**
+ * @brief Look at a ring and its registered consumers without taking part (read-only).
+ *
+ * For monitors (`rfm serve`, `rfm ring stat`): validates the header as
+ * rfm_ring_consumer_open() does, then reads the head and the consumer
+ * table; writes nothing to the window. Consumers without a table entry
+ * (rings with neither notify nor back-pressure) are not listed. On a
+ * network where each node holds its own copy of the window, this is the
+ * calling node's view: what the other nodes wrote has to reach it first.
+ * @param info Filled as rfm_ring_get_info() does; set its @c struct_size.
+ *        May be NULL.
+ * @param views Receives up to @p cap consumers, by node id then entry.
+ *        @c views[0].struct_size gives the size of each element (the
+ *        caller's sizeof(struct rfm_ring_consumer_view)). NULL when @p cap is 0.
+ * @param[out] count Receives the number of registered consumers, which may
+ *        exceed @p cap (then only @p cap are filled). May be NULL.
+ * @return 0, ::RFM_EINVAL, and the errors of rfm_ring_consumer_open()
+ *         about the header (::RFM_ECORRUPT, ::RFM_EVERSION, ::RFM_ERANGE,
+ *         ::RFM_EALIGN).
+ * @since RFM_1.1
+ */
+RFM_API int rfm_ring_inspect(rfm_node *node, uint64_t offset, struct rfm_ring_info *info,
+			     struct rfm_ring_consumer_view *views, size_t cap, size_t *count);
+
+/**
+ * @brief As rfm_ring_inspect() for the ring filling layout region @p region.
+ * @return As rfm_ring_inspect(), plus ::RFM_ENOTFOUND (no such region).
+ * @since RFM_1.1
+ */
+RFM_API int rfm_ring_inspect_region(rfm_node *node, const rfm_layout *layout, const char *region,
+				    struct rfm_ring_info *info, struct rfm_ring_consumer_view *views,
+				    size_t cap, size_t *count);
 
 RFM_END_DECLS
 

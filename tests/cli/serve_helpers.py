@@ -29,6 +29,11 @@ regions:
       - { name: temp, type: f64, unit: degC, min: -10, max: 80 }
       - { name: gains, type: f64, count: 3, unit: V }
       - { name: label, type: string, length: 8 }
+  - name: log
+    offset: 0x4000
+    size: 0x9000
+    writer: 2
+    description: a ring
 """
 
 def serve_built():

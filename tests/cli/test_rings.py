@@ -93,6 +93,45 @@ def test_ring_backpressure_pub(rfm, net):
     ok(rfm("-u", net.node(1), "ring", "pub", OFF, "a", "b", "c"))
 
 
+def test_ring_stat(rfm, net):
+    ok(rfm("-u", net.node(1), "ring", "create", OFF, "--slots", "4", "--slot-size", "8",
+           "--notify"))
+    r = ok(rfm("-u", net.node(5), "--json", "ring", "stat", OFF))
+    assert r.json() == {"offset": 0x1000, "producer": 1, "head": 0, "slots": 4, "slot_size": 8,
+                        "notify": True, "backpressure": False, "consumer_count": 0,
+                        "consumers": []}
+    proc = subprocess.Popen([RFM, "-u", net.node(2), "ring", "tail", OFF, "--count", "100"],
+                            stdout=subprocess.PIPE, text=True, env=_environment())
+    try:
+        ok(rfm("-u", net.node(1), "ring", "pub", OFF, "a", "b"))
+        assert proc.stdout.readline() == "0: a\n"
+        assert proc.stdout.readline() == "1: b\n"
+        # The cursor reaches the table once the consumer has nothing new.
+        give_up = time.monotonic() + 30
+        while True:
+            st = ok(rfm("-u", net.node(5), "--json", "ring", "stat", OFF)).json()
+            if st["consumers"] and st["consumers"][0]["lag"] == 0:
+                break
+            assert time.monotonic() < give_up, st
+        assert st["head"] == 2 and st["consumer_count"] == 1
+        c = st["consumers"][0]
+        assert c.pop("state") in ("running", "sleeping")
+        assert c == {"node": 2, "entry": 0, "pid": proc.pid, "cursor": 2, "lag": 0, "laps": 0,
+                     "backpressure": False, "holding": False}
+        lines = ok(rfm("-u", net.node(5), "ring", "stat", OFF)).out.splitlines()
+        assert lines[0] == ("ring at 0x1000: producer node 1, head 2, 4 slots of 8 bytes, "
+                            "1 consumer registered")
+        assert lines[1].split() == ["node", "entry", "pid", "cursor", "lag", "laps",
+                                    "back-pressure", "state"]
+        assert lines[2].split()[:7] == ["2", "0", str(proc.pid), "2", "0", "0", "no"]
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+        proc.stdout.close()
+    failed(rfm("-u", net.node(5), "ring", "stat", "0x8000"), "no ring there")
+    usage_error(rfm("-u", net.node(5), "ring", "stat"), "missing argument", "ring")
+
+
 def test_nodes(rfm, net, hold_node):
     hold_node(net.node(5))
     r = ok(rfm("-u", net.node(1), "--json", "nodes"))

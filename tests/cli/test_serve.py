@@ -30,6 +30,12 @@ STABLE_METRICS = {
     "rfm_record_retries_total": "counter",
     "rfm_var_value": "gauge",
     "rfm_var_out_of_range": "gauge",
+    "rfm_ring_head": "gauge",
+    "rfm_ring_consumers": "gauge",
+    "rfm_ring_consumer_lag": "gauge",
+    "rfm_ring_consumer_laps_total": "counter",
+    "rfm_ring_consumer_backpressure": "gauge",
+    "rfm_ring_consumer_holding": "gauge",
     "rfm_serve_uptime_seconds": "gauge",
 }
 
@@ -68,10 +74,14 @@ def test_json_endpoints(serve, rfm, net):
     assert everything[2]["value"] == [0.0, 0.0, 0.0] and everything[3]["value"] == ""
 
     snap = s.get_json("/api/snapshot")
-    assert set(snap) == {"time_s", "nodes", "stats", "vars"}
+    assert set(snap) == {"time_s", "nodes", "stats", "vars", "rings"}
     assert [v["value"] for v in snap["vars"]][:2] == [7, 21.5]
+    # No ring in either region yet.
     assert s.get_json("/api/rings") == {"regions": [
-        {"region": "ctl", "offset": 0, "size": 256, "writer": 1, "description": "set-points"}]}
+        {"region": "ctl", "offset": 0, "size": 256, "writer": 1, "description": "set-points",
+         "ring": None},
+        {"region": "log", "offset": 0x4000, "size": 0x9000, "writer": 2,
+         "description": "a ring", "ring": None}]}
     assert s.get_json("/api/hist") == {"bins": [
         {"low_ns": 1000, "high_ns": 2000, "count": 5},
         {"low_ns": 2000, "high_ns": 4000, "count": 40},
@@ -131,7 +141,7 @@ def test_sse_sends_snapshots(serve):
     s = serve("--rate", "50")
     first, second = read_events(s, 2)
     for snap in (first, second):
-        assert set(snap) == {"time_s", "nodes", "stats", "vars"}
+        assert set(snap) == {"time_s", "nodes", "stats", "vars", "rings"}
         assert [v["name"] for v in snap["vars"]] == ["ctl.mode", "ctl.temp", "ctl.gains",
                                                      "ctl.label"]
         # What changes only: the rest is /api/vars's.
@@ -157,6 +167,84 @@ def test_metrics_are_strict_exposition_format(serve, rfm, net):
     assert sample(fams, "rfm_var_value", name="ctl.gains") is None
     types = {labels["type"] for labels, _ in fams["rfm_events_received_total"]["samples"]}
     assert {"intr1", "intr2", "intr3", "intr4", "reset"} <= types
+
+
+# A consumer's cursor reaches the table when it runs out of messages: a
+# look that never shows it fails the test instead of hanging.
+RING_LIMIT_S = 30
+
+
+def test_rings_api_and_metrics(serve, rfm, net):
+    """A ring in region log: its head and its consumer (node 3, a lapped
+    one on node 4) in /api/rings, the snapshot and /metrics, read-only."""
+    s = serve()
+    ok(rfm("-u", net.node(2), "ring", "create", "0x4000", "--slots", "4", "--slot-size", "16",
+           "--notify"))
+    # Node 4's consumer registers, then is lapped (6 messages into 4 slots).
+    lapped = subprocess.Popen([RFM, "-u", net.node(4), "ring", "tail", "0x4000", "--newest",
+                               "--count", "100"], stdout=subprocess.PIPE, text=True,
+                              env=_environment())
+    tail = subprocess.Popen([RFM, "-u", net.node(3), "ring", "tail", "0x4000", "--count", "100"],
+                            stdout=subprocess.PIPE, text=True, env=_environment())
+    try:
+        want = {3, 4}
+        ring = wait_ring(s, lambda r: {c["node"] for c in r["consumers"]} == want)
+        lapped.send_signal(signal.SIGSTOP)          # takes nothing while we publish
+        # A lap at a time for node 3, which takes everything.
+        ok(rfm("-u", net.node(2), "ring", "pub", "0x4000", "0", "1", "2", "3"))
+        for i in range(4):
+            assert tail.stdout.readline() == f"{i}: {i}\n"
+        ok(rfm("-u", net.node(2), "ring", "pub", "0x4000", "4", "5"))
+        for i in range(4, 6):
+            assert tail.stdout.readline() == f"{i}: {i}\n"
+        lapped.send_signal(signal.SIGCONT)
+        assert lapped.stdout.readline() == "(2 message(s) lost: lapped)\n"
+        assert lapped.stdout.readline() == "2: 2\n"  # 0 and 1 were overwritten
+        ring = wait_ring(s, lambda r: all(c["lag"] == 0 for c in r["consumers"]))
+        assert ring["producer"] == 2 and ring["head"] == 6 and ring["slot_count"] == 4
+        assert ring["notify"] is True and ring["backpressure"] is False
+        assert ring["consumer_count"] == 2
+        by_node = {c["node"]: c for c in ring["consumers"]}
+        assert by_node[3]["pid"] == tail.pid and by_node[4]["pid"] == lapped.pid
+        assert by_node[3]["cursor"] == 6 and by_node[3]["laps"] == 0
+        assert by_node[4]["cursor"] == 6 and by_node[4]["laps"] == 1
+        assert not by_node[3]["backpressure"] and not by_node[3]["holding"]
+        assert not by_node[3]["dead"]
+
+        snap = next_snapshot(s, lambda sn: sn["rings"][1]["ring"]["head"] == 6)
+        assert snap["rings"][0]["ring"] is None
+
+        status, _, body = s.request("GET", "/metrics")
+        assert status == 200
+        fams = parse_metrics(body.decode())
+        assert sample(fams, "rfm_ring_head", region="log") == 6
+        assert sample(fams, "rfm_ring_head", region="ctl") is None
+        assert sample(fams, "rfm_ring_consumers", region="log") == 2
+        assert sample(fams, "rfm_ring_consumer_lag", region="log", node="3", entry="0") == 0
+        assert sample(fams, "rfm_ring_consumer_laps_total", region="log", node="4") == 1
+        assert sample(fams, "rfm_ring_consumer_laps_total", region="log", node="3") == 0
+        assert sample(fams, "rfm_ring_consumer_backpressure", region="log", node="3") == 0
+        assert sample(fams, "rfm_ring_consumer_holding", region="log", node="3") == 0
+    finally:
+        for p in (tail, lapped):
+            p.send_signal(signal.SIGCONT)
+            p.terminate()
+            p.wait(timeout=10)
+            p.stdout.close()
+    # The consumers are gone from the table.
+    wait_ring(s, lambda r: r["consumer_count"] == 0)
+
+
+def wait_ring(s, until):
+    """The ring of region log from /api/rings, once @until holds (bounded)."""
+    give_up = time.monotonic() + RING_LIMIT_S
+    while True:
+        ring = s.get_json("/api/rings")["regions"][1]["ring"]
+        if ring is not None and until(ring):
+            return ring
+        if time.monotonic() > give_up:
+            pytest.fail(f"the ring never met the condition: {ring}")
+        time.sleep(0.01)
 
 
 def test_metrics_checker_rejects_bad_text():

@@ -412,13 +412,16 @@ static void ring_slot_area(const struct rfm_shm_header *h, const uint8_t *seg, s
 	a[(*n)++] = (struct area){ h->window_offset + RING_B + 128, 64 * 128 };
 }
 
-/* Consumer tables (cursors, owners, sleep words) after the slots. */
+/* Consumer tables after the slots: the directory (1 KiB) and a row of two
+ * 32-byte entries (cursor, owner, sleep, pid...) per node id. */
+#define TABLE_BYTES (1024 + 256 * 2 * 32)
+
 static void ring_cursor_area(const struct rfm_shm_header *h, const uint8_t *seg, struct area *a,
                              size_t *n)
 {
 	(void)seg;
-	a[(*n)++] = (struct area){ h->window_offset + RING_A + 128 + 64 * 128, 8 * 128 };
-	a[(*n)++] = (struct area){ h->window_offset + RING_B + 128 + 64 * 128, 8 * 128 };
+	a[(*n)++] = (struct area){ h->window_offset + RING_A + 128 + 64 * 128, TABLE_BYTES };
+	a[(*n)++] = (struct area){ h->window_offset + RING_B + 128 + 64 * 128, TABLE_BYTES };
 }
 
 static void record_area(const struct rfm_shm_header *h, const uint8_t *seg, struct area *a,
@@ -435,7 +438,8 @@ static const struct hostile_case cases[] = {
 	{ "event-queues", "event queue headers and slots of nodes 1-4", queue_area },
 	{ "ring-headers", "both ring headers (shape, head, wait word)", ring_header_area },
 	{ "ring-slots", "ring slots (stamps, lengths, data)", ring_slot_area },
-	{ "ring-cursors", "ring consumer tables (cursor, owner, sleep, pid)", ring_cursor_area },
+	{ "ring-cursors", "ring consumer tables (directory; cursor, owner, sleep, pid)",
+	  ring_cursor_area },
 	{ "records", "the record's sequence word and data", record_area },
 };
 

@@ -9,7 +9,9 @@ ring_tests = \
 	tests/rings/test-rings-xproc \
 	tests/rings/test-health \
 	tests/rings/test-record-notify \
-	tests/rings/test-rings-damage
+	tests/rings/test-rings-damage \
+	tests/rings/test-rings-copies \
+	tests/rings/test-rings-inspect
 
 check_PROGRAMS += $(ring_tests)
 TESTS += $(ring_tests)
@@ -33,5 +35,13 @@ tests_rings_test_record_notify_LDADD = $(rfm_test_ldadd)
 tests_rings_test_rings_damage_SOURCES = tests/rings/test-rings-damage.c
 tests_rings_test_rings_damage_CPPFLAGS = $(rfm_test_cppflags)
 tests_rings_test_rings_damage_LDADD = $(rfm_test_ldadd) -lpthread
+
+tests_rings_test_rings_copies_SOURCES = tests/rings/test-rings-copies.c
+tests_rings_test_rings_copies_CPPFLAGS = $(rfm_test_cppflags)
+tests_rings_test_rings_copies_LDADD = $(rfm_test_ldadd)
+
+tests_rings_test_rings_inspect_SOURCES = tests/rings/test-rings-inspect.c
+tests_rings_test_rings_inspect_CPPFLAGS = $(rfm_test_cppflags)
+tests_rings_test_rings_inspect_LDADD = $(rfm_test_ldadd)
 
 endif

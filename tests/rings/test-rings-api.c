@@ -346,7 +346,9 @@ static void test_bad_input(void **state)
 	assert_rfm_code(rfm_ring_create(f->prod, 1024 * 1024 - 64, 1 << 20, &cfg, &r), RFM_ERANGE);
 	assert_rfm_code(rfm_ring_create(NULL, RING_OFF, RING_SPACE, &cfg, &r), RFM_EINVAL);
 	assert_rfm_ok(rfm_ring_footprint(&cfg, &bytes));
-	assert_int_equal(bytes, 128 + 8 * 64 + 8 * 128);
+	/* Header, slots, the 1 KiB directory, a row of the default 2 entries
+	 * of 32 bytes per node id. */
+	assert_int_equal(bytes, 128 + 8 * 64 + 1024 + 256 * 2 * 32);
 	assert_rfm_ok(rfm_ring_create(f->prod, RING_OFF, RING_SPACE, &cfg, &r));
 	uint8_t big[9] = { 0 };
 	assert_rfm_code(rfm_ring_publish(r, big, sizeof(big), 0), RFM_EINVAL);

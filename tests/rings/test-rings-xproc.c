@@ -2,12 +2,16 @@
 /*
  * Rings across processes: several blocking consumers checking order and
  * checksums, back-pressure with zero loss over ten million messages, a
- * dead back-pressure consumer that stops holding the producer back, and a
+ * dead back-pressure consumer that stops holding the producer back,
+ * consumers on two nodes that open at once (an entry each, both hold the
+ * producer back, both get every record), and a
  * producer killed with SIGKILL reported to its consumer by NODE_DOWN.
  * Children signal readiness through the harness pipes and are stopped by
  * the PID recorded at fork.
  */
+#include <sched.h>
 #include <signal.h>
+#include <time.h>
 
 #include "rfm-cmocka.h"
 
@@ -239,6 +243,138 @@ static void test_dead_consumer_releases(void **state)
 	rfm_close(prod);
 }
 
+/* ---- consumers on two nodes open at once: one entry each ---- */
+
+#define TWO_SLOTS 16u
+#define TWO_WAIT_NS (20ll * 1000000000ll) /* bounds a take: a lost record fails, never hangs */
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * Wait until the producer's node sees @want registered consumers (where
+ * each node has its own copy, their claims take a while to arrive).
+ * Bounded: fails after TWO_WAIT_NS instead of hanging.
+ */
+static void wait_consumers_seen(rfm_node *prod, size_t want)
+{
+	struct rfm_ring_consumer_view v[4] = { [0].struct_size = sizeof(v[0]) };
+	uint64_t start = mono_ns();
+	size_t n = 0;
+
+	for (;;) {
+		assert_rfm_ok(rfm_ring_inspect(prod, RING_OFF, NULL, v, 4, &n));
+		if (n >= want || mono_ns() - start > (uint64_t)TWO_WAIT_NS)
+			break;
+		sched_yield();
+	}
+	assert_int_equal(n, want);
+	/* One entry each, on their own nodes' rows. */
+	assert_int_equal(v[0].node, 2);
+	assert_int_equal(v[1].node, 3);
+	assert_int_equal(v[0].flags & RFM_RING_CONSUMER_BACKPRESSURE, RFM_RING_CONSUMER_BACKPRESSURE);
+	assert_int_equal(v[1].flags & RFM_RING_CONSUMER_BACKPRESSURE, RFM_RING_CONSUMER_BACKPRESSURE);
+	assert_int_equal(v[0].lag, 0);
+	assert_int_equal(v[1].lag, 0);
+}
+
+/* Take @n records in order from @first; report how many matched. */
+static uint64_t take_in_order(rfm_ring_consumer *c, uint64_t first, uint64_t n)
+{
+	uint64_t good = 0;
+
+	for (uint64_t i = first; i < first + n; i++) {
+		struct rfm_ring_msg m;
+		uint64_t v = ~0ull;
+
+		if (rfm_ring_consume(c, &v, sizeof(v), &m, TWO_WAIT_NS))
+			break;
+		good += v == i * 3 + 1 && m.seq == i && m.lost == 0;
+	}
+	return good;
+}
+
+static int two_nodes_child(struct harness_link *link, void *arg)
+{
+	int id = (int)(intptr_t)arg;
+	rfm_node *node;
+	rfm_ring_consumer *c;
+	uint64_t good;
+
+	HARNESS_CHECK_RFM(rfm_open(harness_node_uri(&net, id), &node));
+	HARNESS_CHECK_RFM(rfm_ring_consumer_open(node, RING_OFF, RFM_RING_CONSUMER_BACKPRESSURE, &c));
+	harness_link_ready(link);
+	harness_link_wait_go(link);
+	good = take_in_order(c, 0, TWO_SLOTS);
+	harness_link_send(link, &good, sizeof(good));
+	harness_link_wait_go(link);
+	good = take_in_order(c, TWO_SLOTS, 1);
+	harness_link_send(link, &good, sizeof(good));
+	harness_link_wait_go(link); /* stays registered until told */
+	rfm_ring_consumer_close(c);
+	rfm_close(node);
+	return 0;
+}
+
+static void test_two_nodes_open_concurrently(void **state)
+{
+	struct harness_child kids[2];
+	struct rfm_ring_config cfg = {
+		.struct_size = sizeof(cfg),
+		.slot_size = 8,
+		.slot_count = TWO_SLOTS,
+		.flags = RFM_RING_F_BACKPRESSURE,
+	};
+	rfm_node *prod;
+	rfm_ring *r;
+	uint64_t v, good;
+
+	(void)state;
+	assert_rfm_ok(rfm_open(harness_node_uri(&net, 1), &prod));
+	assert_rfm_ok(rfm_ring_create(prod, RING_OFF, RING_SPACE, &cfg, &r));
+	/* Both start before either is waited for: their claims race. */
+	harness_child_start(&kids[0], two_nodes_child, (void *)(intptr_t)2);
+	harness_child_start(&kids[1], two_nodes_child, (void *)(intptr_t)3);
+	assert_int_equal(harness_child_wait_ready(&kids[0]), 0);
+	assert_int_equal(harness_child_wait_ready(&kids[1]), 0);
+	wait_consumers_seen(prod, 2);
+
+	/* One lap fits; the next record would lap both. */
+	for (uint64_t i = 0; i < TWO_SLOTS; i++) {
+		v = i * 3 + 1;
+		assert_rfm_ok(rfm_ring_publish(r, &v, sizeof(v), 0));
+	}
+	v = TWO_SLOTS * 3 + 1;
+	assert_rfm_code(rfm_ring_publish(r, &v, sizeof(v), 0), RFM_EOVERRUN);
+
+	/* Node 2 takes the lap; node 3 has not: still no room. */
+	harness_child_go(&kids[0]);
+	assert_int_equal(harness_child_recv(&kids[0], &good, sizeof(good)), 0);
+	assert_int_equal(good, TWO_SLOTS);
+	assert_rfm_code(rfm_ring_publish(r, &v, sizeof(v), 0), RFM_EOVERRUN);
+
+	/* Node 3 takes it too: room (once its cursor reaches the producer). */
+	harness_child_go(&kids[1]);
+	assert_int_equal(harness_child_recv(&kids[1], &good, sizeof(good)), 0);
+	assert_int_equal(good, TWO_SLOTS);
+	assert_rfm_ok(rfm_ring_publish(r, &v, sizeof(v), TWO_WAIT_NS));
+
+	for (int k = 0; k < 2; k++) {
+		harness_child_go(&kids[k]);
+		assert_int_equal(harness_child_recv(&kids[k], &good, sizeof(good)), 0);
+		assert_int_equal(good, 1);
+		harness_child_go(&kids[k]);
+		assert_int_equal(harness_child_wait(&kids[k]), 0);
+	}
+	rfm_ring_close(r);
+	rfm_close(prod);
+}
+
 /* ---- a producer killed with SIGKILL is reported by NODE_DOWN ---- */
 
 static int producer_child(struct harness_link *link, void *arg)
@@ -373,6 +509,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_many_consumers, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_backpressure_zero_loss, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dead_consumer_releases, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_two_nodes_open_concurrently, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_killed_producer, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_producer_killed_holding_slot, setup, teardown),
 	};

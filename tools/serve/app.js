@@ -49,6 +49,37 @@ function showStats(st) {
 	}
 }
 
+// One row per ring consumer (a ring without any: one row with its head).
+function showRings(regions) {
+	const body = document.querySelector("#rings tbody");
+	body.replaceChildren();
+	for (const reg of regions) {
+		if (!reg.ring)
+			continue;
+		const consumers = reg.ring.consumers.length ? reg.ring.consumers : [null];
+		for (const c of consumers) {
+			const row = body.insertRow();
+			row.dataset.region = reg.region;
+			cell(row, reg.region);
+			cell(row, reg.ring.head, "num");
+			if (!c) {
+				cell(row, "no consumer registered");
+				continue;
+			}
+			row.dataset.node = c.node;
+			if (c.holding || c.dead)
+				row.className = "out-of-range";
+			cell(row, c.node, "num");
+			cell(row, c.entry, "num");
+			cell(row, c.pid, "num");
+			cell(row, c.lag, "num lag");
+			cell(row, c.laps, "num laps");
+			cell(row, c.backpressure ? (c.holding ? "holding the producer" : "yes") : "no");
+			cell(row, c.dead ? "dead" : c.sleeping ? "sleeping" : "running");
+		}
+	}
+}
+
 function range(v) {
 	if (v.min === undefined && v.max === undefined)
 		return "";
@@ -135,6 +166,7 @@ function listen() {
 		showNodes(snap.nodes);
 		showStats(snap.stats);
 		showVars(snap.vars);
+		showRings(snap.rings);
 		status.textContent = "live";
 		status.className = "status live";
 	});

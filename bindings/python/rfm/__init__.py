@@ -33,7 +33,8 @@ from ._events import (  # noqa: E402,F401
     Event, EventType, EventStats, NODE_ALL, NETWORK_TYPES, EVENT_F_LOOPBACK, now_ns,
 )
 from ._rings import (  # noqa: E402,F401
-    Ring, Consumer, RingMessage, NodeStatus, SelftestResult, RING_F_NOTIFY, RING_F_BACKPRESSURE,
+    Ring, Consumer, RingMessage, RingConsumerView, NodeStatus, SelftestResult, RING_F_NOTIFY,
+    RING_F_BACKPRESSURE,
 )
 from ._layout import (  # noqa: E402,F401
     Layout, Table, Variable, Record, Diagnostic, RegionInfo, RecordInfo, VarInfo,

@@ -223,6 +223,7 @@ class Node:
     ring_create = _rings.ring_create
     ring_attach = _rings.ring_attach
     ring_consumer = _rings.ring_consumer
+    ring_inspect = _rings.ring_inspect
     health_start = _rings.health_start
     health_stop = _rings.health_stop
     health_beat = _rings.health_beat

@@ -16,6 +16,13 @@ from . import _rfm_swig as _swig
 #: A message taken from a ring: its payload, number, and messages lost right before it.
 RingMessage = collections.namedtuple("RingMessage", "data seq lost")
 
+#: A registered consumer as ``node.ring_inspect()`` sees it: node id, entry in
+#: its node's row, pid, cursor, lag (messages not taken), laps, and flags:
+#: ``backpressure``, ``holding`` (a lap behind: the producer waits),
+#: ``sleeping``, ``dead``.
+RingConsumerView = collections.namedtuple(
+    "RingConsumerView", "node entry pid cursor lag laps backpressure holding sleeping dead")
+
 #: A row of the node table (``node.nodes()``); ``age`` and ``period`` in seconds
 #: (``age`` None: never beat).
 NodeStatus = collections.namedtuple(
@@ -153,6 +160,24 @@ def ring_consumer(self, offset, newest=False, backpressure=False):
     flags = ((_swig.RFM_RING_CONSUMER_NEWEST if newest else _swig.RFM_RING_CONSUMER_OLDEST) |
              (_swig.RFM_RING_CONSUMER_BACKPRESSURE if backpressure else 0))
     return Consumer(self, _swig.rfm_ring_consumer_open(self._h, offset, flags))
+
+
+def ring_inspect(self, offset):
+    """Look at the ring at ``offset`` read-only (rfm_ring_inspect()).
+
+    Returns ``(info, consumers)``: the ring's shape and ``head`` as a dict,
+    and a list of :class:`RingConsumerView` (consumers with a table entry).
+    """
+    fields, views = _swig.rfm_ring_inspect(self._h, offset)
+    consumers = [RingConsumerView(
+        node, entry, pid, cursor, lag, laps,
+        bool(flags & _swig.RFM_RING_CONSUMER_BACKPRESSURE),
+        bool(flags & _swig.RFM_RING_VIEW_HOLDING), bool(flags & _swig.RFM_RING_VIEW_SLEEPING),
+        bool(flags & _swig.RFM_RING_VIEW_DEAD))
+        for node, entry, pid, flags, cursor, lag, laps in views]
+    info = dict(zip(("slot_size", "slot_count", "flags", "producer", "notify_type", "ring_id",
+                     "max_consumers", "offset", "footprint", "head"), fields))
+    return info, consumers
 
 
 def health_start(self, period=None, misses=0):

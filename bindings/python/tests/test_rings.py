@@ -11,7 +11,7 @@ import pytest
 import rfm
 
 RING = 0x1000          # 64-byte aligned, inside the 64 KiB test window
-RING_BYTES = 0x8000
+RING_BYTES = 0xE000     # the table alone is 17 KiB (a row per node id)
 
 
 def make_ring(node, slot_count=8, **kw):
@@ -79,6 +79,27 @@ def test_backpressure_refuses_to_lap(node):
         ring.publish(b"4", timeout=0)       # room again
         assert [m.data for m in consumer.messages(timeout=0)] == [b"1", b"2", b"3", b"4"]
     ring.publish(b"5", timeout=0)           # no registered consumer holds it back
+    ring.close()
+
+
+def test_inspect_shows_consumers_read_only(node):
+    ring = make_ring(node, slot_count=4, notify=True, backpressure=True)
+    info, views = node.ring_inspect(RING)
+    assert info["head"] == 0 and info["slot_count"] == 4 and views == []
+    with node.ring_consumer(RING, backpressure=True) as bp, node.ring_consumer(RING) as plain:
+        for i in range(4):
+            ring.publish(b"%d" % i, timeout=0)
+        bp.consume(timeout=0)
+        info, views = node.ring_inspect(RING)
+        assert info["head"] == 4
+        assert [(v.node, v.entry, v.pid, v.cursor, v.lag, v.laps) for v in views] == \
+            [(node.info().node_id, 0, os.getpid(), 1, 3, 0),
+             (node.info().node_id, 1, os.getpid(), 0, 4, 0)]
+        assert views[0].backpressure and not views[0].holding and not views[1].backpressure
+        assert isinstance(views[0], rfm.RingConsumerView)
+    assert node.ring_inspect(RING)[1] == []
+    with pytest.raises(rfm.Error):
+        node.ring_inspect(0x8000)                   # no ring there
     ring.close()
 
 
