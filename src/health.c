@@ -374,8 +374,9 @@ static void fill_row(rfm_node *node, struct rfm_node_status *r, unsigned int id,
 	r->link = v->link;
 	if (!v->beats)
 		r->age_ns = UINT64_MAX;
-	else if (node->ops->caps & RFM__CAP_SINGLE_HOST)
-		/* One host, one clock: the beater's time of its last beat. */
+	else if ((node->ops->caps & RFM__CAP_SINGLE_HOST) || (int)id == node->id)
+		/* One host (or our own slot), one clock: the beater's time of
+		 * its last beat. */
 		r->age_ns = v->beat_ns > now ? 0 : now - v->beat_ns;
 	else
 		r->age_ns = changed ? now - changed : UINT64_MAX;
