@@ -50,14 +50,14 @@ struct rfm_health {
 };
 
 /* What a handle has seen of each slot's counter, on its own clock: the
- * monitor and rfm_health_nodes() share it (under seen_lock). */
+ * monitor and rfm_health_nodes() share it (under its lock: one per handle,
+ * so a fork() while another handle's monitor holds its lock hangs nobody). */
 struct rfm_hb_seen {
+	pthread_mutex_t lock;
 	uint64_t beats[RFM_MAX_NODES];
 	uint64_t changed_ns[RFM_MAX_NODES]; /* 0: not seen to move yet */
 	bool looked[RFM_MAX_NODES];
 };
-
-static pthread_mutex_t seen_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* A peer's slot as read now (its writer may change it under us). */
 struct slot_view {
@@ -178,23 +178,40 @@ RFM_API int rfm_health_beat(rfm_node *node, uint64_t period_ns)
  * Note the slot's counter as this handle sees it now. Returns our clock's
  * time when it was last seen to move, 0 when it has not been (yet).
  */
+static struct rfm_hb_seen *seen_of(rfm_node *node)
+{
+	struct rfm_hb_seen *s = __atomic_load_n(&node->hb_seen, __ATOMIC_ACQUIRE), *none = NULL;
+
+	if (s)
+		return s;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	pthread_mutex_init(&s->lock, NULL);
+	/* Made by the first of the monitor and a reader: the loser frees its. */
+	if (!__atomic_compare_exchange_n(&node->hb_seen, &none, s, false, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE)) {
+		pthread_mutex_destroy(&s->lock);
+		free(s);
+		s = none;
+	}
+	return s;
+}
+
 static uint64_t observe(rfm_node *node, unsigned int id, uint64_t beats, uint64_t now)
 {
-	uint64_t changed = 0;
+	struct rfm_hb_seen *s = seen_of(node);
+	uint64_t changed;
 
-	pthread_mutex_lock(&seen_lock);
-	if (!node->hb_seen)
-		node->hb_seen = calloc(1, sizeof(*node->hb_seen));
-	if (node->hb_seen) {
-		struct rfm_hb_seen *s = node->hb_seen;
-
-		if (s->looked[id] && s->beats[id] != beats)
-			s->changed_ns[id] = now;
-		s->looked[id] = true;
-		s->beats[id] = beats;
-		changed = s->changed_ns[id];
-	}
-	pthread_mutex_unlock(&seen_lock);
+	if (!s)
+		return 0;
+	pthread_mutex_lock(&s->lock);
+	if (s->looked[id] && s->beats[id] != beats)
+		s->changed_ns[id] = now;
+	s->looked[id] = true;
+	s->beats[id] = beats;
+	changed = s->changed_ns[id];
+	pthread_mutex_unlock(&s->lock);
 	return changed;
 }
 
@@ -353,8 +370,11 @@ RFM_API int rfm_health_stop(rfm_node *node)
 void rfm__health_close(struct rfm_node *node)
 {
 	rfm_health_stop(node);
-	free(node->hb_seen);
-	node->hb_seen = NULL;
+	if (node->hb_seen) {
+		pthread_mutex_destroy(&node->hb_seen->lock);
+		free(node->hb_seen);
+		node->hb_seen = NULL;
+	}
 }
 
 /* One row of rfm_health_nodes() from the slot and the backend's facts. */

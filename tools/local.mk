@@ -62,6 +62,7 @@ tools_rfm_SOURCES += \
 	tools/serve-json.c \
 	tools/serve-metrics.c \
 	tools/serve-token.c \
+	tools/serve-host.c \
 	tools/serve-hist.c \
 	tools/serve-http.c
 nodist_tools_rfm_SOURCES = tools/serve-assets.c

@@ -54,7 +54,14 @@ struct serve {
 	struct serve_hist_bin *hist;
 	size_t nhist;
 	const char *hist_path;
+	uint16_t port;			/* the port it listens on */
 };
+
+/* ---- serve-host.c ---- */
+
+/* Whether a request's Host header names this server in a way DNS cannot
+ * rebind: localhost or an IP literal, with @port if it has a port. */
+bool serve_host_allowed(const char *host, uint16_t port);
 
 /* ---- serve-state.c: reading the node (callers hold s->lock) ---- */
 

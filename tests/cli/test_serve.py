@@ -202,6 +202,30 @@ def test_write_token(serve):
         assert status == 400, (bad, err)
 
 
+def test_host_header_is_checked(serve):
+    """DNS rebinding: a name an attacker's DNS can point here is refused."""
+    s = serve("--allow-write")
+    auth = {"Authorization": f"Bearer {s.token}", "Content-Type": "application/json"}
+    for host in ("evil.example", f"evil.example:{s.port}", f"localhost.evil.example:{s.port}",
+                 f"127.0.0.1:{s.port + 1 if s.port < 65535 else 1}", "localhost:", "[::1",
+                 f"127.0.0.1:{s.port}x", "x" * 300):
+        status, _, body = s.request("GET", "/api/nodes", headers={"Host": host})
+        assert status == 403, host
+        assert "Host" in json.loads(body)["error"]
+        status, _, _ = s.request("GET", "/metrics", headers={"Host": host})
+        assert status == 403, host
+    # A write under a foreign name changes nothing, even with the token.
+    body = json.dumps({"name": "ctl.temp", "value": 7.5})
+    status, _, _ = s.request("POST", "/api/vars", body=body,
+                             headers={**auth, "Host": f"evil.example:{s.port}"})
+    assert status == 403
+    assert var(s, "ctl.temp")["value"] == 0
+    for host in (f"localhost:{s.port}", f"LOCALHOST:{s.port}", f"127.0.0.1:{s.port}",
+                 "127.0.0.1", "localhost", f"[::1]:{s.port}"):
+        status, _, _ = s.request("GET", "/api/nodes", headers={"Host": host})
+        assert status == 200, host
+
+
 def test_read_only_server_refuses_writes(serve):
     s = serve()
     status, err = s.post("/api/vars", {"name": "ctl.temp", "value": 1}, token="x")
