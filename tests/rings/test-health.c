@@ -291,6 +291,27 @@ static void test_no_room_for_the_table(void **state)
 	harness_network_destroy(&small);
 }
 
+/* The card's status: the virtual card (dev: in the lab) has a link that is
+ * up; shm: has no card. A beat carries it to the slot for the others. */
+static void test_card_status(void **state)
+{
+	struct rfm_node_info info = { .struct_size = sizeof(info) };
+	struct rfm_node_status rows[4];
+	rfm_node *node;
+
+	(void)state;
+	assert_rfm_ok(rfm_open(harness_node_uri(&net, 1), &node));
+	assert_rfm_ok(rfm_node_get_info(node, &info));
+	if (on_shm())
+		assert_int_equal(info.link, 0);
+	else
+		assert_int_equal(info.link, RFM_LINK_KNOWN | RFM_LINK_SIGNAL);
+	assert_rfm_ok(rfm_health_beat(node, PERIOD_NS));
+	int n = rfm_health_nodes(node, rows, 4);
+	assert_int_equal(row_of(rows, n, rfm_node_id(node))->link, info.link);
+	rfm_close(node);
+}
+
 static void test_selftest(void **state)
 {
 	struct rfm_selftest_result res = { .struct_size = sizeof(res) };
@@ -350,6 +371,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_one_writer_per_slot, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_table_place, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_room_for_the_table, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_card_status, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_selftest, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_input, setup, teardown),
 	};
