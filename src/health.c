@@ -417,7 +417,10 @@ RFM_API int rfm_health_nodes(rfm_node *node, struct rfm_node_status *rows, size_
 	if (!node || (!rows && max))
 		return rfm__error(RFM_EINVAL, "rfm_health_nodes: NULL argument");
 	ret = rfm__hb_table(node, &table);
-	if (ret)
+	/* A window too small for the table still has the backend's facts. */
+	if (ret == RFM_ESIZE && node->ops->node_facts)
+		table = NULL;
+	else if (ret)
 		return ret;
 	/* One host: every node runs on this one. */
 	bool one_host = node->ops->caps & RFM__CAP_SINGLE_HOST;
@@ -427,7 +430,10 @@ RFM_API int rfm_health_nodes(rfm_node *node, struct rfm_node_status *rows, size_
 		struct rfm_node_facts f = { 0 };
 		struct slot_view v;
 
-		read_slot(&table[id], &v);
+		if (table)
+			read_slot(&table[id], &v);
+		else
+			memset(&v, 0, sizeof(v));
 		bool attached = peer_attached(node, id, &v, &f);
 		if (!attached && !v.beats)
 			continue;

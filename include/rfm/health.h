@@ -110,7 +110,8 @@ struct rfm_node_status {
 /**
  * @brief The node table: every node id that is attached or has beaten.
  * @param rows Receives up to @p max rows, by id.
- * A reader: writes nothing to the window.
+ * A reader: writes nothing to the window. In a window too small for the
+ * table, `shm:` still lists its attached nodes (none beats).
  * @return The number of such nodes (may exceed @p max), or ::RFM_EINVAL,
  *         ::RFM_ESIZE, ::RFM_ERANGE (no room for the table).
  */
