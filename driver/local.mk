@@ -193,7 +193,8 @@ VM_RUN = bash $(top_srcdir)/driver/lab/vm-run.sh -M $(RFM_KO) \
 # Programs that cannot run on dev: exit 77 with their reason.
 VM_DEV_TESTS = tests/test-errors tests/test-version tests/test-uri tests/test-memory \
 	tests/test-open tests/test-publish tests/dev/test-events-nodes \
-	tests/test-multinode tests/test-corrupt tests/events/test-events-api
+	tests/test-multinode tests/test-corrupt tests/events/test-events-api \
+	tests/rings/test-health
 # Not yet: tests/layout/test-layout-{access,header} take their networks from
 # the harness but fail on dev: (a case expects shm:'s error for an id the
 # cards do not have; header's setup fails), so the layout suite is not in

@@ -25,10 +25,45 @@
 
 /* ---- sending ---- */
 
+static void dev_ev_wake(struct rfm_node *node);
+
+/*
+ * A record the library makes for this node (health types): the card only
+ * carries network types, so it goes to this handle's own queue, if the
+ * handle enabled the type; a full queue drops it and counts the drop.
+ */
+static int post_local(struct rfm_node *node, struct rfm_ev_record *rec)
+{
+	struct dev_node *dev = node->priv;
+
+	if (!(LOAD(dev->mask) & RFM_EVENT_BIT(rec->type)))
+		return 0;
+	rec->sent_ns = rfm__now_ns();
+	pthread_mutex_lock(&dev->local_lock);
+	if (dev->local_count == DEV_LOCAL_MAX) {
+		pthread_mutex_unlock(&dev->local_lock);
+		__atomic_add_fetch(&dev->dropped, 1, __ATOMIC_RELAXED);
+		dev_ev_wake(node);
+		return 0;
+	}
+	dev->local[(dev->local_head + dev->local_count) % DEV_LOCAL_MAX] = *rec;
+	__atomic_add_fetch(&dev->local_count, 1, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&dev->local_lock);
+	dev_ev_wake(node);
+	return 1;
+}
+
 static int dev_ev_send(struct rfm_node *node, unsigned int to, struct rfm_ev_record *rec)
 {
 	struct dev_node *dev = node->priv;
 	bool self = to == (unsigned int)node->id;
+
+	if (rec->type > RFM_EVENT_INTR4) {
+		if (!self)
+			return rfm__error(RFM_ENOTSUP, "%s: the card carries only network types",
+					  node->uri);
+		return post_local(node, rec);
+	}
 	struct rfm_dev_send s = {
 		.type = rec->type,
 		.target = to == RFM_NODE_ALL ? RFM_DEV_NODE_ALL : to,
@@ -83,6 +118,7 @@ static void dev_ev_set_mask(struct rfm_node *node, uint32_t mask)
 	struct dev_node *dev = node->priv;
 	uint32_t m = mask & RFM_DEV_SENDABLE_MASK; /* network types: the same bits */
 
+	STORE(dev->mask, mask);
 	/* Fails only when the card is gone; reads and polls then say so. */
 	if (ioctl(dev->fd, RFM_IOC_SET_MASK, &m) < 0) {
 	}
@@ -138,6 +174,15 @@ static unsigned int dev_ev_take(struct rfm_node *node, struct rfm_ev_record *rec
 	struct dev_node *dev = node->priv;
 	unsigned int n = 0;
 
+	if (LOAD(dev->local_count)) {
+		pthread_mutex_lock(&dev->local_lock);
+		while (n < max && dev->local_count) {
+			recs[n++] = dev->local[dev->local_head];
+			dev->local_head = (dev->local_head + 1) % DEV_LOCAL_MAX;
+			__atomic_sub_fetch(&dev->local_count, 1, __ATOMIC_ACQ_REL);
+		}
+		pthread_mutex_unlock(&dev->local_lock);
+	}
 	while (n < max && LOAD(dev->count)) {
 		const struct rfm_dev_event *e = &dev->buf[dev->head];
 		if (e->type <= RFM_DEV_EV_INTR4)
@@ -159,7 +204,7 @@ static bool dev_ev_ready(struct rfm_node *node)
 	struct dev_node *dev = node->priv;
 	struct pollfd p = { .fd = dev->fd, .events = POLLIN };
 
-	if (LOAD(dev->count))
+	if (LOAD(dev->count) || LOAD(dev->local_count))
 		return true;
 	return poll(&p, 1, 0) > 0 && (p.revents & POLLIN);
 }
@@ -169,7 +214,7 @@ static uint64_t dev_ev_queued(struct rfm_node *node)
 	struct dev_node *dev = node->priv;
 
 	/* What this process holds; the driver's queue has no cheap count. */
-	return LOAD(dev->count);
+	return LOAD(dev->count) + LOAD(dev->local_count);
 }
 
 /* ---- sleeping ---- */

@@ -17,6 +17,9 @@ struct rfm_dev_sleeper {
 	struct rfm_dev_sleeper *next;
 };
 
+/* Library-made records a handle holds before it takes them. */
+#define DEV_LOCAL_MAX 64u
+
 struct dev_node {
 	int fd;				/* the open device file, O_NONBLOCK */
 	struct rfm_dev_info info;	/* RFM_IOC_GET_INFO at open */
@@ -32,6 +35,15 @@ struct dev_node {
 	uint32_t head;
 	uint32_t count;
 	uint64_t dropped;		/* sum of the overflow records read (atomic) */
+
+	/* Records the library makes for this handle (health: NODE_UP,
+	 * NODE_DOWN, LINK), which the card cannot carry: a small ring under
+	 * local_lock, taken before the driver's. mask: the handle's types. */
+	pthread_mutex_t local_lock;
+	struct rfm_ev_record local[DEV_LOCAL_MAX];
+	uint32_t local_head;
+	uint32_t local_count;		/* also read by ev_ready (atomic) */
+	uint32_t mask;			/* atomic */
 
 	pthread_mutex_t sleep_lock;	/* guards sleepers and wake_gen writes */
 	struct rfm_dev_sleeper *sleepers;

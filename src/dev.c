@@ -230,6 +230,7 @@ static int dev_open_node(struct rfm_node *node, struct rfm_uri *uri)
 	}
 	dev->want_depth = params.depth;
 	pthread_mutex_init(&dev->sleep_lock, NULL);
+	pthread_mutex_init(&dev->local_lock, NULL);
 	node->base = base;
 	node->size = dev->info.window_size;
 	node->id = (int)dev->info.node_id;
@@ -260,6 +261,7 @@ static void dev_close_node(struct rfm_node *node)
 	if (dev->fd >= 0)
 		close(dev->fd);
 	pthread_mutex_destroy(&dev->sleep_lock);
+	pthread_mutex_destroy(&dev->local_lock);
 	free(dev->buf);
 	free(dev);
 	node->priv = NULL;
@@ -271,6 +273,30 @@ static void dev_get_info(const struct rfm_node *node, struct rfm_node_info *info
 
 	info->max_nodes = dev->info.max_nodes;
 	info->nodes_attached = 0; /* the card does not know */
+}
+
+/* The card's status now (GET_INFO reads LCSR on a 5565), as RFM_LINK_*. */
+static uint32_t dev_link_status(struct rfm_node *node)
+{
+	struct dev_node *dev = node->priv;
+	struct rfm_dev_info info;
+	uint32_t l, link = RFM_LINK_KNOWN;
+
+	memset(&info, 0, sizeof(info));
+	if (ioctl(dev->fd, RFM_IOC_GET_INFO, &info) < 0)
+		return RFM_LINK_KNOWN; /* the card is gone: no signal */
+	l = info.link;
+	if (l & RFM_DEV_LINK_SIGNAL)
+		link |= RFM_LINK_SIGNAL;
+	if (l & RFM_DEV_LINK_SYNC_LOST)
+		link |= RFM_LINK_SYNC_LOST;
+	if (l & RFM_DEV_LINK_OWN_DATA)
+		link |= RFM_LINK_OWN_DATA;
+	if (l & RFM_DEV_LINK_BAD_DATA)
+		link |= RFM_LINK_BAD_DATA;
+	if (l & RFM_DEV_LINK_RXFIFO_FULL)
+		link |= RFM_LINK_RXFIFO_FULL;
+	return link;
 }
 
 /* rfm_mem_read/write of bulk_min bytes and more: RFM_IOC_DMA (1), else
@@ -314,6 +340,7 @@ const struct rfm_backend_ops rfm__dev_ops = {
 	.open = dev_open_node,
 	.close = dev_close_node,
 	.get_info = dev_get_info,
+	.link_status = dev_link_status,
 	/* No .forget: the card, not the descriptor, holds the node id. A
 	 * fork()ed child keeps the descriptor, so it can still send; the core
 	 * refuses it the parent's queue, and its close only drops its copy. */

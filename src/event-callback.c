@@ -78,10 +78,10 @@ static void *dispatcher_main(void *arg)
 static int check_type(const char *what, unsigned int type)
 {
 	if (type > RFM_EVENT_INTR4 && type != RFM_EVENT_OVERFLOW && type != RFM_EVENT_NODE_UP &&
-	    type != RFM_EVENT_NODE_DOWN)
+	    type != RFM_EVENT_NODE_DOWN && type != RFM_EVENT_LINK)
 		return rfm__error(RFM_EINVAL,
 				  "%s: event type %u (%s) has no callbacks: use reset, intr1..intr4 "
-				  "overflow, node_up or node_down",
+				  "overflow, node_up, node_down or link",
 				  what, type, rfm_event_type_name(type));
 	return 0;
 }

@@ -181,15 +181,16 @@ RFM_API int rfm_event_set_spin(rfm_node *node, int64_t spin_ns)
 
 static int check_mask(const char *what, uint32_t mask)
 {
-	const uint32_t status = RFM_EVENT_BIT(RFM_EVENT_OVERFLOW) | RFM_EVENT_BIT(RFM_EVENT_LINK);
+	const uint32_t status = RFM_EVENT_BIT(RFM_EVENT_OVERFLOW);
+	const uint32_t link = RFM_EVENT_BIT(RFM_EVENT_LINK);
 
-	if (mask & ~(RFM_EVENT_MASK_NETWORK | RFM_EVENT_MASK_HEALTH | status))
+	if (mask & ~(RFM_EVENT_MASK_NETWORK | RFM_EVENT_MASK_HEALTH | link | status))
 		return rfm__error(RFM_EINVAL, "%s: mask 0x%x has bits of no event type (valid: 0x%x)",
 				  what, mask, RFM_EVENT_MASK_NETWORK);
 	if (mask & status)
 		return rfm__error(RFM_ENOTSUP,
-				  "%s: status types (mask 0x%x) are not enabled by hand: overflow "
-				  "is always delivered, link events are not available yet",
+				  "%s: overflow (mask 0x%x) is not enabled by hand: it is always "
+				  "delivered",
 				  what, mask & status);
 	return 0;
 }

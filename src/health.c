@@ -1,11 +1,16 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Heartbeats and the node monitor: one thread per handle beats into the
- * node's heartbeat area and watches the others' beat counters, turning
- * changes into NODE_UP / NODE_DOWN records in this node's event queues.
+ * node's slot of the heartbeat table in the window (health-table.h) and
+ * watches the other slots' beat counters, turning changes into NODE_UP /
+ * NODE_DOWN records in this node's event queues; it also watches this
+ * node's card and turns status changes into LINK records.
  *
  * A peer is judged by its counter moving, measured on our own clock, not
- * by its timestamps: nodes on a real network do not share a clock.
+ * by its timestamps: nodes on a real network do not share a clock. Each
+ * slot has one writer, its node, which stores its words plainly (no
+ * read-modify-write another node could race with: there is none across
+ * cards).
  */
 #include "config.h"
 
@@ -18,6 +23,7 @@
 #include <rfm/health.h>
 
 #include "futex.h"
+#include "health-table.h"
 #include "wait-notify.h"
 #include "internal.h"
 #include "rt-internal.h"
@@ -31,7 +37,6 @@ struct peer {
 	enum peer_state state;
 	uint32_t incarnation;
 	uint64_t beats;
-	uint64_t changed_ns;	/* our clock when the counter last moved */
 };
 
 struct rfm_health {
@@ -40,7 +45,28 @@ struct rfm_health {
 	uint64_t period_ns;
 	uint32_t misses;
 	uint64_t ups, downs;	/* atomic */
+	uint32_t link;		/* our card's status at the last look */
 	struct peer peers[RFM_MAX_NODES];
+};
+
+/* What a handle has seen of each slot's counter, on its own clock: the
+ * monitor and rfm_health_nodes() share it (under its lock: one per handle,
+ * so a fork() while another handle's monitor holds its lock hangs nobody). */
+struct rfm_hb_seen {
+	pthread_mutex_t lock;
+	uint64_t beats[RFM_MAX_NODES];
+	uint64_t changed_ns[RFM_MAX_NODES]; /* 0: not seen to move yet */
+	bool looked[RFM_MAX_NODES];
+};
+
+/* A peer's slot as read now (its writer may change it under us). */
+struct slot_view {
+	bool valid;		/* magic: some node wrote it */
+	bool beating;		/* valid and not stopped */
+	uint64_t beats, period_ns, beat_ns;
+	uint32_t incarnation, link;
+	int32_t pid;
+	char host[sizeof(((struct rfm_hb_slot *)0)->host) + 1];
 };
 
 static uint64_t clamp_period(uint64_t p)
@@ -48,100 +74,229 @@ static uint64_t clamp_period(uint64_t p)
 	return p < PERIOD_MIN_NS ? PERIOD_MIN_NS : p > PERIOD_MAX_NS ? PERIOD_MAX_NS : p;
 }
 
-static int own_area(rfm_node *node, struct rfm_hb_area **areap)
+static void read_slot(const struct rfm_hb_slot *s, struct slot_view *v)
+{
+	memset(v, 0, sizeof(*v));
+	v->valid = __atomic_load_n(&s->magic, __ATOMIC_ACQUIRE) == RFM__HB_MAGIC;
+	if (!v->valid)
+		return;
+	v->beats = __atomic_load_n(&s->beats, __ATOMIC_ACQUIRE);
+	v->beating = __atomic_load_n(&s->state, __ATOMIC_RELAXED) == RFM__HB_BEATING;
+	v->period_ns = __atomic_load_n(&s->period_ns, __ATOMIC_RELAXED);
+	v->beat_ns = __atomic_load_n(&s->beat_ns, __ATOMIC_RELAXED);
+	v->incarnation = __atomic_load_n(&s->incarnation, __ATOMIC_RELAXED);
+	v->link = __atomic_load_n(&s->link, __ATOMIC_RELAXED);
+	v->pid = __atomic_load_n(&s->pid, __ATOMIC_RELAXED);
+	for (size_t i = 0; i < sizeof(s->host); i++)
+		v->host[i] = __atomic_load_n(&s->host[i], __ATOMIC_RELAXED);
+}
+
+static uint32_t own_link(rfm_node *node)
+{
+	return node->ops->link_status ? node->ops->link_status(node) : 0;
+}
+
+/*
+ * Our incarnation in the slot: the backend's count where it keeps one
+ * (shm:), else one more than the slot's last writer of this id had, so a
+ * restart shows on every backend.
+ */
+static uint32_t own_incarnation(rfm_node *node, const struct rfm_hb_slot *s)
 {
 	struct rfm_node_facts f = { 0 };
 
-	if (!node->ops->node_facts || node->ops->node_facts(node, (unsigned int)node->id, &f) ||
-	    !f.beat)
-		return rfm__error(RFM_ENOTSUP, "%s: the %s: backend has no heartbeat area",
-				  node->uri, node->ops->scheme);
-	*areap = f.beat;
-	return 0;
+	if (node->ops->node_facts && !node->ops->node_facts(node, (unsigned int)node->id, &f) &&
+	    f.incarnation)
+		return f.incarnation;
+	if (__atomic_load_n(&s->magic, __ATOMIC_ACQUIRE) == RFM__HB_MAGIC)
+		return __atomic_load_n(&s->incarnation, __ATOMIC_RELAXED) + 1;
+	return node->incarnation ? node->incarnation : 1;
 }
 
-static void beat(struct rfm_hb_area *a, uint64_t period_ns)
+/* The first beat of this handle: who we are, then the magic. */
+static void claim_slot(rfm_node *node, struct rfm_hb_slot *s)
 {
-	__atomic_store_n(&a->period_ns, period_ns, __ATOMIC_RELAXED);
-	__atomic_store_n(&a->beat_ns, rfm__now_ns(), __ATOMIC_RELAXED);
-	__atomic_fetch_add(&a->beats, 1, __ATOMIC_RELEASE);
+	char host[64] = "";
+	uint64_t beats = __atomic_load_n(&s->magic, __ATOMIC_ACQUIRE) == RFM__HB_MAGIC
+				 ? __atomic_load_n(&s->beats, __ATOMIC_RELAXED)
+				 : 0;
+
+	node->hb_incarnation = own_incarnation(node, s);
+	if (gethostname(host, sizeof(host) - 1))
+		host[0] = 0;
+	for (size_t i = 0; i < sizeof(s->host); i++)
+		__atomic_store_n(&s->host[i], i < sizeof(s->host) - 1 ? host[i] : 0,
+				 __ATOMIC_RELAXED);
+	__atomic_store_n(&s->incarnation, node->hb_incarnation, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->pid, (int32_t)getpid(), __ATOMIC_RELAXED);
+	/* Counting on from a dead predecessor's count: readers see a move. */
+	__atomic_store_n(&s->beats, beats, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->magic, RFM__HB_MAGIC, __ATOMIC_RELEASE);
+}
+
+static void beat(rfm_node *node, struct rfm_hb_slot *s, uint64_t period_ns, uint32_t link)
+{
+	if (!node->hb_incarnation || __atomic_load_n(&s->magic, __ATOMIC_ACQUIRE) != RFM__HB_MAGIC)
+		claim_slot(node, s);
+	__atomic_store_n(&s->period_ns, period_ns, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->beat_ns, rfm__now_ns(), __ATOMIC_RELAXED);
+	__atomic_store_n(&s->link, link, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->state, RFM__HB_BEATING, __ATOMIC_RELAXED);
+	/* One writer: a plain store, never an atomic add. */
+	__atomic_store_n(&s->beats, __atomic_load_n(&s->beats, __ATOMIC_RELAXED) + 1,
+			 __ATOMIC_RELEASE);
+}
+
+static int own_slot(rfm_node *node, struct rfm_hb_slot **slotp)
+{
+	struct rfm_hb_slot *table;
+	int ret = rfm__hb_table(node, &table);
+
+	if (!ret)
+		*slotp = &table[node->id];
+	return ret;
 }
 
 RFM_API int rfm_health_beat(rfm_node *node, uint64_t period_ns)
 {
-	struct rfm_hb_area *a;
+	struct rfm_hb_slot *s;
 	int ret;
 
 	if (!node)
 		return rfm__error(RFM_EINVAL, "rfm_health_beat: node is NULL");
-	ret = own_area(node, &a);
+	if (node->forked)
+		return rfm__error(RFM_ECLOSED, "%s: handle inherited through fork()", node->uri);
+	ret = own_slot(node, &s);
 	if (ret)
 		return ret;
-	beat(a, clamp_period(period_ns ? period_ns : RFM_HEALTH_PERIOD_DEFAULT_NS));
+	beat(node, s, clamp_period(period_ns ? period_ns : RFM_HEALTH_PERIOD_DEFAULT_NS),
+	     own_link(node));
 	return 0;
+}
+
+/*
+ * Note the slot's counter as this handle sees it now. Returns our clock's
+ * time when it was last seen to move, 0 when it has not been (yet).
+ */
+static struct rfm_hb_seen *seen_of(rfm_node *node)
+{
+	struct rfm_hb_seen *s = __atomic_load_n(&node->hb_seen, __ATOMIC_ACQUIRE), *none = NULL;
+
+	if (s)
+		return s;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	pthread_mutex_init(&s->lock, NULL);
+	/* Made by the first of the monitor and a reader: the loser frees its. */
+	if (!__atomic_compare_exchange_n(&node->hb_seen, &none, s, false, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE)) {
+		pthread_mutex_destroy(&s->lock);
+		free(s);
+		s = none;
+	}
+	return s;
+}
+
+static uint64_t observe(rfm_node *node, unsigned int id, uint64_t beats, uint64_t now)
+{
+	struct rfm_hb_seen *s = seen_of(node);
+	uint64_t changed;
+
+	if (!s)
+		return 0;
+	pthread_mutex_lock(&s->lock);
+	if (s->looked[id] && s->beats[id] != beats)
+		s->changed_ns[id] = now;
+	s->looked[id] = true;
+	s->beats[id] = beats;
+	changed = s->changed_ns[id];
+	pthread_mutex_unlock(&s->lock);
+	return changed;
+}
+
+/* Attached, by the backend where it knows (shm:), else by the slot. */
+static bool peer_attached(rfm_node *node, unsigned int id, const struct slot_view *v,
+			  struct rfm_node_facts *f)
+{
+	if (node->ops->node_facts && !node->ops->node_facts(node, id, f))
+		return f->attached && (!v->valid || v->beating);
+	return v->beating;
 }
 
 static void announce(rfm_node *node, struct rfm_health *h, unsigned int type, unsigned int id,
 		     uint32_t incarnation)
 {
-	__atomic_fetch_add(type == RFM_EVENT_NODE_UP ? &h->ups : &h->downs, 1, __ATOMIC_RELAXED);
+	if (type == RFM_EVENT_NODE_UP || type == RFM_EVENT_NODE_DOWN)
+		__atomic_fetch_add(type == RFM_EVENT_NODE_UP ? &h->ups : &h->downs, 1,
+				   __ATOMIC_RELAXED);
 	rfm__event_post(node, (unsigned int)node->id, type, id, incarnation);
 }
 
-static void watch(rfm_node *node, struct rfm_health *h, unsigned int id, uint64_t now)
+static void watch(rfm_node *node, struct rfm_health *h, const struct rfm_hb_slot *slot,
+		  unsigned int id, uint64_t now)
 {
 	struct peer *p = &h->peers[id];
 	struct rfm_node_facts f = { 0 };
+	struct slot_view v;
 
-	if (node->ops->node_facts(node, id, &f) || !f.beat)
-		return;
-	uint64_t beats = __atomic_load_n(&f.beat->beats, __ATOMIC_ACQUIRE);
-	uint64_t period = clamp_period(__atomic_load_n(&f.beat->period_ns, __ATOMIC_RELAXED));
+	read_slot(slot, &v);
+	bool attached = peer_attached(node, id, &v, &f);
+	uint64_t changed = observe(node, id, v.beats, now);
+	uint64_t period = clamp_period(v.period_ns);
 
 	if (p->state == PEER_UNKNOWN) {
 		/* First look: a counter already there may be a dead node's. */
 		p->state = PEER_WATCH;
-		p->beats = beats;
-		p->incarnation = f.incarnation;
-		p->changed_ns = now;
+		p->beats = v.beats;
+		p->incarnation = v.incarnation;
 		return;
 	}
-	if (p->state == PEER_UP && (!f.attached || f.incarnation != p->incarnation)) {
-		/* Detached, or restarted between two looks. */
+	if (p->state == PEER_UP && (!attached || v.incarnation != p->incarnation)) {
+		/* Stopped, detached, or restarted between two looks. */
 		p->state = PEER_DOWN;
 		announce(node, h, RFM_EVENT_NODE_DOWN, id, p->incarnation);
 	}
-	if (f.attached && beats != p->beats) {
-		p->beats = beats;
-		p->changed_ns = now;
+	if (attached && v.valid && v.beats != p->beats) {
+		p->beats = v.beats;
 		if (p->state != PEER_UP) {
 			p->state = PEER_UP;
-			p->incarnation = f.incarnation;
-			announce(node, h, RFM_EVENT_NODE_UP, id, f.incarnation);
+			p->incarnation = v.incarnation;
+			announce(node, h, RFM_EVENT_NODE_UP, id, v.incarnation);
 		}
 		return;
 	}
-	if (p->state == PEER_UP && now - p->changed_ns > (uint64_t)h->misses * period) {
+	if (p->state == PEER_UP && changed && now - changed > (uint64_t)h->misses * period) {
 		p->state = PEER_DOWN;
 		announce(node, h, RFM_EVENT_NODE_DOWN, id, p->incarnation);
 	}
+}
+
+/* The card's status: a LINK record when it changed since the last look. */
+static void watch_link(rfm_node *node, struct rfm_health *h, uint32_t link)
+{
+	if (link != h->link)
+		announce(node, h, RFM_EVENT_LINK, (unsigned int)node->id, link);
+	h->link = link;
 }
 
 static void *health_main(void *arg)
 {
 	rfm_node *node = arg;
 	struct rfm_health *h = node->health;
-	struct rfm_hb_area *own = NULL;
+	struct rfm_hb_slot *table = NULL;
 	uint64_t next = rfm__now_ns();
 
-	own_area(node, &own);
+	rfm__hb_table(node, &table); /* checked by rfm_health_start() */
 	while (!__atomic_load_n(&h->stop, __ATOMIC_ACQUIRE)) {
 		uint64_t now = rfm__now_ns();
+		uint32_t link = own_link(node);
 
-		beat(own, h->period_ns);
+		beat(node, &table[node->id], h->period_ns, link);
+		watch_link(node, h, link);
 		for (unsigned int id = 0; id < RFM_MAX_NODES; id++)
 			if ((int)id != node->id)
-				watch(node, h, id, now);
+				watch(node, h, &table[id], id, now);
 		next += h->period_ns;
 		if (next < now)
 			next = now + h->period_ns;
@@ -153,7 +308,7 @@ static void *health_main(void *arg)
 RFM_API int rfm_health_start(rfm_node *node, const struct rfm_health_config *config)
 {
 	struct rfm_health *h;
-	struct rfm_hb_area *a;
+	struct rfm_hb_slot *s;
 	int ret, err;
 
 	if (!node)
@@ -169,7 +324,7 @@ RFM_API int rfm_health_start(rfm_node *node, const struct rfm_health_config *con
 		return rfm__error(RFM_ECLOSED, "%s: handle inherited through fork()", node->uri);
 	if (node->health)
 		return rfm__error(RFM_EBUSY, "%s: the heartbeat is already running", node->uri);
-	ret = own_area(node, &a);
+	ret = own_slot(node, &s);
 	if (ret)
 		return ret;
 	h = calloc(1, sizeof(*h));
@@ -178,6 +333,8 @@ RFM_API int rfm_health_start(rfm_node *node, const struct rfm_health_config *con
 	h->period_ns = config && config->period_ns ? config->period_ns
 						   : RFM_HEALTH_PERIOD_DEFAULT_NS;
 	h->misses = config && config->misses ? config->misses : RFM_HEALTH_MISSES_DEFAULT;
+	/* The status at start is no change: only later ones make records. */
+	h->link = own_link(node);
 	node->health = h;
 	err = rfm__rt_thread_create(node, &h->thread, health_main, node, "heartbeat");
 	if (err) {
@@ -191,6 +348,7 @@ RFM_API int rfm_health_start(rfm_node *node, const struct rfm_health_config *con
 RFM_API int rfm_health_stop(rfm_node *node)
 {
 	struct rfm_health *h;
+	struct rfm_hb_slot *s;
 
 	if (!node)
 		return rfm__error(RFM_EINVAL, "rfm_health_stop: node is NULL");
@@ -200,6 +358,9 @@ RFM_API int rfm_health_stop(rfm_node *node)
 	if (!node->forked) {
 		rfm__futex_bump_wake(&h->stop, false);
 		pthread_join(h->thread, NULL);
+		/* A clean stop: others see us down now, not after our misses. */
+		if (!own_slot(node, &s))
+			__atomic_store_n(&s->state, RFM__HB_STOPPED, __ATOMIC_RELEASE);
 	}
 	node->health = NULL;
 	free(h);
@@ -209,51 +370,75 @@ RFM_API int rfm_health_stop(rfm_node *node)
 void rfm__health_close(struct rfm_node *node)
 {
 	rfm_health_stop(node);
+	if (node->hb_seen) {
+		pthread_mutex_destroy(&node->hb_seen->lock);
+		free(node->hb_seen);
+		node->hb_seen = NULL;
+	}
+}
+
+/* One row of rfm_health_nodes() from the slot and the backend's facts. */
+static void fill_row(rfm_node *node, struct rfm_node_status *r, unsigned int id,
+		     const struct slot_view *v, const struct rfm_node_facts *f, bool attached,
+		     const char *host, uint64_t now)
+{
+	uint32_t misses = node->health ? node->health->misses : RFM_HEALTH_MISSES_DEFAULT;
+	uint64_t changed = v->valid ? observe(node, id, v->beats, now) : 0;
+
+	memset(r, 0, sizeof(*r));
+	r->id = id;
+	r->attached = attached;
+	r->incarnation = v->valid ? v->incarnation : f->incarnation;
+	r->beats = v->beats;
+	r->period_ns = v->beats ? v->period_ns : 0;
+	r->link = v->link;
+	if (!v->beats)
+		r->age_ns = UINT64_MAX;
+	else if ((node->ops->caps & RFM__CAP_SINGLE_HOST) || (int)id == node->id)
+		/* One host (or our own slot), one clock: the beater's time of
+		 * its last beat. */
+		r->age_ns = v->beat_ns > now ? 0 : now - v->beat_ns;
+	else
+		r->age_ns = changed ? now - changed : UINT64_MAX;
+	r->alive = attached && v->beats && r->age_ns != UINT64_MAX &&
+		   r->age_ns <= (uint64_t)misses * clamp_period(v->period_ns);
+	r->pid = !attached ? 0 : node->ops->node_facts ? f->pid : v->pid;
+	if (attached)
+		memcpy(r->host, host ? host : v->host, host ? sizeof(r->host) : sizeof(v->host));
 }
 
 RFM_API int rfm_health_nodes(rfm_node *node, struct rfm_node_status *rows, size_t max)
 {
+	struct rfm_hb_slot *table;
 	char host[64] = "";
 	uint64_t now = rfm__now_ns();
-	int n = 0;
+	int n = 0, ret;
 
 	if (!node || (!rows && max))
 		return rfm__error(RFM_EINVAL, "rfm_health_nodes: NULL argument");
-	if (!node->ops->node_facts)
-		return rfm__error(RFM_ENOTSUP, "%s: the %s: backend has no node table", node->uri,
-				  node->ops->scheme);
+	ret = rfm__hb_table(node, &table);
+	/* A window too small for the table still has the backend's facts. */
+	if (ret == RFM_ESIZE && node->ops->node_facts)
+		table = NULL;
+	else if (ret)
+		return ret;
 	/* One host: every node runs on this one. */
-	if ((node->ops->caps & RFM__CAP_SINGLE_HOST) && gethostname(host, sizeof(host) - 1))
+	bool one_host = node->ops->caps & RFM__CAP_SINGLE_HOST;
+	if (one_host && gethostname(host, sizeof(host) - 1))
 		host[0] = 0;
 	for (unsigned int id = 0; id < RFM_MAX_NODES; id++) {
 		struct rfm_node_facts f = { 0 };
+		struct slot_view v;
 
-		if (node->ops->node_facts(node, id, &f))
+		if (table)
+			read_slot(&table[id], &v);
+		else
+			memset(&v, 0, sizeof(v));
+		bool attached = peer_attached(node, id, &v, &f);
+		if (!attached && !v.beats)
 			continue;
-		uint64_t beats = f.beat ? __atomic_load_n(&f.beat->beats, __ATOMIC_ACQUIRE) : 0;
-		if (!f.attached && !beats)
-			continue;
-		if ((size_t)n < max) {
-			struct rfm_node_status *r = &rows[n];
-			/* The beating node (maybe a thread of ours) writes these at any time. */
-			uint64_t period = beats ? __atomic_load_n(&f.beat->period_ns, __ATOMIC_RELAXED) : 0;
-			uint64_t at = beats ? __atomic_load_n(&f.beat->beat_ns, __ATOMIC_RELAXED) : 0;
-			uint32_t misses = node->health ? node->health->misses
-						       : RFM_HEALTH_MISSES_DEFAULT;
-
-			memset(r, 0, sizeof(*r));
-			r->id = id;
-			r->attached = f.attached;
-			r->incarnation = f.incarnation;
-			r->beats = beats;
-			r->period_ns = period;
-			r->age_ns = !beats ? UINT64_MAX : at > now ? 0 : now - at;
-			r->alive = f.attached && beats &&
-				   r->age_ns <= (uint64_t)misses * clamp_period(period);
-			r->pid = f.attached ? f.pid : 0;
-			if (f.attached)
-				memcpy(r->host, host, sizeof(r->host));
-		}
+		if ((size_t)n < max)
+			fill_row(node, &rows[n], id, &v, &f, attached, one_host ? host : NULL, now);
 		n++;
 	}
 	return n;

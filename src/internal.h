@@ -76,21 +76,19 @@ struct rfm_events;
 
 /* ---- health (health*.c and the backends) ---- */
 
-/* A node's heartbeat words in shared memory; only that node writes them. */
-struct rfm_hb_area {
-	uint64_t beats;		/* beats so far (release: written last) */
-	uint64_t beat_ns;	/* the beater's CLOCK_MONOTONIC at the last beat */
-	uint64_t period_ns;	/* its period */
-};
-
+/* What a backend knows of a node id besides its heartbeat slot (which
+ * is in the window, health-table.h): shm: knows who holds each id. */
 struct rfm_node_facts {
 	bool attached;
 	uint32_t incarnation;
 	int32_t pid;
-	struct rfm_hb_area *beat; /* NULL: no heartbeat area */
 };
 
 struct rfm_health;
+struct rfm_hb_seen;
+
+/* node->hb_offset when the URI has no heartbeat=: the window's end. */
+#define RFM__HB_DEFAULT UINT64_MAX
 
 /* ---- backends ---- */
 
@@ -182,11 +180,14 @@ struct rfm_backend_ops {
 
 	/*
 	 * Health (optional). node_facts fills what the backend knows of node
-	 * @id; NULL facts->beat means it has no heartbeat area. node_alive
-	 * says whether @id is held by a live process with @incarnation.
+	 * @id (without it, the heartbeat slots alone say who is there).
+	 * node_alive says whether @id is held by a live process with
+	 * @incarnation. link_status: this node's card now, RFM_LINK_* bits
+	 * (0: the card has no status).
 	 */
 	int (*node_facts)(struct rfm_node *node, unsigned int id, struct rfm_node_facts *facts);
 	bool (*node_alive)(struct rfm_node *node, unsigned int id, uint32_t incarnation);
+	uint32_t (*link_status)(struct rfm_node *node);
 
 	/*
 	 * Bulk transfer by the hardware (DMA), optional: called by
@@ -222,6 +223,9 @@ struct rfm_node {
 	int64_t spin_ns;	/* spin of a blocking wait; -1: never sleep */
 	struct rfm_events *ev;	/* event state, from rfm_open() to rfm_close() */
 	struct rfm_health *health; /* heartbeat thread, or NULL */
+	uint64_t hb_offset;	/* heartbeat table (URI heartbeat=), RFM__HB_DEFAULT: the end */
+	uint32_t hb_incarnation; /* written into our slot; 0 until the first beat */
+	struct rfm_hb_seen *hb_seen; /* readers' view of the slots (health.c), or NULL */
 	uint64_t ev_sent;	/* events this handle sent (relaxed atomic) */
 	struct rfm_rt_opts *rt;	/* prefault/lock/scheduling (rt-internal.h), or NULL */
 };

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rfm/health.h>
+
 #include "layout-internal.h"
 
 #define HEX(x) ((unsigned long long)(x))
@@ -373,6 +375,50 @@ static void place_region(rfm_layout *layout, struct rfm_diag_list *diags, size_t
 	}
 }
 
+/*
+ * The heartbeat table (health.h) is in the window too: by default its last
+ * RFM_HEALTH_TABLE_SIZE bytes. A layout either keeps out of them or
+ * declares the table as a region named RFM_HEALTH_REGION_NAME (anywhere,
+ * with nodes opened with heartbeat=OFFSET), big enough and slot-aligned.
+ */
+static void check_heartbeat_table(rfm_layout *layout, struct rfm_diag_list *diags)
+{
+	uint64_t w = layout->window_size;
+	uint64_t start = w - RFM_HEALTH_TABLE_SIZE;
+
+	if (w < RFM_HEALTH_TABLE_SIZE)
+		return; /* no room for a table: health refuses such windows */
+	for (size_t i = 0; i < layout->nregions; i++) {
+		const struct lay_region *r = &layout->regions[i];
+
+		if (strcmp(r->name, RFM_HEALTH_REGION_NAME))
+			continue;
+		if (r->size < RFM_HEALTH_TABLE_SIZE || r->offset % RFM_HEALTH_SLOT_SIZE)
+			rfm__diag(diags, r->pos, RFM_ELAYOUT,
+				  "region '%s' holds the heartbeat table: it needs %u bytes at a "
+				  "multiple of %u (it has 0x%llx bytes at 0x%llx)",
+				  r->name, RFM_HEALTH_TABLE_SIZE, RFM_HEALTH_SLOT_SIZE, HEX(r->size),
+				  HEX(r->offset));
+		return;
+	}
+	for (size_t i = 0; i < layout->nregions; i++) {
+		const struct lay_region *r = &layout->regions[i];
+
+		if (r->size && fits(r->offset, r->size, w) && r->offset + r->size > start) {
+			/* One problem: the first region in the way says what to do. */
+			rfm__diag(diags, r->pos_offset.line ? r->pos_offset : r->pos, RFM_ELAYOUT,
+				  "region '%s' [0x%llx, 0x%llx) overlaps the heartbeat table, the "
+				  "window's last %u bytes [0x%llx, 0x%llx): end it before 0x%llx, or "
+				  "declare the table as a region named '%s' (and open nodes with "
+				  "heartbeat=OFFSET)",
+				  r->name, HEX(r->offset), HEX(r->offset + r->size),
+				  RFM_HEALTH_TABLE_SIZE, HEX(start), HEX(w), HEX(start),
+				  RFM_HEALTH_REGION_NAME);
+			return;
+		}
+	}
+}
+
 void rfm__layout_check(rfm_layout *layout, struct rfm_diag_list *diags)
 {
 	size_t nspans = layout->nregions + layout->nrecords + layout->nvars + 1;
@@ -417,6 +463,7 @@ void rfm__layout_check(rfm_layout *layout, struct rfm_diag_list *diags)
 	}
 	check_duplicates(diags, spans, layout->nregions);
 	check_overlaps(diags, spans, layout->nregions, "");
+	check_heartbeat_table(layout, diags);
 
 	/* Placement and checks of each region's contents. */
 	for (size_t i = 0; i < layout->nregions; i++)

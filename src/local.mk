@@ -28,6 +28,8 @@ src_librfm_la_SOURCES = \
 	src/ring-inspect.c \
 	src/counters.c \
 	src/health.c \
+	src/health-table.c \
+	src/health-table.h \
 	src/selftest.c \
 	src/shm-health.c \
 	src/shm-names.c \

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "health-table.h"
 #include "rt-internal.h"
 
 int rfm__fd_keep_off_std(int fd)
@@ -69,6 +70,8 @@ static int open_node(const char *uri_text, const struct rfm_open_options *option
 	}
 	node->ops = ops;
 	ret = rfm__event_options(node, &uri);
+	if (!ret)
+		ret = rfm__hb_options(node, &uri);
 	if (!ret)
 		ret = rfm__rt_options(node, &uri, options);
 	if (!ret)
@@ -164,6 +167,8 @@ RFM_API int rfm_node_get_info(const rfm_node *node, struct rfm_node_info *info)
 	strncpy(full.uri, rfm_node_uri(node), sizeof(full.uri) - 1);
 	if (node->ops->get_info)
 		node->ops->get_info(node, &full);
+	if (node->ops->link_status)
+		full.link = node->ops->link_status((struct rfm_node *)node);
 	/* Fill only what the caller's (possibly older, smaller) struct holds. */
 	memcpy(info, &full, full.struct_size);
 	return 0;

@@ -237,6 +237,8 @@ static void r2g_get_info(const struct rfm_node *node, struct rfm_node_info *info
 	info->nodes_attached = 0;	/* the card does not know */
 }
 
+static void push(struct rfm_node *node, const RFM2GEVENTINFO *info, unsigned int type);
+
 static int r2g_ev_send(struct rfm_node *node, unsigned int to, struct rfm_ev_record *rec)
 {
 	struct r2g_node *r = node->priv;
@@ -246,6 +248,17 @@ static int r2g_ev_send(struct rfm_node *node, unsigned int to, struct rfm_ev_rec
 		.NodeId = (RFM2G_NODE) (to == RFM_NODE_ALL ? RFM2G_NODE_ALL : to),
 	};
 
+	/* Health records (NODE_UP, NODE_DOWN, LINK) the library makes for this
+	 * node: the card carries network types only, so they go to this
+	 * handle's own queue. */
+	if (rec->type > RFM_EVENT_INTR4) {
+		if (to != (unsigned int)node->id)
+			return rfm__error(RFM_ENOTSUP, "%s: the card carries only network types",
+					  node->uri);
+		info.NodeId = (RFM2G_NODE)rec->sender;
+		push(node, &info, rec->type);
+		return 1;
+	}
 	/* The core has checked the type (0..4): the driver must never see another. */
 	if (ioctl(r->fd, IOCTL_RFM2G_SEND_EVENT, &info) != 0)
 		return rfm__r2g_errno(errno, "SEND_EVENT", node->uri ? node->uri : "rfm2g");

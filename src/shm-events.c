@@ -422,7 +422,7 @@ static int shm_ev_send(struct rfm_node *node, unsigned int to, struct rfm_ev_rec
 static bool valid_record(const struct rfm_ev_record *r)
 {
 	return (r->type <= RFM_EVENT_INTR4 || r->type == RFM_EVENT_NODE_UP ||
-		r->type == RFM_EVENT_NODE_DOWN) && r->sender <= RFM_NODE_ID_MAX;
+		r->type == RFM_EVENT_NODE_DOWN || r->type == RFM_EVENT_LINK) && r->sender <= RFM_NODE_ID_MAX;
 }
 
 static void publish_head(struct shm_node *shm, uint64_t head)

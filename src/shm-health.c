@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Health on the shm: backend: each node's heartbeat words live in its entry
- * of the segment's node table (written only by that node), and a node id
- * is alive while a process holds its lock byte.
+ * Health on the shm: backend: the segment's node table says who holds each
+ * node id (its heartbeat is in the window, as on every backend), and a
+ * node id is alive while a process holds its lock byte.
  */
 #include "config.h"
 
@@ -19,8 +19,6 @@ int rfm__shm_node_facts(struct rfm_node *node, unsigned int id, struct rfm_node_
 	facts->attached = __atomic_load_n(&e->state, __ATOMIC_ACQUIRE) == RFM_SHM_NODE_ATTACHED;
 	facts->incarnation = __atomic_load_n(&e->incarnation, __ATOMIC_RELAXED);
 	facts->pid = __atomic_load_n(&e->pid, __ATOMIC_RELAXED);
-	/* The three words are laid out as struct rfm_hb_area. */
-	facts->beat = (struct rfm_hb_area *)&e->beats;
 	return 0;
 }
 
@@ -40,11 +38,3 @@ bool rfm__shm_node_alive(struct rfm_node *node, unsigned int id, uint32_t incarn
 		return true;
 	return rfm__shm_byte_locked(shm->fd, RFM_SHM_LOCK_BASE + id);
 }
-
-_Static_assert(offsetof(struct rfm_shm_node_entry, beat_ns) ==
-		       offsetof(struct rfm_shm_node_entry, beats) + offsetof(struct rfm_hb_area, beat_ns),
-	       "heartbeat words match struct rfm_hb_area");
-_Static_assert(offsetof(struct rfm_shm_node_entry, beat_period_ns) ==
-		       offsetof(struct rfm_shm_node_entry, beats) +
-			       offsetof(struct rfm_hb_area, period_ns),
-	       "heartbeat words match struct rfm_hb_area");

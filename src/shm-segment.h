@@ -91,7 +91,8 @@ struct rfm_shm_node_entry {
 	int32_t pid;		/* process holding the id (informational) */
 	uint32_t event_queues;	/* bit j: queue j of this node has a receiver (atomic) */
 	uint64_t attach_ns;	/* CLOCK_REALTIME of the attach */
-	/* Heartbeats (struct rfm_hb_area), written by the node itself. */
+	/* Heartbeat words of format 1, no longer written: heartbeats are in
+	 * the window now (health-table.h); kept so the format stays. */
 	uint64_t beats;
 	uint64_t beat_ns;
 	uint64_t beat_period_ns;

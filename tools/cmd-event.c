@@ -19,16 +19,18 @@
 
 /* The types wait and listen take: the network's, node health, overflow announcements. */
 #define OVERFLOW_BIT RFM_EVENT_BIT(RFM_EVENT_OVERFLOW)
-#define RECEIVABLE (RFM_EVENT_MASK_NETWORK | RFM_EVENT_MASK_HEALTH | OVERFLOW_BIT)
+#define LINK_BIT RFM_EVENT_BIT(RFM_EVENT_LINK)
+#define MONITORED (RFM_EVENT_MASK_HEALTH | LINK_BIT)
+#define RECEIVABLE (RFM_EVENT_MASK_NETWORK | MONITORED | OVERFLOW_BIT)
 
 static int unknown_type(struct cli *cli, const char *name)
 {
 	static const char *const names[] = { "intr1", "intr2", "intr3", "intr4", "reset",
-					     "node_up", "node_down", "overflow" };
+					     "node_up", "node_down", "link", "overflow" };
 	const char *near = cli_suggest(name, names, sizeof(names) / sizeof(names[0]));
 
 	return cli_usage_error(cli, "unknown event type '%s' (use intr1, intr2, intr3, intr4, "
-			       "reset, node_up, node_down or overflow)%s%s%s", name,
+			       "reset, node_up, node_down, link or overflow)%s%s%s", name,
 			       near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
 }
 
@@ -100,6 +102,12 @@ static void print_event(struct cli *cli, const struct rfm_event *ev, enum cli_cl
 		printf("seq %llu: node %u %s (incarnation %u), at %s\n",
 		       (unsigned long long)ev->seq, ev->sender,
 		       ev->type == RFM_EVENT_NODE_UP ? "up" : "down", ev->data, when);
+	} else if (ev->type == RFM_EVENT_LINK) {
+		printf("seq %llu: link %s (card status 0x%02x), at %s\n",
+		       (unsigned long long)ev->seq,
+		       (ev->data & RFM_LINK_SIGNAL) && !(ev->data & RFM_LINK_SYNC_LOST) ? "up"
+											   : "down",
+		       ev->data, when);
 	} else {
 		printf("seq %llu: %s from node %u, data %u (0x%08x), latency %llu ns, at %s\n",
 		       (unsigned long long)ev->seq, rfm_event_type_name(ev->type), ev->sender,
@@ -124,7 +132,7 @@ static int start_receiving(struct cli *cli, uint32_t mask)
 		return ret;
 	if (rfm_event_enable(cli->node, enable ? enable : RFM_EVENT_MASK_NETWORK))
 		return cli_fail(cli);
-	if (mask & RFM_EVENT_MASK_HEALTH) {
+	if (mask & MONITORED) {
 		ret = rfm_health_start(cli->node, NULL);
 		if (ret && ret != RFM_EBUSY)
 			return cli_fail(cli);
@@ -317,14 +325,15 @@ const struct cli_command cli_cmd_wait = {
 		"Events sent before rfm wait started listening are not seen.\n"
 		"\n"
 		"Options:\n"
-		"  -e, --event TYPE    intr1, intr2, intr3, intr4, reset, node_up, node_down\n"
-		"                      or overflow; a comma list\n"
+		"  -e, --event TYPE    intr1, intr2, intr3, intr4, reset, node_up, node_down,\n"
+		"                      link or overflow; a comma list\n"
 		"  -t, --timeout MS    give up after MS milliseconds (default: never)\n"
 		"      --time CLOCK    timestamps in realtime (default: UTC, ISO 8601) or\n"
 		"                      monotonic (seconds) time\n"
 		"\n"
-		"node_up and node_down come from a node-health monitor that this command\n"
-		"then runs on its node; overflow announces events its queue dropped.\n"
+		"node_up, node_down and link (its card's status changed: data = RFM_LINK_*\n"
+		"bits) come from a node-health monitor that this command then runs on its\n"
+		"node; overflow announces events its queue dropped.\n"
 		"\n"
 		"JSON keys: type, sender, data, seq, sent_ns, received_ns (monotonic ns),\n"
 		"time (in CLOCK).\n",
@@ -416,15 +425,16 @@ const struct cli_command cli_cmd_listen = {
 		"came for MS milliseconds.\n"
 		"\n"
 		"Options:\n"
-		"  -e, --event TYPE    intr1, intr2, intr3, intr4, reset, node_up, node_down\n"
-		"                      or overflow; a comma list\n"
+		"  -e, --event TYPE    intr1, intr2, intr3, intr4, reset, node_up, node_down,\n"
+		"                      link or overflow; a comma list\n"
 		"  -c, --count N       stop after N events\n"
 		"  -t, --timeout MS    stop after MS milliseconds without an event\n"
 		"      --time CLOCK    timestamps in realtime (default: UTC, ISO 8601) or\n"
 		"                      monotonic (seconds) time\n"
 		"\n"
-		"node_up and node_down come from a node-health monitor that this command\n"
-		"then runs on its node.\n"
+		"node_up, node_down and link (its card's status changed: data = RFM_LINK_*\n"
+		"bits) come from a node-health monitor that this command then runs on its\n"
+		"node.\n"
 		"\n"
 		"JSON: one object per line and event, with the keys type, sender, data,\n"
 		"seq, sent_ns, received_ns (monotonic ns), time (in CLOCK).\n",

@@ -52,6 +52,11 @@ static int info_run(struct cli *cli, int argc, char **argv)
 		cli_json_add_u64(obj, "max_nodes", info.max_nodes);
 		cli_json_add_u64(obj, "nodes_attached", info.nodes_attached);
 		cli_json_add_u64(obj, "incarnation", info.incarnation);
+		/* The card's status bits (RFM_LINK_*); null: no card status (shm:). */
+		if (info.link & RFM_LINK_KNOWN)
+			cli_json_add_u64(obj, "link", info.link);
+		else
+			json_object_object_add(obj, "link", NULL);
 		cli_json_add_string(obj, "version", rfm_version_string());
 		if (has_footprint)
 			cli_json_add_u64(obj, "footprint", footprint);
@@ -65,6 +70,14 @@ static int info_run(struct cli *cli, int argc, char **argv)
 	printf("nodes attached: %u of %u (this one included)\n", info.nodes_attached,
 	       info.max_nodes);
 	printf("incarnation:    %u\n", info.incarnation);
+	if (info.link & RFM_LINK_KNOWN)
+		printf("link:           %s%s%s%s%s\n",
+		       (info.link & RFM_LINK_SIGNAL) && !(info.link & RFM_LINK_SYNC_LOST) ? "up"
+											 : "down",
+		       info.link & RFM_LINK_OWN_DATA ? ", ring closed (own data returns)" : "",
+		       info.link & RFM_LINK_SYNC_LOST ? ", sync lost" : "",
+		       info.link & RFM_LINK_BAD_DATA ? ", bad data" : "",
+		       info.link & RFM_LINK_RXFIFO_FULL ? ", receive FIFO full" : "");
 	printf("librfm:         %s\n", rfm_version_string());
 	if (has_footprint)
 		printf("footprint:      %llu bytes in /dev/shm (window, header pages and one "
@@ -78,12 +91,14 @@ const struct cli_command cli_cmd_info = {
 	.summary = "Show the node's id, window size, backend and network",
 	.help = "Open the node named by --uri and describe it: node id, window size,\n"
 		"backend, canonical URI, attached nodes, how many times this node id\n"
-		"has been attached (incarnation) and the library version.\n"
+		"has been attached (incarnation), the card's link status where the card\n"
+		"reports one (dev:) and the library version.\n"
 		"For an emulated (shm:) network, also the bytes it occupies in /dev/shm.\n"
 		"A shm: network that does not exist is created only when the URI gives\n"
 		"its size= (else the command fails: \"no network 'NAME'\").\n"
 		"\n"
 		"JSON keys: node_id, size, backend, uri, max_nodes, nodes_attached,\n"
-		"incarnation, version, footprint (shm: only).\n",
+		"incarnation, link (RFM_LINK_* bits of node.h; null: no card status),\n"
+		"version, footprint (shm: only).\n",
 	.run = info_run,
 };

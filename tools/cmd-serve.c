@@ -176,6 +176,10 @@ static int serve_run(struct cli *cli, int argc, char **argv)
 	ret = serve_open_vars(&s);
 	if (ret)
 		goto out;
+	if (serve_counts_init(&s)) {
+		ret = cli_error(cli, "out of memory");
+		goto out;
+	}
 	pthread_mutex_init(&s.lock, NULL);
 	pthread_cond_init(&s.changed, NULL);
 	s.start_ns = rfm_event_now_ns();
@@ -184,6 +188,7 @@ static int serve_run(struct cli *cli, int argc, char **argv)
 	pthread_cond_destroy(&s.changed);
 	pthread_mutex_destroy(&s.lock);
 out:
+	serve_counts_free(&s);
 	serve_close_vars(&s);
 	rfm_layout_free(s.layout);
 	free(s.snapshot);

@@ -63,6 +63,8 @@ tools_rfm_SOURCES += \
 	tools/serve-metrics.c \
 	tools/serve-rings.c \
 	tools/serve-token.c \
+	tools/serve-host.c \
+	tools/serve-counts.c \
 	tools/serve-hist.c \
 	tools/serve-http.c
 nodist_tools_rfm_SOURCES = tools/serve-assets.c

@@ -415,6 +415,11 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char
 		*upload_data_size = 0;
 		return MHD_YES;
 	}
+	if (!serve_host_allowed(MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Host"),
+				s->port))
+		return send_error(conn, MHD_HTTP_FORBIDDEN,
+				  "the Host header does not name this server (use localhost or "
+				  "its address)");
 	if (bad_path(url))
 		return send_error(conn, MHD_HTTP_BAD_REQUEST, "bad path");
 	if (!strcmp(method, MHD_HTTP_METHOD_POST))
@@ -467,5 +472,6 @@ struct MHD_Daemon *serve_http_start(struct serve *s, const char *bind, uint16_t 
 	}
 	const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
 	*chosen = info ? info->port : port;
+	s->port = *chosen;
 	return d;
 }

@@ -11,11 +11,31 @@
 
 #include "serve.h"
 
+/* A card's status (RFM_LINK_*), or null where the node has no card status. */
+static struct json_object *link_json(uint32_t link)
+{
+	struct json_object *o;
+
+	if (!(link & RFM_LINK_KNOWN))
+		return NULL;
+	o = json_object_new_object();
+	cli_json_add_bool(o, "up", (link & RFM_LINK_SIGNAL) && !(link & RFM_LINK_SYNC_LOST));
+	cli_json_add_bool(o, "signal", link & RFM_LINK_SIGNAL);
+	cli_json_add_bool(o, "sync_lost", link & RFM_LINK_SYNC_LOST);
+	cli_json_add_bool(o, "own_data", link & RFM_LINK_OWN_DATA);
+	cli_json_add_bool(o, "bad_data", link & RFM_LINK_BAD_DATA);
+	cli_json_add_bool(o, "rxfifo_full", link & RFM_LINK_RXFIFO_FULL);
+	return o;
+}
+
 struct json_object *serve_json_nodes(struct serve *s)
 {
+	struct rfm_node_info me = { .struct_size = sizeof(me) };
 	struct rfm_node_status rows[RFM_MAX_NODES];
 	struct json_object *arr = json_object_new_array();
 	int n = rfm_health_nodes(s->cli->node, rows, RFM_MAX_NODES);
+
+	rfm_node_get_info(s->cli->node, &me);
 
 	/* A backend without a node table (ENOTSUP) has an empty one. */
 	for (int i = 0; i < n && i < RFM_MAX_NODES; i++) {
@@ -42,7 +62,10 @@ struct json_object *serve_json_nodes(struct serve *s)
 		else
 			json_object_object_add(o, "pid", NULL);
 		cli_json_add_string(o, "host", r->host);
-		cli_json_add_bool(o, "self", (int)r->id == rfm_node_id(s->cli->node));
+		bool self = (int)r->id == rfm_node_id(s->cli->node);
+		cli_json_add_bool(o, "self", self);
+		/* Ours now; another node's as it wrote it with its last beat. */
+		json_object_object_add(o, "link", link_json(self ? me.link : r->link));
 		json_object_array_add(arr, o);
 	}
 	return arr;
@@ -125,7 +148,48 @@ struct json_object *serve_json_stats(struct serve *s)
 	cli_json_add_u64(o, "events_sent", hc.events_sent);
 	cli_json_add_u64(o, "ring_lost", hc.ring_lost);
 	cli_json_add_u64(o, "record_retries", hc.record_retries);
+	json_object_object_add(o, "by_node", serve_json_events(s));
+	json_object_object_add(o, "records", serve_json_records(s));
 	return o;
+}
+
+static void add_count(void *arg, unsigned int node, const char *type, uint64_t count,
+		      double rate)
+{
+	struct json_object *o = json_object_new_object();
+
+	cli_json_add_u64(o, "node", node);
+	cli_json_add_string(o, "type", type);
+	cli_json_add_u64(o, "count", count);
+	json_object_object_add(o, "rate_per_s", json_object_new_double(rate));
+	json_object_array_add(arg, o);
+}
+
+struct json_object *serve_json_events(struct serve *s)
+{
+	struct json_object *arr = json_object_new_array();
+
+	serve_each_count(s, add_count, arr);
+	return arr;
+}
+
+struct json_object *serve_json_records(struct serve *s)
+{
+	struct json_object *arr = json_object_new_array();
+
+	for (size_t i = 0; i < rfm_layout_record_count(s->layout); i++) {
+		struct json_object *o;
+		const char *name;
+		uint32_t seq;
+
+		if (serve_record_seq(s, i, &name, &seq))
+			continue;
+		o = json_object_new_object();
+		cli_json_add_string(o, "name", name);
+		cli_json_add_u64(o, "seq", seq);
+		json_object_array_add(arr, o);
+	}
+	return arr;
 }
 
 struct json_object *serve_json_hist(struct serve *s)

@@ -86,6 +86,33 @@ static void nodes(struct text *t, struct serve *s)
 	for (int i = 0; i < n; i++)
 		fprintf(t->fp, "rfm_heartbeats_total{node=\"%u\"} %llu\n", rows[i].id,
 			(unsigned long long)rows[i].beats);
+	head(t, "rfm_node_link_up", "gauge",
+	     "1 when the node's card has signal and sync (nodes whose card reports status)");
+	for (int i = 0; i < n; i++)
+		if (rows[i].link & RFM_LINK_KNOWN)
+			fprintf(t->fp, "rfm_node_link_up{node=\"%u\"} %d\n", rows[i].id,
+				(rows[i].link & RFM_LINK_SIGNAL) && !(rows[i].link & RFM_LINK_SYNC_LOST));
+}
+
+static void by_node_count(void *arg, unsigned int node, const char *type, uint64_t count,
+			  double rate)
+{
+	struct text *t = arg;
+
+	(void)rate;
+	fprintf(t->fp, "rfm_events_received_by_node_total{node=\"%u\",type=\"%s\"} %llu\n",
+		node, type, (unsigned long long)count);
+}
+
+static void by_node_rate(void *arg, unsigned int node, const char *type, uint64_t count,
+			 double rate)
+{
+	struct text *t = arg;
+
+	(void)count;
+	fprintf(t->fp, "rfm_events_received_by_node_rate{node=\"%u\",type=\"%s\"} ", node, type);
+	value(t->fp, rate);
+	fputc('\n', t->fp);
 }
 
 static void counters(struct text *t, struct serve *s)
@@ -102,6 +129,24 @@ static void counters(struct text *t, struct serve *s)
 		if (name && strcmp(name, "?"))
 			fprintf(t->fp, "rfm_events_received_total{type=\"%s\"} %llu\n", name,
 				(unsigned long long)s->received[type]);
+	}
+	head(t, "rfm_events_received_by_node_total", "counter",
+	     "Event records the server's node received, by sending node and type");
+	serve_each_count(s, by_node_count, t);
+	head(t, "rfm_events_received_by_node_rate", "gauge",
+	     "Records a second over the last second or more, by sending node and type");
+	serve_each_count(s, by_node_rate, t);
+	head(t, "rfm_record_sequence", "gauge",
+	     "Sequence word of each record of the layout (even: published, odd: mid-publish)");
+	for (size_t i = 0; i < rfm_layout_record_count(s->layout); i++) {
+		const char *name;
+		uint32_t seq;
+
+		if (serve_record_seq(s, i, &name, &seq))
+			continue;
+		fputs("rfm_record_sequence{record=\"", t->fp);
+		label_value(t->fp, name);
+		fprintf(t->fp, "\"} %u\n", seq);
 	}
 	head(t, "rfm_event_overflows_total", "counter",
 	     "Overflow announcements: records lost to the server's full queue were reported");

@@ -121,5 +121,6 @@ void serve_take_events(struct serve *s)
 
 	while ((n = rfm_event_fetch(s->cli->node, evs, 64, 0)) > 0)
 		for (int i = 0; i < n; i++)
-			s->received[evs[i].type & 31]++;
+			serve_count_event(s, &evs[i]);
+	serve_update_rates(s, rfm_event_now_ns());
 }

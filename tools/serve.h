@@ -55,7 +55,32 @@ struct serve {
 	struct serve_hist_bin *hist;
 	size_t nhist;
 	const char *hist_path;
+	uint16_t port;			/* the port it listens on */
+	struct serve_counts *counts;	/* by node and type (serve-counts.c) */
 };
+
+/* ---- serve-counts.c: counters by node and type, rates, record sequences ---- */
+
+/* Allocate s->counts. 0 or -1 (no memory). */
+int serve_counts_init(struct serve *s);
+void serve_counts_free(struct serve *s);
+/* Count one record taken from the server's queue. */
+void serve_count_event(struct serve *s, const struct rfm_event *ev);
+/* Recompute the rates from the deltas when a second has passed since the last time. */
+void serve_update_rates(struct serve *s, uint64_t now_ns);
+/* Call @fn for every (node, type) with a count, in node then type order. */
+void serve_each_count(struct serve *s,
+		      void (*fn)(void *arg, unsigned int node, const char *type, uint64_t count,
+				 double rate),
+		      void *arg);
+/* The name and sequence word of record @index of s->layout. 0 or -1. */
+int serve_record_seq(struct serve *s, size_t index, const char **name, uint32_t *seq);
+
+/* ---- serve-host.c ---- */
+
+/* Whether a request's Host header names this server in a way DNS cannot
+ * rebind: localhost or an IP literal, with @port if it has a port. */
+bool serve_host_allowed(const char *host, uint16_t port);
 
 /* ---- serve-state.c: reading the node (callers hold s->lock) ---- */
 
@@ -91,6 +116,9 @@ struct json_object *serve_json_nodes(struct serve *s);
 /* @names: comma list or NULL for all. NULL after setting *@bad to the bad name. */
 struct json_object *serve_json_vars(struct serve *s, const char *names, const char **bad);
 struct json_object *serve_json_stats(struct serve *s);
+/* Counters and rates by node and type; the layout's records' sequences. */
+struct json_object *serve_json_events(struct serve *s);
+struct json_object *serve_json_records(struct serve *s);
 struct json_object *serve_json_hist(struct serve *s);
 /* Everything the page shows: nodes, stats, vars, as one object. */
 struct json_object *serve_json_snapshot(struct serve *s);

@@ -85,7 +85,10 @@ enum rfm_event_type {
 	/** A node's heartbeat stopped or it detached (health.h); sender = that
 	 *  node, data = the incarnation that went down. */
 	RFM_EVENT_NODE_DOWN = 18,
-	RFM_EVENT_LINK = 19,	  /**< Reserved: link or sync state changed (health). */
+	/** This node's card status changed (seen by rfm_health_start()'s thread);
+	 *  sender = own node, data = the new RFM_LINK_* bits (node.h). Enable it
+	 *  like a network type (since 0.2). */
+	RFM_EVENT_LINK = 19,
 };
 
 /** Bit of @p type in an event mask. */

@@ -6,8 +6,24 @@
  * @defgroup health Health
  * @{
  * rfm_health_start() starts a thread on the handle that beats at a period
- * into the node's heartbeat area (on `shm:`, words in the segment's node
- * table that only this node writes) and watches every other node's beats.
+ * into the node's slot of the **heartbeat table** and watches every other
+ * node's beats.
+ *
+ * **The heartbeat table** is in the window, the same on every backend:
+ * ::RFM_MAX_NODES slots of ::RFM_HEALTH_SLOT_SIZE bytes
+ * (::RFM_HEALTH_TABLE_SIZE, 16 KiB), slot @c id written only by node
+ * @c id (a beat counter, period, incarnation, pid, host name, card status),
+ * so it works on real reflective memory where each card holds its own
+ * copy. By default it is the **last 16 KiB of the window**; the URI
+ * parameter `heartbeat=OFFSET` (a multiple of 64) puts it elsewhere, and
+ * every node of a network must use the same place. Layouts keep out of
+ * it: a layout region overlapping the window's last 16 KiB is an error
+ * unless the layout declares the table as a region named `heartbeats`
+ * (see rfm-layout(5)). Nothing is written there until a node beats.
+ * Liveness comes from the reader seeing a slot's counter move against its
+ * own clock (nodes on a real network share no clock); on `shm:`, where
+ * every node runs on one host, the writer's time of the last beat is
+ * also used, and the segment says who is attached.
  * A node whose beat counter has not moved for @c misses of its own periods
  * (or that detached) goes **down**; one whose counter moves again, or that
  * starts beating, goes **up**. Each change becomes an ::RFM_EVENT_NODE_UP or
@@ -35,6 +51,12 @@ RFM_BEGIN_DECLS
 #define RFM_HEALTH_PERIOD_DEFAULT_NS UINT64_C(100000000)
 /** Default beats missed before a node is down. */
 #define RFM_HEALTH_MISSES_DEFAULT 3u
+/** Bytes of one node's slot in the heartbeat table. */
+#define RFM_HEALTH_SLOT_SIZE 64u
+/** Bytes of the heartbeat table: one slot per node id. */
+#define RFM_HEALTH_TABLE_SIZE (RFM_HEALTH_SLOT_SIZE * 256u)
+/** Name of the layout region that declares the heartbeat table. */
+#define RFM_HEALTH_REGION_NAME "heartbeats"
 
 /** Options of rfm_health_start(). */
 struct rfm_health_config {
@@ -47,18 +69,23 @@ struct rfm_health_config {
 /**
  * @brief Start beating and watching on a thread of this handle.
  * @param config NULL for defaults.
- * @return 0, ::RFM_EINVAL, ::RFM_EBUSY (already started), ::RFM_ENOTSUP
- *         (backend without heartbeat area), ::RFM_ESYS, ::RFM_ENOMEM.
+ * The thread also watches this node's card (rfm_node_get_info()'s @c link)
+ * and makes an ::RFM_EVENT_LINK record (data = the new RFM_LINK_* bits)
+ * when it changes: link lost or restored, FIFO or sync errors.
+ * @return 0, ::RFM_EINVAL, ::RFM_EBUSY (already started), ::RFM_ESIZE
+ *         (window smaller than the table), ::RFM_ERANGE (heartbeat= beyond
+ *         the window), ::RFM_ESYS, ::RFM_ENOMEM.
  */
 RFM_API int rfm_health_start(rfm_node *node, const struct rfm_health_config *config);
 
-/** @brief Stop the thread (rfm_close() also does). @return 0 or ::RFM_EINVAL. */
+/** @brief Stop the thread (rfm_close() also does) and mark the slot stopped,
+ *  so that others see this node down at once. @return 0 or ::RFM_EINVAL. */
 RFM_API int rfm_health_stop(rfm_node *node);
 
 /**
  * @brief Beat once now (without a thread: programs that beat from their own loop).
  * @param period_ns The period others should expect (0: default).
- * @return 0, ::RFM_EINVAL, ::RFM_ENOTSUP.
+ * @return 0, ::RFM_EINVAL, ::RFM_ESIZE, ::RFM_ERANGE.
  */
 RFM_API int rfm_health_beat(rfm_node *node, uint64_t period_ns);
 
@@ -68,19 +95,25 @@ struct rfm_node_status {
 	uint32_t attached;	/**< 1: the id is attached to the network. */
 	uint32_t alive;		/**< 1: attached and beating within its misses. */
 	uint32_t incarnation;	/**< Attaches of this id so far. */
-	uint64_t age_ns;	/**< Since the last beat (UINT64_MAX: never beat). */
+	/** Since the last beat: on `shm:` by the beater's clock, elsewhere since
+	 *  this handle saw the counter move (UINT64_MAX: not seen to move yet;
+	 *  look again after a period). */
+	uint64_t age_ns;
 	uint64_t beats;		/**< Beats so far. */
 	uint64_t period_ns;	/**< Its period (0: never beat). */
 	int32_t pid;		/**< Process (0: unknown). */
-	uint32_t reserved0;
-	char host[64];		/**< Host name ("" when unknown). */
+	uint32_t link;		/**< Its card's RFM_LINK_* bits at its last beat (since 0.2). */
+	char host[64];		/**< Host name ("" when unknown; from the slot: at most 19 bytes). */
 	uint64_t reserved[4];
 };
 
 /**
  * @brief The node table: every node id that is attached or has beaten.
  * @param rows Receives up to @p max rows, by id.
- * @return The number of such nodes (may exceed @p max), or ::RFM_EINVAL, ::RFM_ENOTSUP.
+ * A reader: writes nothing to the window. In a window too small for the
+ * table, `shm:` still lists its attached nodes (none beats).
+ * @return The number of such nodes (may exceed @p max), or ::RFM_EINVAL,
+ *         ::RFM_ESIZE, ::RFM_ERANGE (no room for the table).
  */
 RFM_API int rfm_health_nodes(rfm_node *node, struct rfm_node_status *rows, size_t max);
 

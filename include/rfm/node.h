@@ -127,8 +127,26 @@ struct rfm_node_info {
 	char backend[16];	/**< Backend name, NUL-terminated. */
 	char uri[256];		/**< Canonical URI, NUL-terminated (truncated if longer). */
 	uint32_t incarnation;	/**< How many times this node id has been attached. */
-	uint32_t reserved[15];	/**< Zero; room for future fields. */
+	/** The card's status now, ::RFM_LINK_KNOWN and other RFM_LINK_* bits;
+	 *  0 on backends without a card (`shm:`). Since 0.2 (was reserved). */
+	uint32_t link;
+	uint32_t reserved[14];	/**< Zero; room for future fields. */
 };
+
+/** @name Card status bits (rfm_node_info::link, rfm_node_status::link, ::RFM_EVENT_LINK)
+ * From the 5565 LCSR register through the driver; the virtual card says
+ * ::RFM_LINK_KNOWN | ::RFM_LINK_SIGNAL. The link is up when SIGNAL is set
+ * and SYNC_LOST is not; OWN_DATA says this node's writes came back round
+ * the ring (the ring is closed).
+ * @{
+ */
+#define RFM_LINK_KNOWN 0x01u	   /**< The card reports its status: the other bits mean something. */
+#define RFM_LINK_SIGNAL 0x02u	   /**< Signal detected on the receiver. */
+#define RFM_LINK_SYNC_LOST 0x04u   /**< The receiver lost sync. */
+#define RFM_LINK_OWN_DATA 0x08u	   /**< Own data came back round the ring. */
+#define RFM_LINK_BAD_DATA 0x10u	   /**< Bad data received. */
+#define RFM_LINK_RXFIFO_FULL 0x20u /**< The receive FIFO filled (writes may be lost). */
+/** @} */
 
 /**
  * @brief Fill @p info with facts about @p node.

@@ -142,8 +142,9 @@ def test_info_json(rfm, net):
     assert obj["nodes_attached"] == 1
     assert obj["incarnation"] >= 1
     assert obj["version"] == version
-    assert set(obj) == {"node_id", "size", "backend", "uri", "max_nodes", "nodes_attached",
-                        "incarnation", "version", "footprint"}
+    assert obj["link"] is None      # shm: has no card
+    assert set(obj) == {"link", "node_id", "size", "backend", "uri", "max_nodes",
+                        "nodes_attached", "incarnation", "version", "footprint"}
 
 
 def test_info_text(rfm, net):

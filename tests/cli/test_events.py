@@ -68,6 +68,13 @@ def test_wait_times_out_with_status_3(rfm, net):
     assert r.rc == 3, r
 
 
+def test_wait_for_card_status_changes(rfm, net):
+    """link records come from the health monitor; shm: has no card, so none."""
+    r = rfm("-u", net.node(2), "wait", "--event", "link,node_down", "--timeout", "20")
+    assert r.rc == 3, r
+    assert r.err.startswith("rfm: no ") and r.err.endswith(" event within 20 ms\n")
+
+
 def test_listen_counts_and_orders(rfm, net):
     listener = spawn("-u", net.node(4), "listen", "--count", "3", "--json")
     send_until_queued(rfm, net.node(1), "--to", "4", "--event", "intr1", "--data", "100")

@@ -8,12 +8,14 @@ import os
 import signal
 import struct
 import subprocess
+import threading
 import time
 
 import pytest
 
 from conftest import RFM, _environment, ok, usage_error
-from serve_helpers import NOT_BUILT, parse_metrics, sample, serve  # noqa: F401 (fixture)
+from serve_helpers import (NOT_BUILT, Server, parse_metrics, sample,  # noqa: F401
+                           serve)
 
 pytestmark = NOT_BUILT
 
@@ -37,6 +39,10 @@ STABLE_METRICS = {
     "rfm_ring_consumer_backpressure": "gauge",
     "rfm_ring_consumer_holding": "gauge",
     "rfm_serve_uptime_seconds": "gauge",
+    "rfm_node_link_up": "gauge",
+    "rfm_events_received_by_node_total": "counter",
+    "rfm_events_received_by_node_rate": "gauge",
+    "rfm_record_sequence": "gauge",
 }
 
 
@@ -288,6 +294,101 @@ def test_write_token(serve):
                 {"to": 1, "type": "intr1", "data": -1}, {"type": "intr1"}):
         status, err = s.post("/api/send", bad, token=token)
         assert status == 400, (bad, err)
+
+
+def test_host_header_is_checked(serve):
+    """DNS rebinding: a name an attacker's DNS can point here is refused."""
+    s = serve("--allow-write")
+    auth = {"Authorization": f"Bearer {s.token}", "Content-Type": "application/json"}
+    for host in ("evil.example", f"evil.example:{s.port}", f"localhost.evil.example:{s.port}",
+                 f"127.0.0.1:{s.port + 1 if s.port < 65535 else 1}", "localhost:", "[::1",
+                 f"127.0.0.1:{s.port}x", "x" * 300):
+        status, _, body = s.request("GET", "/api/nodes", headers={"Host": host})
+        assert status == 403, host
+        assert "Host" in json.loads(body)["error"]
+        status, _, _ = s.request("GET", "/metrics", headers={"Host": host})
+        assert status == 403, host
+    # A write under a foreign name changes nothing, even with the token.
+    body = json.dumps({"name": "ctl.temp", "value": 7.5})
+    status, _, _ = s.request("POST", "/api/vars", body=body,
+                             headers={**auth, "Host": f"evil.example:{s.port}"})
+    assert status == 403
+    assert var(s, "ctl.temp")["value"] == 0
+    for host in (f"localhost:{s.port}", f"LOCALHOST:{s.port}", f"127.0.0.1:{s.port}",
+                 "127.0.0.1", "localhost", f"[::1]:{s.port}"):
+        status, _, _ = s.request("GET", "/api/nodes", headers={"Host": host})
+        assert status == 200, host
+
+
+RECORD_LAYOUT = """\
+version: 1
+name: rec
+window: 64K
+regions:
+  - name: pub
+    offset: 0x100
+    size: 0x100
+    writer: 2
+    records:
+      - name: frame
+        variables:
+          - { name: x, type: u32 }
+"""
+
+
+def test_counts_by_node_rates_and_records(rfm, net, tmp_path):
+    """Records taken are counted by sender and type, with rates from the
+    counters' deltas; the layout's records show their sequence words."""
+    layout = tmp_path / "rec.yaml"
+    layout.write_text(RECORD_LAYOUT)
+    s = Server(net.node(1), "--layout", str(layout))
+    try:
+        for value in ("5", "6"):
+            ok(rfm("-u", net.node(2), "set", "--layout", str(layout), "pub.frame.x", value))
+        for _ in range(2):
+            ok(rfm("-u", net.node(3), "send", "--to", "1", "--event", "intr3"))
+
+        def counts(sn):
+            return {(r["node"], r["type"]): r for r in sn["stats"]["by_node"]}
+
+        # Node 2 sends until the server shows a rate for it; once it stops,
+        # the rate falls to 0 after a second or so: a delta, not the total.
+        sent, stop = [0], threading.Event()
+
+        def sender():
+            while not stop.is_set():
+                ok(rfm("-u", net.node(2), "send", "--to", "1", "--event", "intr1"))
+                sent[0] += 1
+        t = threading.Thread(target=sender)
+        t.start()
+        try:
+            next_snapshot(s, lambda sn: counts(sn).get((2, "intr1"), {}).get("rate_per_s", 0) > 0)
+        finally:
+            stop.set()
+            t.join()
+        snap = next_snapshot(s, lambda sn: counts(sn)[(2, "intr1")]["rate_per_s"] == 0 and
+                             counts(sn)[(2, "intr1")]["count"] == sent[0])
+        c = counts(snap)
+        assert c[(3, "intr3")]["count"] == 2 and c[(3, "intr3")]["rate_per_s"] == 0
+        assert set(c) == {(2, "intr1"), (3, "intr3")}
+        # Two publishes: the sequence word went 0 -> 2 -> 4.
+        assert snap["stats"]["records"] == [{"name": "pub.frame", "seq": 4}]
+        assert s.get_json("/api/stats")["records"] == [{"name": "pub.frame", "seq": 4}]
+        # shm: has no card: no link status, for any node.
+        assert all(n["link"] is None for n in snap["nodes"])
+
+        status, _, body = s.request("GET", "/metrics")
+        assert status == 200
+        fams = parse_metrics(body.decode())
+        assert sample(fams, "rfm_events_received_by_node_total", node="2",
+                      type="intr1") == sent[0]
+        assert sample(fams, "rfm_events_received_by_node_total", node="3", type="intr3") == 2
+        assert sample(fams, "rfm_events_received_by_node_rate", node="2", type="intr1") == 0
+        assert sample(fams, "rfm_record_sequence", record="pub.frame") == 4
+        assert fams["rfm_node_link_up"]["samples"] == []
+    finally:
+        rc, err = s.stop()
+        assert rc == 0, err
 
 
 def test_read_only_server_refuses_writes(serve):

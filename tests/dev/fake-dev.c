@@ -161,7 +161,14 @@ int __wrap_ioctl(int fd, unsigned long request, ...)
 	if (request == RFM_IOC_GET_INFO) {
 		if (fake_dev.info_errno)
 			return fail_with(fake_dev.info_errno);
-		memcpy(arg, &fake_dev.info, sizeof(fake_dev.info));
+		/* link may change under a reader (a test plays the card's LCSR
+		 * while the library's health thread asks): copied atomically. */
+		struct rfm_dev_info *out = arg;
+		size_t at = offsetof(struct rfm_dev_info, link), after = at + sizeof(out->link);
+		memcpy(out, &fake_dev.info, at);
+		out->link = __atomic_load_n(&fake_dev.info.link, __ATOMIC_ACQUIRE);
+		memcpy((char *)out + after, (const char *)&fake_dev.info + after,
+		       sizeof(*out) - after);
 		return 0;
 	}
 	switch (request) {

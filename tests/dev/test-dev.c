@@ -324,6 +324,77 @@ static void enable_sets_the_file_mask_and_depth(void **state)
 	close_ok(node);
 }
 
+/* ---- card status (5565 LCSR through GET_INFO) ---- */
+
+static void set_link(uint32_t link)
+{
+	/* The health thread reads the info while we change it. */
+	__atomic_store_n(&fake_dev.info.link, link, __ATOMIC_RELEASE);
+}
+
+static void card_status_is_in_the_node_info(void **state)
+{
+	struct rfm_node_info info = { .struct_size = sizeof(info) };
+	rfm_node *node;
+
+	(void)state;
+	fake_dev.info.card_type = RFM_DEV_CARD_5565;
+	set_link(RFM_DEV_LINK_SIGNAL | RFM_DEV_LINK_OWN_DATA);
+	node = open_ok(URI);
+	assert_rfm_ok(rfm_node_get_info(node, &info));
+	assert_int_equal(info.link, RFM_LINK_KNOWN | RFM_LINK_SIGNAL | RFM_LINK_OWN_DATA);
+	set_link(RFM_DEV_LINK_SYNC_LOST | RFM_DEV_LINK_BAD_DATA | RFM_DEV_LINK_RXFIFO_FULL);
+	assert_rfm_ok(rfm_node_get_info(node, &info));
+	assert_int_equal(info.link, RFM_LINK_KNOWN | RFM_LINK_SYNC_LOST | RFM_LINK_BAD_DATA |
+					    RFM_LINK_RXFIFO_FULL);
+	/* An older caller's struct (without link) gets no more than it holds. */
+	struct rfm_node_info old = { .struct_size = offsetof(struct rfm_node_info, link) };
+	old.link = 0xdead;
+	assert_rfm_ok(rfm_node_get_info(node, &old));
+	assert_int_equal(old.link, 0xdead);
+	close_ok(node);
+}
+
+static void expect_link(rfm_node *node, uint32_t link)
+{
+	struct rfm_event ev;
+
+	assert_rfm_ok(rfm_event_wait(node, &ev, 10000000000ll)); /* a hang guard */
+	assert_string_equal(rfm_event_type_name(ev.type), "link");
+	assert_int_equal(ev.sender, 5);
+	assert_int_equal(ev.data, link);
+}
+
+static void link_changes_are_events(void **state)
+{
+	const struct rfm_health_config hc = { .struct_size = sizeof(hc), .period_ns = 1000000 };
+	struct rfm_node_status rows[4];
+	rfm_node *node;
+
+	(void)state;
+	fake_dev.info.card_type = RFM_DEV_CARD_5565;
+	set_link(RFM_DEV_LINK_SIGNAL | RFM_DEV_LINK_OWN_DATA);
+	node = open_ok(URI);
+	will_return(__wrap_ioctl, 0); /* SET_MASK: the card is told no health types */
+	assert_rfm_ok(rfm_event_enable(node, RFM_EVENT_BIT(RFM_EVENT_LINK)));
+	assert_int_equal(fake_dev.mask, 0);
+	assert_rfm_ok(rfm_health_start(node, &hc));
+	set_link(0); /* fibre pulled: signal and ring lost */
+	expect_link(node, RFM_LINK_KNOWN);
+	set_link(RFM_DEV_LINK_SIGNAL | RFM_DEV_LINK_OWN_DATA | RFM_DEV_LINK_RXFIFO_FULL);
+	expect_link(node, RFM_LINK_KNOWN | RFM_LINK_SIGNAL | RFM_LINK_OWN_DATA |
+				  RFM_LINK_RXFIFO_FULL);
+	assert_rfm_ok(rfm_health_stop(node));
+	/* The slot says what the card said at the last beat; nothing was
+	 * sent to the card (health records stay on the handle). */
+	assert_int_equal(rfm_health_nodes(node, rows, 4), 1);
+	assert_int_equal(rows[0].id, 5);
+	assert_int_equal(rows[0].link, RFM_LINK_KNOWN | RFM_LINK_SIGNAL | RFM_LINK_OWN_DATA |
+					       RFM_LINK_RXFIFO_FULL);
+	assert_int_equal(fake_dev.sends, 0);
+	close_ok(node);
+}
+
 static rfm_node *open_receiver(const char *uri)
 {
 	rfm_node *node = open_ok(uri);
@@ -510,6 +581,8 @@ int main(void)
 		cmocka_unit_test_setup(cancel_wakes_a_sleeping_wait, setup),
 		cmocka_unit_test_setup(the_fd_is_readable_while_records_wait, setup),
 		cmocka_unit_test_setup(a_removed_card_does_not_spin_or_hang, setup),
+		cmocka_unit_test_setup(card_status_is_in_the_node_info, setup),
+		cmocka_unit_test_setup(link_changes_are_events, setup),
 	};
 
 	return cmocka_run_group_tests_name("dev: backend (no device)", tests, NULL, NULL);

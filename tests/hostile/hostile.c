@@ -362,15 +362,17 @@ static void node_table_area(const struct rfm_shm_header *h, const uint8_t *seg, 
 	a[(*n)++] = (struct area){ h->node_table_offset, 256 * sizeof(struct rfm_shm_node_entry) };
 }
 
-/* The heartbeat words of the nodes in use (beats, beat_ns, period). */
+/* The heartbeat slots of the nodes in use: in the heartbeat table, the
+ * window's last RFM_HEALTH_TABLE_SIZE bytes. */
 static void heartbeat_area(const struct rfm_shm_header *h, const uint8_t *seg, struct area *a,
                            size_t *n)
 {
 	(void)seg;
 	for (int id = 1; id <= 4; id++)
-		a[(*n)++] = (struct area){ h->node_table_offset + (uint64_t)id * 64 +
-						   offsetof(struct rfm_shm_node_entry, beats),
-					   24 };
+		a[(*n)++] = (struct area){ h->window_offset + h->window_size -
+						   RFM_HEALTH_TABLE_SIZE +
+						   (uint64_t)id * RFM_HEALTH_SLOT_SIZE,
+					   RFM_HEALTH_SLOT_SIZE };
 }
 
 /*
@@ -434,7 +436,7 @@ static void record_area(const struct rfm_shm_header *h, const uint8_t *seg, stru
 static const struct hostile_case cases[] = {
 	{ "segment-header", "the segment header (offsets, sizes, magic, listening)", header_area },
 	{ "node-table", "the node table (state, incarnation, pid, queue bits)", node_table_area },
-	{ "heartbeats", "the heartbeat words of the nodes in use", heartbeat_area },
+	{ "heartbeats", "the heartbeat slots of the nodes in use (in the window)", heartbeat_area },
 	{ "event-queues", "event queue headers and slots of nodes 1-4", queue_area },
 	{ "ring-headers", "both ring headers (shape, head, wait word)", ring_header_area },
 	{ "ring-slots", "ring slots (stamps, lengths, data)", ring_slot_area },

@@ -397,6 +397,53 @@ static void test_info_arguments(void **state)
 	rfm_layout_free(NULL);
 }
 
+/* The heartbeat table (health.h) keeps the window's last 16 KiB. */
+static void test_heartbeat_table_kept_free(void **state)
+{
+	static const char *const overlap[] = { "version: 1", "window: 64K", "regions:",
+		"  - { name: a, offset: 0, size: 0x100, writer: 1 }",
+		"  - { name: tail, offset: 0xc000, size: 0x1000, writer: 1 }",
+		"  - { name: end, offset: 0xf000, size: 0x1000, writer: 1 }", NULL };
+	static const char *const declared[] = { "version: 1", "window: 64K", "regions:",
+		"  - { name: heartbeats, offset: 0x1000, size: 16K, writer: 0 }",
+		"  - { name: end, offset: 0xf000, size: 0x1000, writer: 1 }", NULL };
+	static const char *const small[] = { "version: 1", "window: 64K", "regions:",
+		"  - { name: heartbeats, offset: 0x1020, size: 0x2000, writer: 0 }", NULL };
+	static const char *const tiny_window[] = { "version: 1", "window: 8K", "regions:",
+		"  - { name: all, offset: 0, size: 8K, writer: 0 }", NULL };
+	static const char *const just_before[] = { "version: 1", "window: 64K", "regions:",
+		"  - { name: a, offset: 0, size: 0xc000, writer: 0 }", NULL };
+	rfm_layout *l = NULL;
+	rfm_diag_list *d = NULL;
+
+	(void)state;
+	/* One problem, at the first region in the way, saying what to do. */
+	assert_int_equal(load_lines(overlap, &l, &d), RFM_ELAYOUT);
+	assert_null(l);
+	assert_int_equal(rfm_diag_list_count(d), 1);
+	expect_diag(d, 5, 0, "region 'tail' [0xc000, 0xd000) overlaps the heartbeat table, the "
+			     "window's last 16384 bytes [0xc000, 0x10000)");
+	expect_diag(d, 5, 0, "declare the table as a region named 'heartbeats'");
+	rfm_diag_list_free(d);
+
+	/* Declared elsewhere: the end of the window is the layout's. */
+	assert_int_equal(load_lines(declared, &l, &d), 0);
+	assert_null(d);
+	rfm_layout_free(l);
+
+	/* A declared table must hold every slot, slot-aligned. */
+	assert_int_equal(load_lines(small, &l, &d), RFM_ELAYOUT);
+	assert_int_equal(rfm_diag_list_count(d), 1);
+	expect_diag(d, 4, 0, "it needs 16384 bytes at a multiple of 64");
+	rfm_diag_list_free(d);
+
+	/* No room for a table: nothing to keep free. Right up to it: fine. */
+	assert_int_equal(load_lines(tiny_window, &l, &d), 0);
+	rfm_layout_free(l);
+	assert_int_equal(load_lines(just_before, &l, &d), 0);
+	rfm_layout_free(l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -410,6 +457,7 @@ int main(void)
 		cmocka_unit_test(test_diagnostics_optional_and_file_errors),
 		cmocka_unit_test(test_built_in_code),
 		cmocka_unit_test(test_info_arguments),
+		cmocka_unit_test(test_heartbeat_table_kept_free),
 	};
 
 	return cmocka_run_group_tests_name("layout-parse", tests, NULL, NULL);

@@ -71,7 +71,7 @@ tests_rfm2g_librfm_wrapped_la_LIBADD = $(src_librfm_la_LIBADD)
 check_PROGRAMS += tests/rfm2g/test-rfm2g-backend
 TESTS += tests/rfm2g/test-rfm2g-backend
 tests_rfm2g_test_rfm2g_backend_SOURCES = tests/rfm2g/test-rfm2g-backend.c
-tests_rfm2g_test_rfm2g_backend_CPPFLAGS = $(rfm2g_test_cppflags)
+tests_rfm2g_test_rfm2g_backend_CPPFLAGS = $(rfm2g_test_cppflags) -I$(top_srcdir)/src
 tests_rfm2g_test_rfm2g_backend_LDADD = src/librfm2g/librfm2g-core.la \
 	tests/rfm2g/librfm-wrapped.la tests/harness/libharness.la $(CMOCKA_LIBS)
 tests_rfm2g_test_rfm2g_backend_LDFLAGS = \

@@ -19,6 +19,7 @@
 
 #include "rfm-cmocka.h"
 #include "rfm2g_api.h"
+#include "health-table.h"
 
 #define FAKE_PATH "/dev/rfm2g-test0"
 #define FAKE_URI "rfm2g:" FAKE_PATH
@@ -445,6 +446,55 @@ static void t_events_through_waiter_threads(void **state)
 	assert_int_equal(fake.closes, 1);
 }
 
+/*
+ * Health on rfm2g: the heartbeat table in the window: a peer (node 3,
+ * played by the test through the mapping, as its card's writes would
+ * arrive) that beats goes up, one that stops goes down; the records go to
+ * this handle's queue, never to the card.
+ */
+static void t_health_from_the_table(void **state)
+{
+	const struct rfm_health_config hc = { .struct_size = sizeof(hc), .period_ns = 1000000 };
+	struct rfm_node_status rows[4];
+	struct rfm_event ev;
+	struct rfm_hb_slot *peer;
+	rfm_node *node = open_fake();
+	void *base;
+	uint64_t len;
+	int ret = RFM_ETIMEDOUT;
+
+	(void) state;
+	assert_rfm_code(rfm_mem_map(node, &base, &len), 0);
+	peer = (struct rfm_hb_slot *)((uint8_t *)base + len - RFM_HEALTH_TABLE_SIZE) + 3;
+	peer->period_ns = 1000000;
+	peer->incarnation = 4;
+	peer->state = RFM__HB_BEATING;
+	__atomic_store_n(&peer->magic, RFM__HB_MAGIC, __ATOMIC_RELEASE);
+	assert_rfm_code(rfm_event_enable(node, RFM_EVENT_MASK_HEALTH), 0);
+	assert_rfm_code(rfm_health_start(node, &hc), 0);
+	/* The peer beats (each wait is one of its periods) until seen up. */
+	for (int i = 0; i < 10000 && ret == RFM_ETIMEDOUT; i++) {
+		__atomic_store_n(&peer->beats, peer->beats + 1, __ATOMIC_RELEASE);
+		ret = rfm_event_wait(node, &ev, 1000000);
+	}
+	assert_rfm_code(ret, 0);
+	assert_string_equal(rfm_event_type_name(ev.type), "node_up");
+	assert_int_equal(ev.sender, 3);
+	assert_int_equal(ev.data, 4);
+	/* It stops: down after its misses. */
+	assert_rfm_code(rfm_event_wait(node, &ev, 10000000000ll), 0); /* a hang guard */
+	assert_string_equal(rfm_event_type_name(ev.type), "node_down");
+	assert_int_equal(ev.sender, 3);
+	assert_int_equal(ev.data, 4);
+	assert_int_equal(rfm_health_nodes(node, rows, 4), 2);
+	assert_int_equal(rows[0].id, 3);
+	assert_int_equal(rows[0].alive, 0);
+	assert_int_equal(rows[1].id, 7);
+	assert_int_equal(rows[1].alive, 1);
+	assert_true(rows[1].host[0] != 0);
+	rfm_close(node);
+}
+
 /* Transfers of the threshold or more go through the DMA buffer, in chunks. */
 static void t_dma(void **state)
 {
@@ -791,6 +841,7 @@ int main(void)
 		cmocka_unit_test_setup(t_send, setup),
 		cmocka_unit_test_setup(t_events_through_waiter_threads, setup),
 		cmocka_unit_test_setup(t_event_owned_elsewhere, setup),
+		cmocka_unit_test_setup(t_health_from_the_table, setup),
 		cmocka_unit_test_setup(t_dma, setup),
 		cmocka_unit_test_setup(t_rfm2g_api_on_card, setup),
 		cmocka_unit_test_setup(t_rfm2g_board_requests, setup),

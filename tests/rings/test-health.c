@@ -1,14 +1,20 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Health across processes: a node's heartbeat seen up, a clean detach
- * seen down, a warm restart seen up with the next incarnation, a SIGKILL
- * seen down by missed beats; the node table; self-test; counters; bad input.
+ * Health across processes, on every backend (shm:, and dev: in the QEMU
+ * lab): a node's heartbeat seen up, a clean detach seen down, a warm
+ * restart seen up with the next incarnation, a SIGKILL seen down by missed
+ * beats; the node table; the heartbeat table in the window (its place, one
+ * writer per slot, readers write nothing); self-test; counters; bad input.
  */
 #include <signal.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "rfm-cmocka.h"
 
-#define PERIOD_NS 5000000ull
+/* The default period: long enough that a slow guest (the QEMU lab runs
+ * under TCG) beats well within its misses. */
+#define PERIOD_NS 100000000ull
 #define EVENT_WAIT_NS 10000000000ll /* a hang guard, not a timing assertion */
 
 static struct harness_network net;
@@ -30,13 +36,22 @@ static int teardown(void **state)
 
 static const struct rfm_health_config hc = { .struct_size = sizeof(hc), .period_ns = PERIOD_NS };
 
-/* Beats on node 2; on "go" closes cleanly (if arg) or waits to be killed. */
+static bool on_shm(void)
+{
+	return !strcmp(harness_backend(), "shm");
+}
+
+/* Beats on node 2 (dev: the card the harness gives for 2), sends its id;
+ * on "go" closes cleanly (if arg) or waits to be killed. */
 static int beater(struct harness_link *link, void *arg)
 {
 	rfm_node *node;
+	int id;
 
 	HARNESS_CHECK_RFM(rfm_open(harness_node_uri(&net, 2), &node));
 	HARNESS_CHECK_RFM(rfm_health_start(node, &hc));
+	id = rfm_node_id(node);
+	harness_link_send(link, &id, sizeof(id));
 	harness_link_ready(link);
 	harness_link_wait_go(link);
 	if (arg)
@@ -57,12 +72,34 @@ static void expect_event(rfm_node *node, unsigned int type, unsigned int sender,
 	assert_int_equal(ev.data, data);
 }
 
+static int start_beater(struct harness_child *kid, void *arg)
+{
+	int id = -1;
+
+	harness_child_start(kid, beater, arg);
+	assert_int_equal(harness_child_recv(kid, &id, sizeof(id)), 0);
+	assert_int_equal(harness_child_wait_ready(kid), 0);
+	return id;
+}
+
+/* The row of node @id in @rows, failing when there is none. */
+static const struct rfm_node_status *row_of(const struct rfm_node_status *rows, int n, int id)
+{
+	for (int i = 0; i < n; i++)
+		if ((int)rows[i].id == id)
+			return &rows[i];
+	fail_msg("node %d is not in the node table", id);
+	return NULL;
+}
+
 static void test_up_down_restart(void **state)
 {
 	struct harness_child kid;
 	struct rfm_node_status rows[8];
+	const struct rfm_node_status *r;
 	struct rfm_health_counters cnt = { .struct_size = sizeof(cnt) };
 	rfm_node *mon;
+	int id;
 
 	(void)state;
 #ifdef __SANITIZE_THREAD__
@@ -75,36 +112,37 @@ static void test_up_down_restart(void **state)
 	assert_rfm_ok(rfm_health_start(mon, &hc));
 	assert_rfm_code(rfm_health_start(mon, &hc), RFM_EBUSY);
 
-	/* Cold start: incarnation 1. */
-	harness_child_start(&kid, beater, (void *)1);
-	assert_int_equal(harness_child_wait_ready(&kid), 0);
-	expect_event(mon, RFM_EVENT_NODE_UP, 2, 1);
+	/* Cold start: incarnation 1 (the network is fresh on every backend). */
+	id = start_beater(&kid, (void *)1);
+	assert_int_not_equal(id, rfm_node_id(mon));
+	expect_event(mon, RFM_EVENT_NODE_UP, id, 1);
 	int n = rfm_health_nodes(mon, rows, 8);
 	assert_int_equal(n, 2);
-	assert_int_equal(rows[0].id, 1);
-	assert_int_equal(rows[1].id, 2);
-	assert_int_equal(rows[1].alive, 1);
-	assert_int_equal(rows[1].attached, 1);
-	assert_int_equal(rows[1].incarnation, 1);
-	assert_int_equal(rows[1].pid, kid.pid);
-	assert_int_equal(rows[1].period_ns, PERIOD_NS);
-	assert_true(rows[1].beats > 0);
-	assert_true(rows[1].host[0] != 0);
+	r = row_of(rows, n, rfm_node_id(mon));
+	assert_int_equal(r->alive, 1);
+	r = row_of(rows, n, id);
+	assert_int_equal(r->alive, 1);
+	assert_int_equal(r->attached, 1);
+	assert_int_equal(r->incarnation, 1);
+	assert_int_equal(r->pid, kid.pid);
+	assert_int_equal(r->period_ns, PERIOD_NS);
+	assert_true(r->beats > 0);
+	assert_true(r->age_ns != UINT64_MAX);
+	assert_true(r->host[0] != 0);
 
 	/* Clean detach. */
 	harness_child_go(&kid);
 	assert_int_equal(harness_child_wait(&kid), 0);
-	expect_event(mon, RFM_EVENT_NODE_DOWN, 2, 1);
+	expect_event(mon, RFM_EVENT_NODE_DOWN, id, 1);
 
 	/* Warm restart: incarnation 2; then killed: missed beats. */
-	harness_child_start(&kid, beater, NULL);
-	assert_int_equal(harness_child_wait_ready(&kid), 0);
-	expect_event(mon, RFM_EVENT_NODE_UP, 2, 2);
+	assert_int_equal(start_beater(&kid, NULL), id);
+	expect_event(mon, RFM_EVENT_NODE_UP, id, 2);
 	harness_child_kill(&kid);
-	expect_event(mon, RFM_EVENT_NODE_DOWN, 2, 2);
+	expect_event(mon, RFM_EVENT_NODE_DOWN, id, 2);
 	n = rfm_health_nodes(mon, rows, 8);
 	assert_int_equal(n, 2);
-	assert_int_equal(rows[1].alive, 0);
+	assert_int_equal(row_of(rows, n, id)->alive, 0);
 
 	assert_rfm_ok(rfm_health_get_counters(mon, &cnt));
 	assert_int_equal(cnt.node_ups, 2);
@@ -121,9 +159,162 @@ static void test_callback_down(void **state)
 	/* Health types may be handled by callbacks like network types. */
 	rfm_node *mon;
 	assert_rfm_ok(rfm_open(harness_node_uri(&net, 1), &mon));
-	assert_rfm_code(rfm_event_enable(mon, RFM_EVENT_BIT(RFM_EVENT_LINK)), RFM_ENOTSUP);
+	/* Card status changes are health records too (none on shm:). */
+	assert_rfm_ok(rfm_event_enable(mon, RFM_EVENT_BIT(RFM_EVENT_LINK)));
 	assert_rfm_ok(rfm_event_enable(mon, RFM_EVENT_BIT(RFM_EVENT_NODE_DOWN)));
 	rfm_close(mon);
+}
+
+/* Where the table is: the window's last 16 KiB, or the URI's heartbeat=. */
+static uint64_t table_at(rfm_node *node)
+{
+	return rfm_node_size(node) - RFM_HEALTH_TABLE_SIZE;
+}
+
+static void read_table(rfm_node *node, uint64_t at, uint8_t *buf)
+{
+	assert_rfm_ok(rfm_mem_read(node, at, buf, RFM_HEALTH_TABLE_SIZE));
+}
+
+/* Slot fields the library documents by size only: beats first. */
+static uint64_t slot_beats(const uint8_t *table, int id)
+{
+	uint64_t beats;
+
+	memcpy(&beats, table + (size_t)id * RFM_HEALTH_SLOT_SIZE, sizeof(beats));
+	return beats;
+}
+
+static void test_one_writer_per_slot(void **state)
+{
+	static uint8_t before[RFM_HEALTH_TABLE_SIZE], after[RFM_HEALTH_TABLE_SIZE];
+	struct rfm_node_status rows[4];
+	rfm_node *a, *b;
+
+	(void)state;
+	assert_rfm_ok(rfm_open(harness_node_uri(&net, 1), &a));
+	assert_rfm_ok(rfm_open(harness_node_uri(&net, 2), &b));
+	int ida = rfm_node_id(a), idb = rfm_node_id(b);
+	uint64_t at = table_at(a);
+
+	/* Every byte of the table a canary, then three beats of node A. */
+	memset(before, 0xa5, sizeof(before));
+	assert_rfm_ok(rfm_mem_write(a, at, before, sizeof(before)));
+	for (int i = 0; i < 3; i++)
+		assert_rfm_ok(rfm_health_beat(a, PERIOD_NS));
+	read_table(b, at, after);
+	for (size_t i = 0; i < sizeof(after); i++)
+		if (i / RFM_HEALTH_SLOT_SIZE != (size_t)ida && after[i] != 0xa5)
+			fail_msg("node %d wrote byte %zu of node %zu's slot", ida, i,
+				 i / RFM_HEALTH_SLOT_SIZE);
+	assert_int_equal(slot_beats(after, ida), 3);
+
+	/* A reader writes nothing: B's node table leaves the window as it was. */
+	memcpy(before, after, sizeof(before));
+	assert_int_equal(rfm_health_nodes(b, rows, 4), on_shm() ? 2 : 1);
+	assert_int_equal(row_of(rows, on_shm() ? 2 : 1, ida)->beats, 3);
+	read_table(b, at, after);
+	assert_memory_equal(before, after, sizeof(before));
+
+	/* B's beats go to B's slot only. */
+	assert_rfm_ok(rfm_health_beat(b, PERIOD_NS));
+	read_table(a, at, after);
+	for (size_t i = 0; i < sizeof(after); i++)
+		if (i / RFM_HEALTH_SLOT_SIZE != (size_t)idb && after[i] != before[i])
+			fail_msg("node %d wrote byte %zu of node %zu's slot", idb, i,
+				 i / RFM_HEALTH_SLOT_SIZE);
+	assert_int_equal(slot_beats(after, idb), 1);
+	rfm_close(b);
+	rfm_close(a);
+}
+
+/* The URI of node @id with "heartbeat=@value" added. */
+static const char *with_heartbeat(int id, const char *value)
+{
+	static char uri[HARNESS_URI_MAX];
+	const char *base = harness_node_uri(&net, id);
+
+	snprintf(uri, sizeof(uri), "%s%cheartbeat=%s", base, strchr(base, '?') ? '&' : '?',
+		 value);
+	return uri;
+}
+
+static void test_table_place(void **state)
+{
+	static uint8_t table[RFM_HEALTH_TABLE_SIZE];
+	struct rfm_node_status rows[4];
+	rfm_node *node, *reader;
+
+	(void)state;
+	assert_rfm_ok(rfm_open(with_heartbeat(1, "0x1000"), &node));
+	assert_rfm_ok(rfm_open(with_heartbeat(2, "4K"), &reader));
+	assert_rfm_ok(rfm_health_beat(node, PERIOD_NS));
+	assert_rfm_ok(rfm_health_beat(node, PERIOD_NS));
+	read_table(reader, 0x1000, table);
+	assert_int_equal(slot_beats(table, rfm_node_id(node)), 2);
+	int n = rfm_health_nodes(reader, rows, 4);
+	assert_int_equal(row_of(rows, n, rfm_node_id(node))->beats, 2);
+	/* Nothing at the default place. */
+	read_table(reader, table_at(reader), table);
+	assert_int_equal(slot_beats(table, rfm_node_id(node)), 0);
+	rfm_close(reader);
+	rfm_close(node);
+
+	/* Bad places: a clear error, nothing written. */
+	assert_rfm_code(rfm_open(with_heartbeat(1, "100"), &node), RFM_EURI);
+	assert_non_null(strstr(rfm_last_error(), "multiple of 64"));
+	assert_rfm_code(rfm_open(with_heartbeat(1, "x"), &node), RFM_EURI);
+	assert_rfm_ok(rfm_open(with_heartbeat(1, "0x7fffffffffffffc0"), &node));
+	assert_rfm_code(rfm_health_beat(node, 0), RFM_ERANGE);
+	assert_non_null(strstr(rfm_last_error(), "does not fit"));
+	assert_rfm_code(rfm_health_start(node, NULL), RFM_ERANGE);
+	assert_rfm_code(rfm_health_nodes(node, rows, 4), RFM_ERANGE);
+	rfm_close(node);
+}
+
+static void test_no_room_for_the_table(void **state)
+{
+	struct harness_network small;
+	struct rfm_node_status rows[4];
+	rfm_node *node;
+
+	(void)state;
+	if (!on_shm())
+		skip(); /* the cards' window is what it is */
+	harness_network_new(&small, 8192);
+	assert_rfm_ok(rfm_open(harness_node_uri(&small, 1), &node));
+	assert_rfm_code(rfm_health_start(node, NULL), RFM_ESIZE);
+	assert_non_null(strstr(rfm_last_error(), "no room for the 16384-byte heartbeat table"));
+	assert_rfm_code(rfm_health_beat(node, 0), RFM_ESIZE);
+	/* The node table still lists who is attached. */
+	assert_int_equal(rfm_health_nodes(node, rows, 4), 1);
+	assert_int_equal(rows[0].id, 1);
+	assert_int_equal(rows[0].attached, 1);
+	assert_int_equal(rows[0].beats, 0);
+	assert_int_equal(rows[0].age_ns, UINT64_MAX);
+	rfm_close(node);
+	harness_network_destroy(&small);
+}
+
+/* The card's status: the virtual card (dev: in the lab) has a link that is
+ * up; shm: has no card. A beat carries it to the slot for the others. */
+static void test_card_status(void **state)
+{
+	struct rfm_node_info info = { .struct_size = sizeof(info) };
+	struct rfm_node_status rows[4];
+	rfm_node *node;
+
+	(void)state;
+	assert_rfm_ok(rfm_open(harness_node_uri(&net, 1), &node));
+	assert_rfm_ok(rfm_node_get_info(node, &info));
+	if (on_shm())
+		assert_int_equal(info.link, 0);
+	else
+		assert_int_equal(info.link, RFM_LINK_KNOWN | RFM_LINK_SIGNAL);
+	assert_rfm_ok(rfm_health_beat(node, PERIOD_NS));
+	int n = rfm_health_nodes(node, rows, 4);
+	assert_int_equal(row_of(rows, n, rfm_node_id(node))->link, info.link);
+	rfm_close(node);
 }
 
 static void test_selftest(void **state)
@@ -152,7 +343,7 @@ static void test_selftest(void **state)
 	assert_int_equal(cnt.events_dropped, 0);
 	assert_rfm_ok(rfm_selftest(node, RFM_SELFTEST_NO_MEMORY, &res));
 	assert_int_equal(res.memory_ok, 0);
-	assert_rfm_code(rfm_selftest(node, 1024 * 1024 - 8, &res), RFM_ERANGE);
+	assert_rfm_code(rfm_selftest(node, rfm_node_size(node) - 8, &res), RFM_ERANGE);
 	rfm_close(node);
 }
 
@@ -168,7 +359,8 @@ static void test_bad_input(void **state)
 	bad.struct_size = 2;
 	assert_rfm_code(rfm_health_start(node, &bad), RFM_EINVAL);
 	assert_rfm_code(rfm_health_nodes(node, NULL, 4), RFM_EINVAL);
-	assert_int_equal(rfm_health_nodes(node, NULL, 0), 1);
+	/* shm: knows who is attached; elsewhere only beats show a node. */
+	assert_int_equal(rfm_health_nodes(node, NULL, 0), on_shm() ? 1 : 0);
 	assert_rfm_ok(rfm_health_beat(node, 0));
 	assert_rfm_code(rfm_health_get_counters(node, NULL), RFM_EINVAL);
 	/* Started and left running: rfm_close() stops it. */
@@ -181,6 +373,10 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_up_down_restart, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_callback_down, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_one_writer_per_slot, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_table_place, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_no_room_for_the_table, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_card_status, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_selftest, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_input, setup, teardown),
 	};

@@ -30,6 +30,50 @@ function showNodes(nodes) {
 		cell(row, n.heartbeat_period_s ? seconds(n.heartbeat_period_s) : "-", "num");
 		cell(row, n.pid === null ? "-" : n.pid, "num");
 		cell(row, n.host || "-");
+		cell(row, linkText(n.link), n.link ? (n.link.up ? "up" : "down") : "");
+	}
+}
+
+// A card's status: "-" where the node has none (shm:), else up/down and
+// what else its card says (5565 LCSR through the driver).
+function linkText(l) {
+	if (!l)
+		return "-";
+	const notes = [];
+	if (l.own_data)
+		notes.push("ring closed");
+	if (l.sync_lost)
+		notes.push("sync lost");
+	if (l.bad_data)
+		notes.push("bad data");
+	if (l.rxfifo_full)
+		notes.push("FIFO full");
+	return (l.up ? "up" : "down") + (notes.length ? " (" + notes.join(", ") + ")" : "");
+}
+
+// Records taken, by sending node and type, with the server's rate.
+function showByNode(rows) {
+	const body = document.querySelector("#by-node tbody");
+	body.replaceChildren();
+	for (const r of rows) {
+		const row = body.insertRow();
+		row.dataset.node = r.node;
+		row.dataset.type = r.type;
+		cell(row, r.node, "num");
+		cell(row, r.type);
+		cell(row, r.count, "num count");
+		cell(row, r.rate_per_s.toFixed(1) + " /s", "num rate");
+	}
+}
+
+function showRecords(records) {
+	const body = document.querySelector("#records tbody");
+	body.replaceChildren();
+	for (const r of records) {
+		const row = body.insertRow();
+		row.dataset.name = r.name;
+		cell(row, r.name);
+		cell(row, r.seq + (r.seq % 2 ? " (publishing)" : ""), "num seq");
 	}
 }
 
@@ -165,6 +209,8 @@ function listen() {
 		const snap = JSON.parse(e.data);
 		showNodes(snap.nodes);
 		showStats(snap.stats);
+		showByNode(snap.stats.by_node);
+		showRecords(snap.stats.records);
 		showVars(snap.vars);
 		showRings(snap.rings);
 		status.textContent = "live";
