@@ -31,7 +31,7 @@ regions:
       - { name: label, type: string, length: 8 }
   - name: log
     offset: 0x4000
-    size: 0x9000
+    size: 0x8000
     writer: 2
     description: a ring
 """

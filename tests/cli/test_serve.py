@@ -86,7 +86,7 @@ def test_json_endpoints(serve, rfm, net):
     assert s.get_json("/api/rings") == {"regions": [
         {"region": "ctl", "offset": 0, "size": 256, "writer": 1, "description": "set-points",
          "ring": None},
-        {"region": "log", "offset": 0x4000, "size": 0x9000, "writer": 2,
+        {"region": "log", "offset": 0x4000, "size": 0x8000, "writer": 2,
          "description": "a ring", "ring": None}]}
     assert s.get_json("/api/hist") == {"bins": [
         {"low_ns": 1000, "high_ns": 2000, "count": 5},
