@@ -37,6 +37,10 @@ tools_rfm_SOURCES = \
 	tools/ping.h \
 	tools/ping-slot.c \
 	tools/ping-ring.c \
+	tools/ping-event.c \
+	tools/ping-options.c \
+	tools/ping-echoer.c \
+	tools/ping-report.c \
 	tools/cmd-ping.c \
 	tools/cmd-bench.c \
 	tools/cmd-ring.c \
