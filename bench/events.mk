@@ -4,5 +4,5 @@ BENCHMARKS += bench/bench-events
 EXTRA_PROGRAMS += bench/bench-events
 CLEANFILES += bench/bench-events
 
-bench_bench_events_SOURCES = bench/bench-events.c bench/stats.h bench/raw-pingpong.h
+bench_bench_events_SOURCES = bench/bench-events.c $(BENCH_STATS) bench/raw-pingpong.h
 bench_bench_events_LDADD = src/librfm.la

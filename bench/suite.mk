@@ -6,7 +6,7 @@ BENCH_AFTER += bench/bench-suite
 EXTRA_PROGRAMS += bench/bench-baselines
 CLEANFILES += bench/bench-baselines bench/bench-suite
 
-bench_bench_baselines_SOURCES = bench/bench-baselines.c bench/raw-pingpong.h bench/stats.h \
+bench_bench_baselines_SOURCES = bench/bench-baselines.c bench/raw-pingpong.h $(BENCH_STATS) \
 	tools/latency-hist.h tools/latency-hist.c
 EXTRA_DIST += bench/run-suite.py bench/plot-latency.py docs/ping-latency.png
 
