@@ -41,8 +41,6 @@ rfm2ginclude_HEADERS = \
 pkgconfig_DATA += rfm2g.pc
 EXTRA_DIST += rfm2g.pc.in
 
-# The rfm2g: backend of librfm (the vendor driver through its ioctls).
-src_librfm_la_SOURCES += src/rfm2g-backend.c
 EXTRA_DIST += docs/rfm2g-migration.md
 
 if WITH_EXAMPLES
