@@ -333,9 +333,8 @@ test) run_tests ;;
 bench)
 	build
 	say "benchmarks (medians and ratios against raw baselines, measured in this run)"
+	# Every benchmark, bench-serve and bench-jitter (idle and under stress-ng) last.
 	make -C build bench
-	say "jitter: event round trip idle and under stress-ng, default vs SCHED_FIFO + locked memory"
-	make -C build bench-jitter
 	;;
 *)
 	# The usage is the comment at the top, from its fourth line.

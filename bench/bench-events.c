@@ -138,29 +138,6 @@ static int child(struct ctl *c, const char *net, int ready_fd)
 	return 0;
 }
 
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-struct summary {
-	double min, p50, p99, p999, max;
-};
-
-static struct summary summarise(uint32_t *s, size_t n)
-{
-	qsort(s, n, sizeof(*s), cmp_u32);
-	return (struct summary){
-		.min = s[0],
-		.p50 = s[n / 2],
-		.p99 = s[(size_t)(n * 0.99)],
-		.p999 = s[(size_t)(n * 0.999)],
-		.max = s[n - 1],
-	};
-}
-
 int main(int argc, char **argv)
 {
 	uint32_t per_round = 20000;
@@ -184,10 +161,11 @@ int main(int argc, char **argv)
 	snprintf(net, sizeof(net), "bench-events-%d", (int)getpid());
 	struct ctl *c = mmap(NULL, sizeof(*c), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
 			     -1, 0);
-	uint32_t *samples[MODES];
+	double *samples[MODES];
 	size_t n[MODES] = { 0 };
 	for (int m = 0; m < MODES; m++)
-		samples[m] = malloc(sizeof(uint32_t) * per_round * ROUNDS);
+		if (!(samples[m] = malloc(sizeof(double) * per_round * ROUNDS)))
+			die("out of memory");
 	if (c == MAP_FAILED || pipe(ready))
 		return 1;
 	memset(c, 0, sizeof(*c));
@@ -218,7 +196,7 @@ int main(int argc, char **argv)
 			for (uint32_t i = 0; i < per_round; i++) {
 				uint64_t t0 = bench_now_ns();
 				ping(c, node, m, ++seq);
-				samples[m][n[m]++] = (uint32_t)(bench_now_ns() - t0);
+				samples[m][n[m]++] = (double)(bench_now_ns() - t0);
 			}
 		}
 	c->mode = MODES;
@@ -231,9 +209,9 @@ int main(int argc, char **argv)
 	snprintf(uri, sizeof(uri), "shm:%s", net);
 	rfm_network_destroy(uri, RFM_DESTROY_FORCE);
 
-	struct summary s[MODES];
+	struct bench_pct s[MODES];
 	for (int m = 0; m < MODES; m++)
-		s[m] = summarise(samples[m], n[m]);
+		s[m] = bench_percentiles(samples[m], n[m]);
 	const enum mode base[MODES] = { RAW_FLAG, RAW_FLAG, RAW_FUTEX, RAW_FUTEX };
 
 	if (json) {
@@ -251,8 +229,8 @@ int main(int argc, char **argv)
 	printf("  %-10s %8s %8s %8s %8s %9s   %s\n", "mode", "min", "P50", "P99", "P99.9", "max",
 	       "ratio vs raw (P50 / P99.9)");
 	for (int m = 0; m < MODES; m++) {
-		printf("  %-10s %8.0f %8.0f %8.0f %8.0f %9.0f", mode_names[m], s[m].min, s[m].p50,
-		       s[m].p99, s[m].p999, s[m].max);
+		printf("  %-10s", mode_names[m]);
+		bench_print_pct(&s[m], 0);
 		if (base[m] != (enum mode)m)
 			printf("   %.3fx / %.3fx vs %s", s[m].p50 / s[base[m]].p50,
 			       s[m].p999 / s[base[m]].p999, mode_names[base[m]]);

@@ -20,22 +20,9 @@
 
 #include <iceoryx_binding_c/api.h>
 
+#include "stats.h"
+
 #define WARMUP 100
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
 
 struct side {
 	iox_pub_storage_t pub_storage;
@@ -120,17 +107,16 @@ int main(int argc, char **argv)
 	if (!ns)
 		return 1;
 	for (int i = 0; i < pings + WARMUP; i++) {
-		uint64_t t0 = now_ns();
+		uint64_t t0 = bench_now_ns();
 		send(&s, buf, size);
 		receive(&s, buf, size);
 		if (i >= WARMUP)
-			ns[i - WARMUP] = (double)(now_ns() - t0) / 2;
+			ns[i - WARMUP] = (double)(bench_now_ns() - t0) / 2;
 	}
 	int status;
 	waitpid(pid, &status, 0);
-	qsort(ns, (size_t)pings, sizeof(*ns), cmp);
-	printf("%.0f %.0f %.0f %.0f %.0f\n", ns[0], ns[pings / 2], ns[(size_t)pings * 99 / 100],
-	       ns[(size_t)pings * 999 / 1000], ns[pings - 1]);
+	struct bench_pct p = bench_percentiles(ns, (size_t)pings);
+	printf("%.0f %.0f %.0f %.0f %.0f\n", p.min, p.p50, p.p99, p.p999, p.max);
 	iox_sub_deinit(s.sub);
 	iox_pub_deinit(s.pub);
 	iox_runtime_shutdown();

@@ -251,17 +251,7 @@ static double thr_rfm(struct ctl *ctl, uint32_t size, uint64_t n)
 
 /* ---- latency: ping-pong, one way = round trip / 2 ---- */
 
-struct lat {
-	double min, p50, p99, p999, max;
-};
-
-static struct lat summarize(double *ns, size_t n)
-{
-	qsort(ns, n, sizeof(*ns), bench_cmp_double);
-	return (struct lat){ ns[0], ns[n / 2], ns[n * 99 / 100], ns[n * 999 / 1000], ns[n - 1] };
-}
-
-static struct lat lat_raw(struct ctl *ctl, uint32_t size, double *samples)
+static struct bench_pct lat_raw(struct ctl *ctl, uint32_t size, double *samples)
 {
 	struct raw_ring *a = raw_new(size), *b = raw_new(size);
 	uint8_t buf[1024] = { 0 };
@@ -291,10 +281,10 @@ static struct lat lat_raw(struct ctl *ctl, uint32_t size, double *samples)
 			samples[i - 100] = (double)(bench_now_ns() - t0) / 2;
 	}
 	waitpid(pid, NULL, 0);
-	return summarize(samples, PINGS);
+	return bench_percentiles(samples, PINGS);
 }
 
-static struct lat lat_rfm(struct ctl *ctl, uint32_t size, double *samples)
+static struct bench_pct lat_rfm(struct ctl *ctl, uint32_t size, double *samples)
 {
 	struct rfm_ring_config cfg = {
 		.struct_size = sizeof(cfg),
@@ -346,17 +336,17 @@ static struct lat lat_rfm(struct ctl *ctl, uint32_t size, double *samples)
 	rfm_ring_consumer_close(in);
 	rfm_ring_close(out);
 	rfm_close(node);
-	return summarize(samples, PINGS);
+	return bench_percentiles(samples, PINGS);
 }
 
-static void print_lat(const char *who, struct lat l)
+static void print_lat(const char *who, struct bench_pct l)
 {
 	printf("    %-8s one-way ns: min %7.0f  P50 %7.0f  P99 %7.0f  P99.9 %7.0f  max %8.0f\n", who,
 	       l.min, l.p50, l.p99, l.p999, l.max);
 }
 
 /* Median run by P50 (its whole row is printed). */
-static struct lat median_lat(struct lat *runs)
+static struct bench_pct median_lat(struct bench_pct *runs)
 {
 	double p50[RUNS];
 
@@ -371,7 +361,7 @@ static struct lat median_lat(struct lat *runs)
 
 /* ---- iceoryx, through the helper program ---- */
 
-static bool iox_run(const char *helper, uint32_t size, struct lat *l)
+static bool iox_run(const char *helper, uint32_t size, struct bench_pct *l)
 {
 	char cmd[600];
 	FILE *p;
@@ -385,7 +375,7 @@ static bool iox_run(const char *helper, uint32_t size, struct lat *l)
 	return pclose(p) == 0 && ok;
 }
 
-static void bench_iceoryx(const char *self, struct lat ours[2])
+static void bench_iceoryx(const char *self, struct bench_pct ours[2])
 {
 	char helper[512];
 	const char *dir = strrchr(self, '/');
@@ -423,7 +413,7 @@ static void bench_iceoryx(const char *self, struct lat ours[2])
 		usleep(1000);
 	for (int k = 0; k < 2; k++) {
 		uint32_t size = k ? 1024 : 64;
-		struct lat runs[RUNS];
+		struct bench_pct runs[RUNS];
 		bool ok = true;
 
 		for (int i = 0; i < RUNS && ok; i++)
@@ -432,7 +422,7 @@ static void bench_iceoryx(const char *self, struct lat ours[2])
 			printf("  %u B: the iceoryx helper failed\n", size);
 			continue;
 		}
-		struct lat m = median_lat(runs);
+		struct bench_pct m = median_lat(runs);
 		printf("  %u-byte messages:\n", size);
 		print_lat("iceoryx", m);
 		print_lat("librfm", ours[k]);
@@ -450,7 +440,7 @@ int main(int argc, char **argv)
 {
 	struct ctl *ctl = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	double *samples = malloc(sizeof(double) * PINGS);
-	struct lat ours[2];
+	struct bench_pct ours[2];
 
 	(void)argc;
 	if (ctl == MAP_FAILED || !samples)
@@ -463,7 +453,7 @@ int main(int argc, char **argv)
 		uint32_t size = k ? 1024 : 64;
 		uint64_t n = k ? 500000 : 2000000;
 		double tr[RUNS], to[RUNS];
-		struct lat lr[RUNS], lo[RUNS];
+		struct bench_pct lr[RUNS], lo[RUNS];
 
 		for (int i = 0; i < RUNS; i++) {
 			tr[i] = thr_raw(ctl, size, n);
@@ -472,7 +462,7 @@ int main(int argc, char **argv)
 			lo[i] = lat_rfm(ctl, size, samples);
 		}
 		double mr = bench_median(tr, RUNS), mo = bench_median(to, RUNS);
-		struct lat r = median_lat(lr), o = median_lat(lo);
+		struct bench_pct r = median_lat(lr), o = median_lat(lo);
 		printf("  %u-byte messages:\n", size);
 		printf("    throughput (back-pressure, %llu msgs): raw %.2f M/s, librfm %.2f M/s, "
 		       "ratio %.2fx (target >= 0.80x)\n",

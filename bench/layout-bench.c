@@ -24,67 +24,38 @@
 #include <yaml.h>
 #include <rfm/rfm.h>
 
+#include "stats.h"
+
 #define BATCH 4096
 #define MAX_BATCHES 100000
 
 static double seconds_per_case = 0.3;
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-struct stats {
-	double min, p50, p99, p999, max; /* ns per operation */
-};
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static double *samples;
-
-static struct stats summarize(size_t n)
-{
-	struct stats s;
-
-	qsort(samples, n, sizeof(*samples), cmp_double);
-	s.min = samples[0];
-	s.p50 = samples[n / 2];
-	s.p99 = samples[(size_t)(n * 0.99)];
-	s.p999 = samples[(size_t)(n * 0.999)];
-	s.max = samples[n - 1];
-	return s;
-}
 
 /* Run @body in batches of @per_batch operations for about seconds_per_case. */
 #define MEASURE(result, per_batch, body)                                       \
 	do {                                                                   \
 		size_t nb_ = 0;                                                \
-		uint64_t end_ = now_ns() + (uint64_t)(seconds_per_case * 1e9); \
-		while (nb_ < MAX_BATCHES && (nb_ < 16 || now_ns() < end_)) {   \
-			uint64_t t0_ = now_ns();                               \
+		uint64_t end_ = bench_now_ns() + (uint64_t)(seconds_per_case * 1e9); \
+		while (nb_ < MAX_BATCHES && (nb_ < 16 || bench_now_ns() < end_)) {   \
+			uint64_t t0_ = bench_now_ns();                               \
 			for (long i = 0; i < (per_batch); i++) {               \
 				body;                                          \
 			}                                                      \
-			samples[nb_++] = (double)(now_ns() - t0_) / (per_batch); \
+			samples[nb_++] = (double)(bench_now_ns() - t0_) / (per_batch); \
 		}                                                              \
-		(result) = summarize(nb_);                                     \
+		(result) = bench_percentiles(samples, nb_);                    \
 	} while (0)
 
-static void print_row(const char *name, struct stats s)
+static void print_row(const char *name, struct bench_pct s)
 {
-	printf("  %-36s %8.2f %8.2f %8.2f %8.2f %9.2f\n", name, s.min, s.p50, s.p99, s.p999,
-	       s.max);
+	printf("  %-36s", name);
+	bench_print_pct(&s, 2);
+	printf("\n");
 }
 
-static void print_ratio(const char *what, struct stats lib, struct stats raw, double limit)
+static void print_ratio(const char *what, struct bench_pct lib, struct bench_pct raw, double limit)
 {
 	double r = lib.p50 / raw.p50;
 
@@ -130,7 +101,7 @@ static char *layout_text(unsigned int n, size_t *lenp)
 
 static double seconds_since(uint64_t t0)
 {
-	return (double)(now_ns() - t0) / 1e9;
+	return (double)(bench_now_ns() - t0) / 1e9;
 }
 
 /* One load with libyaml's own document loader: the floor for any YAML reader. */
@@ -138,7 +109,7 @@ static double libyaml_load(const char *text, size_t len)
 {
 	yaml_parser_t parser;
 	yaml_document_t doc;
-	uint64_t t0 = now_ns();
+	uint64_t t0 = bench_now_ns();
 
 	if (!yaml_parser_initialize(&parser))
 		return -1;
@@ -165,7 +136,7 @@ static void bench_parse(void)
 		if (!text)
 			return;
 		double yaml_s = libyaml_load(text, len);
-		uint64_t t0 = now_ns();
+		uint64_t t0 = bench_now_ns();
 		int ret = rfm_layout_load_string(text, len, "bench", &layout, NULL);
 		double rfm_s = seconds_since(t0);
 		printf("  %6u regions (%5.1f MB): librfm %.3f s, libyaml %.3f s, ratio %.2f%s%s\n",
@@ -251,9 +222,9 @@ int main(int argc, char **argv)
 	 */
 	uint64_t acc = 0;
 #define F64_BITS(x) ({ uint64_t b_; double d_ = (x); memcpy(&b_, &d_, 8); b_; })
-	struct stats raw_get_f, get_f, vget_f, raw_set_f, set_f, vset_f;
-	struct stats raw_get_u, get_u, vget_u, raw_set_u, set_u, vset_u, vget_ube, vset_ube;
-	struct stats raw_get_ube, raw_set_ube, mget_u;
+	struct bench_pct raw_get_f, get_f, vget_f, raw_set_f, set_f, vset_f;
+	struct bench_pct raw_get_u, get_u, vget_u, raw_set_u, set_u, vset_u, vget_ube, vset_ube;
+	struct bench_pct raw_get_ube, raw_set_ube, mget_u;
 	MEASURE(raw_get_f, BATCH, { acc ^= F64_BITS(*fp); });
 	MEASURE(get_f, BATCH, {
 		double x;
@@ -338,7 +309,7 @@ int main(int argc, char **argv)
 		size_t size = rfm_record_size(r);
 		char *buf = calloc(1, size);
 		char *data = (char *)base + ri.data_offset;
-		struct stats raw_w, w, raw_r, rd;
+		struct bench_pct raw_w, w, raw_r, rd;
 		long per = size > 512 ? 512 : 2048;
 
 		MEASURE(raw_w, per, {

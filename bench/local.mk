@@ -1,25 +1,157 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# Benchmarks: built by `make bench` (not by `make all`), run by it in order.
+# Benchmarks: built by `make bench` (not by `make all`), run by it in order:
+# the Python comparisons, the programs of BENCHMARKS, the suite, then the
+# benchmarks that are make targets (bench-serve, bench-jitter). Each has a
+# section below.
 BENCHMARKS = bench/bench-mem
 # Scripts run after the programs (built by their own rules, not programs).
 BENCH_AFTER =
-EXTRA_PROGRAMS = $(BENCHMARKS)
+EXTRA_PROGRAMS += $(BENCHMARKS)
 CLEANFILES += $(BENCHMARKS)
 
-bench_bench_mem_SOURCES = bench/bench-mem.c bench/stats.h
+# Every benchmark's clock, medians, percentiles and report row.
+BENCH_STATS = bench/stats.c bench/stats.h
+
+bench_bench_mem_SOURCES = bench/bench-mem.c $(BENCH_STATS)
 bench_bench_mem_LDADD = src/librfm.la
 # Sub-nanosecond loops: without a fixed loop alignment the comparison
 # measures where the linker happened to put each loop, not the accessors.
 bench_bench_mem_CFLAGS = $(AM_CFLAGS) -falign-loops=64
 
+# Programs a benchmark runs (built with them, not run by the loop).
+BENCH_HELPERS =
+# Then the benchmarks that are make targets of their own (bench-serve,
+# bench-jitter): every benchmark runs in `make bench`.
+BENCH_TARGETS =
+
 .PHONY: bench
-bench: $(BENCHMARKS) $(BENCH_AFTER)
+bench: $(BENCHMARKS) $(BENCH_AFTER) $(BENCH_HELPERS)
 	@for b in $(BENCHMARKS) $(BENCH_AFTER); do ./$$b || exit 1; echo; done
+	@for t in $(BENCH_TARGETS); do $(MAKE) $(AM_MAKEFLAGS) $$t || exit 1; echo; done
 
 # The C++ layer (rfm.hpp) against the same C calls: typed get/set, ring publish.
 BENCHMARKS += bench/bench-cxx
 EXTRA_PROGRAMS += bench/bench-cxx
 CLEANFILES += bench/bench-cxx
-bench_bench_cxx_SOURCES = bench/bench-cxx.cc bench/stats.h
+bench_bench_cxx_SOURCES = bench/bench-cxx.cc $(BENCH_STATS)
 bench_bench_cxx_LDADD = src/librfm.la
 bench_bench_cxx_CXXFLAGS = -std=c++17 $(RFM_WARN_CXXFLAGS) -falign-loops=64
+
+# ---- layout-bench ----
+# Benchmark of typed-variable tables: run by `make bench`, alone by
+# `make bench-layout`.
+BENCHMARKS += bench/layout-bench
+EXTRA_PROGRAMS += bench/layout-bench
+CLEANFILES += bench/layout-bench
+bench_layout_bench_SOURCES = bench/layout-bench.c $(BENCH_STATS)
+bench_layout_bench_CFLAGS = $(AM_CFLAGS) $(YAML_CFLAGS)
+bench_layout_bench_LDADD = src/librfm.la $(YAML_LIBS) -lm
+
+bench-layout: bench/layout-bench$(EXEEXT)
+	bench/layout-bench
+.PHONY: bench-layout
+
+# ---- bench-events ----
+# Event round-trip benchmark (issue 3), run by `make bench` after the others.
+BENCHMARKS += bench/bench-events
+EXTRA_PROGRAMS += bench/bench-events
+CLEANFILES += bench/bench-events
+
+bench_bench_events_SOURCES = bench/bench-events.c $(BENCH_STATS) bench/raw-pingpong.h
+bench_bench_events_LDADD = src/librfm.la
+
+# ---- bench-rings ----
+# Ring benchmark (issue 5), run by `make bench` after the others. Its
+# iceoryx helper is built when configure found iceoryx's C binding
+# (Debian: iceoryx, libiceoryx-binding-c-dev); bench-rings skips that part
+# with a message otherwise.
+BENCHMARKS += bench/bench-rings
+EXTRA_PROGRAMS += bench/bench-rings bench/bench-rings-iox
+CLEANFILES += bench/bench-rings bench/bench-rings-iox
+
+bench_bench_rings_SOURCES = bench/bench-rings.c $(BENCH_STATS)
+bench_bench_rings_LDADD = src/librfm.la
+
+bench_bench_rings_iox_SOURCES = bench/bench-rings-iox.c $(BENCH_STATS)
+bench_bench_rings_iox_CPPFLAGS = $(AM_CPPFLAGS) $(IOX_CFLAGS)
+bench_bench_rings_iox_LDADD = $(IOX_LIBS)
+if WITH_ICEORYX
+BENCH_HELPERS += bench/bench-rings-iox
+endif
+
+# ---- the suite ----
+# The benchmark suite (issue 6): raw baselines (bench-baselines), then
+# rfm ping and rfm bench, then a table of ratios (bench/run-suite.py).
+# It runs last in `make bench`; `make bench-suite` runs it alone.
+BENCH_AFTER += bench/bench-suite
+EXTRA_PROGRAMS += bench/bench-baselines
+CLEANFILES += bench/bench-baselines bench/bench-suite
+
+bench_bench_baselines_SOURCES = bench/bench-baselines.c bench/raw-pingpong.h $(BENCH_STATS) \
+	tools/latency-hist.h tools/latency-hist.c
+EXTRA_DIST += bench/run-suite.py bench/plot-latency.py docs/ping-latency.png
+
+# A one-line wrapper, so that the `bench` loop can run the suite like a program.
+bench/bench-suite: $(top_srcdir)/bench/run-suite.py bench/bench-baselines$(EXEEXT) tools/rfm$(EXEEXT)
+	$(AM_V_GEN)printf '#!/bin/sh\nexec /usr/bin/python3 "%s" --build "%s" "$$@"\n' \
+		"$(abs_top_srcdir)/bench/run-suite.py" "$(abs_top_builddir)" > $@ && chmod +x $@
+
+bench-suite: bench/bench-suite
+	bench/bench-suite
+.PHONY: bench-suite
+
+# ---- Python ----
+# Python side of `make bench`: peek32, a table get and an event round trip
+# from Python against the same calls from C (bench-mem's, layout-bench's and
+# bench-events' figures, measured in the same run). Runs before the C
+# benchmarks, once everything it compares is built.
+EXTRA_DIST += bench/python/peek32.py bench/python/tables_events.py
+
+bench: bench-python
+.PHONY: bench-python
+if WITH_BINDINGS_PYTHON
+bench-python: bench/bench-mem bench/layout-bench bench/bench-events bindings/python/rfm/_rfm_swig.so
+	@PYTHONPATH="$(abs_top_builddir)/bindings/python:$(abs_top_srcdir)/bindings/python" \
+	PYTHONDONTWRITEBYTECODE=1 \
+	$(PYTHON) $(top_srcdir)/bench/python/peek32.py --c-bench bench/bench-mem && echo && \
+	PYTHONPATH="$(abs_top_builddir)/bindings/python:$(abs_top_srcdir)/bindings/python" \
+	PYTHONDONTWRITEBYTECODE=1 \
+	$(PYTHON) $(top_srcdir)/bench/python/tables_events.py \
+		--layout-bench bench/layout-bench --events-bench bench/bench-events && echo
+else
+bench-python:
+	@echo "bench-python: skipped, Python bindings not built"
+endif
+
+# ---- bench-serve ----
+# rfm serve's cost (issue 17): its CPU time with 256 nodes, 1000 watched
+# variables and 4 SSE clients at 10 Hz, and the change-to-client delay.
+# Run at the end of `make bench`; `make bench-serve` alone (~15 s);
+# BENCH_SERVE_ARGS passes options, e.g. BENCH_SERVE_ARGS="--seconds 30".
+EXTRA_DIST += bench/bench-serve.py
+
+bench-serve: tools/rfm$(EXEEXT)
+	/usr/bin/python3 $(top_srcdir)/bench/bench-serve.py --build $(abs_top_builddir) \
+		$(BENCH_SERVE_ARGS)
+.PHONY: bench-serve
+if WITH_SERVE
+BENCH_TARGETS += bench-serve
+endif
+
+# ---- bench-jitter ----
+# Jitter benchmark (issue 21): the event round trip idle and under a
+# stress-ng load, default policy against SCHED_FIFO + locked memory.
+# Run last by `make bench` (~4 min: three rounds of six 10-second runs;
+# without stress-ng it says so and runs
+# the idle cases), alone by `make bench-jitter`; BENCH_JITTER_ARGS passes
+# options, e.g.
+# BENCH_JITTER_ARGS="--count 5000 --repeat 5 --plot jitter.png".
+EXTRA_DIST += bench/bench-jitter.py docs/tuning.md
+
+bench-jitter: tools/rfm$(EXEEXT)
+	/usr/bin/python3 $(top_srcdir)/bench/bench-jitter.py --build $(abs_top_builddir) \
+		$(BENCH_JITTER_ARGS)
+.PHONY: bench-jitter
+if WITH_TOOLS
+BENCH_TARGETS += bench-jitter
+endif

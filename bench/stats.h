@@ -1,37 +1,43 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Small helpers shared by the benchmarks: a monotonic clock in ns and the
- * median of repeated runs (the machine is shared and noisy: medians of
- * several runs, and ratios against a raw baseline measured in the same
- * run, are what mean something).
+ * What every benchmark shares (bench/stats.c): a monotonic clock in ns,
+ * the median of repeated runs, the percentiles of a set of samples and
+ * their report row. The machine is shared and noisy: medians of several
+ * runs, and ratios against a raw baseline measured in the same run, are
+ * what mean something.
  */
 #ifndef BENCH_STATS_H
 #define BENCH_STATS_H
 
+#include <stddef.h>
 #include <stdint.h>
-#include <stdlib.h>
-#include <time.h>
 
-static inline uint64_t bench_now_ns(void)
-{
-	struct timespec ts;
+#ifdef __cplusplus
+extern "C" {
+#endif
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static int bench_cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
+/* CLOCK_MONOTONIC in ns. */
+uint64_t bench_now_ns(void);
 
 /* Median of @n values (sorts them in place). */
-static inline double bench_median(double *values, size_t n)
-{
-	qsort(values, n, sizeof(*values), bench_cmp_double);
-	return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+double bench_median(double *values, size_t n);
+
+/* The spread of a set of samples. */
+struct bench_pct {
+	double min, p50, p99, p999, max;
+};
+
+/* Percentiles of @n > 0 samples (sorts them in place): the sample at rank n * q. */
+struct bench_pct bench_percentiles(double *samples, size_t n);
+
+/*
+ * The five columns min, P50, P99, P99.9, max of @p, each 8 wide (max 9)
+ * with @decimals places, after a space each; no newline.
+ */
+void bench_print_pct(const struct bench_pct *p, int decimals);
+
+#ifdef __cplusplus
 }
+#endif
 
 #endif /* BENCH_STATS_H */

@@ -75,8 +75,11 @@ static void *dispatcher_main(void *arg)
 	return NULL;
 }
 
-static int check_type(const char *what, unsigned int type)
+/* The arguments of (un)registering: a node and a type that has callbacks. */
+static int check_type(const char *what, const rfm_node *node, unsigned int type)
 {
+	if (!node)
+		return rfm__error(RFM_EINVAL, "%s: NULL argument", what);
 	if (type > RFM_EVENT_INTR4 && type != RFM_EVENT_OVERFLOW && type != RFM_EVENT_NODE_UP &&
 	    type != RFM_EVENT_NODE_DOWN && type != RFM_EVENT_LINK)
 		return rfm__error(RFM_EINVAL,
@@ -92,16 +95,13 @@ RFM_API int rfm_event_callback_register(rfm_node *node, unsigned int type,
 	struct rfm_events *ev;
 	int ret;
 
-	if (!node || !fn)
-		return rfm__error(RFM_EINVAL, "rfm_event_callback_register: NULL argument");
-	ret = check_type("rfm_event_callback_register", type);
+	ret = check_type("rfm_event_callback_register", fn ? node : NULL, type);
 	if (ret)
 		return ret;
 	ret = rfm__event_receiver_usable(node);
 	if (ret)
 		return ret;
-	ev = node->ev;
-	pthread_mutex_lock(&ev->lock);
+	ev = rfm__event_lock(node);
 	if (ev->cb[type].fn) {
 		ret = rfm__error(RFM_EBUSY, "%s: a callback for %s is already registered",
 				 node->uri, rfm_event_type_name(type));
@@ -130,13 +130,10 @@ RFM_API int rfm_event_callback_unregister(rfm_node *node, unsigned int type)
 	struct rfm_events *ev;
 	int ret;
 
-	if (!node)
-		return rfm__error(RFM_EINVAL, "rfm_event_callback_unregister: node is NULL");
-	ret = check_type("rfm_event_callback_unregister", type);
+	ret = check_type("rfm_event_callback_unregister", node, type);
 	if (ret)
 		return ret;
-	ev = node->ev;
-	pthread_mutex_lock(&ev->lock);
+	ev = rfm__event_lock(node);
 	if (!ev->cb[type].fn) {
 		pthread_mutex_unlock(&ev->lock);
 		return rfm__error(RFM_ENOTFOUND, "%s: no callback for %s is registered", node->uri,

@@ -86,6 +86,13 @@ int rfm__event_take(struct rfm_node *node, struct rfm_event *evs, size_t max,
  */
 int rfm__event_receiver_usable(struct rfm_node *node);
 
+/* Take @node's event lock (ev->lock, for enabling and callbacks); its event state. */
+static inline struct rfm_events *rfm__event_lock(struct rfm_node *node)
+{
+	pthread_mutex_lock(&node->ev->lock);
+	return node->ev;
+}
+
 /* Return once no thread is inside a wait (closing is set). */
 void rfm__event_wait_for_waiters(struct rfm_events *ev);
 

@@ -75,8 +75,7 @@ RFM_API int rfm_event_fd(rfm_node *node)
 	ret = rfm__event_receiver_usable(node);
 	if (ret)
 		return ret;
-	ev = node->ev;
-	pthread_mutex_lock(&ev->lock);
+	ev = rfm__event_lock(node);
 	ret = ev->efd;
 	if (ret >= 0)
 		goto out;

@@ -307,13 +307,13 @@ out:
 
 int rfm__event_receiver_usable(struct rfm_node *node)
 {
-	if (!node->ops->ev->take)
+	if (!node->ops->ev->attach || !node->ops->ev->take)
 		return rfm__error(RFM_ENOTSUP, "%s: the %s: backend has no events", node->uri,
 				  node->ops->scheme);
 	if (node->forked)
 		return rfm__error(RFM_ECLOSED,
 				  "%s: this handle was inherited through fork(); its events belong "
-				  "to the parent",
+				  "to the parent: open a node of this process's own to receive them",
 				  node->uri);
 	return 0;
 }

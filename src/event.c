@@ -179,11 +179,14 @@ RFM_API int rfm_event_set_spin(rfm_node *node, int64_t spin_ns)
 
 /* ---- enabling ---- */
 
-static int check_mask(const char *what, uint32_t mask)
+/* The arguments of enable and disable: a node and a mask of types enabled by hand. */
+static int check_mask(const char *what, const rfm_node *node, uint32_t mask)
 {
 	const uint32_t status = RFM_EVENT_BIT(RFM_EVENT_OVERFLOW);
 	const uint32_t link = RFM_EVENT_BIT(RFM_EVENT_LINK);
 
+	if (!node)
+		return rfm__error(RFM_EINVAL, "%s: node is NULL", what);
 	if (mask & ~(RFM_EVENT_MASK_NETWORK | RFM_EVENT_MASK_HEALTH | link | status))
 		return rfm__error(RFM_EINVAL, "%s: mask 0x%x has bits of no event type (valid: 0x%x)",
 				  what, mask, RFM_EVENT_MASK_NETWORK);
@@ -212,23 +215,15 @@ RFM_API int rfm_event_enable(rfm_node *node, uint32_t mask)
 	struct rfm_events *ev;
 	int ret;
 
-	if (!node)
-		return rfm__error(RFM_EINVAL, "rfm_event_enable: node is NULL");
-	if (!mask)
-		return rfm__error(RFM_EINVAL, "rfm_event_enable: the mask is empty");
-	ret = check_mask("rfm_event_enable", mask);
+	ret = check_mask("rfm_event_enable", node, mask);
 	if (ret)
 		return ret;
-	if (!node->ops->ev->attach)
-		return rfm__error(RFM_ENOTSUP, "%s: the %s: backend has no events", node->uri,
-				  node->ops->scheme);
-	if (node->forked)
-		return rfm__error(RFM_ECLOSED,
-				  "%s: this handle was inherited through fork(); open a node of "
-				  "this process's own to receive events",
-				  node->uri);
-	ev = node->ev;
-	pthread_mutex_lock(&ev->lock);
+	if (!mask)
+		return rfm__error(RFM_EINVAL, "rfm_event_enable: the mask is empty");
+	ret = rfm__event_receiver_usable(node);
+	if (ret)
+		return ret;
+	ev = rfm__event_lock(node);
 	if (ev->mask & mask) {
 		ret = rfm__error(RFM_EBUSY, "%s: event type(s) 0x%x already enabled on this handle",
 				 node->uri, ev->mask & mask);
@@ -271,13 +266,10 @@ RFM_API int rfm_event_disable(rfm_node *node, uint32_t mask)
 	struct rfm_events *ev;
 	int ret;
 
-	if (!node)
-		return rfm__error(RFM_EINVAL, "rfm_event_disable: node is NULL");
-	ret = check_mask("rfm_event_disable", mask);
+	ret = check_mask("rfm_event_disable", node, mask);
 	if (ret)
 		return ret;
-	ev = node->ev;
-	pthread_mutex_lock(&ev->lock);
+	ev = rfm__event_lock(node);
 	EV_STORE(ev->mask, ev->mask & ~mask);
 	if (ev->attached)
 		node->ops->ev->set_mask(node, ev->mask);
@@ -396,18 +388,14 @@ RFM_API int rfm_event_get_stats(rfm_node *node, struct rfm_event_stats *stats)
 {
 	struct rfm_event_stats full;
 	struct rfm_events *ev;
-	uint32_t want;
+	int ret;
 
-	if (!node || !stats)
-		return rfm__error(RFM_EINVAL, "rfm_event_get_stats: NULL argument");
-	want = stats->struct_size;
-	if (want < offsetof(struct rfm_event_stats, delivered))
-		return rfm__error(RFM_EINVAL,
-				  "rfm_event_get_stats: struct_size %u is too small (set it to sizeof)",
-				  want);
+	ret = rfm__sized_check("rfm_event_get_stats", node, stats, stats ? stats->struct_size : 0,
+			     offsetof(struct rfm_event_stats, delivered));
+	if (ret)
+		return ret;
 	ev = node->ev;
 	memset(&full, 0, sizeof(full));
-	full.struct_size = want < sizeof(full) ? want : (uint32_t)sizeof(full);
 	rfm__lock(&ev->take_lock);
 	if (EV_LOAD(ev->attached)) {
 		full.depth = ev->depth;
@@ -418,6 +406,6 @@ RFM_API int rfm_event_get_stats(rfm_node *node, struct rfm_event_stats *stats)
 	full.overflows = ev->overflows;
 	full.unhandled = EV_LOAD(ev->unhandled);
 	rfm__unlock(&ev->take_lock);
-	memcpy(stats, &full, full.struct_size);
+	rfm__sized_fill(stats, &full, sizeof(full));
 	return 0;
 }

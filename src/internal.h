@@ -27,6 +27,30 @@ int rfm__error(int code, const char *fmt, ...);
 /* Map an errno value from a failed system call to an rfm_error code. */
 int rfm__errno_code(int err);
 
+/* ---- small shared helpers (util.c) ---- */
+
+/*
+ * The versioned structs of the API (struct_size, a uint32_t, first; the
+ * caller's may be older and smaller): @fn's check that @obj and @st are
+ * given and that the caller's @struct_size reaches @min_size, the end of
+ * the fields every version has. 0, or RFM_EINVAL with a message naming @fn.
+ */
+int rfm__sized_check(const char *fn, const void *obj, const void *st, uint32_t struct_size,
+		     size_t min_size);
+
+/*
+ * Copy @full (@full_size bytes, struct_size first) into @out as far as the
+ * caller's struct_size (an older, smaller struct) holds, and say in @out's
+ * struct_size how much that was.
+ */
+void rfm__sized_fill(void *out, void *full, size_t full_size);
+
+/* Grow *@arrayp (*@cap elements of @size, @count used) so one more fits. 0 or RFM_ENOMEM. */
+int rfm__grow(void *arrayp, size_t *cap, size_t count, size_t size);
+
+/* True when the @len bytes at @p are all zero. */
+bool rfm__all_zero(const void *p, size_t len);
+
 /* ---- URIs (uri.c) ---- */
 
 #define RFM_URI_MAX_PARAMS 16

@@ -37,16 +37,9 @@ void rfm__diag(struct rfm_diag_list *list, struct lay_pos pos, int code, const c
 		list->dropped++;
 		return;
 	}
-	if (list->count == list->capacity) {
-		size_t cap = list->capacity ? 2 * list->capacity : 16;
-		void *p = realloc(list->entries, cap * sizeof(*list->entries));
-
-		if (!p) {
-			list->out_of_memory = true;
-			return;
-		}
-		list->entries = p;
-		list->capacity = cap;
+	if (rfm__grow(&list->entries, &list->capacity, list->count, sizeof(*list->entries))) {
+		list->out_of_memory = true;
+		return;
 	}
 	e = &list->entries[list->count];
 	memset(e, 0, sizeof(*e));
@@ -116,26 +109,23 @@ RFM_API size_t rfm_diag_list_count(const rfm_diag_list *list)
 RFM_API int rfm_diag_list_get(const rfm_diag_list *list, size_t index, struct rfm_diag *diag)
 {
 	struct rfm_diag full;
+	int ret = rfm__sized_check("rfm_diag_list_get", list, diag, diag ? diag->struct_size : 0,
+				 offsetof(struct rfm_diag, reserved));
 
-	if (!list || !diag)
-		return rfm__error(RFM_EINVAL, "rfm_diag_list_get: NULL argument");
-	if (diag->struct_size < offsetof(struct rfm_diag, reserved))
-		return rfm__error(RFM_EINVAL, "rfm_diag_list_get: struct_size %u is too small",
-				  diag->struct_size);
+	if (ret)
+		return ret;
 	if (index >= list->count)
 		return rfm__error(RFM_EINVAL, "rfm_diag_list_get: index %zu, the list has %zu",
 				  index, list->count);
 	const struct rfm_diag_entry *e = &list->entries[index];
 	memset(&full, 0, sizeof(full));
-	full.struct_size = diag->struct_size < sizeof(full) ? diag->struct_size
-							    : (uint32_t)sizeof(full);
 	full.line = e->pos.line;
 	full.column = e->pos.column;
 	full.code = e->code;
 	full.file = list->file;
 	full.message = e->message;
 	full.text = e->text;
-	memcpy(diag, &full, full.struct_size);
+	rfm__sized_fill(diag, &full, sizeof(full));
 	return 0;
 }
 

@@ -52,15 +52,9 @@ static void note_ident(struct gen *g, const char *scope, const char *name)
 {
 	char *s;
 
-	if (g->nidents == g->cap) {
-		size_t cap = g->cap ? 2 * g->cap : 64;
-		void *p = realloc(g->idents, cap * sizeof(*g->idents));
-		if (!p) {
-			g->nomem = true;
-			return;
-		}
-		g->idents = p;
-		g->cap = cap;
+	if (rfm__grow(&g->idents, &g->cap, g->nidents, sizeof(*g->idents))) {
+		g->nomem = true;
+		return;
 	}
 	if (asprintf(&s, "%s %s", scope, name) < 0) {
 		g->nomem = true;
@@ -256,20 +250,36 @@ static void emit_asserts(struct gen *g, const char *sname, const char *base_macr
 		size_macro, sname);
 }
 
+#define NAME_MAX_LEN 256 /* of a macro prefix or a struct name */
+
+/*
+ * A record's or region's block: room for @max_members members (NULL, and
+ * g->nomem, when there is none), its macro prefix and struct name from @name.
+ */
+static struct member *begin_block(struct gen *g, const char *name, size_t max_members,
+				  char mm[NAME_MAX_LEN], char sname[NAME_MAX_LEN])
+{
+	struct member *m = calloc(max_members, sizeof(*m));
+
+	if (!m) {
+		g->nomem = true;
+		return NULL;
+	}
+	macro_name(g, name, mm, NAME_MAX_LEN);
+	struct_name(g, name, sname, NAME_MAX_LEN);
+	return m;
+}
+
 static void emit_record(struct gen *g, size_t ri)
 {
 	const rfm_layout *l = g->layout;
 	const struct lay_record *rec = &l->records[ri];
-	struct member *m = calloc(l->nvars + 1, sizeof(*m));
-	char mm[256], sname[256], dname[300], base[300], size[300];
+	char mm[NAME_MAX_LEN], sname[NAME_MAX_LEN], dname[300], base[300], size[300];
+	struct member *m = begin_block(g, rec->full, l->nvars + 1, mm, sname);
 	size_t n = 0;
 
-	if (!m) {
-		g->nomem = true;
+	if (!m)
 		return;
-	}
-	macro_name(g, rec->full, mm, sizeof(mm));
-	struct_name(g, rec->full, sname, sizeof(sname));
 	fprintf(g->f, "\n/* record %s: sequence word (%s-endian), 4 reserved bytes, data.",
 		rec->full, rec->byte_order == RFM_ORDER_BIG ? "big" : "little");
 	if (rec->description[0]) {
@@ -310,16 +320,12 @@ static void emit_region(struct gen *g, size_t ri)
 {
 	const rfm_layout *l = g->layout;
 	const struct lay_region *r = &l->regions[ri];
-	struct member *m = calloc(l->nvars + l->nrecords + 1, sizeof(*m));
-	char mm[256], sname[256], base[300], size[300];
+	char mm[NAME_MAX_LEN], sname[NAME_MAX_LEN], base[300], size[300];
+	struct member *m = begin_block(g, r->name, l->nvars + l->nrecords + 1, mm, sname);
 	size_t n = 0;
 
-	if (!m) {
-		g->nomem = true;
+	if (!m)
 		return;
-	}
-	macro_name(g, r->name, mm, sizeof(mm));
-	struct_name(g, r->name, sname, sizeof(sname));
 	fprintf(g->f, "\n/* ---- region %s: [0x%llx, 0x%llx), written by node %u only.", r->name,
 		(unsigned long long)r->offset, (unsigned long long)(r->offset + r->size), r->writer);
 	if (r->description[0]) {

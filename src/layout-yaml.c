@@ -180,6 +180,25 @@ static bool missing(struct yaml_walk *w, const yaml_node_t *map, const yaml_node
 
 /* An unsigned number in C notation, optionally with K/M/G when @size. */
 static bool number(struct yaml_walk *w, const yaml_node_t *n, const char *what, bool size,
+		   uint64_t max, uint64_t *value);
+
+/* A variable's 'count' or 'length' (@what) at @n: a number from 1 up into *@count. */
+static bool element_count(struct yaml_walk *w, const yaml_node_t *n, const char *what,
+			  uint32_t *count)
+{
+	uint64_t v;
+
+	if (!number(w, n, what, false, UINT32_MAX, &v))
+		return false;
+	if (v == 0) {
+		rfm__diag(w->diags, pos_of(n), RFM_ELAYOUT, "%s must be at least 1", what);
+		return false;
+	}
+	*count = (uint32_t)v;
+	return true;
+}
+
+static bool number(struct yaml_walk *w, const yaml_node_t *n, const char *what, bool size,
 		   uint64_t max, uint64_t *value)
 {
 	const char *text = scalar(w, n, what);
@@ -263,7 +282,6 @@ static void walk_var(struct yaml_walk *w, yaml_node_t *map, uint32_t region, uin
 	struct rfm_var_spec spec;
 	struct lay_pos pos[6] = { { 0, 0 } };
 	bool ok = true;
-	uint64_t n;
 
 	if (!read_keys(w, map, var_keys, v, "a variable"))
 		return;
@@ -295,35 +313,20 @@ static void walk_var(struct yaml_walk *w, yaml_node_t *map, uint32_t region, uin
 	bool sized = spec.type == RFM_TYPE_STRING || spec.type == RFM_TYPE_BYTES;
 	if (v[V_COUNT]) {
 		pos[2] = pos_of(v[V_COUNT]);
-		if (sized) {
+		if (sized)
 			rfm__diag(w->diags, pos[2], RFM_ELAYOUT,
 				  "a %s has a 'length' in bytes, not a 'count'",
 				  rfm_type_name(spec.type));
-			ok = false;
-		} else if (!number(w, v[V_COUNT], "count", false, UINT32_MAX, &n)) {
-			ok = false;
-		} else if (n == 0) {
-			rfm__diag(w->diags, pos[2], RFM_ELAYOUT, "count must be at least 1");
-			ok = false;
-		} else {
-			spec.count = (uint32_t)n;
-		}
+		ok = !sized && element_count(w, v[V_COUNT], "count", &spec.count) && ok;
 	}
 	if (v[V_LENGTH]) {
 		pos[2] = pos_of(v[V_LENGTH]);
-		if (spec.type && !sized) {
+		bool wrong = spec.type && !sized;
+		if (wrong)
 			rfm__diag(w->diags, pos[2], RFM_ELAYOUT,
 				  "only string and bytes have a 'length'; use 'count' for an array of %s",
 				  rfm_type_name(spec.type));
-			ok = false;
-		} else if (!number(w, v[V_LENGTH], "length", false, UINT32_MAX, &n)) {
-			ok = false;
-		} else if (n == 0) {
-			rfm__diag(w->diags, pos[2], RFM_ELAYOUT, "length must be at least 1");
-			ok = false;
-		} else {
-			spec.count = (uint32_t)n;
-		}
+		ok = !wrong && element_count(w, v[V_LENGTH], "length", &spec.count) && ok;
 	} else if (sized) {
 		rfm__diag(w->diags, pos_of(map), RFM_ELAYOUT, "a %s needs a 'length' in bytes",
 			  rfm_type_name(spec.type));
@@ -641,14 +644,8 @@ static bool remember_anchor(struct loader *ld, const yaml_char_t *name, int id)
 {
 	if (!name)
 		return true;
-	if (ld->nanchors == ld->cap_anchors) {
-		size_t cap = ld->cap_anchors ? 2 * ld->cap_anchors : 16;
-		struct anchor *a = realloc(ld->anchors, cap * sizeof(*a));
-		if (!a)
-			return false;
-		ld->anchors = a;
-		ld->cap_anchors = cap;
-	}
+	if (rfm__grow(&ld->anchors, &ld->cap_anchors, ld->nanchors, sizeof(*ld->anchors)))
+		return false;
 	ld->anchors[ld->nanchors].name = strdup((const char *)name);
 	if (!ld->anchors[ld->nanchors].name)
 		return false;

@@ -25,22 +25,6 @@ static char *dup_or_empty(const char *s)
 	return strdup(s ? s : "");
 }
 
-/* Grow *array (of *cap elements of @size) so one more fits. */
-static int grow(void *arrayp, size_t *cap, size_t count, size_t size)
-{
-	void **array = arrayp;
-
-	if (count < *cap)
-		return 0;
-	size_t ncap = *cap ? 2 * *cap : 8;
-	void *p = realloc(*array, ncap * size);
-	if (!p)
-		return RFM_ENOMEM;
-	*array = p;
-	*cap = ncap;
-	return 0;
-}
-
 int rfm__layout_create(const char *name, const char *source, uint64_t window_size,
 		       rfm_layout **layoutp)
 {
@@ -63,7 +47,7 @@ int rfm__layout_create(const char *name, const char *source, uint64_t window_siz
 
 static int push_item(rfm_layout *layout, enum lay_item_kind kind, size_t index)
 {
-	if (grow(&layout->items, &layout->cap_items, layout->nitems, sizeof(*layout->items)))
+	if (rfm__grow(&layout->items, &layout->cap_items, layout->nitems, sizeof(*layout->items)))
 		return RFM_ENOMEM;
 	layout->items[layout->nitems].kind = kind;
 	layout->items[layout->nitems].index = (uint32_t)index;
@@ -80,8 +64,8 @@ int rfm__layout_push_region(rfm_layout *layout, const struct rfm_region_spec *sp
 
 	if (!pos)
 		pos = no_pos;
-	if (grow(&layout->regions, &layout->cap_regions, layout->nregions,
-		 sizeof(*layout->regions)))
+	if (rfm__grow(&layout->regions, &layout->cap_regions, layout->nregions,
+		      sizeof(*layout->regions)))
 		return RFM_ENOMEM;
 	r = &layout->regions[layout->nregions];
 	memset(r, 0, sizeof(*r));
@@ -117,8 +101,8 @@ int rfm__layout_push_record(rfm_layout *layout, uint32_t region,
 
 	if (!pos)
 		pos = no_pos;
-	if (grow(&layout->records, &layout->cap_records, layout->nrecords,
-		 sizeof(*layout->records)))
+	if (rfm__grow(&layout->records, &layout->cap_records, layout->nrecords,
+		      sizeof(*layout->records)))
 		return RFM_ENOMEM;
 	r = &layout->records[layout->nrecords];
 	memset(r, 0, sizeof(*r));
@@ -153,7 +137,7 @@ int rfm__layout_push_var(rfm_layout *layout, uint32_t region, uint32_t record,
 
 	if (!pos)
 		pos = no_pos;
-	if (grow(&layout->vars, &layout->cap_vars, layout->nvars, sizeof(*layout->vars)))
+	if (rfm__grow(&layout->vars, &layout->cap_vars, layout->nvars, sizeof(*layout->vars)))
 		return RFM_ENOMEM;
 	v = &layout->vars[layout->nvars];
 	memset(v, 0, sizeof(*v));
@@ -268,15 +252,12 @@ RFM_API int rfm_layout_new(const char *name, uint64_t window_size, rfm_layout **
 static int check_builder(rfm_layout *layout, const void *spec, uint32_t struct_size,
 			 size_t min_size, const char *what)
 {
-	if (!layout || !spec)
-		return rfm__error(RFM_EINVAL, "%s: NULL argument", what);
-	if (layout->finished)
-		return rfm__error(RFM_EBUSY, "%s: layout %s is finished; nothing can be added",
-				  what, layout->name);
-	if (struct_size < min_size)
-		return rfm__error(RFM_EINVAL, "%s: struct_size %u is too small (set it to sizeof)",
-				  what, struct_size);
-	return 0;
+	int ret = rfm__sized_check(what, layout, spec, struct_size, min_size);
+
+	if (!ret && layout->finished)
+		ret = rfm__error(RFM_EBUSY, "%s: layout %s is finished; nothing can be added",
+				 what, layout->name);
+	return ret;
 }
 
 /* Copy a caller's spec, possibly from older headers (smaller), zero-extended. */
@@ -524,45 +505,28 @@ RFM_API size_t rfm_layout_var_count(const rfm_layout *layout)
 static int info_args(const rfm_layout *layout, size_t index, size_t count, const void *info,
 		     uint32_t struct_size, size_t min_size, const char *what)
 {
-	if (!layout || !info)
-		return rfm__error(RFM_EINVAL, "%s: NULL argument", what);
+	int ret = rfm__sized_check(what, layout, info, struct_size, min_size);
+
+	if (ret)
+		return ret;
 	if (!layout->finished)
 		return rfm__error(RFM_EINVAL, "%s: layout %s is not finished", what, layout->name);
-	if (struct_size < min_size)
-		return rfm__error(RFM_EINVAL, "%s: struct_size %u is too small", what, struct_size);
 	if (index >= count)
 		return rfm__error(RFM_EINVAL, "%s: index %zu, layout %s has %zu", what, index,
 				  layout->name, count);
 	return 0;
 }
 
-#define FILL_INFO(dst, full)                                                  \
-	do {                                                                  \
-		(full).struct_size = (dst)->struct_size < sizeof(full)        \
-					     ? (dst)->struct_size             \
-					     : (uint32_t)sizeof(full);        \
-		memcpy((dst), &(full), (full).struct_size);                   \
-	} while (0)
-
-RFM_API int rfm_layout_region_info(const rfm_layout *layout, size_t index,
-				   struct rfm_region_info *info)
+static void region_info(const rfm_layout *layout, size_t index, struct rfm_region_info *full)
 {
-	struct rfm_region_info full;
-	int ret = info_args(layout, index, layout ? layout->nregions : 0, info,
-			    info ? info->struct_size : 0, offsetof(struct rfm_region_info, reserved),
-			    "rfm_layout_region_info");
-
-	if (ret)
-		return ret;
 	const struct lay_region *r = &layout->regions[index];
-	memset(&full, 0, sizeof(full));
-	full.writer = r->writer;
-	full.name = r->name;
-	full.description = r->description;
-	full.offset = r->offset;
-	full.size = r->size;
-	FILL_INFO(info, full);
-	return 0;
+
+	memset(full, 0, sizeof(*full));
+	full->writer = r->writer;
+	full->name = r->name;
+	full->description = r->description;
+	full->offset = r->offset;
+	full->size = r->size;
 }
 
 void rfm__record_info(const rfm_layout *layout, size_t index, struct rfm_record_info *full)
@@ -578,21 +542,6 @@ void rfm__record_info(const rfm_layout *layout, size_t index, struct rfm_record_
 	full->data_offset = r->abs + LAY_RECORD_HEADER;
 	full->data_size = r->data_size;
 	full->region = r->region;
-}
-
-RFM_API int rfm_layout_record_info(const rfm_layout *layout, size_t index,
-				   struct rfm_record_info *info)
-{
-	struct rfm_record_info full;
-	int ret = info_args(layout, index, layout ? layout->nrecords : 0, info,
-			    info ? info->struct_size : 0, offsetof(struct rfm_record_info, reserved),
-			    "rfm_layout_record_info");
-
-	if (ret)
-		return ret;
-	rfm__record_info(layout, index, &full);
-	FILL_INFO(info, full);
-	return 0;
 }
 
 void rfm__var_info(const rfm_layout *layout, size_t index, struct rfm_var_info *full)
@@ -619,16 +568,64 @@ void rfm__var_info(const rfm_layout *layout, size_t index, struct rfm_var_info *
 	full->record_offset = v->record == LAY_NO_RECORD ? 0 : v->offset;
 }
 
-RFM_API int rfm_layout_var_info(const rfm_layout *layout, size_t index, struct rfm_var_info *info)
-{
-	struct rfm_var_info full;
-	int ret = info_args(layout, index, layout ? layout->nvars : 0, info,
-			    info ? info->struct_size : 0, offsetof(struct rfm_var_info, reserved),
-			    "rfm_layout_var_info");
+/* What the three rfm_layout_*_info() functions describe. */
+enum info_kind { INFO_REGION, INFO_RECORD, INFO_VAR };
 
+static const struct {
+	const char *fn;
+	size_t min_size, size;	/* the first version's fields; the whole struct */
+} info_kinds[] = {
+	[INFO_REGION] = { "rfm_layout_region_info", offsetof(struct rfm_region_info, reserved),
+			  sizeof(struct rfm_region_info) },
+	[INFO_RECORD] = { "rfm_layout_record_info", offsetof(struct rfm_record_info, reserved),
+			  sizeof(struct rfm_record_info) },
+	[INFO_VAR] = { "rfm_layout_var_info", offsetof(struct rfm_var_info, reserved),
+		       sizeof(struct rfm_var_info) },
+};
+
+/* Item @index of @kind into the caller's @info (struct_size first). */
+static int layout_info(const rfm_layout *layout, enum info_kind kind, size_t index, void *info)
+{
+	union {
+		struct rfm_region_info region;
+		struct rfm_record_info record;
+		struct rfm_var_info var;
+	} full;
+	size_t count = !layout		    ? 0
+		       : kind == INFO_REGION ? layout->nregions
+		       : kind == INFO_RECORD ? layout->nrecords
+					     : layout->nvars;
+	uint32_t struct_size = 0;
+
+	if (info)
+		memcpy(&struct_size, info, sizeof(struct_size));
+	int ret = info_args(layout, index, count, info, struct_size, info_kinds[kind].min_size,
+			    info_kinds[kind].fn);
 	if (ret)
 		return ret;
-	rfm__var_info(layout, index, &full);
-	FILL_INFO(info, full);
+	if (kind == INFO_REGION)
+		region_info(layout, index, &full.region);
+	else if (kind == INFO_RECORD)
+		rfm__record_info(layout, index, &full.record);
+	else
+		rfm__var_info(layout, index, &full.var);
+	rfm__sized_fill(info, &full, info_kinds[kind].size);
 	return 0;
+}
+
+RFM_API int rfm_layout_region_info(const rfm_layout *layout, size_t index,
+				   struct rfm_region_info *info)
+{
+	return layout_info(layout, INFO_REGION, index, info);
+}
+
+RFM_API int rfm_layout_record_info(const rfm_layout *layout, size_t index,
+				   struct rfm_record_info *info)
+{
+	return layout_info(layout, INFO_RECORD, index, info);
+}
+
+RFM_API int rfm_layout_var_info(const rfm_layout *layout, size_t index, struct rfm_var_info *info)
+{
+	return layout_info(layout, INFO_VAR, index, info);
 }

@@ -1,14 +1,28 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
+# librfm: every source of the library is listed here, once (the RFM2g
+# compatibility library librfm2g is src/librfm2g/local.mk's).
 lib_LTLIBRARIES += src/librfm.la
 
 src_librfm_la_SOURCES = \
 	src/internal.h \
 	src/error.c \
+	src/util.c \
 	src/uri.c \
 	src/node.c \
 	src/node-registry.c \
 	src/memory.c \
 	src/ffi.c \
+	src/layout-internal.h \
+	src/seqlock.h \
+	src/layout-types.c \
+	src/layout-diag.c \
+	src/layout.c \
+	src/layout-check.c \
+	src/layout-yaml.c \
+	src/layout-header.c \
+	src/var.c \
+	src/var-text.c \
+	src/record.c \
 	src/shm-segment.h \
 	src/shm-segment.c \
 	src/shm.c \
@@ -49,7 +63,9 @@ src_librfm_la_SOURCES = \
 	src/mem-lock.c
 # The threat model of the shm: backend (shm.c, shm-events.c).
 EXTRA_DIST += docs/security.md
-src_librfm_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
+# Layout files are YAML (libyaml); -lm for the typed variables' limits.
+src_librfm_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden $(YAML_CFLAGS)
+src_librfm_la_LIBADD = $(YAML_LIBS) -lm
 src_librfm_la_LDFLAGS = \
 	-version-info $(RFM_LT_VERSION) \
 	-Wl,--version-script=$(top_srcdir)/src/librfm.map \
@@ -70,5 +86,6 @@ rfminclude_HEADERS = \
 	include/rfm/ring.h \
 	include/rfm/health.h \
 	include/rfm/realtime.h \
+	include/rfm/layout.h \
 	include/rfm/rfm.hpp
 nodist_rfminclude_HEADERS = include/rfm/version.h

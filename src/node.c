@@ -148,17 +148,13 @@ RFM_API const char *rfm_node_uri(const rfm_node *node)
 RFM_API int rfm_node_get_info(const rfm_node *node, struct rfm_node_info *info)
 {
 	struct rfm_node_info full;
-	uint32_t want;
+	int ret;
 
-	if (!node || !info)
-		return rfm__error(RFM_EINVAL, "rfm_node_get_info: NULL argument");
-	want = info->struct_size;
-	if (want < offsetof(struct rfm_node_info, size))
-		return rfm__error(RFM_EINVAL,
-				  "rfm_node_get_info: struct_size %u is too small (set it to sizeof)",
-				  want);
+	ret = rfm__sized_check("rfm_node_get_info", node, info, info ? info->struct_size : 0,
+			     offsetof(struct rfm_node_info, size));
+	if (ret)
+		return ret;
 	memset(&full, 0, sizeof(full));
-	full.struct_size = want < sizeof(full) ? want : (uint32_t)sizeof(full);
 	full.node_id = node->id;
 	full.size = node->size;
 	full.max_nodes = RFM_MAX_NODES;
@@ -170,7 +166,7 @@ RFM_API int rfm_node_get_info(const rfm_node *node, struct rfm_node_info *info)
 	if (node->ops->link_status)
 		full.link = node->ops->link_status((struct rfm_node *)node);
 	/* Fill only what the caller's (possibly older, smaller) struct holds. */
-	memcpy(info, &full, full.struct_size);
+	rfm__sized_fill(info, &full, sizeof(full));
 	return 0;
 }
 

@@ -92,16 +92,13 @@ RFM_API size_t rfm_record_size(const rfm_record *rec)
 RFM_API int rfm_record_get_info(const rfm_record *rec, struct rfm_record_info *info)
 {
 	struct rfm_record_info full;
+	int ret = rfm__sized_check("rfm_record_get_info", rec, info, info ? info->struct_size : 0,
+				 offsetof(struct rfm_record_info, reserved));
 
-	if (!rec || !info)
-		return rfm__error(RFM_EINVAL, "rfm_record_get_info: NULL argument");
-	if (info->struct_size < offsetof(struct rfm_record_info, reserved))
-		return rfm__error(RFM_EINVAL, "rfm_record_get_info: struct_size %u is too small",
-				  info->struct_size);
+	if (ret)
+		return ret;
 	rfm__record_info(rec->layout, rec->index, &full);
-	full.struct_size = info->struct_size < sizeof(full) ? info->struct_size
-							    : (uint32_t)sizeof(full);
-	memcpy(info, &full, full.struct_size);
+	rfm__sized_fill(info, &full, sizeof(full));
 	return 0;
 }
 

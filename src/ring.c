@@ -474,8 +474,28 @@ static inline void end_slot(rfm_ring *r, struct ring_slot *s, size_t len)
 		notify(r);
 }
 
+/*
+ * For @fn (publish, claim): the head slot, once it is free (waiting up to
+ * @timeout_ns for room), with its write begun.
+ */
+static inline int start_slot(rfm_ring *r, const char *fn, int64_t timeout_ns,
+			     struct ring_slot **sp)
+{
+	int ret;
+
+	if (RFM_UNLIKELY(r->claimed))
+		return rfm__error(RFM_EBUSY, "%s: a claimed slot is not committed", fn);
+	ret = check_room(r, timeout_ns);
+	if (ret)
+		return ret;
+	*sp = rfm__ring_slot(r->slots, &r->g, r->head);
+	begin_slot(r, *sp);
+	return 0;
+}
+
 RFM_API int rfm_ring_publish(rfm_ring *r, const void *buf, size_t len, int64_t timeout_ns)
 {
+	struct ring_slot *s = NULL;
 	int ret;
 
 	if (RFM_UNLIKELY(!r || (!buf && len)))
@@ -483,13 +503,9 @@ RFM_API int rfm_ring_publish(rfm_ring *r, const void *buf, size_t len, int64_t t
 	if (RFM_UNLIKELY(len > r->g.slot_size))
 		return rfm__error(RFM_EINVAL, "rfm_ring_publish: %zu bytes exceed the slot size %u",
 				  len, r->g.slot_size);
-	if (RFM_UNLIKELY(r->claimed))
-		return rfm__error(RFM_EBUSY, "rfm_ring_publish: a claimed slot is not committed");
-	ret = check_room(r, timeout_ns);
+	ret = start_slot(r, "rfm_ring_publish", timeout_ns, &s);
 	if (ret)
 		return ret;
-	struct ring_slot *s = rfm__ring_slot(r->slots, &r->g, r->head);
-	begin_slot(r, s);
 	if (len)
 		memcpy(s->data, buf, len);
 	end_slot(r, s, len);
@@ -498,17 +514,14 @@ RFM_API int rfm_ring_publish(rfm_ring *r, const void *buf, size_t len, int64_t t
 
 RFM_API int rfm_ring_claim(rfm_ring *r, void **bufp, int64_t timeout_ns)
 {
+	struct ring_slot *s = NULL;
 	int ret;
 
 	if (!r || !bufp)
 		return rfm__error(RFM_EINVAL, "rfm_ring_claim: NULL argument");
-	if (r->claimed)
-		return rfm__error(RFM_EBUSY, "rfm_ring_claim: a claimed slot is not committed");
-	ret = check_room(r, timeout_ns);
+	ret = start_slot(r, "rfm_ring_claim", timeout_ns, &s);
 	if (ret)
 		return ret;
-	struct ring_slot *s = rfm__ring_slot(r->slots, &r->g, r->head);
-	begin_slot(r, s);
 	r->claimed = true;
 	*bufp = s->data;
 	return 0;

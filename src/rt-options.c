@@ -64,16 +64,6 @@ int rfm__rt_parse_cpus(const char *text, cpu_set_t *set)
 	return 0;
 }
 
-static bool zero_bytes(const void *p, size_t len)
-{
-	const uint8_t *b = p;
-
-	for (size_t i = 0; i < len; i++)
-		if (b[i])
-			return false;
-	return true;
-}
-
 /* The structure's fields, checked, into @rt. */
 static int from_struct(const struct rfm_open_options *o, struct rfm_rt_opts *rt)
 {
@@ -88,13 +78,13 @@ static int from_struct(const struct rfm_open_options *o, struct rfm_rt_opts *rt)
 		return rfm__error(RFM_EINVAL, "rfm_open_with_options: struct_size %u is absurd",
 				  o->struct_size);
 	if (have > offsetof(struct rfm_open_options, reserved) &&
-	    !zero_bytes(o->reserved, have - offsetof(struct rfm_open_options, reserved)))
+	    !rfm__all_zero(o->reserved, have - offsetof(struct rfm_open_options, reserved)))
 		return rfm__error(RFM_EINVAL,
 				  "rfm_open_with_options: reserved fields are not zero (zero the "
 				  "structure before setting fields)");
 	/* A newer program's fields this library does not know: refuse, never ignore. */
 	if (o->struct_size > sizeof(*o) &&
-	    !zero_bytes((const uint8_t *)o + sizeof(*o), o->struct_size - sizeof(*o)))
+	    !rfm__all_zero((const uint8_t *)o + sizeof(*o), o->struct_size - sizeof(*o)))
 		return rfm__error(RFM_EINVAL,
 				  "rfm_open_with_options: the structure (%u bytes) sets options "
 				  "this library (%zu bytes, %s) does not know",
@@ -232,18 +222,14 @@ int rfm__rt_options(struct rfm_node *node, struct rfm_uri *uri,
 RFM_API int rfm_node_get_options(const rfm_node *node, struct rfm_open_options *options)
 {
 	struct rfm_open_options full;
-	uint32_t want;
+	int ret;
 
-	if (!node || !options)
-		return rfm__error(RFM_EINVAL, "rfm_node_get_options: NULL argument");
-	want = options->struct_size;
-	if (want < offsetof(struct rfm_open_options, reserved))
-		return rfm__error(RFM_EINVAL,
-				  "rfm_node_get_options: struct_size %u is too small (set it to "
-				  "sizeof)",
-				  want);
+	ret = rfm__sized_check("rfm_node_get_options", node, options,
+			     options ? options->struct_size : 0,
+			     offsetof(struct rfm_open_options, reserved));
+	if (ret)
+		return ret;
 	memset(&full, 0, sizeof(full));
-	full.struct_size = want < sizeof(full) ? want : (uint32_t)sizeof(full);
 	if (node->rt) {
 		full.mem_flags = node->rt->mem_flags;
 		full.rt_policy = node->rt->policy;
@@ -252,6 +238,6 @@ RFM_API int rfm_node_get_options(const rfm_node *node, struct rfm_open_options *
 			if (node->rt->has_cpus && CPU_ISSET(c, &node->rt->cpus))
 				full.cpus[c / 64] |= UINT64_C(1) << (c % 64);
 	}
-	memcpy(options, &full, full.struct_size);
+	rfm__sized_fill(options, &full, sizeof(full));
 	return 0;
 }

@@ -143,16 +143,6 @@ static uint64_t now_realtime_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static bool all_zero(const void *p, size_t len)
-{
-	const uint8_t *b = p;
-
-	for (size_t i = 0; i < len; i++)
-		if (b[i])
-			return false;
-	return true;
-}
-
 void rfm__shm_refresh_size(struct shm_node *shm)
 {
 	struct stat st;
@@ -303,7 +293,7 @@ static int attach_segment(struct shm_node *shm, const struct rfm_uri *uri, uint6
 	/* Work on a private copy: a peer cannot change it under our checks. */
 	memset(&header, 0, sizeof(header));
 	memcpy(&header, page, peek < sizeof(header) ? peek : sizeof(header));
-	bool blank = all_zero(page, peek);
+	bool blank = rfm__all_zero(page, peek);
 	munmap(page, peek);
 
 	/*

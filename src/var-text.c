@@ -111,6 +111,21 @@ out:
 	return ret;
 }
 
+/*
+ * Store the @size low bytes of @bits in host order: an integer narrowed to
+ * its type (two's complement, so signed and unsigned store alike).
+ */
+static void store_int(void *dst, uint64_t bits, size_t size)
+{
+	uint32_t u32 = (uint32_t)bits;
+	uint16_t u16 = (uint16_t)bits;
+	uint8_t u8 = (uint8_t)bits;
+
+	memcpy(dst, size == 8 ? (void *)&bits : size == 4 ? (void *)&u32
+		    : size == 2 ? (void *)&u16 : (void *)&u8,
+	       size);
+}
+
 /* Parse one element of @type from @text (trimmed) into @dst. */
 static int parse_elem(const rfm_var *var, const char *text, void *dst)
 {
@@ -154,13 +169,7 @@ static int parse_elem(const rfm_var *var, const char *text, void *dst)
 		if (errno == ERANGE || (double)v < lo || (double)v > hi)
 			return rfm__error(RFM_ERANGE, "%s: %s is outside %s (%.0f..%.0f)", var->name,
 					  text, rfm_type_name(type), lo, hi);
-		int64_t i64 = v;
-		int32_t i32 = (int32_t)v;
-		int16_t i16 = (int16_t)v;
-		int8_t i8 = (int8_t)v;
-		memcpy(dst, type == RFM_TYPE_I64 ? (void *)&i64 : type == RFM_TYPE_I32 ? (void *)&i32
-			    : type == RFM_TYPE_I16 ? (void *)&i16 : (void *)&i8,
-		       rfm__type_size(type));
+		store_int(dst, (uint64_t)v, rfm__type_size(type));
 		return 0;
 	}
 	if (text[0] == '-' || !text[0] || isspace((unsigned char)text[0]))
@@ -172,13 +181,7 @@ static int parse_elem(const rfm_var *var, const char *text, void *dst)
 	if (errno == ERANGE || (type != RFM_TYPE_U64 && (double)v > hi))
 		return rfm__error(RFM_ERANGE, "%s: %s is outside %s (0..%.0f)", var->name, text,
 				  rfm_type_name(type), hi);
-	uint64_t u64 = v;
-	uint32_t u32 = (uint32_t)v;
-	uint16_t u16 = (uint16_t)v;
-	uint8_t u8 = (uint8_t)v;
-	memcpy(dst, type == RFM_TYPE_U64 ? (void *)&u64 : type == RFM_TYPE_U32 ? (void *)&u32
-		    : type == RFM_TYPE_U16 ? (void *)&u16 : (void *)&u8,
-	       rfm__type_size(type));
+	store_int(dst, v, rfm__type_size(type));
 	return 0;
 }
 

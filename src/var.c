@@ -164,21 +164,18 @@ RFM_API int rfm_var_set_owner_check(rfm_var *var, bool enforce)
 RFM_API int rfm_var_get_info(const rfm_var *var, struct rfm_var_info *info)
 {
 	struct rfm_var_info full;
+	int ret = rfm__sized_check("rfm_var_get_info", var, info, info ? info->struct_size : 0,
+				 offsetof(struct rfm_var_info, reserved));
 
-	if (!var || !info)
-		return rfm__error(RFM_EINVAL, "rfm_var_get_info: NULL argument");
-	if (info->struct_size < offsetof(struct rfm_var_info, reserved))
-		return rfm__error(RFM_EINVAL, "rfm_var_get_info: struct_size %u is too small",
-				  info->struct_size);
+	if (ret)
+		return ret;
 	rfm__var_info(var->layout, var->index, &full);
 	full.name = var->name;
 	full.offset += (uint64_t)var->first * var->esize;
 	full.record_offset += (uint64_t)var->first * var->esize;
 	full.count = var->count;
 	full.size = (uint64_t)var->count * var->esize;
-	full.struct_size = info->struct_size < sizeof(full) ? info->struct_size
-							    : (uint32_t)sizeof(full);
-	memcpy(info, &full, full.struct_size);
+	rfm__sized_fill(info, &full, sizeof(full));
 	return 0;
 }
 
@@ -528,16 +525,13 @@ RFM_API int rfm_var_set_string(rfm_var *var, const char *text)
 RFM_API int rfm_var_get_view(rfm_var *var, struct rfm_var_view *view)
 {
 	struct rfm_var_view full;
-
-	if (!var || !view)
-		return rfm__error(RFM_EINVAL, "rfm_var_get_view: NULL argument");
 	/* Every field is needed by the inline code: no smaller (older) layout exists yet. */
-	if (view->struct_size < offsetof(struct rfm_var_view, reserved))
-		return rfm__error(RFM_EINVAL, "rfm_var_get_view: struct_size %u is too small",
-				  view->struct_size);
+	int ret = rfm__sized_check("rfm_var_get_view", var, view, view ? view->struct_size : 0,
+				 offsetof(struct rfm_var_view, reserved));
+
+	if (ret)
+		return ret;
 	memset(&full, 0, sizeof(full));
-	full.struct_size = view->struct_size < sizeof(full) ? view->struct_size
-							    : (uint32_t)sizeof(full);
 	uint32_t key = var->type | (var->swap ? RFM_VIEW_SWAPPED : 0);
 	full.count = var->count;
 	/* Bool is not on the inline path: the library normalises it to 0/1. */
@@ -547,6 +541,6 @@ RFM_API int rfm_var_get_view(rfm_var *var, struct rfm_var_view *view)
 	full.set_key = plain && var->fast_set ? key : 0;
 	full.addr = var->addr;
 	full.var = var;
-	memcpy(view, &full, full.struct_size);
+	rfm__sized_fill(view, &full, sizeof(full));
 	return 0;
 }

@@ -3,9 +3,10 @@
  * rfm ping: round-trip latency between two nodes, by the method of the
  * field (node A writes a timestamp, node B echoes it, A measures the round
  * trip). The echo side is `rfm ping --echo` on the other node, or a forked
- * child with --local. The transports are in ping-slot.c (spin, event) and
- * ping-ring.c (ring); this file has the options, the measurement, the
- * local echoer and the report.
+ * child with --local. The transports are in ping-slot.c (spin, event),
+ * ping-event.c (event mode's interrupts) and ping-ring.c (ring); this file
+ * is the core: set up, say hello, measure. The options are parsed in
+ * ping-options.c, the echo side is ping-echoer.c, the report ping-report.c.
  *
  * With --rate the pinger sends on a fixed schedule and stamps the intended
  * send time, so a stall delays every later send and is counted in full
@@ -14,20 +15,18 @@
 #include "config.h"
 
 #include <errno.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "latency-hist.h"
 #include "ping.h"
 
 #define SLEEP_MARGIN_NS 50000u	/* --rate: wake this early, then spin */
 
 const char *const ping_mode_names[] = { "spin", "event", "ring" };
+
 /*
  * One round trip stamped @stamp, by the mode's transport: 0,
  * PING_INTERRUPTED, or an exit status after saying why.
@@ -78,11 +77,7 @@ static void wait_until(const struct ping *p, uint64_t t)
 			relax();
 }
 
-struct run_opts {
-	uint64_t count, warmup, rate_hz;
-};
-
-static void show_progress(struct cli_progress *pr, const struct run_opts *o,
+static void show_progress(struct cli_progress *pr, const struct ping_opts *o,
 			  const struct lhist *rtt, bool warming)
 {
 	if (!cli_progress_due(pr))
@@ -101,7 +96,7 @@ static void show_progress(struct cli_progress *pr, const struct run_opts *o,
  * measure o->count round trips into @rtt. PING_INTERRUPTED on Ctrl-C, with
  * what was measured so far in @rtt.
  */
-static int measure(struct ping *p, const struct run_opts *o, struct lhist *rtt,
+static int measure(struct ping *p, const struct ping_opts *o, struct lhist *rtt,
 		   uint64_t *late)
 {
 	uint32_t seq = p->mode == MODE_RING ? 0 : slot_last_seq(p);
@@ -156,220 +151,6 @@ out:
 	return ret;
 }
 
-/* ---- options ---- */
-
-enum {
-	OPT_ECHO = 0x2000,
-	OPT_LOCAL,
-	OPT_WARMUP,
-	OPT_RATE,
-	OPT_SIZE,
-	OPT_CPU,
-	OPT_PEER,
-	OPT_TIMEOUT,
-	OPT_HIST_CSV,
-	OPT_OFFSET,
-};
-
-static const struct option ping_options[] = {
-	{ "mode", required_argument, NULL, 'm' },
-	{ "count", required_argument, NULL, 'c' },
-	{ "warmup", required_argument, NULL, OPT_WARMUP },
-	{ "rate", required_argument, NULL, OPT_RATE },
-	{ "size", required_argument, NULL, OPT_SIZE },
-	{ "cpu", required_argument, NULL, OPT_CPU },
-	{ "peer", required_argument, NULL, OPT_PEER },
-	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-	{ "hist-csv", required_argument, NULL, OPT_HIST_CSV },
-	{ "offset", required_argument, NULL, OPT_OFFSET },
-	{ "echo", no_argument, NULL, OPT_ECHO },
-	{ "local", no_argument, NULL, OPT_LOCAL },
-	{ NULL, 0, NULL, 0 },
-};
-
-/* "--cpu A" or "--cpu A,B": this process on A, the --local echoer on B. */
-static int parse_cpus(struct cli *cli, const char *text, int cpus[2])
-{
-	char first[32];
-	const char *comma = strchr(text, ',');
-	uint64_t v;
-	int ret;
-
-	if (comma && (size_t)(comma - text) >= sizeof(first))
-		return cli_usage_error(cli, "bad --cpu '%s'", text);
-	snprintf(first, sizeof(first), "%.*s", comma ? (int)(comma - text) : (int)strlen(text),
-		 text);
-	ret = cli_parse_u64(cli, "CPU", first, CPU_SETSIZE - 1, &v);
-	if (ret)
-		return ret;
-	cpus[0] = (int)v;
-	if (comma) {
-		ret = cli_parse_u64(cli, "CPU", comma + 1, CPU_SETSIZE - 1, &v);
-		if (ret)
-			return ret;
-		cpus[1] = (int)v;
-	}
-	return 0;
-}
-
-static int pin(struct cli *cli, int cpu)
-{
-	cpu_set_t set;
-
-	if (cpu < 0)
-		return 0;
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
-		return cli_error(cli, "cannot run on CPU %d: %s", cpu, strerror(errno));
-	return 0;
-}
-
-/*
- * The URI of the --local echoer: the pinger's URI without its node=
- * parameter, so that the child takes the first free id.
- */
-static char *uri_without_node(const char *uri)
-{
-	char *copy = malloc(strlen(uri) + 1), *q = strchr(uri, '?');
-	size_t n;
-
-	if (!copy)
-		return NULL;
-	if (!q) {
-		strcpy(copy, uri);
-		return copy;
-	}
-	n = (size_t)(q - uri);
-	memcpy(copy, uri, n);
-	copy[n] = 0;
-	char sep = '?';
-	for (const char *param = q + 1; *param;) {
-		size_t len = strcspn(param, "&");
-		if (strncmp(param, "node=", 5)) {
-			size_t at = strlen(copy);
-			copy[at] = sep;
-			memcpy(copy + at + 1, param, len);
-			copy[at + 1 + len] = 0;
-			sep = '&';
-		}
-		param += len;
-		if (*param == '&')
-			param++;
-	}
-	return copy;
-}
-
-/* The forked echoer of --local: reports its node id on @ready_fd, then echoes. */
-static int echo_loop(struct ping *p, uint64_t max_echoes, uint64_t *echoed)
-{
-	return p->mode == MODE_RING ? ring_echo_loop(p, max_echoes, echoed)
-				    : slot_echo_loop(p, max_echoes, echoed);
-}
-
-static int local_echoer(struct ping *parent, int cpu, int ready_fd)
-{
-	struct cli cli = *parent->cli;
-	struct ping p = *parent;
-	char *uri = uri_without_node(cli_effective_uri(parent->cli));
-	int id = -1;
-
-	cli.node = NULL;
-	cli.uri = uri;
-	p.cli = &cli;
-	p.out = NULL;	/* the parent's: this side produces the reply ring */
-	p.in = NULL;
-	p.msg = NULL;
-	if (uri && !pin(&cli, cpu) && !cli_open(&cli) &&
-	    (p.mode != MODE_EVENT || !rfm_event_enable(cli.node, RFM_EVENT_BIT(RFM_EVENT_INTR1))) &&
-	    !rfm_event_set_spin(cli.node, p.mode == MODE_RING ? YIELD_AFTER_NS : 0) &&
-	    !rfm_mem_map(cli.node, (void **)&p.base, NULL))
-		id = rfm_node_id(cli.node);
-	if (id < 0 && uri)
-		cli_fail(&cli);
-	/* The request ring exists already: the parent made it before forking. */
-	if (id >= 0 && p.mode == MODE_RING && ring_echo_setup(&p))
-		id = -1;
-	if (write(ready_fd, &id, sizeof(id)) != sizeof(id) || id < 0)
-		return 1;
-	close(ready_fd);
-	p.timeout_ns = -1;	/* the parent stops us (a stop request, or a kill) */
-	uint64_t echoed;
-	int ret = echo_loop(&p, 0, &echoed);
-	rfm_ring_close(p.out);
-	rfm_ring_consumer_close(p.in);
-	free(p.msg);
-	rfm_close(cli.node);
-	free(uri);
-	return ret;
-}
-
-static struct json_object *summary_json(const struct lhist *h, unsigned int div)
-{
-	struct json_object *o = json_object_new_object();
-
-	cli_json_add_u64(o, "min_ns", (h->count ? h->min : 0) / div);
-	cli_json_add_u64(o, "mean_ns", (uint64_t)(lhist_mean(h) / div + 0.5));
-	cli_json_add_u64(o, "p50_ns", lhist_quantile(h, 0.50) / div);
-	cli_json_add_u64(o, "p90_ns", lhist_quantile(h, 0.90) / div);
-	cli_json_add_u64(o, "p99_ns", lhist_quantile(h, 0.99) / div);
-	cli_json_add_u64(o, "p999_ns", lhist_quantile(h, 0.999) / div);
-	cli_json_add_u64(o, "max_ns", h->max / div);
-	return o;
-}
-
-static void print_row(const char *what, const struct lhist *h, unsigned int div)
-{
-	printf("  %-10s %8llu %8.0f %8llu %8llu %8llu %8llu %9llu\n", what,
-	       (unsigned long long)((h->count ? h->min : 0) / div), lhist_mean(h) / div,
-	       (unsigned long long)(lhist_quantile(h, 0.50) / div),
-	       (unsigned long long)(lhist_quantile(h, 0.90) / div),
-	       (unsigned long long)(lhist_quantile(h, 0.99) / div),
-	       (unsigned long long)(lhist_quantile(h, 0.999) / div),
-	       (unsigned long long)(h->max / div));
-}
-
-static void report(struct ping *p, const struct run_opts *o, const struct lhist *h,
-		   uint64_t late, bool interrupted)
-{
-	if (p->cli->json) {
-		struct json_object *obj = summary_json(h, 1);
-
-		cli_json_add_bool(obj, "interrupted", interrupted);
-		cli_json_add_string(obj, "mode", ping_mode_names[p->mode]);
-		cli_json_add_u64(obj, "count", h->count);
-		cli_json_add_u64(obj, "warmup", o->warmup);
-		cli_json_add_u64(obj, "size", p->size);
-		cli_json_add_u64(obj, "rate_hz", o->rate_hz);
-		cli_json_add_u64(obj, "late_sends", late);
-		cli_json_add_u64(obj, "node", (uint64_t)rfm_node_id(p->cli->node));
-		if (p->mode == MODE_EVENT)
-			cli_json_add_u64(obj, "peer", p->peer);
-		cli_json_add_u64(obj, "offset", p->offset);
-		json_object_object_add(obj, "one_way", summary_json(h, 2));
-		cli_json_print(obj);
-		return;
-	}
-	printf("rfm ping: %s mode, %llu round trips", ping_mode_names[p->mode],
-	       (unsigned long long)h->count);
-	if (p->mode == MODE_EVENT)
-		printf(" with node %u", p->peer);
-	printf(", %u-byte payload, ", p->size);
-	if (interrupted)
-		printf("interrupted, ");
-	if (o->rate_hz)
-		printf("%llu per second (%llu sends late by a period or more)\n",
-		       (unsigned long long)o->rate_hz, (unsigned long long)late);
-	else
-		printf("back to back\n");
-	printf("  %-10s %8s %8s %8s %8s %8s %8s %9s  (ns)\n", "", "min", "mean", "P50", "P90",
-	       "P99", "P99.9", "max");
-	print_row("round trip", h, 1);
-	print_row("one way", h, 2);
-	printf("round trips:\n");
-	lhist_print_text(h, stdout, "  ");
-}
-
 /* A session id for this run: differs from earlier runs' with near certainty. */
 static uint32_t new_session(void)
 {
@@ -379,198 +160,24 @@ static uint32_t new_session(void)
 	return s ? s : 1;
 }
 
-/* What rfm ping's options say beside struct ping and struct run_opts. */
-struct ping_args {
-	const char *csv_path, *peer_text, *mode_text;
-	bool echo, local, timeout_given, count_given;
-	int cpus[2]; /* pinger's and local echoer's CPU, -1: any */
-};
-
 /*
- * The options into @p, @o and @a. Returns 0 with *done false to go on;
- * else *done is true and the result is the exit status (--help, usage).
+ * Both sides: the payload, this thread's CPUs and priority (memory
+ * locked), the node with its window and event settings, and the slots
+ * (rings) of the exchange.
  */
-static int read_options(struct cli *cli, int argc, char **argv, struct ping *p,
-			struct run_opts *o, struct ping_args *a, bool *done)
-{
-	int opt, ret;
-	uint64_t v;
-
-	*done = true;
-	while ((opt = cli_getopt(cli, argc, argv, "m:c:", ping_options)) > 0) {
-		ret = 0;
-		switch (opt) {
-		case 'm':
-			a->mode_text = optarg;
-			break;
-		case 'c':
-			ret = cli_parse_u64(cli, "count", optarg, UINT32_MAX, &o->count);
-			a->count_given = true;
-			break;
-		case OPT_WARMUP:
-			ret = cli_parse_u64(cli, "warmup", optarg, UINT32_MAX, &o->warmup);
-			break;
-		case OPT_RATE:
-			ret = cli_parse_u64(cli, "rate", optarg, 1000000000, &o->rate_hz);
-			break;
-		case OPT_SIZE:
-			ret = cli_parse_bytes(cli, "size", optarg, MAX_PAYLOAD, &v);
-			p->size = (uint32_t)v;
-			break;
-		case OPT_CPU:
-			ret = parse_cpus(cli, optarg, a->cpus);
-			break;
-		case OPT_PEER:
-			a->peer_text = optarg;
-			break;
-		case OPT_TIMEOUT:
-			ret = cli_parse_u64(cli, "timeout", optarg, INT64_MAX / MS, &v);
-			p->timeout_ns = (int64_t)v * MS;
-			a->timeout_given = true;
-			break;
-		case OPT_HIST_CSV:
-			a->csv_path = optarg;
-			break;
-		case OPT_OFFSET:
-			ret = cli_parse_bytes(cli, "offset", optarg, UINT64_MAX, &p->offset);
-			break;
-		case OPT_ECHO:
-			a->echo = true;
-			break;
-		case OPT_LOCAL:
-			a->local = true;
-			break;
-		}
-		if (ret)
-			return ret;
-	}
-	if (opt == CLI_OPT_STOP)
-		return cli->status;
-	ret = cli_check_args(cli, argc, argv, 0, 0);
-	if (ret)
-		return ret;
-	*done = false;
-	return 0;
-}
-
-/* The mode, the peer and the combinations of options. 0 or the exit status. */
-static int check_options(struct cli *cli, struct ping *p, struct run_opts *o,
-			 struct ping_args *a)
-{
-	uint64_t v;
-	int ret;
-
-	if (!strcmp(a->mode_text, "spin"))
-		p->mode = MODE_SPIN;
-	else if (!strcmp(a->mode_text, "event"))
-		p->mode = MODE_EVENT;
-	else if (!strcmp(a->mode_text, "ring"))
-		p->mode = MODE_RING;
-	else
-		return cli_usage_error(cli, "unknown mode '%s' (use spin, event or ring)",
-				       a->mode_text);
-	if (p->offset % 8)
-		return cli_usage_error(cli, "offset %llu is not a multiple of 8",
-				       (unsigned long long)p->offset);
-	if (p->mode == MODE_RING && p->offset % 64)
-		return cli_usage_error(cli, "ring mode: offset %llu is not a multiple of 64",
-				       (unsigned long long)p->offset);
-	if (p->mode == MODE_RING && a->peer_text)
-		return cli_usage_error(cli, "ring mode takes no --peer (the rings say who "
-				       "answers)");
-	if (a->echo && a->local)
-		return cli_usage_error(cli, "--echo and --local exclude each other");
-	if (a->echo && (a->csv_path || o->rate_hz || a->peer_text))
-		return cli_usage_error(cli, "--echo takes only --mode, --count, --offset, --cpu "
-				       "and --timeout");
-	if (!o->count && !a->echo)
-		return cli_usage_error(cli, "count must be at least 1");
-	if (a->peer_text) {
-		ret = cli_parse_u64(cli, "peer node", a->peer_text, RFM_NODE_ID_MAX, &v);
-		if (ret)
-			return ret;
-		p->peer = (unsigned int)v;
-	} else if (p->mode == MODE_EVENT && !a->echo && !a->local) {
-		return cli_usage_error(cli, "event mode needs --peer NODE (or --local)");
-	}
-	if (a->echo && !a->timeout_given)
-		p->timeout_ns = -1;
-	/* An echoer serves until stopped, unless told how many to answer. */
-	if (a->echo && !a->count_given)
-		o->count = 0;
-	return 0;
-}
-
-/* rfm ping --echo: answer until stopped (or @count answered), then say how many. */
-static int run_echo(struct cli *cli, struct ping *p, uint64_t count, int cpu)
-{
-	uint64_t echoed;
-	int ret;
-
-	ret = pin(cli, cpu);
-	if (!ret && p->mode == MODE_RING)
-		ret = ring_echo_setup(p);
-	if (!ret)
-		ret = echo_loop(p, count, &echoed);
-	if (ret == CLI_EXIT_NOMATCH)
-		cli_error(cli, "no request within %lld ms", (long long)(p->timeout_ns / MS));
-	if (ret == PING_INTERRUPTED)
-		ret = CLI_EXIT_INTERRUPTED;
-	else if (ret)
-		return ret;
-	if (cli->json) {
-		struct json_object *obj = json_object_new_object();
-		cli_json_add_string(obj, "mode", ping_mode_names[p->mode]);
-		cli_json_add_u64(obj, "echoed", echoed);
-		cli_json_add_bool(obj, "interrupted", ret == CLI_EXIT_INTERRUPTED);
-		cli_json_print(obj);
-	} else {
-		printf("echoed %llu request(s)\n", (unsigned long long)echoed);
-	}
-	return ret;
-}
-
-/* rfm ping --local: fork the echoer (on @cpu); *child its pid, p->peer its node. */
-static int start_local_echoer(struct cli *cli, struct ping *p, int cpu, pid_t *child)
-{
-	int ready[2], id = -1;
-
-	if (pipe(ready))
-		return cli_error(cli, "pipe: %s", strerror(errno));
-	fflush(NULL);
-	*child = fork();
-	if (*child == 0) {
-		/* Never outlive the pinger, even one killed with SIGKILL. */
-		prctl(PR_SET_PDEATHSIG, SIGKILL, 0UL, 0UL, 0UL);
-		close(ready[0]);
-		_exit(local_echoer(p, cpu, ready[1]));
-	}
-	close(ready[1]);
-	if (*child < 0 || read(ready[0], &id, sizeof(id)) != sizeof(id) || id < 0) {
-		close(ready[0]);
-		return *child < 0 ? cli_error(cli, "fork: %s", strerror(errno))
-				  : CLI_EXIT_FAILED;	/* the child said why */
-	}
-	close(ready[0]);
-	p->peer = (unsigned int)id;
-	return 0;
-}
-
-/*
- * Both sides: the payload, this thread's CPU, the node with its window
- * and event settings, and the slots (rings) of the exchange.
- */
-static int ping_setup(struct cli *cli, struct ping *p, const struct ping_args *a)
+static int ping_setup(struct cli *cli, struct ping *p, const struct ping_opts *o)
 {
 	int ret;
 
 	p->payload = calloc(1, p->size ? p->size : 1);
-	ret = p->payload ? pin(cli, a->cpus[0]) : cli_error(cli, "out of memory");
-	if (ret)
-		return ret;
+	if (!p->payload)
+		return cli_error(cli, "out of memory");
 	for (uint32_t i = 0; i < p->size; i++)
 		p->payload[i] = (uint8_t)i;
-	ret = cli_open(cli);
+	/* Refused rights are reported before anything is opened. */
+	ret = rt_apply(cli, &o->rt);
+	if (!ret)
+		ret = rt_open(cli, &o->rt);
 	if (ret)
 		return ret;
 	if (rfm_mem_map(cli->node, (void **)&p->base, NULL) ||
@@ -586,91 +193,77 @@ static int ping_setup(struct cli *cli, struct ping *p, const struct ping_args *a
 		if (!ret)
 			ret = cli_guard_scratch(cli, p->offset, slot_pair_span(p->size),
 						PING_OFFSET_HINT);
-	} else if (!a->echo) {
+	} else if (!o->echo) {
 		ret = ring_ping_setup(p);
 	}
+	return ret;
+}
+
+/*
+ * The pinger, once set up (and its --local echoer started): the ring
+ * handshake, the measurement, the stop request, the report and the
+ * histogram file. 0, CLI_EXIT_INTERRUPTED (reported) or the exit status.
+ */
+static int ping_measure(struct ping *p, const struct ping_opts *o, struct cli_out_file *csv)
+{
+	struct cli *cli = p->cli;
+	struct lhist *hist;
+	uint64_t late = 0;
+	int ret = 0;
+
+	if (p->mode == MODE_RING) {
+		ret = ring_open_peer(p, ring_reply_offset(p, p->size), "echo");
+		if (!ret)
+			ret = round_trip(p, 0, 0, FLAG_HELLO);
+		if (ret && ret != PING_INTERRUPTED)
+			return ret;
+	}
+	hist = malloc(sizeof(*hist));	/* 30 KiB: not on a stack */
+	if (!hist)
+		return cli_error(cli, "out of memory");
+	lhist_init(hist);
+	if (!ret)
+		ret = measure(p, o, hist, &late);
+	/* Ask the --local echoer to leave; it needs no answer. */
+	if (o->local && !ret)
+		ret = round_trip(p, p->last_seq + 1, 0, FLAG_STOP);
+	/* Ctrl-C: report what was measured, honestly counted, and exit 130. */
+	if (ret == PING_INTERRUPTED)
+		ret = CLI_EXIT_INTERRUPTED;
+	if (!ret || ret == CLI_EXIT_INTERRUPTED) {
+		ping_report(p, o, hist, late, ret == CLI_EXIT_INTERRUPTED);
+		if (csv->fp && lhist_write_csv(hist, csv->fp) && ret == CLI_EXIT_OK)
+			ret = cli_error(cli, "cannot write '%s': %s", o->csv_path,
+					strerror(errno));
+	}
+	free(hist);
 	return ret;
 }
 
 static int ping_run(struct cli *cli, int argc, char **argv)
 {
 	struct ping p = { .cli = cli, .mode = MODE_SPIN, .timeout_ns = 1000 * MS };
-	struct run_opts o = { .count = 10000, .warmup = 1000 };
-	struct ping_args a = { .mode_text = "spin", .cpus = { -1, -1 } };
-	const char *csv_path;
-	bool done;
+	struct ping_opts o = { .count = 10000, .warmup = 1000 };
+	struct cli_out_file csv = { 0 };
+	pid_t child = -1;
 	int ret;
 
-	ret = read_options(cli, argc, argv, &p, &o, &a, &done);
-	if (done)
-		return ret;
-	ret = check_options(cli, &p, &o, &a);
+	ret = ping_parse_options(cli, argc, argv, &p, &o);
 	if (ret)
 		return ret;
-	csv_path = a.csv_path;
 	p.session = new_session();
 	cli_catch_interrupt();
-
 	/* Opened first, so that an unwritable path fails before the run. */
-	struct cli_out_file csv = { 0 };
-	if (csv_path && cli_out_open(cli, &csv, csv_path, false))
+	if (o.csv_path && cli_out_open(cli, &csv, o.csv_path, false))
 		return CLI_EXIT_FAILED;
-
-	pid_t child = -1;
-	struct lhist *hist = NULL;
-	uint64_t late = 0;
-	ret = ping_setup(cli, &p, &a);
-	if (ret)
-		goto out;
-
-	if (a.echo) {
-		ret = run_echo(cli, &p, o.count, a.cpus[0]);
-		goto out;
-	}
-	if (a.local) {
-		ret = start_local_echoer(cli, &p, a.cpus[1], &child);
-		if (ret)
-			goto out;
-	}
-	if (p.mode == MODE_RING) {
-		ret = ring_open_peer(&p, ring_reply_offset(&p, p.size), "echo");
-		if (!ret)
-			ret = round_trip(&p, 0, 0, FLAG_HELLO);
-		if (ret && ret != PING_INTERRUPTED)
-			goto out;
-	}
-
-	hist = malloc(sizeof(*hist));
-	if (!hist) {
-		ret = cli_error(cli, "out of memory");
-		goto out;
-	}
-	lhist_init(hist);
-	if (!ret)
-		ret = measure(&p, &o, hist, &late);
-	if (a.local && !ret) {
-		/* Ask the echoer to leave; it needs no answer. */
-		ret = round_trip(&p, p.last_seq + 1, 0, FLAG_STOP);
-	}
-	/* Ctrl-C: report what was measured, honestly counted, and exit 130. */
-	if (ret == PING_INTERRUPTED)
-		ret = CLI_EXIT_INTERRUPTED;
-	else if (ret)
-		goto out;
-	report(&p, &o, hist, late, ret == CLI_EXIT_INTERRUPTED);
-	if (csv.fp && lhist_write_csv(hist, csv.fp) && ret == CLI_EXIT_OK)
-		ret = cli_error(cli, "cannot write '%s': %s", csv_path, strerror(errno));
-
-out:
-	if (child > 0) {
-		int status;
-		if (ret)
-			kill(child, SIGKILL);
-		while (waitpid(child, &status, 0) < 0 && errno == EINTR)
-			;
-		if (!ret && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
-			ret = cli_error(cli, "the local echoer failed");
-	}
+	ret = ping_setup(cli, &p, &o);
+	if (!ret && o.echo)
+		ret = ping_run_echo(&p, &o);
+	else if (!ret && o.local)
+		ret = ping_start_local_echoer(&p, &o, &child);
+	if (!ret && !o.echo)
+		ret = ping_measure(&p, &o, &csv);
+	ret = ping_reap_local_echoer(cli, child, ret);
 	/* A complete histogram (an interrupted run's too) replaces the file. */
 	if (ret == CLI_EXIT_OK || ret == CLI_EXIT_INTERRUPTED) {
 		int err = cli_out_commit(cli, &csv);
@@ -680,14 +273,14 @@ out:
 	rfm_ring_close(p.out);
 	rfm_ring_consumer_close(p.in);
 	free(p.msg);
-	free(hist);
 	free(p.payload);
 	return ret;
 }
 
 const struct cli_command cli_cmd_ping = {
 	.name = "ping",
-	.args = "[--local | --echo | --peer NODE] [--mode spin|event|ring] [OPTIONS]",
+	.args = "[--local | --echo | --peer NODE] [--mode spin|event|ring] [--rt-prio P] "
+		"[--cpu LIST] [--lock-memory] [OPTIONS]",
 	.summary = "Measure round-trip latency to another node (latency histogram)",
 	.help = "Node A (this command) writes a timestamp, node B echoes it back, A measures\n"
 		"the round trip; one way is half of it. Run 'rfm ping --echo' on the other\n"
@@ -712,7 +305,11 @@ const struct cli_command cli_cmd_ping = {
 		"                       each round trip from its intended send time so that\n"
 		"                       stalls are not hidden (default: back to back)\n"
 		"      --size BYTES     payload carried each way, 0..65536 (default 0)\n"
-		"      --cpu A[,B]      run on CPU A (the --local echoer on CPU B)\n"
+		"      --cpu LIST       run on these CPUs, e.g. 1 or 2-3 (the --local echoer\n"
+		"                       too, unless --echo-cpu)\n"
+		"      --echo-cpu LIST  run the --local echoer on these CPUs\n"
+		"      --rt-prio P      run SCHED_FIFO at priority P (the --local echoer too)\n"
+		"      --lock-memory    mlockall and open the node with lock=1 (both sides)\n"
 		"      --peer NODE      the echoer's node id (event mode without --local)\n"
 		"      --timeout MS     give up on a round trip after MS ms (default 1000);\n"
 		"                       with --echo, on a request (default: wait forever)\n"
@@ -727,8 +324,10 @@ const struct cli_command cli_cmd_ping = {
 		"Output: min, mean, P50, P90, P99, P99.9 and max of the round trip and of\n"
 		"one way, then a histogram in powers of two. Percentiles come from a log\n"
 		"histogram (64 buckets per power of two: within 1.6 %).\n"
+		"A refused priority or lock is an error naming the missing right, never a\n"
+		"run at normal priority (rfm selftest --system checks the machine).\n"
 		"JSON keys: mode, count, warmup, size, rate_hz, late_sends, node, peer (event),\n"
-		"offset, interrupted, min_ns, mean_ns, p50_ns, p90_ns, p99_ns, p999_ns, max_ns,\n"
+		"offset, rt_prio, cpus, lock_memory, interrupted, min_ns, mean_ns, p50_ns, p90_ns, p99_ns, p999_ns, max_ns,\n"
 		"and one_way with the same *_ns keys. --echo --json prints mode, echoed and interrupted.\n"
 		"On a terminal, progress is shown on stderr once a second. Ctrl-C stops the\n"
 		"run and prints what was measured (JSON \"interrupted\": true), exit 130;\n"

@@ -1,8 +1,6 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # The rfm command-line tool and its man page.
 
-man_MANS =
-
 if WITH_TOOLS
 bin_PROGRAMS += tools/rfm
 man_MANS += man/rfm.1
@@ -37,6 +35,10 @@ tools_rfm_SOURCES = \
 	tools/ping.h \
 	tools/ping-slot.c \
 	tools/ping-ring.c \
+	tools/ping-event.c \
+	tools/ping-options.c \
+	tools/ping-echoer.c \
+	tools/ping-report.c \
 	tools/cmd-ping.c \
 	tools/cmd-bench.c \
 	tools/cmd-ring.c \
@@ -83,3 +85,22 @@ tools_rfm_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src -I$(top_srcdir)/tools
 tools_rfm_LDADD = src/librfm.la $(JSONC_LIBS) $(MHD_LIBS)
 
 EXTRA_DIST += man/rfm.1
+
+# Installed beside the rfm tool: its bash completion and rfm-plot (the
+# latency plot of bench/plot-latency.py, for rfm ping --hist-csv files).
+
+EXTRA_DIST += tools/rfm.bash-completion
+
+if WITH_TOOLS
+bashcompletion_DATA = tools/completion/rfm
+bin_SCRIPTS = tools/rfm-plot
+
+# The completion file is named after the command it completes.
+tools/completion/rfm: $(top_srcdir)/tools/rfm.bash-completion
+	$(AM_V_GEN)$(MKDIR_P) tools/completion && cp -f $(top_srcdir)/tools/rfm.bash-completion $@
+
+tools/rfm-plot: $(top_srcdir)/bench/plot-latency.py
+	$(AM_V_GEN)cp -f $(top_srcdir)/bench/plot-latency.py $@ && chmod +x $@
+
+CLEANFILES += tools/completion/rfm tools/rfm-plot
+endif

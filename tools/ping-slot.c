@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * rfm ping over two slots of the window (spin and event mode).
+ * rfm ping over two slots of the window (spin and event mode; event
+ * mode's interrupts are in ping-event.c).
  *
  * Wire format at --offset (both sides use the same offset and mode):
  *   request slot  OFF              written by the pinger
@@ -21,7 +22,6 @@
 #include "config.h"
 
 #include <string.h>
-#include <time.h>
 
 #include "ping.h"
 
@@ -32,7 +32,6 @@
 #define FLAGS_OFF 16
 #define SENDER_OFF 20		/* the pinger's node id: where event echoes go */
 #define SESSION_OFF 24
-#define WAIT_SLICE_NS (100 * MS) /* event waits wake this often to notice Ctrl-C */
 
 static uint64_t slot_span(uint32_t size)
 {
@@ -93,66 +92,6 @@ static int spin_for(const struct ping *p, uint64_t slot, uint32_t old, uint32_t 
 	}
 }
 
-/*
- * Wait for an INTR1 whose data is @want (any, when !match). The wait is
- * cut in slices so that Ctrl-C is noticed; an event ends a slice at once.
- */
-static int event_for(const struct ping *p, uint32_t want, bool match)
-{
-	uint64_t deadline = p->timeout_ns < 0 ? UINT64_MAX : now_ns() + (uint64_t)p->timeout_ns;
-	struct rfm_event ev;
-
-	for (;;) {
-		uint64_t t = now_ns();
-		int64_t slice = WAIT_SLICE_NS;
-
-		if (cli_interrupted())
-			return PING_INTERRUPTED;
-		if (deadline != UINT64_MAX && deadline - t < (uint64_t)slice)
-			slice = t >= deadline ? 0 : (int64_t)(deadline - t);
-		int ret = rfm_event_wait(p->cli->node, &ev, slice);
-
-		if (ret == RFM_ETIMEDOUT && now_ns() < deadline)
-			continue;
-		if (ret)
-			return ret;
-		if (ev.type == RFM_EVENT_OVERFLOW)
-			continue;	/* stale requests were dropped; the slot is current */
-		if (ev.type == RFM_EVENT_INTR1 && (!match || ev.data == want))
-			return 0;
-	}
-}
-
-/*
- * Interrupt the echoer about request @seq. An echoer that has not attached
- * yet (started at the same moment) gets until the timeout to appear; one
- * that attached but does not listen yet finds the request pending when it
- * starts.
- */
-static int send_request(struct ping *p, uint32_t seq)
-{
-	uint64_t deadline = p->timeout_ns < 0 ? UINT64_MAX : now_ns() + (uint64_t)p->timeout_ns;
-	struct timespec pause = { .tv_nsec = 1000000 };
-
-	for (;;) {
-		int ret = rfm_event_send(p->cli->node, p->peer, RFM_EVENT_INTR1, seq);
-
-		if (ret >= 0)
-			return 0;
-		if (ret != RFM_ENODE)
-			return cli_fail(p->cli);
-		if (cli_interrupted())
-			return PING_INTERRUPTED;
-		if (now_ns() > deadline) {
-			cli_error(p->cli, "node %u did not attach within %lld ms (start 'rfm ping "
-				  "--echo --mode event' there)",
-				  p->peer, (long long)(p->timeout_ns / MS));
-			return CLI_EXIT_NOMATCH;
-		}
-		nanosleep(&pause, NULL);
-	}
-}
-
 int slot_round_trip(struct ping *p, uint32_t seq, uint64_t stamp, uint32_t flags,
 		    uint64_t *echoed)
 {
@@ -168,7 +107,7 @@ int slot_round_trip(struct ping *p, uint32_t seq, uint64_t stamp, uint32_t flags
 			return cli_fail(p->cli);
 		ret = spin_for(p, reply, 0, seq, true);
 	} else {
-		ret = send_request(p, seq);
+		ret = event_send_request(p, seq);
 		if (ret)
 			return ret;
 		ret = event_for(p, seq, true);
@@ -209,23 +148,6 @@ static uint32_t last_answered(const struct ping *p)
 		     : rfm_load32_acquire(p->base, p->offset + SEQ_OFF);
 }
 
-/*
- * Tell the pinger (node @sender) that request @seq is answered. A pinger
- * that left, or a request that names this very node (left behind by an
- * earlier run whose id this echoer now has), wants no event: skip it.
- */
-static int notify(struct ping *p, uint32_t sender, uint32_t seq)
-{
-	int ret;
-
-	if (sender > RFM_NODE_ID_MAX || sender == (uint32_t)rfm_node_id(p->cli->node))
-		return 0;
-	ret = rfm_event_send(p->cli->node, sender, RFM_EVENT_INTR1, seq);
-	if (ret < 0 && ret != RFM_ENODE)
-		return cli_fail(p->cli);
-	return 0;
-}
-
 /* Answer request @seq; a stop request is answered too, so no stale one remains. */
 static int answer(struct ping *p, uint32_t seq, uint32_t flags)
 {
@@ -244,7 +166,7 @@ static int answer(struct ping *p, uint32_t seq, uint32_t flags)
 		memmove(p->base + reply + HDR, p->base + p->offset + HDR, size);
 	rfm_store32_release(p->base, reply + SEQ_OFF, seq);
 	if (p->mode == MODE_EVENT && !(flags & FLAG_STOP))
-		return notify(p, sender, seq);
+		return event_notify(p, sender, seq);
 	return 0;
 }
 

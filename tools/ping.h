@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * rfm ping, shared between its files: the state of one side, and the two
- * transports. ping-slot.c carries requests in two slots of the window
- * (spin and event mode), ping-ring.c on two rings (ring mode); cmd-ping.c
- * parses the options, measures and reports.
+ * rfm ping, shared between its files: the state of one side, its options,
+ * and the transports. ping-slot.c carries requests in two slots of the
+ * window (spin mode; event mode with ping-event.c's interrupts),
+ * ping-ring.c on two rings (ring mode). cmd-ping.c is the core (set up,
+ * measure), ping-options.c parses, ping-echoer.c answers (--echo, and the
+ * forked --local echoer), ping-report.c prints the result.
  */
 #ifndef RFM_TOOLS_PING_H
 #define RFM_TOOLS_PING_H
@@ -13,6 +15,8 @@
 #include <rfm/ring.h>
 
 #include "cli.h"
+#include "latency-hist.h"
+#include "rt-util.h"
 
 #define MS 1000000LL
 #define FLAG_STOP 1u		/* the pinger is done: the echoer exits */
@@ -49,6 +53,17 @@ struct ping {
 	uint32_t last_seq;	/* of the last request sent */
 };
 
+/* What rfm ping's options say beside struct ping. */
+struct ping_opts {
+	uint64_t count;		/* round trips to measure; --echo: answers (0: no limit) */
+	uint64_t warmup;
+	uint64_t rate_hz;	/* 0: back to back */
+	const char *csv_path;	/* --hist-csv */
+	bool echo, local;
+	struct rt_setup rt;	 /* this process: --rt-prio, --cpu, --lock-memory */
+	struct rt_setup echo_rt; /* the --local echoer: the same, on --echo-cpu if given */
+};
+
 static inline uint64_t now_ns(void)
 {
 	return rfm_event_now_ns();
@@ -65,6 +80,51 @@ static inline void relax(void)
 
 /* Outcome of a transport's round trip, before cmd-ping.c words it. */
 #define PING_INTERRUPTED 1	/* Ctrl-C: stop and report what was measured */
+
+/* ---- options (ping-options.c) ---- */
+
+/* The options of the command line, as the help in cmd-ping.c lists them. */
+extern const struct option ping_options[];
+
+/*
+ * Parse and check the options into @p and @o (defaults already there).
+ * 0 to go on; else the exit status (CLI_EXIT_DONE after --help).
+ */
+int ping_parse_options(struct cli *cli, int argc, char **argv, struct ping *p,
+		       struct ping_opts *o);
+
+/* ---- the echo side (ping-echoer.c) ---- */
+
+/* rfm ping --echo: answer until stopped (or o->count answered), then say how many. */
+int ping_run_echo(struct ping *p, const struct ping_opts *o);
+
+/* rfm ping --local: fork the echoer; *child its pid, p->peer its node. */
+int ping_start_local_echoer(struct ping *p, const struct ping_opts *o, pid_t *child);
+
+/*
+ * Reap the --local echoer @child (killed first unless @ret is 0); the
+ * exit status: @ret, or a failure if the echoer failed.
+ */
+int ping_reap_local_echoer(struct cli *cli, pid_t child, int ret);
+
+/* ---- the report (ping-report.c) ---- */
+
+void ping_report(const struct ping *p, const struct ping_opts *o, const struct lhist *h,
+		 uint64_t late, bool interrupted);
+
+/* ---- event mode's interrupts (ping-event.c) ---- */
+
+/*
+ * Wait for an INTR1 whose data is @want (any, when !match): 0, a library
+ * error, or PING_INTERRUPTED.
+ */
+int event_for(const struct ping *p, uint32_t want, bool match);
+
+/* Interrupt the echoer about request @seq, waiting up to the timeout for it to attach. */
+int event_send_request(struct ping *p, uint32_t seq);
+
+/* Tell the pinger (node @sender) that request @seq is answered. */
+int event_notify(struct ping *p, uint32_t sender, uint32_t seq);
 
 /* ---- slots (ping-slot.c) ---- */
 

@@ -166,3 +166,19 @@ int rt_apply(struct cli *cli, const struct rt_setup *setup)
 		prefault_stack();
 	return 0;
 }
+
+int rt_open(struct cli *cli, const struct rt_setup *setup)
+{
+	struct rfm_open_options o;
+
+	if (cli->node || !setup->lock_memory)
+		return cli_open(cli);
+	memset(&o, 0, sizeof(o));
+	o.struct_size = sizeof(o);
+	o.mem_flags = RFM_MEM_LOCK;
+	if (rfm_open_with_options(cli_effective_uri(cli), &o, &cli->node)) {
+		cli->node = NULL;
+		return cli_fail(cli);
+	}
+	return 0;
+}

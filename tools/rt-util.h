@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * What the real-time commands of the rfm tool share (rfm jitter,
+ * What the real-time commands of the rfm tool share (rfm jitter, rfm ping,
  * rfm selftest --system): CPU lists as the kernel writes them ("0-3,6"),
  * small /proc and /sys reads, and putting the calling thread under
  * SCHED_FIFO on chosen CPUs with its memory locked.
@@ -50,5 +50,11 @@ int rt_parse_option(struct cli *cli, int opt, const char *arg, struct rt_setup *
  * Returns 0 or CLI_EXIT_FAILED after saying which right is missing.
  */
 int rt_apply(struct cli *cli, const struct rt_setup *setup);
+
+/*
+ * cli_open(), with the window and event queues mapped and locked
+ * (RFM_MEM_LOCK) when @setup says --lock-memory. 0 or CLI_EXIT_FAILED.
+ */
+int rt_open(struct cli *cli, const struct rt_setup *setup);
 
 #endif /* RFM_TOOLS_RT_UTIL_H */

@@ -91,7 +91,7 @@ def test_rate_and_size(rfm, net):
 
 
 def test_cpu_pinning(rfm, net):
-    ok(rfm("-u", net.uri, "ping", "--local", "--cpu", "0,0", *SMALL))
+    ok(rfm("-u", net.uri, "ping", "--local", "--cpu", "0", "--echo-cpu", "0", *SMALL))
 
 
 def test_echo_on_another_node(rfm, net):
@@ -237,7 +237,8 @@ def test_bad_options(rfm, net, args, message):
 def test_help(rfm):
     r = ok(rfm("ping", "--help"))
     for word in ("--mode", "--count", "--warmup", "--rate", "--size", "--cpu", "--peer",
-                 "--timeout", "--hist-csv", "--echo", "--local", "p999_ns"):
+                 "--timeout", "--hist-csv", "--echo", "--local", "p999_ns", "--rt-prio",
+                 "--echo-cpu", "--lock-memory", "rt_prio"):
         assert word in r.out, word
 
 

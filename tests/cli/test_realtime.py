@@ -156,3 +156,74 @@ def test_jitter_without_privilege_says_why(rfm):
     assert "SCHED_FIFO priority 10 refused" in proc.stderr
     assert "CAP_SYS_NICE" in proc.stderr and "RLIMIT_RTPRIO is 0" in proc.stderr
     assert proc.stdout == ""
+
+
+# ---- rfm ping's real-time options (--rt-prio, --cpu, --echo-cpu, --lock-memory) ----
+
+def need_fifo():
+    if os.geteuid() != 0 and resource.getrlimit(resource.RLIMIT_RTPRIO)[0] < 10:
+        pytest.skip("SCHED_FIFO needs root or RLIMIT_RTPRIO >= 10")
+
+
+def test_ping_local_fifo_locked(rfm, net):
+    """The pinger (and its --local echoer) SCHED_FIFO on a chosen CPU with memory locked."""
+    need_fifo()
+    cpu = allowed_cpus()[-1]
+    obj = ok(rfm("-u", net.uri, "ping", "--local", "--mode", "event", "--count", "100",
+                 "--warmup", "10", "--rt-prio", "10", "--cpu", str(cpu),
+                 "--echo-cpu", str(allowed_cpus()[0]), "--lock-memory", "--json")).json()
+    assert obj["count"] == 100
+    assert obj["rt_prio"] == 10
+    assert obj["cpus"] == str(cpu)
+    assert obj["lock_memory"] is True
+
+
+def test_ping_defaults_report_no_rt(rfm, net):
+    obj = ok(rfm("-u", net.uri, "ping", "--local", "--count", "20", "--warmup", "0",
+                 "--json")).json()
+    assert (obj["rt_prio"], obj["cpus"], obj["lock_memory"]) == (0, "", False)
+    text = ok(rfm("-u", net.uri, "ping", "--local", "--count", "20", "--warmup", "0",
+                  "--cpu", str(allowed_cpus()[0]))).out
+    assert f"default policy, CPUs {allowed_cpus()[0]}, memory not locked" in text
+
+
+def test_ping_echo_runs_fifo(rfm, net):
+    """--echo --rt-prio: the echo process itself is SCHED_FIFO at that priority."""
+    need_fifo()
+    echo = subprocess.Popen([conftest.RFM, "-u", net.node(2), "ping", "--echo", "--mode",
+                             "event", "--count", "1000", "--timeout", "30000",
+                             "--rt-prio", "7", "--lock-memory"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=conftest._environment())
+    try:
+        # Answered requests prove the echoer has set itself up; it then waits for more.
+        ok(rfm("-u", net.node(1), "ping", "--mode", "event", "--peer", "2", "--count", "10",
+               "--warmup", "0", "--timeout", "30000"))
+        assert echo.poll() is None, echo.communicate()
+        assert os.sched_getscheduler(echo.pid) == os.SCHED_FIFO
+        assert os.sched_getparam(echo.pid).sched_priority == 7
+    finally:
+        echo.kill()
+        echo.wait()
+
+
+def test_ping_without_privilege_says_why(rfm):
+    proc, rtprio = as_nobody("-u", "shm:nobody-may-not-open", "ping", "--local", "--count",
+                             "10", "--rt-prio", "10")
+    if rtprio >= 10:
+        pytest.skip("RLIMIT_RTPRIO allows priority 10 without privilege here")
+    assert proc.returncode == 1, proc
+    assert "SCHED_FIFO priority 10 refused" in proc.stderr
+    assert "CAP_SYS_NICE" in proc.stderr and "RLIMIT_RTPRIO is 0" in proc.stderr
+    assert proc.stdout == ""
+
+
+@pytest.mark.parametrize("args, message", [
+    (("--rt-prio", "0"), "--rt-prio must be 1..99"),
+    (("--rt-prio", "100"), "--rt-prio"),
+    (("--cpu", "x"), "--cpu 'x' is not a CPU list"),
+    (("--local", "--echo-cpu", "1-"), "--echo-cpu '1-' is not a CPU list"),
+    (("--echo-cpu", "0"), "--echo-cpu places the --local echoer"),
+])
+def test_ping_bad_rt_options(rfm, net, args, message):
+    usage_error(rfm("-u", net.uri, "ping", *args), message, "ping")

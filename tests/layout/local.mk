@@ -56,10 +56,19 @@ tests/layout/generated-layout.h: tests/layout/layout-gen-header$(EXEEXT) $(srcdi
 	$(AM_V_GEN)tests/layout/layout-gen-header $(srcdir)/tests/layout/header.yaml tst > $@.tmp && mv $@.tmp $@
 CLEANFILES += tests/layout/generated-layout.h tests/layout/generated-layout.h.tmp
 
-nodist_tests_layout_test_layout_header_SOURCES = tests/layout/generated-layout.h
+# header.yaml's text as a C string literal, so that the program carries
+# its layout (a lab guest has no source tree).
+tests/layout/header-yaml.h: $(srcdir)/tests/layout/header.yaml
+	$(AM_V_GEN)$(MKDIR_P) tests/layout && \
+	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' \
+		$(srcdir)/tests/layout/header.yaml > $@.tmp && mv $@.tmp $@
+CLEANFILES += tests/layout/header-yaml.h tests/layout/header-yaml.h.tmp
+
+nodist_tests_layout_test_layout_header_SOURCES = tests/layout/generated-layout.h \
+	tests/layout/header-yaml.h
 tests_layout_test_layout_header_SOURCES = tests/layout/header.c
-tests_layout_test_layout_header_CFLAGS = $(layout_test_cflags) -I$(builddir)/tests/layout \
-	-DHEADER_YAML='"$(abs_top_srcdir)/tests/layout/header.yaml"'
+tests_layout_test_layout_header_CFLAGS = $(layout_test_cflags) -I$(builddir)/tests/layout
 tests_layout_test_layout_header_LDADD = $(layout_test_ldadd)
-tests/layout/test_layout_header-header.$(OBJEXT): tests/layout/generated-layout.h
+tests/layout/test_layout_header-header.$(OBJEXT): tests/layout/generated-layout.h \
+	tests/layout/header-yaml.h
 endif

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Ring and health suites (issue 5): in-process ring API, rings and
-# heartbeats across processes. Backend: RFM_TEST_BACKEND (shm only so far).
+# heartbeats across processes. Backend: RFM_TEST_BACKEND; test-rings-damage
+# forges the shm: segment, so it runs on shm: only.
 
 if WITH_TESTS
 

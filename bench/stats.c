@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The clock, medians, percentiles and report row of every benchmark (stats.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "stats.h"
+
+uint64_t bench_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+double bench_median(double *values, size_t n)
+{
+	qsort(values, n, sizeof(*values), cmp_double);
+	return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+struct bench_pct bench_percentiles(double *samples, size_t n)
+{
+	qsort(samples, n, sizeof(*samples), cmp_double);
+	return (struct bench_pct){
+		.min = samples[0],
+		.p50 = samples[n / 2],
+		.p99 = samples[n * 99 / 100],
+		.p999 = samples[n * 999 / 1000],
+		.max = samples[n - 1],
+	};
+}
+
+void bench_print_pct(const struct bench_pct *p, int decimals)
+{
+	printf(" %8.*f %8.*f %8.*f %8.*f %9.*f", decimals, p->min, decimals, p->p50, decimals,
+	       p->p99, decimals, p->p999, decimals, p->max);
+}
