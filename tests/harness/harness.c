@@ -267,6 +267,15 @@ void harness_require_backend(const char *name)
 	}
 }
 
+const char *harness_fork_unsupported(void)
+{
+	if (!strcmp(harness_backend(), "dds"))
+		return "a forked child cannot use Cyclone DDS once its parent has (its threads "
+		       "do not survive fork()); tests/dds runs the multi-process cases as "
+		       "separate programs";
+	return NULL;
+}
+
 /* ---- networks ---- */
 
 void harness_network_new(struct harness_network *net, uint64_t size)
