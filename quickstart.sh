@@ -3,6 +3,9 @@
 #
 # One command from a fresh Debian 12 clone to a running system:
 #   ./quickstart.sh demo    install what is needed, build, run a multi-node demo
+#   ./quickstart.sh demo-hosts
+#                           the same on two "hosts" (network namespaces, root)
+#                           over dds: (Cyclone DDS), each with its own copy
 #   ./quickstart.sh test    install what is needed, build, run every test suite
 #                           (gcc -Werror, clang -Werror, ASan+UBSan, make distcheck)
 #   ./quickstart.sh build   install what is needed and build into ./build
@@ -319,6 +322,16 @@ demo)
 	configure_and_build build --disable-tests
 	say "demo: three nodes on the emulated network"
 	examples/demo.sh build
+	;;
+demo-hosts)
+	# The demo's packages, Cyclone DDS for the dds: backend and iproute2
+	# for the network namespaces the two hosts live in.
+	deps "$DEMO_PACKAGES cyclonedds-dev iproute2"
+	bootstrap
+	say "building (gcc, -Werror) in build/"
+	configure_and_build build --disable-tests
+	say "demo-hosts: a simulator and its controller on two hosts over dds:"
+	as_root examples/demo-hosts.sh build
 	;;
 test) run_tests ;;
 bench)

@@ -4,10 +4,11 @@
 # skip with the reason otherwise).
 
 if WITH_TESTS
-TESTS += tests/hosts/test-netns-lab.sh
+TESTS += tests/hosts/test-netns-lab.sh tests/hosts/test-demo-hosts.sh
 endif
 
 EXTRA_DIST += \
 	tests/hosts/netns-lab.sh \
 	tests/hosts/udp-probe.py \
-	tests/hosts/test-netns-lab.sh
+	tests/hosts/test-netns-lab.sh \
+	tests/hosts/test-demo-hosts.sh
