@@ -324,12 +324,12 @@ demo)
 	examples/demo.sh build
 	;;
 demo-hosts)
-	# The demo's packages, Cyclone DDS for the dds: backend and iproute2
-	# for the network namespaces the two hosts live in.
-	deps "$DEMO_PACKAGES cyclonedds-dev iproute2"
+	# The demo's packages, Cyclone DDS (the library, and idlc for the wire
+	# types) for the dds: backend, iproute2 for the hosts' namespaces.
+	deps "$DEMO_PACKAGES cyclonedds-dev cyclonedds-tools iproute2"
 	bootstrap
 	say "building (gcc, -Werror) in build/"
-	configure_and_build build --disable-tests
+	configure_and_build build --disable-tests --with-dds
 	say "demo-hosts: a simulator and its controller on two hosts over dds:"
 	as_root examples/demo-hosts.sh build
 	;;
