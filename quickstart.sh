@@ -41,7 +41,12 @@ DEMO_PACKAGES="build-essential autoconf automake autoconf-archive libtool pkg-co
 # stress-ng is the CPU and memory load of make bench-jitter (real-time options under load).
 # chromium, chromium-driver and python3-selenium drive rfm serve's page in a
 # headless browser (tests/cli/test_serve_browser.py, make monitor-screenshot).
+# cyclonedds-dev (Cyclone DDS's C library) and cyclonedds-tools (its idlc
+# compiles src/dds-wire.idl; ddsperf is the dds: benchmark's yardstick)
+# build and test the dds: backend, several hosts without cards;
+# iproute2 makes the network namespaces of its multi-host tests.
 TEST_PACKAGES="libcmocka-dev python3 python3-pytest python3-matplotlib clang
+	cyclonedds-dev cyclonedds-tools iproute2
 	swig python3-dev tcl-dev valgrind doxygen bash-completion
 	linux-headers-amd64 linux-headers-6.12-amd64 sparse qemu-system-x86 busybox-static cpio
 	iceoryx libiceoryx-binding-c-dev stress-ng chromium chromium-driver python3-selenium"

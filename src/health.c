@@ -60,11 +60,14 @@ static int own_area(rfm_node *node, struct rfm_hb_area **areap)
 	return 0;
 }
 
-static void beat(struct rfm_hb_area *a, uint64_t period_ns)
+static void beat(rfm_node *node, struct rfm_hb_area *a, uint64_t period_ns)
 {
 	__atomic_store_n(&a->period_ns, period_ns, __ATOMIC_RELAXED);
 	__atomic_store_n(&a->beat_ns, rfm__now_ns(), __ATOMIC_RELAXED);
 	__atomic_fetch_add(&a->beats, 1, __ATOMIC_RELEASE);
+	/* Where the others cannot read our area (dds:), the backend carries it. */
+	if (node->ops->beat)
+		node->ops->beat(node, a);
 }
 
 RFM_API int rfm_health_beat(rfm_node *node, uint64_t period_ns)
@@ -77,7 +80,7 @@ RFM_API int rfm_health_beat(rfm_node *node, uint64_t period_ns)
 	ret = own_area(node, &a);
 	if (ret)
 		return ret;
-	beat(a, clamp_period(period_ns ? period_ns : RFM_HEALTH_PERIOD_DEFAULT_NS));
+	beat(node, a, clamp_period(period_ns ? period_ns : RFM_HEALTH_PERIOD_DEFAULT_NS));
 	return 0;
 }
 
@@ -138,7 +141,7 @@ static void *health_main(void *arg)
 	while (!__atomic_load_n(&h->stop, __ATOMIC_ACQUIRE)) {
 		uint64_t now = rfm__now_ns();
 
-		beat(own, h->period_ns);
+		beat(node, own, h->period_ns);
 		for (unsigned int id = 0; id < RFM_MAX_NODES; id++)
 			if ((int)id != node->id)
 				watch(node, h, id, now);

@@ -13,5 +13,5 @@ src_librfm_la_SOURCES += \
 	src/var-text.c \
 	src/record.c
 src_librfm_la_CFLAGS += $(YAML_CFLAGS)
-src_librfm_la_LIBADD = $(YAML_LIBS) -lm
+src_librfm_la_LIBADD = $(YAML_LIBS) -lm $(RFM_DDS_LIBADD)
 rfminclude_HEADERS += include/rfm/layout.h

@@ -93,6 +93,7 @@ static int claim_entry(rfm_ring_consumer *c)
 		e->flags = c->flags & RFM_RING_CONSUMER_BACKPRESSURE;
 		__atomic_store_n(&e->sleep, 0, __ATOMIC_RELAXED);
 		__atomic_store_n(&e->owner, (uint32_t)c->node->id + 1, __ATOMIC_RELEASE);
+		rfm__published(c->node, e, RING_ENTRY_SIZE); /* a copy per node (dds:) */
 		c->entry = e;
 		/* Sleep values unique to this consumer: the producer remembers the
 		 * last value it woke per entry, and a new holder must not match it. */
@@ -132,6 +133,7 @@ static void publish_cursor(rfm_ring_consumer *c)
 {
 	if (c->entry && c->published != c->cursor) {
 		__atomic_store_n(&c->entry->cursor, c->cursor, __ATOMIC_RELEASE);
+		rfm__published(c->node, &c->entry->cursor, sizeof(c->entry->cursor));
 		c->published = c->cursor;
 		if (c->flags & RFM_RING_CONSUMER_BACKPRESSURE)
 			rfm__ring_wake_producer(c->hdr);
@@ -265,6 +267,7 @@ RFM_API void rfm_ring_consumer_close(rfm_ring_consumer *c)
 	if (c->entry) {
 		__atomic_store_n(&c->entry->sleep, 0, __ATOMIC_RELAXED);
 		__atomic_store_n(&c->entry->owner, 0, __ATOMIC_RELEASE);
+		rfm__published(c->node, c->entry, RING_ENTRY_SIZE);
 		if (c->flags & RFM_RING_CONSUMER_BACKPRESSURE)
 			rfm__ring_wake_producer(c->hdr); /* no longer holds it back */
 	}
@@ -318,11 +321,13 @@ static void arm(rfm_ring_consumer *c)
 	__atomic_store_n(&c->entry->sleep, c->sleep_gen, __ATOMIC_RELAXED);
 	/* Sleep word stored before we look at the slot again (pairs with notify()). */
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	rfm__published(c->node, &c->entry->sleep, sizeof(c->entry->sleep));
 }
 
 static void disarm(rfm_ring_consumer *c)
 {
 	__atomic_store_n(&c->entry->sleep, 0, __ATOMIC_RELAXED);
+	rfm__published(c->node, &c->entry->sleep, sizeof(c->entry->sleep));
 }
 
 static int enable_notify(rfm_ring_consumer *c)

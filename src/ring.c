@@ -149,6 +149,12 @@ RFM_API int rfm_ring_create(rfm_node *node, uint64_t offset, uint64_t size,
 	h->head = 0;
 	h->room_wait = 0;
 	__atomic_store_n(&h->magic, RING_MAGIC, __ATOMIC_RELEASE);
+	/* A copy per node (dds:): the whole ring, its magic landing last. */
+	ret = rfm__published(node, h, g.footprint);
+	if (ret) {
+		rfm_ring_close(r);
+		return ret;
+	}
 	*ringp = r;
 	return 0;
 }
@@ -271,8 +277,9 @@ static uint64_t bp_limit(rfm_ring *r)
 			continue;
 		}
 		/* Dead: free the entry (its writer is gone). */
-		__atomic_compare_exchange_n(&e->owner, &owner, 0, false, __ATOMIC_ACQ_REL,
-					    __ATOMIC_RELAXED);
+		if (__atomic_compare_exchange_n(&e->owner, &owner, 0, false, __ATOMIC_ACQ_REL,
+						__ATOMIC_RELAXED))
+			rfm__published(r->node, &e->owner, sizeof(e->owner));
 	}
 	/* None registered: look again one lap on, for consumers that come. */
 	return (min == UINT64_MAX ? r->head : min) + r->g.slot_count;
@@ -406,14 +413,18 @@ static inline void begin_slot(rfm_ring *r, struct ring_slot *s)
 	__atomic_store_n(&s->stamp, 2 * r->head + 1, __ATOMIC_RELAXED);
 	/* The odd stamp is visible before any byte of the new data. */
 	__atomic_thread_fence(__ATOMIC_RELEASE);
+	rfm__published(r->node, &s->stamp, sizeof(s->stamp));
 }
 
 static inline void end_slot(rfm_ring *r, struct ring_slot *s, size_t len)
 {
 	s->len = (uint32_t)len;
 	__atomic_store_n(&s->stamp, 2 * r->head + 2, __ATOMIC_RELEASE);
+	/* A copy per node (dds:): data and length land before the stamp. */
+	rfm__published(r->node, s, sizeof(*s) + len);
 	r->head++;
 	__atomic_store_n(&r->hdr->head, r->head, __ATOMIC_RELEASE);
+	rfm__published(r->node, &r->hdr->head, sizeof(r->hdr->head));
 	if (r->g.flags & RFM_RING_F_NOTIFY)
 		notify(r);
 }

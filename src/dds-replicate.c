@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The ordered stream of the dds: backend. Every sample a node sends (window
+ * writes, events, heartbeats, snapshot traffic) takes the next number of
+ * its sequence and goes out on one reliable keep-all topic, so the others
+ * receive it in the order it was sent. One thread per handle takes samples
+ * off the topic and applies them to this node's copy of the window; a jump
+ * in a writer's sequence is a gap (records lost to a partition or an
+ * exhausted history): counted and reported with an RFM_EVENT_LINK record,
+ * never silent.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu-clock.h"
+#include "rt-internal.h"
+#include "dds-internal.h"
+
+int rfm__dds_send_locked(struct dds_node *d, rfm_dds_Msg *msg)
+{
+	dds_return_t rc;
+
+	msg->inc = d->inc;
+	msg->writer = (uint8_t)d->id;
+	msg->seq = ++d->seq;
+	rc = dds_write(d->writer, msg);
+	if (rc < 0)
+		return rfm__error(RFM_EIO, "dds:%s: sending a sample: %s", d->name,
+				  dds_strretcode(rc));
+	return 0;
+}
+
+int rfm__dds_send(struct dds_node *d, rfm_dds_Msg *msg)
+{
+	int ret;
+
+	pthread_mutex_lock(&d->pub_lock);
+	ret = rfm__dds_send_locked(d, msg);
+	pthread_mutex_unlock(&d->pub_lock);
+	return ret;
+}
+
+int rfm__dds_publish(struct rfm_node *node, uint64_t offset, uint64_t len)
+{
+	struct dds_node *d = node->priv;
+
+	if (d->forked)
+		return rfm__error(RFM_ECLOSED, "%s: handle inherited through fork()", node->uri);
+	while (len) {
+		uint32_t n = len < RFM_DDS_CHUNK ? (uint32_t)len : RFM_DDS_CHUNK;
+		/* Serialised from the window itself: no copy. */
+		rfm_dds_Msg m = {
+			.kind = DDS_KIND_WRITE,
+			.to = RFM_NODE_ALL,
+			.offset = offset,
+			.data = { ._maximum = n, ._length = n, ._buffer = d->window + offset },
+		};
+		int ret = rfm__dds_send(d, &m);
+
+		if (ret)
+			return ret;
+		offset += n;
+		len -= n;
+	}
+	return 0;
+}
+
+void rfm__dds_store(struct dds_node *d, uint64_t off, const uint8_t *src, uint64_t len)
+{
+	uint8_t *dst = d->window + off;
+	uint64_t i = len;
+
+	/*
+	 * Highest address first, each store a release: a guard word placed
+	 * before its data (a ring slot's stamp, a record's sequence) lands
+	 * after the data, as the writer's own stores did.
+	 */
+	while (i && ((uintptr_t)(dst + i) & 7))
+		i--, __atomic_store_n(dst + i, src[i], __ATOMIC_RELEASE);
+	while (i >= 8) {
+		uint64_t v;
+
+		i -= 8;
+		memcpy(&v, src + i, 8);
+		__atomic_store_n((uint64_t *)(void *)(dst + i), v, __ATOMIC_RELEASE);
+	}
+	while (i)
+		i--, __atomic_store_n(dst + i, src[i], __ATOMIC_RELEASE);
+}
+
+static void report_gap(struct rfm_node *node, unsigned int writer, uint64_t missed)
+{
+	struct dds_node *d = node->priv;
+	struct rfm_ev_record rec = {
+		.type = RFM_EVENT_LINK,
+		.sender = writer,
+		.data = missed > UINT32_MAX ? UINT32_MAX : (uint32_t)missed,
+	};
+
+	__atomic_fetch_add(&d->gaps, missed, __ATOMIC_RELAXED);
+	rfm__dds_deliver(node, &rec);
+}
+
+void rfm__dds_apply(struct rfm_node *node, const rfm_dds_Msg *m)
+{
+	struct dds_node *d = node->priv;
+	struct dds_peer *p = &d->peers[m->writer];
+	uint64_t expected;
+
+	if (m->kind == DDS_KIND_SNAP && m->to == d->id && !d->joined) {
+		/* The snapshot we join with; its END sets the sequence counters. */
+		rfm__dds_snapshot_piece(node, m);
+		return;
+	}
+	if (!d->joined) {
+		rfm__dds_hold(d, m);
+		return;
+	}
+	expected = p->stream_inc == m->inc && p->next_seq ? p->next_seq : 1;
+	if (p->stream_inc == m->inc && p->next_seq && m->seq < expected)
+		return; /* in the snapshot already */
+	if (m->seq > expected)
+		report_gap(node, m->writer, m->seq - expected);
+	p->stream_inc = m->inc;
+	p->next_seq = m->seq + 1;
+
+	switch (m->kind) {
+	case DDS_KIND_WRITE:
+		if (m->offset > d->size || m->data._length > d->size - m->offset) {
+			d->mismatched++; /* a node with another window size */
+			return;
+		}
+		rfm__dds_store(d, m->offset, m->data._buffer, m->data._length);
+		return;
+	case DDS_KIND_EVENT:
+		if (m->to == d->id || m->to == RFM_NODE_ALL) {
+			struct rfm_ev_record rec = {
+				.type = m->type,
+				.sender = m->writer,
+				.data = m->word,
+				.sent_ns = m->stamp,
+			};
+			if (rec.type <= RFM_EVENT_INTR4)
+				rfm__dds_deliver(node, &rec);
+		}
+		return;
+	case DDS_KIND_SNAP:
+		if (m->to == d->id)
+			rfm__dds_snapshot_piece(node, m);
+		return;
+	case DDS_KIND_SNAP_REQ:
+		if (m->to == d->id)
+			rfm__dds_snapshot_answer(node, m);
+		return;
+	case DDS_KIND_BEAT:
+		__atomic_store_n(&p->hb.period_ns, m->extra, __ATOMIC_RELAXED);
+		__atomic_store_n(&p->hb.beat_ns, rfm__now_ns(), __ATOMIC_RELAXED);
+		__atomic_store_n(&p->hb.beats, m->stamp, __ATOMIC_RELEASE);
+		return;
+	default:
+		return;
+	}
+}
+
+static void take_stream(struct rfm_node *node)
+{
+	struct dds_node *d = node->priv;
+	void *samples[64] = { NULL };
+	dds_sample_info_t infos[64];
+	int n;
+
+	while ((n = dds_take(d->reader, samples, infos, 64, 64)) > 0) {
+		pthread_mutex_lock(&d->lock);
+		for (int i = 0; i < n; i++)
+			if (infos[i].valid_data)
+				rfm__dds_apply(node, samples[i]);
+		pthread_mutex_unlock(&d->lock);
+		dds_return_loan(d->reader, samples, n);
+	}
+}
+
+static void *receive_main(void *arg)
+{
+	struct rfm_node *node = arg;
+	struct dds_node *d = node->priv;
+
+	for (;;) {
+		bool stop = false;
+
+		dds_waitset_wait(d->waitset, NULL, 0, DDS_MSECS(100));
+		dds_read_guardcondition(d->stop_cond, &stop);
+		if (stop)
+			return NULL;
+		pthread_mutex_lock(&d->lock);
+		rfm__dds_presence_take(node);
+		pthread_mutex_unlock(&d->lock);
+		take_stream(node);
+	}
+}
+
+int rfm__dds_start_thread(struct rfm_node *node)
+{
+	struct dds_node *d = node->priv;
+	dds_entity_t c1, c2;
+	int ret;
+
+	d->waitset = dds_create_waitset(d->participant);
+	d->stop_cond = dds_create_guardcondition(d->participant);
+	c1 = dds_create_readcondition(d->reader, DDS_ANY_STATE);
+	c2 = dds_create_readcondition(d->node_reader, DDS_ANY_STATE);
+	if (d->waitset < 0 || d->stop_cond < 0 || c1 < 0 || c2 < 0 ||
+	    dds_waitset_attach(d->waitset, d->stop_cond, 0) < 0 ||
+	    dds_waitset_attach(d->waitset, c1, 0) < 0 || dds_waitset_attach(d->waitset, c2, 0) < 0)
+		return rfm__error(RFM_EIO, "dds:%s: cannot set up the receive thread", d->name);
+	ret = rfm__rt_thread_create(node, &d->thread, receive_main, node, "dds receiver");
+	if (ret)
+		return ret;
+	d->thread_started = true;
+	return 0;
+}
+
+void rfm__dds_stop_thread(struct dds_node *d)
+{
+	if (!d->thread_started)
+		return;
+	dds_set_guardcondition(d->stop_cond, true);
+	pthread_join(d->thread, NULL);
+	d->thread_started = false;
+}
