@@ -9,7 +9,8 @@ the same veth link, one after the other, in one run:
   round trip, PAYLOAD bytes each way (P50, P99, P99.9):
     raw UDP        bench/udp-pingpong (blocking recvfrom, no library)
     ddsperf        ddsperf ping size PAYLOAD / ddsperf pong
-    dds:           rfm ping --mode event --size PAYLOAD (rfm_event_wait)
+    dds:           bench/bench-event-rtt: rfm_mem_write of the payload,
+                   rfm_event_send, rfm_event_wait, rfm_mem_read, each way
   throughput, 4 KiB samples/writes per second, reliable:
     ddsperf        ddsperf pub size 4096 / ddsperf sub
     dds:           bench/bench-repl-write (rfm_mem_write, checked at the end)
@@ -153,19 +154,12 @@ def uri(args, node):
 
 
 def rfm_round_trip(lab, build, args):
-    rfm = f"{build}/tools/rfm"
-    echo = lab.start(2, rfm, "-u", uri(args, 2), "ping", "--echo", "--mode", "event",
-                     "--size", str(args.payload))
-    # The echoer has no ready line; a ping that finds nobody exits 3 at
-    # its --timeout, so give discovery a few tries.
-    for attempt in range(5):
-        res = lab.run(1, rfm, "-u", uri(args, 1), "--json", "ping", "--mode", "event",
-                      "--peer", "2", "--size", str(args.payload), "--count", str(args.count),
-                      "--timeout", "3000")
-        if res.returncode != 3:
-            break
+    prog = f"{build}/bench/bench-event-rtt"
+    echo = lab.start(2, prog, "echo", uri(args, 2), str(args.payload), ready="ready")
+    res = must(lab.run(1, prog, "ping", uri(args, 1), "2", str(args.payload), str(args.count)),
+               "bench-event-rtt ping")
     lab.stop(echo)
-    r = last_json(must(res, "rfm ping").stdout)
+    r = last_json(res.stdout)
     return {"p50": r["p50_ns"] / 1e3, "p99": r["p99_ns"] / 1e3, "p999": r["p999_ns"] / 1e3}
 
 
@@ -211,7 +205,7 @@ def fmt(v):
 
 def report(res, args):
     md = args.markdown
-    rfm_name = f"rfm ping --mode event ({args.scheme}:)"
+    rfm_name = f"rfm events + {args.payload} B writes ({args.scheme}:)"
     rows = [("raw UDP ping-pong", res["udp"]), ("ddsperf ping/pong", res["ddsperf_rt"]),
             (rfm_name, res["rfm_rt"])]
     print(f"bench-hosts: node 1 and node 2 in two network namespaces, veth + bridge; "
@@ -270,7 +264,7 @@ def main():
     try:
         if not shutil.which("ddsperf"):
             raise Skip("ddsperf is not installed (Debian: cyclonedds-tools)")
-        for prog in ("tools/rfm", "bench/udp-pingpong", "bench/bench-repl-write"):
+        for prog in ("bench/udp-pingpong", "bench/bench-event-rtt", "bench/bench-repl-write"):
             if not os.access(os.path.join(build, prog), os.X_OK):
                 raise Skip(f"{build}/{prog} is not built")
         lab = Lab()

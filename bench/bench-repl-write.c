@@ -28,13 +28,12 @@
 
 #include <rfm/rfm.h>
 
+#include "repl-peer.h"
 #include "stats.h"
 
 #define BLOCK 4096u
-#define SLOTS 64u	    /* the window needs SLOTS * BLOCK = 256 KiB */
-#define FIND_NS 20000000000 /* the peer must answer within 20 s */
-#define STEP_NS 100000000   /* hello every 100 ms until then */
-#define END_NS 60000000000  /* the last write must arrive within 60 s */
+#define SLOTS 64u	   /* the window needs SLOTS * BLOCK = 256 KiB */
+#define END_NS 60000000000 /* the last write must arrive within 60 s */
 
 static int fail(const char *what)
 {
@@ -124,47 +123,6 @@ static int reader(const char *uri)
 	}
 }
 
-/* Waits up to timeout_ns for INTR2 carrying data; other records are skipped. */
-static int wait_answer(rfm_node *node, uint32_t data, int64_t timeout_ns)
-{
-	uint64_t end = bench_now_ns() + (uint64_t)timeout_ns;
-	struct rfm_event ev;
-
-	for (;;) {
-		uint64_t now = bench_now_ns();
-		int rc;
-
-		if (now >= end)
-			return RFM_ETIMEDOUT;
-		rc = rfm_event_wait(node, &ev, (int64_t)(end - now));
-		if (rc)
-			return rc;
-		if (ev.type == RFM_EVENT_INTR2 && ev.data == data)
-			return 0;
-	}
-}
-
-static int find_peer(rfm_node *node, unsigned int peer)
-{
-	uint64_t end = bench_now_ns() + FIND_NS;
-
-	while (bench_now_ns() < end) {
-		/* RFM_ENODE until the peer is discovered: keep saying hello. */
-		int rc = rfm_event_send(node, peer, RFM_EVENT_INTR1, 0);
-
-		if (rc < 0 && rc != RFM_ENODE)
-			return fail("hello");
-		rc = wait_answer(node, 0, STEP_NS);
-		if (rc == 0)
-			return 0;
-		if (rc != RFM_ETIMEDOUT)
-			return fail("waiting for the hello answer");
-	}
-	fprintf(stderr, "bench-repl-write: node %u did not answer in %d s\n", peer,
-		(int)(FIND_NS / 1000000000));
-	return 1;
-}
-
 static int writer(const char *uri, unsigned int peer, uint32_t count)
 {
 	static unsigned char block[BLOCK];
@@ -174,7 +132,7 @@ static int writer(const char *uri, unsigned int peer, uint32_t count)
 
 	if (!node)
 		return 1;
-	if (find_peer(node, peer)) {
+	if (repl_find_peer(node, peer, RFM_EVENT_INTR2, "bench-repl-write")) {
 		rfm_close(node);
 		return 1;
 	}
@@ -187,7 +145,7 @@ static int writer(const char *uri, unsigned int peer, uint32_t count)
 		}
 	}
 	rc = rfm_event_send(node, peer, RFM_EVENT_INTR1, count);
-	if (rc < 0 || (rc = wait_answer(node, count, END_NS)) != 0) {
+	if (rc < 0 || (rc = repl_wait(node, RFM_EVENT_INTR2, peer, count, END_NS)) != 0) {
 		rfm_close(node);
 		return fail("waiting for the last write to arrive");
 	}

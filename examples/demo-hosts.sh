@@ -44,7 +44,7 @@ echo "== host 2: the controller, node 2 of $uri"
 "$lab" exec 2 "$demo" controller "$uri&node=2" "$layout" >"$logs/controller" 2>&1 &
 pid=$!
 # Start the simulator once the controller has its node open (it says "ready").
-until grep -q '^ready$' "$logs/controller"; do
+until grep -qs '^ready$' "$logs/controller"; do
 	kill -0 "$pid" 2>/dev/null || { cat "$logs/controller"; exit 1; }
 	sleep 0.05
 done
