@@ -197,6 +197,15 @@ run_tests() {
 	}
 	grep -E '^fuzzing |number_of_executed_units' build/fuzz.out || true
 
+	say "dds: against ddsperf and raw UDP across two namespaces, a short run (make bench-dds)"
+	make -C build bench-dds BENCH_DDS_ARGS="--seconds 3 --count 2000 --writes 20000" \
+		>build/bench-dds.out 2>&1 || {
+		cat build/bench-dds.out
+		echo "test: $total_pass passed, 1 failed, $total_skip skipped"
+		exit 1
+	}
+	grep -E '^(bench-hosts: skipped|  [a-z]|round trip P50|throughput, )' build/bench-dds.out || true
+
 	say "make doc: a man page for every exported function"
 	make -C build doc >build/doc.out 2>&1 || {
 		tail -20 build/doc.out

@@ -188,6 +188,14 @@ def rfm_throughput(lab, build, args):
     return {"rate": last_json(res.stdout)["writes_per_s"], "lost": 0}
 
 
+def have_dds(build):
+    try:
+        with open(os.path.join(build, "config.h")) as f:
+            return any(line.startswith("#define HAVE_DDS 1") for line in f)
+    except OSError:
+        return False
+
+
 def machine():
     model = "?"
     with open("/proc/cpuinfo") as f:
@@ -264,6 +272,9 @@ def main():
     try:
         if not shutil.which("ddsperf"):
             raise Skip("ddsperf is not installed (Debian: cyclonedds-tools)")
+        if args.scheme == "dds" and not have_dds(build):
+            raise Skip("this build has no dds: backend (configure found no Cyclone DDS: "
+                       "Debian cyclonedds-dev cyclonedds-tools)")
         for prog in ("bench/udp-pingpong", "bench/bench-event-rtt", "bench/bench-repl-write"):
             if not os.access(os.path.join(build, prog), os.X_OK):
                 raise Skip(f"{build}/{prog} is not built")
@@ -280,10 +291,11 @@ def main():
     finally:
         lab.close()
         if args.scheme == "shm":
-            try:
-                os.unlink(f"/dev/shm/rfm-{args.net}")
-            except OSError:
-                pass
+            for name in (f"rfm-{args.net}", f"rfmlock-{args.net}"):
+                try:
+                    os.unlink(f"/dev/shm/{name}")
+                except OSError:
+                    pass
     report(res, args)
     return 0
 
