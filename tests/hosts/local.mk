@@ -4,11 +4,16 @@
 # skip with the reason otherwise).
 
 if WITH_TESTS
-TESTS += tests/hosts/test-netns-lab.sh tests/hosts/test-demo-hosts.sh
+TESTS += \
+	tests/hosts/test-netns-lab.sh \
+	tests/hosts/test-demo-hosts.sh \
+	tests/hosts/test-dds-unicast.sh
 endif
 
 EXTRA_DIST += \
 	tests/hosts/netns-lab.sh \
 	tests/hosts/udp-probe.py \
 	tests/hosts/test-netns-lab.sh \
-	tests/hosts/test-demo-hosts.sh
+	tests/hosts/test-demo-hosts.sh \
+	tests/hosts/test-dds-unicast.sh \
+	examples/cyclonedds-unicast.xml
