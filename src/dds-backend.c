@@ -133,7 +133,7 @@ static void dds_release(struct dds_node *d)
 	if (!d->forked) {
 		rfm__dds_stop_thread(d);
 		/* Deleting the participant disposes our presence: NODE_DOWN at once. */
-		if (d->node_writer > 0)
+		if (d->announced)
 			dds_unregister_instance(d->node_writer, &(rfm_dds_Node){ .id = (uint8_t)d->id });
 		if (d->participant > 0)
 			dds_delete(d->participant);

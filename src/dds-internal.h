@@ -86,10 +86,11 @@ struct dds_node {
 
 	dds_entity_t participant, topic, reader, writer;
 	dds_entity_t node_topic, node_reader, node_writer;
-	dds_entity_t waitset, stop_cond;
+	dds_entity_t waitset, stop_cond, wake_cond;
 	pthread_t thread;
 	bool thread_started;
 	bool forked;
+	bool announced;		/* our presence is written: close disposes it */
 
 	/* Sending: one sequence for every sample of ours. */
 	pthread_mutex_t pub_lock;
@@ -110,6 +111,9 @@ struct dds_node {
 	bool snap_header;	/* its header arrived */
 	struct dds_snap_vector *snap_vec;
 	struct dds_held *held, **held_tail;
+	/* Requests for our copy, answered by the handle's thread. */
+	uint32_t snap_pending;	/* how many in snap_req[] */
+	struct { uint16_t to; uint32_t nonce; } snap_req[16];
 
 	/* The event queue (dds-events.c), under its own lock. */
 	pthread_mutex_t qlock;
@@ -126,6 +130,8 @@ int rfm__dds_publish(struct rfm_node *node, uint64_t offset, uint64_t len);
 int rfm__dds_send(struct dds_node *d, rfm_dds_Msg *msg);
 int rfm__dds_send_locked(struct dds_node *d, rfm_dds_Msg *msg);
 int rfm__dds_start_thread(struct rfm_node *node);
+/* The listener that applies what arrives: the stream's or the presence's. */
+dds_listener_t *rfm__dds_listener(struct rfm_node *node, bool stream);
 void rfm__dds_stop_thread(struct dds_node *d);
 /* Apply one sample (the lock is held). */
 void rfm__dds_apply(struct rfm_node *node, const rfm_dds_Msg *m);
@@ -149,8 +155,10 @@ bool rfm__dds_node_attached(struct rfm_node *node, unsigned int id);
 
 /* dds-snapshot.c */
 int rfm__dds_join(struct rfm_node *node);
-/* A SNAP_REQ for us: answer with our copy (the lock is held). */
+/* A SNAP_REQ for us: note it for the handle's thread (the lock is held). */
 void rfm__dds_snapshot_answer(struct rfm_node *node, const rfm_dds_Msg *req);
+/* In the handle's thread: answer the requests noted. */
+void rfm__dds_snapshot_answer_pending(struct rfm_node *node);
 /* A SNAP piece for us (the lock is held). */
 void rfm__dds_snapshot_piece(struct rfm_node *node, const rfm_dds_Msg *m);
 /* Before the snapshot: keep @m to apply after it. */

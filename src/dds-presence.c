@@ -34,17 +34,12 @@ static dds_qos_t *common_qos(const struct dds_node *d)
 	return q;
 }
 
-/* Create the participant, both topics, readers and writers. */
+/* Create both topics, their readers (with listeners) and writers. */
 static int create_entities(struct rfm_node *node, const struct rfm_uri *uri)
 {
 	struct dds_node *d = node->priv;
 	dds_qos_t *q;
 	dds_entity_t e;
-
-	e = dds_create_participant((dds_domainid_t)d->domain, NULL, NULL);
-	if (e < 0)
-		return dds_fail(uri, e, "joining the DDS domain");
-	d->participant = e;
 
 	e = dds_create_topic(d->participant, &rfm_dds_Node_desc, "rfm_node", NULL, NULL);
 	if (e < 0)
@@ -57,7 +52,9 @@ static int create_entities(struct rfm_node *node, const struct rfm_uri *uri)
 	d->node_writer = dds_create_writer(d->participant, d->node_topic, q, NULL);
 	/* Any lease is accepted from others: ours is what we promise. */
 	dds_qset_liveliness(q, DDS_LIVELINESS_AUTOMATIC, DDS_INFINITY);
-	d->node_reader = dds_create_reader(d->participant, d->node_topic, q, NULL);
+	dds_listener_t *l = rfm__dds_listener(node, false);
+	d->node_reader = dds_create_reader(d->participant, d->node_topic, q, l);
+	dds_delete_listener(l);
 	dds_delete_qos(q);
 	if (d->node_writer < 0 || d->node_reader < 0)
 		return dds_fail(uri, d->node_writer < 0 ? d->node_writer : d->node_reader,
@@ -73,7 +70,9 @@ static int create_entities(struct rfm_node *node, const struct rfm_uri *uri)
 	dds_qset_durability(q, DDS_DURABILITY_VOLATILE);
 	dds_qset_ignorelocal(q, DDS_IGNORELOCAL_PARTICIPANT);
 	d->writer = dds_create_writer(d->participant, d->topic, q, NULL);
-	d->reader = dds_create_reader(d->participant, d->topic, q, NULL);
+	l = rfm__dds_listener(node, true);
+	d->reader = dds_create_reader(d->participant, d->topic, q, l);
+	dds_delete_listener(l);
 	dds_delete_qos(q);
 	if (d->writer < 0 || d->reader < 0)
 		return dds_fail(uri, d->writer < 0 ? d->writer : d->reader,
@@ -97,18 +96,28 @@ int rfm__dds_presence_open(struct rfm_node *node, const struct rfm_uri *uri, uin
 	struct timespec until;
 	int ret, holder = -1;
 
-	ret = create_entities(node, uri);
-	if (ret)
-		return ret;
+	dds_entity_t e = dds_create_participant((dds_domainid_t)d->domain, NULL, NULL);
+	if (e < 0)
+		return dds_fail(uri, e, "joining the DDS domain");
+	d->participant = e;
 	ret = rfm__dds_start_thread(node);
 	if (ret)
 		return ret;
+	ret = create_entities(node, uri);
+	if (ret)
+		return ret;
 
-	/* Discovery: whoever is on the network shows up within the join wait. */
+	/*
+	 * Discovery: whoever is on the network shows up within the join wait.
+	 * Claims already known to this process come with the reader, without
+	 * a listener call: take them now, and again after the wait.
+	 */
 	deadline_after_ms(d->join_ms, &until);
 	pthread_mutex_lock(&d->lock);
+	rfm__dds_presence_take(node);
 	while (pthread_cond_timedwait(&d->cond, &d->lock, &until) != ETIMEDOUT)
 		;
+	rfm__dds_presence_take(node);
 	if (d->id >= 0 && d->peers[d->id].alive) {
 		const struct dds_peer *p = &d->peers[d->id];
 
@@ -164,6 +173,7 @@ out:
 	dds_return_t rc = dds_write(d->node_writer, &me);
 	if (rc < 0)
 		return dds_fail(uri, rc, "announcing the node");
+	d->announced = true;
 	return 0;
 }
 

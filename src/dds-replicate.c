@@ -165,24 +165,58 @@ void rfm__dds_apply(struct rfm_node *node, const rfm_dds_Msg *m)
 	}
 }
 
-static void take_stream(struct rfm_node *node)
+/*
+ * Take what arrived and apply it, under the handle's lock. Called by
+ * Cyclone's listener as each sample arrives: for a writer in this process
+ * that is inside its dds_write(), so a peer in the same process has the
+ * data in its copy when the writer's call returns, as on a card in the
+ * same chassis; from other hosts it is Cyclone's delivery thread.
+ */
+static void take_stream(dds_entity_t reader, void *arg)
 {
+	struct rfm_node *node = arg;
 	struct dds_node *d = node->priv;
 	void *samples[64] = { NULL };
 	dds_sample_info_t infos[64];
 	int n;
 
-	while ((n = dds_take(d->reader, samples, infos, 64, 64)) > 0) {
-		pthread_mutex_lock(&d->lock);
+	pthread_mutex_lock(&d->lock);
+	while ((n = dds_take(reader, samples, infos, 64, 64)) > 0) {
 		for (int i = 0; i < n; i++)
 			if (infos[i].valid_data)
 				rfm__dds_apply(node, samples[i]);
-		pthread_mutex_unlock(&d->lock);
-		dds_return_loan(d->reader, samples, n);
+		dds_return_loan(reader, samples, n);
 	}
+	pthread_mutex_unlock(&d->lock);
+	if (__atomic_load_n(&d->snap_pending, __ATOMIC_RELAXED))
+		dds_set_guardcondition(d->wake_cond, true);
 }
 
-static void *receive_main(void *arg)
+static void take_presence(dds_entity_t reader, void *arg)
+{
+	struct rfm_node *node = arg;
+	struct dds_node *d = node->priv;
+
+	(void)reader;
+	pthread_mutex_lock(&d->lock);
+	rfm__dds_presence_take(node);
+	pthread_mutex_unlock(&d->lock);
+}
+
+dds_listener_t *rfm__dds_listener(struct rfm_node *node, bool stream)
+{
+	dds_listener_t *l = dds_create_listener(node);
+
+	if (l)
+		dds_lset_data_available(l, stream ? take_stream : take_presence);
+	return l;
+}
+
+/*
+ * The handle's thread answers snapshot requests: sending a whole window
+ * may wait for acknowledgements, which a listener must never do.
+ */
+static void *answer_main(void *arg)
 {
 	struct rfm_node *node = arg;
 	struct dds_node *d = node->priv;
@@ -190,32 +224,28 @@ static void *receive_main(void *arg)
 	for (;;) {
 		bool stop = false;
 
-		dds_waitset_wait(d->waitset, NULL, 0, DDS_MSECS(100));
-		dds_read_guardcondition(d->stop_cond, &stop);
+		dds_waitset_wait(d->waitset, NULL, 0, DDS_INFINITY);
+		dds_take_guardcondition(d->stop_cond, &stop);
 		if (stop)
 			return NULL;
-		pthread_mutex_lock(&d->lock);
-		rfm__dds_presence_take(node);
-		pthread_mutex_unlock(&d->lock);
-		take_stream(node);
+		dds_take_guardcondition(d->wake_cond, &stop);
+		rfm__dds_snapshot_answer_pending(node);
 	}
 }
 
 int rfm__dds_start_thread(struct rfm_node *node)
 {
 	struct dds_node *d = node->priv;
-	dds_entity_t c1, c2;
 	int ret;
 
 	d->waitset = dds_create_waitset(d->participant);
 	d->stop_cond = dds_create_guardcondition(d->participant);
-	c1 = dds_create_readcondition(d->reader, DDS_ANY_STATE);
-	c2 = dds_create_readcondition(d->node_reader, DDS_ANY_STATE);
-	if (d->waitset < 0 || d->stop_cond < 0 || c1 < 0 || c2 < 0 ||
+	d->wake_cond = dds_create_guardcondition(d->participant);
+	if (d->waitset < 0 || d->stop_cond < 0 || d->wake_cond < 0 ||
 	    dds_waitset_attach(d->waitset, d->stop_cond, 0) < 0 ||
-	    dds_waitset_attach(d->waitset, c1, 0) < 0 || dds_waitset_attach(d->waitset, c2, 0) < 0)
-		return rfm__error(RFM_EIO, "dds:%s: cannot set up the receive thread", d->name);
-	ret = rfm__rt_thread_create(node, &d->thread, receive_main, node, "dds receiver");
+	    dds_waitset_attach(d->waitset, d->wake_cond, 0) < 0)
+		return rfm__error(RFM_EIO, "dds:%s: cannot set up the handle's thread", d->name);
+	ret = rfm__rt_thread_create(node, &d->thread, answer_main, node, "dds snapshots");
 	if (ret)
 		return ret;
 	d->thread_started = true;

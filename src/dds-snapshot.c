@@ -65,16 +65,32 @@ void rfm__dds_held_free(struct dds_node *d)
 void rfm__dds_snapshot_answer(struct rfm_node *node, const rfm_dds_Msg *req)
 {
 	struct dds_node *d = node->priv;
-	struct dds_snap_vector *v = calloc(1, sizeof(*v));
-	rfm_dds_Msg m = { .kind = DDS_KIND_SNAP, .to = req->writer, .word = req->word };
 
-	if (!v)
-		return; /* the joiner asks again */
+	/* A full list: the requester times out and asks again. */
+	if (d->snap_pending < RFM_ARRAY_SIZE(d->snap_req)) {
+		d->snap_req[d->snap_pending].to = req->writer;
+		d->snap_req[d->snap_pending].nonce = req->word;
+		d->snap_pending++;
+	}
+}
+
+/* Send our copy to @to: header, chunks, end, with no write of ours between. */
+static void answer(struct dds_node *d, struct dds_snap_vector *v, uint16_t to, uint32_t nonce)
+{
+	rfm_dds_Msg m = { .kind = DDS_KIND_SNAP, .to = to, .word = nonce };
+
 	pthread_mutex_lock(&d->pub_lock);
+	/*
+	 * What we had applied of each stream. Records applied while the
+	 * chunks go out may be in the copy too: the joiner applies them again
+	 * after the END, which stores the same bytes.
+	 */
+	pthread_mutex_lock(&d->lock);
 	for (int w = 0; w < RFM_MAX_NODES; w++) {
 		v->inc[w] = d->peers[w].stream_inc;
 		v->seq[w] = d->peers[w].next_seq ? d->peers[w].next_seq - 1 : 0;
 	}
+	pthread_mutex_unlock(&d->lock);
 	v->inc[d->id] = d->inc;
 	v->seq[d->id] = d->seq;
 	m.type = DDS_SNAP_HEADER;
@@ -99,6 +115,31 @@ void rfm__dds_snapshot_answer(struct rfm_node *node, const rfm_dds_Msg *req)
 		rfm__dds_send_locked(d, &m);
 	}
 	pthread_mutex_unlock(&d->pub_lock);
+}
+
+void rfm__dds_snapshot_answer_pending(struct rfm_node *node)
+{
+	struct dds_node *d = node->priv;
+	struct dds_snap_vector *v = calloc(1, sizeof(*v));
+
+	if (!v)
+		return; /* the joiner asks again */
+	for (;;) {
+		uint16_t to;
+		uint32_t nonce;
+
+		pthread_mutex_lock(&d->lock);
+		if (!d->snap_pending) {
+			pthread_mutex_unlock(&d->lock);
+			break;
+		}
+		to = d->snap_req[0].to;
+		nonce = d->snap_req[0].nonce;
+		d->snap_pending--;
+		memmove(&d->snap_req[0], &d->snap_req[1], d->snap_pending * sizeof(d->snap_req[0]));
+		pthread_mutex_unlock(&d->lock);
+		answer(d, v, to, nonce);
+	}
 	free(v);
 }
 

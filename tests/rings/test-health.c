@@ -65,6 +65,10 @@ static void test_up_down_restart(void **state)
 	rfm_node *mon;
 
 	(void)state;
+	if (harness_fork_unsupported()) {
+		print_message("skipped: %s\n", harness_fork_unsupported());
+		skip();
+	}
 #ifdef __SANITIZE_THREAD__
 	/* The monitor thread runs while children are forked, and they start their own. */
 	print_message("skipped: ThreadSanitizer cannot follow a fork of a threaded process\n");
