@@ -277,7 +277,7 @@ static void dds_beat(struct rfm_node *node, const struct rfm_hb_area *area)
 
 const struct rfm_backend_ops rfm__dds_ops = {
 	.scheme = "dds",
-	.caps = 0,
+	.caps = RFM__CAP_LINK_EVENTS,
 	.open = dds_open_node,
 	.close = dds_close_node,
 	.get_info = dds_get_info,
