@@ -14,7 +14,9 @@ writers forget it, and what they send meanwhile is lost to it).
 Cases: memory, events and records across two namespaces; a late joiner
 sees the window; kill -9 of a node -> NODE_DOWN; the link pulled and
 plugged again -> NODE_DOWN on both sides, NODE_UP, the gap counted
-(RFM_EVENT_LINK) and the lost write back after the resync.
+(RFM_EVENT_LINK) and the lost write back after the resync; a node of
+another window size met when its link comes up -> RFM_EVENT_LINK, data 0,
+on both sides.
 
 Root and `ip netns` are needed: otherwise exit 77 with the reason.
 Namespaces and peers are removed on every way out.
@@ -124,11 +126,11 @@ def main():
         lab_env["CYCLONEDDS_URI"] = "file://" + conf
         domain = 20 + os.getpid() % 200
 
-        def uri(k):
-            return f"dds:hosts?node={k}&size=64K&domain={domain}&lease=10000&join=1500"
+        def uri(k, size="64K"):
+            return f"dds:hosts?node={k}&size={size}&domain={domain}&lease=10000&join=1500"
 
-        def start(k):
-            p = Peer(lab_env, k, uri(k), libpath)
+        def start(k, size="64K"):
+            p = Peer(lab_env, k, uri(k, size), libpath)
             peers.append(p)
             return p
 
@@ -175,6 +177,14 @@ def main():
         assert missed >= 1, missed
         assert p2.ask(f"until 0x200 during {GUARD_MS}") == "ok"
         print(f"node 2 counted {missed} record(s) of node 1 missed, and resynced")
+
+        print("a node with another window size, met when its link comes up: reported")
+        subprocess.run([LAB, "link", "3", "down"], env=lab_env, check=True)
+        p3 = start(3, "128K")  # alone: nobody to disagree with
+        p3.ok(f"enable {1 << LINK:x}")
+        subprocess.run([LAB, "link", "3", "up"], env=lab_env, check=True)
+        assert p1.event(LINK, 3) == 0
+        assert p3.event(LINK, 1) == 0
         return 0
     finally:
         for p in peers:
