@@ -11,7 +11,7 @@ addresses, with a 1 s participant lease; nodes announce a 10 s presence
 lease, so a node seen down was dropped by DDS discovery itself (its
 writers forget it, and what they send meanwhile is lost to it).
 
-Cases: memory, events and records across two namespaces; a late joiner
+Cases: memory, events, records and a ring across two namespaces; a late joiner
 sees the window; kill -9 of a node -> NODE_DOWN; the link pulled and
 plugged again -> NODE_DOWN on both sides, NODE_UP, the gap counted
 (RFM_EVENT_LINK) and the lost write back after the resync; a node of
@@ -144,6 +144,16 @@ def main():
         p1.ok("rwrite 42")
         p2.event(INTR2, 1)
         assert p2.ask("rread") == "record 42"
+        # A ring made on host 1, consumed on host 2: the event after the
+        # create says the ring is in node 2's copy.
+        p1.ok("ring-create")
+        p1.ok("send 2 1 8")
+        assert p2.event(INTR1, 1) == 8
+        p2.ok("ring-open")
+        for word in ("one", "two", "three"):
+            p1.ok(f"ring-pub {word}")
+        for word in ("one", "two", "three"):
+            assert p2.ask(f"ring-take {GUARD_MS}") == f"msg {word}"
 
         print("a late joiner sees the window")
         p3 = start(3)
