@@ -3,6 +3,9 @@
 #
 # One command from a fresh Debian 12 clone to a running system:
 #   ./quickstart.sh demo    install what is needed, build, run a multi-node demo
+#   ./quickstart.sh demo-hosts
+#                           the same on two "hosts" (network namespaces, root)
+#                           over dds: (Cyclone DDS), each with its own copy
 #   ./quickstart.sh test    install what is needed, build, run every test suite
 #                           (gcc -Werror, clang -Werror, ASan+UBSan, make distcheck)
 #   ./quickstart.sh build   install what is needed and build into ./build
@@ -42,7 +45,12 @@ DEMO_PACKAGES="build-essential autoconf automake autoconf-archive libtool pkg-co
 # checks rfm.ko's compat_ioctl path (driver/lab/guest/vmcompat.c);
 # linux-source-6.1 is where Debian ships checkpatch.pl (inside its tarball),
 # which make driver-check runs on rfm.ko's sources.
+# cyclonedds-dev (Cyclone DDS's C library) and cyclonedds-tools (its idlc
+# compiles src/dds-wire.idl; ddsperf is the dds: benchmark's yardstick)
+# build and test the dds: backend, several hosts without cards;
+# iproute2 makes the network namespaces of its multi-host tests.
 TEST_PACKAGES="libcmocka-dev python3 python3-pytest python3-matplotlib clang
+	cyclonedds-dev cyclonedds-tools iproute2
 	swig python3-dev tcl-dev valgrind doxygen bash-completion
 	linux-headers-amd64 linux-headers-6.12-amd64 sparse qemu-system-x86 busybox-static cpio
 	iceoryx libiceoryx-binding-c-dev stress-ng chromium chromium-driver python3-selenium
@@ -194,6 +202,15 @@ run_tests() {
 	}
 	grep -E '^fuzzing |number_of_executed_units' build/fuzz.out || true
 
+	say "dds: against ddsperf and raw UDP across two namespaces, a short run (make bench-dds)"
+	make -C build bench-dds BENCH_DDS_ARGS="--seconds 3 --count 2000 --writes 20000" \
+		>build/bench-dds.out 2>&1 || {
+		cat build/bench-dds.out
+		echo "test: $total_pass passed, 1 failed, $total_skip skipped"
+		exit 1
+	}
+	grep -E '^(bench-hosts: skipped|  [a-z]|round trip P50|throughput, )' build/bench-dds.out || true
+
 	say "make doc: a man page for every exported function"
 	make -C build doc >build/doc.out 2>&1 || {
 		tail -20 build/doc.out
@@ -328,6 +345,16 @@ demo)
 	configure_and_build build --disable-tests
 	say "demo: three nodes on the emulated network"
 	examples/demo.sh build
+	;;
+demo-hosts)
+	# The demo's packages, Cyclone DDS (the library, and idlc for the wire
+	# types) for the dds: backend, iproute2 for the hosts' namespaces.
+	deps "$DEMO_PACKAGES cyclonedds-dev cyclonedds-tools iproute2"
+	bootstrap
+	say "building (gcc, -Werror) in build/"
+	configure_and_build build --disable-tests --with-dds
+	say "demo-hosts: a simulator and its controller on two hosts over dds:"
+	as_root examples/demo-hosts.sh build
 	;;
 test) run_tests ;;
 bench)

@@ -19,3 +19,11 @@ examples_events_SOURCES = examples/events.c
 examples_events_LDADD = src/librfm.la
 endif
 EXTRA_DIST += examples/demo.sh
+
+# The two-host demo (examples/demo-hosts.sh, ./quickstart.sh demo-hosts).
+if WITH_EXAMPLES
+noinst_PROGRAMS += examples/hosts-demo
+examples_hosts_demo_SOURCES = examples/hosts-demo.c
+examples_hosts_demo_LDADD = src/librfm.la
+endif
+EXTRA_DIST += examples/demo-hosts.sh examples/layouts/hosts-demo.yaml

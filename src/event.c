@@ -375,8 +375,14 @@ RFM_API int rfm_event_publish(rfm_node *node, uint64_t offset, const void *buf, 
 		return rfm__error(RFM_ENODE, "%s: node %u is not attached", node->uri, to);
 	if (len)
 		memcpy(node->base + offset, buf, len);
+	ret = rfm__published(node, node->base + offset, len);
+	if (ret)
+		return ret;
 	/* Data, then the flag (release), then the event. */
 	uint32_t seq = __atomic_add_fetch((uint32_t *)(node->base + seq_offset), 1, __ATOMIC_RELEASE);
+	ret = rfm__published(node, node->base + seq_offset, 4);
+	if (ret)
+		return ret;
 	if (seqp)
 		*seqp = seq;
 	return send_checked(node, to, type, seq);

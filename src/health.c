@@ -145,6 +145,8 @@ static void beat(rfm_node *node, struct rfm_hb_slot *s, uint64_t period_ns, uint
 	/* One writer: a plain store, never an atomic add. */
 	__atomic_store_n(&s->beats, __atomic_load_n(&s->beats, __ATOMIC_RELAXED) + 1,
 			 __ATOMIC_RELEASE);
+	/* Where software replicates the window (dds:), the slot goes out now. */
+	rfm__published(node, s, sizeof(*s));
 }
 
 static int own_slot(rfm_node *node, struct rfm_hb_slot **slotp)
@@ -359,8 +361,10 @@ RFM_API int rfm_health_stop(rfm_node *node)
 		rfm__futex_bump_wake(&h->stop, false);
 		pthread_join(h->thread, NULL);
 		/* A clean stop: others see us down now, not after our misses. */
-		if (!own_slot(node, &s))
+		if (!own_slot(node, &s)) {
 			__atomic_store_n(&s->state, RFM__HB_STOPPED, __ATOMIC_RELEASE);
+			rfm__published(node, &s->state, sizeof(s->state));
+		}
 	}
 	node->health = NULL;
 	free(h);

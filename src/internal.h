@@ -223,11 +223,22 @@ struct rfm_backend_ops {
 
 	/* Board controls of a card (board.h), for librfm2g; NULL: none. */
 	const struct rfm_backend_board_ops *board;
+	/*
+	 * Replication by software (optional): after the library stored
+	 * [offset, offset+len) of the window (rfm_mem_write, pokes, typed
+	 * sets, records, rings, rfm_mem_flush), send it to the other nodes,
+	 * in order with everything else the handle sent. NULL where the
+	 * hardware replicates every store (shm:, dev:, rfm2g:).
+	 */
+	int (*publish)(struct rfm_node *node, uint64_t offset, uint64_t len);
 };
 
 extern const struct rfm_backend_ops rfm__shm_ops;
 extern const struct rfm_backend_ops rfm__rfm2g_ops;
 extern const struct rfm_backend_ops rfm__dev_ops;
+#ifdef HAVE_DDS
+extern const struct rfm_backend_ops rfm__dds_ops;
+#endif
 
 /*
  * The node handle. base and size come first: every memory access reads
@@ -253,6 +264,18 @@ struct rfm_node {
 	uint64_t ev_sent;	/* events this handle sent (relaxed atomic) */
 	struct rfm_rt_opts *rt;	/* prefault/lock/scheduling (rt-internal.h), or NULL */
 };
+
+/*
+ * After a library store of @len bytes at @p in the window: replicate it
+ * where software must (the dds: backend). One predictable branch on the
+ * backends whose hardware does it. 0, or the backend's error.
+ */
+static inline int rfm__published(struct rfm_node *node, const void *p, uint64_t len)
+{
+	if (RFM_LIKELY(!node->ops->publish))
+		return 0;
+	return node->ops->publish(node, (uint64_t)((const uint8_t *)p - node->base), len);
+}
 
 /*
  * Every descriptor the library opens goes through this: one on 0-2 (the

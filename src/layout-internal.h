@@ -150,6 +150,7 @@ struct rfm_var {
 	size_t index;		/* into layout->vars */
 	uint32_t first;		/* first element covered */
 	char *name;		/* as resolved, with [index] */
+	rfm_node *node;		/* a node whose backend replicates by software (dds:), else NULL */
 };
 
 /* A record resolved on a node. */

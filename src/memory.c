@@ -68,7 +68,18 @@ RFM_API int rfm_mem_write(rfm_node *node, uint64_t offset, const void *buf, size
 	}
 	if (len)
 		memmove(node->base + offset, buf, len);
-	return 0;
+	return rfm__published(node, node->base + offset, len);
+}
+
+RFM_API int rfm_mem_flush(rfm_node *node, uint64_t offset, uint64_t len)
+{
+	if (RFM_UNLIKELY(!node || !in_window(node, offset, len)))
+		return range_error(node, "rfm_mem_flush", offset, len);
+	/* Stores through the mapping made before this call are ordered
+	 * before whatever the handle stores or sends next, on every backend
+	 * (free on x86: its stores are never reordered with later stores). */
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	return len ? rfm__published(node, node->base + offset, len) : 0;
 }
 
 __attribute__((cold, noinline))
@@ -104,7 +115,8 @@ static int access_error(const rfm_node *node, const char *what, uint64_t offset,
 	{                                                                     \
 		if (ACCESS_OK(node, offset, bits / 8)) {                      \
 			rfm_store##bits(node->base, offset, value);           \
-			return 0;                                             \
+			return rfm__published(node, node->base + offset,      \
+					      bits / 8);                      \
 		}                                                             \
 		return access_error(node, "rfm_mem_poke" #bits, offset,       \
 				    bits / 8, false);                         \

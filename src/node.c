@@ -33,6 +33,9 @@ static const struct rfm_backend_ops *const backends[] = {
 	&rfm__shm_ops,
 	&rfm__rfm2g_ops,
 	&rfm__dev_ops,
+#ifdef HAVE_DDS
+	&rfm__dds_ops,
+#endif
 };
 
 static int find_backend(const struct rfm_uri *uri, const struct rfm_backend_ops **opsp)
@@ -42,7 +45,12 @@ static int find_backend(const struct rfm_uri *uri, const struct rfm_backend_ops 
 			*opsp = backends[i];
 			return 0;
 		}
-	return rfm__error(RFM_ESCHEME, "%s: unknown scheme '%s:' (expected shm:, dev: or rfm2g:)",
+	return rfm__error(RFM_ESCHEME, "%s: unknown scheme '%s:' (expected shm:, dev:, rfm2g:"
+#ifdef HAVE_DDS
+			  " or dds:)",
+#else
+			  " or, in a build with Cyclone DDS, dds:)",
+#endif
 			  uri->text, uri->scheme);
 }
 

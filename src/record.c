@@ -177,9 +177,15 @@ RFM_API int rfm_record_write(rfm_record *rec, const void *buf, size_t len)
 	if (RFM_UNLIKELY(rec->foreign && rec->enforce_owner))
 		return owner_error(rec);
 	uint32_t even = rfm__seq_write_begin(rec->seq, rec->swap);
+	/* A copy per node (dds:): odd sequence, data, even sequence, in order. */
+	int ret = rfm__published(rec->node, rec->seq, 4);
 	memcpy(rec->data, buf, len);
+	if (!ret)
+		ret = rfm__published(rec->node, rec->data, len);
 	rfm__seq_write_end(rec->seq, rec->swap, even);
-	return after_publish(rec, even);
+	if (!ret)
+		ret = rfm__published(rec->node, rec->seq, 4);
+	return ret ? ret : after_publish(rec, even);
 }
 
 RFM_API int rfm_record_fetch(rfm_record *rec)

@@ -134,6 +134,9 @@ static int claim_entry(rfm_ring_consumer *c)
 		 * dead holder has its bit already). */
 		c->dir_word = rfm__ring_dir(c->table, me);
 		__atomic_fetch_or(c->dir_word, 1u << lane, __ATOMIC_RELEASE);
+		/* A copy per node (dds:): the entry, then the directory word. */
+		rfm__published(c->node, e, RING_ENTRY_SIZE);
+		rfm__published(c->node, c->dir_word, sizeof(*c->dir_word));
 		/* Listed; from the next tick on, every commit sees us (ring.c notify()). */
 		__atomic_thread_fence(__ATOMIC_SEQ_CST);
 		c->claim_tick = rfm__ring_tick();
@@ -153,8 +156,10 @@ static int claim_entry(rfm_ring_consumer *c)
 static void count_lap(rfm_ring_consumer *c)
 {
 	c->laps++;
-	if (c->entry)
+	if (c->entry) {
 		__atomic_store_n(&c->entry->laps, (uint32_t)c->laps, __ATOMIC_RELAXED);
+		rfm__published(c->node, &c->entry->laps, sizeof(c->entry->laps));
+	}
 }
 
 static inline uint64_t stamp_of(const struct ring_slot *s)
@@ -186,6 +191,7 @@ static void publish_cursor(rfm_ring_consumer *c)
 {
 	if (c->entry && c->published != c->cursor) {
 		__atomic_store_n(&c->entry->cursor, c->cursor, __ATOMIC_RELEASE);
+		rfm__published(c->node, &c->entry->cursor, sizeof(c->entry->cursor));
 		c->published = c->cursor;
 		if (c->flags & RFM_RING_CONSUMER_BACKPRESSURE)
 			rfm__ring_wake_producer(c->hdr);
@@ -321,6 +327,8 @@ RFM_API void rfm_ring_consumer_close(rfm_ring_consumer *c)
 		__atomic_fetch_and(c->dir_word, ~(1u << c->lane), __ATOMIC_RELEASE);
 		__atomic_store_n(&c->entry->sleep, 0, __ATOMIC_RELAXED);
 		__atomic_store_n(&c->entry->owner, 0, __ATOMIC_RELEASE);
+		rfm__published(c->node, c->entry, RING_ENTRY_SIZE);
+		rfm__published(c->node, c->dir_word, sizeof(*c->dir_word));
 		if (c->flags & RFM_RING_CONSUMER_BACKPRESSURE)
 			rfm__ring_wake_producer(c->hdr); /* no longer holds it back */
 	}
@@ -396,11 +404,13 @@ static void arm(rfm_ring_consumer *c)
 	__atomic_store_n(&c->entry->sleep, c->sleep_gen, __ATOMIC_RELAXED);
 	/* Sleep word stored before we look at the slot again (pairs with notify()). */
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	rfm__published(c->node, &c->entry->sleep, sizeof(c->entry->sleep));
 }
 
 static void disarm(rfm_ring_consumer *c)
 {
 	__atomic_store_n(&c->entry->sleep, 0, __ATOMIC_RELAXED);
+	rfm__published(c->node, &c->entry->sleep, sizeof(c->entry->sleep));
 }
 
 static int enable_notify(rfm_ring_consumer *c)

@@ -160,6 +160,12 @@ RFM_API int rfm_ring_create(rfm_node *node, uint64_t offset, uint64_t size,
 	h->head = 0;
 	h->room_wait = 0;
 	__atomic_store_n(&h->magic, RING_MAGIC, __ATOMIC_RELEASE);
+	/* A copy per node (dds:): the whole ring, its magic landing last. */
+	ret = rfm__published(node, h, g.footprint);
+	if (ret) {
+		rfm_ring_close(r);
+		return ret;
+	}
 	*ringp = r;
 	return 0;
 }
@@ -462,14 +468,18 @@ static inline void begin_slot(rfm_ring *r, struct ring_slot *s)
 	__atomic_store_n(&s->stamp, 2 * r->head + 1, __ATOMIC_RELAXED);
 	/* The odd stamp is visible before any byte of the new data. */
 	__atomic_thread_fence(__ATOMIC_RELEASE);
+	rfm__published(r->node, &s->stamp, sizeof(s->stamp));
 }
 
 static inline void end_slot(rfm_ring *r, struct ring_slot *s, size_t len)
 {
 	s->len = (uint32_t)len;
 	__atomic_store_n(&s->stamp, 2 * r->head + 2, __ATOMIC_RELEASE);
+	/* A copy per node (dds:): data and length land before the stamp. */
+	rfm__published(r->node, s, sizeof(*s) + len);
 	r->head++;
 	__atomic_store_n(&r->hdr->head, r->head, __ATOMIC_RELEASE);
+	rfm__published(r->node, &r->hdr->head, sizeof(r->hdr->head));
 	if (r->g.flags & RFM_RING_F_NOTIFY)
 		notify(r);
 }

@@ -132,6 +132,8 @@ RFM_API int rfm_var_open(rfm_layout *layout, rfm_node *node, const char *name, r
 			   node->base + def->abs + (uint64_t)first * esize, name, &var);
 	if (ret)
 		return ret;
+	/* Set only where software replicates: one branch for the others. */
+	var->node = node->ops->publish ? node : NULL;
 	var->foreign = (uint32_t)node->id != layout->regions[def->region].writer;
 	if (def->record != LAY_NO_RECORD) {
 		const struct lay_record *rec = &layout->records[def->record];
@@ -306,6 +308,14 @@ static int check_limits(const struct rfm_var *var, uint32_t first, uint32_t n, c
 	return 0;
 }
 
+/* After a store into the window through @var: replicate it (dds:). */
+static inline int var_published(const struct rfm_var *var, const void *p, uint64_t len)
+{
+	if (RFM_LIKELY(!var->node))
+		return 0;
+	return rfm__published(var->node, p, len);
+}
+
 int rfm__var_write_elems(struct rfm_var *var, uint32_t first, uint32_t n, const void *src)
 {
 	uint8_t *dst = var->addr + (uint64_t)first * var->esize;
@@ -318,8 +328,13 @@ int rfm__var_write_elems(struct rfm_var *var, uint32_t first, uint32_t n, const 
 	ret = check_limits(var, first, n, src);
 	if (ret)
 		return ret;
-	if (var->seq)
+	if (var->seq) {
 		even = rfm__seq_write_begin(var->seq, var->seq_swap);
+		/* A copy per node (dds:): the odd sequence goes out before the data. */
+		ret = var_published(var, var->seq, 4);
+		if (ret)
+			return ret;
+	}
 	for (uint32_t i = 0; i < n; i++) {
 		uint8_t e[8];
 		memcpy(e, in + (size_t)i * var->esize, var->esize);
@@ -329,9 +344,13 @@ int rfm__var_write_elems(struct rfm_var *var, uint32_t first, uint32_t n, const 
 			swap_elem(e, var->esize);
 		store_elem(dst + (size_t)i * var->esize, var->esize, e);
 	}
-	if (var->seq)
+	ret = var_published(var, dst, (uint64_t)n * var->esize);
+	if (var->seq) {
 		rfm__seq_write_end(var->seq, var->seq_swap, even);
-	return 0;
+		if (!ret)
+			ret = var_published(var, var->seq, 4);
+	}
+	return ret;
 }
 
 /* ---- typed scalars ---- */
@@ -401,7 +420,9 @@ static int set_slow(rfm_var *var, uint32_t index, const void *value, int type)
 			if (var->swap)                                                 \
 				raw = SWAP##bits(raw);                                 \
 			rfm_store##bits(var->addr, (uint64_t)index * (bits / 8), raw); \
-			return 0;                                                      \
+			return var_published(var,                               \
+					      var->addr + (uint64_t)index * (bits / 8), \
+					      bits / 8);                               \
 		}                                                                      \
 		return set_slow(var, index, &value, TYPE);                             \
 	}

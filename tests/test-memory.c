@@ -434,6 +434,24 @@ static void contents_outlive_the_nodes(void **state)
 
 #define TEST(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
+/* rfm_mem_flush(): where the memory replicates by itself, a checked fence. */
+static void flush_checks_its_range(void **state)
+{
+	struct fixture *f = *state;
+
+	f->base_a[10] = 0x77;
+	assert_rfm_ok(rfm_mem_flush(f->a, 10, 1));
+	assert_rfm_ok(rfm_mem_flush(f->a, 0, WINDOW));
+	assert_rfm_ok(rfm_mem_flush(f->a, WINDOW, 0));
+	assert_rfm_code(rfm_mem_flush(f->a, WINDOW - 4, 8), RFM_ERANGE);
+	assert_last_error_has("rfm_mem_flush");
+	assert_rfm_code(rfm_mem_flush(f->a, UINT64_MAX, 2), RFM_ERANGE);
+	assert_rfm_code(rfm_mem_flush(NULL, 0, 1), RFM_EINVAL);
+	uint8_t v = 0;
+	assert_rfm_ok(rfm_mem_peek8(f->b, 10, &v));
+	assert_int_equal(v, 0x77);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -450,6 +468,7 @@ int main(void)
 		TEST(null_arguments),
 		TEST(writes_are_seen_by_the_other_node),
 		TEST(contents_outlive_the_nodes),
+		TEST(flush_checks_its_range),
 	};
 
 	harness_init();

@@ -85,9 +85,13 @@ enum rfm_event_type {
 	/** A node's heartbeat stopped or it detached (health.h); sender = that
 	 *  node, data = the incarnation that went down. */
 	RFM_EVENT_NODE_DOWN = 18,
-	/** This node's card status changed (seen by rfm_health_start()'s thread);
-	 *  sender = own node, data = the new RFM_LINK_* bits (node.h). Enable it
-	 *  like a network type (since 0.2). */
+	/** A link changed or lost records. Card status (rfm_health_start()'s
+	 *  thread): sender = own node, data = the new RFM_LINK_* bits (node.h).
+	 *  Records lost on the way (`dds:`: a partition outlasted delivery):
+	 *  sender = that node, data = how many (the own copy is resynchronised
+	 *  from that node's words); data 0: that node has a window of another
+	 *  size and its records are ignored (docs/dds.md). Enable it like a
+	 *  network type (since 0.2). */
 	RFM_EVENT_LINK = 19,
 };
 

@@ -43,6 +43,24 @@ RFM_API int rfm_mem_read(rfm_node *node, uint64_t offset, void *buf, size_t len)
 RFM_API int rfm_mem_write(rfm_node *node, uint64_t offset, const void *buf, size_t len);
 
 /**
+ * @brief Send what was stored through the mapped pointer in
+ *        [offset, offset+len) to the other nodes.
+ *
+ * On a card every store goes out on the fibre by itself. On the `dds:`
+ * backend each node holds its own copy in ordinary memory: the library's
+ * own writes (rfm_mem_write(), pokes, typed variables, records, rings,
+ * rfm_event_publish()) are replicated, but stores a program makes through
+ * the pointer of rfm_mem_map() stay local until this call publishes the
+ * range, in order with everything the handle sends after it (an event
+ * sent next arrives after the data). Elsewhere it is a memory fence and
+ * does nothing more.
+ * @return 0, ::RFM_EINVAL, ::RFM_ERANGE (nothing is sent), or ::RFM_EIO
+ *         when the network refused the data.
+ * @since 1.1 (version node RFM_1.1)
+ */
+RFM_API int rfm_mem_flush(rfm_node *node, uint64_t offset, uint64_t len);
+
+/**
  * @name Peek and poke
  * Single-copy atomic loads and stores of 8, 16, 32 and 64 bits at a
  * naturally aligned offset, in host byte order. A reader never sees half

@@ -28,7 +28,8 @@ EXTRA_DIST += \
 	tests/cli/test_realtime.py \
 	tests/cli/test_shm_front_door.py \
 	tests/cli/serve_helpers.py \
-	tests/cli/test_serve.py
+	tests/cli/test_serve.py \
+	tests/cli/test_dds.py
 
 EXTRA_DIST += tests/cli/test_serve_browser.py
 

@@ -86,11 +86,54 @@ int harness_dev_cards(void)
 	return dev_cards;
 }
 
+/*
+ * dds: each harness node is a handle of its own with its own copy of the
+ * window, in this process. The traffic stays on this machine: unless the
+ * caller set CYCLONEDDS_URI, Cyclone is told to use the loopback interface
+ * only, unicast, and every program gets a DDS domain of its own (from its
+ * pid) besides the unique network name, so suites running side by side do
+ * not even discover each other.
+ */
+static unsigned int dds_domain;
+
+static const char *dds_unavailable(void)
+{
+	static const char loopback[] =
+		"<CycloneDDS><Domain Id=\"any\"><General><Interfaces>"
+		"<NetworkInterface name=\"lo\"/></Interfaces>"
+		"<AllowMulticast>false</AllowMulticast></General>"
+		"<Discovery><ParticipantIndex>auto</ParticipantIndex>"
+		"<MaxAutoParticipantIndex>100</MaxAutoParticipantIndex>"
+		"<Peers><Peer Address=\"127.0.0.1\"/></Peers></Discovery>"
+		"</Domain></CycloneDDS>";
+
+	/* Without Cyclone the library does not know the scheme. */
+	if (rfm_network_destroy("dds:probe", 0) == RFM_ESCHEME)
+		return "librfm was built without Cyclone DDS (Debian: cyclonedds-dev "
+		       "cyclonedds-tools, then configure again)";
+	setenv("CYCLONEDDS_URI", loopback, 0);
+	dds_domain = 20 + (unsigned int)getpid() % 200; /* 20..219 of Cyclone's 0..230 */
+	return NULL;
+}
+
 static const struct harness_backend backends[] = {
 	{ "shm", shm_unavailable },
 	{ "dev", dev_unavailable },
 	{ "rfm2g", not_in_harness },
+	{ "dds", dds_unavailable },
 };
+
+/* dds: what every URI of the harness adds, so its traffic stays private. */
+static const char *dds_suffix(void)
+{
+	static char buf[48];
+
+	if (strcmp(harness_backend(), "dds"))
+		return "";
+	/* In-process peers are seen at once: a short discovery wait. */
+	snprintf(buf, sizeof(buf), "domain=%u&join=50", dds_domain);
+	return buf;
+}
 
 static const struct harness_backend *backend;
 static char progname[32];
@@ -194,7 +237,7 @@ void harness_init(void)
 		if (!strcmp(backends[i].name, want))
 			backend = &backends[i];
 	if (!backend) {
-		fprintf(stderr, "%s: SKIP: unknown backend RFM_TEST_BACKEND=%s (known: shm, dev, rfm2g)\n",
+		fprintf(stderr, "%s: SKIP: unknown backend RFM_TEST_BACKEND=%s (known: shm, dev, rfm2g, dds)\n",
 			progname, want);
 		exit(HARNESS_EXIT_SKIP);
 	}
@@ -222,6 +265,15 @@ void harness_require_backend(const char *name)
 			progname, name, harness_backend());
 		exit(HARNESS_EXIT_SKIP);
 	}
+}
+
+const char *harness_fork_unsupported(void)
+{
+	if (!strcmp(harness_backend(), "dds"))
+		return "a forked child cannot use Cyclone DDS once its parent has (its threads "
+		       "do not survive fork()); tests/dds runs the multi-process cases as "
+		       "separate programs";
+	return NULL;
 }
 
 /* ---- networks ---- */
@@ -272,21 +324,25 @@ const char *harness_node_uri(struct harness_network *net, int node_id)
 	if (net->size)
 		snprintf(size, sizeof(size), "%ssize=%llu", node[0] ? "&" : "",
 			 (unsigned long long)net->size);
-	snprintf(net->scratch, sizeof(net->scratch), "%s%s%s%s", net->uri,
-		 node[0] || size[0] ? "?" : "", node, size);
+	const char *extra = dds_suffix();
+	snprintf(net->scratch, sizeof(net->scratch), "%s%s%s%s%s%s", net->uri,
+		 node[0] || size[0] || extra[0] ? "?" : "", node, size,
+		 (node[0] || size[0]) && extra[0] ? "&" : "", extra);
 	return net->scratch;
 }
 
 const char *harness_network_uri(struct harness_network *net, const char *fmt, ...)
 {
-	char query[HARNESS_URI_MAX - HARNESS_NETWORK_URI_MAX - 1];
+	/* Room for the dds: suffix too (48 bytes). */
+	char query[HARNESS_URI_MAX - HARNESS_NETWORK_URI_MAX - 1 - 48];
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(query, sizeof(query), fmt, ap);
 	va_end(ap);
-	snprintf(net->scratch, sizeof(net->scratch), "%s%s%s", net->uri, query[0] ? "?" : "",
-		 query);
+	const char *extra = dds_suffix();
+	snprintf(net->scratch, sizeof(net->scratch), "%s%s%s%s%s", net->uri,
+		 query[0] || extra[0] ? "?" : "", query, query[0] && extra[0] ? "&" : "", extra);
 	return net->scratch;
 }
 

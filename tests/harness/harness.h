@@ -51,6 +51,14 @@ const char *harness_backend(void);
 /* Exit 77 (skip the program) unless the backend under test is @name. */
 void harness_require_backend(const char *name);
 
+/*
+ * NULL when a child forked by harness_child_start() may open nodes of the
+ * backend under test; else the reason it cannot, for the test to skip
+ * with (dds: Cyclone's threads do not survive a fork of a process that
+ * has used it).
+ */
+const char *harness_fork_unsupported(void);
+
 /* ---- networks ---- */
 
 #define HARNESS_URI_MAX 512

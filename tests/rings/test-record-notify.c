@@ -82,6 +82,11 @@ static void test_publish_wakes_waiter(void **state)
 	uint32_t seq, got;
 
 	(void)state;
+	if (harness_fork_unsupported()) {
+		print_message("skipped: %s\n", harness_fork_unsupported());
+		rfm_layout_free(layout);
+		skip();
+	}
 	assert_non_null(layout);
 	assert_rfm_ok(rfm_open(harness_node_uri(&net, 1), &node));
 	assert_rfm_ok(rfm_record_open(layout, node, "state.frame", &rec));

@@ -1,0 +1,304 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""The dds: backend against Cyclone DDS's own ddsperf and raw UDP, side by side.
+
+Two network namespaces joined by veth pairs (tests/hosts/netns-lab.sh),
+node 1 in the first, node 2 in the second; every contestant runs across
+the same veth link, one after the other, in one run:
+
+  round trip, PAYLOAD bytes each way (P50, P99, P99.9):
+    raw UDP        bench/udp-pingpong (blocking recvfrom, no library)
+    ddsperf        ddsperf ping size PAYLOAD / ddsperf pong
+    dds:           bench/bench-event-rtt: rfm_mem_write of the payload,
+                   rfm_event_send, rfm_event_wait, rfm_mem_read, each way
+  throughput, 4 KiB samples/writes per second, reliable:
+    ddsperf        ddsperf pub size 4096 / ddsperf sub
+    dds:           bench/bench-repl-write (rfm_mem_write, checked at the end)
+
+ddsperf prints P50, P90 and P99 once a second, no P99.9: its figures are
+medians of those per-second values (the first second, discovery, left out).
+Prints a table and the two ratios the backend aims at: round trip P50
+<= 1.3x ddsperf, throughput >= 0.7x ddsperf. Timing is never a failure.
+
+    bench-hosts.py --build BUILDDIR [--seconds S] [--count N] [--payload B]
+                   [--scheme dds|shm] [--markdown] [--skip-ok]
+
+Needs root (namespaces) and ddsperf (Debian: cyclonedds-tools); exits 77
+with the reason otherwise (0 with --skip-ok). --scheme shm runs the rfm
+contestants on shm: instead (one shared copy; checks the pipeline).
+"""
+import argparse
+import json
+import os
+import platform
+import re
+import select
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+LAB = os.path.join(HERE, "..", "tests", "hosts", "netns-lab.sh")
+PORT = 7410
+DDSPERF_PING = re.compile(r"size (\d+) mean [\d.]+us min [\d.]+us 50% ([\d.]+)us "
+                          r"90% [\d.]+us 99% ([\d.]+)us max [\d.]+us cnt (\d+)")
+DDSPERF_SUB = re.compile(r"size (\d+) total \d+ lost \d+ delta (\d+) lost (\d+) "
+                         r"rate ([\d.]+) kS/s")
+
+
+class Skip(Exception):
+    pass
+
+
+class Lab:
+    """A two-node namespace lab; removed by close() whatever happened."""
+
+    def __init__(self):
+        env = dict(os.environ)
+        env.pop("RFM_LAB", None)
+        proc = subprocess.run([LAB, "up", "2"], capture_output=True, text=True, env=env)
+        if proc.returncode == 77:
+            raise Skip(proc.stderr.strip())
+        if proc.returncode != 0:
+            sys.exit(f"bench-hosts: netns-lab.sh up 2 failed: {proc.stderr.strip()}")
+        self.name = proc.stdout.strip()
+        self.env = dict(os.environ, RFM_LAB=self.name)
+        self.procs = []
+
+    def cmd(self, node, *argv):
+        return [LAB, "exec", str(node), *argv]
+
+    def run(self, node, *argv, timeout=120):
+        return subprocess.run(self.cmd(node, *argv), capture_output=True, text=True,
+                              env=self.env, timeout=timeout)
+
+    def start(self, node, *argv, ready=None, timeout=20):
+        """Starts argv in node; with ready, waits for that line on its stdout."""
+        proc = subprocess.Popen(self.cmd(node, *argv), stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, env=self.env)
+        self.procs.append(proc)
+        if ready is not None:
+            end = time.monotonic() + timeout
+            while True:
+                left = end - time.monotonic()
+                if left <= 0 or not select.select([proc.stdout], [], [], left)[0]:
+                    self.stop(proc)
+                    sys.exit(f"bench-hosts: {' '.join(argv)}: no '{ready}' in {timeout} s")
+                line = proc.stdout.readline()
+                if not line:
+                    err = proc.stderr.read()
+                    sys.exit(f"bench-hosts: {' '.join(argv)} exited: {err.strip()}")
+                if line.strip() == ready:
+                    break
+        return proc
+
+    def stop(self, proc):
+        """Stops a started process by its PID; returns (stdout, stderr)."""
+        if proc.poll() is None:
+            proc.terminate()
+            try:
+                return proc.communicate(timeout=5)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        return proc.communicate()
+
+    def close(self):
+        for proc in self.procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+        subprocess.run([LAB, "down"], env=self.env)
+
+
+def must(proc, what):
+    if proc.returncode != 0:
+        sys.exit(f"bench-hosts: {what} failed ({proc.returncode}): "
+                 f"{proc.stderr.strip() or proc.stdout.strip()}")
+    return proc
+
+
+def last_json(text):
+    return json.loads(text.strip().splitlines()[-1])
+
+
+def udp_round_trip(lab, build, args):
+    pong = lab.start(2, f"{build}/bench/udp-pingpong", "pong", str(PORT), ready="ready")
+    res = must(lab.run(1, f"{build}/bench/udp-pingpong", "ping", "10.77.0.2", str(PORT),
+                       str(args.payload), str(args.count)), "udp-pingpong ping")
+    lab.stop(pong)
+    r = last_json(res.stdout)
+    return {"p50": r["p50_ns"] / 1e3, "p99": r["p99_ns"] / 1e3, "p999": r["p999_ns"] / 1e3}
+
+
+def ddsperf_round_trip(lab, args):
+    # ddsperf has no ready line: the pinger waits for the ponger (minmatch).
+    pong = lab.start(2, "ddsperf", "-D", str(args.seconds + 20), "pong")
+    res = must(lab.run(1, "ddsperf", "-Qminmatch:1", "-Qinitwait:15", "-D", str(args.seconds),
+                       "ping", "size", str(args.payload)), "ddsperf ping")
+    lab.stop(pong)
+    seconds = [m for m in DDSPERF_PING.finditer(res.stdout) if int(m.group(4)) > 0]
+    if len(seconds) < 2:
+        sys.exit(f"bench-hosts: ddsperf ping printed no figures:\n{res.stdout}")
+    seconds = seconds[1:]
+    return {"p50": statistics.median(float(m.group(2)) for m in seconds),
+            "p99": statistics.median(float(m.group(3)) for m in seconds),
+            "p999": None}
+
+
+def uri(args, node):
+    if args.scheme == "shm":
+        return f"shm:{args.net}?node={node}&size=1M"
+    return f"dds:{args.net}?node={node}&size=1M&domain={args.domain}"
+
+
+def rfm_round_trip(lab, build, args):
+    prog = f"{build}/bench/bench-event-rtt"
+    echo = lab.start(2, prog, "echo", uri(args, 2), str(args.payload), ready="ready")
+    res = must(lab.run(1, prog, "ping", uri(args, 1), "2", str(args.payload), str(args.count)),
+               "bench-event-rtt ping")
+    lab.stop(echo)
+    r = last_json(res.stdout)
+    return {"p50": r["p50_ns"] / 1e3, "p99": r["p99_ns"] / 1e3, "p999": r["p999_ns"] / 1e3}
+
+
+def ddsperf_throughput(lab, args):
+    sub = lab.start(2, "ddsperf", "-D", str(args.seconds + 20), "sub")
+    must(lab.run(1, "ddsperf", "-Qminmatch:1", "-Qinitwait:15", "-D", str(args.seconds),
+                 "pub", "size", "4096"), "ddsperf pub")
+    out, _ = lab.stop(sub)
+    seconds = [m for m in DDSPERF_SUB.finditer(out) if int(m.group(2)) > 0]
+    if len(seconds) < 3:
+        sys.exit(f"bench-hosts: ddsperf sub printed too few figures:\n{out}")
+    # The first and the last second are partial (start, end of the publisher).
+    lost = sum(int(m.group(3)) for m in seconds)
+    return {"rate": statistics.median(float(m.group(4)) * 1e3 for m in seconds[1:-1]),
+            "lost": lost}
+
+
+def rfm_throughput(lab, build, args):
+    prog = f"{build}/bench/bench-repl-write"
+    reader = lab.start(2, prog, "read", uri(args, 2), ready="ready")
+    res = must(lab.run(1, prog, "write", uri(args, 1), "2", str(args.writes)),
+               "bench-repl-write write")
+    out, err = lab.stop(reader)
+    if reader.returncode != 0:
+        sys.exit(f"bench-hosts: the reading node failed ({reader.returncode}): {err.strip()}")
+    return {"rate": last_json(res.stdout)["writes_per_s"], "lost": 0}
+
+
+def have_dds(build):
+    try:
+        with open(os.path.join(build, "config.h")) as f:
+            return any(line.startswith("#define HAVE_DDS 1") for line in f)
+    except OSError:
+        return False
+
+
+def machine():
+    model = "?"
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    return (f"{os.cpu_count()} CPUs ({model}), Linux {platform.release()}, "
+            f"load average {os.getloadavg()[0]:.2f} at start")
+
+
+def fmt(v):
+    return "n/a" if v is None else f"{v:.1f}"
+
+
+def report(res, args):
+    md = args.markdown
+    rfm_name = f"rfm events + {args.payload} B writes ({args.scheme}:)"
+    rows = [("raw UDP ping-pong", res["udp"]), ("ddsperf ping/pong", res["ddsperf_rt"]),
+            (rfm_name, res["rfm_rt"])]
+    print(f"bench-hosts: node 1 and node 2 in two network namespaces, veth + bridge; "
+          f"{machine()}")
+    print(f"round trip, {args.payload} B each way, {args.count} round trips "
+          f"(ddsperf: {args.seconds} s, medians of its per-second figures)")
+    if md:
+        print("\n| round trip (µs) | P50 | P99 | P99.9 |\n|---|---:|---:|---:|")
+    else:
+        print(f"  {'':32} {'P50 us':>9} {'P99 us':>9} {'P99.9 us':>9}")
+    for name, r in rows:
+        if md:
+            print(f"| {name} | {fmt(r['p50'])} | {fmt(r['p99'])} | {fmt(r['p999'])} |")
+        else:
+            print(f"  {name:32} {fmt(r['p50']):>9} {fmt(r['p99']):>9} {fmt(r['p999']):>9}")
+    tp = [("ddsperf pub/sub, 4 KiB", res["ddsperf_tp"]),
+          (f"rfm_mem_write 4 KiB ({args.scheme}:)", res["rfm_tp"])]
+    print(f"\nthroughput, reliable 4 KiB samples/writes (ddsperf: {args.seconds} s, "
+          f"median per second; rfm: {args.writes} writes, all checked at the reader)")
+    if md:
+        print("\n| throughput | writes/s | MiB/s |\n|---|---:|---:|")
+    for name, r in tp:
+        mib = r["rate"] * 4096 / 1048576
+        if md:
+            print(f"| {name} | {r['rate']:.0f} | {mib:.0f} |")
+        else:
+            print(f"  {name:32} {r['rate']:>9.0f}/s {mib:>7.0f} MiB/s")
+    rt = res["rfm_rt"]["p50"] / res["ddsperf_rt"]["p50"]
+    th = res["rfm_tp"]["rate"] / res["ddsperf_tp"]["rate"]
+    print()
+    print(f"round trip P50, {args.scheme}: / ddsperf: {rt:.2f}x (target <= 1.3x: "
+          f"{'met' if rt <= 1.3 else 'MISSED'})")
+    print(f"throughput,     {args.scheme}: / ddsperf: {th:.2f}x (target >= 0.7x: "
+          f"{'met' if th >= 0.7 else 'MISSED'})")
+    if args.json:
+        print(json.dumps(dict(res, ratio_rt_p50=rt, ratio_throughput=th)))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--build", required=True, help="the build directory")
+    ap.add_argument("--seconds", type=int, default=5, help="each ddsperf run (default 5)")
+    ap.add_argument("--count", type=int, default=20000, help="round trips (default 20000)")
+    ap.add_argument("--writes", type=int, default=100000, help="4 KiB writes (default 100000)")
+    ap.add_argument("--payload", type=int, default=64, help="round-trip payload (default 64)")
+    ap.add_argument("--scheme", choices=("dds", "shm"), default="dds")
+    ap.add_argument("--domain", type=int, default=0, help="DDS domain (default 0)")
+    ap.add_argument("--markdown", action="store_true", help="Markdown tables")
+    ap.add_argument("--json", action="store_true", help="also print the figures as JSON")
+    ap.add_argument("--skip-ok", action="store_true", help="exit 0, not 77, when skipped")
+    args = ap.parse_args()
+    if args.seconds < 3 or args.count < 1 or args.writes < 1 or not 12 <= args.payload <= 65000:
+        ap.error("--seconds >= 3, --count and --writes >= 1, --payload 12..65000")
+    args.net = f"benchhosts{os.getpid()}"
+    build = os.path.abspath(args.build)
+    try:
+        if not shutil.which("ddsperf"):
+            raise Skip("ddsperf is not installed (Debian: cyclonedds-tools)")
+        if args.scheme == "dds" and not have_dds(build):
+            raise Skip("this build has no dds: backend (configure found no Cyclone DDS: "
+                       "Debian cyclonedds-dev cyclonedds-tools)")
+        for prog in ("bench/udp-pingpong", "bench/bench-event-rtt", "bench/bench-repl-write"):
+            if not os.access(os.path.join(build, prog), os.X_OK):
+                raise Skip(f"{build}/{prog} is not built")
+        lab = Lab()
+    except Skip as e:
+        print(f"bench-hosts: skipped: {e}")
+        return 0 if args.skip_ok else 77
+    try:
+        res = {"udp": udp_round_trip(lab, build, args),
+               "ddsperf_rt": ddsperf_round_trip(lab, args),
+               "rfm_rt": rfm_round_trip(lab, build, args),
+               "ddsperf_tp": ddsperf_throughput(lab, args),
+               "rfm_tp": rfm_throughput(lab, build, args)}
+    finally:
+        lab.close()
+        if args.scheme == "shm":
+            for name in (f"rfm-{args.net}", f"rfmlock-{args.net}"):
+                try:
+                    os.unlink(f"/dev/shm/{name}")
+                except OSError:
+                    pass
+    report(res, args)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

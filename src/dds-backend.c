@@ -1,0 +1,281 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The dds: backend: a reflective-memory network over Eclipse Cyclone DDS,
+ * for hosts without cards. URI:
+ *
+ *   dds:NAME?node=N&size=BYTES&domain=D&lease=MS&join=MS&depth=N
+ *
+ * NAME is the network (a DDS partition), D the DDS domain (0..230), N
+ * this node's id. Cyclone itself (interfaces, peers, multicast) is set up
+ * through its own CYCLONEDDS_URI environment variable (docs/dds.md).
+ *
+ * Each node holds its own copy of the window in private memory. What the
+ * library writes is replicated by dds-replicate.c; stores through the
+ * mapped pointer stay local until rfm_mem_flush() publishes them, as on a
+ * card they would go out at once. See dds-internal.h for the files.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "dds-internal.h"
+
+struct dds_params {
+	int node_id;		/* -1: the first free one */
+	uint64_t size;		/* 0: the network's, or the default when alone */
+	uint32_t domain;
+	uint32_t lease_ms;
+	uint32_t join_ms;
+	uint32_t depth;
+};
+
+static bool valid_name(const char *name)
+{
+	size_t len = strlen(name);
+
+	if (len == 0 || len > RFM_DDS_NAME_MAX || name[0] == '.' || name[0] == '-')
+		return false;
+	for (const char *c = name; *c; c++)
+		if (!isalnum((unsigned char)*c) && *c != '_' && *c != '-' && *c != '.')
+			return false;
+	return true;
+}
+
+/* A number parameter in [min, max] into *out (untouched when absent). */
+static int take_number(struct rfm_uri *uri, const char *key, uint64_t min, uint64_t max,
+		       const char *what, uint64_t *out)
+{
+	const char *v = rfm__uri_take(uri, key);
+	uint64_t n;
+
+	if (!v)
+		return 0;
+	if (rfm__parse_u64(v, &n) || n < min || n > max)
+		return rfm__error(RFM_EURI, "%s: %s '%s' must be %s %llu..%llu", uri->text, key, v,
+				  what, (unsigned long long)min, (unsigned long long)max);
+	*out = n;
+	return 0;
+}
+
+static int parse_params(struct rfm_uri *uri, struct dds_params *p)
+{
+	const char *v;
+	uint64_t n;
+	int ret;
+
+	if (!valid_name(uri->path))
+		return rfm__error(RFM_EURI,
+				  "%s: network name '%s' must be 1-%d characters of A-Z a-z 0-9 _ - . "
+				  "not starting with '.' or '-'",
+				  uri->text, uri->path, RFM_DDS_NAME_MAX);
+	p->node_id = -1;
+	if ((v = rfm__uri_take(uri, "node"))) {
+		if (rfm__parse_u64(v, &n))
+			return rfm__error(RFM_EURI, "%s: node '%s' is not a number", uri->text, v);
+		if (n > RFM_NODE_ID_MAX)
+			return rfm__error(RFM_ENODEID, "%s: node id %s is outside 0..%d", uri->text,
+					  v, RFM_NODE_ID_MAX);
+		p->node_id = (int)n;
+	}
+	p->size = 0;
+	if ((v = rfm__uri_take(uri, "size"))) {
+		if (rfm__parse_size(v, &p->size))
+			return rfm__error(RFM_EURI, "%s: size '%s' is not a byte count", uri->text, v);
+		if (p->size < 4096 || p->size > (UINT64_C(1) << 32) || p->size % 8)
+			return rfm__error(RFM_ESIZE,
+					  "%s: size %llu must be a multiple of 8 from 4 KiB to 4 GiB",
+					  uri->text, (unsigned long long)p->size);
+	}
+	n = 0;
+	ret = take_number(uri, "domain", 0, RFM_DDS_DOMAIN_MAX, "a DDS domain id", &n);
+	if (ret)
+		return ret;
+	p->domain = (uint32_t)n;
+	n = RFM_DDS_LEASE_DEFAULT_MS;
+	ret = take_number(uri, "lease", 10, 3600000, "a liveliness lease in ms,", &n);
+	if (ret)
+		return ret;
+	p->lease_ms = (uint32_t)n;
+	n = RFM_DDS_JOIN_DEFAULT_MS;
+	ret = take_number(uri, "join", 0, 60000, "a discovery wait in ms,", &n);
+	if (ret)
+		return ret;
+	p->join_ms = (uint32_t)n;
+	n = RFM_EVENT_QUEUE_MIN;
+	ret = take_number(uri, "depth", RFM_EVENT_QUEUE_MIN, RFM_DDS_QUEUE_MAX,
+			  "an event queue depth", &n);
+	if (ret)
+		return ret;
+	p->depth = (uint32_t)n;
+	return rfm__uri_check_all_used(uri);
+}
+
+static uint32_t new_incarnation(void)
+{
+	struct timespec ts;
+	uint32_t x;
+
+	/* A token, not a count: nodes on other hosts share no counter. */
+	clock_gettime(CLOCK_REALTIME, &ts);
+	x = (uint32_t)ts.tv_nsec ^ (uint32_t)ts.tv_sec * 2654435761u ^ (uint32_t)getpid() << 16;
+	return x ? x : 1;
+}
+
+static void dds_release(struct dds_node *d)
+{
+	if (!d->forked) {
+		rfm__dds_stop_thread(d);
+		/* Deleting the participant disposes our presence: NODE_DOWN at once. */
+		if (d->announced)
+			dds_unregister_instance(d->node_writer, &(rfm_dds_Node){ .id = (uint8_t)d->id });
+		if (d->participant > 0)
+			dds_delete(d->participant);
+	}
+	if (d->window)
+		munmap(d->window, d->size);
+	rfm__dds_held_free(d);
+	free(d->snap_vec);
+	free(d->own);
+	rfm__dds_events_free(d);
+	pthread_mutex_destroy(&d->pub_lock);
+	pthread_mutex_destroy(&d->lock);
+	pthread_mutex_destroy(&d->qlock);
+	pthread_cond_destroy(&d->cond);
+	free(d);
+}
+
+static int dds_open_node(struct rfm_node *node, struct rfm_uri *uri)
+{
+	struct dds_params p;
+	struct dds_node *d;
+	int ret;
+
+	ret = parse_params(uri, &p);
+	if (ret)
+		return ret;
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return rfm__error(RFM_ENOMEM, "%s: out of memory", uri->text);
+	snprintf(d->name, sizeof(d->name), "%s", uri->path);
+	d->domain = p.domain;
+	d->lease_ms = p.lease_ms;
+	d->join_ms = p.join_ms;
+	d->depth = p.depth;
+	d->inc = new_incarnation();
+	d->id = p.node_id;
+	d->snap_from = -1;
+	d->held_tail = &d->held;
+	pthread_mutex_init(&d->pub_lock, NULL);
+	pthread_mutex_init(&d->lock, NULL);
+	pthread_mutex_init(&d->qlock, NULL);
+	pthread_condattr_t ca;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC); /* the waits' deadlines */
+	pthread_cond_init(&d->cond, &ca);
+	pthread_condattr_destroy(&ca);
+	/* Release: Cyclone's threads call our listeners with @node, through
+	 * hand-offs of their own that ThreadSanitizer cannot see. */
+	__atomic_store_n(&node->priv, d, __ATOMIC_RELEASE);
+
+	uint64_t size = p.size;
+	ret = rfm__dds_presence_open(node, uri, &size, p.size != 0);
+	if (ret)
+		goto fail;
+	void *window = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (window == MAP_FAILED) {
+		ret = rfm__error(RFM_ENOMEM, "%s: no memory for a %llu-byte window", uri->text,
+				 (unsigned long long)size);
+		goto fail;
+	}
+	pthread_mutex_lock(&d->lock); /* what the listeners read */
+	d->window = window;
+	d->size = size;
+	d->own = calloc((size / 8 + 63) / 64, sizeof(*d->own));
+	pthread_mutex_unlock(&d->lock);
+	if (!d->own) {
+		ret = rfm__error(RFM_ENOMEM, "%s: out of memory", uri->text);
+		goto fail;
+	}
+	node->base = d->window;
+	node->size = size;
+	node->id = d->id;
+	node->incarnation = d->inc;
+	ret = rfm__dds_join(node);
+	if (ret)
+		goto fail;
+	if (asprintf(&node->uri, "dds:%s?node=%d&size=%llu&domain=%u", d->name, d->id,
+		     (unsigned long long)size, d->domain) < 0) {
+		node->uri = NULL;
+		ret = rfm__error(RFM_ENOMEM, "%s: out of memory", uri->text);
+		goto fail;
+	}
+	return 0;
+fail:
+	dds_release(d);
+	node->priv = NULL;
+	node->base = NULL;
+	return ret;
+}
+
+static void dds_close_node(struct rfm_node *node)
+{
+	if (node->priv)
+		dds_release(node->priv);
+	node->priv = NULL;
+}
+
+/* In a fork()ed child, Cyclone's threads are gone: never call into it there. */
+static void dds_forget(struct rfm_node *node)
+{
+	struct dds_node *d = node->priv;
+
+	d->forked = true;
+}
+
+static void dds_get_info(const struct rfm_node *node, struct rfm_node_info *info)
+{
+	struct dds_node *d = node->priv;
+	uint32_t n = 1;
+
+	pthread_mutex_lock(&d->lock);
+	for (int id = 0; id < RFM_MAX_NODES; id++)
+		if (id != d->id && d->peers[id].alive)
+			n++;
+	pthread_mutex_unlock(&d->lock);
+	info->nodes_attached = n;
+}
+
+/* A dds: network lives as long as its nodes: there is nothing to remove. */
+static int dds_destroy(struct rfm_uri *uri, unsigned int flags)
+{
+	static const char *const keys[] = { "node", "size", "domain", "lease", "join",
+					    "depth", "loopback", "spin" };
+
+	(void)flags;
+	if (!valid_name(uri->path))
+		return rfm__error(RFM_EURI, "%s: bad network name '%s'", uri->text, uri->path);
+	for (size_t i = 0; i < RFM_ARRAY_SIZE(keys); i++)
+		rfm__uri_take(uri, keys[i]);
+	return rfm__uri_check_all_used(uri);
+}
+
+const struct rfm_backend_ops rfm__dds_ops = {
+	.scheme = "dds",
+	.caps = 0, /* several hosts, each with its own copy */
+	.open = dds_open_node,
+	.close = dds_close_node,
+	.get_info = dds_get_info,
+	.destroy = dds_destroy,
+	.forget = dds_forget,
+	.ev = &rfm__dds_ev_ops,
+	.node_facts = rfm__dds_node_facts,
+	.node_alive = rfm__dds_node_alive,
+	.publish = rfm__dds_publish,
+};

@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * State of a dds: handle, shared by the backend's files:
+ *  dds-backend.c    URI, open/close, node facts, the ops table
+ *  dds-replicate.c  the ordered stream: publish, the receive thread, apply
+ *  dds-events.c     the handle's event queue (records taken off the stream)
+ *  dds-presence.c   node ids, liveliness, the peers' facts
+ *  dds-snapshot.c   a late joiner's copy of the window
+ *
+ * Each node holds its own copy of the window in private memory, as a card
+ * does. Whatever the library writes goes out as samples on ONE reliable,
+ * keep-all topic per network, so each writer's writes and events reach
+ * every other node in the order they were made ("interrupts follow the
+ * data"), and a receiver applies them to its copy in that order.
+ */
+#ifndef RFM_DDS_INTERNAL_H
+#define RFM_DDS_INTERNAL_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <dds/dds.h>
+
+#include "internal.h"
+#include "dds-wire.h"
+
+/* Cyclone's default port mapping gives domain ids 0..230. */
+#define RFM_DDS_DOMAIN_MAX 230
+/* Largest piece of the window one sample carries. */
+#define RFM_DDS_CHUNK (64u * 1024u)
+#define RFM_DDS_NAME_MAX 64
+#define RFM_DDS_LEASE_DEFAULT_MS 2000u
+#define RFM_DDS_JOIN_DEFAULT_MS 300u
+#define RFM_DDS_QUEUE_MAX (1u << 20)
+
+enum dds_kind {
+	DDS_KIND_WRITE = 1,	/* data -> window[offset] */
+	DDS_KIND_EVENT = 2,	/* to, type, word, stamp = sent_ns */
+	DDS_KIND_SNAP_REQ = 3,	/* to = the peer asked, word = nonce */
+	DDS_KIND_SNAP = 4,	/* to = requester; type = enum dds_snap_part */
+};
+
+enum dds_snap_part {
+	DDS_SNAP_HEADER = 0,	/* data = struct dds_snap_vector, extra = window size */
+	DDS_SNAP_CHUNK = 1,	/* data -> window[offset] */
+	DDS_SNAP_END = 2,
+	DDS_SNAP_OWN = 3,	/* resync: data -> window[offset], words the giver wrote */
+};
+
+/* SNAP_REQ type: a whole copy (joining) or the giver's own words (resync). */
+enum dds_req_kind {
+	DDS_REQ_COPY = 0,
+	DDS_REQ_OWN = 1,
+};
+
+/* What a snapshot's giver had applied of each writer's stream. */
+struct dds_snap_vector {
+	uint32_t inc[RFM_MAX_NODES];
+	uint64_t seq[RFM_MAX_NODES];
+};
+
+/* A node as this handle knows it (presence, stream). */
+struct dds_peer {
+	bool alive;		/* its presence instance is alive (liveliness) */
+	uint32_t inc;		/* incarnation token of its presence */
+	int32_t pid;
+	uint64_t size;
+	char host[64];
+	bool other_size;	/* its window size is not ours: its records are ignored */
+	/* Its stream as applied here. */
+	uint32_t stream_inc;
+	uint64_t next_seq;	/* the next seq expected; 0: none seen yet */
+};
+
+/* A record held back while the joiner waits for its snapshot. */
+struct dds_held {
+	struct dds_held *next;
+	rfm_dds_Msg msg;	/* data owned (copied) */
+};
+
+struct dds_node {
+	char name[RFM_DDS_NAME_MAX + 1];
+	uint32_t domain;
+	uint32_t lease_ms;
+	uint32_t join_ms;
+	uint32_t inc;		/* our incarnation token */
+	int id;
+	uint8_t *window;	/* our copy (anonymous private mapping) */
+	uint64_t size;
+
+	dds_entity_t participant, topic, reader, writer;
+	dds_entity_t node_topic, node_reader, node_writer;
+	dds_entity_t waitset, stop_cond, wake_cond;
+	pthread_t thread;
+	bool thread_started;
+	bool forked;
+	bool announced;		/* our presence is written: close disposes it */
+
+	/* Sending: one sequence for every sample of ours. */
+	pthread_mutex_t pub_lock;
+	uint64_t seq;		/* last seq sent */
+
+	/* Receiving (the thread) and what it learnt; lock for the readers. */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct dds_peer peers[RFM_MAX_NODES];
+	uint64_t gaps;		/* records missed, all writers (counted) */
+	uint64_t mismatched;	/* samples from a node with another window size */
+
+	/* Joining: the snapshot we asked for. */
+	bool joined;		/* the window is a copy of the network's */
+	uint32_t snap_nonce;
+	int snap_from;		/* the peer asked, -1: none */
+	bool snap_header;	/* its header arrived */
+	struct dds_snap_vector *snap_vec;
+	struct dds_held *held, **held_tail;
+	/* Requests for our copy, answered by the handle's thread. */
+	uint32_t snap_pending;	/* how many in snap_req[] */
+	struct { uint16_t to; uint32_t nonce; uint32_t kind; } snap_req[16];
+	/* Resync: the 8-byte words we wrote (bit per word), and the peers
+	 * we lost records of, to ask for theirs (the thread asks). */
+	uint64_t *own;
+	bool resync_want[RFM_MAX_NODES];
+	bool resync_pending;
+	uint64_t resyncs;	/* resync requests sent */
+
+	/* The event queue (dds-events.c), under its own lock. */
+	pthread_mutex_t qlock;
+	struct rfm_ev_record *ring;
+	uint32_t depth, head, count; /* count: atomic */
+	uint32_t mask;
+	uint64_t dropped;
+	uint32_t futex, sleepers;
+};
+
+/* dds-replicate.c */
+int rfm__dds_publish(struct rfm_node *node, uint64_t offset, uint64_t len);
+/* Send one sample of ours (seq and inc filled here); _locked: pub_lock held. */
+int rfm__dds_send(struct dds_node *d, rfm_dds_Msg *msg);
+int rfm__dds_send_locked(struct dds_node *d, rfm_dds_Msg *msg);
+int rfm__dds_start_thread(struct rfm_node *node);
+/* The listener that applies what arrives: the stream's or the presence's. */
+dds_listener_t *rfm__dds_listener(struct rfm_node *node, bool stream);
+void rfm__dds_stop_thread(struct dds_node *d);
+/* Apply one sample (the lock is held). */
+void rfm__dds_apply(struct rfm_node *node, const rfm_dds_Msg *m);
+/* Store @len bytes at @off of the window, highest address first. */
+void rfm__dds_store(struct dds_node *d, uint64_t off, const uint8_t *src, uint64_t len);
+
+/* dds-events.c */
+extern const struct rfm_backend_ev_ops rfm__dds_ev_ops;
+/* Queue a record for this handle (lock-free for the caller: takes the queue's lock). */
+void rfm__dds_deliver(struct rfm_node *node, const struct rfm_ev_record *rec);
+void rfm__dds_events_free(struct dds_node *d);
+
+/* dds-presence.c */
+int rfm__dds_presence_open(struct rfm_node *node, const struct rfm_uri *uri, uint64_t *sizep,
+			   bool size_given);
+/* Take presence samples: liveliness changes of peers (the lock is held). */
+void rfm__dds_presence_take(struct rfm_node *node);
+int rfm__dds_node_facts(struct rfm_node *node, unsigned int id, struct rfm_node_facts *facts);
+bool rfm__dds_node_alive(struct rfm_node *node, unsigned int id, uint32_t incarnation);
+bool rfm__dds_node_attached(struct rfm_node *node, unsigned int id);
+
+/* dds-snapshot.c */
+int rfm__dds_join(struct rfm_node *node);
+/* A SNAP_REQ for us: note it for the handle's thread (the lock is held). */
+void rfm__dds_snapshot_answer(struct rfm_node *node, const rfm_dds_Msg *req);
+/* In the handle's thread: answer the requests noted, send resync requests. */
+void rfm__dds_snapshot_answer_pending(struct rfm_node *node);
+/* Ask @writer for its own words again (the lock is held). */
+void rfm__dds_want_resync(struct rfm_node *node, unsigned int writer);
+/* A SNAP piece for us (the lock is held). */
+void rfm__dds_snapshot_piece(struct rfm_node *node, const rfm_dds_Msg *m);
+/* Before the snapshot: keep @m to apply after it. */
+void rfm__dds_hold(struct dds_node *d, const rfm_dds_Msg *m);
+void rfm__dds_held_free(struct dds_node *d);
+
+#endif /* RFM_DDS_INTERNAL_H */

@@ -1,0 +1,278 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Node ids and presence on the dds: backend. Each node keeps one instance
+ * of the "rfm_node" topic (key: its node id) alive: DDS liveliness with
+ * the node's lease. A node that closes disposes it; one that dies or is
+ * cut off loses it when the lease runs out. The facts the health monitor
+ * reads (attached, incarnation, heartbeat) come from here and from the
+ * BEAT samples of each node's stream.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "dds-internal.h"
+
+static int dds_fail(const struct rfm_uri *uri, dds_return_t rc, const char *what)
+{
+	return rfm__error(RFM_EIO, "%s: %s: %s (Cyclone DDS; see CYCLONEDDS_URI in docs/dds.md)",
+			  uri->text, what, dds_strretcode(rc));
+}
+
+static dds_qos_t *common_qos(const struct dds_node *d)
+{
+	dds_qos_t *q = dds_create_qos();
+	const char *part = d->name;
+
+	dds_qset_partition(q, 1, &part);
+	dds_qset_reliability(q, DDS_RELIABILITY_RELIABLE, DDS_SECS(10));
+	return q;
+}
+
+/* Create both topics, their readers (with listeners) and writers. */
+static int create_entities(struct rfm_node *node, const struct rfm_uri *uri)
+{
+	struct dds_node *d = node->priv;
+	dds_qos_t *q;
+	dds_entity_t e;
+
+	e = dds_create_topic(d->participant, &rfm_dds_Node_desc, "rfm_node", NULL, NULL);
+	if (e < 0)
+		return dds_fail(uri, e, "creating the node topic");
+	d->node_topic = e;
+	q = common_qos(d);
+	dds_qset_durability(q, DDS_DURABILITY_TRANSIENT_LOCAL);
+	dds_qset_history(q, DDS_HISTORY_KEEP_LAST, 1);
+	dds_qset_liveliness(q, DDS_LIVELINESS_AUTOMATIC, DDS_MSECS(d->lease_ms));
+	d->node_writer = dds_create_writer(d->participant, d->node_topic, q, NULL);
+	/* Any lease is accepted from others: ours is what we promise. */
+	dds_qset_liveliness(q, DDS_LIVELINESS_AUTOMATIC, DDS_INFINITY);
+	dds_listener_t *l = rfm__dds_listener(node, false);
+	d->node_reader = dds_create_reader(d->participant, d->node_topic, q, l);
+	dds_delete_listener(l);
+	dds_delete_qos(q);
+	if (d->node_writer < 0 || d->node_reader < 0)
+		return dds_fail(uri, d->node_writer < 0 ? d->node_writer : d->node_reader,
+				"creating the node reader and writer");
+
+	e = dds_create_topic(d->participant, &rfm_dds_Msg_desc, "rfm_stream", NULL, NULL);
+	if (e < 0)
+		return dds_fail(uri, e, "creating the stream topic");
+	d->topic = e;
+	q = common_qos(d);
+	/* Keep every sample until each reader has it: order and no loss. */
+	dds_qset_history(q, DDS_HISTORY_KEEP_ALL, 0);
+	dds_qset_durability(q, DDS_DURABILITY_VOLATILE);
+	dds_qset_ignorelocal(q, DDS_IGNORELOCAL_PARTICIPANT);
+	d->writer = dds_create_writer(d->participant, d->topic, q, NULL);
+	l = rfm__dds_listener(node, true);
+	d->reader = dds_create_reader(d->participant, d->topic, q, l);
+	dds_delete_listener(l);
+	dds_delete_qos(q);
+	if (d->writer < 0 || d->reader < 0)
+		return dds_fail(uri, d->writer < 0 ? d->writer : d->reader,
+				"creating the stream reader and writer");
+	return 0;
+}
+
+static uint64_t deadline_after_ms(uint32_t ms, struct timespec *ts)
+{
+	clock_gettime(CLOCK_MONOTONIC, ts);
+	uint64_t ns = (uint64_t)ts->tv_nsec + (uint64_t)ms * 1000000u;
+	ts->tv_sec += (time_t)(ns / 1000000000u);
+	ts->tv_nsec = (long)(ns % 1000000000u);
+	return ns;
+}
+
+int rfm__dds_presence_open(struct rfm_node *node, const struct rfm_uri *uri, uint64_t *sizep,
+			   bool size_given)
+{
+	struct dds_node *d = node->priv;
+	struct timespec until;
+	int ret, holder = -1;
+
+	dds_entity_t e = dds_create_participant((dds_domainid_t)d->domain, NULL, NULL);
+	if (e < 0)
+		return dds_fail(uri, e, "joining the DDS domain");
+	d->participant = e;
+	ret = rfm__dds_start_thread(node);
+	if (ret)
+		return ret;
+	ret = create_entities(node, uri);
+	if (ret)
+		return ret;
+
+	/*
+	 * Discovery: whoever is on the network shows up within the join wait.
+	 * Claims already known to this process come with the reader, without
+	 * a listener call: take them now, and again after the wait.
+	 */
+	deadline_after_ms(d->join_ms, &until);
+	pthread_mutex_lock(&d->lock);
+	rfm__dds_presence_take(node);
+	while (pthread_cond_timedwait(&d->cond, &d->lock, &until) != ETIMEDOUT)
+		;
+	rfm__dds_presence_take(node);
+	if (d->id >= 0 && d->peers[d->id].alive) {
+		const struct dds_peer *p = &d->peers[d->id];
+
+		ret = rfm__error(RFM_EINUSE, "%s: node id %d is in use by pid %d on host %s",
+				 uri->text, d->id, (int)p->pid, p->host);
+		goto out;
+	}
+	if (d->id < 0) {
+		for (int id = 0; id < RFM_MAX_NODES && d->id < 0; id++)
+			if (!d->peers[id].alive)
+				d->id = id;
+		if (d->id < 0) {
+			ret = rfm__error(RFM_EFULL, "%s: all %d node ids are in use", uri->text,
+					 RFM_MAX_NODES);
+			goto out;
+		}
+	}
+	for (int id = 0; id < RFM_MAX_NODES; id++) {
+		const struct dds_peer *p = &d->peers[id];
+
+		if (!p->alive)
+			continue;
+		if (!size_given && holder < 0) {
+			*sizep = p->size;
+			holder = id;
+		}
+		if (p->size != *sizep) {
+			ret = rfm__error(RFM_ESIZE,
+					 "%s: node %d (pid %d on %s) has a %llu-byte window, not the "
+					 "%llu bytes %s",
+					 uri->text, id, (int)p->pid, p->host,
+					 (unsigned long long)p->size, (unsigned long long)*sizep,
+					 holder >= 0 ? "of the others" : "asked for");
+			goto out;
+		}
+	}
+	if (!*sizep)
+		*sizep = RFM_SHM_DEFAULT_SIZE;
+out:
+	pthread_mutex_unlock(&d->lock);
+	if (ret)
+		return ret;
+
+	char host[64] = "";
+	gethostname(host, sizeof(host) - 1);
+	rfm_dds_Node me = {
+		.id = (uint8_t)d->id,
+		.inc = d->inc,
+		.pid = (int32_t)getpid(),
+		.size = *sizep,
+		.host = host,
+	};
+	dds_return_t rc = dds_write(d->node_writer, &me);
+	if (rc < 0)
+		return dds_fail(uri, rc, "announcing the node");
+	d->announced = true;
+	return 0;
+}
+
+void rfm__dds_presence_take(struct rfm_node *node)
+{
+	struct dds_node *d = node->priv;
+	void *samples[16] = { NULL };
+	dds_sample_info_t infos[16];
+	int n;
+
+	while ((n = dds_take(d->node_reader, samples, infos, 16, 16)) > 0) {
+		for (int i = 0; i < n; i++) {
+			const rfm_dds_Node *s = samples[i];
+			struct dds_peer *p = &d->peers[s->id];
+
+			if (infos[i].valid_data) {
+				if (s->inc == d->inc)
+					continue; /* our own claim */
+				bool back = !p->alive && p->inc == s->inc && d->joined;
+
+				p->alive = infos[i].instance_state == DDS_IST_ALIVE;
+				p->inc = s->inc;
+				/* Back after a partition: its words may have changed. */
+				if (back && p->alive)
+					rfm__dds_want_resync(node, s->id);
+				p->pid = s->pid;
+				p->size = s->size;
+				snprintf(p->host, sizeof(p->host), "%s", s->host ? s->host : "");
+				if (d->joined && p->size != d->size && !p->other_size) {
+					/*
+					 * Met after opening (two networks of one name
+					 * joined by a healed partition): say so once,
+					 * with both sizes known to the caller's info.
+					 */
+					p->other_size = true;
+					struct rfm_ev_record rec = { .type = RFM_EVENT_LINK,
+								     .sender = s->id,
+								     .data = 0 };
+					rfm__dds_deliver(node, &rec);
+				} else if (p->size == d->size) {
+					p->other_size = false;
+				}
+			} else if (s->id != d->id || p->inc) {
+				/* Disposed (closed) or no writer left (lease ran out). */
+				if (infos[i].instance_state != DDS_IST_ALIVE)
+					p->alive = false;
+			}
+		}
+		dds_return_loan(d->node_reader, samples, n);
+	}
+	pthread_cond_broadcast(&d->cond);
+}
+
+int rfm__dds_node_facts(struct rfm_node *node, unsigned int id, struct rfm_node_facts *facts)
+{
+	struct dds_node *d = node->priv;
+
+	if (id > RFM_NODE_ID_MAX)
+		return RFM_ENODEID;
+	if ((int)id == d->id) {
+		facts->attached = true;
+		facts->incarnation = d->inc;
+		facts->pid = (int32_t)getpid();
+		return 0;
+	}
+	pthread_mutex_lock(&d->lock);
+	facts->attached = d->peers[id].alive;
+	facts->incarnation = d->peers[id].inc;
+	facts->pid = d->peers[id].pid;
+	pthread_mutex_unlock(&d->lock);
+	return 0;
+}
+
+bool rfm__dds_node_alive(struct rfm_node *node, unsigned int id, uint32_t incarnation)
+{
+	struct dds_node *d = node->priv;
+	bool alive;
+
+	if (id > RFM_NODE_ID_MAX)
+		return false;
+	if ((int)id == d->id)
+		return incarnation == d->inc;
+	pthread_mutex_lock(&d->lock);
+	alive = d->peers[id].alive && d->peers[id].inc == incarnation;
+	pthread_mutex_unlock(&d->lock);
+	return alive;
+}
+
+bool rfm__dds_node_attached(struct rfm_node *node, unsigned int id)
+{
+	struct dds_node *d = node->priv;
+	bool alive;
+
+	if (id > RFM_NODE_ID_MAX)
+		return false;
+	if ((int)id == d->id)
+		return true;
+	pthread_mutex_lock(&d->lock);
+	alive = d->peers[id].alive;
+	pthread_mutex_unlock(&d->lock);
+	return alive;
+}

@@ -1,0 +1,274 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The ordered stream of the dds: backend. Every sample a node sends (window
+ * writes, events, snapshot traffic) takes the next number of
+ * its sequence and goes out on one reliable keep-all topic, so the others
+ * receive it in the order it was sent. One thread per handle takes samples
+ * off the topic and applies them to this node's copy of the window; a jump
+ * in a writer's sequence is a gap (records lost to a partition or an
+ * exhausted history): counted and reported with an RFM_EVENT_LINK record,
+ * never silent.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu-clock.h"
+#include "rt-internal.h"
+#include "dds-internal.h"
+
+int rfm__dds_send_locked(struct dds_node *d, rfm_dds_Msg *msg)
+{
+	dds_return_t rc;
+
+	msg->inc = d->inc;
+	msg->writer = (uint8_t)d->id;
+	msg->seq = ++d->seq;
+	rc = dds_write(d->writer, msg);
+	if (rc < 0)
+		return rfm__error(RFM_EIO, "dds:%s: sending a sample: %s", d->name,
+				  dds_strretcode(rc));
+	return 0;
+}
+
+int rfm__dds_send(struct dds_node *d, rfm_dds_Msg *msg)
+{
+	int ret;
+
+	pthread_mutex_lock(&d->pub_lock);
+	ret = rfm__dds_send_locked(d, msg);
+	pthread_mutex_unlock(&d->pub_lock);
+	return ret;
+}
+
+/* Mark the words of [offset, offset+len) as ours, for a resync. */
+static void mark_own(struct dds_node *d, uint64_t offset, uint64_t len)
+{
+	for (uint64_t w = offset / 8, end = (offset + len + 7) / 8; w < end; w++)
+		__atomic_fetch_or(&d->own[w / 64], UINT64_C(1) << (w % 64), __ATOMIC_RELAXED);
+}
+
+int rfm__dds_publish(struct rfm_node *node, uint64_t offset, uint64_t len)
+{
+	struct dds_node *d = node->priv;
+
+	if (d->forked)
+		return rfm__error(RFM_ECLOSED, "%s: handle inherited through fork()", node->uri);
+	mark_own(d, offset, len);
+	while (len) {
+		uint32_t n = len < RFM_DDS_CHUNK ? (uint32_t)len : RFM_DDS_CHUNK;
+		/* Serialised from the window itself: no copy. */
+		rfm_dds_Msg m = {
+			.kind = DDS_KIND_WRITE,
+			.to = RFM_NODE_ALL,
+			.offset = offset,
+			.data = { ._maximum = n, ._length = n, ._buffer = d->window + offset },
+		};
+		int ret = rfm__dds_send(d, &m);
+
+		if (ret)
+			return ret;
+		offset += n;
+		len -= n;
+	}
+	return 0;
+}
+
+void rfm__dds_store(struct dds_node *d, uint64_t off, const uint8_t *src, uint64_t len)
+{
+	uint8_t *dst = d->window + off;
+	uint64_t i = len;
+
+	/*
+	 * Highest address first, each store a release: a guard word placed
+	 * before its data (a ring slot's stamp, a record's sequence) lands
+	 * after the data, as the writer's own stores did.
+	 */
+	while (i && ((uintptr_t)(dst + i) & 7))
+		i--, __atomic_store_n(dst + i, src[i], __ATOMIC_RELEASE);
+	while (i >= 8) {
+		uint64_t v;
+
+		i -= 8;
+		memcpy(&v, src + i, 8);
+		__atomic_store_n((uint64_t *)(void *)(dst + i), v, __ATOMIC_RELEASE);
+	}
+	while (i)
+		i--, __atomic_store_n(dst + i, src[i], __ATOMIC_RELEASE);
+}
+
+static void report_gap(struct rfm_node *node, unsigned int writer, uint64_t missed)
+{
+	struct dds_node *d = node->priv;
+	struct rfm_ev_record rec = {
+		.type = RFM_EVENT_LINK,
+		.sender = writer,
+		.data = missed > UINT32_MAX ? UINT32_MAX : (uint32_t)missed,
+	};
+
+	__atomic_fetch_add(&d->gaps, missed, __ATOMIC_RELAXED);
+	rfm__dds_deliver(node, &rec);
+	/* What the lost records wrote: ask their writer for its words. */
+	rfm__dds_want_resync(node, writer);
+}
+
+void rfm__dds_apply(struct rfm_node *node, const rfm_dds_Msg *m)
+{
+	struct dds_node *d = node->priv;
+	struct dds_peer *p = &d->peers[m->writer];
+	uint64_t expected;
+
+	if (m->kind == DDS_KIND_SNAP && m->to == d->id && !d->joined) {
+		/* The snapshot we join with; its END sets the sequence counters. */
+		rfm__dds_snapshot_piece(node, m);
+		return;
+	}
+	if (!d->joined) {
+		rfm__dds_hold(d, m);
+		return;
+	}
+	if (p->other_size) {
+		d->mismatched++; /* another window: nothing of it fits ours */
+		return;
+	}
+	expected = p->stream_inc == m->inc && p->next_seq ? p->next_seq : 1;
+	if (p->stream_inc == m->inc && p->next_seq && m->seq < expected)
+		return; /* in the snapshot already */
+	if (m->seq > expected)
+		report_gap(node, m->writer, m->seq - expected);
+	p->stream_inc = m->inc;
+	p->next_seq = m->seq + 1;
+
+	switch (m->kind) {
+	case DDS_KIND_WRITE:
+		if (m->offset > d->size || m->data._length > d->size - m->offset) {
+			d->mismatched++; /* a node with another window size */
+			return;
+		}
+		rfm__dds_store(d, m->offset, m->data._buffer, m->data._length);
+		return;
+	case DDS_KIND_EVENT:
+		if (m->to == d->id || m->to == RFM_NODE_ALL) {
+			struct rfm_ev_record rec = {
+				.type = m->type,
+				.sender = m->writer,
+				.data = m->word,
+				.sent_ns = m->stamp,
+			};
+			if (rec.type <= RFM_EVENT_INTR4)
+				rfm__dds_deliver(node, &rec);
+		}
+		return;
+	case DDS_KIND_SNAP:
+		if (m->to == d->id)
+			rfm__dds_snapshot_piece(node, m);
+		return;
+	case DDS_KIND_SNAP_REQ:
+		if (m->to == d->id)
+			rfm__dds_snapshot_answer(node, m);
+		return;
+	default:
+		return;
+	}
+}
+
+/*
+ * Take what arrived and apply it, under the handle's lock. Called by
+ * Cyclone's listener as each sample arrives: for a writer in this process
+ * that is inside its dds_write(), so a peer in the same process has the
+ * data in its copy when the writer's call returns, as on a card in the
+ * same chassis; from other hosts it is Cyclone's delivery thread.
+ */
+static void take_stream(dds_entity_t reader, void *arg)
+{
+	struct rfm_node *node = arg;
+	struct dds_node *d = __atomic_load_n(&node->priv, __ATOMIC_ACQUIRE);
+	void *samples[64] = { NULL };
+	dds_sample_info_t infos[64];
+	int n;
+
+	pthread_mutex_lock(&d->lock);
+	while ((n = dds_take(reader, samples, infos, 64, 64)) > 0) {
+		for (int i = 0; i < n; i++)
+			if (infos[i].valid_data)
+				rfm__dds_apply(node, samples[i]);
+		dds_return_loan(reader, samples, n);
+	}
+	pthread_mutex_unlock(&d->lock);
+	if (__atomic_load_n(&d->snap_pending, __ATOMIC_RELAXED) ||
+	    __atomic_load_n(&d->resync_pending, __ATOMIC_RELAXED))
+		dds_set_guardcondition(d->wake_cond, true);
+}
+
+static void take_presence(dds_entity_t reader, void *arg)
+{
+	struct rfm_node *node = arg;
+	struct dds_node *d = __atomic_load_n(&node->priv, __ATOMIC_ACQUIRE);
+
+	(void)reader;
+	pthread_mutex_lock(&d->lock);
+	rfm__dds_presence_take(node);
+	pthread_mutex_unlock(&d->lock);
+	if (__atomic_load_n(&d->resync_pending, __ATOMIC_RELAXED))
+		dds_set_guardcondition(d->wake_cond, true);
+}
+
+dds_listener_t *rfm__dds_listener(struct rfm_node *node, bool stream)
+{
+	dds_listener_t *l = dds_create_listener(node);
+
+	if (l)
+		dds_lset_data_available(l, stream ? take_stream : take_presence);
+	return l;
+}
+
+/*
+ * The handle's thread answers snapshot requests: sending a whole window
+ * may wait for acknowledgements, which a listener must never do.
+ */
+static void *answer_main(void *arg)
+{
+	struct rfm_node *node = arg;
+	struct dds_node *d = node->priv;
+
+	for (;;) {
+		bool stop = false;
+
+		dds_waitset_wait(d->waitset, NULL, 0, DDS_INFINITY);
+		dds_take_guardcondition(d->stop_cond, &stop);
+		if (stop)
+			return NULL;
+		dds_take_guardcondition(d->wake_cond, &stop);
+		rfm__dds_snapshot_answer_pending(node);
+	}
+}
+
+int rfm__dds_start_thread(struct rfm_node *node)
+{
+	struct dds_node *d = node->priv;
+	int ret;
+
+	d->waitset = dds_create_waitset(d->participant);
+	d->stop_cond = dds_create_guardcondition(d->participant);
+	d->wake_cond = dds_create_guardcondition(d->participant);
+	if (d->waitset < 0 || d->stop_cond < 0 || d->wake_cond < 0 ||
+	    dds_waitset_attach(d->waitset, d->stop_cond, 0) < 0 ||
+	    dds_waitset_attach(d->waitset, d->wake_cond, 0) < 0)
+		return rfm__error(RFM_EIO, "dds:%s: cannot set up the handle's thread", d->name);
+	ret = rfm__rt_thread_create(node, &d->thread, answer_main, node, "dds snapshots");
+	if (ret)
+		return ret;
+	d->thread_started = true;
+	return 0;
+}
+
+void rfm__dds_stop_thread(struct dds_node *d)
+{
+	if (!d->thread_started)
+		return;
+	dds_set_guardcondition(d->stop_cond, true);
+	pthread_join(d->thread, NULL);
+	d->thread_started = false;
+}

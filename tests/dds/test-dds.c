@@ -1,0 +1,307 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The dds: backend in one process, each node a handle with its own copy of
+ * the window: URI errors, node ids in use and window sizes that differ
+ * (both named), copies that are private until the library replicates,
+ * rfm_mem_flush(), interrupts that follow their data in the writer's
+ * order, records, a late joiner's snapshot, presence as NODE_UP/NODE_DOWN.
+ * Runs with RFM_TEST_BACKEND=dds (tests/dds/run-dds-suites.sh).
+ */
+#include <unistd.h>
+
+#include "rfm-cmocka.h"
+
+#define WINDOW (64 * 1024)
+#define WAIT_NS 10000000000ll /* a hang guard, not a timing assertion */
+
+static struct harness_network net;
+
+static int setup(void **state)
+{
+	(void)state;
+	harness_network_new(&net, WINDOW);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	harness_network_destroy(&net);
+	return 0;
+}
+
+static rfm_node *open_node(int id)
+{
+	rfm_node *node = NULL;
+
+	assert_rfm_ok(rfm_open(harness_node_uri(&net, id), &node));
+	return node;
+}
+
+/* A send returns how many queues took the record (1: it is on the network). */
+static void send_ok(int ret)
+{
+	if (ret < 0)
+		fail_msg("send failed: %d, %s", ret, rfm_last_error());
+	assert_int_equal(ret, 1);
+}
+
+/* Wait for the next record of @type from @sender, skipping others. */
+static struct rfm_event wait_from(rfm_node *node, unsigned int type, unsigned int sender)
+{
+	struct rfm_event ev;
+
+	for (;;) {
+		assert_rfm_ok(rfm_event_wait(node, &ev, WAIT_NS));
+		if (ev.type == type && ev.sender == sender)
+			return ev;
+	}
+}
+
+static void bad_uris_are_refused(void **state)
+{
+	static const struct {
+		const char *query;
+		int code;
+		const char *says;
+	} cases[] = {
+		{ "node=1&domain=231", RFM_EURI, "0..230" },
+		{ "node=1&domain=x", RFM_EURI, "a DDS domain id" },
+		{ "node=256", RFM_ENODEID, "outside 0..255" },
+		{ "node=1&size=1000", RFM_ESIZE, "multiple of 8" },
+		{ "node=1&lease=5", RFM_EURI, "lease" },
+		{ "node=1&depth=10", RFM_EURI, "depth" },
+		{ "node=1&colour=red", RFM_EURI, "unknown parameter 'colour'" },
+	};
+	rfm_node *node;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		/* The harness's domain comes last and is not the one under test. */
+		char uri[256];
+
+		snprintf(uri, sizeof(uri), "dds:%s?%s", net.name, cases[i].query);
+		assert_rfm_code(rfm_open(uri, &node), cases[i].code);
+		assert_last_error_has(cases[i].says);
+	}
+	assert_rfm_code(rfm_open("dds:bad/name?node=1", &node), RFM_EURI);
+	assert_last_error_has("network name");
+}
+
+static void a_node_id_is_held_once(void **state)
+{
+	char pid[32];
+	rfm_node *a = open_node(1), *again;
+
+	(void)state;
+	snprintf(pid, sizeof(pid), "pid %d on host", (int)getpid());
+	assert_rfm_code(rfm_open(harness_node_uri(&net, 1), &again), RFM_EINUSE);
+	assert_last_error_has("node id 1 is in use");
+	assert_last_error_has(pid);
+	rfm_close(a);
+	/* Closed: the id is free again. */
+	again = open_node(1);
+	rfm_close(again);
+}
+
+static void window_sizes_must_agree(void **state)
+{
+	rfm_node *a = open_node(1), *b;
+
+	(void)state;
+	assert_rfm_code(rfm_open(harness_network_uri(&net, "node=2&size=131072"), &b), RFM_ESIZE);
+	assert_last_error_has("65536-byte window");
+	assert_last_error_has("131072");
+	/* Without size=, a joiner takes the network's. */
+	assert_rfm_ok(rfm_open(harness_network_uri(&net, "node=2"), &b));
+	assert_int_equal(rfm_node_size(b), WINDOW);
+	rfm_close(b);
+	rfm_close(a);
+}
+
+static void each_node_has_its_own_copy(void **state)
+{
+	rfm_node *a = open_node(1), *b = open_node(2);
+	uint8_t *pa, *pb;
+	uint64_t size;
+	uint32_t v = 0;
+
+	(void)state;
+	assert_rfm_ok(rfm_mem_map(a, (void **)&pa, &size));
+	assert_rfm_ok(rfm_mem_map(b, (void **)&pb, NULL));
+	assert_ptr_not_equal(pa, pb);
+	assert_rfm_ok(rfm_event_enable(b, RFM_EVENT_BIT(RFM_EVENT_INTR1)));
+
+	/* A store through the pointer stays in a's copy... */
+	pa[0x100] = 0x5a;
+	send_ok(rfm_event_send(a, 2, RFM_EVENT_INTR1, 1));
+	assert_int_equal(wait_from(b, RFM_EVENT_INTR1, 1).data, 1);
+	assert_int_equal(pb[0x100], 0);
+	/* ...until it is flushed; the event after it follows the data. */
+	assert_rfm_ok(rfm_mem_flush(a, 0x100, 1));
+	send_ok(rfm_event_send(a, 2, RFM_EVENT_INTR1, 2));
+	assert_int_equal(wait_from(b, RFM_EVENT_INTR1, 1).data, 2);
+	assert_int_equal(pb[0x100], 0x5a);
+
+	/* Library writes go out by themselves: write, pokes. */
+	assert_rfm_ok(rfm_mem_write(a, 0x200, "copy", 5));
+	assert_rfm_ok(rfm_mem_poke32(a, 0x300, 0xfeedbeef));
+	send_ok(rfm_event_send(a, 2, RFM_EVENT_INTR1, 3));
+	wait_from(b, RFM_EVENT_INTR1, 1);
+	assert_string_equal((char *)pb + 0x200, "copy");
+	assert_rfm_ok(rfm_mem_peek32(b, 0x300, &v));
+	assert_int_equal(v, 0xfeedbeef);
+
+	/* A flush outside the window sends nothing and says so. */
+	assert_rfm_code(rfm_mem_flush(a, size - 4, 8), RFM_ERANGE);
+	assert_rfm_code(rfm_mem_flush(NULL, 0, 1), RFM_EINVAL);
+	assert_rfm_ok(rfm_mem_flush(a, size, 0));
+	rfm_close(b);
+	rfm_close(a);
+}
+
+/* Many writes, each followed by an event: the receiver sees each write's data with its event. */
+static void interrupts_follow_their_data(void **state)
+{
+	rfm_node *a = open_node(1), *b = open_node(2);
+
+	(void)state;
+	assert_rfm_ok(rfm_event_enable(b, RFM_EVENT_BIT(RFM_EVENT_INTR2)));
+	for (uint32_t i = 1; i <= 500; i++) {
+		uint32_t seq;
+
+		send_ok(rfm_event_publish(a, 0x1000, &i, sizeof(i), 0x2000, 2, RFM_EVENT_INTR2,
+					  &seq));
+		assert_int_equal(seq, i);
+	}
+	for (uint32_t i = 1; i <= 500; i++) {
+		struct rfm_event ev = wait_from(b, RFM_EVENT_INTR2, 1);
+		uint32_t flag = 0, data = 0;
+
+		assert_int_equal(ev.data, i);
+		assert_rfm_ok(rfm_mem_peek32(b, 0x2000, &flag));
+		assert_rfm_ok(rfm_mem_peek32(b, 0x1000, &data));
+		/* The copy may be ahead (later writes applied), never behind. */
+		assert_true(flag >= i);
+		assert_true(data >= i);
+	}
+	rfm_close(b);
+	rfm_close(a);
+}
+
+static const char layout_text[] = "version: 1\n"
+				  "window: 64K\n"
+				  "regions:\n"
+				  "  - name: state\n"
+				  "    offset: 0x1000\n"
+				  "    size: 0x100\n"
+				  "    writer: 1\n"
+				  "    records:\n"
+				  "      - name: frame\n"
+				  "        notify: intr3\n"
+				  "        variables: [ { name: x, type: u64 }, { name: y, type: u64 } ]\n";
+
+static void records_reach_the_other_copy(void **state)
+{
+	rfm_node *a = open_node(1), *b = open_node(2);
+	rfm_layout *layout = NULL;
+	rfm_record *wa, *rb;
+	uint64_t in[2] = { 7, 8 }, out[2] = { 0, 0 };
+	uint32_t seq0 = 0, seq = 0;
+
+	(void)state;
+	assert_rfm_ok(rfm_layout_load_string(layout_text, strlen(layout_text), "t", &layout, NULL));
+	assert_rfm_ok(rfm_record_open(layout, a, "state.frame", &wa));
+	assert_rfm_ok(rfm_record_open(layout, b, "state.frame", &rb));
+	assert_rfm_ok(rfm_record_sequence(rb, &seq0));
+	assert_rfm_ok(rfm_record_write(wa, in, sizeof(in)));
+	assert_rfm_ok(rfm_record_wait(rb, seq0, WAIT_NS, &seq));
+	assert_int_equal(seq, seq0 + 2);
+	assert_true(rfm_record_read(rb, out, sizeof(out), NULL) >= 0);
+	assert_int_equal(out[0], 7);
+	assert_int_equal(out[1], 8);
+	rfm_record_close(rb);
+	rfm_record_close(wa);
+	rfm_layout_free(layout);
+	rfm_close(b);
+	rfm_close(a);
+}
+
+static void a_late_joiner_gets_the_window(void **state)
+{
+	rfm_node *a = open_node(1), *b = open_node(2), *c;
+	uint8_t pattern[WINDOW / 2], got[WINDOW / 2];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(pattern); i++)
+		pattern[i] = (uint8_t)(i * 7 + 3);
+	assert_rfm_ok(rfm_mem_write(a, 0, pattern, sizeof(pattern) / 2));
+	assert_rfm_ok(rfm_mem_write(b, sizeof(pattern) / 2, pattern + sizeof(pattern) / 2,
+				    sizeof(pattern) / 2));
+	/* c opens after both wrote: its open returns with their data. */
+	c = open_node(3);
+	assert_rfm_ok(rfm_mem_read(c, 0, got, sizeof(got)));
+	assert_memory_equal(got, pattern, sizeof(got));
+	/* And it goes on receiving. */
+	assert_rfm_ok(rfm_event_enable(c, RFM_EVENT_BIT(RFM_EVENT_INTR4)));
+	assert_rfm_ok(rfm_mem_poke64(a, WINDOW - 8, 0x1122334455667788ull));
+	send_ok(rfm_event_send(a, 3, RFM_EVENT_INTR4, 9));
+	assert_int_equal(wait_from(c, RFM_EVENT_INTR4, 1).data, 9);
+	uint64_t v = 0;
+	assert_rfm_ok(rfm_mem_peek64(c, WINDOW - 8, &v));
+	assert_true(v == 0x1122334455667788ull);
+	rfm_close(c);
+	rfm_close(b);
+	rfm_close(a);
+}
+
+static void presence_gives_node_up_and_down(void **state)
+{
+	static const struct rfm_health_config hc = { .struct_size = sizeof(hc),
+						     .period_ns = 5000000 };
+	struct rfm_node_info info = { .struct_size = sizeof(info) };
+	struct rfm_node_status rows[4];
+	rfm_node *a = open_node(1), *b = open_node(2);
+
+	(void)state;
+	assert_rfm_ok(rfm_node_get_info(a, &info));
+	assert_int_equal(info.nodes_attached, 2);
+	assert_string_equal(info.backend, "dds");
+	assert_rfm_ok(rfm_event_enable(a, RFM_EVENT_MASK_HEALTH));
+	assert_rfm_ok(rfm_health_start(a, &hc));
+	assert_rfm_ok(rfm_health_start(b, &hc));
+	struct rfm_event up = wait_from(a, RFM_EVENT_NODE_UP, 2);
+	assert_int_equal(rfm_health_nodes(a, rows, 4), 2);
+	assert_int_equal(rows[1].id, 2);
+	assert_int_equal(rows[1].attached, 1);
+	assert_int_equal(rows[1].pid, getpid());
+	char host[64] = "";
+	gethostname(host, sizeof(host) - 1);
+	assert_string_equal(rows[1].host, host);
+	assert_int_equal(rows[1].incarnation, up.data);
+	/* b closes: its presence is disposed, a hears it. */
+	rfm_close(b);
+	struct rfm_event down = wait_from(a, RFM_EVENT_NODE_DOWN, 2);
+	assert_int_equal(down.data, up.data);
+	assert_rfm_ok(rfm_node_get_info(a, &info));
+	assert_int_equal(info.nodes_attached, 1);
+	rfm_close(a);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(bad_uris_are_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_node_id_is_held_once, setup, teardown),
+		cmocka_unit_test_setup_teardown(window_sizes_must_agree, setup, teardown),
+		cmocka_unit_test_setup_teardown(each_node_has_its_own_copy, setup, teardown),
+		cmocka_unit_test_setup_teardown(interrupts_follow_their_data, setup, teardown),
+		cmocka_unit_test_setup_teardown(records_reach_the_other_copy, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_late_joiner_gets_the_window, setup, teardown),
+		cmocka_unit_test_setup_teardown(presence_gives_node_up_and_down, setup, teardown),
+	};
+
+	harness_init();
+	harness_require_backend("dds");
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
