@@ -142,6 +142,7 @@ static void dds_release(struct dds_node *d)
 		munmap(d->window, d->size);
 	rfm__dds_held_free(d);
 	free(d->snap_vec);
+	free(d->own);
 	rfm__dds_events_free(d);
 	pthread_mutex_destroy(&d->pub_lock);
 	pthread_mutex_destroy(&d->lock);
@@ -193,6 +194,11 @@ static int dds_open_node(struct rfm_node *node, struct rfm_uri *uri)
 		goto fail;
 	}
 	d->size = size;
+	d->own = calloc((size / 8 + 63) / 64, sizeof(*d->own));
+	if (!d->own) {
+		ret = rfm__error(RFM_ENOMEM, "%s: out of memory", uri->text);
+		goto fail;
+	}
 	node->base = d->window;
 	node->size = size;
 	node->id = d->id;
@@ -271,7 +277,7 @@ static void dds_beat(struct rfm_node *node, const struct rfm_hb_area *area)
 
 const struct rfm_backend_ops rfm__dds_ops = {
 	.scheme = "dds",
-	.caps = 0,
+	.caps = RFM__CAP_LINK_EVENTS,
 	.open = dds_open_node,
 	.close = dds_close_node,
 	.get_info = dds_get_info,

@@ -46,6 +46,13 @@ enum dds_snap_part {
 	DDS_SNAP_HEADER = 0,	/* data = struct dds_snap_vector, extra = window size */
 	DDS_SNAP_CHUNK = 1,	/* data -> window[offset] */
 	DDS_SNAP_END = 2,
+	DDS_SNAP_OWN = 3,	/* resync: data -> window[offset], words the giver wrote */
+};
+
+/* SNAP_REQ type: a whole copy (joining) or the giver's own words (resync). */
+enum dds_req_kind {
+	DDS_REQ_COPY = 0,
+	DDS_REQ_OWN = 1,
 };
 
 /* What a snapshot's giver had applied of each writer's stream. */
@@ -113,7 +120,13 @@ struct dds_node {
 	struct dds_held *held, **held_tail;
 	/* Requests for our copy, answered by the handle's thread. */
 	uint32_t snap_pending;	/* how many in snap_req[] */
-	struct { uint16_t to; uint32_t nonce; } snap_req[16];
+	struct { uint16_t to; uint32_t nonce; uint32_t kind; } snap_req[16];
+	/* Resync: the 8-byte words we wrote (bit per word), and the peers
+	 * we lost records of, to ask for theirs (the thread asks). */
+	uint64_t *own;
+	bool resync_want[RFM_MAX_NODES];
+	bool resync_pending;
+	uint64_t resyncs;	/* resync requests sent */
 
 	/* The event queue (dds-events.c), under its own lock. */
 	pthread_mutex_t qlock;
@@ -157,8 +170,10 @@ bool rfm__dds_node_attached(struct rfm_node *node, unsigned int id);
 int rfm__dds_join(struct rfm_node *node);
 /* A SNAP_REQ for us: note it for the handle's thread (the lock is held). */
 void rfm__dds_snapshot_answer(struct rfm_node *node, const rfm_dds_Msg *req);
-/* In the handle's thread: answer the requests noted. */
+/* In the handle's thread: answer the requests noted, send resync requests. */
 void rfm__dds_snapshot_answer_pending(struct rfm_node *node);
+/* Ask @writer for its own words again (the lock is held). */
+void rfm__dds_want_resync(struct rfm_node *node, unsigned int writer);
 /* A SNAP piece for us (the lock is held). */
 void rfm__dds_snapshot_piece(struct rfm_node *node, const rfm_dds_Msg *m);
 /* Before the snapshot: keep @m to apply after it. */

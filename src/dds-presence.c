@@ -192,8 +192,13 @@ void rfm__dds_presence_take(struct rfm_node *node)
 			if (infos[i].valid_data) {
 				if (s->inc == d->inc)
 					continue; /* our own claim */
+				bool back = !p->alive && p->inc == s->inc && d->joined;
+
 				p->alive = infos[i].instance_state == DDS_IST_ALIVE;
 				p->inc = s->inc;
+				/* Back after a partition: its words may have changed. */
+				if (back && p->alive)
+					rfm__dds_want_resync(node, s->id);
 				p->pid = s->pid;
 				p->size = s->size;
 				snprintf(p->host, sizeof(p->host), "%s", s->host ? s->host : "");

@@ -43,12 +43,20 @@ int rfm__dds_send(struct dds_node *d, rfm_dds_Msg *msg)
 	return ret;
 }
 
+/* Mark the words of [offset, offset+len) as ours, for a resync. */
+static void mark_own(struct dds_node *d, uint64_t offset, uint64_t len)
+{
+	for (uint64_t w = offset / 8, end = (offset + len + 7) / 8; w < end; w++)
+		__atomic_fetch_or(&d->own[w / 64], UINT64_C(1) << (w % 64), __ATOMIC_RELAXED);
+}
+
 int rfm__dds_publish(struct rfm_node *node, uint64_t offset, uint64_t len)
 {
 	struct dds_node *d = node->priv;
 
 	if (d->forked)
 		return rfm__error(RFM_ECLOSED, "%s: handle inherited through fork()", node->uri);
+	mark_own(d, offset, len);
 	while (len) {
 		uint32_t n = len < RFM_DDS_CHUNK ? (uint32_t)len : RFM_DDS_CHUNK;
 		/* Serialised from the window itself: no copy. */
@@ -102,6 +110,8 @@ static void report_gap(struct rfm_node *node, unsigned int writer, uint64_t miss
 
 	__atomic_fetch_add(&d->gaps, missed, __ATOMIC_RELAXED);
 	rfm__dds_deliver(node, &rec);
+	/* What the lost records wrote: ask their writer for its words. */
+	rfm__dds_want_resync(node, writer);
 }
 
 void rfm__dds_apply(struct rfm_node *node, const rfm_dds_Msg *m)
@@ -188,7 +198,8 @@ static void take_stream(dds_entity_t reader, void *arg)
 		dds_return_loan(reader, samples, n);
 	}
 	pthread_mutex_unlock(&d->lock);
-	if (__atomic_load_n(&d->snap_pending, __ATOMIC_RELAXED))
+	if (__atomic_load_n(&d->snap_pending, __ATOMIC_RELAXED) ||
+	    __atomic_load_n(&d->resync_pending, __ATOMIC_RELAXED))
 		dds_set_guardcondition(d->wake_cond, true);
 }
 
@@ -201,6 +212,8 @@ static void take_presence(dds_entity_t reader, void *arg)
 	pthread_mutex_lock(&d->lock);
 	rfm__dds_presence_take(node);
 	pthread_mutex_unlock(&d->lock);
+	if (__atomic_load_n(&d->resync_pending, __ATOMIC_RELAXED))
+		dds_set_guardcondition(d->wake_cond, true);
 }
 
 dds_listener_t *rfm__dds_listener(struct rfm_node *node, bool stream)

@@ -70,7 +70,70 @@ void rfm__dds_snapshot_answer(struct rfm_node *node, const rfm_dds_Msg *req)
 	if (d->snap_pending < RFM_ARRAY_SIZE(d->snap_req)) {
 		d->snap_req[d->snap_pending].to = req->writer;
 		d->snap_req[d->snap_pending].nonce = req->word;
-		d->snap_pending++;
+		d->snap_req[d->snap_pending].kind = req->type;
+		__atomic_store_n(&d->snap_pending, d->snap_pending + 1, __ATOMIC_RELAXED);
+	}
+}
+
+void rfm__dds_want_resync(struct rfm_node *node, unsigned int writer)
+{
+	struct dds_node *d = node->priv;
+
+	if ((int)writer == d->id || !d->joined)
+		return;
+	d->resync_want[writer] = true;
+	__atomic_store_n(&d->resync_pending, true, __ATOMIC_RELAXED);
+}
+
+/*
+ * Resync: send @to the words we wrote ourselves, in runs, on our stream.
+ * Only ours: our copy of the others' words may be as stale as theirs.
+ */
+static void answer_own(struct dds_node *d, uint16_t to, uint32_t nonce)
+{
+	rfm_dds_Msg m = { .kind = DDS_KIND_SNAP, .to = to, .word = nonce,
+			  .type = DDS_SNAP_OWN };
+	uint64_t words = d->size / 8, w = 0;
+	int ret = 0;
+
+	pthread_mutex_lock(&d->pub_lock);
+	while (!ret && w < words) {
+		uint64_t start, end;
+
+		while (w < words && !(__atomic_load_n(&d->own[w / 64], __ATOMIC_RELAXED) >> (w % 64) & 1))
+			w++;
+		start = w;
+		while (w < words && (w - start) * 8 < RFM_DDS_CHUNK &&
+		       (__atomic_load_n(&d->own[w / 64], __ATOMIC_RELAXED) >> (w % 64) & 1))
+			w++;
+		end = w;
+		if (end == start)
+			break;
+		uint32_t n = (uint32_t)((end - start) * 8);
+		m.offset = start * 8;
+		m.data = (dds_sequence_octet){ ._maximum = n, ._length = n,
+					       ._buffer = d->window + start * 8 };
+		ret = rfm__dds_send_locked(d, &m);
+	}
+	pthread_mutex_unlock(&d->pub_lock);
+}
+
+/* Ask the writers we lost records of for their words (the handle's thread). */
+static void send_resyncs(struct dds_node *d)
+{
+	for (int w = 0; w < RFM_MAX_NODES; w++) {
+		bool want;
+
+		pthread_mutex_lock(&d->lock);
+		want = d->resync_want[w];
+		d->resync_want[w] = false;
+		pthread_mutex_unlock(&d->lock);
+		if (!want)
+			continue;
+		rfm_dds_Msg req = { .kind = DDS_KIND_SNAP_REQ, .to = (uint16_t)w,
+				    .type = DDS_REQ_OWN };
+		if (rfm__dds_send(d, &req) == 0)
+			__atomic_fetch_add(&d->resyncs, 1, __ATOMIC_RELAXED);
 	}
 }
 
@@ -122,11 +185,13 @@ void rfm__dds_snapshot_answer_pending(struct rfm_node *node)
 	struct dds_node *d = node->priv;
 	struct dds_snap_vector *v = calloc(1, sizeof(*v));
 
+	if (__atomic_exchange_n(&d->resync_pending, false, __ATOMIC_RELAXED))
+		send_resyncs(d);
 	if (!v)
 		return; /* the joiner asks again */
 	for (;;) {
 		uint16_t to;
-		uint32_t nonce;
+		uint32_t nonce, kind;
 
 		pthread_mutex_lock(&d->lock);
 		if (!d->snap_pending) {
@@ -135,10 +200,14 @@ void rfm__dds_snapshot_answer_pending(struct rfm_node *node)
 		}
 		to = d->snap_req[0].to;
 		nonce = d->snap_req[0].nonce;
-		d->snap_pending--;
+		kind = d->snap_req[0].kind;
+		__atomic_store_n(&d->snap_pending, d->snap_pending - 1, __ATOMIC_RELAXED);
 		memmove(&d->snap_req[0], &d->snap_req[1], d->snap_pending * sizeof(d->snap_req[0]));
 		pthread_mutex_unlock(&d->lock);
-		answer(d, v, to, nonce);
+		if (kind == DDS_REQ_OWN)
+			answer_own(d, to, nonce);
+		else
+			answer(d, v, to, nonce);
 	}
 	free(v);
 }
@@ -177,6 +246,12 @@ void rfm__dds_snapshot_piece(struct rfm_node *node, const rfm_dds_Msg *m)
 {
 	struct dds_node *d = node->priv;
 
+	if (m->type == DDS_SNAP_OWN) {
+		/* A resync we asked for: the giver's own words, in its order. */
+		if (d->joined && m->offset <= d->size && m->data._length <= d->size - m->offset)
+			rfm__dds_store(d, m->offset, m->data._buffer, m->data._length);
+		return;
+	}
 	if (d->joined || m->writer != d->snap_from || m->word != d->snap_nonce)
 		return; /* an answer to an earlier request */
 	switch (m->type) {

@@ -179,13 +179,16 @@ RFM_API int rfm_event_set_spin(rfm_node *node, int64_t spin_ns)
 
 /* ---- enabling ---- */
 
-static int check_mask(const char *what, uint32_t mask)
+static int check_mask(const rfm_node *node, const char *what, uint32_t mask)
 {
-	const uint32_t status = RFM_EVENT_BIT(RFM_EVENT_OVERFLOW) | RFM_EVENT_BIT(RFM_EVENT_LINK);
+	uint32_t status = RFM_EVENT_BIT(RFM_EVENT_OVERFLOW) | RFM_EVENT_BIT(RFM_EVENT_LINK);
 
 	if (mask & ~(RFM_EVENT_MASK_NETWORK | RFM_EVENT_MASK_HEALTH | status))
 		return rfm__error(RFM_EINVAL, "%s: mask 0x%x has bits of no event type (valid: 0x%x)",
 				  what, mask, RFM_EVENT_MASK_NETWORK);
+	/* A backend that can lose records between nodes reports them as LINK. */
+	if (node->ops->caps & RFM__CAP_LINK_EVENTS)
+		status &= ~RFM_EVENT_BIT(RFM_EVENT_LINK);
 	if (mask & status)
 		return rfm__error(RFM_ENOTSUP,
 				  "%s: status types (mask 0x%x) are not enabled by hand: overflow "
@@ -215,7 +218,7 @@ RFM_API int rfm_event_enable(rfm_node *node, uint32_t mask)
 		return rfm__error(RFM_EINVAL, "rfm_event_enable: node is NULL");
 	if (!mask)
 		return rfm__error(RFM_EINVAL, "rfm_event_enable: the mask is empty");
-	ret = check_mask("rfm_event_enable", mask);
+	ret = check_mask(node, "rfm_event_enable", mask);
 	if (ret)
 		return ret;
 	if (!node->ops->ev->attach)
@@ -272,7 +275,7 @@ RFM_API int rfm_event_disable(rfm_node *node, uint32_t mask)
 
 	if (!node)
 		return rfm__error(RFM_EINVAL, "rfm_event_disable: node is NULL");
-	ret = check_mask("rfm_event_disable", mask);
+	ret = check_mask(node, "rfm_event_disable", mask);
 	if (ret)
 		return ret;
 	ev = node->ev;

@@ -103,6 +103,10 @@ enum rfm_backend_caps {
 	 * a process here (kill(pid, 0) means something) and the host name
 	 * is every node's. */
 	RFM__CAP_SINGLE_HOST = 1u << 0,
+	/* Records between nodes can be lost (a partition) and the backend
+	 * reports each loss as an RFM_EVENT_LINK record: a handle may enable
+	 * that type. */
+	RFM__CAP_LINK_EVENTS = 1u << 1,
 };
 
 /*

@@ -85,7 +85,12 @@ enum rfm_event_type {
 	/** A node's heartbeat stopped or it detached (health.h); sender = that
 	 *  node, data = the incarnation that went down. */
 	RFM_EVENT_NODE_DOWN = 18,
-	RFM_EVENT_LINK = 19,	  /**< Reserved: link or sync state changed (health). */
+	/** Records from a node were lost on the way (`dds:`: a partition
+	 *  outlasted delivery); sender = that node, data = how many. The own
+	 *  copy is resynchronised from that node's words. Enable it like a
+	 *  network type where the backend can lose records (`dds:`); elsewhere
+	 *  enabling it fails with ::RFM_ENOTSUP. See docs/dds.md. */
+	RFM_EVENT_LINK = 19,
 };
 
 /** Bit of @p type in an event mask. */

@@ -13,3 +13,13 @@ tests_dds_test_dds_LDADD = $(rfm_test_ldadd)
 TESTS += tests/dds/run-dds-suites.sh
 endif
 EXTRA_DIST += tests/dds/run-dds-suites.sh
+
+# Across "hosts": one node per network namespace (tests/hosts/netns-lab.sh),
+# root only; dds-peer is the node each namespace runs.
+if WITH_TESTS
+check_PROGRAMS += tests/dds/dds-peer
+tests_dds_dds_peer_SOURCES = tests/dds/dds-peer.c
+tests_dds_dds_peer_LDADD = src/librfm.la
+TESTS += tests/dds/test-dds-hosts.py
+endif
+EXTRA_DIST += tests/dds/test-dds-hosts.py

@@ -24,6 +24,7 @@ _poke32 = _swig.rfm_mem_poke32
 _poke64 = _swig.rfm_mem_poke64
 _read = _swig.rfm_mem_read
 _write = _swig.rfm_mem_write
+_flush = _swig.rfm_mem_flush
 
 # Open nodes of this process: a fork()ed child closes its copies at once
 # (librfm leaves the parent's node ids to the parent) and opens its own.
@@ -170,12 +171,22 @@ class Node:
         """Copy ``data`` (any C-contiguous bytes-like object) to ``offset``."""
         _write(self._h, offset, data)
 
+    def flush(self, offset=0, length=None):
+        """Send what was stored through :attr:`memory` in ``[offset,
+        offset+length)`` (default: to the end of the window) to the other
+        nodes, in order with what the node sends next. Needed on ``dds:``,
+        where each node holds its own copy; a memory fence elsewhere."""
+        if length is None:
+            length = max(self._size - offset, 0)
+        _flush(self._h, offset, length)
+
     @property
     def memory(self):
         """A zero-copy, writable memoryview of the whole window (format 'B').
 
-        Writes through it are posted to the network like any other write, but
-        are plain copies: use peek/poke where single-copy atomicity matters,
+        Writes through it are posted to the network like any other write (on
+        ``dds:``, where each node holds its own copy, once :meth:`flush`
+        sends them), but are plain copies: use peek/poke where single-copy atomicity matters,
         and rfm.fence_release()/fence_acquire() to order a publication.
 
         :meth:`close` releases every view obtained here (using one afterwards

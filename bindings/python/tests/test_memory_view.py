@@ -123,3 +123,14 @@ def test_many_views_are_tracked_without_growth(node):
         node.memory.release()
     assert len(node._views) <= 64
     assert rfm._rfm_swig._handle_state(node._h)[2] == 0
+
+
+def test_flush_checks_its_range(node):
+    # shm: the memory replicates by itself; flush is a checked fence.
+    view = node.memory
+    view[0x10] = 7
+    node.flush(0x10, 1)
+    node.flush()
+    with pytest.raises(rfm.RangeError):
+        node.flush(WINDOW - 4, 8)
+    view.release()

@@ -1,0 +1,180 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""The dds: backend across "hosts": network namespaces of one machine.
+
+tests/hosts/netns-lab.sh makes three namespaces on a private bridge
+(10.77.0.0/24, nothing in this namespace); one tests/dds/dds-peer runs in
+each, driven line by line: every step waits for the peer's answer (a ready
+signal), and every wait in a peer has a deadline that is only a hang guard.
+Cyclone is told to use eth0 of the namespace, unicast to the three
+addresses, with a 1 s participant lease; nodes announce a 10 s presence
+lease, so a node seen down was dropped by DDS discovery itself (its
+writers forget it, and what they send meanwhile is lost to it).
+
+Cases: memory, events and records across two namespaces; a late joiner
+sees the window; kill -9 of a node -> NODE_DOWN; the link pulled and
+plugged again -> NODE_DOWN on both sides, NODE_UP, the gap counted
+(RFM_EVENT_LINK) and the lost write back after the resync.
+
+Root and `ip netns` are needed: otherwise exit 77 with the reason.
+Namespaces and peers are removed on every way out.
+"""
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SRCDIR = os.environ.get("srcdir", os.path.join(HERE, "..", ".."))
+LAB = os.path.join(SRCDIR, "tests", "hosts", "netns-lab.sh")
+PEER = os.path.abspath(os.environ.get("RFM_DDS_PEER", "tests/dds/dds-peer"))
+GUARD_MS = 20000  # hang guard of each wait, not a timing assertion
+
+INTR1, INTR2, NODE_UP, NODE_DOWN, LINK = 1, 2, 17, 18, 19
+
+
+def skip(why):
+    print(f"test-dds-hosts: SKIP: {why}")
+    sys.exit(77)
+
+
+class Peer:
+    """A dds-peer in namespace K, node id K."""
+
+    def __init__(self, lab_env, k, uri, libpath):
+        env = dict(lab_env)
+        env["LD_LIBRARY_PATH"] = libpath
+        self.k = k
+        self.proc = subprocess.Popen([LAB, "exec", str(k), PEER, uri], env=env,
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     text=True, bufsize=1)
+        line = self.proc.stdout.readline().strip()
+        if line != f"ready {k}":
+            raise AssertionError(f"peer {k} did not start: {line!r}")
+
+    def ask(self, cmd):
+        self.proc.stdin.write(cmd + "\n")
+        self.proc.stdin.flush()
+        answer = self.proc.stdout.readline().strip()
+        print(f"  peer {self.k}: {cmd} -> {answer}")
+        return answer
+
+    def ok(self, cmd):
+        answer = self.ask(cmd)
+        assert answer == "ok", f"peer {self.k}: {cmd}: {answer}"
+
+    def event(self, etype, sender):
+        answer = self.ask(f"wait {etype} {sender} {GUARD_MS}")
+        parts = answer.split()
+        assert parts[:3] == ["event", str(etype), str(sender)], \
+            f"peer {self.k}: no event {etype} from {sender}: {answer}"
+        return int(parts[3])
+
+    def kill(self):
+        if self.proc.poll() is None:
+            # The peer is ip netns exec's child: exec replaces it, same pid.
+            os.kill(self.proc.pid, signal.SIGKILL)
+        self.proc.wait()
+
+    def stop(self):
+        if self.proc.poll() is None:
+            try:
+                self.ask("quit")
+                self.proc.wait(timeout=30)
+            except (BrokenPipeError, subprocess.TimeoutExpired):
+                self.kill()
+
+
+def main():
+    if os.geteuid() != 0:
+        skip("network namespaces need root")
+    if not shutil.which("ip"):
+        skip("no ip command (Debian: iproute2)")
+    if not os.path.exists(PEER):
+        skip("tests/dds/dds-peer is not built (no Cyclone DDS in this build?)")
+    libpath = os.path.abspath("src/.libs")
+    up = subprocess.run([LAB, "up", "3"], capture_output=True, text=True)
+    if up.returncode == 77:
+        skip(up.stderr.strip())
+    assert up.returncode == 0, up.stderr
+    lab_env = dict(os.environ, RFM_LAB=up.stdout.strip())
+    peers = []
+    tmp = tempfile.mkdtemp(prefix="rfm-dds-hosts-")
+    try:
+        conf = os.path.join(tmp, "cyclone.xml")
+        with open(conf, "w") as f:
+            f.write('<CycloneDDS><Domain Id="any"><General><Interfaces>'
+                    '<NetworkInterface name="eth0"/></Interfaces>'
+                    '<AllowMulticast>false</AllowMulticast></General>'
+                    '<Discovery><ParticipantIndex>auto</ParticipantIndex>'
+                    '<MaxAutoParticipantIndex>10</MaxAutoParticipantIndex>'
+                    '<LeaseDuration>1s</LeaseDuration><Peers>'
+                    '<Peer Address="10.77.0.1"/><Peer Address="10.77.0.2"/>'
+                    '<Peer Address="10.77.0.3"/></Peers></Discovery>'
+                    '</Domain></CycloneDDS>')
+        lab_env["CYCLONEDDS_URI"] = "file://" + conf
+        domain = 20 + os.getpid() % 200
+
+        def uri(k):
+            return f"dds:hosts?node={k}&size=64K&domain={domain}&lease=10000&join=1500"
+
+        def start(k):
+            p = Peer(lab_env, k, uri(k), libpath)
+            peers.append(p)
+            return p
+
+        print("memory, events, records across two namespaces")
+        p1, p2 = start(1), start(2)
+        p2.ok(f"enable {1 << INTR1 | 1 << INTR2:x}")
+        p1.ok("write 0x100 hello")
+        p1.ok("send 2 1 7")
+        assert p2.event(INTR1, 1) == 7
+        assert p2.ask("read 0x100 5") == "data hello"
+        p1.ok("rwrite 42")
+        p2.event(INTR2, 1)
+        assert p2.ask("rread") == "record 42"
+
+        print("a late joiner sees the window")
+        p3 = start(3)
+        assert p3.ask("read 0x100 5") == "data hello"
+        assert p3.ask("rread") == "record 42"
+
+        print("kill -9 of a node: NODE_DOWN")
+        health = 1 << NODE_UP | 1 << NODE_DOWN | 1 << LINK
+        for p in (p1, p2, p3):
+            p.ok(f"enable {health:x}")
+            # Beats every 200 ms, down after 20 missed: discovery's 1 s
+            # lease says "down" first, when DDS has dropped the node.
+            p.ok("health 200 20")
+        p1.event(NODE_UP, 3)
+        p1.event(NODE_UP, 2)
+        p2.event(NODE_UP, 1)
+        p3.kill()
+        peers.remove(p3)
+        p1.event(NODE_DOWN, 3)
+
+        print("link down and up: NODE_DOWN both sides, NODE_UP, gap counted, resync")
+        subprocess.run([LAB, "link", "2", "down"], env=lab_env, check=True)
+        p1.event(NODE_DOWN, 2)
+        p2.event(NODE_DOWN, 1)
+        # Written while node 2 is cut off and forgotten: lost to it.
+        p1.ok("write 0x200 during")
+        subprocess.run([LAB, "link", "2", "up"], env=lab_env, check=True)
+        p1.event(NODE_UP, 2)
+        p2.event(NODE_UP, 1)
+        missed = p2.event(LINK, 1)
+        assert missed >= 1, missed
+        assert p2.ask(f"until 0x200 during {GUARD_MS}") == "ok"
+        print(f"node 2 counted {missed} record(s) of node 1 missed, and resynced")
+        return 0
+    finally:
+        for p in peers:
+            p.stop()
+        subprocess.run([LAB, "down"], env=lab_env)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
