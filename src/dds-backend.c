@@ -180,21 +180,25 @@ static int dds_open_node(struct rfm_node *node, struct rfm_uri *uri)
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC); /* the waits' deadlines */
 	pthread_cond_init(&d->cond, &ca);
 	pthread_condattr_destroy(&ca);
-	node->priv = d;
+	/* Release: Cyclone's threads call our listeners with @node, through
+	 * hand-offs of their own that ThreadSanitizer cannot see. */
+	__atomic_store_n(&node->priv, d, __ATOMIC_RELEASE);
 
 	uint64_t size = p.size;
 	ret = rfm__dds_presence_open(node, uri, &size, p.size != 0);
 	if (ret)
 		goto fail;
-	d->window = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (d->window == MAP_FAILED) {
-		d->window = NULL;
+	void *window = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (window == MAP_FAILED) {
 		ret = rfm__error(RFM_ENOMEM, "%s: no memory for a %llu-byte window", uri->text,
 				 (unsigned long long)size);
 		goto fail;
 	}
+	pthread_mutex_lock(&d->lock); /* what the listeners read */
+	d->window = window;
 	d->size = size;
 	d->own = calloc((size / 8 + 63) / 64, sizeof(*d->own));
+	pthread_mutex_unlock(&d->lock);
 	if (!d->own) {
 		ret = rfm__error(RFM_ENOMEM, "%s: out of memory", uri->text);
 		goto fail;

@@ -226,12 +226,15 @@ int rfm__dds_node_facts(struct rfm_node *node, unsigned int id, struct rfm_node_
 		facts->incarnation = d->inc;
 		facts->pid = (int32_t)getpid();
 		facts->beat = &d->own_hb;
+		gethostname(facts->host, sizeof(facts->host) - 1);
 		return 0;
 	}
 	pthread_mutex_lock(&d->lock);
 	facts->attached = d->peers[id].alive;
 	facts->incarnation = d->peers[id].inc;
 	facts->pid = d->peers[id].pid;
+	/* The host its presence names: nodes of a dds: network are anywhere. */
+	memcpy(facts->host, d->peers[id].host, sizeof(facts->host));
 	pthread_mutex_unlock(&d->lock);
 	/* Written by the receive thread with atomics. */
 	facts->beat = &d->peers[id].hb;

@@ -185,7 +185,7 @@ void rfm__dds_apply(struct rfm_node *node, const rfm_dds_Msg *m)
 static void take_stream(dds_entity_t reader, void *arg)
 {
 	struct rfm_node *node = arg;
-	struct dds_node *d = node->priv;
+	struct dds_node *d = __atomic_load_n(&node->priv, __ATOMIC_ACQUIRE);
 	void *samples[64] = { NULL };
 	dds_sample_info_t infos[64];
 	int n;
@@ -206,7 +206,7 @@ static void take_stream(dds_entity_t reader, void *arg)
 static void take_presence(dds_entity_t reader, void *arg)
 {
 	struct rfm_node *node = arg;
-	struct dds_node *d = node->priv;
+	struct dds_node *d = __atomic_load_n(&node->priv, __ATOMIC_ACQUIRE);
 
 	(void)reader;
 	pthread_mutex_lock(&d->lock);

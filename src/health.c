@@ -255,7 +255,7 @@ RFM_API int rfm_health_nodes(rfm_node *node, struct rfm_node_status *rows, size_
 				   r->age_ns <= (uint64_t)misses * clamp_period(period);
 			r->pid = f.attached ? f.pid : 0;
 			if (f.attached)
-				memcpy(r->host, host, sizeof(r->host));
+				memcpy(r->host, f.host[0] ? f.host : host, sizeof(r->host));
 		}
 		n++;
 	}

@@ -88,6 +88,7 @@ struct rfm_node_facts {
 	uint32_t incarnation;
 	int32_t pid;
 	struct rfm_hb_area *beat; /* NULL: no heartbeat area */
+	char host[64];		/* where it runs, if the backend knows ("": ask the caps) */
 };
 
 struct rfm_health;

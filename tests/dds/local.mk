@@ -12,7 +12,7 @@ tests_dds_test_dds_LDADD = $(rfm_test_ldadd)
 
 TESTS += tests/dds/run-dds-suites.sh
 endif
-EXTRA_DIST += tests/dds/run-dds-suites.sh
+EXTRA_DIST += tests/dds/run-dds-suites.sh tests/dds/tsan.supp
 
 # Across "hosts": one node per network namespace (tests/hosts/netns-lab.sh),
 # root only; dds-peer is the node each namespace runs.

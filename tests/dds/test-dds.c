@@ -275,6 +275,9 @@ static void presence_gives_node_up_and_down(void **state)
 	assert_int_equal(rows[1].id, 2);
 	assert_int_equal(rows[1].attached, 1);
 	assert_int_equal(rows[1].pid, getpid());
+	char host[64] = "";
+	gethostname(host, sizeof(host) - 1);
+	assert_string_equal(rows[1].host, host);
 	assert_int_equal(rows[1].incarnation, up.data);
 	/* b closes: its presence is disposed, a hears it. */
 	rfm_close(b);

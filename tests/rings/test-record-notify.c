@@ -84,6 +84,7 @@ static void test_publish_wakes_waiter(void **state)
 	(void)state;
 	if (harness_fork_unsupported()) {
 		print_message("skipped: %s\n", harness_fork_unsupported());
+		rfm_layout_free(layout);
 		skip();
 	}
 	assert_non_null(layout);
