@@ -8,12 +8,6 @@ TESTS += \
 	tests/hosts/test-netns-lab.sh \
 	tests/hosts/test-demo-hosts.sh \
 	tests/hosts/test-dds-unicast.sh
-# Under ThreadSanitizer, Cyclone DDS (not built with TSan) looks racy inside
-# itself: silence what libddsc's own calls do, for every test that opens
-# dds: nodes (tests/tsan-cyclone.supp says what is and is not silenced).
-AM_TESTS_ENVIRONMENT += \
-	TSAN_OPTIONS="$${TSAN_OPTIONS:+$$TSAN_OPTIONS:}suppressions=$(abs_top_srcdir)/tests/tsan-cyclone.supp"; \
-	export TSAN_OPTIONS;
 endif
 
 EXTRA_DIST += \
@@ -22,5 +16,4 @@ EXTRA_DIST += \
 	tests/hosts/test-netns-lab.sh \
 	tests/hosts/test-demo-hosts.sh \
 	tests/hosts/test-dds-unicast.sh \
-	examples/cyclonedds-unicast.xml \
-	tests/tsan-cyclone.supp
+	examples/cyclonedds-unicast.xml
