@@ -23,6 +23,7 @@ EXTRA_DIST += \
 	bindings/python/tests/test_errors.py \
 	bindings/python/tests/test_bad_input.py \
 	bindings/python/tests/test_memory_view.py \
+	bindings/python/tests/test_dds.py \
 	bindings/python/tests/test_processes.py \
 	bindings/python/tests/test_threads.py \
 	bindings/python/tests/test_leaks.py \

@@ -68,7 +68,7 @@ struct dds_peer {
 	int32_t pid;
 	uint64_t size;
 	char host[64];
-	uint32_t ups;		/* times seen coming alive: the incarnation reported */
+	bool other_size;	/* its window size is not ours: its records are ignored */
 	/* Its stream as applied here. */
 	uint32_t stream_inc;
 	uint64_t next_seq;	/* the next seq expected; 0: none seen yet */

@@ -202,8 +202,20 @@ void rfm__dds_presence_take(struct rfm_node *node)
 				p->pid = s->pid;
 				p->size = s->size;
 				snprintf(p->host, sizeof(p->host), "%s", s->host ? s->host : "");
-				if (d->size && p->size != d->size)
-					d->mismatched++;
+				if (d->joined && p->size != d->size && !p->other_size) {
+					/*
+					 * Met after opening (two networks of one name
+					 * joined by a healed partition): say so once,
+					 * with both sizes known to the caller's info.
+					 */
+					p->other_size = true;
+					struct rfm_ev_record rec = { .type = RFM_EVENT_LINK,
+								     .sender = s->id,
+								     .data = 0 };
+					rfm__dds_deliver(node, &rec);
+				} else if (p->size == d->size) {
+					p->other_size = false;
+				}
 			} else if (s->id != d->id || p->inc) {
 				/* Disposed (closed) or no writer left (lease ran out). */
 				if (infos[i].instance_state != DDS_IST_ALIVE)

@@ -129,6 +129,10 @@ void rfm__dds_apply(struct rfm_node *node, const rfm_dds_Msg *m)
 		rfm__dds_hold(d, m);
 		return;
 	}
+	if (p->other_size) {
+		d->mismatched++; /* another window: nothing of it fits ours */
+		return;
+	}
 	expected = p->stream_inc == m->inc && p->next_seq ? p->next_seq : 1;
 	if (p->stream_inc == m->inc && p->next_seq && m->seq < expected)
 		return; /* in the snapshot already */

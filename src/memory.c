@@ -76,8 +76,9 @@ RFM_API int rfm_mem_flush(rfm_node *node, uint64_t offset, uint64_t len)
 	if (RFM_UNLIKELY(!node || !in_window(node, offset, len)))
 		return range_error(node, "rfm_mem_flush", offset, len);
 	/* Stores through the mapping made before this call are ordered
-	 * before whatever the handle does next, on every backend. */
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	 * before whatever the handle stores or sends next, on every backend
+	 * (free on x86: its stores are never reordered with later stores). */
+	__atomic_thread_fence(__ATOMIC_RELEASE);
 	return len ? rfm__published(node, node->base + offset, len) : 0;
 }
 

@@ -61,6 +61,8 @@ static void slot_write(struct ping *p, uint32_t seq, uint64_t stamp, uint32_t fl
 	if (p->size)
 		memcpy(p->base + slot + HDR, p->payload, p->size);
 	rfm_store32_release(p->base, slot + SEQ_OFF, seq);
+	/* dds: each node has its own copy: send the slot (a fence elsewhere). */
+	rfm_mem_flush(p->cli->node, slot, HDR + p->size);
 }
 
 /*
@@ -243,6 +245,7 @@ static int answer(struct ping *p, uint32_t seq, uint32_t flags)
 	if (size)
 		memmove(p->base + reply + HDR, p->base + p->offset + HDR, size);
 	rfm_store32_release(p->base, reply + SEQ_OFF, seq);
+	rfm_mem_flush(p->cli->node, reply, HDR + size);
 	if (p->mode == MODE_EVENT && !(flags & FLAG_STOP))
 		return notify(p, sender, seq);
 	return 0;

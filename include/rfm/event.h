@@ -87,7 +87,8 @@ enum rfm_event_type {
 	RFM_EVENT_NODE_DOWN = 18,
 	/** Records from a node were lost on the way (`dds:`: a partition
 	 *  outlasted delivery); sender = that node, data = how many. The own
-	 *  copy is resynchronised from that node's words. Enable it like a
+	 *  copy is resynchronised from that node's words. data 0: that node
+	 *  has a window of another size, and its records are ignored. Enable it like a
 	 *  network type where the backend can lose records (`dds:`); elsewhere
 	 *  enabling it fails with ::RFM_ENOTSUP. See docs/dds.md. */
 	RFM_EVENT_LINK = 19,

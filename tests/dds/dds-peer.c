@@ -14,6 +14,10 @@
  *   health PERIOD_MS MISSES -> ok          rfm_health_start
  *   rwrite X              -> ok            the record state.frame = X
  *   rread                 -> record X
+ *   ring-create           -> ok            a ring at 0x4000 (64 slots of 64 bytes)
+ *   ring-open             -> ok            a consumer of that ring
+ *   ring-pub TEXT         -> ok
+ *   ring-take MS          -> msg TEXT | timeout
  *   quit                  -> bye           and exits 0
  *
  * Every wait has a deadline given by the test: a hang guard, not a timing
@@ -131,6 +135,8 @@ int main(int argc, char **argv)
 	rfm_node *node;
 	rfm_layout *layout = NULL;
 	rfm_record *rec = NULL;
+	rfm_ring *ring = NULL;
+	rfm_ring_consumer *cons = NULL;
 	char line[512];
 	int ret;
 
@@ -190,12 +196,34 @@ int main(int argc, char **argv)
 			uint64_t x = 0;
 			ret = rfm_record_read(rec, &x, sizeof(x), NULL);
 			ret < 0 ? reply_error(ret) : (void)printf("record %llu\n", (unsigned long long)x);
+		} else if (!strcmp(cmd, "ring-create")) {
+			/* Polled, not notified: no event needs the consumer's entry first. */
+			struct rfm_ring_config rc = { .struct_size = sizeof(rc), .slot_size = 64,
+						      .slot_count = 64 };
+			ret = rfm_ring_create(node, 0x4000, 0x8000, &rc, &ring);
+			ret ? reply_error(ret) : (void)printf("ok\n");
+		} else if (!strcmp(cmd, "ring-open")) {
+			ret = rfm_ring_consumer_open(node, 0x4000, 0, &cons);
+			ret ? reply_error(ret) : (void)printf("ok\n");
+		} else if (!strcmp(cmd, "ring-pub") && ring && sscanf(line, "%*s %63s", text) == 1) {
+			ret = rfm_ring_publish(ring, text, strlen(text) + 1, 5000000000ll);
+			ret ? reply_error(ret) : (void)printf("ok\n");
+		} else if (!strcmp(cmd, "ring-take") && cons && sscanf(line, "%*s %lu", &a) == 1) {
+			struct rfm_ring_msg msg;
+			memset(text, 0, sizeof(text));
+			ret = rfm_ring_consume(cons, text, 64, &msg, (int64_t)a * 1000000);
+			if (ret == RFM_ETIMEDOUT)
+				printf("timeout\n");
+			else
+				ret ? reply_error(ret) : (void)printf("msg %s\n", text);
 		} else if (!strcmp(cmd, "quit")) {
 			break;
 		} else {
 			printf("error %d bad command: %s", RFM_EINVAL, line);
 		}
 	}
+	rfm_ring_consumer_close(cons);
+	rfm_ring_close(ring);
 	rfm_record_close(rec);
 	rfm_layout_free(layout);
 	rfm_close(node);

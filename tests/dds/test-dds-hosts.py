@@ -11,10 +11,12 @@ addresses, with a 1 s participant lease; nodes announce a 10 s presence
 lease, so a node seen down was dropped by DDS discovery itself (its
 writers forget it, and what they send meanwhile is lost to it).
 
-Cases: memory, events and records across two namespaces; a late joiner
+Cases: memory, events, records and a ring across two namespaces; a late joiner
 sees the window; kill -9 of a node -> NODE_DOWN; the link pulled and
 plugged again -> NODE_DOWN on both sides, NODE_UP, the gap counted
-(RFM_EVENT_LINK) and the lost write back after the resync.
+(RFM_EVENT_LINK) and the lost write back after the resync; a node of
+another window size met when its link comes up -> RFM_EVENT_LINK, data 0,
+on both sides.
 
 Root and `ip netns` are needed: otherwise exit 77 with the reason.
 Namespaces and peers are removed on every way out.
@@ -124,11 +126,11 @@ def main():
         lab_env["CYCLONEDDS_URI"] = "file://" + conf
         domain = 20 + os.getpid() % 200
 
-        def uri(k):
-            return f"dds:hosts?node={k}&size=64K&domain={domain}&lease=10000&join=1500"
+        def uri(k, size="64K"):
+            return f"dds:hosts?node={k}&size={size}&domain={domain}&lease=10000&join=1500"
 
-        def start(k):
-            p = Peer(lab_env, k, uri(k), libpath)
+        def start(k, size="64K"):
+            p = Peer(lab_env, k, uri(k, size), libpath)
             peers.append(p)
             return p
 
@@ -142,6 +144,16 @@ def main():
         p1.ok("rwrite 42")
         p2.event(INTR2, 1)
         assert p2.ask("rread") == "record 42"
+        # A ring made on host 1, consumed on host 2: the event after the
+        # create says the ring is in node 2's copy.
+        p1.ok("ring-create")
+        p1.ok("send 2 1 8")
+        assert p2.event(INTR1, 1) == 8
+        p2.ok("ring-open")
+        for word in ("one", "two", "three"):
+            p1.ok(f"ring-pub {word}")
+        for word in ("one", "two", "three"):
+            assert p2.ask(f"ring-take {GUARD_MS}") == f"msg {word}"
 
         print("a late joiner sees the window")
         p3 = start(3)
@@ -175,6 +187,14 @@ def main():
         assert missed >= 1, missed
         assert p2.ask(f"until 0x200 during {GUARD_MS}") == "ok"
         print(f"node 2 counted {missed} record(s) of node 1 missed, and resynced")
+
+        print("a node with another window size, met when its link comes up: reported")
+        subprocess.run([LAB, "link", "3", "down"], env=lab_env, check=True)
+        p3 = start(3, "128K")  # alone: nobody to disagree with
+        p3.ok(f"enable {1 << LINK:x}")
+        subprocess.run([LAB, "link", "3", "up"], env=lab_env, check=True)
+        assert p1.event(LINK, 3) == 0
+        assert p3.event(LINK, 1) == 0
         return 0
     finally:
         for p in peers:

@@ -61,7 +61,7 @@ NodeInfo.__doc__ = """Facts about a node (rfm_node_get_info()).
 
 node_id: this node's id; size: window size in bytes; max_nodes: node ids on
 the network; nodes_attached: nodes attached now, this one included (0 if the
-backend cannot tell); backend: "shm", "dev" or "rfm2g"; uri: the canonical
+backend cannot tell); backend: "shm", "dev", "rfm2g" or "dds"; uri: the canonical
 URI; incarnation: how many times this node id has been attached."""
 
 
@@ -108,7 +108,7 @@ class Node:
 
     @property
     def backend(self):
-        """Name of the backend: "shm", "dev" or "rfm2g"."""
+        """Name of the backend: "shm", "dev", "rfm2g" or "dds"."""
         return _swig.rfm_node_backend(self._h)
 
     @property
