@@ -10,7 +10,9 @@ the same veth link, one after the other, in one run:
     raw UDP        bench/udp-pingpong (blocking recvfrom, no library)
     ddsperf        ddsperf ping size PAYLOAD / ddsperf pong
     dds:           bench/bench-event-rtt: rfm_mem_write of the payload,
-                   rfm_event_send, rfm_event_wait, rfm_mem_read, each way
+                   rfm_event_send, rfm_event_wait, rfm_mem_read, each way;
+                   once as it comes (the waiters sleep) and once with spin=-1
+                   (they spin: the cost of waking them shows as the gap)
   throughput, 4 KiB samples/writes per second, reliable:
     ddsperf        ddsperf pub size 4096 / ddsperf sub
     dds:           bench/bench-repl-write (rfm_mem_write, checked at the end)
@@ -147,17 +149,18 @@ def ddsperf_round_trip(lab, args):
             "p999": None}
 
 
-def uri(args, node):
+def uri(args, node, extra=""):
     if args.scheme == "shm":
-        return f"shm:{args.net}?node={node}&size=1M"
-    return f"dds:{args.net}?node={node}&size=1M&domain={args.domain}"
+        return f"shm:{args.net}?node={node}&size=1M{extra}"
+    return f"dds:{args.net}?node={node}&size=1M&domain={args.domain}{extra}"
 
 
-def rfm_round_trip(lab, build, args):
+def rfm_round_trip(lab, build, args, extra=""):
+    """extra "&spin=-1": both waiters spin instead of sleeping."""
     prog = f"{build}/bench/bench-event-rtt"
-    echo = lab.start(2, prog, "echo", uri(args, 2), str(args.payload), ready="ready")
-    res = must(lab.run(1, prog, "ping", uri(args, 1), "2", str(args.payload), str(args.count)),
-               "bench-event-rtt ping")
+    echo = lab.start(2, prog, "echo", uri(args, 2, extra), str(args.payload), ready="ready")
+    res = must(lab.run(1, prog, "ping", uri(args, 1, extra), "2", str(args.payload),
+                       str(args.count)), "bench-event-rtt ping")
     lab.stop(echo)
     r = last_json(res.stdout)
     return {"p50": r["p50_ns"] / 1e3, "p99": r["p99_ns"] / 1e3, "p999": r["p999_ns"] / 1e3}
@@ -215,7 +218,7 @@ def report(res, args):
     md = args.markdown
     rfm_name = f"rfm events + {args.payload} B writes ({args.scheme}:)"
     rows = [("raw UDP ping-pong", res["udp"]), ("ddsperf ping/pong", res["ddsperf_rt"]),
-            (rfm_name, res["rfm_rt"])]
+            (rfm_name, res["rfm_rt"]), ("  the same, waiters spin (spin=-1)", res["rfm_rt_spin"])]
     print(f"bench-hosts: node 1 and node 2 in two network namespaces, veth + bridge; "
           f"{machine()}")
     print(f"round trip, {args.payload} B each way, {args.count} round trips "
@@ -223,12 +226,12 @@ def report(res, args):
     if md:
         print("\n| round trip (µs) | P50 | P99 | P99.9 |\n|---|---:|---:|---:|")
     else:
-        print(f"  {'':32} {'P50 us':>9} {'P99 us':>9} {'P99.9 us':>9}")
+        print(f"  {'':36} {'P50 us':>9} {'P99 us':>9} {'P99.9 us':>9}")
     for name, r in rows:
         if md:
             print(f"| {name} | {fmt(r['p50'])} | {fmt(r['p99'])} | {fmt(r['p999'])} |")
         else:
-            print(f"  {name:32} {fmt(r['p50']):>9} {fmt(r['p99']):>9} {fmt(r['p999']):>9}")
+            print(f"  {name:36} {fmt(r['p50']):>9} {fmt(r['p99']):>9} {fmt(r['p999']):>9}")
     tp = [("ddsperf pub/sub, 4 KiB", res["ddsperf_tp"]),
           (f"rfm_mem_write 4 KiB ({args.scheme}:)", res["rfm_tp"])]
     print(f"\nthroughput, reliable 4 KiB samples/writes (ddsperf: {args.seconds} s, "
@@ -240,7 +243,7 @@ def report(res, args):
         if md:
             print(f"| {name} | {r['rate']:.0f} | {mib:.0f} |")
         else:
-            print(f"  {name:32} {r['rate']:>9.0f}/s {mib:>7.0f} MiB/s")
+            print(f"  {name:36} {r['rate']:>9.0f}/s {mib:>7.0f} MiB/s")
     rt = res["rfm_rt"]["p50"] / res["ddsperf_rt"]["p50"]
     th = res["rfm_tp"]["rate"] / res["ddsperf_tp"]["rate"]
     print()
@@ -286,6 +289,7 @@ def main():
         res = {"udp": udp_round_trip(lab, build, args),
                "ddsperf_rt": ddsperf_round_trip(lab, args),
                "rfm_rt": rfm_round_trip(lab, build, args),
+               "rfm_rt_spin": rfm_round_trip(lab, build, args, "&spin=-1"),
                "ddsperf_tp": ddsperf_throughput(lab, args),
                "rfm_tp": rfm_throughput(lab, build, args)}
     finally:
