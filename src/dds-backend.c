@@ -3,7 +3,7 @@
  * The dds: backend: a reflective-memory network over Eclipse Cyclone DDS,
  * for hosts without cards. URI:
  *
- *   dds:NAME?node=N&size=BYTES&domain=D&lease=MS&join=MS&depth=N
+ *   dds:NAME?node=N&size=BYTES&domain=D&lease=MS&join=MS&depth=N&coalesce=NS
  *
  * NAME is the network (a DDS partition), D the DDS domain (0..230), N
  * this node's id. Cyclone itself (interfaces, peers, multicast) is set up
@@ -34,6 +34,7 @@ struct dds_params {
 	uint32_t lease_ms;
 	uint32_t join_ms;
 	uint32_t depth;
+	uint64_t coalesce_ns;
 };
 
 static bool valid_name(const char *name)
@@ -114,6 +115,11 @@ static int parse_params(struct rfm_uri *uri, struct dds_params *p)
 	if (ret)
 		return ret;
 	p->depth = (uint32_t)n;
+	p->coalesce_ns = RFM_DDS_COALESCE_DEFAULT_NS;
+	ret = take_number(uri, "coalesce", 0, 1000000000, "how long a write may wait, in ns,",
+			  &p->coalesce_ns);
+	if (ret)
+		return ret;
 	return rfm__uri_check_all_used(uri);
 }
 
@@ -130,6 +136,7 @@ static uint32_t new_incarnation(void)
 
 static void dds_release(struct dds_node *d)
 {
+	rfm__dds_coalesce_stop(d); /* held writes go out before we leave */
 	if (!d->forked) {
 		rfm__dds_stop_thread(d);
 		/* Deleting the participant disposes our presence: NODE_DOWN at once. */
@@ -168,6 +175,7 @@ static int dds_open_node(struct rfm_node *node, struct rfm_uri *uri)
 	d->lease_ms = p.lease_ms;
 	d->join_ms = p.join_ms;
 	d->depth = p.depth;
+	d->coalesce_ns = p.coalesce_ns;
 	d->inc = new_incarnation();
 	d->id = p.node_id;
 	d->snap_from = -1;
@@ -207,6 +215,9 @@ static int dds_open_node(struct rfm_node *node, struct rfm_uri *uri)
 	node->size = size;
 	node->id = d->id;
 	node->incarnation = d->inc;
+	ret = rfm__dds_coalesce_start(node);
+	if (ret)
+		goto fail;
 	ret = rfm__dds_join(node);
 	if (ret)
 		goto fail;
@@ -256,7 +267,7 @@ static void dds_get_info(const struct rfm_node *node, struct rfm_node_info *info
 static int dds_destroy(struct rfm_uri *uri, unsigned int flags)
 {
 	static const char *const keys[] = { "node", "size", "domain", "lease", "join",
-					    "depth", "loopback", "spin" };
+					    "depth", "loopback", "spin", "coalesce" };
 
 	(void)flags;
 	if (!valid_name(uri->path))
