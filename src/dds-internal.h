@@ -54,7 +54,7 @@ struct dds_piece {
 };
 #define DDS_BATCH_EVENT UINT64_C(1)
 /* Most bytes of writes a BATCH holds (pieces and their headers). */
-#define RFM_DDS_BATCH_MAX 16384u
+#define RFM_DDS_BATCH_MAX 65536u
 #define RFM_DDS_COALESCE_DEFAULT_NS 1000000u
 
 enum dds_snap_part {
