@@ -50,11 +50,25 @@ int rfm__dds_send(struct dds_node *d, rfm_dds_Msg *msg)
 	return ret;
 }
 
-/* Mark the words of [offset, offset+len) as ours, for a resync. */
+/*
+ * Mark the words of [offset, offset+len) as ours, for a resync: 64 words
+ * per bitmap word, and no atomic at all when they are marked already (a
+ * writer rewrites the same places; one locked OR per 8 bytes was a fifth
+ * of a 4 KiB write's time).
+ */
 static void mark_own(struct dds_node *d, uint64_t offset, uint64_t len)
 {
-	for (uint64_t w = offset / 8, end = (offset + len + 7) / 8; w < end; w++)
-		__atomic_fetch_or(&d->own[w / 64], UINT64_C(1) << (w % 64), __ATOMIC_RELAXED);
+	uint64_t w = offset / 8, end = (offset + len + 7) / 8;
+
+	while (w < end) {
+		uint64_t bit = w % 64, n = end - w < 64 - bit ? end - w : 64 - bit;
+		uint64_t mask = (n == 64 ? ~UINT64_C(0) : (UINT64_C(1) << n) - 1) << bit;
+		uint64_t *word = &d->own[w / 64];
+
+		if ((__atomic_load_n(word, __ATOMIC_RELAXED) & mask) != mask)
+			__atomic_fetch_or(word, mask, __ATOMIC_RELAXED);
+		w += n;
+	}
 }
 
 int rfm__dds_publish(struct rfm_node *node, uint64_t offset, uint64_t len)
