@@ -78,6 +78,8 @@ int rfm__dds_publish(struct rfm_node *node, uint64_t offset, uint64_t len)
 
 	if (d->forked)
 		return rfm__error(RFM_ECLOSED, "%s: handle inherited through fork()", node->uri);
+	if (!len)
+		return 0; /* nothing to send, as before batches */
 	mark_own(d, offset, len);
 	pthread_mutex_lock(&d->pub_lock);
 	if (rfm__dds_hold_write(d, offset, len, &ret)) {

@@ -176,8 +176,8 @@ static void check_burst(rfm_node *node, unsigned long n, unsigned long off, unsi
 		}
 		if (!ret && (ev.type != type || ev.sender != from))
 			continue;
-		if (!ret)
-			ret = rfm_mem_read(node, off, &word, sizeof(word));
+		if (!ret) /* atomic: the burst's later writes may be landing */
+			ret = rfm_mem_peek32(node, off, &word);
 		if (ret) {
 			reply_error(ret);
 			return;
