@@ -39,7 +39,23 @@ enum dds_kind {
 	DDS_KIND_EVENT = 2,	/* to, type, word, stamp = sent_ns */
 	DDS_KIND_SNAP_REQ = 3,	/* to = the peer asked, word = nonce */
 	DDS_KIND_SNAP = 4,	/* to = requester; type = enum dds_snap_part */
+	/* 5 is not used: heartbeats are window words (health.c's table). */
+	DDS_KIND_BATCH = 6,	/* data = writes (struct dds_piece each), in order;
+				 * extra & DDS_BATCH_EVENT: then the event of to,
+				 * type, word, stamp, as EVENT */
 };
+
+/* A BATCH sample's data: a run of these, each followed by len bytes
+ * padded to 8. */
+struct dds_piece {
+	uint64_t offset;
+	uint32_t len;
+	uint32_t reserved;
+};
+#define DDS_BATCH_EVENT UINT64_C(1)
+/* Most bytes of writes a BATCH holds (pieces and their headers). */
+#define RFM_DDS_BATCH_MAX 65536u
+#define RFM_DDS_COALESCE_DEFAULT_NS 1000000u
 
 enum dds_snap_part {
 	DDS_SNAP_HEADER = 0,	/* data = struct dds_snap_vector, extra = window size */
@@ -100,6 +116,18 @@ struct dds_node {
 	/* Sending: one sequence for every sample of ours. */
 	pthread_mutex_t pub_lock;
 	uint64_t seq;		/* last seq sent */
+	/* Coalescing (dds-coalesce.c), under pub_lock: writes held back for
+	 * the event that usually follows them, to go out as one sample. */
+	uint64_t coalesce_ns;	/* how long a write may wait; 0: never held */
+	uint8_t *batch;		/* RFM_DDS_BATCH_MAX bytes of pieces */
+	uint32_t batch_len;
+	uint32_t batches;	/* batches begun: the flusher sees activity */
+	uint32_t batch_futex;	/* the flusher sleeps on it */
+	bool flusher_idle;	/* asleep with no deadline: wake it for a batch */
+	bool batch_stop;
+	bool peer_in_process;	/* a peer of this process: never hold (atomic) */
+	pthread_t flusher;
+	bool flusher_started;
 
 	/* Receiving (the thread) and what it learnt; lock for the readers. */
 	pthread_mutex_t lock;
@@ -147,6 +175,16 @@ void rfm__dds_stop_thread(struct dds_node *d);
 void rfm__dds_apply(struct rfm_node *node, const rfm_dds_Msg *m);
 /* Store @len bytes at @off of the window, highest address first. */
 void rfm__dds_store(struct dds_node *d, uint64_t off, const uint8_t *src, uint64_t len);
+
+/* dds-coalesce.c */
+int rfm__dds_coalesce_start(struct rfm_node *node);
+void rfm__dds_coalesce_stop(struct dds_node *d);
+/* Hold a write of [offset, offset+len) in the batch; false: send it now. */
+bool rfm__dds_hold_write(struct dds_node *d, uint64_t offset, uint64_t len, int *ret);
+/* Send the held writes as one BATCH (pub_lock held); @ev: with this event. */
+int rfm__dds_flush_locked(struct dds_node *d, const rfm_dds_Msg *ev);
+/* Apply a BATCH's writes; false: malformed or outside the window. */
+bool rfm__dds_apply_batch(struct dds_node *d, const rfm_dds_Msg *m);
 
 /* dds-events.c */
 extern const struct rfm_backend_ev_ops rfm__dds_ev_ops;

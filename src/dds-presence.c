@@ -224,6 +224,12 @@ void rfm__dds_presence_take(struct rfm_node *node)
 		}
 		dds_return_loan(d->node_reader, samples, n);
 	}
+	/* A peer in this process reads our writes as our calls return: hold none. */
+	bool near = false;
+	for (int id = 0; id < RFM_MAX_NODES; id++)
+		if (id != d->id && d->peers[id].alive && d->peers[id].pid == (int32_t)getpid())
+			near = true;
+	__atomic_store_n(&d->peer_in_process, near, __ATOMIC_RELAXED);
 	pthread_cond_broadcast(&d->cond);
 }
 

@@ -23,6 +23,13 @@ int rfm__dds_send_locked(struct dds_node *d, rfm_dds_Msg *msg)
 {
 	dds_return_t rc;
 
+	if (d->batch_len && msg->kind != DDS_KIND_BATCH) {
+		/* Held writes first: the writer's order. */
+		int ret = rfm__dds_flush_locked(d, NULL);
+
+		if (ret)
+			return ret;
+	}
 	msg->inc = d->inc;
 	msg->writer = (uint8_t)d->id;
 	msg->seq = ++d->seq;
@@ -43,21 +50,43 @@ int rfm__dds_send(struct dds_node *d, rfm_dds_Msg *msg)
 	return ret;
 }
 
-/* Mark the words of [offset, offset+len) as ours, for a resync. */
+/*
+ * Mark the words of [offset, offset+len) as ours, for a resync: 64 words
+ * per bitmap word, and no atomic at all when they are marked already (a
+ * writer rewrites the same places; one locked OR per 8 bytes was a fifth
+ * of a 4 KiB write's time).
+ */
 static void mark_own(struct dds_node *d, uint64_t offset, uint64_t len)
 {
-	for (uint64_t w = offset / 8, end = (offset + len + 7) / 8; w < end; w++)
-		__atomic_fetch_or(&d->own[w / 64], UINT64_C(1) << (w % 64), __ATOMIC_RELAXED);
+	uint64_t w = offset / 8, end = (offset + len + 7) / 8;
+
+	while (w < end) {
+		uint64_t bit = w % 64, n = end - w < 64 - bit ? end - w : 64 - bit;
+		uint64_t mask = (n == 64 ? ~UINT64_C(0) : (UINT64_C(1) << n) - 1) << bit;
+		uint64_t *word = &d->own[w / 64];
+
+		if ((__atomic_load_n(word, __ATOMIC_RELAXED) & mask) != mask)
+			__atomic_fetch_or(word, mask, __ATOMIC_RELAXED);
+		w += n;
+	}
 }
 
 int rfm__dds_publish(struct rfm_node *node, uint64_t offset, uint64_t len)
 {
 	struct dds_node *d = node->priv;
+	int ret = 0;
 
 	if (d->forked)
 		return rfm__error(RFM_ECLOSED, "%s: handle inherited through fork()", node->uri);
+	if (!len)
+		return 0; /* nothing to send, as before batches */
 	mark_own(d, offset, len);
-	while (len) {
+	pthread_mutex_lock(&d->pub_lock);
+	if (rfm__dds_hold_write(d, offset, len, &ret)) {
+		pthread_mutex_unlock(&d->pub_lock);
+		return ret;
+	}
+	while (len && !ret) {
 		uint32_t n = len < RFM_DDS_CHUNK ? (uint32_t)len : RFM_DDS_CHUNK;
 		/* Serialised from the window itself: no copy. */
 		rfm_dds_Msg m = {
@@ -66,14 +95,13 @@ int rfm__dds_publish(struct rfm_node *node, uint64_t offset, uint64_t len)
 			.offset = offset,
 			.data = { ._maximum = n, ._length = n, ._buffer = d->window + offset },
 		};
-		int ret = rfm__dds_send(d, &m);
 
-		if (ret)
-			return ret;
+		ret = rfm__dds_send_locked(d, &m);
 		offset += n;
 		len -= n;
 	}
-	return 0;
+	pthread_mutex_unlock(&d->pub_lock);
+	return ret;
 }
 
 void rfm__dds_store(struct dds_node *d, uint64_t off, const uint8_t *src, uint64_t len)
@@ -114,6 +142,23 @@ static void report_gap(struct rfm_node *node, unsigned int writer, uint64_t miss
 	rfm__dds_want_resync(node, writer);
 }
 
+/* An EVENT, or the event a BATCH ends with: queue it if it is for us. */
+static void apply_event(struct rfm_node *node, const rfm_dds_Msg *m)
+{
+	struct dds_node *d = node->priv;
+
+	if (m->to == d->id || m->to == RFM_NODE_ALL) {
+		struct rfm_ev_record rec = {
+			.type = m->type,
+			.sender = m->writer,
+			.data = m->word,
+			.sent_ns = m->stamp,
+		};
+		if (rec.type <= RFM_EVENT_INTR4)
+			rfm__dds_deliver(node, &rec);
+	}
+}
+
 void rfm__dds_apply(struct rfm_node *node, const rfm_dds_Msg *m)
 {
 	struct dds_node *d = node->priv;
@@ -150,16 +195,15 @@ void rfm__dds_apply(struct rfm_node *node, const rfm_dds_Msg *m)
 		rfm__dds_store(d, m->offset, m->data._buffer, m->data._length);
 		return;
 	case DDS_KIND_EVENT:
-		if (m->to == d->id || m->to == RFM_NODE_ALL) {
-			struct rfm_ev_record rec = {
-				.type = m->type,
-				.sender = m->writer,
-				.data = m->word,
-				.sent_ns = m->stamp,
-			};
-			if (rec.type <= RFM_EVENT_INTR4)
-				rfm__dds_deliver(node, &rec);
+		apply_event(node, m);
+		return;
+	case DDS_KIND_BATCH:
+		if (!rfm__dds_apply_batch(d, m)) {
+			d->mismatched++; /* a node with another window size */
+			return;
 		}
+		if (m->extra & DDS_BATCH_EVENT)
+			apply_event(node, m);
 		return;
 	case DDS_KIND_SNAP:
 		if (m->to == d->id)

@@ -73,7 +73,8 @@ src_librfm_dds_la_SOURCES = \
 	src/dds-replicate.c \
 	src/dds-events.c \
 	src/dds-presence.c \
-	src/dds-snapshot.c
+	src/dds-snapshot.c \
+	src/dds-coalesce.c
 nodist_src_librfm_dds_la_SOURCES = src/dds-wire.c src/dds-wire.h
 src_librfm_dds_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden $(DDS_CFLAGS) -I$(top_builddir)/src
 src_librfm_dds_la_LIBADD = $(DDS_LIBS)

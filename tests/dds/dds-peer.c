@@ -10,6 +10,11 @@
  *   until OFF TEXT MS     -> ok | timeout  poll the copy until it reads TEXT
  *   enable MASK           -> ok            rfm_event_enable (hex mask)
  *   send TO TYPE DATA     -> ok
+ *   burst N OFF TO TYPE   -> ok            N times: the 4-byte count I (1..N)
+ *                                          written at OFF, then event TYPE, data I
+ *   check N OFF FROM TYPE MS -> ok | bad I V | timeout
+ *                                          N events of a burst, each after its data:
+ *                                          the word at OFF reads at least I
  *   wait TYPE FROM MS     -> event TYPE FROM DATA | timeout (others kept for later waits)
  *   health PERIOD_MS MISSES -> ok          rfm_health_start
  *   rwrite X              -> ok            the record state.frame = X
@@ -87,6 +92,24 @@ static void until(rfm_node *node, unsigned long off, const char *text, unsigned 
 	}
 }
 
+static void burst(rfm_node *node, unsigned long n, unsigned long off, unsigned int to,
+		  unsigned int type)
+{
+	for (uint32_t i = 1; i <= n; i++) {
+		int ret = rfm_mem_write(node, off, &i, sizeof(i));
+
+		if (!ret) {
+			ret = rfm_event_send(node, to, type, i);
+			ret = ret < 0 ? ret : 0;
+		}
+		if (ret) {
+			reply_error(ret);
+			return;
+		}
+	}
+	printf("ok\n");
+}
+
 /* Events taken while waiting for another one, for a later wait. */
 static struct rfm_event backlog[256];
 static unsigned int backlog_n;
@@ -130,6 +153,45 @@ static void wait_event(rfm_node *node, unsigned int type, unsigned int from, uns
 	}
 }
 
+static void check_burst(rfm_node *node, unsigned long n, unsigned long off, unsigned int from,
+			unsigned int type, unsigned long ms)
+{
+	uint64_t end = now_ms() + ms;
+	uint32_t next = 1;
+	struct rfm_event ev;
+
+	while (next <= n) {
+		uint64_t now = now_ms();
+		uint32_t word = 0;
+		int ret;
+
+		if (now > end) {
+			printf("timeout\n");
+			return;
+		}
+		ret = rfm_event_wait(node, &ev, (int64_t)(end - now) * 1000000);
+		if (ret == RFM_ETIMEDOUT) {
+			printf("timeout\n");
+			return;
+		}
+		if (!ret && (ev.type != type || ev.sender != from))
+			continue;
+		if (!ret) /* atomic: the burst's later writes may be landing */
+			ret = rfm_mem_peek32(node, off, &word);
+		if (ret) {
+			reply_error(ret);
+			return;
+		}
+		/* In order, and never ahead of the data it follows. */
+		if (ev.data != next || word < next) {
+			printf("bad %u %u\n", ev.data, word);
+			return;
+		}
+		next++;
+	}
+	printf("ok\n");
+}
+
 int main(int argc, char **argv)
 {
 	rfm_node *node;
@@ -158,7 +220,7 @@ int main(int argc, char **argv)
 	printf("ready %d\n", rfm_node_id(node));
 	while (fgets(line, sizeof(line), stdin)) {
 		char cmd[16], text[256];
-		unsigned long a = 0, b = 0, c = 0;
+		unsigned long a = 0, b = 0, c = 0, d = 0, e = 0;
 
 		text[0] = 0;
 		if (sscanf(line, "%15s", cmd) != 1)
@@ -180,6 +242,12 @@ int main(int argc, char **argv)
 		} else if (!strcmp(cmd, "send") && sscanf(line, "%*s %lu %lu %lu", &a, &b, &c) == 3) {
 			ret = rfm_event_send(node, (unsigned int)a, (unsigned int)b, (uint32_t)c);
 			ret < 0 ? reply_error(ret) : (void)printf("ok\n");
+		} else if (!strcmp(cmd, "burst") &&
+			   sscanf(line, "%*s %lu %lx %lu %lu", &a, &b, &c, &d) == 4) {
+			burst(node, a, b, (unsigned int)c, (unsigned int)d);
+		} else if (!strcmp(cmd, "check") &&
+			   sscanf(line, "%*s %lu %lx %lu %lu %lu", &a, &b, &c, &d, &e) == 5) {
+			check_burst(node, a, b, (unsigned int)c, (unsigned int)d, e);
 		} else if (!strcmp(cmd, "wait") && sscanf(line, "%*s %lu %lu %lu", &a, &b, &c) == 3) {
 			wait_event(node, (unsigned int)a, (unsigned int)b, c);
 		} else if (!strcmp(cmd, "health") && sscanf(line, "%*s %lu %lu", &a, &b) == 2) {

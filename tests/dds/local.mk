@@ -7,7 +7,7 @@
 if WITH_TESTS
 check_PROGRAMS += tests/dds/test-dds
 tests_dds_test_dds_SOURCES = tests/dds/test-dds.c
-tests_dds_test_dds_CPPFLAGS = $(rfm_test_cppflags)
+tests_dds_test_dds_CPPFLAGS = $(rfm_test_cppflags) -I$(top_srcdir)/src
 tests_dds_test_dds_LDADD = $(rfm_test_ldadd)
 
 TESTS += tests/dds/run-dds-suites.sh

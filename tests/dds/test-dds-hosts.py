@@ -11,7 +11,9 @@ addresses, with a 1 s participant lease; nodes announce a 10 s presence
 lease, so a node seen down was dropped by DDS discovery itself (its
 writers forget it, and what they send meanwhile is lost to it).
 
-Cases: memory, events, records and a ring across two namespaces; a late joiner
+Cases: memory, events, records and a ring across two namespaces; a write
+and the event after it go out as one packet (coalescing), in order, and a
+write no event follows still arrives; a late joiner
 sees the window; kill -9 of a node -> NODE_DOWN; the link pulled and
 plugged again -> NODE_DOWN on both sides, NODE_UP, the gap counted
 (RFM_EVENT_LINK) and the lost write back after the resync; a node of
@@ -154,6 +156,25 @@ def main():
             p1.ok(f"ring-pub {word}")
         for word in ("one", "two", "three"):
             assert p2.ask(f"ring-take {GUARD_MS}") == f"msg {word}"
+
+        print("a write and its event: one sample, one packet; order kept")
+        burst = 300
+
+        def tx_packets():
+            out = subprocess.run([LAB, "exec", "1", "cat", "/sys/class/net/eth0/statistics/tx_packets"],
+                                 env=lab_env, capture_output=True, text=True, check=True)
+            return int(out.stdout)
+
+        before = tx_packets()
+        p1.ok(f"burst {burst} 0x300 2 {INTR1}")
+        assert p2.ask(f"check {burst} 0x300 1 {INTR1} {GUARD_MS}") == "ok"
+        sent = tx_packets() - before
+        print(f"node 1 sent {sent} packets for {burst} writes and their events")
+        # One each, and some slack for Cyclone's own traffic; two samples
+        # each (a write, then the event) would be 2 * burst at least.
+        assert sent < burst * 3 // 2, sent
+        p1.ok("write 0x400 alone")  # no event after it: held, then sent anyway
+        assert p2.ask(f"until 0x400 alone {GUARD_MS}") == "ok"
 
         print("a late joiner sees the window")
         p3 = start(3)

@@ -4,12 +4,14 @@
  * the window: URI errors, node ids in use and window sizes that differ
  * (both named), copies that are private until the library replicates,
  * rfm_mem_flush(), interrupts that follow their data in the writer's
- * order, records, a late joiner's snapshot, presence as NODE_UP/NODE_DOWN.
+ * order, records, a late joiner's snapshot, presence as NODE_UP/NODE_DOWN,
+ * waits that sleep at once unless spin=NS says otherwise.
  * Runs with RFM_TEST_BACKEND=dds (tests/dds/run-dds-suites.sh).
  */
 #include <unistd.h>
 
 #include "rfm-cmocka.h"
+#include "internal.h" /* the handle's spin, which has no getter */
 
 #define WINDOW (64 * 1024)
 #define WAIT_NS 10000000000ll /* a hang guard, not a timing assertion */
@@ -71,6 +73,8 @@ static void bad_uris_are_refused(void **state)
 		{ "node=1&size=1000", RFM_ESIZE, "multiple of 8" },
 		{ "node=1&lease=5", RFM_EURI, "lease" },
 		{ "node=1&depth=10", RFM_EURI, "depth" },
+		{ "node=1&coalesce=x", RFM_EURI, "how long a write may wait" },
+		{ "node=1&coalesce=2000000000", RFM_EURI, "0..1000000000" },
 		{ "node=1&colour=red", RFM_EURI, "unknown parameter 'colour'" },
 	};
 	rfm_node *node;
@@ -288,6 +292,28 @@ static void presence_gives_node_up_and_down(void **state)
 	rfm_close(a);
 }
 
+/*
+ * An event from another host takes tens of µs: the library's 20 µs spin
+ * rarely catches one and takes the CPU from the receive thread, so dds:
+ * waits sleep at once; spin=NS and rfm_event_set_spin() still rule.
+ */
+static void waits_sleep_at_once_unless_told(void **state)
+{
+	char uri[512];
+	rfm_node *a, *b;
+
+	(void)state;
+	a = open_node(1);
+	assert_int_equal(a->spin_ns, 0);
+	snprintf(uri, sizeof(uri), "%s&spin=5000", harness_node_uri(&net, 2));
+	assert_rfm_ok(rfm_open(uri, &b));
+	assert_int_equal(b->spin_ns, 5000);
+	assert_rfm_ok(rfm_event_set_spin(a, 7000));
+	assert_int_equal(a->spin_ns, 7000);
+	rfm_close(b);
+	rfm_close(a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -299,6 +325,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(records_reach_the_other_copy, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_late_joiner_gets_the_window, setup, teardown),
 		cmocka_unit_test_setup_teardown(presence_gives_node_up_and_down, setup, teardown),
+		cmocka_unit_test_setup_teardown(waits_sleep_at_once_unless_told, setup, teardown),
 	};
 
 	harness_init();
