@@ -416,7 +416,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char
 		return MHD_YES;
 	}
 	if (!serve_host_allowed(MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Host"),
-				s->port))
+				__atomic_load_n(&s->port, __ATOMIC_ACQUIRE)))
 		return send_error(conn, MHD_HTTP_FORBIDDEN,
 				  "the Host header does not name this server (use localhost or "
 				  "its address)");
@@ -459,6 +459,9 @@ struct MHD_Daemon *serve_http_start(struct serve *s, const char *bind, uint16_t 
 		cli_usage_error(s->cli, "--bind '%s' is not an IPv4 or IPv6 address", bind);
 		return NULL;
 	}
+	/* Known before the first request when given; with 0, the chosen one is
+	 * stored below, before the ready line tells any client where it is. */
+	__atomic_store_n(&s->port, port, __ATOMIC_RELEASE);
 	d = MHD_start_daemon(flags, port, NULL, NULL, handle, s,
 			     MHD_OPTION_SOCK_ADDR, addr,
 			     MHD_OPTION_CONNECTION_LIMIT, (unsigned int)SERVE_MAX_CONNECTIONS,
@@ -472,6 +475,6 @@ struct MHD_Daemon *serve_http_start(struct serve *s, const char *bind, uint16_t 
 	}
 	const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
 	*chosen = info ? info->port : port;
-	s->port = *chosen;
+	__atomic_store_n(&s->port, *chosen, __ATOMIC_RELEASE); /* request threads read it */
 	return d;
 }

@@ -55,7 +55,7 @@ struct serve {
 	struct serve_hist_bin *hist;
 	size_t nhist;
 	const char *hist_path;
-	uint16_t port;			/* the port it listens on */
+	uint16_t port;			/* the port it listens on (atomic: request threads read it) */
 	struct serve_counts *counts;	/* by node and type (serve-counts.c) */
 };
 
