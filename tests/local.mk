@@ -154,9 +154,23 @@ VALGRIND_TESTS = \
 	tests/layout/test-layout-parse tests/layout/test-layout-access \
 	tests/events/test-events-api tests/events/test-events-segment \
 	tests/rings/test-rings-api tests/dev/test-dev tests/test-fault
+# The dds: backend's own suite and the ring suite once more on dds: (each
+# node a handle of this process with its own copy), when it is built; run
+# directly, as the dds: suite is not one of TESTS by itself.
+if HAVE_DDS
+VALGRIND_DDS_TESTS = tests/dds/test-dds tests/rings/test-rings-api
+CLEANFILES += tests/dds/test-dds.valgrind-dds.log tests/rings/test-rings-api.valgrind-dds.log
+else
+VALGRIND_DDS_TESTS =
+endif
 VALGRIND_COMMAND = $(abs_top_builddir)/libtool --mode=execute valgrind -q \
 	--error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite
 check-valgrind:
 	$(MAKE) $(AM_MAKEFLAGS) check TESTS="$(VALGRIND_TESTS)" \
 		LOG_COMPILER="$(VALGRIND_COMMAND)" TEST_SUITE_LOG=tests-valgrind.log
+	@for t in $(VALGRIND_DDS_TESTS); do \
+		RFM_TEST_BACKEND=dds $(VALGRIND_COMMAND) $$t >$$t.valgrind-dds.log 2>&1 || { \
+			cat $$t.valgrind-dds.log; echo "FAIL: $$t (dds:)"; exit 1; }; \
+		echo "PASS: $$t (dds:)"; \
+	done
 .PHONY: check-valgrind
