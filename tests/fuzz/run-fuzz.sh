@@ -32,10 +32,17 @@ uri | segment | layout) ;;
 *) echo "run-fuzz.sh: unknown target '$target'" >&2; exit 2 ;;
 esac
 
+# The dds: backend, when this build has it: its wire types are generated in
+# the build tree, and it links Cyclone DDS.
+dds=""
+if grep -q '^#define HAVE_DDS 1' "$build/config.h"; then
+	dds="-I$build/src $build/src/dds-wire.c $(pkg-config --cflags --libs CycloneDDS)"
+fi
+
 # shellcheck disable=SC2086
 "$clang" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-D_GNU_SOURCE -I"$build" -I"$src/include" -I"$build/include" -I"$src/src" \
-	"$src"/src/*.c "$src/tests/fuzz/$target-fuzz.c" $extra \
+	"$src"/src/*.c "$src/tests/fuzz/$target-fuzz.c" $extra $dds \
 	$(pkg-config --cflags --libs yaml-0.1) -lm -lpthread -lrt -o "$bin"
 
 rm -rf "$work"
