@@ -204,7 +204,7 @@ for i in $(seq 0 $((nodes - 1))); do
 	qemu-system-x86_64 -accel tcg -m 256M -smp 1 -nodefaults -display none \
 		-monitor "$monitor" -serial "file:$log" -no-reboot \
 		-kernel "$vmlinuz" -initrd "$out/initramfs.cpio.gz" \
-		-append "console=ttyS0 quiet panic=-1 rfmlab.test=$test_name rfmlab.index=$i rfmlab.nodes=$nodes rfmlab.cards=$cards rfmlab.args=$test_args" \
+		-append "console=ttyS0 quiet panic=-1 no_timer_check rfmlab.test=$test_name rfmlab.index=$i rfmlab.nodes=$nodes rfmlab.cards=$cards rfmlab.args=$test_args" \
 		"${card_args[@]}" \
 		</dev/null >"$out/qemu$i.log" 2>&1 &
 	pids+=($!)
