@@ -166,10 +166,10 @@ EXTRA_PROGRAMS += bench/udp-pingpong bench/bench-event-rtt bench/bench-repl-writ
 CLEANFILES += bench/udp-pingpong bench/bench-event-rtt bench/bench-repl-write
 EXTRA_DIST += bench/bench-hosts.py
 
-bench_udp_pingpong_SOURCES = bench/udp-pingpong.c bench/stats.h
-bench_bench_event_rtt_SOURCES = bench/bench-event-rtt.c bench/repl-peer.h bench/stats.h
+bench_udp_pingpong_SOURCES = bench/udp-pingpong.c $(BENCH_STATS)
+bench_bench_event_rtt_SOURCES = bench/bench-event-rtt.c bench/repl-peer.h $(BENCH_STATS)
 bench_bench_event_rtt_LDADD = src/librfm.la
-bench_bench_repl_write_SOURCES = bench/bench-repl-write.c bench/repl-peer.h bench/stats.h
+bench_bench_repl_write_SOURCES = bench/bench-repl-write.c bench/repl-peer.h $(BENCH_STATS)
 bench_bench_repl_write_LDADD = src/librfm.la
 
 bench_dds_deps = bench/udp-pingpong$(EXEEXT) bench/bench-event-rtt$(EXEEXT) \
