@@ -455,6 +455,38 @@ static void open_at_max(int *fds, struct open_counts *c)
 }
 
 /*
+ * As open_at_max(), but every file opened first and only then every queue
+ * grown, and all closed before returning: inside a memory cgroup at its
+ * limit the queues' growth is then the only memory charged (the kernel's
+ * file structures and the caller's own pages are taken while there is
+ * room), so an OOM kill can only come from a queue allocation.
+ */
+static void open_then_grow(int *fds, struct open_counts *c)
+{
+	memset(c, 0, sizeof(*c));
+	for (int i = 0; i < OPENERS; i++) {
+		fds[i] = open(DEV, O_RDWR | O_CLOEXEC);
+		if (fds[i] < 0)
+			count_errno(c, errno);
+		else
+			c->opened++;
+	}
+	for (int i = 0; i < OPENERS; i++) {
+		uint32_t depth = RFM_DEV_QUEUE_MAX;
+
+		if (fds[i] < 0)
+			continue;
+		if (ioctl(fds[i], RFM_IOC_SET_QUEUE_DEPTH, &depth) == 0)
+			c->grown++;
+		else
+			count_errno(c, errno);
+	}
+	for (int i = 0; i < OPENERS; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+}
+
+/*
  * A child that takes memory and holds it: into @cgroup (if any), first
  * in line for the OOM killer, touching 1 MiB at a time until it holds
  * @take_mib or MemAvailable is down to @leave_kib. Returns its PID once it
@@ -632,7 +664,7 @@ static void t_queue_memory_cgroup(void)
 
 		if (!write_cgroup_file("cgroup.procs", "0"))
 			_exit(2);
-		open_at_max(fds, &c);
+		open_then_grow(fds, &c);
 		_exit(write(p[1], &c, sizeof(c)) == sizeof(c) ? 0 : 3);
 	}
 	close(p[1]);
