@@ -119,21 +119,6 @@ out:
 	return rc;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* The value at quantile q of n sorted values: the ceil(q*n)-th smallest. */
-static uint64_t quantile(const uint64_t *v, size_t n, double q)
-{
-	size_t rank = (size_t)(q * (double)n + 0.999999);
-
-	return v[rank ? rank - 1 : 0];
-}
-
 static int ping(const char *uri, unsigned int peer, uint32_t size, uint32_t count,
 		uint32_t warmup)
 {
@@ -172,13 +157,13 @@ static int ping(const char *uri, unsigned int peer, uint32_t size, uint32_t coun
 	}
 	if (rfm_event_send(node, peer, RFM_EVENT_INTR1, STOP) < 0)
 		fail("stopping the echoer"); /* the figures stand; the echoer times out */
-	qsort(rtt, count, sizeof(*rtt), cmp_u64);
+	bench_sort_u64(rtt, count);
 	printf("{\"count\": %u, \"size\": %u, \"min_ns\": %llu, \"p50_ns\": %llu, "
 	       "\"p99_ns\": %llu, \"p999_ns\": %llu, \"max_ns\": %llu}\n",
 	       count, size, (unsigned long long)rtt[0],
-	       (unsigned long long)quantile(rtt, count, 0.5),
-	       (unsigned long long)quantile(rtt, count, 0.99),
-	       (unsigned long long)quantile(rtt, count, 0.999),
+	       (unsigned long long)bench_quantile_u64(rtt, count, 0.5),
+	       (unsigned long long)bench_quantile_u64(rtt, count, 0.99),
+	       (unsigned long long)bench_quantile_u64(rtt, count, 0.999),
 	       (unsigned long long)rtt[count - 1]);
 	rc = 0;
 out:
@@ -190,29 +175,16 @@ out:
 	return rc;
 }
 
-static int parse_u32(const char *s, unsigned long lo, unsigned long hi, uint32_t *out)
-{
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(s, &end, 0);
-	if (errno || end == s || *end || *s == '-' || v < lo || v > hi)
-		return -1;
-	*out = (uint32_t)v;
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	uint32_t peer, size, count, warmup = 1000;
 
-	if (argc == 4 && !strcmp(argv[1], "echo") && !parse_u32(argv[3], 4, MAX_SIZE, &size))
+	if (argc == 4 && !strcmp(argv[1], "echo") && !bench_parse_u32(argv[3], 4, MAX_SIZE, &size))
 		return echo(argv[2], size);
 	if ((argc == 6 || argc == 7) && !strcmp(argv[1], "ping") &&
-	    !parse_u32(argv[3], 0, 255, &peer) && !parse_u32(argv[4], 4, MAX_SIZE, &size) &&
-	    !parse_u32(argv[5], 1, 10000000, &count) &&
-	    (argc == 6 || !parse_u32(argv[6], 0, 10000000, &warmup)))
+	    !bench_parse_u32(argv[3], 0, 255, &peer) && !bench_parse_u32(argv[4], 4, MAX_SIZE, &size) &&
+	    !bench_parse_u32(argv[5], 1, 10000000, &count) &&
+	    (argc == 6 || !bench_parse_u32(argv[6], 0, 10000000, &warmup)))
 		return ping(argv[2], peer, size, count, warmup);
 	fprintf(stderr, "usage: bench-event-rtt echo URI SIZE\n"
 			"       bench-event-rtt ping URI PEER SIZE COUNT [WARMUP]\n"

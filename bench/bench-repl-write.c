@@ -158,27 +158,14 @@ static int writer(const char *uri, unsigned int peer, uint32_t count)
 	return 0;
 }
 
-static int parse_u32(const char *s, unsigned long lo, unsigned long hi, uint32_t *out)
-{
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(s, &end, 0);
-	if (errno || end == s || *end || *s == '-' || v < lo || v > hi)
-		return -1;
-	*out = (uint32_t)v;
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	uint32_t peer, count;
 
 	if (argc == 3 && !strcmp(argv[1], "read"))
 		return reader(argv[2]);
-	if (argc == 5 && !strcmp(argv[1], "write") && !parse_u32(argv[3], 0, 255, &peer) &&
-	    !parse_u32(argv[4], 1, 0x7fffffff, &count))
+	if (argc == 5 && !strcmp(argv[1], "write") && !bench_parse_u32(argv[3], 0, 255, &peer) &&
+	    !bench_parse_u32(argv[4], 1, 0x7fffffff, &count))
 		return writer(argv[2], peer, count);
 	fprintf(stderr, "usage: bench-repl-write read URI\n"
 			"       bench-repl-write write URI PEER COUNT   (PEER 0..255, COUNT >= 1)\n");

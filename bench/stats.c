@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The clock, medians, percentiles and report row of every benchmark (stats.h). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -43,4 +44,36 @@ void bench_print_pct(const struct bench_pct *p, int decimals)
 {
 	printf(" %8.*f %8.*f %8.*f %8.*f %9.*f", decimals, p->min, decimals, p->p50, decimals,
 	       p->p99, decimals, p->p999, decimals, p->max);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+void bench_sort_u64(uint64_t *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_u64);
+}
+
+uint64_t bench_quantile_u64(const uint64_t *v, size_t n, double q)
+{
+	size_t rank = (size_t)(q * (double)n + 0.999999);
+
+	return v[rank ? rank - 1 : 0];
+}
+
+int bench_parse_u32(const char *s, unsigned long lo, unsigned long hi, uint32_t *out)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 0);
+	if (errno || end == s || *end || *s == '-' || v < lo || v > hi)
+		return -1;
+	*out = (uint32_t)v;
+	return 0;
 }

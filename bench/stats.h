@@ -36,6 +36,15 @@ struct bench_pct bench_percentiles(double *samples, size_t n);
  */
 void bench_print_pct(const struct bench_pct *p, int decimals);
 
+/* Sort @n integer samples (nanoseconds) in place, for bench_quantile_u64(). */
+void bench_sort_u64(uint64_t *v, size_t n);
+
+/* The value at quantile @q of @n sorted values: the ceil(q*n)-th smallest. */
+uint64_t bench_quantile_u64(const uint64_t *v, size_t n, double q);
+
+/* @s as a whole number in [lo, hi] (0x and 0 prefixes taken); -1 if not. */
+int bench_parse_u32(const char *s, unsigned long lo, unsigned long hi, uint32_t *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -72,21 +72,6 @@ static int pong(unsigned long port)
 	}
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* The value at quantile q of n sorted values: the ceil(q*n)-th smallest. */
-static uint64_t quantile(const uint64_t *v, size_t n, double q)
-{
-	size_t rank = (size_t)(q * (double)n + 0.999999);
-
-	return v[rank ? rank - 1 : 0];
-}
-
 /* One round trip carrying sequence number seq; 0 when answered. */
 static int round_trip(int s, char *buf, size_t size, uint32_t seq)
 {
@@ -143,13 +128,13 @@ static int ping(const char *host, unsigned long port, unsigned long size, unsign
 		if (i >= warmup)
 			rtt[i - warmup] = bench_now_ns() - t0;
 	}
-	qsort(rtt, count, sizeof(*rtt), cmp_u64);
+	bench_sort_u64(rtt, count);
 	printf("{\"count\": %lu, \"size\": %lu, \"min_ns\": %llu, \"p50_ns\": %llu, "
 	       "\"p99_ns\": %llu, \"p999_ns\": %llu, \"max_ns\": %llu}\n",
 	       count, size, (unsigned long long)rtt[0],
-	       (unsigned long long)quantile(rtt, count, 0.5),
-	       (unsigned long long)quantile(rtt, count, 0.99),
-	       (unsigned long long)quantile(rtt, count, 0.999),
+	       (unsigned long long)bench_quantile_u64(rtt, count, 0.5),
+	       (unsigned long long)bench_quantile_u64(rtt, count, 0.99),
+	       (unsigned long long)bench_quantile_u64(rtt, count, 0.999),
 	       (unsigned long long)rtt[count - 1]);
 	free(rtt);
 	free(buf);
