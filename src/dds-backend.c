@@ -150,10 +150,9 @@ static void dds_release(struct dds_node *d)
 	rfm__dds_held_free(d);
 	free(d->snap_vec);
 	free(d->own);
-	rfm__dds_events_free(d);
+	rfm__localq_destroy(&d->q);
 	pthread_mutex_destroy(&d->pub_lock);
 	pthread_mutex_destroy(&d->lock);
-	pthread_mutex_destroy(&d->qlock);
 	pthread_cond_destroy(&d->cond);
 	free(d);
 }
@@ -192,7 +191,6 @@ static int dds_open_node(struct rfm_node *node, struct rfm_uri *uri)
 	d->domain = p.domain;
 	d->lease_ms = p.lease_ms;
 	d->join_ms = p.join_ms;
-	d->depth = p.depth;
 	d->coalesce_ns = p.coalesce_ns;
 	d->inc = new_incarnation();
 	d->id = p.node_id;
@@ -200,7 +198,7 @@ static int dds_open_node(struct rfm_node *node, struct rfm_uri *uri)
 	d->held_tail = &d->held;
 	pthread_mutex_init(&d->pub_lock, NULL);
 	pthread_mutex_init(&d->lock, NULL);
-	pthread_mutex_init(&d->qlock, NULL);
+	rfm__localq_init(&d->q, p.depth);
 	pthread_condattr_t ca;
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC); /* the waits' deadlines */

@@ -23,6 +23,7 @@
 #include <dds/dds.h>
 
 #include "internal.h"
+#include "event-localq.h"
 #include "dds-wire.h"
 
 /* Cyclone's default port mapping gives domain ids 0..230. */
@@ -96,6 +97,8 @@ struct dds_held {
 };
 
 struct dds_node {
+	/* First: the event queue (dds-events.c), the records for this handle. */
+	struct rfm_localq q;
 	char name[RFM_DDS_NAME_MAX + 1];
 	uint32_t domain;
 	uint32_t lease_ms;
@@ -152,14 +155,6 @@ struct dds_node {
 	bool resync_want[RFM_MAX_NODES];
 	bool resync_pending;
 	uint64_t resyncs;	/* resync requests sent */
-
-	/* The event queue (dds-events.c), under its own lock. */
-	pthread_mutex_t qlock;
-	struct rfm_ev_record *ring;
-	uint32_t depth, head, count; /* count: atomic */
-	uint32_t mask;
-	uint64_t dropped;
-	uint32_t futex, sleepers;
 };
 
 /* dds-replicate.c */
@@ -190,7 +185,6 @@ bool rfm__dds_apply_batch(struct dds_node *d, const rfm_dds_Msg *m);
 extern const struct rfm_backend_ev_ops rfm__dds_ev_ops;
 /* Queue a record for this handle (lock-free for the caller: takes the queue's lock). */
 void rfm__dds_deliver(struct rfm_node *node, const struct rfm_ev_record *rec);
-void rfm__dds_events_free(struct dds_node *d);
 
 /* dds-presence.c */
 int rfm__dds_presence_open(struct rfm_node *node, const struct rfm_uri *uri, uint64_t *sizep,

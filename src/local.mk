@@ -34,6 +34,8 @@ src_librfm_la_SOURCES = \
 	src/event-wait.c \
 	src/event-callback.c \
 	src/event-fd.c \
+	src/event-localq.h \
+	src/event-localq.c \
 	src/shm-internal.h \
 	src/shm-events.c \
 	src/ring-internal.h \

@@ -13,11 +13,14 @@
 
 #include <rfm2g/rfm2g_ioctl.h>
 
+#include "event-localq.h"
 #include "internal.h"
 
 #define R2G_NET_TYPES 5		/* RESET, INTR1..INTR4 */
 
 struct r2g_node {
+	/* First: the handle's event queue, which the waiter threads fill. */
+	struct rfm_localq q;
 	int fd;
 	char path[256];		/* the device, for messages */
 	void *map;
@@ -29,17 +32,11 @@ struct r2g_node {
 	size_t dma_len;
 	uint64_t dma_threshold;
 
-	pthread_mutex_t lock;	/* mask, threads, queue */
-	uint32_t mask;
+	pthread_mutex_t lock;	/* the waiter threads */
 	bool joinable[R2G_NET_TYPES];	/* a thread was created and not joined */
 	bool alive[R2G_NET_TYPES];	/* ... and still waits on the driver */
 	bool stopping[R2G_NET_TYPES];
 	pthread_t thread[R2G_NET_TYPES];
-
-	struct rfm_ev_record *ring;	/* NULL until ev_attach */
-	uint32_t depth, head, count;
-	uint64_t dropped;
-	uint32_t futex, sleepers;
 };
 
 /* A failed call of the driver as a librfm error, with a message naming @what. */

@@ -18,8 +18,9 @@
  * Events: the driver only offers a blocking WAIT_FOR_EVENT ioctl per event
  * type, with one waiter per board and event and a queue of depth 1. For
  * each enabled type a thread of this handle waits there and moves every
- * interrupt into this handle's own deep queue (RFM_EVENT_QUEUE_MIN records,
- * overflow counted), which the core drains like any other backend's.
+ * interrupt into this handle's own deep queue (event-localq.h:
+ * RFM_EVENT_QUEUE_MIN records, overflow counted), which the core drains
+ * like any other backend's.
  * Disabling a type stops its thread with CANCEL_EVENT. Event state on
  * the board is shared by every process that opened it: a second handle
  * waiting on the same type finds the driver busy (EALREADY), and its thread
@@ -30,6 +31,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +41,6 @@
 
 #include <rfm2g/rfm2g_ioctl.h>
 
-#include "futex.h"
 #include "internal.h"
 #include "rfm2g-internal.h"
 #include "rt-internal.h"
@@ -165,6 +166,7 @@ static int r2g_open(struct rfm_node *node, struct rfm_uri *uri)
 		munmap(r->map, r->map_len);
 		goto fail;
 	}
+	rfm__localq_init(&r->q, RFM_EVENT_QUEUE_MIN);
 	pthread_mutex_init(&r->lock, NULL);
 	pthread_mutex_init(&r->dma_lock, NULL);
 	node->priv = r;
@@ -227,7 +229,7 @@ static void r2g_close(struct rfm_node *node)
 	close(r->fd);
 	pthread_mutex_destroy(&r->dma_lock);
 	pthread_mutex_destroy(&r->lock);
-	free(r->ring);
+	rfm__localq_destroy(&r->q);
 	free(r);
 }
 
@@ -269,24 +271,11 @@ static void push(struct rfm_node *node, const RFM2GEVENTINFO *info, unsigned int
 {
 	struct r2g_node *r = node->priv;
 
-	pthread_mutex_lock(&r->lock);
-	if (r->ring && (r->mask & RFM_EVENT_BIT(type))) {
-		if (r->count == r->depth) {
-			r->dropped++;
-		} else {
-			r->ring[(r->head + r->count) % r->depth] = (struct rfm_ev_record){
-				.type = type,
-				.sender = info->NodeId,
-				.data = info->ExtendedInfo,
-			};
-			/* Read without the lock by ev_ready/ev_queued. */
-			__atomic_store_n(&r->count, r->count + 1, __ATOMIC_RELEASE);
-		}
-	}
-	pthread_mutex_unlock(&r->lock);
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	if (__atomic_load_n(&r->sleepers, __ATOMIC_RELAXED))
-		rfm__futex_bump_wake(&r->futex, false);
+	rfm__localq_push(&r->q, &(struct rfm_ev_record){
+		.type = type,
+		.sender = info->NodeId,
+		.data = info->ExtendedInfo,
+	});
 }
 
 static void *waiter_thread(void *arg)
@@ -322,33 +311,6 @@ static void *waiter_thread(void *arg)
 	return NULL;
 }
 
-static int r2g_ev_attach(struct rfm_node *node, uint32_t *depth)
-{
-	struct r2g_node *r = node->priv;
-
-	pthread_mutex_lock(&r->lock);
-	if (!r->ring) {
-		r->ring = calloc(RFM_EVENT_QUEUE_MIN, sizeof(*r->ring));
-		if (!r->ring) {
-			pthread_mutex_unlock(&r->lock);
-			return rfm__error(RFM_ENOMEM, "rfm2g: out of memory for the event queue");
-		}
-		r->depth = RFM_EVENT_QUEUE_MIN;
-	}
-	*depth = r->depth;
-	pthread_mutex_unlock(&r->lock);
-	return 0;
-}
-
-/* lock=1/prefault=1 (mem-lock.c): the queue the waiter threads fill. */
-static void r2g_ev_queue_memory(struct rfm_node *node, void **addr, size_t *len)
-{
-	struct r2g_node *r = node->priv;
-
-	*addr = r->ring;
-	*len = r->ring ? r->depth * sizeof(*r->ring) : 0;
-}
-
 static void start_waiter(struct rfm_node *node, unsigned int type)
 {
 	struct r2g_node *r = node->priv;
@@ -379,12 +341,8 @@ static void start_waiter(struct rfm_node *node, unsigned int type)
 static void r2g_ev_set_mask(struct rfm_node *node, uint32_t mask)
 {
 	struct r2g_node *r = node->priv;
-	uint32_t old;
+	uint32_t old = rfm__localq_set_mask(&r->q, mask);
 
-	pthread_mutex_lock(&r->lock);
-	old = r->mask;
-	r->mask = mask;
-	pthread_mutex_unlock(&r->lock);
 	for (unsigned int t = 0; t < R2G_NET_TYPES; t++) {
 		uint32_t bit = RFM_EVENT_BIT(t);
 
@@ -393,76 +351,6 @@ static void r2g_ev_set_mask(struct rfm_node *node, uint32_t mask)
 		else if (!(mask & bit) && (old & bit))
 			stop_waiter(r, t);	/* the board's enable stays: others may use it */
 	}
-}
-
-static unsigned int r2g_ev_take(struct rfm_node *node, struct rfm_ev_record *recs,
-				unsigned int max)
-{
-	struct r2g_node *r = node->priv;
-	unsigned int n = 0;
-
-	pthread_mutex_lock(&r->lock);
-	while (n < max && r->count) {
-		recs[n++] = r->ring[r->head];
-		r->head = (r->head + 1) % r->depth;
-		__atomic_store_n(&r->count, r->count - 1, __ATOMIC_RELAXED);
-	}
-	pthread_mutex_unlock(&r->lock);
-	return n;
-}
-
-static uint64_t r2g_ev_dropped(struct rfm_node *node)
-{
-	struct r2g_node *r = node->priv;
-	uint64_t d;
-
-	pthread_mutex_lock(&r->lock);
-	d = r->dropped;
-	pthread_mutex_unlock(&r->lock);
-	return d;
-}
-
-static bool r2g_ev_ready(struct rfm_node *node)
-{
-	struct r2g_node *r = node->priv;
-
-	return __atomic_load_n(&r->count, __ATOMIC_ACQUIRE) != 0;
-}
-
-static uint64_t r2g_ev_queued(struct rfm_node *node)
-{
-	struct r2g_node *r = node->priv;
-
-	return __atomic_load_n(&r->count, __ATOMIC_RELAXED);
-}
-
-static uint32_t r2g_ev_sleep_prepare(struct rfm_node *node)
-{
-	struct r2g_node *r = node->priv;
-
-	__atomic_fetch_add(&r->sleepers, 1, __ATOMIC_SEQ_CST);
-	return __atomic_load_n(&r->futex, __ATOMIC_SEQ_CST);
-}
-
-static void r2g_ev_sleep(struct rfm_node *node, uint32_t token, uint64_t deadline_ns)
-{
-	struct r2g_node *r = node->priv;
-
-	rfm__futex_wait(&r->futex, token, deadline_ns, false);
-}
-
-static void r2g_ev_sleep_finish(struct rfm_node *node)
-{
-	struct r2g_node *r = node->priv;
-
-	__atomic_fetch_sub(&r->sleepers, 1, __ATOMIC_RELAXED);
-}
-
-static void r2g_ev_wake(struct rfm_node *node)
-{
-	struct r2g_node *r = node->priv;
-
-	rfm__futex_bump_wake(&r->futex, false);
 }
 
 static int r2g_mem_bulk(struct rfm_node *node, uint64_t offset, void *buf, size_t len,
@@ -494,19 +382,13 @@ static int r2g_mem_bulk(struct rfm_node *node, uint64_t offset, void *buf, size_
 	return ret;
 }
 
+/* The queue's ops find it first in struct r2g_node. */
+_Static_assert(offsetof(struct r2g_node, q) == 0, "the event queue begins an rfm2g: handle");
+
 static const struct rfm_backend_ev_ops r2g_ev_ops = {
 	.send = r2g_ev_send,
-	.attach = r2g_ev_attach,
 	.set_mask = r2g_ev_set_mask,
-	.take = r2g_ev_take,
-	.dropped = r2g_ev_dropped,
-	.ready = r2g_ev_ready,
-	.queued = r2g_ev_queued,
-	.sleep_prepare = r2g_ev_sleep_prepare,
-	.sleep = r2g_ev_sleep,
-	.sleep_finish = r2g_ev_sleep_finish,
-	.wake = r2g_ev_wake,
-	.queue_memory = r2g_ev_queue_memory,
+	RFM__LOCALQ_EV_OPS,
 };
 
 const struct rfm_backend_ops rfm__rfm2g_ops = {
