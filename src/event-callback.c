@@ -93,15 +93,11 @@ RFM_API int rfm_event_callback_register(rfm_node *node, unsigned int type,
 					rfm_event_callback fn, void *arg)
 {
 	struct rfm_events *ev;
-	int ret;
+	int ret = rfm__event_enter(
+		node, check_type("rfm_event_callback_register", fn ? node : NULL, type), true, &ev);
 
-	ret = check_type("rfm_event_callback_register", fn ? node : NULL, type);
 	if (ret)
 		return ret;
-	ret = rfm__event_receiver_usable(node);
-	if (ret)
-		return ret;
-	ev = rfm__event_lock(node);
 	if (ev->cb[type].fn) {
 		ret = rfm__error(RFM_EBUSY, "%s: a callback for %s is already registered",
 				 node->uri, rfm_event_type_name(type));
@@ -128,12 +124,11 @@ out:
 RFM_API int rfm_event_callback_unregister(rfm_node *node, unsigned int type)
 {
 	struct rfm_events *ev;
-	int ret;
+	int ret = rfm__event_enter(node, check_type("rfm_event_callback_unregister", node, type),
+				   false, &ev);
 
-	ret = check_type("rfm_event_callback_unregister", node, type);
 	if (ret)
 		return ret;
-	ev = rfm__event_lock(node);
 	if (!ev->cb[type].fn) {
 		pthread_mutex_unlock(&ev->lock);
 		return rfm__error(RFM_ENOTFOUND, "%s: no callback for %s is registered", node->uri,

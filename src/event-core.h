@@ -93,6 +93,16 @@ static inline struct rfm_events *rfm__event_lock(struct rfm_node *node)
 	return node->ev;
 }
 
+/*
+ * The way into the handle's event state of every function that changes it
+ * (enable, disable, callbacks, the fd): @check is the result of the
+ * caller's own argument checks; when it is 0 and the caller will receive
+ * (@receiver), the handle must be able to (rfm__event_receiver_usable);
+ * then the event lock is taken and *@evp is the state. Returns the first
+ * error, with nothing locked.
+ */
+int rfm__event_enter(struct rfm_node *node, int check, bool receiver, struct rfm_events **evp);
+
 /* Return once no thread is inside a wait (closing is set). */
 void rfm__event_wait_for_waiters(struct rfm_events *ev);
 

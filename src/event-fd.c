@@ -68,14 +68,11 @@ static void *watcher_main(void *arg)
 RFM_API int rfm_event_fd(rfm_node *node)
 {
 	struct rfm_events *ev;
-	int ret;
+	int ret = rfm__event_enter(
+		node, node ? 0 : rfm__error(RFM_EINVAL, "rfm_event_fd: node is NULL"), true, &ev);
 
-	if (!node)
-		return rfm__error(RFM_EINVAL, "rfm_event_fd: node is NULL");
-	ret = rfm__event_receiver_usable(node);
 	if (ret)
 		return ret;
-	ev = rfm__event_lock(node);
 	ret = ev->efd;
 	if (ret >= 0)
 		goto out;

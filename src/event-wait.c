@@ -318,6 +318,15 @@ int rfm__event_receiver_usable(struct rfm_node *node)
 	return 0;
 }
 
+int rfm__event_enter(struct rfm_node *node, int check, bool receiver, struct rfm_events **evp)
+{
+	if (!check && receiver)
+		check = rfm__event_receiver_usable(node);
+	if (!check)
+		*evp = rfm__event_lock(node);
+	return check;
+}
+
 static int check_receiver(rfm_node *node, const char *what, const void *evs, size_t max)
 {
 	if (!node || !evs)

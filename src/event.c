@@ -213,17 +213,13 @@ static int lock_queue_memory(rfm_node *node)
 RFM_API int rfm_event_enable(rfm_node *node, uint32_t mask)
 {
 	struct rfm_events *ev;
-	int ret;
+	int ret = check_mask("rfm_event_enable", node, mask);
 
-	ret = check_mask("rfm_event_enable", node, mask);
+	if (!ret && !mask)
+		ret = rfm__error(RFM_EINVAL, "rfm_event_enable: the mask is empty");
+	ret = rfm__event_enter(node, ret, true, &ev);
 	if (ret)
 		return ret;
-	if (!mask)
-		return rfm__error(RFM_EINVAL, "rfm_event_enable: the mask is empty");
-	ret = rfm__event_receiver_usable(node);
-	if (ret)
-		return ret;
-	ev = rfm__event_lock(node);
 	if (ev->mask & mask) {
 		ret = rfm__error(RFM_EBUSY, "%s: event type(s) 0x%x already enabled on this handle",
 				 node->uri, ev->mask & mask);
@@ -264,12 +260,10 @@ int rfm__event_enable_notify(rfm_node *node, unsigned int type)
 RFM_API int rfm_event_disable(rfm_node *node, uint32_t mask)
 {
 	struct rfm_events *ev;
-	int ret;
+	int ret = rfm__event_enter(node, check_mask("rfm_event_disable", node, mask), false, &ev);
 
-	ret = check_mask("rfm_event_disable", node, mask);
 	if (ret)
 		return ret;
-	ev = rfm__event_lock(node);
 	EV_STORE(ev->mask, ev->mask & ~mask);
 	if (ev->attached)
 		node->ops->ev->set_mask(node, ev->mask);
