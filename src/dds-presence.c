@@ -24,14 +24,46 @@ static int dds_fail(const struct rfm_uri *uri, dds_return_t rc, const char *what
 			  uri->text, what, dds_strretcode(rc));
 }
 
-static dds_qos_t *common_qos(const struct dds_node *d)
+/*
+ * Topic @name of type @desc into *@topic (an error naming @what), and in
+ * *@qp the qos its reader and writer start from: the network's partition,
+ * reliable.
+ */
+static int create_topic(struct rfm_node *node, const struct rfm_uri *uri,
+			const dds_topic_descriptor_t *desc, const char *name, const char *what,
+			dds_entity_t *topic, dds_qos_t **qp)
 {
-	dds_qos_t *q = dds_create_qos();
+	struct dds_node *d = node->priv;
+	dds_entity_t e = dds_create_topic(d->participant, desc, name, NULL, NULL);
 	const char *part = d->name;
 
-	dds_qset_partition(q, 1, &part);
-	dds_qset_reliability(q, DDS_RELIABILITY_RELIABLE, DDS_SECS(10));
-	return q;
+	if (e < 0)
+		return dds_fail(uri, e, what);
+	*topic = e;
+	*qp = dds_create_qos();
+	dds_qset_partition(*qp, 1, &part);
+	dds_qset_reliability(*qp, DDS_RELIABILITY_RELIABLE, DDS_SECS(10));
+	return 0;
+}
+
+/*
+ * The reader of @topic with qos @q (released here) and our listener, the
+ * stream's or the presence's (@stream); then whether it and its @writer
+ * were made, as an error naming @what.
+ */
+static int create_reader(struct rfm_node *node, const struct rfm_uri *uri, dds_entity_t topic,
+			 dds_qos_t *q, bool stream, dds_entity_t writer, dds_entity_t *reader,
+			 const char *what)
+{
+	struct dds_node *d = node->priv;
+	dds_listener_t *l = rfm__dds_listener(node, stream);
+
+	*reader = dds_create_reader(d->participant, topic, q, l);
+	dds_delete_listener(l);
+	dds_delete_qos(q);
+	if (writer < 0 || *reader < 0)
+		return dds_fail(uri, writer < 0 ? writer : *reader, what);
+	return 0;
 }
 
 /* Create both topics, their readers (with listeners) and writers. */
@@ -39,45 +71,34 @@ static int create_entities(struct rfm_node *node, const struct rfm_uri *uri)
 {
 	struct dds_node *d = node->priv;
 	dds_qos_t *q;
-	dds_entity_t e;
+	int ret;
 
-	e = dds_create_topic(d->participant, &rfm_dds_Node_desc, "rfm_node", NULL, NULL);
-	if (e < 0)
-		return dds_fail(uri, e, "creating the node topic");
-	d->node_topic = e;
-	q = common_qos(d);
+	ret = create_topic(node, uri, &rfm_dds_Node_desc, "rfm_node", "creating the node topic",
+			   &d->node_topic, &q);
+	if (ret)
+		return ret;
 	dds_qset_durability(q, DDS_DURABILITY_TRANSIENT_LOCAL);
 	dds_qset_history(q, DDS_HISTORY_KEEP_LAST, 1);
 	dds_qset_liveliness(q, DDS_LIVELINESS_AUTOMATIC, DDS_MSECS(d->lease_ms));
 	d->node_writer = dds_create_writer(d->participant, d->node_topic, q, NULL);
 	/* Any lease is accepted from others: ours is what we promise. */
 	dds_qset_liveliness(q, DDS_LIVELINESS_AUTOMATIC, DDS_INFINITY);
-	dds_listener_t *l = rfm__dds_listener(node, false);
-	d->node_reader = dds_create_reader(d->participant, d->node_topic, q, l);
-	dds_delete_listener(l);
-	dds_delete_qos(q);
-	if (d->node_writer < 0 || d->node_reader < 0)
-		return dds_fail(uri, d->node_writer < 0 ? d->node_writer : d->node_reader,
-				"creating the node reader and writer");
+	ret = create_reader(node, uri, d->node_topic, q, false, d->node_writer, &d->node_reader,
+			    "creating the node reader and writer");
+	if (ret)
+		return ret;
 
-	e = dds_create_topic(d->participant, &rfm_dds_Msg_desc, "rfm_stream", NULL, NULL);
-	if (e < 0)
-		return dds_fail(uri, e, "creating the stream topic");
-	d->topic = e;
-	q = common_qos(d);
+	ret = create_topic(node, uri, &rfm_dds_Msg_desc, "rfm_stream", "creating the stream topic",
+			   &d->topic, &q);
+	if (ret)
+		return ret;
 	/* Keep every sample until each reader has it: order and no loss. */
 	dds_qset_history(q, DDS_HISTORY_KEEP_ALL, 0);
 	dds_qset_durability(q, DDS_DURABILITY_VOLATILE);
 	dds_qset_ignorelocal(q, DDS_IGNORELOCAL_PARTICIPANT);
 	d->writer = dds_create_writer(d->participant, d->topic, q, NULL);
-	l = rfm__dds_listener(node, true);
-	d->reader = dds_create_reader(d->participant, d->topic, q, l);
-	dds_delete_listener(l);
-	dds_delete_qos(q);
-	if (d->writer < 0 || d->reader < 0)
-		return dds_fail(uri, d->writer < 0 ? d->writer : d->reader,
-				"creating the stream reader and writer");
-	return 0;
+	return create_reader(node, uri, d->topic, q, true, d->writer, &d->reader,
+			     "creating the stream reader and writer");
 }
 
 static uint64_t deadline_after_ms(uint32_t ms, struct timespec *ts)

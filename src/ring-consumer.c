@@ -576,20 +576,23 @@ static void advance(rfm_ring_consumer *c)
 	publish_cursor_lazy(c);
 }
 
-RFM_API int rfm_ring_consume(rfm_ring_consumer *c, void *buf, size_t cap,
-			     struct rfm_ring_msg *msg, int64_t timeout_ns)
+/*
+ * Consume and peek: wait for the message at the cursor and describe it in
+ * @msg. Consuming (@datap NULL) copies up to @cap bytes of it into @buf
+ * and moves on; peeking hands out its slot's data in *@datap and holds the
+ * cursor there until rfm_ring_release().
+ */
+static inline int take(rfm_ring_consumer *c, const char *what, void *buf, size_t cap,
+		       struct rfm_ring_msg *msg, int64_t timeout_ns, const void **datap)
 {
 	struct ring_slot *s;
-	int ret;
-
 	uint64_t deadline = 0;
 
-	if (RFM_UNLIKELY(!c || !msg || (!buf && cap)))
-		return rfm__error(RFM_EINVAL, "rfm_ring_consume: NULL argument");
 	if (RFM_UNLIKELY(c->peeking))
-		return rfm__error(RFM_EBUSY, "rfm_ring_consume: a peek is not released");
+		return rfm__error(RFM_EBUSY, "%s: a peek is not released", what);
 	for (;;) {
-		ret = next(c, &s, timeout_ns, &deadline);
+		int ret = next(c, &s, timeout_ns, &deadline);
+
 		if (ret)
 			return ret;
 		uint32_t len = __atomic_load_n(&s->len, __ATOMIC_RELAXED);
@@ -604,39 +607,30 @@ RFM_API int rfm_ring_consume(rfm_ring_consumer *c, void *buf, size_t cap,
 		if (RFM_UNLIKELY(!still(c, s)))
 			continue;
 		deliver(c, msg, len);
-		advance(c);
+		if (datap) {
+			c->peeking = true;
+			*datap = s->data;
+		} else {
+			advance(c);
+		}
 		return 0;
 	}
+}
+
+RFM_API int rfm_ring_consume(rfm_ring_consumer *c, void *buf, size_t cap,
+			     struct rfm_ring_msg *msg, int64_t timeout_ns)
+{
+	if (RFM_UNLIKELY(!c || !msg || (!buf && cap)))
+		return rfm__error(RFM_EINVAL, "rfm_ring_consume: NULL argument");
+	return take(c, "rfm_ring_consume", buf, cap, msg, timeout_ns, NULL);
 }
 
 RFM_API int rfm_ring_peek(rfm_ring_consumer *c, const void **datap, struct rfm_ring_msg *msg,
 			  int64_t timeout_ns)
 {
-	struct ring_slot *s;
-	int ret;
-
-	uint64_t deadline = 0;
-
 	if (!c || !datap || !msg)
 		return rfm__error(RFM_EINVAL, "rfm_ring_peek: NULL argument");
-	if (c->peeking)
-		return rfm__error(RFM_EBUSY, "rfm_ring_peek: a peek is not released");
-	for (;;) {
-		ret = next(c, &s, timeout_ns, &deadline);
-		if (ret)
-			return ret;
-		uint32_t len = __atomic_load_n(&s->len, __ATOMIC_RELAXED);
-		if (!still(c, s))
-			continue;
-		if (len > c->g.slot_size) {
-			skip_to(c, c->cursor + 1);
-			return corrupt(c->offset, "a slot's length exceeds the slot size");
-		}
-		deliver(c, msg, len);
-		c->peeking = true;
-		*datap = s->data;
-		return 0;
-	}
+	return take(c, "rfm_ring_peek", NULL, 0, msg, timeout_ns, datap);
 }
 
 RFM_API int rfm_ring_release(rfm_ring_consumer *c)
