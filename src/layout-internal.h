@@ -217,6 +217,13 @@ int rfm__layout_push_var(rfm_layout *layout, uint32_t region, uint32_t record,
 			 const struct rfm_var_spec *spec, const struct lay_pos pos[6]);
 rfm_layout *rfm__layout_ref(rfm_layout *layout);
 void rfm__layout_unref(rfm_layout *layout);
+/*
+ * The checks of opening a handle on @layout's @name through @node
+ * (@what: the function, for messages): no NULL argument (@out: where the
+ * handle goes), a finished layout, a window as large as the layout's.
+ */
+int rfm__layout_open_check(const char *what, const rfm_layout *layout, const rfm_node *node,
+			   const char *name, const void *out);
 /* Index of the variable/record with this full (dotted) name, or -1. */
 long rfm__layout_find_var(const rfm_layout *layout, const char *full, size_t len);
 long rfm__layout_find_record(const rfm_layout *layout, const char *full, size_t len);

@@ -178,6 +178,21 @@ static bool missing(struct yaml_walk *w, const yaml_node_t *map, const yaml_node
 	return true;
 }
 
+/*
+ * The 'name' every entry (@what: "a region", "a record", "a variable")
+ * must have; NULL (reported) when it is missing or not text.
+ */
+static const char *entry_name(struct yaml_walk *w, const yaml_node_t *map, const yaml_node_t *n,
+			      const char *what)
+{
+	char label[32];
+
+	if (missing(w, map, n, "name", what))
+		return NULL;
+	snprintf(label, sizeof(label), "%s's name", what);
+	return scalar(w, n, label);
+}
+
 /* An unsigned number in C notation, optionally with K/M/G when @size. */
 static bool number(struct yaml_walk *w, const yaml_node_t *n, const char *what, bool size,
 		   uint64_t max, uint64_t *value);
@@ -260,6 +275,16 @@ static bool byte_order(struct yaml_walk *w, const yaml_node_t *n, uint32_t *orde
 	return true;
 }
 
+/* A record's or variable's optional 'offset' at @n into *@offset, its place into *@pos. */
+static bool placed_offset(struct yaml_walk *w, const yaml_node_t *n, uint64_t *offset,
+			  struct lay_pos *pos)
+{
+	if (!n)
+		return true;
+	*pos = pos_of(n);
+	return number(w, n, "offset", true, UINT64_MAX - 1, offset);
+}
+
 static const char *text_or_null(struct yaml_walk *w, const yaml_node_t *n, const char *what)
 {
 	return n ? scalar(w, n, what) : NULL;
@@ -292,8 +317,7 @@ static void walk_var(struct yaml_walk *w, yaml_node_t *map, uint32_t region, uin
 	spec.count = 1;
 	pos[0] = pos_of(map);
 
-	if (missing(w, map, v[V_NAME], "name", "a variable") ||
-	    !(spec.name = scalar(w, v[V_NAME], "a variable's name")))
+	if (!(spec.name = entry_name(w, map, v[V_NAME], "a variable")))
 		ok = false;
 	if (missing(w, map, v[V_TYPE], "type", "a variable")) {
 		ok = false;
@@ -332,11 +356,8 @@ static void walk_var(struct yaml_walk *w, yaml_node_t *map, uint32_t region, uin
 			  rfm_type_name(spec.type));
 		ok = false;
 	}
-	if (v[V_OFFSET]) {
-		pos[3] = pos_of(v[V_OFFSET]);
-		if (!number(w, v[V_OFFSET], "offset", true, UINT64_MAX - 1, &spec.offset))
-			ok = false;
-	}
+	if (!placed_offset(w, v[V_OFFSET], &spec.offset, &pos[3]))
+		ok = false;
 	if (!byte_order(w, v[V_ORDER], &spec.byte_order))
 		ok = false;
 	spec.unit = text_or_null(w, v[V_UNIT], "unit");
@@ -389,14 +410,10 @@ static void walk_record(struct yaml_walk *w, yaml_node_t *map, uint32_t region, 
 	spec.offset = RFM_OFFSET_AUTO;
 	spec.byte_order = order;
 	pos[0] = pos_of(map);
-	if (missing(w, map, v[C_NAME], "name", "a record") ||
-	    !(spec.name = scalar(w, v[C_NAME], "a record's name")))
+	if (!(spec.name = entry_name(w, map, v[C_NAME], "a record")))
 		ok = false;
-	if (v[C_OFFSET]) {
-		pos[1] = pos_of(v[C_OFFSET]);
-		if (!number(w, v[C_OFFSET], "offset", true, UINT64_MAX - 1, &spec.offset))
-			ok = false;
-	}
+	if (!placed_offset(w, v[C_OFFSET], &spec.offset, &pos[1]))
+		ok = false;
 	if (v[C_SIZE]) {
 		pos[2] = pos_of(v[C_SIZE]);
 		if (!number(w, v[C_SIZE], "size", true, UINT64_MAX / 2, &spec.size))
@@ -451,8 +468,7 @@ static void walk_region(struct yaml_walk *w, yaml_node_t *map, uint32_t order)
 	memset(&spec, 0, sizeof(spec));
 	spec.struct_size = sizeof(spec);
 	pos[0] = pos_of(map);
-	if (missing(w, map, v[R_NAME], "name", "a region") ||
-	    !(spec.name = scalar(w, v[R_NAME], "a region's name")))
+	if (!(spec.name = entry_name(w, map, v[R_NAME], "a region")))
 		ok = false;
 	if (missing(w, map, v[R_OFFSET], "offset", "a region") ||
 	    !number(w, v[R_OFFSET], "offset", true, UINT64_MAX, &spec.offset))

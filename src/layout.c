@@ -183,6 +183,21 @@ rfm_layout *rfm__layout_ref(rfm_layout *layout)
 	return layout;
 }
 
+int rfm__layout_open_check(const char *what, const rfm_layout *layout, const rfm_node *node,
+			   const char *name, const void *out)
+{
+	if (!layout || !node || !name || !out)
+		return rfm__error(RFM_EINVAL, "%s: NULL argument", what);
+	if (!layout->finished)
+		return rfm__error(RFM_EINVAL, "%s: layout %s is not finished", what, layout->name);
+	if (layout->window_size > node->size)
+		return rfm__error(RFM_ESIZE, "%s: the layout is for a %llu-byte window, %s has %llu",
+				  layout->name, (unsigned long long)layout->window_size,
+				  node->uri ? node->uri : "the node",
+				  (unsigned long long)node->size);
+	return 0;
+}
+
 void rfm__layout_unref(rfm_layout *layout)
 {
 	if (!layout || __atomic_sub_fetch(&layout->refs, 1, __ATOMIC_ACQ_REL) != 0)

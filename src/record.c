@@ -40,16 +40,10 @@ RFM_API int rfm_record_open(rfm_layout *layout, rfm_node *node, const char *name
 			    rfm_record **recp)
 {
 	rfm_record *rec;
+	int ret = rfm__layout_open_check("rfm_record_open", layout, node, name, recp);
 
-	if (!layout || !node || !name || !recp)
-		return rfm__error(RFM_EINVAL, "rfm_record_open: NULL argument");
-	if (!layout->finished)
-		return rfm__error(RFM_EINVAL, "rfm_record_open: layout %s is not finished",
-				  layout->name);
-	if (layout->window_size > node->size)
-		return rfm__error(RFM_ESIZE, "%s: the layout is for a %llu-byte window, the node has %llu",
-				  layout->name, (unsigned long long)layout->window_size,
-				  (unsigned long long)node->size);
+	if (ret)
+		return ret;
 	long i = rfm__layout_find_record(layout, name, strlen(name));
 	if (i < 0)
 		return rfm__error(RFM_ENOTFOUND, "%s: no record named '%s'", layout->name, name);

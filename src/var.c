@@ -111,16 +111,9 @@ RFM_API int rfm_var_open(rfm_layout *layout, rfm_node *node, const char *name, r
 	uint32_t first = 0, count = 0;
 	int ret;
 
-	if (!layout || !node || !name || !varp)
-		return rfm__error(RFM_EINVAL, "rfm_var_open: NULL argument");
-	if (!layout->finished)
-		return rfm__error(RFM_EINVAL, "rfm_var_open: layout %s is not finished",
-				  layout->name);
-	if (layout->window_size > node->size)
-		return rfm__error(RFM_ESIZE, "%s: the layout is for a %llu-byte window, %s has %llu",
-				  layout->name, (unsigned long long)layout->window_size,
-				  node->uri ? node->uri : "the node",
-				  (unsigned long long)node->size);
+	ret = rfm__layout_open_check("rfm_var_open", layout, node, name, varp);
+	if (ret)
+		return ret;
 	ret = resolve(layout, name, &index, &first, &count);
 	if (ret)
 		return ret;
