@@ -38,7 +38,8 @@ void rfm__localq_push(struct rfm_localq *q, const struct rfm_ev_record *rec)
 		}
 	}
 	pthread_mutex_unlock(&q->lock);
-	/* Pairs with sleep_prepare: either it sees the record or we see it. */
+	/* With sleep_prepare's: a sleeper that registered before this fence is
+	 * woken; one after it finds the record when it checks ready. */
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	if (__atomic_load_n(&q->sleepers, __ATOMIC_RELAXED))
 		rfm__futex_bump_wake(&q->futex, false);
