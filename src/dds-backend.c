@@ -141,7 +141,8 @@ static void dds_release(struct dds_node *d)
 		rfm__dds_stop_thread(d);
 		/* Deleting the participant disposes our presence: NODE_DOWN at once. */
 		if (d->announced)
-			dds_unregister_instance(d->node_writer, &(rfm_dds_Node){ .id = (uint8_t)d->id });
+			dds_unregister_instance(d->node_writer,
+						&(rfm_dds_Node){ .id = (uint8_t)d->id, .inc = d->inc });
 		if (d->participant > 0)
 			dds_delete(d->participant);
 	}

@@ -170,7 +170,7 @@ void rfm__dds_apply(struct rfm_node *node, const rfm_dds_Msg *m)
 		rfm__dds_snapshot_piece(node, m);
 		return;
 	}
-	if (!d->joined) {
+	if (!d->joined && !(m->kind == DDS_KIND_SNAP_REQ && rfm__dds_join_crossed(node, m))) {
 		rfm__dds_hold(d, m);
 		return;
 	}
