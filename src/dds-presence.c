@@ -125,10 +125,10 @@ static void discover_locked(struct rfm_node *node, uint32_t ms)
 	struct timespec until;
 
 	deadline_after_ms(ms, &until);
-	rfm__dds_presence_take(node);
+	rfm__dds_presence_take(node, d->node_reader);
 	while (pthread_cond_timedwait(&d->cond, &d->lock, &until) != ETIMEDOUT)
 		;
-	rfm__dds_presence_take(node);
+	rfm__dds_presence_take(node, d->node_reader);
 }
 
 /*
@@ -286,14 +286,18 @@ static void forget_rival(struct dds_node *d, const rfm_dds_Node *s)
 		d->rivals[s->id].inc = 0;
 }
 
-void rfm__dds_presence_take(struct rfm_node *node)
+/*
+ * @reader is the node reader: the listener's argument, since a listener may
+ * run before dds_create_reader() has returned and d->node_reader is set.
+ */
+void rfm__dds_presence_take(struct rfm_node *node, dds_entity_t reader)
 {
 	struct dds_node *d = node->priv;
 	void *samples[16] = { NULL };
 	dds_sample_info_t infos[16];
 	int n;
 
-	while ((n = dds_take(d->node_reader, samples, infos, 16, 16)) > 0) {
+	while ((n = dds_take(reader, samples, infos, 16, 16)) > 0) {
 		for (int i = 0; i < n; i++) {
 			const rfm_dds_Node *s = samples[i];
 			struct dds_peer *p = &d->peers[s->id];
@@ -337,7 +341,7 @@ void rfm__dds_presence_take(struct rfm_node *node)
 					p->alive = false;
 			}
 		}
-		dds_return_loan(d->node_reader, samples, n);
+		dds_return_loan(reader, samples, n);
 	}
 	/* A peer in this process reads our writes as our calls return: hold none. */
 	bool near = false;
