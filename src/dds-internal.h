@@ -136,6 +136,15 @@ struct dds_node {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	struct dds_peer peers[RFM_MAX_NODES];
+	/*
+	 * Claims still pending elsewhere (in their discovery wait), the lowest
+	 * incarnation per id: of two claims made at once, that one wins.
+	 */
+	struct dds_rival {
+		uint32_t inc;	/* 0: none */
+		int32_t pid;
+		char host[64];
+	} rivals[RFM_MAX_NODES];
 	uint64_t gaps;		/* records missed, all writers (counted) */
 	uint64_t mismatched;	/* samples from a node with another window size */
 
@@ -143,6 +152,7 @@ struct dds_node {
 	bool joined;		/* the window is a copy of the network's */
 	uint32_t snap_nonce;
 	int snap_from;		/* the peer asked, -1: none */
+	bool snap_skip;		/* it is joining too: ask the next one */
 	bool snap_header;	/* its header arrived */
 	struct dds_snap_vector *snap_vec;
 	struct dds_held *held, **held_tail;
@@ -190,7 +200,7 @@ void rfm__dds_deliver(struct rfm_node *node, const struct rfm_ev_record *rec);
 int rfm__dds_presence_open(struct rfm_node *node, const struct rfm_uri *uri, uint64_t *sizep,
 			   bool size_given);
 /* Take presence samples: liveliness changes of peers (the lock is held). */
-void rfm__dds_presence_take(struct rfm_node *node);
+void rfm__dds_presence_take(struct rfm_node *node, dds_entity_t reader);
 int rfm__dds_node_facts(struct rfm_node *node, unsigned int id, struct rfm_node_facts *facts);
 bool rfm__dds_node_alive(struct rfm_node *node, unsigned int id, uint32_t incarnation);
 bool rfm__dds_node_attached(struct rfm_node *node, unsigned int id);
@@ -208,5 +218,6 @@ void rfm__dds_snapshot_piece(struct rfm_node *node, const rfm_dds_Msg *m);
 /* Before the snapshot: keep @m to apply after it. */
 void rfm__dds_hold(struct dds_node *d, const rfm_dds_Msg *m);
 void rfm__dds_held_free(struct dds_node *d);
+bool rfm__dds_join_crossed(struct rfm_node *node, const rfm_dds_Msg *req);
 
 #endif /* RFM_DDS_INTERNAL_H */
