@@ -356,7 +356,8 @@ static int ping_callbacks(const char *uri, unsigned int peer, uint32_t size, uin
 	}
 	if (cb_wait(&s, (int64_t)ANSWER_NS + (int64_t)(warmup + count) * 1000000)) {
 		if (!s.error)
-			fprintf(stderr, "bench-event-rtt: the round trips did not finish\n");
+			fprintf(stderr, "bench-event-rtt: the round trips did not finish (%u of %u)\n",
+				__atomic_load_n(&s.done, __ATOMIC_RELAXED), warmup + count);
 		goto out;
 	}
 	if (rfm_event_send(s.node, peer, RFM_EVENT_INTR1, STOP) < 0)
