@@ -200,7 +200,7 @@ void rfm__dds_events_free(struct dds_node *d);
 int rfm__dds_presence_open(struct rfm_node *node, const struct rfm_uri *uri, uint64_t *sizep,
 			   bool size_given);
 /* Take presence samples: liveliness changes of peers (the lock is held). */
-void rfm__dds_presence_take(struct rfm_node *node);
+void rfm__dds_presence_take(struct rfm_node *node, dds_entity_t reader);
 int rfm__dds_node_facts(struct rfm_node *node, unsigned int id, struct rfm_node_facts *facts);
 bool rfm__dds_node_alive(struct rfm_node *node, unsigned int id, uint32_t incarnation);
 bool rfm__dds_node_attached(struct rfm_node *node, unsigned int id);

@@ -114,10 +114,10 @@ int rfm__dds_presence_open(struct rfm_node *node, const struct rfm_uri *uri, uin
 	 */
 	deadline_after_ms(d->join_ms, &until);
 	pthread_mutex_lock(&d->lock);
-	rfm__dds_presence_take(node);
+	rfm__dds_presence_take(node, d->node_reader);
 	while (pthread_cond_timedwait(&d->cond, &d->lock, &until) != ETIMEDOUT)
 		;
-	rfm__dds_presence_take(node);
+	rfm__dds_presence_take(node, d->node_reader);
 	if (d->id >= 0 && d->peers[d->id].alive) {
 		const struct dds_peer *p = &d->peers[d->id];
 
@@ -177,14 +177,14 @@ out:
 	return 0;
 }
 
-void rfm__dds_presence_take(struct rfm_node *node)
+void rfm__dds_presence_take(struct rfm_node *node, dds_entity_t reader)
 {
 	struct dds_node *d = node->priv;
 	void *samples[16] = { NULL };
 	dds_sample_info_t infos[16];
 	int n;
 
-	while ((n = dds_take(d->node_reader, samples, infos, 16, 16)) > 0) {
+	while ((n = dds_take(reader, samples, infos, 16, 16)) > 0) {
 		for (int i = 0; i < n; i++) {
 			const rfm_dds_Node *s = samples[i];
 			struct dds_peer *p = &d->peers[s->id];
@@ -222,7 +222,7 @@ void rfm__dds_presence_take(struct rfm_node *node)
 					p->alive = false;
 			}
 		}
-		dds_return_loan(d->node_reader, samples, n);
+		dds_return_loan(reader, samples, n);
 	}
 	/* A peer in this process reads our writes as our calls return: hold none. */
 	bool near = false;

@@ -287,9 +287,9 @@ static void take_presence(dds_entity_t reader, void *arg)
 	struct rfm_node *node = arg;
 	struct dds_node *d = __atomic_load_n(&node->priv, __ATOMIC_ACQUIRE);
 
-	(void)reader;
 	pthread_mutex_lock(&d->lock);
-	rfm__dds_presence_take(node);
+	/* @reader, not d->node_reader: this may run before that is stored. */
+	rfm__dds_presence_take(node, reader);
 	pthread_mutex_unlock(&d->lock);
 	if (__atomic_load_n(&d->resync_pending, __ATOMIC_RELAXED))
 		dds_set_guardcondition(d->wake_cond, true);
