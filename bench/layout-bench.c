@@ -87,8 +87,9 @@ static char *layout_text(unsigned int n, size_t *lenp)
 
 	if (!s)
 		return NULL;
+	/* The window's last 16 KiB stay free: the heartbeat table's default place. */
 	len += (size_t)snprintf(s, cap, "version: 1\nname: big\nwindow: 0x%x\nregions:\n",
-				(n + 1) * 0x1000);
+				n * 0x1000 + 0x4000);
 	for (unsigned int i = 0; i < n; i++)
 		len += (size_t)snprintf(s + len, cap - len,
 					"  - name: r%u\n    offset: 0x%x\n    size: 0x1000\n"
@@ -139,35 +140,25 @@ static void bench_parse(void)
 		uint64_t t0 = bench_now_ns();
 		int ret = rfm_layout_load_string(text, len, "bench", &layout, NULL);
 		double rfm_s = seconds_since(t0);
-		printf("  %6u regions (%5.1f MB): librfm %.3f s, libyaml %.3f s, ratio %.2f%s%s\n",
-		       sizes[k], len / 1e6, rfm_s, yaml_s, yaml_s > 0 ? rfm_s / yaml_s : 0,
-		       ret ? ": " : "", ret ? rfm_last_error() : "");
+
+		/* A load that fails early or late is no measure of a load. */
+		TRY("loading the generated layout", ret);
+		printf("  %6u regions (%5.1f MB): librfm %.3f s, libyaml %.3f s, ratio %.2f\n",
+		       sizes[k], len / 1e6, rfm_s, yaml_s, yaml_s > 0 ? rfm_s / yaml_s : 0);
 		rfm_layout_free(layout);
 		free(text);
 	}
 }
 
-int main(int argc, char **argv)
+/* The table, built in code: scalars, a big-endian one, two records. */
+static rfm_layout *build_layout(void)
 {
-	char net[64], uri[128];
-	rfm_node *node;
-	rfm_layout *layout;
-	void *base;
-	volatile uint32_t sink_u = 0;
-
-	if (argc > 1)
-		seconds_per_case = atof(argv[1]);
-	samples = calloc(MAX_BATCHES, sizeof(*samples));
-	snprintf(net, sizeof(net), "layout-bench-%d", (int)getpid());
-	snprintf(uri, sizeof(uri), "shm:%s?node=1&size=1M", net);
-	TRY("open", rfm_open(uri, &node));
-	TRY("map", rfm_mem_map(node, &base, NULL));
-
-	/* The table, built in code: scalars, a big-endian one, two records. */
 	struct rfm_region_spec region = { .struct_size = sizeof(region), .name = "r",
 					  .offset = 0, .size = 0x2000, .writer = 1 };
 	struct rfm_var_spec var = { .struct_size = sizeof(var), .offset = RFM_OFFSET_AUTO };
 	struct rfm_record_spec rec = { .struct_size = sizeof(rec), .offset = RFM_OFFSET_AUTO };
+	rfm_layout *layout;
+
 	TRY("new", rfm_layout_new("bench", 1 << 20, &layout));
 	TRY("region", rfm_layout_add_region(layout, &region));
 	var.name = "f";
@@ -191,171 +182,250 @@ int main(int argc, char **argv)
 	TRY("rec large", rfm_layout_add_record(layout, "r", &rec));
 	TRY("rec large var", rfm_layout_add_var(layout, "r.large", &var));
 	TRY("finish", rfm_layout_finish(layout, NULL));
+	return layout;
+}
 
+/* The three scalars: handles, views and raw pointers into the same words. */
+struct scalars {
 	rfm_var *f, *u, *ube;
-	TRY("open f", rfm_var_open(layout, node, "r.f", &f));
-	TRY("open u", rfm_var_open(layout, node, "r.u", &u));
-	TRY("open ube", rfm_var_open(layout, node, "r.ube", &ube));
+	struct rfm_var_view fv, uv, ubev;
+	volatile double *fp;
+	volatile uint32_t *up;
+};
+
+static void open_scalars(rfm_layout *layout, rfm_node *node, void *base, struct scalars *s)
+{
 	struct rfm_var_info fi = { .struct_size = sizeof(fi) }, ui = fi;
-	TRY("info f", rfm_var_get_info(f, &fi));
-	TRY("info u", rfm_var_get_info(u, &ui));
-	volatile double *fp = (volatile double *)((char *)base + fi.offset);
-	volatile uint32_t *up = (volatile uint32_t *)((char *)base + ui.offset);
 
-	printf("librfm %s: typed-variable tables vs raw access (ns per operation over "
-	       "batches)\n\n  %-36s %8s %8s %8s %8s %9s\n",
-	       rfm_version_string(), "case", "min", "P50", "P99", "P99.9", "max");
+	TRY("open f", rfm_var_open(layout, node, "r.f", &s->f));
+	TRY("open u", rfm_var_open(layout, node, "r.u", &s->u));
+	TRY("open ube", rfm_var_open(layout, node, "r.ube", &s->ube));
+	TRY("info f", rfm_var_get_info(s->f, &fi));
+	TRY("info u", rfm_var_get_info(s->u, &ui));
+	s->fp = (volatile double *)((char *)base + fi.offset);
+	s->up = (volatile uint32_t *)((char *)base + ui.offset);
+	s->fv = (struct rfm_var_view){ .struct_size = sizeof(s->fv) };
+	s->uv = s->fv;
+	s->ubev = s->fv;
+	TRY("view f", rfm_var_get_view(s->f, &s->fv));
+	TRY("view u", rfm_var_get_view(s->u, &s->uv));
+	TRY("view ube", rfm_var_get_view(s->ube, &s->ubev));
+}
 
-	struct rfm_var_view fv = { .struct_size = sizeof(fv) }, uv = fv, ubev = fv;
-	TRY("view f", rfm_var_get_view(f, &fv));
-	TRY("view u", rfm_var_get_view(u, &uv));
-	TRY("view ube", rfm_var_get_view(ube, &ubev));
-	/*
-	 * Hot loops keep their views in locals, as recommended in layout.h:
-	 * the compiler then keeps the checks in registers.
-	 */
-	const struct rfm_var_view lf = fv, lu = uv, lube = ubev;
+static void close_scalars(struct scalars *s)
+{
+	rfm_var_close(s->f);
+	rfm_var_close(s->u);
+	rfm_var_close(s->ube);
+}
 
-	/*
-	 * Loads feed an integer accumulator (f64 bits xored) so that every case
-	 * is bound by the access itself, not by a floating-point add chain.
-	 */
-	uint64_t acc = 0;
-#define F64_BITS(x) ({ uint64_t b_; double d_ = (x); memcpy(&b_, &d_, 8); b_; })
+/* Each access three ways: raw, inline view, exported call. */
+struct scalar_times {
 	struct bench_pct raw_get_f, get_f, vget_f, raw_set_f, set_f, vset_f;
-	struct bench_pct raw_get_u, get_u, vget_u, raw_set_u, set_u, vset_u, vget_ube, vset_ube;
-	struct bench_pct raw_get_ube, raw_set_ube, mget_u;
-	MEASURE(raw_get_f, BATCH, { acc ^= F64_BITS(*fp); });
-	MEASURE(get_f, BATCH, {
+	struct bench_pct raw_get_u, get_u, vget_u, raw_set_u, set_u, vset_u, mget_u;
+	struct bench_pct raw_get_ube, raw_set_ube, vget_ube, vset_ube;
+};
+
+/*
+ * Loads feed an integer accumulator (f64 bits xored) so that every case
+ * is bound by the access itself, not by a floating-point add chain. Hot
+ * loops keep their views in locals, as recommended in layout.h: the
+ * compiler then keeps the checks in registers.
+ */
+#define F64_BITS(x) ({ uint64_t b_; double d_ = (x); memcpy(&b_, &d_, 8); b_; })
+
+static uint64_t measure_f64(const struct scalars *s, struct scalar_times *t)
+{
+	const struct rfm_var_view lf = s->fv;
+	volatile double *fp = s->fp;
+	rfm_var *f = s->f;
+	uint64_t acc = 0;
+
+	MEASURE(t->raw_get_f, BATCH, { acc ^= F64_BITS(*fp); });
+	MEASURE(t->get_f, BATCH, {
 		double x;
 		rfm_var_get_f64(f, 0, &x);
 		acc ^= F64_BITS(x);
 	});
-	MEASURE(vget_f, BATCH, {
+	MEASURE(t->vget_f, BATCH, {
 		double x;
 		rfm_view_get_f64(&lf, 0, &x);
 		acc ^= F64_BITS(x);
 	});
-	MEASURE(raw_set_f, BATCH, { *fp = (double)i; });
-	MEASURE(set_f, BATCH, { rfm_var_set_f64(f, 0, (double)i); });
-	MEASURE(vset_f, BATCH, { rfm_view_set_f64(&lf, 0, (double)i); });
-	MEASURE(raw_get_u, BATCH, { acc += *up; });
-	MEASURE(get_u, BATCH, {
+	MEASURE(t->raw_set_f, BATCH, { *fp = (double)i; });
+	MEASURE(t->set_f, BATCH, { rfm_var_set_f64(f, 0, (double)i); });
+	MEASURE(t->vset_f, BATCH, { rfm_view_set_f64(&lf, 0, (double)i); });
+	return acc;
+}
+
+static uint64_t measure_u32(const struct scalars *s, struct scalar_times *t)
+{
+	const struct rfm_var_view lu = s->uv;
+	volatile uint32_t *up = s->up;
+	rfm_var *u = s->u;
+	uint64_t acc = 0;
+
+	MEASURE(t->raw_get_u, BATCH, { acc += *up; });
+	MEASURE(t->get_u, BATCH, {
 		uint32_t x;
 		rfm_var_get_u32(u, 0, &x);
 		acc += x;
 	});
-	MEASURE(vget_u, BATCH, {
+	MEASURE(t->vget_u, BATCH, {
 		uint32_t x;
 		rfm_view_get_u32(&lu, 0, &x);
 		acc += x;
 	});
-	MEASURE(raw_set_u, BATCH, { *up = (uint32_t)i; });
-	MEASURE(set_u, BATCH, { rfm_var_set_u32(u, 0, (uint32_t)i); });
-	MEASURE(vset_u, BATCH, { rfm_view_set_u32(&lu, 0, (uint32_t)i); });
-	MEASURE(mget_u, BATCH, {
+	MEASURE(t->raw_set_u, BATCH, { *up = (uint32_t)i; });
+	MEASURE(t->set_u, BATCH, { rfm_var_set_u32(u, 0, (uint32_t)i); });
+	MEASURE(t->vset_u, BATCH, { rfm_view_set_u32(&lu, 0, (uint32_t)i); });
+	MEASURE(t->mget_u, BATCH, {
 		uint32_t x;
-		rfm_view_get_u32(&uv, 0, &x);	/* view in memory */
+		rfm_view_get_u32(&s->uv, 0, &x);	/* view in memory */
 		acc += x;
 	});
-	MEASURE(raw_get_ube, BATCH, { acc += __builtin_bswap32(*up); });
-	MEASURE(raw_set_ube, BATCH, { *up = __builtin_bswap32((uint32_t)i); });
-	MEASURE(vget_ube, BATCH, {
+	return acc;
+}
+
+static uint64_t measure_u32_big_endian(const struct scalars *s, struct scalar_times *t)
+{
+	const struct rfm_var_view lube = s->ubev;
+	volatile uint32_t *up = s->up;
+	uint64_t acc = 0;
+
+	MEASURE(t->raw_get_ube, BATCH, { acc += __builtin_bswap32(*up); });
+	MEASURE(t->raw_set_ube, BATCH, { *up = __builtin_bswap32((uint32_t)i); });
+	MEASURE(t->vget_ube, BATCH, {
 		uint32_t x;
 		rfm_view_get_u32(&lube, 0, &x);
 		acc += x;
 	});
-	MEASURE(vset_ube, BATCH, { rfm_view_set_u32(&lube, 0, (uint32_t)i); });
-	sink_u = (uint32_t)acc;
+	MEASURE(t->vset_ube, BATCH, { rfm_view_set_u32(&lube, 0, (uint32_t)i); });
+	return acc;
+}
 
-	print_row("raw load f64 (pointer)", raw_get_f);
-	print_row("rfm_view_get_f64 (inline)", vget_f);
-	print_row("rfm_var_get_f64 (exported call)", get_f);
-	print_row("raw store f64 (pointer)", raw_set_f);
-	print_row("rfm_view_set_f64 (inline)", vset_f);
-	print_row("rfm_var_set_f64 (exported call)", set_f);
-	print_row("raw load u32 (pointer)", raw_get_u);
-	print_row("rfm_view_get_u32 (inline)", vget_u);
-	print_row("rfm_var_get_u32 (exported call)", get_u);
-	print_row("raw store u32 (pointer)", raw_set_u);
-	print_row("rfm_view_set_u32 (inline)", vset_u);
-	print_row("rfm_var_set_u32 (exported call)", set_u);
-	print_row("rfm_view_get_u32 (view in memory)", mget_u);
-	print_row("raw load+swap u32 (pointer)", raw_get_ube);
-	print_row("rfm_view_get_u32 big-endian", vget_ube);
-	print_row("raw swap+store u32 (pointer)", raw_set_ube);
-	print_row("rfm_view_set_u32 big-endian", vset_ube);
+static void report_scalars(const struct scalar_times *t)
+{
+	print_row("raw load f64 (pointer)", t->raw_get_f);
+	print_row("rfm_view_get_f64 (inline)", t->vget_f);
+	print_row("rfm_var_get_f64 (exported call)", t->get_f);
+	print_row("raw store f64 (pointer)", t->raw_set_f);
+	print_row("rfm_view_set_f64 (inline)", t->vset_f);
+	print_row("rfm_var_set_f64 (exported call)", t->set_f);
+	print_row("raw load u32 (pointer)", t->raw_get_u);
+	print_row("rfm_view_get_u32 (inline)", t->vget_u);
+	print_row("rfm_var_get_u32 (exported call)", t->get_u);
+	print_row("raw store u32 (pointer)", t->raw_set_u);
+	print_row("rfm_view_set_u32 (inline)", t->vset_u);
+	print_row("rfm_var_set_u32 (exported call)", t->set_u);
+	print_row("rfm_view_get_u32 (view in memory)", t->mget_u);
+	print_row("raw load+swap u32 (pointer)", t->raw_get_ube);
+	print_row("rfm_view_get_u32 big-endian", t->vget_ube);
+	print_row("raw swap+store u32 (pointer)", t->raw_set_ube);
+	print_row("rfm_view_set_u32 big-endian", t->vset_ube);
 	printf("\n");
-	print_ratio("view get f64 / raw", vget_f, raw_get_f, 2.0);
-	print_ratio("view set f64 / raw", vset_f, raw_set_f, 2.0);
-	print_ratio("view get u32 / raw", vget_u, raw_get_u, 2.0);
-	print_ratio("view set u32 / raw", vset_u, raw_set_u, 2.0);
-	print_ratio("view get u32 big-endian / raw", vget_ube, raw_get_ube, 2.0);
-	print_ratio("view set u32 big-endian / raw", vset_ube, raw_set_ube, 2.0);
-	print_ratio("view in memory get u32 / raw", mget_u, raw_get_u, 0);
-	print_ratio("call get f64 / raw", get_f, raw_get_f, 0);
-	print_ratio("call set f64 / raw", set_f, raw_set_f, 0);
-	print_ratio("call get u32 / raw", get_u, raw_get_u, 0);
-	print_ratio("call set u32 / raw", set_u, raw_set_u, 0);
+	print_ratio("view get f64 / raw", t->vget_f, t->raw_get_f, 2.0);
+	print_ratio("view set f64 / raw", t->vset_f, t->raw_set_f, 2.0);
+	print_ratio("view get u32 / raw", t->vget_u, t->raw_get_u, 2.0);
+	print_ratio("view set u32 / raw", t->vset_u, t->raw_set_u, 2.0);
+	print_ratio("view get u32 big-endian / raw", t->vget_ube, t->raw_get_ube, 2.0);
+	print_ratio("view set u32 big-endian / raw", t->vset_ube, t->raw_set_ube, 2.0);
+	print_ratio("view in memory get u32 / raw", t->mget_u, t->raw_get_u, 0);
+	print_ratio("call get f64 / raw", t->get_f, t->raw_get_f, 0);
+	print_ratio("call set f64 / raw", t->set_f, t->raw_set_f, 0);
+	print_ratio("call get u32 / raw", t->get_u, t->raw_get_u, 0);
+	print_ratio("call set u32 / raw", t->set_u, t->raw_set_u, 0);
 	printf("  (exported calls cost %.1f ns more than raw per get, %.1f ns per set)\n",
-	       get_u.p50 - raw_get_u.p50, set_u.p50 - raw_set_u.p50);
+	       t->get_u.p50 - t->raw_get_u.p50, t->set_u.p50 - t->raw_set_u.p50);
+}
 
-	static const char *const names[] = { "r.small", "r.large" };
-	for (int k = 0; k < 2; k++) {
-		rfm_record *r;
-		struct rfm_record_info ri = { .struct_size = sizeof(ri) };
-		TRY("record", rfm_record_open(layout, node, names[k], &r));
-		TRY("record info", rfm_record_get_info(r, &ri));
-		size_t size = rfm_record_size(r);
-		char *buf = calloc(1, size);
-		char *data = (char *)base + ri.data_offset;
-		struct bench_pct raw_w, w, raw_r, rd;
-		long per = size > 512 ? 512 : 2048;
+/* Record @name: publish and consistent read against a raw memcpy. */
+static uint32_t bench_record(rfm_layout *layout, rfm_node *node, void *base, const char *name)
+{
+	struct rfm_record_info ri = { .struct_size = sizeof(ri) };
+	struct bench_pct raw_w, w, raw_r, rd;
+	uint32_t sink = 0;
+	rfm_record *r;
+	char label[64];
 
-		MEASURE(raw_w, per, {
-			buf[0] = (char)i;
-			memcpy(data, buf, size);
-			__atomic_thread_fence(__ATOMIC_RELEASE);
-		});
-		MEASURE(w, per, {
-			buf[0] = (char)i;
-			rfm_record_write(r, buf, size);
-		});
-		MEASURE(raw_r, per, {
-			memcpy(buf, data, size);
-			__atomic_thread_fence(__ATOMIC_ACQUIRE);
-			sink_u += (uint8_t)buf[0];
-		});
-		MEASURE(rd, per, {
-			rfm_record_read(r, buf, size, NULL);
-			sink_u += (uint8_t)buf[0];
-		});
-		char label[64];
-		printf("\n  %zu-byte record\n", size);
-		print_row("raw memcpy into window", raw_w);
-		print_row("rfm_record_write (publish)", w);
-		print_row("raw memcpy out of window", raw_r);
-		print_row("rfm_record_read (consistent)", rd);
-		printf("  rates: publish %.1f M/s (%.2f GB/s), read %.1f M/s (%.2f GB/s)\n",
-		       1e3 / w.p50, size / w.p50, 1e3 / rd.p50, size / rd.p50);
-		snprintf(label, sizeof(label), "publish %zu B / memcpy", size);
-		print_ratio(label, w, raw_w, 0);
-		snprintf(label, sizeof(label), "read %zu B / memcpy", size);
-		print_ratio(label, rd, raw_r, 0);
-		free(buf);
-		rfm_record_close(r);
-	}
+	TRY("record", rfm_record_open(layout, node, name, &r));
+	TRY("record info", rfm_record_get_info(r, &ri));
+	size_t size = rfm_record_size(r);
+	char *buf = calloc(1, size);
+	char *data = (char *)base + ri.data_offset;
+	long per = size > 512 ? 512 : 2048;
 
+	MEASURE(raw_w, per, {
+		buf[0] = (char)i;
+		memcpy(data, buf, size);
+		__atomic_thread_fence(__ATOMIC_RELEASE);
+	});
+	MEASURE(w, per, {
+		buf[0] = (char)i;
+		rfm_record_write(r, buf, size);
+	});
+	MEASURE(raw_r, per, {
+		memcpy(buf, data, size);
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		sink += (uint8_t)buf[0];
+	});
+	MEASURE(rd, per, {
+		rfm_record_read(r, buf, size, NULL);
+		sink += (uint8_t)buf[0];
+	});
+	printf("\n  %zu-byte record\n", size);
+	print_row("raw memcpy into window", raw_w);
+	print_row("rfm_record_write (publish)", w);
+	print_row("raw memcpy out of window", raw_r);
+	print_row("rfm_record_read (consistent)", rd);
+	printf("  rates: publish %.1f M/s (%.2f GB/s), read %.1f M/s (%.2f GB/s)\n",
+	       1e3 / w.p50, size / w.p50, 1e3 / rd.p50, size / rd.p50);
+	snprintf(label, sizeof(label), "publish %zu B / memcpy", size);
+	print_ratio(label, w, raw_w, 0);
+	snprintf(label, sizeof(label), "read %zu B / memcpy", size);
+	print_ratio(label, rd, raw_r, 0);
+	free(buf);
+	rfm_record_close(r);
+	return sink;
+}
+
+int main(int argc, char **argv)
+{
+	char net[64], uri[128];
+	struct scalar_times times;
+	struct scalars s;
+	rfm_node *node;
+	rfm_layout *layout;
+	void *base;
+	volatile uint64_t sink = 0;
+
+	if (argc > 1)
+		seconds_per_case = atof(argv[1]);
+	samples = calloc(MAX_BATCHES, sizeof(*samples));
+	snprintf(net, sizeof(net), "layout-bench-%d", (int)getpid());
+	snprintf(uri, sizeof(uri), "shm:%s?node=1&size=1M", net);
+	TRY("open", rfm_open(uri, &node));
+	TRY("map", rfm_mem_map(node, &base, NULL));
+	layout = build_layout();
+	open_scalars(layout, node, base, &s);
+
+	printf("librfm %s: typed-variable tables vs raw access (ns per operation over "
+	       "batches)\n\n  %-36s %8s %8s %8s %8s %9s\n",
+	       rfm_version_string(), "case", "min", "P50", "P99", "P99.9", "max");
+	sink += measure_f64(&s, &times);
+	sink += measure_u32(&s, &times);
+	sink += measure_u32_big_endian(&s, &times);
+	report_scalars(&times);
+	sink += bench_record(layout, node, base, "r.small");
+	sink += bench_record(layout, node, base, "r.large");
 	bench_parse();
 
-	rfm_var_close(f);
-	rfm_var_close(u);
-	rfm_var_close(ube);
+	close_scalars(&s);
 	rfm_layout_free(layout);
 	rfm_close(node);
 	snprintf(uri, sizeof(uri), "shm:%s", net);
 	rfm_network_destroy(uri, RFM_DESTROY_FORCE);
 	free(samples);
-	(void)sink_u;
+	(void)sink;
 	return 0;
 }

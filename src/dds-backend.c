@@ -153,9 +153,21 @@ static void dds_release(struct dds_node *d)
 		rfm__dds_stop_thread(d);
 		/* Deleting the participant disposes our presence: NODE_DOWN at once. */
 		if (d->announced)
-			dds_unregister_instance(d->node_writer, &(rfm_dds_Node){ .id = (uint8_t)d->id });
+			dds_unregister_instance(d->node_writer,
+						&(rfm_dds_Node){ .id = (uint8_t)d->id, .inc = d->inc });
 		if (d->participant > 0)
 			dds_delete(d->participant);
+		/*
+		 * Cyclone returns once our listeners are done; taking each lock
+		 * they take once more makes that order visible to checkers that
+		 * cannot see into Cyclone (TSan with tests/dds/tsan.supp).
+		 */
+		pthread_mutex_lock(&d->lock);
+		pthread_mutex_unlock(&d->lock);
+		pthread_mutex_lock(&d->qlock);
+		pthread_mutex_unlock(&d->qlock);
+		pthread_mutex_lock(&d->pub_lock);
+		pthread_mutex_unlock(&d->pub_lock);
 	}
 	if (d->window)
 		munmap(d->window, d->size);

@@ -137,6 +137,15 @@ struct dds_node {
 	bool inline_claimed;
 	pthread_cond_t cond;
 	struct dds_peer peers[RFM_MAX_NODES];
+	/*
+	 * Claims still pending elsewhere (in their discovery wait), the lowest
+	 * incarnation per id: of two claims made at once, that one wins.
+	 */
+	struct dds_rival {
+		uint32_t inc;	/* 0: none */
+		int32_t pid;
+		char host[64];
+	} rivals[RFM_MAX_NODES];
 	uint64_t gaps;		/* records missed, all writers (counted) */
 	uint64_t mismatched;	/* samples from a node with another window size */
 
@@ -144,6 +153,7 @@ struct dds_node {
 	bool joined;		/* the window is a copy of the network's */
 	uint32_t snap_nonce;
 	int snap_from;		/* the peer asked, -1: none */
+	bool snap_skip;		/* it is joining too: ask the next one */
 	bool snap_header;	/* its header arrived */
 	struct dds_snap_vector *snap_vec;
 	struct dds_held *held, **held_tail;
@@ -218,5 +228,6 @@ void rfm__dds_snapshot_piece(struct rfm_node *node, const rfm_dds_Msg *m);
 /* Before the snapshot: keep @m to apply after it. */
 void rfm__dds_hold(struct dds_node *d, const rfm_dds_Msg *m);
 void rfm__dds_held_free(struct dds_node *d);
+bool rfm__dds_join_crossed(struct rfm_node *node, const rfm_dds_Msg *req);
 
 #endif /* RFM_DDS_INTERNAL_H */

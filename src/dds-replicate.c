@@ -197,7 +197,7 @@ void rfm__dds_apply(struct rfm_node *node, const rfm_dds_Msg *m)
 		rfm__dds_snapshot_piece(node, m);
 		return;
 	}
-	if (!d->joined) {
+	if (!d->joined && !(m->kind == DDS_KIND_SNAP_REQ && rfm__dds_join_crossed(node, m))) {
 		rfm__dds_hold(d, m);
 		return;
 	}
@@ -288,7 +288,6 @@ static void take_presence(dds_entity_t reader, void *arg)
 	struct dds_node *d = __atomic_load_n(&node->priv, __ATOMIC_ACQUIRE);
 
 	pthread_mutex_lock(&d->lock);
-	/* @reader, not d->node_reader: this may run before that is stored. */
 	rfm__dds_presence_take(node, reader);
 	pthread_mutex_unlock(&d->lock);
 	if (__atomic_load_n(&d->resync_pending, __ATOMIC_RELAXED))

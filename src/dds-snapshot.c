@@ -212,23 +212,24 @@ void rfm__dds_snapshot_answer_pending(struct rfm_node *node)
 	free(v);
 }
 
-/* The END of our snapshot: take over its counters, then the held records. */
-static void install(struct rfm_node *node, const rfm_dds_Msg *end)
+static int first_peer_after(struct dds_node *d, int after)
+{
+	for (int k = 1; k <= RFM_MAX_NODES; k++) {
+		int id = (after + k + RFM_MAX_NODES) % RFM_MAX_NODES;
+
+		if (id != d->id && d->peers[id].alive)
+			return id;
+	}
+	return -1;
+}
+
+/* Joined: apply what was held meanwhile, in the order it came. */
+static void joined_apply_held(struct rfm_node *node)
 {
 	struct dds_node *d = node->priv;
-	const struct dds_snap_vector *v = d->snap_vec;
-	struct dds_held *h;
+	struct dds_held *h = d->held;
 
-	for (int w = 0; w < RFM_MAX_NODES; w++) {
-		if (w == d->id)
-			continue;
-		d->peers[w].stream_inc = v->inc[w];
-		d->peers[w].next_seq = v->inc[w] ? v->seq[w] + 1 : 0;
-	}
-	d->peers[end->writer].stream_inc = end->inc;
-	d->peers[end->writer].next_seq = end->seq + 1;
 	d->joined = true;
-	h = d->held;
 	d->held = NULL;
 	d->held_tail = &d->held;
 	while (h) {
@@ -240,6 +241,47 @@ static void install(struct rfm_node *node, const rfm_dds_Msg *end)
 		h = next;
 	}
 	pthread_cond_broadcast(&d->cond);
+}
+
+/* The END of our snapshot: take over its counters, then the held records. */
+static void install(struct rfm_node *node, const rfm_dds_Msg *end)
+{
+	struct dds_node *d = node->priv;
+	const struct dds_snap_vector *v = d->snap_vec;
+
+	for (int w = 0; w < RFM_MAX_NODES; w++) {
+		if (w == d->id)
+			continue;
+		d->peers[w].stream_inc = v->inc[w];
+		d->peers[w].next_seq = v->inc[w] ? v->seq[w] + 1 : 0;
+	}
+	d->peers[end->writer].stream_inc = end->inc;
+	d->peers[end->writer].next_seq = end->seq + 1;
+	joined_apply_held(node);
+}
+
+/*
+ * Two nodes joining at once, each with only the other to ask, would wait
+ * for each other's copy until both give up. A request from the very peer
+ * we asked tells us it has not joined either; with no other peer alive
+ * both copies are the fresh network's. The lower id settles it: it takes
+ * its own copy as the network's (as a node alone does) and answers, the
+ * higher id waits for that answer. With other peers alive, the lower id
+ * stops waiting for this one and asks the next.
+ */
+bool rfm__dds_join_crossed(struct rfm_node *node, const rfm_dds_Msg *req)
+{
+	struct dds_node *d = node->priv;
+
+	if (d->joined || req->to != d->id || req->writer != d->snap_from || d->id > req->writer)
+		return false;
+	if (first_peer_after(d, req->writer) != req->writer) {
+		d->snap_skip = true;
+		pthread_cond_broadcast(&d->cond);
+		return false;
+	}
+	joined_apply_held(node);
+	return true;
 }
 
 void rfm__dds_snapshot_piece(struct rfm_node *node, const rfm_dds_Msg *m)
@@ -273,17 +315,6 @@ void rfm__dds_snapshot_piece(struct rfm_node *node, const rfm_dds_Msg *m)
 	default:
 		return;
 	}
-}
-
-static int first_peer_after(struct dds_node *d, int after)
-{
-	for (int k = 1; k <= RFM_MAX_NODES; k++) {
-		int id = (after + k + RFM_MAX_NODES) % RFM_MAX_NODES;
-
-		if (id != d->id && d->peers[id].alive)
-			return id;
-	}
-	return -1;
 }
 
 int rfm__dds_join(struct rfm_node *node)
@@ -321,7 +352,8 @@ int rfm__dds_join(struct rfm_node *node)
 		uint64_t ns = (uint64_t)until.tv_nsec + (uint64_t)wait_ms * 1000000u;
 		until.tv_sec += (time_t)(ns / 1000000000u);
 		until.tv_nsec = (long)(ns % 1000000000u);
-		while (!d->joined &&
+		d->snap_skip = false;
+		while (!d->joined && !d->snap_skip &&
 		       pthread_cond_timedwait(&d->cond, &d->lock, &until) != ETIMEDOUT)
 			;
 	}

@@ -8,6 +8,7 @@
  * waits that sleep at once unless spin=NS says otherwise.
  * Runs with RFM_TEST_BACKEND=dds (tests/dds/run-dds-suites.sh).
  */
+#include <pthread.h>
 #include <unistd.h>
 
 #include "rfm-cmocka.h"
@@ -107,6 +108,120 @@ static void a_node_id_is_held_once(void **state)
 	/* Closed: the id is free again. */
 	again = open_node(1);
 	rfm_close(again);
+}
+
+/* One rfm_open() on its own thread, released with the others by a barrier. */
+struct claimer {
+	char uri[512];
+	pthread_barrier_t *go;
+	int ret;
+	char error[512];
+	rfm_node *node;
+};
+
+static void *claimer_main(void *arg)
+{
+	struct claimer *c = arg;
+
+	pthread_barrier_wait(c->go);
+	c->ret = rfm_open(c->uri, &c->node);
+	if (c->ret)
+		snprintf(c->error, sizeof(c->error), "%s", rfm_last_error());
+	return NULL;
+}
+
+/*
+ * Two opens at the same instant, each with a discovery wait long enough
+ * for the two participants to meet (the harness's 50 ms is for peers that
+ * are open already): @query0 and @query1 are the node parts of the URIs.
+ */
+static void open_at_once(struct claimer c[2], const char *query0, const char *query1)
+{
+	pthread_barrier_t go;
+	pthread_t t[2];
+
+	pthread_barrier_init(&go, NULL, 2);
+	for (int i = 0; i < 2; i++) {
+		const char *uri = harness_network_uri(&net, "%s", i ? query1 : query0);
+		const char *join = strstr(uri, "join=50");
+
+		assert_non_null(join);
+		snprintf(c[i].uri, sizeof(c[i].uri), "%.*sjoin=800%s", (int)(join - uri), uri,
+			 join + strlen("join=50"));
+		c[i].go = &go;
+		c[i].node = NULL;
+		assert_int_equal(pthread_create(&t[i], NULL, claimer_main, &c[i]), 0);
+	}
+	for (int i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+	pthread_barrier_destroy(&go);
+}
+
+/* Two claims of one id made at once: one wins, the other is told who has it. */
+static void one_of_two_simultaneous_claims_wins(void **state)
+{
+	struct claimer c[2];
+	char holder[64];
+
+	(void)state;
+	open_at_once(c, "node=7", "node=7");
+	if ((c[0].ret == 0) == (c[1].ret == 0))
+		fail_msg("one open must win: %d (%s), %d (%s)", c[0].ret, c[0].error, c[1].ret,
+			 c[1].error);
+	struct claimer *won = c[0].ret ? &c[1] : &c[0], *lost = c[0].ret ? &c[0] : &c[1];
+
+	assert_int_equal(lost->ret, RFM_EINUSE);
+	snprintf(holder, sizeof(holder), "pid %d on host", (int)getpid());
+	assert_non_null(strstr(lost->error, "node id 7 is in use"));
+	assert_non_null(strstr(lost->error, holder));
+	assert_int_equal(rfm_node_id(won->node), 7);
+	rfm_close(won->node);
+	/* The loser's claim is gone with it: the id is free once the winner closes. */
+	rfm_node *again = open_node(7);
+	rfm_close(again);
+}
+
+/* Two opens without node= at once: two different ids. */
+static void simultaneous_joiners_pick_different_ids(void **state)
+{
+	struct claimer c[2];
+
+	(void)state;
+	open_at_once(c, "size=65536", "size=65536");
+	for (int i = 0; i < 2; i++)
+		if (c[i].ret)
+			fail_msg("open %d: %d, %s", i, c[i].ret, c[i].error);
+	if (rfm_node_id(c[0].node) == rfm_node_id(c[1].node))
+		fail_msg("both opens took node id %d", rfm_node_id(c[0].node));
+	rfm_close(c[0].node);
+	rfm_close(c[1].node);
+}
+
+/*
+ * Two nodes opening at once that see each other as they join each ask the
+ * other for its copy: the lower id answers with its own, both join.
+ */
+static void two_nodes_opening_at_once_both_join(void **state)
+{
+	struct claimer c[2];
+	uint32_t v = 0x600dcafe, got = 0;
+	struct rfm_event ev;
+
+	(void)state;
+	open_at_once(c, "node=1", "node=2");
+	for (int i = 0; i < 2; i++)
+		if (c[i].ret)
+			fail_msg("open %d: %d, %s", i, c[i].ret, c[i].error);
+	/* And they replicate to each other. */
+	assert_rfm_ok(rfm_event_enable(c[1].node, RFM_EVENT_BIT(RFM_EVENT_INTR2)));
+	assert_rfm_ok(rfm_mem_write(c[0].node, 0x40, &v, sizeof(v)));
+	send_ok(rfm_event_send(c[0].node, 2, RFM_EVENT_INTR2, 1));
+	ev = wait_from(c[1].node, RFM_EVENT_INTR2, 1);
+	assert_int_equal(ev.data, 1);
+	assert_rfm_ok(rfm_mem_read(c[1].node, 0x40, &got, sizeof(got)));
+	assert_int_equal(got, v);
+	rfm_close(c[0].node);
+	rfm_close(c[1].node);
 }
 
 static void window_sizes_must_agree(void **state)
@@ -320,6 +435,11 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(bad_uris_are_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_node_id_is_held_once, setup, teardown),
+		cmocka_unit_test_setup_teardown(one_of_two_simultaneous_claims_wins, setup, teardown),
+		cmocka_unit_test_setup_teardown(simultaneous_joiners_pick_different_ids, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(two_nodes_opening_at_once_both_join, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(window_sizes_must_agree, setup, teardown),
 		cmocka_unit_test_setup_teardown(each_node_has_its_own_copy, setup, teardown),
 		cmocka_unit_test_setup_teardown(interrupts_follow_their_data, setup, teardown),
