@@ -10,9 +10,16 @@
  * travels to the other node's copy; bench-hosts.py runs it between two
  * network namespaces beside ddsperf and raw UDP.
  *
- *   bench-event-rtt echo URI SIZE
+ * The -cb modes do the same from INTR1 callbacks, as ddsperf's default
+ * (listener) ping-pong answers from its listener: the echoer answers
+ * inside its callback; the pinger's callback checks the reply, takes the
+ * time and sends the next ping itself, and posts the main thread only at
+ * the end. With dds:...&callbacks=receive the callbacks run on the thread
+ * that receives the event, as ddsperf's listener does.
+ *
+ *   bench-event-rtt echo|echo-cb URI SIZE
  *       print "ready", answer until the pinger says stop
- *   bench-event-rtt ping URI PEER SIZE COUNT [WARMUP]
+ *   bench-event-rtt ping|ping-cb URI PEER SIZE COUNT [WARMUP]
  *       find PEER, time COUNT round trips after WARMUP (default 1000),
  *       print one JSON object: count, size, min_ns, p50_ns, p99_ns,
  *       p999_ns, max_ns
@@ -21,10 +28,13 @@
  * 64 KiB + SIZE bytes.
  */
 #include <errno.h>
+#include <stdbool.h>
+#include <semaphore.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <rfm/rfm.h>
 
@@ -71,6 +81,18 @@ static int check_payload(const unsigned char *buf, uint32_t seq, const char *whi
 	fprintf(stderr, "bench-event-rtt: %s for %u carries %u: the interrupt overtook the data\n",
 		which, seq, got);
 	return -1;
+}
+
+static void print_figures(uint64_t *rtt, uint32_t count, uint32_t size)
+{
+	bench_sort_u64(rtt, count);
+	printf("{\"count\": %u, \"size\": %u, \"min_ns\": %llu, \"p50_ns\": %llu, "
+	       "\"p99_ns\": %llu, \"p999_ns\": %llu, \"max_ns\": %llu}\n",
+	       count, size, (unsigned long long)rtt[0],
+	       (unsigned long long)bench_quantile_u64(rtt, count, 0.5),
+	       (unsigned long long)bench_quantile_u64(rtt, count, 0.99),
+	       (unsigned long long)bench_quantile_u64(rtt, count, 0.999),
+	       (unsigned long long)rtt[count - 1]);
 }
 
 static int echo(const char *uri, uint32_t size)
@@ -157,14 +179,7 @@ static int ping(const char *uri, unsigned int peer, uint32_t size, uint32_t coun
 	}
 	if (rfm_event_send(node, peer, RFM_EVENT_INTR1, STOP) < 0)
 		fail("stopping the echoer"); /* the figures stand; the echoer times out */
-	bench_sort_u64(rtt, count);
-	printf("{\"count\": %u, \"size\": %u, \"min_ns\": %llu, \"p50_ns\": %llu, "
-	       "\"p99_ns\": %llu, \"p999_ns\": %llu, \"max_ns\": %llu}\n",
-	       count, size, (unsigned long long)rtt[0],
-	       (unsigned long long)bench_quantile_u64(rtt, count, 0.5),
-	       (unsigned long long)bench_quantile_u64(rtt, count, 0.99),
-	       (unsigned long long)bench_quantile_u64(rtt, count, 0.999),
-	       (unsigned long long)rtt[count - 1]);
+	print_figures(rtt, count, size);
 	rc = 0;
 out:
 	if (node)
@@ -175,19 +190,202 @@ out:
 	return rc;
 }
 
+/* ---- the same from callbacks ---- */
+
+/* What the callbacks of one side share with its main thread. */
+struct cb_side {
+	rfm_node *node;
+	unsigned char *buf, *rep;
+	uint32_t size;
+	unsigned int peer;
+	/* pinger: the round trip under way */
+	uint32_t seq, done, warmup, count;
+	uint64_t t0;
+	uint64_t *rtt;
+	const char *error; /* set before the post: what failed */
+	sem_t finished;
+};
+
+static void cb_finish(struct cb_side *s, const char *error)
+{
+	if (error)
+		fprintf(stderr, "bench-event-rtt: %s: %s\n", error, rfm_last_error());
+	s->error = error;
+	sem_post(&s->finished);
+}
+
+/* Waits for the callbacks to post, at most @ns; 0 when they did. */
+static int cb_wait(struct cb_side *s, int64_t ns)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += (time_t)(ns / 1000000000);
+	while (sem_timedwait(&s->finished, &ts))
+		if (errno != EINTR)
+			return -1;
+	return s->error ? -1 : 0;
+}
+
+static void echo_cb(rfm_node *node, const struct rfm_event *ev, void *arg)
+{
+	struct cb_side *s = arg;
+
+	if (ev->data == STOP) {
+		cb_finish(s, NULL);
+		return;
+	}
+	if (ev->data != 0) {
+		if (rfm_mem_read(node, REQUEST_OFF, s->buf, s->size))
+			return cb_finish(s, "reading the request");
+		if (check_payload(s->buf, ev->data, "request"))
+			return cb_finish(s, "the request");
+		if (rfm_mem_write(node, REPLY_OFF, s->buf, s->size))
+			return cb_finish(s, "writing the reply");
+	}
+	if (rfm_event_send(node, ev->sender, RFM_EVENT_INTR1, ev->data) < 0)
+		cb_finish(s, "answering");
+}
+
+/* The next request: payload, then its interrupt. */
+static int cb_send_ping(struct cb_side *s)
+{
+	s->seq++;
+	memcpy(s->buf, &s->seq, sizeof(s->seq));
+	s->t0 = bench_now_ns();
+	if (rfm_mem_write(s->node, REQUEST_OFF, s->buf, s->size) ||
+	    rfm_event_send(s->node, s->peer, RFM_EVENT_INTR1, s->seq) < 0)
+		return -1;
+	return 0;
+}
+
+static void ping_cb(rfm_node *node, const struct rfm_event *ev, void *arg)
+{
+	struct cb_side *s = arg;
+
+	/* Late answers to the hellos carry 0. */
+	if (ev->sender != s->peer || ev->data != s->seq)
+		return;
+	if (rfm_mem_read(node, REPLY_OFF, s->rep, s->size))
+		return cb_finish(s, "reading the reply");
+	if (s->done >= s->warmup)
+		s->rtt[s->done - s->warmup] = bench_now_ns() - s->t0;
+	if (check_payload(s->rep, s->seq, "reply"))
+		return cb_finish(s, "the reply");
+	if (++s->done == s->warmup + s->count)
+		return cb_finish(s, NULL);
+	if (cb_send_ping(s))
+		cb_finish(s, "sending the request");
+}
+
+static int cb_side_init(struct cb_side *s, const char *uri, uint32_t size)
+{
+	memset(s, 0, sizeof(*s));
+	s->size = size;
+	s->buf = calloc(1, size);
+	s->rep = calloc(1, size);
+	sem_init(&s->finished, 0, 0);
+	s->node = s->buf && s->rep ? open_node(uri) : NULL;
+	return s->node ? 0 : -1;
+}
+
+static void cb_side_free(struct cb_side *s)
+{
+	if (s->node)
+		rfm_close(s->node); /* waits for a callback still running */
+	sem_destroy(&s->finished);
+	free(s->rtt);
+	free(s->rep);
+	free(s->buf);
+}
+
+static int echo_callbacks(const char *uri, uint32_t size)
+{
+	struct cb_side s;
+	int rc = 1;
+
+	if (cb_side_init(&s, uri, size))
+		goto out;
+	if (rfm_event_callback_register(s.node, RFM_EVENT_INTR1, echo_cb, &s)) {
+		fail("rfm_event_callback_register");
+		goto out;
+	}
+	printf("ready\n");
+	fflush(stdout);
+	/* The pinger stops us; silence for IDLE_NS ends the run too. */
+	if (cb_wait(&s, IDLE_NS)) {
+		if (!s.error)
+			fprintf(stderr, "bench-event-rtt: no stop from the pinger\n");
+		goto out;
+	}
+	rc = 0;
+out:
+	cb_side_free(&s);
+	return rc;
+}
+
+static int ping_callbacks(const char *uri, unsigned int peer, uint32_t size, uint32_t count,
+			  uint32_t warmup)
+{
+	struct cb_side s;
+	int rc = 1;
+
+	if (cb_side_init(&s, uri, size))
+		goto out;
+	s.peer = peer;
+	s.count = count;
+	s.warmup = warmup;
+	s.rtt = calloc(count, sizeof(*s.rtt));
+	if (!s.rtt)
+		goto out;
+	if (repl_find_peer(s.node, peer, RFM_EVENT_INTR1, "bench-event-rtt"))
+		goto out;
+	memset(s.buf, 0xa5, size);
+	/*
+	 * The first ping, then the callback, which sends the others: from
+	 * here on only the callbacks touch @s. An answer that comes before
+	 * the callback is registered waits in the queue for it.
+	 */
+	if (cb_send_ping(&s)) {
+		fail("sending the request");
+		goto out;
+	}
+	if (rfm_event_callback_register(s.node, RFM_EVENT_INTR1, ping_cb, &s)) {
+		fail("rfm_event_callback_register");
+		goto out;
+	}
+	if (cb_wait(&s, (int64_t)ANSWER_NS + (int64_t)(warmup + count) * 1000000)) {
+		if (!s.error)
+			fprintf(stderr, "bench-event-rtt: the round trips did not finish (%u of %u)\n",
+				__atomic_load_n(&s.done, __ATOMIC_RELAXED), warmup + count);
+		goto out;
+	}
+	if (rfm_event_send(s.node, peer, RFM_EVENT_INTR1, STOP) < 0)
+		fail("stopping the echoer");
+	print_figures(s.rtt, count, size);
+	rc = 0;
+out:
+	cb_side_free(&s);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	uint32_t peer, size, count, warmup = 1000;
 
-	if (argc == 4 && !strcmp(argv[1], "echo") && !bench_parse_u32(argv[3], 4, MAX_SIZE, &size))
-		return echo(argv[2], size);
-	if ((argc == 6 || argc == 7) && !strcmp(argv[1], "ping") &&
+	bool cb = argc > 1 && (!strcmp(argv[1], "echo-cb") || !strcmp(argv[1], "ping-cb"));
+
+	if (argc == 4 && (!strcmp(argv[1], "echo") || cb) &&
+	    !bench_parse_u32(argv[3], 4, MAX_SIZE, &size))
+		return cb ? echo_callbacks(argv[2], size) : echo(argv[2], size);
+	if ((argc == 6 || argc == 7) && (!strcmp(argv[1], "ping") || cb) &&
 	    !bench_parse_u32(argv[3], 0, 255, &peer) && !bench_parse_u32(argv[4], 4, MAX_SIZE, &size) &&
 	    !bench_parse_u32(argv[5], 1, 10000000, &count) &&
 	    (argc == 6 || !bench_parse_u32(argv[6], 0, 10000000, &warmup)))
-		return ping(argv[2], peer, size, count, warmup);
-	fprintf(stderr, "usage: bench-event-rtt echo URI SIZE\n"
-			"       bench-event-rtt ping URI PEER SIZE COUNT [WARMUP]\n"
+		return cb ? ping_callbacks(argv[2], peer, size, count, warmup)
+			  : ping(argv[2], peer, size, count, warmup);
+	fprintf(stderr, "usage: bench-event-rtt echo|echo-cb URI SIZE\n"
+			"       bench-event-rtt ping|ping-cb URI PEER SIZE COUNT [WARMUP]\n"
 			"       (SIZE 4..65536, PEER 0..255, COUNT 1..10000000)\n");
 	return 2;
 }

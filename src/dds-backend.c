@@ -4,6 +4,7 @@
  * for hosts without cards. URI:
  *
  *   dds:NAME?node=N&size=BYTES&domain=D&lease=MS&join=MS&depth=N&coalesce=NS
+ *       &callbacks=receive|dispatcher
  *
  * NAME is the network (a DDS partition), D the DDS domain (0..230), N
  * this node's id. Cyclone itself (interfaces, peers, multicast) is set up
@@ -35,6 +36,7 @@ struct dds_params {
 	uint32_t join_ms;
 	uint32_t depth;
 	uint64_t coalesce_ns;
+	bool callbacks_receive;
 };
 
 static bool valid_name(const char *name)
@@ -120,6 +122,16 @@ static int parse_params(struct rfm_uri *uri, struct dds_params *p)
 			  &p->coalesce_ns);
 	if (ret)
 		return ret;
+	p->callbacks_receive = false;
+	if ((v = rfm__uri_take(uri, "callbacks"))) {
+		if (!strcmp(v, "receive"))
+			p->callbacks_receive = true;
+		else if (strcmp(v, "dispatcher"))
+			return rfm__error(RFM_EURI,
+					  "%s: callbacks '%s' must be receive (on the thread that "
+					  "receives the event) or dispatcher (the default)",
+					  uri->text, v);
+	}
 	return rfm__uri_check_all_used(uri);
 }
 
@@ -204,6 +216,7 @@ static int dds_open_node(struct rfm_node *node, struct rfm_uri *uri)
 	d->lease_ms = p.lease_ms;
 	d->join_ms = p.join_ms;
 	d->coalesce_ns = p.coalesce_ns;
+	d->callbacks_receive = p.callbacks_receive;
 	d->inc = new_incarnation();
 	d->id = p.node_id;
 	d->snap_from = -1;
@@ -295,7 +308,7 @@ static void dds_get_info(const struct rfm_node *node, struct rfm_node_info *info
 static int dds_destroy(struct rfm_uri *uri, unsigned int flags)
 {
 	static const char *const keys[] = { "node", "size", "domain", "lease", "join",
-					    "depth", "loopback", "spin", "coalesce" };
+					    "depth", "loopback", "spin", "coalesce", "callbacks" };
 
 	(void)flags;
 	if (!valid_name(uri->path))

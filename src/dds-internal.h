@@ -134,6 +134,10 @@ struct dds_node {
 
 	/* Receiving (the thread) and what it learnt; lock for the readers. */
 	pthread_mutex_t lock;
+	/* callbacks=receive: callbacks run on the receive thread (set at open).
+	 * inline_claimed (under lock): take_stream() runs the one claimed. */
+	bool callbacks_receive;
+	bool inline_claimed;
 	pthread_cond_t cond;
 	struct dds_peer peers[RFM_MAX_NODES];
 	/*

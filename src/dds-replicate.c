@@ -19,6 +19,13 @@
 #include "rt-internal.h"
 #include "dds-internal.h"
 
+/*
+ * Inside a dds_write() of this process: a reader in this process is
+ * applying the sample on the writer's thread, which may hold its handle's
+ * pub_lock and be inside another callback; no callback runs here.
+ */
+static __thread unsigned int writing;
+
 int rfm__dds_send_locked(struct dds_node *d, rfm_dds_Msg *msg)
 {
 	dds_return_t rc;
@@ -33,7 +40,9 @@ int rfm__dds_send_locked(struct dds_node *d, rfm_dds_Msg *msg)
 	msg->inc = d->inc;
 	msg->writer = (uint8_t)d->id;
 	msg->seq = ++d->seq;
+	writing++;
 	rc = dds_write(d->writer, msg);
+	writing--;
 	if (rc < 0)
 		return rfm__error(RFM_EIO, "dds:%s: sending a sample: %s", d->name,
 				  dds_strretcode(rc));
@@ -142,7 +151,21 @@ static void report_gap(struct rfm_node *node, unsigned int writer, uint64_t miss
 	rfm__dds_want_resync(node, writer);
 }
 
-/* An EVENT, or the event a BATCH ends with: queue it if it is for us. */
+/*
+ * callbacks=receive: may a callback run on this thread? Not inside a
+ * write of this process (above), and not while a node of this network
+ * lives in this process: its writes reach us inside its dds_write(), and
+ * Cyclone runs one listener of a reader at a time, so two callbacks, here
+ * and there, each writing to the other, would wait for each other.
+ */
+static bool callbacks_here(struct dds_node *d)
+{
+	return d->callbacks_receive && !writing &&
+	       !__atomic_load_n(&d->peer_in_process, __ATOMIC_RELAXED);
+}
+
+/* An EVENT, or the event a BATCH ends with: a callback on this thread
+ * takes it, or it is queued if it is for us. */
 static void apply_event(struct rfm_node *node, const rfm_dds_Msg *m)
 {
 	struct dds_node *d = node->priv;
@@ -154,7 +177,11 @@ static void apply_event(struct rfm_node *node, const rfm_dds_Msg *m)
 			.data = m->word,
 			.sent_ns = m->stamp,
 		};
-		if (rec.type <= RFM_EVENT_INTR4)
+		if (rec.type > RFM_EVENT_INTR4)
+			return;
+		if (callbacks_here(d) && rfm__event_claim_inline(node, &rec))
+			d->inline_claimed = true; /* take_stream() runs it */
+		else
 			rfm__dds_deliver(node, &rec);
 	}
 }
@@ -240,10 +267,19 @@ static void take_stream(dds_entity_t reader, void *arg)
 				rfm__dds_apply(node, samples[i]);
 		dds_return_loan(reader, samples, n);
 	}
+	bool claimed = d->inline_claimed;
+	d->inline_claimed = false;
 	pthread_mutex_unlock(&d->lock);
 	if (__atomic_load_n(&d->snap_pending, __ATOMIC_RELAXED) ||
 	    __atomic_load_n(&d->resync_pending, __ATOMIC_RELAXED))
 		dds_set_guardcondition(d->wake_cond, true);
+	/*
+	 * callbacks=receive: the callback of the record claimed above, with
+	 * no lock of ours held (it may write, send, read node facts). Records
+	 * after it were queued behind it. Last: it may close the handle.
+	 */
+	if (claimed)
+		rfm__event_run_inline(node);
 }
 
 static void take_presence(dds_entity_t reader, void *arg)

@@ -9,17 +9,47 @@
  * from another thread waits until a running call of that callback is over.
  * While no callback is registered the dispatcher parks and the handle's
  * records are left for rfm_event_wait()/fetch().
+ *
+ * A backend that receives on threads of its own may run a callback there
+ * instead (dds: callbacks=receive), one wake-up less per event: it claims
+ * the record as it receives it, in order, and runs the callback once it
+ * holds no lock. A claim succeeds only when nothing is queued and no
+ * callback runs or waits to run, so the callbacks of a handle still run one
+ * at a time and in the records' order; otherwise the record is queued for
+ * the dispatcher as always. A close from such a callback is finished by
+ * the dispatcher (the receive thread must return for the backend to stop).
  */
 #include "config.h"
 
 #include <string.h>
 
 #include "event-core.h"
+#include "futex.h"
 #include "rt-internal.h"
+
+/* The handle whose callback this thread runs in rfm__event_run_inline(). */
+static __thread const struct rfm_events *inline_ev;
 
 bool rfm__event_is_dispatcher(const struct rfm_events *ev)
 {
 	return ev->dispatcher_started && pthread_equal(ev->dispatcher, pthread_self());
+}
+
+bool rfm__event_in_inline_callback(const struct rfm_events *ev)
+{
+	return inline_ev == ev;
+}
+
+bool rfm__event_on_callback_thread(const struct rfm_events *ev)
+{
+	return rfm__event_in_inline_callback(ev) || rfm__event_is_dispatcher(ev);
+}
+
+/* The dispatcher is done with the record it took (lock held). */
+static void dispatch_done(struct rfm_events *ev)
+{
+	EV_STORE(ev->disp_holding, 0);
+	pthread_cond_broadcast(&ev->cb_cond);
 }
 
 static void *dispatcher_main(void *arg)
@@ -47,9 +77,17 @@ static void *dispatcher_main(void *arg)
 		pthread_cond_broadcast(&ev->cb_cond);
 		if (n <= 0)
 			continue;
+		/* A callback on a receive thread began before: it goes first. */
+		while (ev->inline_running && !EV_LOAD(ev->closing))
+			pthread_cond_wait(&ev->cb_cond, &ev->lock);
+		if (EV_LOAD(ev->closing)) {
+			dispatch_done(ev);
+			break;
+		}
 		struct rfm_event_cb cb = ev->cb[rec.type];
 		if (!cb.fn) {
 			__atomic_fetch_add(&ev->unhandled, 1, __ATOMIC_RELAXED);
+			dispatch_done(ev);
 			continue;
 		}
 		ev->in_callback = true;
@@ -60,11 +98,14 @@ static void *dispatcher_main(void *arg)
 
 		pthread_mutex_lock(&ev->lock);
 		ev->in_callback = false;
-		pthread_cond_broadcast(&ev->cb_cond);
+		dispatch_done(ev);
 		if (ev->close_deferred)
 			break;
 	}
 	deferred = ev->close_deferred;
+	/* Closed from a callback on a receive thread: it returns first. */
+	while (deferred && ev->inline_running)
+		pthread_cond_wait(&ev->cb_cond, &ev->lock);
 	pthread_mutex_unlock(&ev->lock);
 	if (deferred) {
 		/* rfm_close() was called from a callback: nobody will join us. */
@@ -138,8 +179,9 @@ RFM_API int rfm_event_callback_unregister(rfm_node *node, unsigned int type)
 	__atomic_fetch_sub(&ev->ncb, 1, __ATOMIC_SEQ_CST);
 	__atomic_fetch_add(&ev->dispatch_gen, 1, __ATOMIC_SEQ_CST);
 	/* From another thread: return only once the callback is not running. */
-	if (!rfm__event_is_dispatcher(ev))
-		while (ev->in_callback && ev->cb_type == type)
+	if (!rfm__event_on_callback_thread(ev))
+		while ((ev->in_callback && ev->cb_type == type) ||
+		       (ev->inline_running && ev->inline_type == type))
 			pthread_cond_wait(&ev->cb_cond, &ev->lock);
 	pthread_mutex_unlock(&ev->lock);
 	/* Let the dispatcher notice (it parks when none is left). */
@@ -166,4 +208,70 @@ void rfm__event_stop_threads(struct rfm_node *node)
 	/* closing is set and everybody woken: the dispatcher leaves its loop. */
 	if (ev->dispatcher_started)
 		pthread_join(ev->dispatcher, NULL);
+}
+
+bool rfm__event_claim_inline(struct rfm_node *node, const struct rfm_ev_record *rec)
+{
+	struct rfm_events *ev = node->ev;
+	const struct rfm_backend_ev_ops *ops = node->ops->ev;
+	bool claimed = false;
+
+	/* Cheap first: most records of a handle without callbacks end here. */
+	if (rec->type > RFM_EVENT_TYPE_MAX || !EV_LOAD(ev->ncb) ||
+	    !(EV_LOAD(ev->mask) & RFM_EVENT_BIT(rec->type)))
+		return false;
+	pthread_mutex_lock(&ev->lock);
+	struct rfm_event_cb cb = ev->cb[rec->type];
+	if (cb.fn && EV_LOAD(ev->attached) && !EV_LOAD(ev->closing) && !ev->in_callback &&
+	    !ev->inline_running) {
+		rfm__lock(&ev->take_lock);
+		/* Nothing before it, nor a drop to announce first. */
+		if (!EV_LOAD(ev->disp_holding) && !ops->queued(node) &&
+		    ops->dropped(node) == ev->announced) {
+			ev->inline_rec = (struct rfm_event){
+				.type = rec->type,
+				.sender = rec->sender,
+				.data = rec->data,
+				.flags = rec->sender == (uint32_t)node->id ? RFM_EVENT_F_LOOPBACK : 0,
+				.seq = ++ev->seq,
+				.sent_ns = rec->sent_ns,
+			};
+			ev->delivered++;
+			claimed = true;
+		}
+		rfm__unlock(&ev->take_lock);
+	}
+	if (claimed) {
+		ev->inline_running = true;
+		ev->inline_type = rec->type;
+		ev->inline_cb = cb;
+	}
+	pthread_mutex_unlock(&ev->lock);
+	return claimed;
+}
+
+void rfm__event_run_inline(struct rfm_node *node)
+{
+	struct rfm_events *ev = node->ev;
+	const struct rfm_events *outer = inline_ev;
+
+	pthread_mutex_lock(&ev->lock);
+	struct rfm_event_cb cb = ev->inline_cb;
+	struct rfm_event rec = ev->inline_rec;
+	/* Closed since the claim: dropped, as the queued records are. */
+	bool run = !EV_LOAD(ev->closing);
+	pthread_mutex_unlock(&ev->lock);
+
+	if (run) {
+		inline_ev = ev;
+		cb.fn(node, &rec, cb.arg);
+		inline_ev = outer;
+	}
+
+	pthread_mutex_lock(&ev->lock);
+	ev->inline_running = false;
+	pthread_cond_broadcast(&ev->cb_cond);
+	/* The last touch: after it a close (deferred, or waiting in
+	 * rfm__event_close()) may free the handle. */
+	pthread_mutex_unlock(&ev->lock);
 }

@@ -52,6 +52,21 @@ struct rfm_events {
 	uint32_t take_dgen;	/* the dispatch_gen that take started with */
 	unsigned int cb_type;	/* type whose callback runs, when in_callback */
 	bool close_deferred;	/* rfm_close() called from a callback */
+	/*
+	 * A callback run by the thread that received its record (dds:
+	 * callbacks=receive), from rfm__event_claim_inline() to the end of
+	 * rfm__event_run_inline(). One at a time, never beside the
+	 * dispatcher's: a record the dispatcher took waits for it to end
+	 * (disp_holding keeps the claim out meanwhile, in the other
+	 * direction).
+	 */
+	bool inline_running;
+	unsigned int inline_type;
+	struct rfm_event inline_rec;
+	struct rfm_event_cb inline_cb;
+	uint32_t disp_holding;	/* the dispatcher took a record and has not
+				 * finished its callback (atomic; set under
+				 * take_lock, cleared under lock) */
 
 	int efd;		/* eventfd of rfm_event_fd(), or -1 (atomic) */
 	pthread_t watcher;
@@ -76,7 +91,8 @@ struct rfm_events {
 
 /* event-wait.c: take up to @max records, waiting as rfm_event_fetch()
  * does. The dispatcher passes @dispatcher and its dispatch_gen snapshot:
- * it ignores cancels and returns 0 when @dgen goes stale. */
+ * it ignores cancels and returns 0 when @dgen goes stale; a record it
+ * takes sets disp_holding. */
 int rfm__event_take(struct rfm_node *node, struct rfm_event *evs, size_t max,
 		    int64_t timeout_ns, bool dispatcher, uint32_t dgen);
 
@@ -111,6 +127,10 @@ void rfm__event_wake_all(struct rfm_node *node);
 
 /* event-callback.c / event-fd.c: threads, stopped by rfm__event_close(). */
 bool rfm__event_is_dispatcher(const struct rfm_events *ev);
+/* This thread runs a callback of @ev now: the dispatcher, or a receive
+ * thread inside rfm__event_run_inline(). */
+bool rfm__event_on_callback_thread(const struct rfm_events *ev);
+bool rfm__event_in_inline_callback(const struct rfm_events *ev);
 void rfm__event_stop_threads(struct rfm_node *node);
 /* The end of rfm_close(), from whichever thread finishes it. */
 void rfm__event_finish_close(struct rfm_node *node);

@@ -51,7 +51,7 @@ static void drain_fd(struct rfm_node *node, struct rfm_events *ev)
 /* Take what is there, without waiting; first let the backend tidy up
  * (look for stalled slots) when we are about to sleep. */
 static size_t try_take(struct rfm_node *node, struct rfm_events *ev, struct rfm_event *evs,
-		       size_t max, bool before_sleep)
+		       size_t max, bool before_sleep, bool dispatcher)
 {
 	const struct rfm_backend_ops *ops = node->ops;
 	struct rfm_ev_record raw[TAKE_CHUNK];
@@ -83,6 +83,10 @@ static size_t try_take(struct rfm_node *node, struct rfm_events *ev, struct rfm_
 			break;
 	}
 	ev->delivered += n;
+	/* Under the take lock, so that no record is claimed for a callback
+	 * on a receive thread while this one waits for its callback. */
+	if (dispatcher && n)
+		EV_STORE(ev->disp_holding, 1);
 	drain_fd(node, ev);
 	rfm__unlock(&ev->take_lock);
 	return n;
@@ -251,7 +255,7 @@ int rfm__event_take(struct rfm_node *node, struct rfm_event *evs, size_t max,
 		}
 		/* The take lock only when there is something to take (or a poll). */
 		if (EV_LOAD(ev->attached) && (timeout_ns == 0 || ops->ev->ready(node))) {
-			size_t n = try_take(node, ev, evs, max, false);
+			size_t n = try_take(node, ev, evs, max, false, dispatcher);
 			if (n) {
 				ret = (int)n;
 				break;
@@ -276,7 +280,7 @@ int rfm__event_take(struct rfm_node *node, struct rfm_event *evs, size_t max,
 		enum spin_result spun = spin(node, ev, deadline, dispatcher, gen0, dgen);
 		if (spun == SPIN_READY) {
 			/* Straight to the record: this is the latency that counts. */
-			size_t n = try_take(node, ev, evs, max, false);
+			size_t n = try_take(node, ev, evs, max, false, dispatcher);
 			if (n) {
 				ret = (int)n;
 				break;
@@ -286,7 +290,7 @@ int rfm__event_take(struct rfm_node *node, struct rfm_event *evs, size_t max,
 		if (spun == SPIN_RECHECK)
 			continue;
 		if (EV_LOAD(ev->attached)) {
-			size_t n = try_take(node, ev, evs, max, true);
+			size_t n = try_take(node, ev, evs, max, true, dispatcher);
 			if (n) {
 				ret = (int)n;
 				break;
@@ -333,6 +337,12 @@ static int check_receiver(rfm_node *node, const char *what, const void *evs, siz
 		return rfm__error(RFM_EINVAL, "%s: NULL argument", what);
 	if (!max)
 		return rfm__error(RFM_EINVAL, "%s: room for 0 records", what);
+	/* It would hold up the very thread that brings the records. */
+	if (node->ev && rfm__event_in_inline_callback(node->ev))
+		return rfm__error(RFM_EBUSY,
+				  "%s: %s from a callback that runs on the receive thread "
+				  "(callbacks=receive) would stop the events it waits for",
+				  node->uri, what);
 	return rfm__event_receiver_usable(node);
 }
 

@@ -124,7 +124,11 @@ bool rfm__event_close(struct rfm_node *node)
 	pthread_mutex_lock(&ev->lock);
 	EV_STORE(ev->closing, 1);
 	pthread_cond_broadcast(&ev->cb_cond);
-	bool deferred = ev->close_deferred = rfm__event_is_dispatcher(ev);
+	bool deferred = ev->close_deferred = rfm__event_on_callback_thread(ev);
+	/* A callback running on a receive thread ends first (no new one
+	 * starts now that closing is set). */
+	while (!deferred && ev->inline_running)
+		pthread_cond_wait(&ev->cb_cond, &ev->lock);
 	pthread_mutex_unlock(&ev->lock);
 	rfm__event_wake_all(node);
 	if (deferred)
@@ -144,6 +148,15 @@ void rfm__event_finish_close(struct rfm_node *node)
 	rfm__event_wait_for_waiters(ev);
 	if (ev->efd >= 0)
 		close(ev->efd);
+	EV_STORE(ev->efd, -1);
+}
+
+void rfm__event_free(struct rfm_node *node)
+{
+	struct rfm_events *ev = node->ev;
+
+	if (!ev)
+		return;
 	pthread_cond_destroy(&ev->cb_cond);
 	pthread_mutex_destroy(&ev->lock);
 	free(ev);

@@ -290,12 +290,26 @@ void rfm__node_register(struct rfm_node *node);
 void rfm__node_unregister(struct rfm_node *node);
 
 /* event.c: the URI's event options (loopback, spin), taken before the
- * backend sees the URI; then the handle's event state. */
+ * backend sees the URI; then the handle's event state, made before the
+ * backend opens (its receive threads may offer records at once) and freed
+ * after it closed (rfm__event_free). */
 int rfm__event_options(struct rfm_node *node, struct rfm_uri *uri);
 int rfm__event_init(struct rfm_node *node);
 /* Stop threads, wake waiters; false when the close must finish later
  * (called from the handle's own callback: the dispatcher finishes it). */
 bool rfm__event_close(struct rfm_node *node);
+void rfm__event_free(struct rfm_node *node);
+/*
+ * event-callback.c, for a backend that receives on threads of its own and
+ * lets callbacks run there (dds: callbacks=receive). Claim: offer @rec,
+ * just received, to the handle's callback of its type; true when it took
+ * it (nothing queued or running before it: the callbacks' order holds),
+ * false to queue it as usual. Call it where records are put in order (the
+ * backend's receive lock). The claimant then calls rfm__event_run_inline()
+ * once it holds no lock of its own: the callback may write, send, close.
+ */
+bool rfm__event_claim_inline(struct rfm_node *node, const struct rfm_ev_record *rec);
+void rfm__event_run_inline(struct rfm_node *node);
 /* health.c: stop the heartbeat thread before the handle goes. */
 void rfm__health_close(struct rfm_node *node);
 /* Process-wide counters (counters.c). */

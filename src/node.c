@@ -82,16 +82,19 @@ static int open_node(const char *uri_text, const struct rfm_open_options *option
 		ret = rfm__hb_options(node, &uri);
 	if (!ret)
 		ret = rfm__rt_options(node, &uri, options);
+	/* Before the backend: its receive threads may offer records to
+	 * callbacks as soon as it runs (rfm__event_claim_inline). */
+	if (!ret)
+		ret = rfm__event_init(node);
 	if (!ret)
 		ret = ops->open(node, &uri);
 	if (ret) {
+		rfm__event_free(node);
 		free(node->rt);
 		free(node);
 		goto out_uri;
 	}
 	ret = rfm__mem_window(node);
-	if (!ret)
-		ret = rfm__event_init(node);
 	if (ret) {
 		rfm__node_free(node);
 		goto out_uri;
@@ -117,6 +120,8 @@ RFM_API int rfm_open_with_options(const char *uri_text, const struct rfm_open_op
 void rfm__node_free(struct rfm_node *node)
 {
 	node->ops->close(node);
+	/* Only now: the backend's threads are gone (they may look at it). */
+	rfm__event_free(node);
 	free(node->rt);
 	free(node->uri);
 	free(node);

@@ -302,7 +302,11 @@ RFM_API int rfm_event_fd(rfm_node *node);
  * @param ev The record; valid only during the call.
  * @param arg The pointer given to rfm_event_callback_register().
  *
- * Runs on the handle's dispatcher thread, one call at a time. It may call
+ * Runs on the handle's dispatcher thread, one call at a time; on a dds:
+ * handle opened with callbacks=receive, on the thread that received the
+ * event when nothing is queued before it (still one call at a time, in
+ * order; it then holds up replication into the node's copy while it runs:
+ * return quickly). It may call
  * any librfm function, including registering and unregistering callbacks
  * (its own too) and rfm_close() of its own handle (the close then completes
  * when the callback returns); rfm_event_wait()/fetch() on its own handle

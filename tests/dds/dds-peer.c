@@ -23,6 +23,7 @@
  *   ring-open             -> ok            a consumer of that ring
  *   ring-pub TEXT         -> ok
  *   ring-take MS          -> msg TEXT | timeout
+ *   nodes                 -> nodes N       rfm_node_get_info's nodes_attached
  *   quit                  -> bye           and exits 0
  *
  * Every wait has a deadline given by the test: a hang guard, not a timing
@@ -284,6 +285,10 @@ int main(int argc, char **argv)
 				printf("timeout\n");
 			else
 				ret ? reply_error(ret) : (void)printf("msg %s\n", text);
+		} else if (!strcmp(cmd, "nodes")) {
+			struct rfm_node_info info = { .struct_size = sizeof(info) };
+			ret = rfm_node_get_info(node, &info);
+			ret ? reply_error(ret) : (void)printf("nodes %u\n", info.nodes_attached);
 		} else if (!strcmp(cmd, "quit")) {
 			break;
 		} else {

@@ -9,6 +9,11 @@ check_PROGRAMS += tests/dds/test-dds
 tests_dds_test_dds_SOURCES = tests/dds/test-dds.c
 tests_dds_test_dds_CPPFLAGS = $(rfm_test_cppflags) -I$(top_srcdir)/src
 tests_dds_test_dds_LDADD = $(rfm_test_ldadd)
+# callbacks=receive, with node 2 in a process of its own (dds-peer).
+check_PROGRAMS += tests/dds/test-dds-callbacks
+tests_dds_test_dds_callbacks_SOURCES = tests/dds/test-dds-callbacks.c
+tests_dds_test_dds_callbacks_CPPFLAGS = $(rfm_test_cppflags) -I$(top_srcdir)/src
+tests_dds_test_dds_callbacks_LDADD = $(rfm_test_ldadd)
 
 TESTS += tests/dds/run-dds-suites.sh
 endif

@@ -13,7 +13,7 @@
 # not raced here; on separate hosts it is (issue 18, the ring redesign).
 RFM_TEST_BACKEND=dds
 export RFM_TEST_BACKEND
-suites="tests/dds/test-dds tests/rings/test-rings-api tests/rings/test-health
+suites="tests/dds/test-dds tests/dds/test-dds-callbacks tests/rings/test-rings-api tests/rings/test-health
 	tests/rings/test-record-notify tests/dev/test-events-nodes"
 ran=0 failed=0
 for t in $suites; do

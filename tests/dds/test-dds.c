@@ -76,6 +76,7 @@ static void bad_uris_are_refused(void **state)
 		{ "node=1&depth=10", RFM_EURI, "depth" },
 		{ "node=1&coalesce=x", RFM_EURI, "how long a write may wait" },
 		{ "node=1&coalesce=2000000000", RFM_EURI, "0..1000000000" },
+		{ "node=1&callbacks=now", RFM_EURI, "callbacks 'now' must be receive" },
 		{ "node=1&colour=red", RFM_EURI, "unknown parameter 'colour'" },
 	};
 	rfm_node *node;
