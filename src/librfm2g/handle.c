@@ -62,8 +62,9 @@ static void forget_threads_in_child(void)
 		pthread_mutex_init(&h->lock, NULL);
 		init_cond(&h->cond);	/* its waiters were the parent's threads */
 		h->refs = 0;
-		h->cb_threads = 0;
-		h->intake = false;	/* librfm's dispatcher did not come along either */
+		h->taking = false;
+		h->routed = false;	/* librfm's dispatcher did not come along either */
+		h->cb_running = 0;
 		for (unsigned int i = 0; i < RFM2G_COMPAT_NEVENTS; i++) {
 			h->ev[i].waiting = false;
 			h->ev[i].cb_set = false;
@@ -343,12 +344,11 @@ void rfm2g__destroy(struct rfm2g_compat *h)
 	 * rather than leave the program a dangling pointer.
 	 */
 	if (h->maps == 0) {
-		rfm_close(h->node);
-	} else if (h->intake) {
+		rfm_close(h->node);	/* after the dispatcher's last call of callbacks.c */
+	} else {
 		/* The node stays; its records must no longer reach this handle. */
-		for (unsigned int t = 0; t <= RFM2GEVENT_INTR4; t++)
-			rfm_event_callback_unregister(h->node, t);
-		rfm_event_callback_unregister(h->node, RFM_EVENT_OVERFLOW);
+		if (h->routed)
+			rfm__event_route(h->node, NULL, NULL);
 		rfm_event_disable(h->node, RFM_EVENT_MASK_NETWORK);
 	}
 	rfm2g__views_release(h);
@@ -382,15 +382,13 @@ STDRFM2GCALL RFM2gClose(RFM2GHANDLE *rh)
 	pthread_mutex_lock(&h->lock);
 	h->closing = true;
 	rfm2g__stop_callbacks_locked(h);
-	if (self) {
-		/* Closed from inside a callback: that thread frees on its way out. */
-		h->free_on_exit = true;
-		h->free_thread_set = true;
-		h->free_thread = pthread_self();
-	}
+	/* Closed from inside a callback: the dispatcher frees once it returns. */
+	h->free_on_exit = self;
 	pthread_cond_broadcast(&h->cond);
-	/* Waits in progress and callback threads see closing and leave. */
-	while (h->refs || h->cb_threads > (self ? 1u : 0u))
+	if (h->taking)
+		rfm_event_cancel(h->node);	/* the wait that takes from librfm */
+	/* Waits in progress see closing and leave. */
+	while (h->refs)
 		pthread_cond_wait(&h->cond, &h->lock);
 	deferred = h->free_on_exit;
 	pthread_mutex_unlock(&h->lock);

@@ -10,6 +10,7 @@ src_librfm2g_librfm2g_core_la_SOURCES = \
 	src/librfm2g/compat.h \
 	src/librfm2g/handle.c \
 	src/librfm2g/events.c \
+	src/librfm2g/callbacks.c \
 	src/librfm2g/memory.c \
 	src/librfm2g/info.c \
 	src/librfm2g/controls.c \
