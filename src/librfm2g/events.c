@@ -253,6 +253,21 @@ static struct timespec timespec_of(uint64_t ns)
 }
 
 /*
+ * RFM2G_NO_WAIT: a record of @q, taking what librfm holds first (lock
+ * held). Not a waiter: a wait that starts meanwhile is not refused.
+ */
+static RFM2G_STATUS poll_locked(struct rfm2g_compat *h, struct rfm2g_evq *q,
+				struct rfm2g_record *r)
+{
+	if (!q->count && may_take(h))
+		take_from_librfm(h, 0);
+	if (!q->count)
+		return RFM2G_TIMED_OUT;
+	*r = rfm2g__take_locked(q);
+	return RFM2G_SUCCESS;
+}
+
+/*
  * Wait until @q has a record (taking from librfm's queue when it is this
  * wait's turn), is cancelled, or @timeout ms pass (lock held).
  */
@@ -289,9 +304,7 @@ static RFM2G_STATUS wait_locked(struct rfm2g_compat *h, struct rfm2g_evq *q, uin
 			if (n >= 0 || expired || n == RFM_ECANCELED || n == RFM_EBUSY)
 				continue;
 		}
-		if (timeout == RFM2G_NO_WAIT)
-			expired = true;
-		else if (forever)
+		if (forever)
 			pthread_cond_wait(&h->cond, &h->lock);
 		else
 			expired = pthread_cond_timedwait(&h->cond, &h->lock, &ts) == ETIMEDOUT;
@@ -317,6 +330,8 @@ STDRFM2GCALL RFM2gWaitForEvent(RFM2GHANDLE rh, RFM2GEVENTINFO *EventInfo)
 		st = RFM2G_EVENT_IN_USE;
 	else if (!q->count && !q->enabled)
 		st = RFM2G_NOT_ENABLED;
+	else if (EventInfo->Timeout == RFM2G_NO_WAIT)
+		st = poll_locked(h, q, &r);
 	else
 		st = wait_locked(h, q, EventInfo->Timeout, &r);
 	pthread_mutex_unlock(&h->lock);

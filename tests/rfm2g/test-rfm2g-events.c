@@ -3,9 +3,12 @@
  * RFM2g interrupt events in one process, between two handles on two node
  * ids: enabling, waiting, timeouts, counts, queue statistics, cancel,
  * callbacks (on librfm's dispatcher thread), self-disabling error events, and
- * the status codes of bad event input. Threads signal readiness through
+ * the status codes of bad event input; and the one path of a record:
+ * waits take it with no library thread, callbacks of every type share
+ * librfm's one dispatcher thread. Threads signal readiness through
  * the library's own EVENT_IN_USE answer or semaphores, never by sleeping.
  */
+#include <dirent.h>
 #include <pthread.h>
 #include <sched.h>
 #include <semaphore.h>
@@ -360,6 +363,82 @@ static void t_callbacks(void **state)
 	sem_destroy(&cb.calls);
 }
 
+/* Threads of this process now. */
+static unsigned int thread_count(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+	unsigned int n = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.')
+			n++;
+	closedir(d);
+	return n;
+}
+
+static void t_one_event_path(void **state)
+{
+	RFM2GEVENTINFO info = wait_info(RFM2GEVENT_INTR1, RFM2G_INFINITE_TIMEOUT);
+	unsigned int before = thread_count();
+
+	(void) state;
+	memset(&cb, 0, sizeof(cb));
+	sem_init(&cb.calls, 0, 0);
+	/* A wait takes from librfm's queue itself: no thread is started. */
+	assert_st(RFM2gEnableEvent(rx, RFM2GEVENT_INTR1), RFM2G_SUCCESS);
+	assert_st(RFM2gEnableEvent(rx, RFM2GEVENT_INTR2), RFM2G_SUCCESS);
+	assert_st(RFM2gSendEvent(tx, 2, RFM2GEVENT_INTR2, 21), RFM2G_SUCCESS);
+	assert_st(RFM2gSendEvent(tx, 2, RFM2GEVENT_INTR1, 11), RFM2G_SUCCESS);
+	assert_st(RFM2gWaitForEvent(rx, &info), RFM2G_SUCCESS);
+	assert_int_equal(info.ExtendedInfo, 11);
+	/* The INTR1 wait sorted the INTR2 record into its queue on the way. */
+	info = wait_info(RFM2GEVENT_INTR2, RFM2G_NO_WAIT);
+	assert_st(RFM2gWaitForEvent(rx, &info), RFM2G_SUCCESS);
+	assert_int_equal(info.ExtendedInfo, 21);
+	assert_int_equal(thread_count(), before);
+
+	/* Two records queued before their callback is installed (sorted by a wait)... */
+	assert_st(RFM2gEnableEvent(rx, RFM2GEVENT_INTR3), RFM2G_SUCCESS);
+	assert_st(RFM2gSendEvent(tx, 2, RFM2GEVENT_INTR3, 31), RFM2G_SUCCESS);
+	assert_st(RFM2gSendEvent(tx, 2, RFM2GEVENT_INTR3, 32), RFM2G_SUCCESS);
+	sync_marker();
+	/* ... reach it at once, with Timeout 0, on the one dispatcher thread. */
+	assert_st(RFM2gEnableEventCallback(rx, RFM2GEVENT_INTR3, on_event), RFM2G_SUCCESS);
+	for (unsigned int i = 0; i < 2; i++)
+		assert_int_equal(sem_wait(&cb.calls), 0);
+	assert_int_equal(thread_count(), before + 1);
+	/* A second type's callback: the same thread, none more. */
+	assert_st(RFM2gEnableEventCallback(rx, RFM2GEVENT_INTR1, on_event), RFM2G_SUCCESS);
+	assert_int_equal(thread_count(), before + 1);
+	assert_st(RFM2gSendEvent(tx, 2, RFM2GEVENT_INTR1, 12), RFM2G_SUCCESS);
+	assert_st(RFM2gSendEvent(tx, 2, RFM2GEVENT_INTR3, 33), RFM2G_SUCCESS);
+	for (unsigned int i = 0; i < 2; i++)
+		assert_int_equal(sem_wait(&cb.calls), 0);
+	assert_int_equal(cb.n, 4);
+	assert_int_equal(cb.info[0].ExtendedInfo, 31);
+	assert_int_equal(cb.info[0].Timeout, 0);
+	assert_int_equal(cb.info[1].ExtendedInfo, 32);
+	assert_int_equal(cb.info[1].Timeout, 0);
+	assert_int_equal(cb.info[2].ExtendedInfo, 12);
+	assert_int_equal(cb.info[2].Timeout, RFM2G_INFINITE_TIMEOUT);
+	assert_int_equal(cb.info[3].ExtendedInfo, 33);
+	for (unsigned int i = 1; i < 4; i++)
+		assert_true(pthread_equal(cb.thread[i], cb.thread[0]));
+	assert_false(pthread_equal(cb.thread[0], pthread_self()));
+	/* Waits for other types now take what the dispatcher queues. */
+	info = wait_info(RFM2GEVENT_INTR2, RFM2G_INFINITE_TIMEOUT);
+	assert_st(RFM2gSendEvent(tx, 2, RFM2GEVENT_INTR2, 22), RFM2G_SUCCESS);
+	assert_st(RFM2gWaitForEvent(rx, &info), RFM2G_SUCCESS);
+	assert_int_equal(info.ExtendedInfo, 22);
+	assert_int_equal(thread_count(), before + 1);
+	assert_int_equal(cb.n, 4);
+	assert_st(RFM2gDisableEventCallback(rx, RFM2GEVENT_INTR1), RFM2G_SUCCESS);
+	assert_st(RFM2gDisableEventCallback(rx, RFM2GEVENT_INTR3), RFM2G_SUCCESS);
+	sem_destroy(&cb.calls);
+}
+
 /* Error events: none happen on shm:, so they are injected here. */
 static void inject(RFM2GHANDLE h, RFM2GEVENTTYPE type)
 {
@@ -433,6 +512,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(t_counts_and_stats, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_wake_and_cancel, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_callbacks, setup, teardown),
+		/* Before a close from a callback, whose thread ends on its own. */
+		cmocka_unit_test_setup_teardown(t_one_event_path, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_error_events, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_close_from_callback, setup, teardown),
 	};
