@@ -93,7 +93,7 @@ struct rfm2g_compat {
 	uint32_t dma_threshold;
 	bool flag[RFM__BOARD_NFLAGS];	/* the LCSR switches and byte swapping */
 	bool own_data;
-	unsigned int mem_offset;
+	uint32_t mem_offset;
 };
 
 /*
@@ -104,6 +104,12 @@ struct rfm2g_compat {
 RFM2G_STATUS rfm2g__get(RFM2GHANDLE rh, struct rfm2g_compat **h);
 /* rfm2g__get(), then RFM2G_BAD_PARAMETER_2 (no reference kept) if @type is not an event. */
 RFM2G_STATUS rfm2g__get_for_event(RFM2GHANDLE rh, RFM2GEVENTTYPE type, struct rfm2g_compat **h);
+/*
+ * rfm2g__get(), then the first argument check: @bad (and *@h NULL, no
+ * reference kept) unless @arg_ok.
+ */
+RFM2G_STATUS rfm2g__get_arg(RFM2GHANDLE rh, bool arg_ok, RFM2G_STATUS bad,
+			    struct rfm2g_compat **h);
 /* Drop the reference of rfm2g__get(). */
 void rfm2g__put(struct rfm2g_compat *h);
 /* Close a handle removed from the registry (from a callback thread too). */

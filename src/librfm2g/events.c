@@ -42,14 +42,7 @@ static bool valid_event(RFM2GEVENTTYPE e)
 
 RFM2G_STATUS rfm2g__get_for_event(RFM2GHANDLE rh, RFM2GEVENTTYPE type, struct rfm2g_compat **h)
 {
-	RFM2G_STATUS st = rfm2g__get(rh, h);
-
-	if (st == RFM2G_SUCCESS && !valid_event(type)) {
-		rfm2g__put(*h);
-		*h = NULL;
-		st = RFM2G_BAD_PARAMETER_2;
-	}
-	return st;
+	return rfm2g__get_arg(rh, valid_event(type), RFM2G_BAD_PARAMETER_2, h);
 }
 
 static bool network_event(unsigned int e)

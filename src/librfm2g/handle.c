@@ -102,6 +102,19 @@ RFM2G_STATUS rfm2g__get(RFM2GHANDLE rh, struct rfm2g_compat **out)
 	return RFM2G_SUCCESS;
 }
 
+RFM2G_STATUS rfm2g__get_arg(RFM2GHANDLE rh, bool arg_ok, RFM2G_STATUS bad,
+			    struct rfm2g_compat **h)
+{
+	RFM2G_STATUS st = rfm2g__get(rh, h);
+
+	if (st == RFM2G_SUCCESS && !arg_ok) {
+		rfm2g__put(*h);
+		*h = NULL;
+		st = bad;
+	}
+	return st;
+}
+
 void rfm2g__put(struct rfm2g_compat *h)
 {
 	pthread_mutex_lock(&h->lock);
