@@ -150,14 +150,13 @@ STDRFM2GCALL RFM2gEnableEventCallback(RFM2GHANDLE rh, RFM2GEVENTTYPE EventType,
 	rfm2g__stop_taking_locked(h);
 	pthread_mutex_unlock(&h->lock);
 	st = route_status(rfm__event_route(h->node, intake, h));
-	pthread_mutex_lock(&h->lock);
 	if (st != RFM2G_SUCCESS) {
+		pthread_mutex_lock(&h->lock);
 		rfm2g__forget_callback_locked(h, EventType);
 		h->routed = was_routed;
+		pthread_mutex_unlock(&h->lock);
 	}
-	pthread_cond_broadcast(&h->cond);	/* waits now leave the taking to the dispatcher */
-	pthread_mutex_unlock(&h->lock);
-	rfm2g__put(h);
+	rfm2g__put_wake(h);	/* waits now leave the taking to the dispatcher */
 	return st;
 }
 

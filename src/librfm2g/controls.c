@@ -258,24 +258,22 @@ STDRFM2GCALL RFM2gCheckRingCont(RFM2GHANDLE rh)
 
 STDRFM2GCALL RFM2gClearOwnData(RFM2GHANDLE rh, RFM2G_BOOL *state)
 {
+	bool was_set = false;
 	struct rfm2g_compat *h;
 	RFM2G_STATUS st = rfm2g__get_arg(rh, state != NULL, RFM2G_BAD_PARAMETER_2, &h);
 
 	if (st != RFM2G_SUCCESS)
 		return st;
-	if (h->board) {
-		bool was_set = false;
-
-		if (h->board->clear_own_data(h->node, &was_set) == 0)
-			*state = on_off(was_set);
-		else
-			st = RFM2G_OS_ERROR;
-	} else {
+	if (!h->board) {
 		pthread_mutex_lock(&h->lock);
-		*state = on_off(h->own_data);
+		was_set = h->own_data;
 		h->own_data = false;
 		pthread_mutex_unlock(&h->lock);
+	} else if (h->board->clear_own_data(h->node, &was_set) != 0) {
+		st = RFM2G_OS_ERROR;
 	}
+	if (st == RFM2G_SUCCESS)
+		*state = on_off(was_set);
 	rfm2g__put(h);
 	return st;
 }

@@ -182,12 +182,12 @@ STDRFM2GCALL RFM2gEnableEvent(RFM2GHANDLE rh, RFM2GEVENTTYPE EventType)
 		else if (r != 0 && r != RFM_EBUSY)	/* enabling twice is fine */
 			st = RFM2G_DRIVER_ERROR;
 	}
-	pthread_mutex_lock(&h->lock);
-	if (st != RFM2G_SUCCESS)
+	if (st != RFM2G_SUCCESS) {
+		pthread_mutex_lock(&h->lock);
 		h->ev[EventType].enabled = was_enabled;
-	pthread_cond_broadcast(&h->cond);	/* a sleeping wait may take now */
-	pthread_mutex_unlock(&h->lock);
-	rfm2g__put(h);
+		pthread_mutex_unlock(&h->lock);
+	}
+	rfm2g__put_wake(h);	/* a sleeping wait may take now */
 	return st;
 }
 

@@ -125,6 +125,14 @@ void rfm2g__put(struct rfm2g_compat *h)
 	pthread_mutex_unlock(&h->lock);
 }
 
+void rfm2g__put_wake(struct rfm2g_compat *h)
+{
+	pthread_mutex_lock(&h->lock);
+	pthread_cond_broadcast(&h->cond);
+	pthread_mutex_unlock(&h->lock);
+	rfm2g__put(h);
+}
+
 static bool has_scheme(const char *s)
 {
 	return !strncmp(s, "shm:", 4) || !strncmp(s, "dev:", 4) || !strncmp(s, "rfm2g:", 6);
