@@ -439,6 +439,35 @@ static void t_one_event_path(void **state)
 	sem_destroy(&cb.calls);
 }
 
+/*
+ * A handle closed while the program still maps its memory keeps its node
+ * (the mapping must stay valid): the dispatcher must stop calling into the
+ * freed handle, and the records sent afterwards go nowhere.
+ */
+static void t_close_mapped_with_callback(void **state)
+{
+	RFM2GHANDLE h = rfm2g_test_open(&net, 8);
+	volatile void *p = NULL;
+
+	(void) state;
+	memset(&cb, 0, sizeof(cb));
+	sem_init(&cb.calls, 0, 0);
+	assert_st(RFM2gEnableEvent(h, RFM2GEVENT_INTR1), RFM2G_SUCCESS);
+	assert_st(RFM2gEnableEventCallback(h, RFM2GEVENT_INTR1, on_event), RFM2G_SUCCESS);
+	assert_st(RFM2gUserMemory(h, &p, 0, 1), RFM2G_SUCCESS);
+	assert_st(RFM2gSendEvent(tx, 8, RFM2GEVENT_INTR1, 81), RFM2G_SUCCESS);
+	assert_int_equal(sem_wait(&cb.calls), 0);
+	assert_st(RFM2gClose(&h), RFM2G_SUCCESS);
+	for (RFM2G_UINT32 i = 0; i < 100; i++)
+		assert_st(RFM2gSendEvent(tx, 8, RFM2GEVENT_INTR1, i), RFM2G_SUCCESS);
+	/* The mapping still works, and tx's write reaches it. */
+	assert_st(RFM2gPoke32(tx, 0x40, 0xC0FFEE), RFM2G_SUCCESS);
+	assert_int_equal(((volatile RFM2G_UINT32 *) p)[0x10], 0xC0FFEE);
+	assert_int_equal(cb.n, 1);
+	assert_int_equal(cb.info[0].ExtendedInfo, 81);
+	sem_destroy(&cb.calls);
+}
+
 /* Error events: none happen on shm:, so they are injected here. */
 static void inject(RFM2GHANDLE h, RFM2GEVENTTYPE type)
 {
@@ -514,6 +543,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(t_callbacks, setup, teardown),
 		/* Before a close from a callback, whose thread ends on its own. */
 		cmocka_unit_test_setup_teardown(t_one_event_path, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_close_mapped_with_callback, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_error_events, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_close_from_callback, setup, teardown),
 	};
