@@ -114,7 +114,7 @@ RFM2G_STATUS rfm2g__get_arg(RFM2GHANDLE rh, bool arg_ok, RFM2G_STATUS bad,
 void rfm2g__put(struct rfm2g_compat *h);
 /* rfm2g__put(), waking the waits first: something they look at changed. */
 void rfm2g__put_wake(struct rfm2g_compat *h);
-/* Close a handle removed from the registry (from a callback thread too). */
+/* Close a handle removed from the registry (from inside a callback too). */
 void rfm2g__destroy(struct rfm2g_compat *h);
 /* Store @v in the unsigned integer of @width bytes (1, 2, 4, 8) at @out. */
 void rfm2g__store(void *out, size_t width, uint64_t v);

@@ -41,7 +41,7 @@ static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 
 /*
  * In the child of a fork(): only the forking thread exists. Handles stay
- * usable (librfm keeps the parent's node ids), but no callback thread or
+ * usable (librfm keeps the parent's node ids), but no dispatcher thread or
  * waiter came along, and a lock another thread held would stay held.
  */
 static void init_cond(pthread_cond_t *cond)
