@@ -8,7 +8,8 @@
  * then finished by the dispatcher once the callback returns). Unregistering
  * from another thread waits until a running call of that callback is over.
  * While no callback is registered the dispatcher parks and the handle's
- * records are left for rfm_event_wait()/fetch().
+ * records are left for rfm_event_wait()/fetch(). librfm2g routes the
+ * records no callback takes to one function of its own (rfm__event_route).
  *
  * A backend that receives on threads of its own may run a callback there
  * instead (dds: callbacks=receive), one wake-up less per event: it claims
@@ -25,6 +26,7 @@
 
 #include "event-core.h"
 #include "futex.h"
+#include "private.h"
 #include "rt-internal.h"
 
 /* The handle whose callback this thread runs in rfm__event_run_inline(). */
@@ -60,23 +62,31 @@ static void *dispatcher_main(void *arg)
 
 	pthread_mutex_lock(&ev->lock);
 	for (;;) {
-		while (!EV_LOAD(ev->closing) && (!EV_LOAD(ev->ncb) || !EV_LOAD(ev->attached)))
+		while (!EV_LOAD(ev->closing) && !ev->route_kick &&
+		       (!EV_LOAD(ev->ncb) || !EV_LOAD(ev->attached)))
 			pthread_cond_wait(&ev->cb_cond, &ev->lock);
 		if (EV_LOAD(ev->closing))
 			break;
-		uint32_t dgen = EV_LOAD(ev->dispatch_gen);
-		ev->in_take = true;
-		ev->take_dgen = dgen;
-		pthread_mutex_unlock(&ev->lock);
 
 		struct rfm_event rec;
-		int n = rfm__event_take(node, &rec, 1, -1, true, dgen);
+		const struct rfm_event *recp = NULL;
+		if (!ev->route_kick) {
+			uint32_t dgen = EV_LOAD(ev->dispatch_gen);
+			ev->in_take = true;
+			ev->take_dgen = dgen;
+			pthread_mutex_unlock(&ev->lock);
 
-		pthread_mutex_lock(&ev->lock);
-		ev->in_take = false;
-		pthread_cond_broadcast(&ev->cb_cond);
-		if (n <= 0)
-			continue;
+			int n = rfm__event_take(node, &rec, 1, -1, true, dgen);
+
+			pthread_mutex_lock(&ev->lock);
+			ev->in_take = false;
+			pthread_cond_broadcast(&ev->cb_cond);
+			if (n <= 0)
+				continue;
+			recp = &rec;
+		} else {
+			ev->route_kick = false;	/* the route has its turn now */
+		}
 		/* A callback on a receive thread began before: it goes first. */
 		while (ev->inline_running && !EV_LOAD(ev->closing))
 			pthread_cond_wait(&ev->cb_cond, &ev->lock);
@@ -84,17 +94,21 @@ static void *dispatcher_main(void *arg)
 			dispatch_done(ev);
 			break;
 		}
-		struct rfm_event_cb cb = ev->cb[rec.type];
+		struct rfm_event_cb cb = recp ? ev->cb[rec.type] : (struct rfm_event_cb){ NULL, NULL };
+		ev->in_route = !cb.fn;
+		if (!cb.fn)
+			cb = ev->route;
 		if (!cb.fn) {
-			__atomic_fetch_add(&ev->unhandled, 1, __ATOMIC_RELAXED);
+			if (recp)
+				__atomic_fetch_add(&ev->unhandled, 1, __ATOMIC_RELAXED);
 			dispatch_done(ev);
 			continue;
 		}
 		ev->in_callback = true;
-		ev->cb_type = rec.type;
+		ev->cb_type = recp ? rec.type : RFM_EVENT_TYPE_MAX + 1;
 		pthread_mutex_unlock(&ev->lock);
 
-		cb.fn(node, &rec, cb.arg);
+		cb.fn(node, recp, cb.arg);
 
 		pthread_mutex_lock(&ev->lock);
 		ev->in_callback = false;
@@ -114,6 +128,19 @@ static void *dispatcher_main(void *arg)
 		rfm__node_free(node);
 	}
 	return NULL;
+}
+
+/* Start the dispatcher if it is not running yet (ev->lock held). */
+static int start_dispatcher(struct rfm_node *node, struct rfm_events *ev)
+{
+	int ret = 0;
+
+	if (!ev->dispatcher_started) {
+		ret = rfm__rt_thread_create(node, &ev->dispatcher, dispatcher_main, node,
+					    "event dispatcher");
+		ev->dispatcher_started = ret == 0;
+	}
+	return ret;
 }
 
 /* The arguments of (un)registering: a node and a type that has callbacks. */
@@ -144,13 +171,9 @@ RFM_API int rfm_event_callback_register(rfm_node *node, unsigned int type,
 				 node->uri, rfm_event_type_name(type));
 		goto out;
 	}
-	if (!ev->dispatcher_started) {
-		ret = rfm__rt_thread_create(node, &ev->dispatcher, dispatcher_main, node,
-					    "event dispatcher");
-		if (ret)
-			goto out;
-		ev->dispatcher_started = true;
-	}
+	ret = start_dispatcher(node, ev);
+	if (ret)
+		goto out;
 	ev->cb[type] = (struct rfm_event_cb){ fn, arg };
 	__atomic_fetch_add(&ev->ncb, 1, __ATOMIC_SEQ_CST);
 	pthread_cond_broadcast(&ev->cb_cond);
@@ -199,6 +222,40 @@ RFM_API int rfm_event_callback_unregister(rfm_node *node, unsigned int type)
 		pthread_mutex_unlock(&ev->lock);
 	}
 	return 0;
+}
+
+RFM_PRIVATE_API int rfm__event_route(rfm_node *node, rfm_event_callback fn, void *arg)
+{
+	struct rfm_events *ev;
+	int ret;
+
+	if (!node)
+		return rfm__error(RFM_EINVAL, "rfm__event_route: NULL node");
+	ret = rfm__event_receiver_usable(node);
+	if (ret)
+		return ret;
+	ev = rfm__event_lock(node);
+	ret = fn ? start_dispatcher(node, ev) : 0;
+	if (!ret) {
+		if (!ev->route.fn != !fn) {
+			if (fn)
+				__atomic_fetch_add(&ev->ncb, 1, __ATOMIC_SEQ_CST);
+			else
+				__atomic_fetch_sub(&ev->ncb, 1, __ATOMIC_SEQ_CST);
+		}
+		ev->route = (struct rfm_event_cb){ fn, arg };
+		ev->route_kick = fn != NULL;
+		__atomic_fetch_add(&ev->dispatch_gen, 1, __ATOMIC_SEQ_CST);
+		pthread_cond_broadcast(&ev->cb_cond);
+		/* Removed from another thread: return once no call of it runs. */
+		if (!fn && !rfm__event_is_dispatcher(ev))
+			while (ev->in_callback && ev->in_route)
+				pthread_cond_wait(&ev->cb_cond, &ev->lock);
+	}
+	pthread_mutex_unlock(&ev->lock);
+	if (!ret)
+		rfm__event_wake_all(node);	/* waits return RFM_EBUSY; the dispatcher looks */
+	return ret;
 }
 
 void rfm__event_stop_threads(struct rfm_node *node)

@@ -42,7 +42,10 @@ struct rfm_events {
 	uint32_t waiters;	/* waits that found no free slot below; a futex */
 
 	struct rfm_event_cb cb[RFM_EVENT_TYPE_MAX + 1];
-	uint32_t ncb;		/* callbacks registered (atomic) */
+	struct rfm_event_cb route;	/* rfm__event_route(): records no cb[] takes */
+	bool route_kick;	/* call route once with no record (rfm__event_route) */
+	bool in_route;		/* the running callback is route's */
+	uint32_t ncb;		/* callbacks registered, route included (atomic) */
 	uint32_t dispatch_gen;	/* bumped to make the dispatcher re-check (atomic) */
 	pthread_cond_t cb_cond;	/* dispatcher parked / a callback finished */
 	pthread_t dispatcher;

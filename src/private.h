@@ -13,6 +13,7 @@
 #define RFM_PRIVATE_H
 
 #include <rfm/common.h>
+#include <rfm/event.h>
 
 /* Visible from librfm.so, but only in RFM_PRIVATE (not RFM_API). */
 #define RFM_PRIVATE_API __attribute__((visibility("default")))
@@ -24,5 +25,15 @@ struct rfm_backend_board_ops;
  * has none (shm:, dev:) or @node is NULL.
  */
 RFM_PRIVATE_API const struct rfm_backend_board_ops *rfm__node_board(const rfm_node *node);
+
+/*
+ * Route @node's records that no rfm_event_callback_register() callback
+ * takes to @fn, called on the handle's dispatcher thread like a callback
+ * (waits then return RFM_EBUSY). Setting it (again) also calls
+ * @fn(@node, NULL, @arg) once soon on that thread, so that librfm2g can
+ * run what it holds there. @fn NULL removes the route, returning once no
+ * call of it runs (unless called from it). 0 or an RFM_E* code.
+ */
+RFM_PRIVATE_API int rfm__event_route(rfm_node *node, rfm_event_callback fn, void *arg);
 
 #endif /* RFM_PRIVATE_H */

@@ -8,9 +8,10 @@
  * or made-up pointers get RFM2G_BAD_PARAMETER_1 instead of a crash.
  *
  * Events: librfm gives each node handle one FIFO; RFM2g programs wait per
- * event type. A librfm callback (on librfm's dispatcher thread) sorts the
- * records into one deep queue per RFM2g event type here; waits and the
- * per-type callback threads take from those queues.
+ * event type. Whoever takes from librfm's queue sorts the records into one
+ * deep queue per RFM2g event type here: a waiting RFM2gWaitForEvent()
+ * itself (one at a time), or, once the handle has had a callback, librfm's
+ * dispatcher thread, which also runs the callbacks (events.c, callbacks.c).
  */
 #ifndef RFM2G_COMPAT_H
 #define RFM2G_COMPAT_H
@@ -52,15 +53,14 @@ struct rfm2g_record {
 struct rfm2g_evq {
 	bool enabled;
 	bool overflowed;
-	bool waiting;		/* a RFM2gWaitForEvent() or the callback thread waits */
+	bool waiting;		/* a RFM2gWaitForEvent() waits */
 	bool cancel;		/* wake the waiter with RFM2G_WAIT_EVENT_CANCELED */
 	uint32_t head, count, peak;
 	uint32_t counter;	/* records received while enabled (wraps) */
 	struct rfm2g_record ring[RFM2G_COMPAT_QUEUE_DEPTH];
 	/* callback */
 	bool cb_set;		/* a callback is registered */
-	unsigned int cb_gen;	/* registrations so far; a thread serves one */
-	unsigned int cb_done;	/* the last generation whose thread has ended */
+	uint32_t backlog;	/* records queued when it was: called with Timeout 0 */
 	RFM2G_EVENT_FUNCPTR cb;
 };
 
@@ -77,11 +77,10 @@ struct rfm2g_compat {
 	pthread_cond_t cond;		/* any change of event or handle state */
 	unsigned int refs;		/* calls in progress */
 	bool closing;
-	bool free_on_exit;		/* closed from a callback thread: it frees */
-	bool free_thread_set;
-	pthread_t free_thread;
-	unsigned int cb_threads;	/* callback threads alive */
-	bool intake;			/* librfm callbacks registered */
+	bool free_on_exit;		/* closed from a callback: the dispatcher frees */
+	bool taking;			/* a wait takes from librfm's queue (lock released) */
+	bool routed;			/* librfm's dispatcher takes the records (callbacks) */
+	unsigned int cb_running;	/* type + 1 of the callback running, or 0 */
 	unsigned int maps;		/* RFM2gUserMemory() mappings outstanding */
 	/* special mappings (views.c) */
 	struct rfm2g_special *specials;	/* DMA buffers and register views handed out */
@@ -94,7 +93,7 @@ struct rfm2g_compat {
 	uint32_t dma_threshold;
 	bool flag[RFM__BOARD_NFLAGS];	/* the LCSR switches and byte swapping */
 	bool own_data;
-	unsigned int mem_offset;
+	uint32_t mem_offset;
 };
 
 /*
@@ -103,9 +102,19 @@ struct rfm2g_compat {
  * (and *@h NULL) when it is not one.
  */
 RFM2G_STATUS rfm2g__get(RFM2GHANDLE rh, struct rfm2g_compat **h);
+/* rfm2g__get(), then RFM2G_BAD_PARAMETER_2 (no reference kept) if @type is not an event. */
+RFM2G_STATUS rfm2g__get_for_event(RFM2GHANDLE rh, RFM2GEVENTTYPE type, struct rfm2g_compat **h);
+/*
+ * rfm2g__get(), then the first argument check: @bad (and *@h NULL, no
+ * reference kept) unless @arg_ok.
+ */
+RFM2G_STATUS rfm2g__get_arg(RFM2GHANDLE rh, bool arg_ok, RFM2G_STATUS bad,
+			    struct rfm2g_compat **h);
 /* Drop the reference of rfm2g__get(). */
 void rfm2g__put(struct rfm2g_compat *h);
-/* Close a handle removed from the registry (from a callback thread too). */
+/* rfm2g__put(), waking the waits first: something they look at changed. */
+void rfm2g__put_wake(struct rfm2g_compat *h);
+/* Close a handle removed from the registry (from inside a callback too). */
 void rfm2g__destroy(struct rfm2g_compat *h);
 /* Store @v in the unsigned integer of @width bytes (1, 2, 4, 8) at @out. */
 void rfm2g__store(void *out, size_t width, uint64_t v);
@@ -114,10 +123,18 @@ uint32_t rfm2g__lcsr(const struct rfm2g_compat *h);
 /* Queue one event record for the RFM2g side (lock held by the caller). */
 void rfm2g__deliver_locked(struct rfm2g_compat *h, unsigned int type, uint16_t node,
 			   uint32_t data);
-/* Tell every callback thread to end (they are detached; h->cb_threads counts them). */
+/* Sort one record taken from librfm's queue into the RFM2g queues (lock held). */
+void rfm2g__sort_locked(struct rfm2g_compat *h, const struct rfm_event *ev);
+/* The oldest record of @q (it has one; lock held). */
+struct rfm2g_record rfm2g__take_locked(struct rfm2g_evq *q);
+/* Forget the callback of @type; a running call finishes (lock held). */
+void rfm2g__forget_callback_locked(struct rfm2g_compat *h, unsigned int type);
+/* Forget every callback: none is called after a running one returns (lock held). */
 void rfm2g__stop_callbacks_locked(struct rfm2g_compat *h);
-/* True on a callback thread of @h, inside the user's function. */
+/* True inside a callback of @h (on librfm's dispatcher thread). */
 bool rfm2g__in_callback_of(const struct rfm2g_compat *h);
+/* Stop the wait that takes from librfm's queue, if any, and wait for it (lock held). */
+void rfm2g__stop_taking_locked(struct rfm2g_compat *h);
 
 /* Register images of the emulated board (RFM2G_REGSIZE / RFM2G_COMPAT_CFG_SIZE bytes). */
 void rfm2g__ctrl_image(const struct rfm2g_compat *h, uint8_t *regs);

@@ -1,46 +1,48 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * RFM2g interrupt events over librfm events.
+ * RFM2g interrupt events over librfm events: enabling, sending, waiting,
+ * and the per-type queues and counts (callbacks: callbacks.c).
  *
  * Kept from the RFM2g documentation: an event is received only while
  * enabled; one waiter per event type (a second gets RFM2G_EVENT_IN_USE);
- * one callback per event type, on its own thread; BAD_DATA and SYNC_LOSS
- * disable themselves each time they fire; counts go on while a queue
- * overflows; RFM2G_NO_WAIT polls and RFM2G_INFINITE_TIMEOUT waits forever.
+ * one callback per event type; BAD_DATA and SYNC_LOSS disable themselves
+ * each time they fire; counts go on while a queue overflows; RFM2G_NO_WAIT
+ * polls and RFM2G_INFINITE_TIMEOUT waits forever.
+ *
+ * The path of a record: librfm's queue of the handle's node, then the
+ * RFM2g queue of its type. With no callback, a waiting RFM2gWaitForEvent()
+ * takes from librfm's queue itself, no library thread in between: one wait
+ * at a time takes (h->taking) and sorts what it takes into the per-type
+ * queues; the other waits sleep on h->cond until their type has a record
+ * or the taker leaves, and then one of them takes. Calls that report
+ * counts or disable an event first take what librfm holds, so that the
+ * counts include it. Once the handle has had a callback, librfm's
+ * dispatcher thread takes instead (callbacks.c) and waits only sleep.
  *
  * Deliberately different (docs/rfm2g-migration.md): event state belongs to
  * the handle, not the whole board; each queue holds
  * RFM2G_COMPAT_QUEUE_DEPTH records instead of 1 (an overflow drops the
  * newest record and sets Overflowed); a wait on an event that is neither
  * enabled nor has records queued returns RFM2G_NOT_ENABLED at once instead
- * of blocking; RFM2gClose() stops callback threads and wakes waiters.
+ * of blocking; RFM2gClose() stops callbacks and wakes waiters.
  */
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "compat.h"
+
+/* Records one take from librfm's queue moves at most. */
+#define TAKE_BATCH 64
 
 static bool valid_event(RFM2GEVENTTYPE e)
 {
 	return (unsigned int) e < RFM2G_COMPAT_NEVENTS;
 }
 
-/*
- * The handle, then the event type: RFM2G_BAD_PARAMETER_2 (and no
- * reference kept) for a type that is not one.
- */
-static RFM2G_STATUS get_for_event(RFM2GHANDLE rh, RFM2GEVENTTYPE type, struct rfm2g_compat **h)
+RFM2G_STATUS rfm2g__get_for_event(RFM2GHANDLE rh, RFM2GEVENTTYPE type, struct rfm2g_compat **h)
 {
-	RFM2G_STATUS st = rfm2g__get(rh, h);
-
-	if (st == RFM2G_SUCCESS && !valid_event(type)) {
-		rfm2g__put(*h);
-		*h = NULL;
-		st = RFM2G_BAD_PARAMETER_2;
-	}
-	return st;
+	return rfm2g__get_arg(rh, valid_event(type), RFM2G_BAD_PARAMETER_2, h);
 }
 
 static bool network_event(unsigned int e)
@@ -75,24 +77,8 @@ void rfm2g__deliver_locked(struct rfm2g_compat *h, unsigned int type, uint16_t n
 	pthread_cond_broadcast(&h->cond);
 }
 
-static void forget_callback_locked(struct rfm2g_compat *h, unsigned int type);
-
-static struct rfm2g_record take_locked(struct rfm2g_evq *q)
+void rfm2g__sort_locked(struct rfm2g_compat *h, const struct rfm_event *ev)
 {
-	struct rfm2g_record r = q->ring[q->head];
-
-	q->head = (q->head + 1) % RFM2G_COMPAT_QUEUE_DEPTH;
-	q->count--;
-	return r;
-}
-
-/* librfm's dispatcher thread: sort records into the RFM2g queues. */
-static void intake(rfm_node *node, const struct rfm_event *ev, void *arg)
-{
-	struct rfm2g_compat *h = arg;
-
-	(void) node;
-	pthread_mutex_lock(&h->lock);
 	if (ev->type == RFM_EVENT_OVERFLOW) {
 		/* librfm's own queue dropped records: of unknown types. */
 		for (unsigned int i = 0; i <= RFM2GEVENT_INTR4; i++)
@@ -104,25 +90,74 @@ static void intake(rfm_node *node, const struct rfm_event *ev, void *arg)
 	} else {
 		rfm2g__deliver_locked(h, ev->type, (uint16_t) ev->sender, ev->data);
 	}
-	pthread_mutex_unlock(&h->lock);
 }
 
-static RFM2G_STATUS start_intake(struct rfm2g_compat *h)
+struct rfm2g_record rfm2g__take_locked(struct rfm2g_evq *q)
 {
-	if (h->intake)
-		return RFM2G_SUCCESS;
+	struct rfm2g_record r = q->ring[q->head];
+
+	q->head = (q->head + 1) % RFM2G_COMPAT_QUEUE_DEPTH;
+	q->count--;
+	if (q->backlog)
+		q->backlog--;	/* the backlog is the head of the queue */
+	return r;
+}
+
+/*
+ * May this thread take from librfm's queue? One wait at a time, never once
+ * the dispatcher takes, and only while a network event is enabled (else
+ * librfm has nothing to give).
+ */
+static bool may_take(const struct rfm2g_compat *h)
+{
+	if (h->taking || h->routed || h->closing)
+		return false;
 	for (unsigned int t = 0; t <= RFM2GEVENT_INTR4; t++)
-		if (rfm_event_callback_register(h->node, t, intake, h) != 0)
-			return RFM2G_DRIVER_ERROR;
-	if (rfm_event_callback_register(h->node, RFM_EVENT_OVERFLOW, intake, h) != 0)
-		return RFM2G_DRIVER_ERROR;
-	h->intake = true;
-	return RFM2G_SUCCESS;
+		if (h->ev[t].enabled)
+			return true;
+	return false;
+}
+
+/*
+ * Take what librfm's queue holds for the handle, waiting up to @timeout_ns
+ * (-1 forever, 0 poll), and sort it (lock held, released meanwhile). The
+ * number taken, or librfm's code.
+ */
+static int take_from_librfm(struct rfm2g_compat *h, int64_t timeout_ns)
+{
+	struct rfm_event evs[TAKE_BATCH];
+	int n;
+
+	h->taking = true;
+	pthread_mutex_unlock(&h->lock);
+	n = rfm_event_fetch(h->node, evs, TAKE_BATCH, timeout_ns);
+	pthread_mutex_lock(&h->lock);
+	h->taking = false;
+	for (int i = 0; i < n; i++)
+		rfm2g__sort_locked(h, &evs[i]);
+	pthread_cond_broadcast(&h->cond);	/* records for other waits, or their turn */
+	return n;
+}
+
+/* Sort everything librfm holds now, unless someone else takes (lock held). */
+static void take_all_locked(struct rfm2g_compat *h)
+{
+	while (may_take(h) && take_from_librfm(h, 0) == TAKE_BATCH)
+		;
+}
+
+void rfm2g__stop_taking_locked(struct rfm2g_compat *h)
+{
+	if (!h->taking)
+		return;
+	rfm_event_cancel(h->node);	/* the taker returns RFM_ECANCELED and looks again */
+	while (h->taking)
+		pthread_cond_wait(&h->cond, &h->lock);
 }
 
 /*
  * The RFM2g queue is opened before librfm's mask: librfm queues records
- * from the moment rfm_event_enable() sets the mask, and the intake drops
+ * from the moment rfm_event_enable() sets the mask, and sorting drops
  * records of types not enabled here. Enabled the other way round, a record
  * sent while RFM2gEnableEvent() ran could pass librfm (counted there as
  * delivered) and be dropped here, counted nowhere.
@@ -131,17 +166,15 @@ STDRFM2GCALL RFM2gEnableEvent(RFM2GHANDLE rh, RFM2GEVENTTYPE EventType)
 {
 	bool was_enabled;
 	struct rfm2g_compat *h;
-	RFM2G_STATUS st = get_for_event(rh, EventType, &h);
+	RFM2G_STATUS st = rfm2g__get_for_event(rh, EventType, &h);
 
 	if (st != RFM2G_SUCCESS)
 		return st;
 	pthread_mutex_lock(&h->lock);
 	was_enabled = h->ev[EventType].enabled;
 	h->ev[EventType].enabled = true;
-	if (network_event(EventType))
-		st = start_intake(h);
 	pthread_mutex_unlock(&h->lock);
-	if (st == RFM2G_SUCCESS && network_event(EventType)) {
+	if (network_event(EventType)) {
 		int r = rfm_event_enable(h->node, RFM_EVENT_BIT(EventType));
 
 		if (r == RFM_ENOTSUP)
@@ -154,27 +187,24 @@ STDRFM2GCALL RFM2gEnableEvent(RFM2GHANDLE rh, RFM2GEVENTTYPE EventType)
 		h->ev[EventType].enabled = was_enabled;
 		pthread_mutex_unlock(&h->lock);
 	}
-	rfm2g__put(h);
+	rfm2g__put_wake(h);	/* a sleeping wait may take now */
 	return st;
 }
 
+/* Records that came before the disable are kept: they are taken first. */
 STDRFM2GCALL RFM2gDisableEvent(RFM2GHANDLE rh, RFM2GEVENTTYPE EventType)
 {
 	struct rfm2g_compat *h;
-	RFM2G_STATUS st = rfm2g__get(rh, &h);
+	RFM2G_STATUS st = rfm2g__get_for_event(rh, EventType, &h);
 
 	if (st != RFM2G_SUCCESS)
 		return st;
-	if (!valid_event(EventType)) {
-		st = RFM2G_BAD_PARAMETER_2;
-	} else {
-		if (network_event(EventType) &&
-		    rfm_event_disable(h->node, RFM_EVENT_BIT(EventType)) != 0)
-			st = RFM2G_DRIVER_ERROR;
-		pthread_mutex_lock(&h->lock);
-		h->ev[EventType].enabled = false;	/* waiters are not woken */
-		pthread_mutex_unlock(&h->lock);
-	}
+	if (network_event(EventType) && rfm_event_disable(h->node, RFM_EVENT_BIT(EventType)) != 0)
+		st = RFM2G_DRIVER_ERROR;
+	pthread_mutex_lock(&h->lock);
+	take_all_locked(h);
+	h->ev[EventType].enabled = false;	/* waiters are not woken */
+	pthread_mutex_unlock(&h->lock);
 	rfm2g__put(h);
 	return st;
 }
@@ -208,77 +238,100 @@ STDRFM2GCALL RFM2gSendEvent(RFM2GHANDLE rh, RFM2G_NODE ToNode, RFM2GEVENTTYPE Ev
 	return st;
 }
 
-/* Absolute CLOCK_MONOTONIC deadline @ms from now. */
-static struct timespec deadline(uint32_t ms)
+/* CLOCK_MONOTONIC (the clock of h->cond and librfm) in ns, as a timespec. */
+static struct timespec timespec_of(uint64_t ns)
 {
-	struct timespec ts;
+	return (struct timespec){ .tv_sec = (time_t) (ns / 1000000000u),
+				  .tv_nsec = (long) (ns % 1000000000u) };
+}
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	ts.tv_sec += ms / 1000;
-	ts.tv_nsec += (long) (ms % 1000) * 1000000L;
-	if (ts.tv_nsec >= 1000000000L) {
-		ts.tv_sec++;
-		ts.tv_nsec -= 1000000000L;
+/*
+ * RFM2G_NO_WAIT: a record of @q, taking what librfm holds first (lock
+ * held). Not a waiter: a wait that starts meanwhile is not refused.
+ */
+static RFM2G_STATUS poll_locked(struct rfm2g_compat *h, struct rfm2g_evq *q,
+				struct rfm2g_record *r)
+{
+	if (!q->count && may_take(h))
+		take_from_librfm(h, 0);
+	if (!q->count)
+		return RFM2G_TIMED_OUT;
+	*r = rfm2g__take_locked(q);
+	return RFM2G_SUCCESS;
+}
+
+/*
+ * Wait until @q has a record (taking from librfm's queue when it is this
+ * wait's turn), is cancelled, or @timeout ms pass (lock held).
+ */
+static RFM2G_STATUS wait_locked(struct rfm2g_compat *h, struct rfm2g_evq *q, uint32_t timeout,
+				struct rfm2g_record *r)
+{
+	bool forever = timeout == RFM2G_INFINITE_TIMEOUT, expired = false;
+	uint64_t until = rfm_event_now_ns() + (uint64_t) timeout * 1000000u;
+	struct timespec ts = timespec_of(until);
+	RFM2G_STATUS st;
+
+	q->waiting = true;
+	q->cancel = false;
+	for (;;) {
+		if (q->count) {
+			*r = rfm2g__take_locked(q);
+			st = RFM2G_SUCCESS;
+			break;
+		}
+		if (q->cancel || h->closing) {
+			st = RFM2G_WAIT_EVENT_CANCELED;
+			break;
+		}
+		if (expired) {
+			st = RFM2G_TIMED_OUT;
+			break;
+		}
+		if (may_take(h)) {
+			uint64_t now = rfm_event_now_ns();
+			int n = take_from_librfm(h, forever ? -1 : now < until ? (int64_t) (until - now) : 0);
+
+			expired = n == RFM_ETIMEDOUT || n == RFM_EAGAIN;
+			/* Else nothing to take there (no network type enabled): sleep. */
+			if (n >= 0 || expired || n == RFM_ECANCELED || n == RFM_EBUSY)
+				continue;
+		}
+		if (forever)
+			pthread_cond_wait(&h->cond, &h->lock);
+		else
+			expired = pthread_cond_timedwait(&h->cond, &h->lock, &ts) == ETIMEDOUT;
 	}
-	return ts;
+	q->waiting = false;
+	q->cancel = false;
+	return st;
 }
 
 STDRFM2GCALL RFM2gWaitForEvent(RFM2GHANDLE rh, RFM2GEVENTINFO *EventInfo)
 {
+	struct rfm2g_record r;
 	struct rfm2g_evq *q;
-	struct timespec until;
-	RFM2GEVENTTYPE type;
-	uint32_t timeout;
 	struct rfm2g_compat *h;
-	RFM2G_STATUS st = rfm2g__get(rh, &h);
+	RFM2G_STATUS st = rfm2g__get_for_event(rh, EventInfo ? EventInfo->Event : RFM2GEVENT_LAST,
+					      &h);
 
 	if (st != RFM2G_SUCCESS)
 		return st;
-	if (!EventInfo || !valid_event(EventInfo->Event)) {
-		rfm2g__put(h);
-		return RFM2G_BAD_PARAMETER_2;
-	}
-	type = EventInfo->Event;
-	timeout = EventInfo->Timeout;
-	q = &h->ev[type];
+	q = &h->ev[EventInfo->Event];
 	pthread_mutex_lock(&h->lock);
-	if (q->waiting || q->cb_set) {
+	if (q->waiting || q->cb_set)
 		st = RFM2G_EVENT_IN_USE;
-		goto out;
-	}
-	if (!q->count && !q->enabled) {
+	else if (!q->count && !q->enabled)
 		st = RFM2G_NOT_ENABLED;
-		goto out;
-	}
-	if (!q->count && timeout == RFM2G_NO_WAIT) {
-		st = RFM2G_TIMED_OUT;
-		goto out;
-	}
-	until = deadline(timeout);
-	q->waiting = true;
-	q->cancel = false;
-	while (!q->count && !q->cancel && !h->closing) {
-		if (timeout == RFM2G_INFINITE_TIMEOUT) {
-			pthread_cond_wait(&h->cond, &h->lock);
-		} else if (pthread_cond_timedwait(&h->cond, &h->lock, &until) == ETIMEDOUT) {
-			if (!q->count)
-				st = RFM2G_TIMED_OUT;
-			break;
-		}
-	}
-	q->waiting = false;
-	if (q->count) {
-		struct rfm2g_record r = take_locked(q);
-
+	else if (EventInfo->Timeout == RFM2G_NO_WAIT)
+		st = poll_locked(h, q, &r);
+	else
+		st = wait_locked(h, q, EventInfo->Timeout, &r);
+	pthread_mutex_unlock(&h->lock);
+	if (st == RFM2G_SUCCESS) {
 		EventInfo->NodeId = r.node;
 		EventInfo->ExtendedInfo = r.data;
-		st = RFM2G_SUCCESS;
-	} else if (q->cancel || h->closing) {
-		st = RFM2G_WAIT_EVENT_CANCELED;
 	}
-	q->cancel = false;
-out:
-	pthread_mutex_unlock(&h->lock);
 	rfm2g__put(h);
 	return st;
 }
@@ -287,18 +340,20 @@ STDRFM2GCALL RFM2gCancelWaitForEvent(RFM2GHANDLE rh, RFM2GEVENTTYPE EventType)
 {
 	struct rfm2g_evq *q;
 	struct rfm2g_compat *h;
-	RFM2G_STATUS st = get_for_event(rh, EventType, &h);
+	RFM2G_STATUS st = rfm2g__get_for_event(rh, EventType, &h);
 
 	if (st != RFM2G_SUCCESS)
 		return st;
 	q = &h->ev[EventType];
 	pthread_mutex_lock(&h->lock);
 	if (q->cb_set) {
-		/* Ends the callback thread too, as with the vendor driver. */
-		forget_callback_locked(h, EventType);
+		/* Ends the callback too, as with the vendor driver. */
+		rfm2g__forget_callback_locked(h, EventType);
 	} else if (q->waiting) {
 		q->cancel = true;
 		pthread_cond_broadcast(&h->cond);
+		if (h->taking)
+			rfm_event_cancel(h->node);	/* that wait may be the taker */
 	} else {
 		st = RFM2G_EVENT_NOT_IN_USE;
 	}
@@ -309,8 +364,14 @@ STDRFM2GCALL RFM2gCancelWaitForEvent(RFM2GHANDLE rh, RFM2GEVENTTYPE EventType)
 
 static void clear_queue(struct rfm2g_evq *q)
 {
-	q->head = q->count = q->peak = 0;
+	q->head = q->count = q->peak = q->backlog = 0;
 	q->overflowed = false;
+}
+
+static void clear_count(struct rfm2g_evq *q)
+{
+	q->counter = 0;
+	q->peak = q->count;
 }
 
 /* Apply @fn to the queue of @type, or to every queue for RFM2GEVENT_LAST. */
@@ -326,6 +387,7 @@ static RFM2G_STATUS for_queues(RFM2GHANDLE rh, RFM2GEVENTTYPE type,
 		st = RFM2G_BAD_PARAMETER_2;
 	} else {
 		pthread_mutex_lock(&h->lock);
+		take_all_locked(h);	/* what came before the call goes too */
 		for (unsigned int i = 0; i < RFM2G_COMPAT_NEVENTS; i++)
 			if (type == RFM2GEVENT_LAST || i == (unsigned int) type)
 				fn(&h->ev[i]);
@@ -345,12 +407,6 @@ STDRFM2GCALL RFM2gFlushEventQueue(RFM2GHANDLE rh, RFM2GEVENTTYPE Event)
 	return RFM2gClearEvent(rh, Event);
 }
 
-static void clear_count(struct rfm2g_evq *q)
-{
-	q->counter = 0;
-	q->peak = q->count;
-}
-
 STDRFM2GCALL RFM2gClearEventCount(RFM2GHANDLE rh, RFM2GEVENTTYPE EventType)
 {
 	return for_queues(rh, EventType, clear_count);
@@ -361,20 +417,25 @@ STDRFM2GCALL RFM2gClearEventStats(RFM2GHANDLE rh, RFM2GEVENTTYPE EventType)
 	return RFM2gClearEventCount(rh, EventType);
 }
 
+/* The queue of @type with what librfm holds sorted in (lock taken: unlock after). */
+static const struct rfm2g_evq *counted_queue(struct rfm2g_compat *h, unsigned int type)
+{
+	pthread_mutex_lock(&h->lock);
+	take_all_locked(h);
+	return &h->ev[type];
+}
+
 STDRFM2GCALL RFM2gGetEventCount(RFM2GHANDLE rh, RFM2GEVENTTYPE EventType, RFM2G_UINT32 *Count)
 {
 	struct rfm2g_compat *h;
-	RFM2G_STATUS st = rfm2g__get(rh, &h);
+	RFM2G_STATUS st = rfm2g__get_for_event(rh, EventType, &h);
 
 	if (st != RFM2G_SUCCESS)
 		return st;
-	if (!valid_event(EventType)) {
-		st = RFM2G_BAD_PARAMETER_2;
-	} else if (!Count) {
+	if (!Count) {
 		st = RFM2G_BAD_PARAMETER_3;
 	} else {
-		pthread_mutex_lock(&h->lock);
-		*Count = h->ev[EventType].counter;
+		*Count = counted_queue(h, EventType)->counter;
 		pthread_mutex_unlock(&h->lock);
 	}
 	rfm2g__put(h);
@@ -383,18 +444,14 @@ STDRFM2GCALL RFM2gGetEventCount(RFM2GHANDLE rh, RFM2GEVENTTYPE EventType, RFM2G_
 
 STDRFM2GCALL RFM2gGetEventStats(RFM2GHANDLE rh, RFM2GQINFO *Qinfo)
 {
-	struct rfm2g_evq *q;
+	const struct rfm2g_evq *q;
 	struct rfm2g_compat *h;
-	RFM2G_STATUS st = rfm2g__get(rh, &h);
+	RFM2G_STATUS st = rfm2g__get_for_event(
+		rh, Qinfo ? (RFM2GEVENTTYPE) Qinfo->Event : RFM2GEVENT_LAST, &h);
 
 	if (st != RFM2G_SUCCESS)
 		return st;
-	if (!Qinfo || Qinfo->Event >= RFM2G_COMPAT_NEVENTS) {
-		rfm2g__put(h);
-		return RFM2G_BAD_PARAMETER_2;
-	}
-	q = &h->ev[Qinfo->Event];
-	pthread_mutex_lock(&h->lock);
+	q = counted_queue(h, Qinfo->Event);
 	Qinfo->Overflowed = q->overflowed ? 8 : 0;	/* the driver's flag value */
 	Qinfo->QueuePeak = (RFM2G_UINT8) (q->peak > 255 ? 255 : q->peak);
 	Qinfo->reserved = 0;
@@ -403,174 +460,6 @@ STDRFM2GCALL RFM2gGetEventStats(RFM2GHANDLE rh, RFM2GQINFO *Qinfo)
 	Qinfo->QueueSize = RFM2G_COMPAT_QUEUE_DEPTH;
 	Qinfo->MaxQueueSize = RFM2G_COMPAT_QUEUE_DEPTH;
 	Qinfo->EventTimeout = 0;
-	pthread_mutex_unlock(&h->lock);
-	rfm2g__put(h);
-	return st;
-}
-
-/* ---- callbacks: one detached thread per (handle, event type) ---- */
-
-/* The handle whose callback this thread is running, if any. */
-static __thread struct rfm2g_compat *in_callback;
-
-bool rfm2g__in_callback_of(const struct rfm2g_compat *h)
-{
-	return in_callback == h;
-}
-
-struct cb_start {
-	struct rfm2g_compat *h;
-	unsigned int type;
-	unsigned int gen;
-};
-
-static bool cb_current(const struct rfm2g_compat *h, const struct rfm2g_evq *q, unsigned int gen)
-{
-	return q->cb_set && q->cb_gen == gen && !h->closing;
-}
-
-static void *callback_thread(void *arg)
-{
-	struct cb_start *s = arg;
-	struct rfm2g_compat *h = s->h;
-	unsigned int type = s->type, gen = s->gen;
-	struct rfm2g_evq *q = &h->ev[type];
-	bool first = true, destroy;
-	RFM2GEVENTINFO info;
-
-	free(s);
-	pthread_mutex_lock(&h->lock);
-	for (;;) {
-		bool queued_at_start = first && q->count;
-		struct rfm2g_record r;
-		RFM2G_EVENT_FUNCPTR fn;
-
-		first = false;
-		q->waiting = true;
-		while (!q->count && cb_current(h, q, gen))
-			pthread_cond_wait(&h->cond, &h->lock);
-		q->waiting = false;
-		if (!cb_current(h, q, gen))
-			break;
-		r = take_locked(q);
-		rfm2g__views_refresh_locked(h);	/* LISR and the sender registers moved on */
-		fn = q->cb;
-		memset(&info, 0, sizeof(info));
-		info.Event = (RFM2GEVENTTYPE) type;
-		info.NodeId = r.node;
-		info.ExtendedInfo = r.data;
-		info.Timeout = queued_at_start ? 0 : RFM2G_INFINITE_TIMEOUT;
-		pthread_mutex_unlock(&h->lock);
-		in_callback = h;
-		fn(&h->pub, &info);
-		in_callback = NULL;
-		pthread_mutex_lock(&h->lock);
-	}
-	if (q->cb_gen == gen)
-		h->pub.callbackInfo[type].CallbackStat = RFM2G_WAIT_EVENT_CANCELED;
-	q->cb_done = gen;
-	h->cb_threads--;
-	destroy = h->free_on_exit && h->free_thread_set &&
-		  pthread_equal(h->free_thread, pthread_self());
-	pthread_cond_broadcast(&h->cond);
-	pthread_mutex_unlock(&h->lock);
-	if (destroy)
-		rfm2g__destroy(h);
-	return NULL;
-}
-
-static void forget_callback_locked(struct rfm2g_compat *h, unsigned int type)
-{
-	h->ev[type].cb_set = false;
-	h->ev[type].cb = NULL;
-	h->pub.callbackInfo[type].Callback = NULL;
-	pthread_cond_broadcast(&h->cond);
-}
-
-void rfm2g__stop_callbacks_locked(struct rfm2g_compat *h)
-{
-	for (unsigned int i = 0; i < RFM2G_COMPAT_NEVENTS; i++)
-		if (h->ev[i].cb_set)
-			forget_callback_locked(h, i);
-}
-
-STDRFM2GCALL RFM2gEnableEventCallback(RFM2GHANDLE rh, RFM2GEVENTTYPE EventType,
-				      RFM2G_EVENT_FUNCPTR pEventFunc)
-{
-	pthread_attr_t attr;
-	struct cb_start *s;
-	struct rfm2g_evq *q;
-	pthread_t thread;
-	struct rfm2g_compat *h;
-	RFM2G_STATUS st = get_for_event(rh, EventType, &h);
-
-	if (st != RFM2G_SUCCESS)
-		return st;
-	if (!pEventFunc) {
-		rfm2g__put(h);
-		return RFM2G_BAD_PARAMETER_3;
-	}
-	q = &h->ev[EventType];
-	pthread_mutex_lock(&h->lock);
-	if (q->cb_set || q->waiting) {
-		st = RFM2G_EVENT_IN_USE;
-		goto out;
-	}
-	s = malloc(sizeof(*s));
-	if (!s) {
-		st = RFM2G_LOW_MEMORY;
-		goto out;
-	}
-	s->h = h;
-	s->type = EventType;
-	s->gen = ++q->cb_gen;
-	q->cb = pEventFunc;
-	q->cb_set = true;
-	pthread_attr_init(&attr);
-	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	if (pthread_create(&thread, &attr, callback_thread, s) != 0) {
-		free(s);
-		q->cb = NULL;
-		q->cb_set = false;
-		st = RFM2G_OS_ERROR;
-	} else {
-		h->cb_threads++;
-		h->pub.callbackInfo[EventType].Callback =
-			(void (*)(void *, RFM2GEVENTINFO *)) pEventFunc;
-		h->pub.callbackInfo[EventType].thread = thread;
-		h->pub.callbackInfo[EventType].CallbackStat = RFM2G_SUCCESS;
-	}
-	pthread_attr_destroy(&attr);
-out:
-	pthread_mutex_unlock(&h->lock);
-	rfm2g__put(h);
-	return st;
-}
-
-STDRFM2GCALL RFM2gDisableEventCallback(RFM2GHANDLE rh, RFM2GEVENTTYPE EventType)
-{
-	struct rfm2g_evq *q;
-	unsigned int gen;
-	struct rfm2g_compat *h;
-	RFM2G_STATUS st = get_for_event(rh, EventType, &h);
-
-	if (st != RFM2G_SUCCESS)
-		return st;
-	q = &h->ev[EventType];
-	pthread_mutex_lock(&h->lock);
-	if (!q->cb_set) {
-		st = RFM2G_NOT_ENABLED;	/* the Linux library's answer */
-	} else {
-		gen = q->cb_gen;
-		forget_callback_locked(h, EventType);
-		/*
-		 * Unlike the vendor library, no call of the function runs after
-		 * this returns (unless called from inside that very callback).
-		 */
-		if (!rfm2g__in_callback_of(h))
-			while (q->cb_done != gen)
-				pthread_cond_wait(&h->cond, &h->lock);
-	}
 	pthread_mutex_unlock(&h->lock);
 	rfm2g__put(h);
 	return st;

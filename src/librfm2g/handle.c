@@ -41,7 +41,7 @@ static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 
 /*
  * In the child of a fork(): only the forking thread exists. Handles stay
- * usable (librfm keeps the parent's node ids), but no callback thread or
+ * usable (librfm keeps the parent's node ids), but no dispatcher thread or
  * waiter came along, and a lock another thread held would stay held.
  */
 static void init_cond(pthread_cond_t *cond)
@@ -62,8 +62,9 @@ static void forget_threads_in_child(void)
 		pthread_mutex_init(&h->lock, NULL);
 		init_cond(&h->cond);	/* its waiters were the parent's threads */
 		h->refs = 0;
-		h->cb_threads = 0;
-		h->intake = false;	/* librfm's dispatcher did not come along either */
+		h->taking = false;
+		h->routed = false;	/* librfm's dispatcher did not come along either */
+		h->cb_running = 0;
 		for (unsigned int i = 0; i < RFM2G_COMPAT_NEVENTS; i++) {
 			h->ev[i].waiting = false;
 			h->ev[i].cb_set = false;
@@ -101,6 +102,19 @@ RFM2G_STATUS rfm2g__get(RFM2GHANDLE rh, struct rfm2g_compat **out)
 	return RFM2G_SUCCESS;
 }
 
+RFM2G_STATUS rfm2g__get_arg(RFM2GHANDLE rh, bool arg_ok, RFM2G_STATUS bad,
+			    struct rfm2g_compat **h)
+{
+	RFM2G_STATUS st = rfm2g__get(rh, h);
+
+	if (st == RFM2G_SUCCESS && !arg_ok) {
+		rfm2g__put(*h);
+		*h = NULL;
+		st = bad;
+	}
+	return st;
+}
+
 void rfm2g__put(struct rfm2g_compat *h)
 {
 	pthread_mutex_lock(&h->lock);
@@ -109,6 +123,14 @@ void rfm2g__put(struct rfm2g_compat *h)
 	if (h->closing)
 		pthread_cond_broadcast(&h->cond);
 	pthread_mutex_unlock(&h->lock);
+}
+
+void rfm2g__put_wake(struct rfm2g_compat *h)
+{
+	pthread_mutex_lock(&h->lock);
+	pthread_cond_broadcast(&h->cond);
+	pthread_mutex_unlock(&h->lock);
+	rfm2g__put(h);
 }
 
 static bool has_scheme(const char *s)
@@ -343,12 +365,11 @@ void rfm2g__destroy(struct rfm2g_compat *h)
 	 * rather than leave the program a dangling pointer.
 	 */
 	if (h->maps == 0) {
-		rfm_close(h->node);
-	} else if (h->intake) {
+		rfm_close(h->node);	/* after the dispatcher's last call of callbacks.c */
+	} else {
 		/* The node stays; its records must no longer reach this handle. */
-		for (unsigned int t = 0; t <= RFM2GEVENT_INTR4; t++)
-			rfm_event_callback_unregister(h->node, t);
-		rfm_event_callback_unregister(h->node, RFM_EVENT_OVERFLOW);
+		if (h->routed)
+			rfm__event_route(h->node, NULL, NULL);
 		rfm_event_disable(h->node, RFM_EVENT_MASK_NETWORK);
 	}
 	rfm2g__views_release(h);
@@ -382,15 +403,13 @@ STDRFM2GCALL RFM2gClose(RFM2GHANDLE *rh)
 	pthread_mutex_lock(&h->lock);
 	h->closing = true;
 	rfm2g__stop_callbacks_locked(h);
-	if (self) {
-		/* Closed from inside a callback: that thread frees on its way out. */
-		h->free_on_exit = true;
-		h->free_thread_set = true;
-		h->free_thread = pthread_self();
-	}
+	/* Closed from inside a callback: the dispatcher frees once it returns. */
+	h->free_on_exit = self;
 	pthread_cond_broadcast(&h->cond);
-	/* Waits in progress and callback threads see closing and leave. */
-	while (h->refs || h->cb_threads > (self ? 1u : 0u))
+	if (h->taking)
+		rfm_event_cancel(h->node);	/* the wait that takes from librfm */
+	/* Waits in progress see closing and leave. */
+	while (h->refs)
 		pthread_cond_wait(&h->cond, &h->lock);
 	deferred = h->free_on_exit;
 	pthread_mutex_unlock(&h->lock);

@@ -1,19 +1,16 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * RFM2g configuration, identity and versions; the driver's debug flags.
+ * RFM2g configuration, identity and versions.
  *
  * Facts a librfm node has (node id, size, device name) come from the node.
- * On rfm2g: the configuration and the debug flags are the card's driver's,
- * through the node's board op (any failure: RFM2G_OS_ERROR, as the vendor
- * library); elsewhere the emulated board's (controls.c has its switches).
+ * On rfm2g: the configuration is the card's driver's, through the node's
+ * board op (any failure: RFM2G_OS_ERROR, as the vendor library); elsewhere
+ * the emulated board's (controls.c has its switches and values).
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "compat.h"
-
-static pthread_mutex_t debug_lock = PTHREAD_MUTEX_INITIALIZER;
-static RFM2G_UINT32 debug_flags = RFM2G_DBERROR;	/* driver-global, as the driver's */
 
 uint32_t rfm2g__lcsr(const struct rfm2g_compat *h)
 {
@@ -48,13 +45,11 @@ uint32_t rfm2g__lcsr(const struct rfm2g_compat *h)
 STDRFM2GCALL RFM2gGetConfig(RFM2GHANDLE rh, RFM2GCONFIG *Config)
 {
 	struct rfm2g_compat *h;
-	RFM2G_STATUS st = rfm2g__get(rh, &h);
+	RFM2G_STATUS st = rfm2g__get_arg(rh, Config != NULL, RFM2G_BAD_PARAMETER_2, &h);
 
 	if (st != RFM2G_SUCCESS)
 		return st;
-	if (!Config) {
-		st = RFM2G_BAD_PARAMETER_2;
-	} else if (h->board) {
+	if (h->board) {
 		if (h->board->get_config(h->node, Config) != 0)	/* Lcsr1 is live */
 			st = RFM2G_OS_ERROR;
 	} else {
@@ -91,17 +86,13 @@ static uint32_t fact_of(const struct rfm2g_compat *h, enum fact what)
 static RFM2G_STATUS get_fact(RFM2GHANDLE rh, enum fact what, void *out, size_t width)
 {
 	struct rfm2g_compat *h;
-	RFM2G_STATUS st = rfm2g__get(rh, &h);
+	RFM2G_STATUS st = rfm2g__get_arg(rh, out != NULL, RFM2G_BAD_PARAMETER_2, &h);
 
 	if (st != RFM2G_SUCCESS)
 		return st;
-	if (!out) {
-		st = RFM2G_BAD_PARAMETER_2;
-	} else {
-		pthread_mutex_lock(&h->lock);
-		rfm2g__store(out, width, fact_of(h, what));
-		pthread_mutex_unlock(&h->lock);
-	}
+	pthread_mutex_lock(&h->lock);
+	rfm2g__store(out, width, fact_of(h, what));
+	pthread_mutex_unlock(&h->lock);
 	rfm2g__put(h);
 	return st;
 }
@@ -139,14 +130,11 @@ STDRFM2GCALL RFM2gGetDMAThreshold(RFM2GHANDLE rh, RFM2G_UINT32 *Threshold)
 static RFM2G_STATUS get_string(RFM2GHANDLE rh, char *out, bool device)
 {
 	struct rfm2g_compat *h;
-	RFM2G_STATUS st = rfm2g__get(rh, &h);
+	RFM2G_STATUS st = rfm2g__get_arg(rh, out != NULL, RFM2G_BAD_PARAMETER_2, &h);
 
 	if (st != RFM2G_SUCCESS)
 		return st;
-	if (!out)
-		st = RFM2G_BAD_PARAMETER_2;
-	else
-		strcpy(out, device ? h->pub.Config.Device : RFM2G_COMPAT_VERSION);
+	strcpy(out, device ? h->pub.Config.Device : RFM2G_COMPAT_VERSION);
 	rfm2g__put(h);
 	return st;
 }
@@ -164,45 +152,4 @@ STDRFM2GCALL RFM2gDllVersion(RFM2GHANDLE rh, char *VersionPtr)
 STDRFM2GCALL RFM2gDriverVersion(RFM2GHANDLE rh, char *VersionPtr)
 {
 	return get_string(rh, VersionPtr, false);
-}
-
-STDRFM2GCALL RFM2gGetDebugFlags(RFM2GHANDLE rh, RFM2G_UINT32 *Flags)
-{
-	struct rfm2g_compat *h;
-	RFM2G_STATUS st = rfm2g__get(rh, &h);
-
-	if (st != RFM2G_SUCCESS)
-		return st;
-	if (!Flags) {
-		st = RFM2G_BAD_PARAMETER_2;
-	} else if (h->board) {
-		if (h->board->get_value(h->node, RFM__BOARD_DEBUG_FLAGS, Flags) != 0)
-			st = RFM2G_OS_ERROR;
-	} else {
-		pthread_mutex_lock(&debug_lock);
-		*Flags = debug_flags;
-		pthread_mutex_unlock(&debug_lock);
-	}
-	rfm2g__put(h);
-	return st;
-}
-
-STDRFM2GCALL RFM2gSetDebugFlags(RFM2GHANDLE rh, RFM2G_UINT32 Flags)
-{
-	struct rfm2g_compat *h;
-	RFM2G_STATUS st = rfm2g__get(rh, &h);
-
-	if (st != RFM2G_SUCCESS)
-		return st;
-	if (h->board) {
-		if (h->board->set_value(h->node, RFM__BOARD_DEBUG_FLAGS, Flags) != 0)
-			st = RFM2G_OS_ERROR;
-		rfm2g__put(h);
-		return st;
-	}
-	pthread_mutex_lock(&debug_lock);
-	debug_flags = Flags;
-	pthread_mutex_unlock(&debug_lock);
-	rfm2g__put(h);
-	return st;
 }

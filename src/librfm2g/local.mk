@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# librfm2g: the RFM2g API over librfm (headers in include/rfm2g/), linked
+# librfm2g: the RFM2g API over librfm (headers: include/rfm2g/local.mk), linked
 # with the shared librfm: one librfm per process. The board ops come from
 # librfm.so's private accessor (src/private.h, node RFM_PRIVATE).
 # The code is built once as a convenience library so that tests can reach
@@ -10,6 +10,7 @@ src_librfm2g_librfm2g_core_la_SOURCES = \
 	src/librfm2g/compat.h \
 	src/librfm2g/handle.c \
 	src/librfm2g/events.c \
+	src/librfm2g/callbacks.c \
 	src/librfm2g/memory.c \
 	src/librfm2g/info.c \
 	src/librfm2g/controls.c \
@@ -31,18 +32,6 @@ src_librfm2g_librfm2g_la_LDFLAGS = \
 	$(RFM_LDFLAGS_DEFS)
 EXTRA_src_librfm2g_librfm2g_la_DEPENDENCIES = src/librfm2g/librfm2g.map
 EXTRA_DIST += src/librfm2g/librfm2g.map
-
-rfm2gincludedir = $(includedir)/rfm2g
-rfm2ginclude_HEADERS = \
-	include/rfm2g/rfm2g_api.h \
-	include/rfm2g/rfm2g_osspec.h \
-	include/rfm2g/rfm2g_defs_linux.h \
-	include/rfm2g/rfm2g_defs.h \
-	include/rfm2g/rfm2g_types.h \
-	include/rfm2g/rfm2g_errno.h \
-	include/rfm2g/rfm2g_ioctl.h \
-	include/rfm2g/rfm2g_regs.h \
-	include/rfm2g/rfm2g_version.h
 
 pkgconfig_DATA += rfm2g.pc
 EXTRA_DIST += rfm2g.pc.in

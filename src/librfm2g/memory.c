@@ -228,13 +228,11 @@ static RFM2G_STATUS map_user(RFM2GHANDLE rh, volatile void **ptr, RFM2G_UINT64 O
 {
 	uint64_t bytes = (uint64_t) Pages * RFM2G_COMPAT_PAGE;
 	struct rfm2g_compat *h;
-	RFM2G_STATUS st = rfm2g__get(rh, &h);
+	RFM2G_STATUS st = rfm2g__get_arg(rh, ptr != NULL, RFM2G_BAD_PARAMETER_2, &h);
 
 	if (st != RFM2G_SUCCESS)
 		return st;
-	if (!ptr) {
-		st = RFM2G_BAD_PARAMETER_2;
-	} else if (!Pages) {
+	if (!Pages) {
 		st = RFM2G_BAD_PARAMETER_4;
 	} else if (!(Offset & RFM2G_DMA_MMAP_OFFSET) &&
 		   (bytes > h->pub.Config.MemorySize ||
@@ -332,23 +330,38 @@ static RFM2G_UINT32 reg_page_offset(const struct rfm2g_compat *h, RFM2GREGSETTYP
 	       (RFM2G_COMPAT_PAGE - 1);
 }
 
-STDRFM2GCALL RFM2gMapDeviceMemory(RFM2GHANDLE rh, RFM2GREGSETTYPE regset,
-				  volatile void **DeviceMemoryPtr)
+/*
+ * The checks of both device-memory calls, in the vendor's order: the
+ * handle, the register set (RFM2G_BAD_PARAMETER_2), then @ptr_ok (else
+ * RFM2G_BAD_PARAMETER_3). The window's pages into *@pages, a register
+ * set's offset in its page into *@sub.
+ */
+static RFM2G_STATUS check_device_map(RFM2GHANDLE rh, RFM2GREGSETTYPE regset, bool ptr_ok,
+				     RFM2G_UINT32 *pages, RFM2G_UINT32 *sub)
 {
-	RFM2G_UINT32 pages, sub = 0;
 	struct rfm2g_compat *h;
 	RFM2G_STATUS st = rfm2g__get(rh, &h);
 
 	if (st != RFM2G_SUCCESS)
 		return st;
-	pages = h->pub.Config.MemorySize / RFM2G_COMPAT_PAGE;
+	*pages = h->pub.Config.MemorySize / RFM2G_COMPAT_PAGE;
+	*sub = 0;
 	if (regset != RFM2GCFGREGMEM && regset != RFM2GCTRLREGMEM && regset != RFM2GMEM)
 		st = RFM2G_BAD_PARAMETER_2;
-	else if (!DeviceMemoryPtr)
+	else if (!ptr_ok)
 		st = RFM2G_BAD_PARAMETER_3;
 	else if (regset != RFM2GMEM)
-		sub = reg_page_offset(h, regset);
+		*sub = reg_page_offset(h, regset);
 	rfm2g__put(h);
+	return st;
+}
+
+STDRFM2GCALL RFM2gMapDeviceMemory(RFM2GHANDLE rh, RFM2GREGSETTYPE regset,
+				  volatile void **DeviceMemoryPtr)
+{
+	RFM2G_UINT32 pages, sub;
+	RFM2G_STATUS st = check_device_map(rh, regset, DeviceMemoryPtr != NULL, &pages, &sub);
+
 	if (st != RFM2G_SUCCESS)
 		return st;
 	if (regset == RFM2GMEM)
@@ -363,18 +376,10 @@ STDRFM2GCALL RFM2gMapDeviceMemory(RFM2GHANDLE rh, RFM2GREGSETTYPE regset,
 STDRFM2GCALL RFM2gUnMapDeviceMemory(RFM2GHANDLE rh, RFM2GREGSETTYPE regset,
 				    volatile void **DeviceMemoryPtr)
 {
-	RFM2G_UINT32 pages;
-	struct rfm2g_compat *h;
-	RFM2G_STATUS st = rfm2g__get(rh, &h);
+	RFM2G_UINT32 pages, sub;
+	RFM2G_STATUS st = check_device_map(rh, regset, DeviceMemoryPtr && *DeviceMemoryPtr, &pages,
+					   &sub);
 
-	if (st != RFM2G_SUCCESS)
-		return st;
-	pages = h->pub.Config.MemorySize / RFM2G_COMPAT_PAGE;
-	if (regset != RFM2GCFGREGMEM && regset != RFM2GCTRLREGMEM && regset != RFM2GMEM)
-		st = RFM2G_BAD_PARAMETER_2;
-	else if (!DeviceMemoryPtr || !*DeviceMemoryPtr)
-		st = RFM2G_BAD_PARAMETER_3;
-	rfm2g__put(h);
 	if (st != RFM2G_SUCCESS)
 		return st;
 	if (regset != RFM2GMEM) {

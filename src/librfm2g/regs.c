@@ -48,22 +48,17 @@ static RFM2G_STATUS check_reg(const struct rfm2g_compat *h, RFM2GREGSETTYPE regs
 	return RFM2G_SUCCESS;
 }
 
-static uint32_t ctrl_read(const struct rfm2g_compat *h, RFM2G_UINT32 offset, RFM2G_UINT32 width)
+/* The emulated board's register at @offset of @regset (RFM2GCTRLREGMEM or RFM2GCFGREGMEM). */
+static uint32_t image_read(const struct rfm2g_compat *h, RFM2GREGSETTYPE regset,
+			   RFM2G_UINT32 offset, RFM2G_UINT32 width)
 {
-	uint8_t regs[RFM2G_REGSIZE];
+	uint8_t regs[RFM2G_COMPAT_CFG_SIZE > RFM2G_REGSIZE ? RFM2G_COMPAT_CFG_SIZE : RFM2G_REGSIZE];
 	uint32_t v = 0;
 
-	rfm2g__ctrl_image(h, regs);
-	memcpy(&v, &regs[offset], width);
-	return v;
-}
-
-static uint32_t cfg_read(const struct rfm2g_compat *h, RFM2G_UINT32 offset, RFM2G_UINT32 width)
-{
-	uint8_t regs[RFM2G_COMPAT_CFG_SIZE];
-	uint32_t v = 0;
-
-	rfm2g__cfg_image(h, regs);
+	if (regset == RFM2GCTRLREGMEM)
+		rfm2g__ctrl_image(h, regs);
+	else
+		rfm2g__cfg_image(h, regs);
 	memcpy(&v, &regs[offset], width);
 	return v;
 }
@@ -170,10 +165,8 @@ STDRFM2GCALL RFM2gReadReg(RFM2GHANDLE rh, RFM2GREGSETTYPE regset, RFM2G_UINT32 O
 		pthread_mutex_lock(&h->lock);
 		if (regset == RFM2GMEM)
 			st = mem_read(h, Offset, Width, &v);
-		else if (regset == RFM2GCTRLREGMEM)
-			v = ctrl_read(h, Offset, Width);
 		else
-			v = cfg_read(h, Offset, Width);
+			v = image_read(h, regset, Offset, Width);
 		pthread_mutex_unlock(&h->lock);
 	}
 	if (st == RFM2G_SUCCESS)

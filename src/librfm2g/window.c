@@ -47,24 +47,20 @@ STDRFM2GCALL RFM2gGetSlidingWindow(RFM2GHANDLE rh, RFM2G_UINT32 *offset, RFM2G_U
 {
 	RFM2G_UINT32 base = 0, win = 0, installed = 0;
 	struct rfm2g_compat *h;
-	RFM2G_STATUS st = rfm2g__get(rh, &h);
+	RFM2G_STATUS st = rfm2g__get_arg(rh, offset != NULL, RFM2G_BAD_PARAMETER_2, &h);
 
 	if (st != RFM2G_SUCCESS)
 		return st;
-	if (!offset) {
-		st = RFM2G_BAD_PARAMETER_2;
-	} else {
-		if (h->board)
-			st = hw_window(h, &base, &win, &installed);
-		else if (h->pub.Config.BoardRevision < 0x8C)
-			st = RFM2G_NOT_SUPPORTED;	/* as the vendor: no window register */
-		else
-			win = h->pub.Config.MemorySize;
-		if (st == RFM2G_SUCCESS || st == RFM2G_DRIVER_ERROR) {
-			*offset = base;
-			if (size)
-				*size = win;
-		}
+	if (h->board)
+		st = hw_window(h, &base, &win, &installed);
+	else if (h->pub.Config.BoardRevision < 0x8C)
+		st = RFM2G_NOT_SUPPORTED;	/* as the vendor: no window register */
+	else
+		win = h->pub.Config.MemorySize;
+	if (st == RFM2G_SUCCESS || st == RFM2G_DRIVER_ERROR) {
+		*offset = base;
+		if (size)
+			*size = win;
 	}
 	rfm2g__put(h);
 	return st;

@@ -2,10 +2,13 @@
 /*
  * RFM2g interrupt events in one process, between two handles on two node
  * ids: enabling, waiting, timeouts, counts, queue statistics, cancel,
- * callbacks (one thread per event type), self-disabling error events, and
- * the status codes of bad event input. Threads signal readiness through
+ * callbacks (on librfm's dispatcher thread), self-disabling error events, and
+ * the status codes of bad event input; and the one path of a record:
+ * waits take it with no library thread, callbacks of every type share
+ * librfm's one dispatcher thread. Threads signal readiness through
  * the library's own EVENT_IN_USE answer or semaphores, never by sleeping.
  */
+#include <dirent.h>
 #include <pthread.h>
 #include <sched.h>
 #include <semaphore.h>
@@ -335,13 +338,14 @@ static void t_callbacks(void **state)
 		assert_int_equal(cb.info[i].ExtendedInfo, 100 + i);
 		assert_int_equal(cb.info[i].NodeId, 1);
 		assert_ptr_equal(cb.handle[i], rx);
-		/* One thread per event type, not the caller's. */
+		/* librfm's dispatcher thread, not the caller's. */
 		assert_true(pthread_equal(cb.thread[i], cb.thread[0]));
 		assert_false(pthread_equal(cb.thread[i], pthread_self()));
 	}
 	assert_int_equal(cb.info[5].Event, RFM2GEVENT_INTR1);
 	assert_int_equal(cb.info[5].ExtendedInfo, 200);
-	assert_false(pthread_equal(cb.thread[5], cb.thread[0]));
+	/* Every type's callbacks share that one thread (they had one each). */
+	assert_true(pthread_equal(cb.thread[5], cb.thread[0]));
 
 	/* Disabled: no more calls once it returns; a wait may take the records. */
 	assert_st(RFM2gDisableEventCallback(rx, RFM2GEVENT_INTR3), RFM2G_SUCCESS);
@@ -356,6 +360,111 @@ static void t_callbacks(void **state)
 	assert_st(RFM2gDisableEventCallback(rx, RFM2GEVENT_INTR1), RFM2G_NOT_ENABLED);
 	/* The close in the teardown stops any callback left. */
 	assert_st(RFM2gEnableEventCallback(rx, RFM2GEVENT_INTR2, on_event), RFM2G_SUCCESS);
+	sem_destroy(&cb.calls);
+}
+
+/* Threads of this process now. */
+static unsigned int thread_count(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+	unsigned int n = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.')
+			n++;
+	closedir(d);
+	return n;
+}
+
+static void t_one_event_path(void **state)
+{
+	RFM2GEVENTINFO info = wait_info(RFM2GEVENT_INTR1, RFM2G_INFINITE_TIMEOUT);
+	unsigned int before = thread_count();
+
+	(void) state;
+	memset(&cb, 0, sizeof(cb));
+	sem_init(&cb.calls, 0, 0);
+	/* A wait takes from librfm's queue itself: no thread is started. */
+	assert_st(RFM2gEnableEvent(rx, RFM2GEVENT_INTR1), RFM2G_SUCCESS);
+	assert_st(RFM2gEnableEvent(rx, RFM2GEVENT_INTR2), RFM2G_SUCCESS);
+	assert_st(RFM2gSendEvent(tx, 2, RFM2GEVENT_INTR2, 21), RFM2G_SUCCESS);
+	assert_st(RFM2gSendEvent(tx, 2, RFM2GEVENT_INTR1, 11), RFM2G_SUCCESS);
+	assert_st(RFM2gWaitForEvent(rx, &info), RFM2G_SUCCESS);
+	assert_int_equal(info.ExtendedInfo, 11);
+	/* The INTR1 wait sorted the INTR2 record into its queue on the way. */
+	info = wait_info(RFM2GEVENT_INTR2, RFM2G_NO_WAIT);
+	assert_st(RFM2gWaitForEvent(rx, &info), RFM2G_SUCCESS);
+	assert_int_equal(info.ExtendedInfo, 21);
+	assert_int_equal(thread_count(), before);
+
+	/* Two records queued before their callback is installed (sorted by a wait)... */
+	assert_st(RFM2gEnableEvent(rx, RFM2GEVENT_INTR3), RFM2G_SUCCESS);
+	assert_st(RFM2gSendEvent(tx, 2, RFM2GEVENT_INTR3, 31), RFM2G_SUCCESS);
+	assert_st(RFM2gSendEvent(tx, 2, RFM2GEVENT_INTR3, 32), RFM2G_SUCCESS);
+	sync_marker();
+	/* ... reach it at once, with Timeout 0, on the one dispatcher thread. */
+	assert_st(RFM2gEnableEventCallback(rx, RFM2GEVENT_INTR3, on_event), RFM2G_SUCCESS);
+	for (unsigned int i = 0; i < 2; i++)
+		assert_int_equal(sem_wait(&cb.calls), 0);
+	assert_int_equal(thread_count(), before + 1);
+	/* A second type's callback: the same thread, none more. */
+	assert_st(RFM2gEnableEventCallback(rx, RFM2GEVENT_INTR1, on_event), RFM2G_SUCCESS);
+	assert_int_equal(thread_count(), before + 1);
+	assert_st(RFM2gSendEvent(tx, 2, RFM2GEVENT_INTR1, 12), RFM2G_SUCCESS);
+	assert_st(RFM2gSendEvent(tx, 2, RFM2GEVENT_INTR3, 33), RFM2G_SUCCESS);
+	for (unsigned int i = 0; i < 2; i++)
+		assert_int_equal(sem_wait(&cb.calls), 0);
+	assert_int_equal(cb.n, 4);
+	assert_int_equal(cb.info[0].ExtendedInfo, 31);
+	assert_int_equal(cb.info[0].Timeout, 0);
+	assert_int_equal(cb.info[1].ExtendedInfo, 32);
+	assert_int_equal(cb.info[1].Timeout, 0);
+	assert_int_equal(cb.info[2].ExtendedInfo, 12);
+	assert_int_equal(cb.info[2].Timeout, RFM2G_INFINITE_TIMEOUT);
+	assert_int_equal(cb.info[3].ExtendedInfo, 33);
+	for (unsigned int i = 1; i < 4; i++)
+		assert_true(pthread_equal(cb.thread[i], cb.thread[0]));
+	assert_false(pthread_equal(cb.thread[0], pthread_self()));
+	/* Waits for other types now take what the dispatcher queues. */
+	info = wait_info(RFM2GEVENT_INTR2, RFM2G_INFINITE_TIMEOUT);
+	assert_st(RFM2gSendEvent(tx, 2, RFM2GEVENT_INTR2, 22), RFM2G_SUCCESS);
+	assert_st(RFM2gWaitForEvent(rx, &info), RFM2G_SUCCESS);
+	assert_int_equal(info.ExtendedInfo, 22);
+	assert_int_equal(thread_count(), before + 1);
+	assert_int_equal(cb.n, 4);
+	assert_st(RFM2gDisableEventCallback(rx, RFM2GEVENT_INTR1), RFM2G_SUCCESS);
+	assert_st(RFM2gDisableEventCallback(rx, RFM2GEVENT_INTR3), RFM2G_SUCCESS);
+	sem_destroy(&cb.calls);
+}
+
+/*
+ * A handle closed while the program still maps its memory keeps its node
+ * (the mapping must stay valid): the dispatcher must stop calling into the
+ * freed handle, and the records sent afterwards go nowhere.
+ */
+static void t_close_mapped_with_callback(void **state)
+{
+	RFM2GHANDLE h = rfm2g_test_open(&net, 8);
+	volatile void *p = NULL;
+
+	(void) state;
+	memset(&cb, 0, sizeof(cb));
+	sem_init(&cb.calls, 0, 0);
+	assert_st(RFM2gEnableEvent(h, RFM2GEVENT_INTR1), RFM2G_SUCCESS);
+	assert_st(RFM2gEnableEventCallback(h, RFM2GEVENT_INTR1, on_event), RFM2G_SUCCESS);
+	assert_st(RFM2gUserMemory(h, &p, 0, 1), RFM2G_SUCCESS);
+	assert_st(RFM2gSendEvent(tx, 8, RFM2GEVENT_INTR1, 81), RFM2G_SUCCESS);
+	assert_int_equal(sem_wait(&cb.calls), 0);
+	assert_st(RFM2gClose(&h), RFM2G_SUCCESS);
+	for (RFM2G_UINT32 i = 0; i < 100; i++)
+		assert_st(RFM2gSendEvent(tx, 8, RFM2GEVENT_INTR1, i), RFM2G_SUCCESS);
+	/* The mapping still works, and tx's write reaches it. */
+	assert_st(RFM2gPoke32(tx, 0x40, 0xC0FFEE), RFM2G_SUCCESS);
+	assert_int_equal(((volatile RFM2G_UINT32 *) p)[0x10], 0xC0FFEE);
+	assert_int_equal(cb.n, 1);
+	assert_int_equal(cb.info[0].ExtendedInfo, 81);
 	sem_destroy(&cb.calls);
 }
 
@@ -432,6 +541,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(t_counts_and_stats, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_wake_and_cancel, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_callbacks, setup, teardown),
+		/* Before a close from a callback, whose thread ends on its own. */
+		cmocka_unit_test_setup_teardown(t_one_event_path, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_close_mapped_with_callback, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_error_events, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_close_from_callback, setup, teardown),
 	};
