@@ -140,23 +140,25 @@ static bool check_var_alone(struct rfm_diag_list *diags, const struct lay_var *v
 	if (v->count == 0)
 		rfm__diag(diags, v->pos_count, RFM_ELAYOUT, "'%s': count must be at least 1",
 			  v->full);
-	if ((v->has_min || v->has_max) && !rfm__type_is_numeric(v->type)) {
-		rfm__diag(diags, v->has_min ? v->pos_min : v->pos_max, RFM_ELAYOUT,
+	const struct lay_range *r = &v->range;
+
+	if ((r->has_min || r->has_max) && !rfm__type_is_numeric(v->type)) {
+		rfm__diag(diags, r->has_min ? v->pos_min : v->pos_max, RFM_ELAYOUT,
 			  "'%s': min and max apply to numbers, not to %s", v->full,
 			  rfm_type_name(v->type));
 		return true;
 	}
 	double lo, hi;
 	rfm__type_range(v->type, &lo, &hi);
-	if (v->has_min && (isnan(v->min) || v->min < lo || v->min > hi))
+	if (r->has_min && (isnan(r->min) || r->min < lo || r->min > hi))
 		rfm__diag(diags, v->pos_min, RFM_ELAYOUT, "'%s': min %g is not a %s value",
-			  v->full, v->min, rfm_type_name(v->type));
-	if (v->has_max && (isnan(v->max) || v->max < lo || v->max > hi))
+			  v->full, r->min, rfm_type_name(v->type));
+	if (r->has_max && (isnan(r->max) || r->max < lo || r->max > hi))
 		rfm__diag(diags, v->pos_max, RFM_ELAYOUT, "'%s': max %g is not a %s value",
-			  v->full, v->max, rfm_type_name(v->type));
-	if (v->has_min && v->has_max && v->min > v->max)
+			  v->full, r->max, rfm_type_name(v->type));
+	if (r->has_min && r->has_max && r->min > r->max)
 		rfm__diag(diags, v->pos_max, RFM_ELAYOUT, "'%s': max %g is below min %g", v->full,
-			  v->max, v->min);
+			  r->max, r->min);
 	return true;
 }
 

@@ -210,9 +210,9 @@ static void emit_var_macros(struct gen *g, const struct lay_var *v)
 		fprintf(g->f, ", ");
 		comment_text(g->f, v->unit);
 	}
-	if (v->has_min || v->has_max)
-		fprintf(g->f, ", range %g..%g", v->has_min ? v->min : -INFINITY,
-			v->has_max ? v->max : INFINITY);
+	if (v->range.has_min || v->range.has_max)
+		fprintf(g->f, ", range %g..%g", v->range.has_min ? v->range.min : -INFINITY,
+			v->range.has_max ? v->range.max : INFINITY);
 	if (v->description[0]) {
 		fprintf(g->f, ". ");
 		comment_text(g->f, v->description);

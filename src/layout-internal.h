@@ -68,6 +68,12 @@ struct lay_record {
 	struct lay_pos pos, pos_offset, pos_size;
 };
 
+/* A numeric variable's limits, as the layout declares them. */
+struct lay_range {
+	bool has_min, has_max;
+	double min, max;
+};
+
 struct lay_var {
 	char *name;		/* short */
 	char *full;		/* region.var or region.record.var */
@@ -80,8 +86,7 @@ struct lay_var {
 	uint32_t record;	/* LAY_NO_RECORD when directly in the region */
 	uint64_t offset;	/* in region or record data; RFM_OFFSET_AUTO until finished */
 	uint64_t abs;		/* window offset, set by finish */
-	bool has_min, has_max;
-	double min, max;
+	struct lay_range range;
 	struct lay_pos pos, pos_type, pos_count, pos_offset, pos_min, pos_max;
 };
 
@@ -144,8 +149,7 @@ struct rfm_var {
 	bool seq_swap;
 	uint8_t *seq;		/* sequence word of its record (direct handles), or NULL */
 	uint32_t max_tries;
-	bool has_min, has_max;
-	double min, max;
+	struct lay_range range;	/* a set outside it fails */
 	rfm_layout *layout;	/* referenced */
 	size_t index;		/* into layout->vars */
 	uint32_t first;		/* first element covered */

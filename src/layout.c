@@ -155,10 +155,7 @@ int rfm__layout_push_var(rfm_layout *layout, uint32_t region, uint32_t record,
 	v->region = region;
 	v->record = record;
 	v->offset = spec->offset;
-	v->has_min = spec->has_min;
-	v->has_max = spec->has_max;
-	v->min = spec->min;
-	v->max = spec->max;
+	v->range = (struct lay_range){ spec->has_min, spec->has_max, spec->min, spec->max };
 	v->pos = pos[0];
 	v->pos_type = pos[1];
 	v->pos_count = pos[2];
@@ -574,10 +571,10 @@ void rfm__var_info(const rfm_layout *layout, size_t index, struct rfm_var_info *
 	full->size = (uint64_t)v->count * full->element_size;
 	full->byte_order = v->byte_order;
 	full->writer = layout->regions[v->region].writer;
-	full->has_min = v->has_min;
-	full->has_max = v->has_max;
-	full->min = v->min;
-	full->max = v->max;
+	full->has_min = v->range.has_min;
+	full->has_max = v->range.has_max;
+	full->min = v->range.min;
+	full->max = v->range.max;
 	full->record = v->record == LAY_NO_RECORD ? -1 : (int32_t)v->record;
 	full->region = v->region;
 	full->record_offset = v->record == LAY_NO_RECORD ? 0 : v->offset;

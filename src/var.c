@@ -32,7 +32,7 @@ void rfm__var_update_flags(struct rfm_var *var)
 	bool writable = !(var->foreign && var->enforce_owner);
 
 	var->fast_get = !var->seq;
-	var->fast_set = !var->seq && writable && !var->has_min && !var->has_max;
+	var->fast_set = !var->seq && writable && !var->range.has_min && !var->range.has_max;
 }
 
 int rfm__var_new(rfm_layout *layout, size_t var_index, uint32_t first, uint32_t count,
@@ -52,10 +52,7 @@ int rfm__var_new(rfm_layout *layout, size_t var_index, uint32_t first, uint32_t 
 	var->swap = var->esize > 1 && def->byte_order != HOST_ORDER;
 	var->enforce_owner = true;
 	var->max_tries = RFM_RECORD_DEFAULT_TRIES;
-	var->has_min = def->has_min;
-	var->has_max = def->has_max;
-	var->min = def->min;
-	var->max = def->max;
+	var->range = def->range;
 	var->layout = rfm__layout_ref(layout);
 	var->index = var_index;
 	var->first = first;
@@ -280,22 +277,24 @@ static int owner_error(const struct rfm_var *var)
 
 static int check_limits(const struct rfm_var *var, uint32_t first, uint32_t n, const void *src)
 {
-	if (!var->has_min && !var->has_max)
+	const struct lay_range *r = &var->range;
+
+	if (!r->has_min && !r->has_max)
 		return 0;
 	for (uint32_t i = 0; i < n; i++) {
 		double v = as_double(var->type, (const uint8_t *)src + (size_t)i * var->esize);
 
-		if (isnan(v) || (var->has_min && v < var->min) || (var->has_max && v > var->max)) {
+		if (isnan(v) || (r->has_min && v < r->min) || (r->has_max && v > r->max)) {
 			char where[32] = "";
 			if (var->count > 1 || first)
 				snprintf(where, sizeof(where), "[%u]", var->first + first + i);
-			if (var->has_min && var->has_max)
+			if (r->has_min && r->has_max)
 				return rfm__error(RFM_ERANGE, "%s%s: %g is outside its range %g..%g",
-						  var->name, where, v, var->min, var->max);
+						  var->name, where, v, r->min, r->max);
 			return rfm__error(RFM_ERANGE, "%s%s: %g is %s its %s %g", var->name, where, v,
-					  var->has_min ? "below" : "above",
-					  var->has_min ? "minimum" : "maximum",
-					  var->has_min ? var->min : var->max);
+					  r->has_min ? "below" : "above",
+					  r->has_min ? "minimum" : "maximum",
+					  r->has_min ? r->min : r->max);
 		}
 	}
 	return 0;
