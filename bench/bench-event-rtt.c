@@ -83,18 +83,6 @@ static int check_payload(const unsigned char *buf, uint32_t seq, const char *whi
 	return -1;
 }
 
-static void print_figures(uint64_t *rtt, uint32_t count, uint32_t size)
-{
-	bench_sort_u64(rtt, count);
-	printf("{\"count\": %u, \"size\": %u, \"min_ns\": %llu, \"p50_ns\": %llu, "
-	       "\"p99_ns\": %llu, \"p999_ns\": %llu, \"max_ns\": %llu}\n",
-	       count, size, (unsigned long long)rtt[0],
-	       (unsigned long long)bench_quantile_u64(rtt, count, 0.5),
-	       (unsigned long long)bench_quantile_u64(rtt, count, 0.99),
-	       (unsigned long long)bench_quantile_u64(rtt, count, 0.999),
-	       (unsigned long long)rtt[count - 1]);
-}
-
 static int echo(const char *uri, uint32_t size)
 {
 	unsigned char *buf = calloc(1, size);
@@ -179,7 +167,7 @@ static int ping(const char *uri, unsigned int peer, uint32_t size, uint32_t coun
 	}
 	if (rfm_event_send(node, peer, RFM_EVENT_INTR1, STOP) < 0)
 		fail("stopping the echoer"); /* the figures stand; the echoer times out */
-	print_figures(rtt, count, size);
+	bench_print_rtt_json(rtt, count, size);
 	rc = 0;
 out:
 	if (node)
@@ -362,7 +350,7 @@ static int ping_callbacks(const char *uri, unsigned int peer, uint32_t size, uin
 	}
 	if (rfm_event_send(s.node, peer, RFM_EVENT_INTR1, STOP) < 0)
 		fail("stopping the echoer");
-	print_figures(s.rtt, count, size);
+	bench_print_rtt_json(s.rtt, count, size);
 	rc = 0;
 out:
 	cb_side_free(&s);

@@ -65,6 +65,18 @@ uint64_t bench_quantile_u64(const uint64_t *v, size_t n, double q)
 	return v[rank ? rank - 1 : 0];
 }
 
+void bench_print_rtt_json(uint64_t *rtt, size_t n, size_t size)
+{
+	bench_sort_u64(rtt, n);
+	printf("{\"count\": %zu, \"size\": %zu, \"min_ns\": %llu, \"p50_ns\": %llu, "
+	       "\"p99_ns\": %llu, \"p999_ns\": %llu, \"max_ns\": %llu}\n",
+	       n, size, (unsigned long long)rtt[0],
+	       (unsigned long long)bench_quantile_u64(rtt, n, 0.5),
+	       (unsigned long long)bench_quantile_u64(rtt, n, 0.99),
+	       (unsigned long long)bench_quantile_u64(rtt, n, 0.999),
+	       (unsigned long long)rtt[n - 1]);
+}
+
 int bench_parse_u32(const char *s, unsigned long lo, unsigned long hi, uint32_t *out)
 {
 	char *end;

@@ -42,6 +42,13 @@ void bench_sort_u64(uint64_t *v, size_t n);
 /* The value at quantile @q of @n sorted values: the ceil(q*n)-th smallest. */
 uint64_t bench_quantile_u64(const uint64_t *v, size_t n, double q);
 
+/*
+ * Sort @n > 0 round-trip times (ns) and print them as one JSON line:
+ * count, size (@size, the payload), min_ns, p50_ns, p99_ns, p999_ns,
+ * max_ns. bench-hosts.py reads it from every round-trip program.
+ */
+void bench_print_rtt_json(uint64_t *rtt, size_t n, size_t size);
+
 /* @s as a whole number in [lo, hi] (0x and 0 prefixes taken); -1 if not. */
 int bench_parse_u32(const char *s, unsigned long lo, unsigned long hi, uint32_t *out);
 

@@ -128,14 +128,7 @@ static int ping(const char *host, unsigned long port, unsigned long size, unsign
 		if (i >= warmup)
 			rtt[i - warmup] = bench_now_ns() - t0;
 	}
-	bench_sort_u64(rtt, count);
-	printf("{\"count\": %lu, \"size\": %lu, \"min_ns\": %llu, \"p50_ns\": %llu, "
-	       "\"p99_ns\": %llu, \"p999_ns\": %llu, \"max_ns\": %llu}\n",
-	       count, size, (unsigned long long)rtt[0],
-	       (unsigned long long)bench_quantile_u64(rtt, count, 0.5),
-	       (unsigned long long)bench_quantile_u64(rtt, count, 0.99),
-	       (unsigned long long)bench_quantile_u64(rtt, count, 0.999),
-	       (unsigned long long)rtt[count - 1]);
+	bench_print_rtt_json(rtt, count, size);
 	free(rtt);
 	free(buf);
 	close(s);
