@@ -17,6 +17,94 @@ static const struct option nodes_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/*
+ * The nodes' status, up to RFM_MAX_NODES rows, their number in @np: 0, or
+ * the exit status with the error reported. Off one host (dev:, rfm2g:) a
+ * node's age is what we see its beat counter do on our clock: look again
+ * a period later.
+ */
+static int read_nodes(struct cli *cli, struct rfm_node_status *rows, int *np)
+{
+	int n = rfm_health_nodes(cli->node, rows, RFM_MAX_NODES);
+	uint64_t wait_ns = 0;
+
+	if (n < 0)
+		return cli_fail(cli);
+	for (int i = 0; i < n && i < RFM_MAX_NODES; i++)
+		if (rows[i].beats && rows[i].age_ns == UINT64_MAX && rows[i].period_ns > wait_ns)
+			wait_ns = rows[i].period_ns;
+	if (wait_ns) {
+		wait_ns += wait_ns / 10;
+		struct timespec ts = { .tv_sec = (time_t)(wait_ns / 1000000000u),
+				       .tv_nsec = (long)(wait_ns % 1000000000u) };
+		nanosleep(&ts, NULL);
+		n = rfm_health_nodes(cli->node, rows, RFM_MAX_NODES);
+		if (n < 0)
+			return cli_fail(cli);
+	}
+	*np = n > RFM_MAX_NODES ? RFM_MAX_NODES : n;
+	return 0;
+}
+
+static struct json_object *node_json(struct cli *cli, const struct rfm_node_status *r,
+				     enum cli_clock clock, uint64_t now)
+{
+	struct json_object *o = json_object_new_object();
+
+	cli_json_add_u64(o, "id", r->id);
+	cli_json_add_bool(o, "attached", r->attached);
+	cli_json_add_bool(o, "alive", r->alive);
+	cli_json_add_u64(o, "incarnation", r->incarnation);
+	if (r->age_ns == UINT64_MAX)
+		json_object_object_add(o, "age_ns", NULL);
+	else
+		cli_json_add_u64(o, "age_ns", r->age_ns);
+	if (r->age_ns == UINT64_MAX || r->age_ns > now)
+		json_object_object_add(o, "last_beat", NULL);
+	else
+		cli_json_add_time(o, "last_beat", clock, now - r->age_ns);
+	cli_json_add_u64(o, "beats", r->beats);
+	cli_json_add_u64(o, "period_ns", r->period_ns);
+	/* A departed node's process is unknown: null, never 0. */
+	if (r->pid > 0)
+		cli_json_add_int(o, "pid", r->pid);
+	else
+		json_object_object_add(o, "pid", NULL);
+	cli_json_add_string(o, "host", r->host);
+	cli_json_add_bool(o, "self", (int)r->id == rfm_node_id(cli->node));
+	/* Its card's status at its last beat; null: no card status. */
+	if (r->link & RFM_LINK_KNOWN)
+		cli_json_add_bool(o, "link_up", (r->link & RFM_LINK_SIGNAL) &&
+						!(r->link & RFM_LINK_SYNC_LOST));
+	else
+		json_object_object_add(o, "link_up", NULL);
+	return o;
+}
+
+static void print_nodes_table(struct cli *cli, const struct rfm_node_status *rows, int n,
+			      enum cli_clock clock, bool clock_given, uint64_t now)
+{
+	printf("%4s  %-8s %-5s %11s %12s %10s %8s  %s\n", "NODE", "ATTACHED", "ALIVE", "INCARNATION",
+	       "LAST BEAT", "PERIOD", "PID", "HOST");
+	for (int i = 0; i < n; i++) {
+		const struct rfm_node_status *r = &rows[i];
+		char age[64] = "never", period[32] = "-", pid[16] = "-";
+
+		if (r->age_ns != UINT64_MAX && clock_given && r->age_ns <= now)
+			cli_format_time(clock, now - r->age_ns, age, sizeof(age));
+		else if (r->age_ns != UINT64_MAX)
+			snprintf(age, sizeof(age), "%.1f ms ago", (double)r->age_ns / 1e6);
+		if (r->pid > 0)
+			snprintf(pid, sizeof(pid), "%d", r->pid);
+		if (r->period_ns)
+			snprintf(period, sizeof(period), "%.1f ms", (double)r->period_ns / 1e6);
+		printf("%4u%s %-8s %-5s %11u %12s %10s %8s  %s\n", r->id,
+		       (int)r->id == rfm_node_id(cli->node) ? "*" : " ",
+		       r->attached ? "yes" : "no", r->alive ? "yes" : "no", r->incarnation, age,
+		       period, pid, r->host[0] ? r->host : "-");
+	}
+}
+
 static int nodes_run(struct cli *cli, int argc, char **argv)
 {
 	struct rfm_node_status rows[RFM_MAX_NODES];
@@ -39,87 +127,21 @@ static int nodes_run(struct cli *cli, int argc, char **argv)
 	ret = cli_open(cli);
 	if (ret)
 		return ret;
-	n = rfm_health_nodes(cli->node, rows, RFM_MAX_NODES);
-	if (n < 0)
-		return cli_fail(cli);
-	/* Off one host (dev:, rfm2g:) a node's age is what we see its beat
-	 * counter do on our clock: look again a period later. */
-	uint64_t wait_ns = 0;
-	for (int i = 0; i < n && i < RFM_MAX_NODES; i++)
-		if (rows[i].beats && rows[i].age_ns == UINT64_MAX && rows[i].period_ns > wait_ns)
-			wait_ns = rows[i].period_ns;
-	if (wait_ns) {
-		wait_ns += wait_ns / 10;
-		struct timespec ts = { .tv_sec = (time_t)(wait_ns / 1000000000u),
-				       .tv_nsec = (long)(wait_ns % 1000000000u) };
-		nanosleep(&ts, NULL);
-		n = rfm_health_nodes(cli->node, rows, RFM_MAX_NODES);
-		if (n < 0)
-			return cli_fail(cli);
-	}
-	if (n > RFM_MAX_NODES)
-		n = RFM_MAX_NODES;
+	ret = read_nodes(cli, rows, &n);
+	if (ret)
+		return ret;
 	uint64_t now = rfm_event_now_ns();
-	if (cli->json) {
-		struct json_object *obj = json_object_new_object();
-		struct json_object *arr = json_object_new_array();
-
-		for (int i = 0; i < n; i++) {
-			struct json_object *o = json_object_new_object();
-			const struct rfm_node_status *r = &rows[i];
-
-			cli_json_add_u64(o, "id", r->id);
-			cli_json_add_bool(o, "attached", r->attached);
-			cli_json_add_bool(o, "alive", r->alive);
-			cli_json_add_u64(o, "incarnation", r->incarnation);
-			if (r->age_ns == UINT64_MAX)
-				json_object_object_add(o, "age_ns", NULL);
-			else
-				cli_json_add_u64(o, "age_ns", r->age_ns);
-			if (r->age_ns == UINT64_MAX || r->age_ns > now)
-				json_object_object_add(o, "last_beat", NULL);
-			else
-				cli_json_add_time(o, "last_beat", clock, now - r->age_ns);
-			cli_json_add_u64(o, "beats", r->beats);
-			cli_json_add_u64(o, "period_ns", r->period_ns);
-			/* A departed node's process is unknown: null, never 0. */
-			if (r->pid > 0)
-				cli_json_add_int(o, "pid", r->pid);
-			else
-				json_object_object_add(o, "pid", NULL);
-			cli_json_add_string(o, "host", r->host);
-			cli_json_add_bool(o, "self", (int)r->id == rfm_node_id(cli->node));
-			/* Its card's status at its last beat; null: no card status. */
-			if (r->link & RFM_LINK_KNOWN)
-				cli_json_add_bool(o, "link_up", (r->link & RFM_LINK_SIGNAL) &&
-								!(r->link & RFM_LINK_SYNC_LOST));
-			else
-				json_object_object_add(o, "link_up", NULL);
-			json_object_array_add(arr, o);
-		}
-		json_object_object_add(obj, "nodes", arr);
-		cli_json_print(obj);
+	if (!cli->json) {
+		print_nodes_table(cli, rows, n, clock, clock_given, now);
 		return CLI_EXIT_OK;
 	}
-	printf("%4s  %-8s %-5s %11s %12s %10s %8s  %s\n", "NODE", "ATTACHED", "ALIVE", "INCARNATION",
-	       "LAST BEAT", "PERIOD", "PID", "HOST");
-	for (int i = 0; i < n; i++) {
-		const struct rfm_node_status *r = &rows[i];
-		char age[64] = "never", period[32] = "-", pid[16] = "-";
+	struct json_object *obj = json_object_new_object();
+	struct json_object *arr = json_object_new_array();
 
-		if (r->age_ns != UINT64_MAX && clock_given && r->age_ns <= now)
-			cli_format_time(clock, now - r->age_ns, age, sizeof(age));
-		else if (r->age_ns != UINT64_MAX)
-			snprintf(age, sizeof(age), "%.1f ms ago", (double)r->age_ns / 1e6);
-		if (r->pid > 0)
-			snprintf(pid, sizeof(pid), "%d", r->pid);
-		if (r->period_ns)
-			snprintf(period, sizeof(period), "%.1f ms", (double)r->period_ns / 1e6);
-		printf("%4u%s %-8s %-5s %11u %12s %10s %8s  %s\n", r->id,
-		       (int)r->id == rfm_node_id(cli->node) ? "*" : " ",
-		       r->attached ? "yes" : "no", r->alive ? "yes" : "no", r->incarnation, age,
-		       period, pid, r->host[0] ? r->host : "-");
-	}
+	for (int i = 0; i < n; i++)
+		json_object_array_add(arr, node_json(cli, &rows[i], clock, now));
+	json_object_object_add(obj, "nodes", arr);
+	cli_json_print(obj);
 	return CLI_EXIT_OK;
 }
 
