@@ -325,6 +325,13 @@ STDRFM2GCALL RFM2gWaitForEvent(RFM2GHANDLE rh, RFM2GEVENTINFO *EventInfo)
 		st = RFM2G_NOT_ENABLED;
 	else if (EventInfo->Timeout == RFM2G_NO_WAIT)
 		st = poll_locked(h, q, &r);
+	else if (!q->count && rfm2g__in_callback_of(h))
+		/*
+		 * The handle's callbacks share the thread that brings its
+		 * records: waiting in one for a record not queued yet would
+		 * wait for itself (the vendor's thread per callback could).
+		 */
+		st = RFM2G_EVENT_IN_USE;
 	else
 		st = wait_locked(h, q, EventInfo->Timeout, &r);
 	pthread_mutex_unlock(&h->lock);

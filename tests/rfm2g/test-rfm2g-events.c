@@ -519,6 +519,44 @@ static void on_event_close(RFM2GHANDLE h, RFM2GEVENTINFO *info)
 		sem_post(&cb.calls);
 }
 
+/* A wait inside a callback of the same handle, for INTR2. */
+static RFM2G_STATUS nested_wait_st, nested_queued_st;
+
+static void on_event_wait(RFM2GHANDLE h, RFM2GEVENTINFO *info)
+{
+	/* Not forever: before the fix this wait slept out its whole timeout. */
+	RFM2GEVENTINFO w = wait_info(RFM2GEVENT_INTR2, 2000);
+
+	(void) info;
+	nested_wait_st = RFM2gWaitForEvent(h, &w);
+	/* A record of INTR2 queued before this callback is served at once. */
+	w = wait_info(RFM2GEVENT_INTR3, RFM2G_INFINITE_TIMEOUT);
+	nested_queued_st = RFM2gWaitForEvent(h, &w);
+	sem_post(&cb.calls);
+}
+
+/*
+ * The handle's callbacks share librfm's dispatcher thread: a wait in one
+ * for a record not yet queued answers at once instead of waiting for
+ * itself forever; one already queued is taken.
+ */
+static void t_wait_inside_callback(void **state)
+{
+	(void) state;
+	sem_init(&cb.calls, 0, 0);
+	assert_st(RFM2gEnableEvent(rx, RFM2GEVENT_INTR1), RFM2G_SUCCESS);
+	assert_st(RFM2gEnableEvent(rx, RFM2GEVENT_INTR2), RFM2G_SUCCESS);
+	assert_st(RFM2gEnableEvent(rx, RFM2GEVENT_INTR3), RFM2G_SUCCESS);
+	/* INTR3 first, then the INTR1 whose callback waits: in order. */
+	assert_st(RFM2gSendEvent(tx, 2, RFM2GEVENT_INTR3, 3), RFM2G_SUCCESS);
+	assert_st(RFM2gSendEvent(tx, 2, RFM2GEVENT_INTR1, 1), RFM2G_SUCCESS);
+	assert_st(RFM2gEnableEventCallback(rx, RFM2GEVENT_INTR1, on_event_wait), RFM2G_SUCCESS);
+	assert_int_equal(sem_wait(&cb.calls), 0);
+	assert_st(nested_wait_st, RFM2G_EVENT_IN_USE);
+	assert_st(nested_queued_st, RFM2G_SUCCESS);
+	sem_destroy(&cb.calls);
+}
+
 static void t_close_from_callback(void **state)
 {
 	RFM2GHANDLE h = rfm2g_test_open(&net, 9);
@@ -546,6 +584,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(t_close_mapped_with_callback, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_error_events, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_close_from_callback, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_wait_inside_callback, setup, teardown),
 	};
 
 	harness_init();
