@@ -15,6 +15,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pwd.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -393,8 +394,14 @@ static void bench_iceoryx(const char *self, struct bench_pct ours[2])
 		       "libiceoryx-binding-c-dev, then rebuild: make bench)\n");
 		return;
 	}
-	if (!access("/dev/shm/iceoryx_mgmt", F_OK)) {
-		printf("  skipped: /dev/shm/iceoryx_mgmt exists (another RouDi running?)\n");
+	/* RouDi's segments: its management one and one named after the user. */
+	const struct passwd *pw = getpwuid(geteuid());
+	char user_seg[300];
+
+	snprintf(user_seg, sizeof(user_seg), "/dev/shm/%s", pw ? pw->pw_name : "");
+	if (!pw || !access("/dev/shm/iceoryx_mgmt", F_OK) || !access(user_seg, F_OK)) {
+		printf("  skipped: /dev/shm/iceoryx_mgmt or %s exists (another RouDi running, or "
+		       "left by one that died: remove them if none runs)\n", user_seg);
 		return;
 	}
 	roudi = fork();
@@ -431,8 +438,9 @@ static void bench_iceoryx(const char *self, struct bench_pct ours[2])
 	}
 	kill(roudi, SIGTERM);
 	waitpid(roudi, NULL, 0);
-	/* This RouDi's management segment, when it leaves it behind. */
+	/* This RouDi's segments, when it leaves them behind (the user's is 142 MiB). */
 	unlink("/dev/shm/iceoryx_mgmt");
+	unlink(user_seg);
 	printf("  stopped iox-roudi (SIGTERM to PID %d)\n", (int)roudi);
 }
 
