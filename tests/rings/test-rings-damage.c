@@ -8,9 +8,9 @@
  *  - rfm_event_cancel() (what a SIGTERM handler calls) ends a blocking
  *    take on a ring without notify;
  *  - a back-pressure publish that waits 3 s, and rfm_record_wait() on a
- *    notify record left odd by a dead writer, use under 5% of a core
- *    (getrusage), and both still return when another process provides
- *    the condition.
+ *    notify record left odd by a dead writer, sleep: under 25% of a core
+ *    (getrusage), where a wait that spins or yields takes a whole one, and
+ *    both still return when another process provides the condition.
  * A hang is turned into a failure by alarm(): SIGALRM ends the program.
  */
 #include <pthread.h>
@@ -251,7 +251,12 @@ static void test_backpressure_wait_sleeps(void **state)
 	assert_int_equal(rfm_ring_publish(r, &v, sizeof(v), 3000 * 1000000ll), RFM_ETIMEDOUT);
 	cpu = cpu_ns() - cpu0;
 	printf("# back-pressure wait of 3 s used %.1f ms of CPU\n", cpu / 1e6);
-	assert_true(cpu < 3000ull * 1000000ull / 20); /* under 5% */
+	/*
+	 * Sleeping, it wakes every 5 ms slice to look again: 1.3-1.7% of a
+	 * core on the idle 2-CPU VM, 8.4% once with both CPUs busy with other
+	 * jobs. A spinning or yielding wait takes 100%: 25% tells them apart.
+	 */
+	assert_true(cpu < 3000ull * 1000000ull / 4); /* under 25% */
 	/* The consumer makes room from its process: the waiting publish goes through. */
 	struct publisher p = { .r = r, .v = 8 };
 	assert_int_equal(pthread_create(&t, NULL, publish_thread, &p), 0);
@@ -339,7 +344,7 @@ static void test_record_wait_odd_sleeps(void **state)
 	assert_int_equal(rfm_record_wait(rec, seq0, 3000 * 1000000ll, &seq), RFM_ETIMEDOUT);
 	cpu = cpu_ns() - cpu0;
 	printf("# record wait of 3 s on an odd sequence used %.1f ms of CPU\n", cpu / 1e6);
-	assert_true(cpu < 3000ull * 1000000ull / 20); /* under 5% */
+	assert_true(cpu < 3000ull * 1000000ull / 4); /* under 25%, as above */
 	/* A new writer publishes from its process: the wait returns with it. */
 	harness_child_start(&kid, record_writer, NULL);
 	assert_int_equal(harness_child_wait_ready(&kid), 0);
