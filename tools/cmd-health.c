@@ -110,7 +110,7 @@ static int nodes_run(struct cli *cli, int argc, char **argv)
 	struct rfm_node_status rows[RFM_MAX_NODES];
 	enum cli_clock clock = CLI_CLOCK_REALTIME;
 	bool clock_given = false;
-	int ret, n, opt;
+	int ret, n = 0, opt;
 
 	while ((opt = cli_getopt(cli, argc, argv, "", nodes_options)) > 0)
 		if (opt == OPT_TIME) {
