@@ -52,7 +52,7 @@ int rfm__dds_flush_locked(struct dds_node *d, const rfm_dds_Msg *ev)
 	m.data._maximum = m.data._length = d->batch_len;
 	m.data._buffer = d->batch;
 	m.data._release = false;
-	d->batch_len = 0;
+	__atomic_store_n(&d->batch_len, 0, __ATOMIC_RELAXED);
 	return rfm__dds_send_locked(d, &m);
 }
 
@@ -77,13 +77,13 @@ bool rfm__dds_hold_write(struct dds_node *d, uint64_t offset, uint64_t len, int 
 	memcpy(at + sizeof(pc), d->window + offset, len);
 	memset(at + sizeof(pc) + len, 0, need - sizeof(pc) - len);
 	if (d->batch_len == 0) {
-		d->batches++;
+		__atomic_store_n(&d->batches, d->batches + 1, __ATOMIC_RELAXED);
 		if (d->flusher_idle) {
 			d->flusher_idle = false;
 			rfm__futex_bump_wake(&d->batch_futex, false);
 		}
 	}
-	d->batch_len += need;
+	__atomic_store_n(&d->batch_len, d->batch_len + need, __ATOMIC_RELAXED);
 	return true;
 }
 
@@ -132,7 +132,34 @@ bool rfm__dds_apply_batch(struct dds_node *d, const rfm_dds_Msg *m)
  * Once per coalesce_ns while batches come: send the batch no event took
  * along. A batch begun since the last tick may go out early; none waits
  * longer than a tick.
+ *
+ * The tick looks before it locks: pub_lock is held for a whole
+ * dds_write(), and a flusher blocked on it costs the sender a futex wake
+ * when it lets go, on every tick that meets a send. Where events follow
+ * the writes (a request and its interrupt) the batch is nearly always
+ * empty at the tick, so the lock is taken only to flush, to stop, and to
+ * fall asleep.
  */
+static bool flusher_tick(struct dds_node *d, uint32_t *seen, uint32_t *quiet)
+{
+	uint32_t begun = __atomic_load_n(&d->batches, __ATOMIC_RELAXED);
+	bool idle = false;
+
+	*quiet = begun == *seen ? *quiet + 1 : 0;
+	*seen = begun;
+	if (!__atomic_load_n(&d->batch_len, __ATOMIC_RELAXED) && *quiet < IDLE_TICKS)
+		return false;
+	pthread_mutex_lock(&d->pub_lock);
+	if (d->batch_len)
+		/* A failure loses a sequence number: receivers see a gap. */
+		rfm__dds_flush_locked(d, NULL);
+	/* Asleep only if no batch began since the look: the next one wakes us. */
+	if (*quiet >= IDLE_TICKS && d->batches == *seen)
+		idle = d->flusher_idle = true;
+	pthread_mutex_unlock(&d->pub_lock);
+	return idle;
+}
+
 static void *flusher_main(void *arg)
 {
 	struct dds_node *d = arg;
@@ -140,23 +167,13 @@ static void *flusher_main(void *arg)
 
 	for (;;) {
 		uint32_t token = __atomic_load_n(&d->batch_futex, __ATOMIC_SEQ_CST);
-		uint64_t deadline = 0;
 
-		pthread_mutex_lock(&d->pub_lock);
-		if (d->batch_stop) {
-			pthread_mutex_unlock(&d->pub_lock);
+		if (__atomic_load_n(&d->batch_stop, __ATOMIC_ACQUIRE))
 			return NULL;
-		}
-		if (d->batch_len)
-			/* A failure loses a sequence number: receivers see a gap. */
-			rfm__dds_flush_locked(d, NULL);
-		quiet = d->batches == seen ? quiet + 1 : 0;
-		seen = d->batches;
-		d->flusher_idle = quiet >= IDLE_TICKS;
-		if (!d->flusher_idle)
-			deadline = rfm__now_ns() + d->coalesce_ns;
-		pthread_mutex_unlock(&d->pub_lock);
-		rfm__futex_wait(&d->batch_futex, token, deadline, false);
+		bool idle = flusher_tick(d, &seen, &quiet);
+
+		rfm__futex_wait(&d->batch_futex, token, idle ? 0 : rfm__now_ns() + d->coalesce_ns,
+				false);
 	}
 }
 
@@ -184,7 +201,7 @@ void rfm__dds_coalesce_stop(struct dds_node *d)
 		pthread_mutex_lock(&d->pub_lock);
 		if (d->batch_len)
 			rfm__dds_flush_locked(d, NULL); /* what was written goes out */
-		d->batch_stop = true;
+		__atomic_store_n(&d->batch_stop, true, __ATOMIC_RELEASE);
 		pthread_mutex_unlock(&d->pub_lock);
 		rfm__futex_bump_wake(&d->batch_futex, false);
 		pthread_join(d->flusher, NULL);

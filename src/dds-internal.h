@@ -123,11 +123,12 @@ struct dds_node {
 	 * the event that usually follows them, to go out as one sample. */
 	uint64_t coalesce_ns;	/* how long a write may wait; 0: never held */
 	uint8_t *batch;		/* RFM_DDS_BATCH_MAX bytes of pieces */
+	/* Both also read by the flusher without the lock (atomic stores). */
 	uint32_t batch_len;
 	uint32_t batches;	/* batches begun: the flusher sees activity */
 	uint32_t batch_futex;	/* the flusher sleeps on it */
 	bool flusher_idle;	/* asleep with no deadline: wake it for a batch */
-	bool batch_stop;
+	bool batch_stop;	/* atomic: the flusher looks without the lock */
 	bool peer_in_process;	/* a peer of this process: never hold (atomic) */
 	pthread_t flusher;
 	bool flusher_started;
