@@ -160,7 +160,7 @@ endif
 # Several hosts (issue 18): the dds: backend against Cyclone DDS's ddsperf
 # and raw UDP, across two network namespaces (bench/bench-hosts.py; root,
 # ddsperf from cyclonedds-tools; skipped with the reason otherwise).
-# `make bench-dds` runs it (~40 s); BENCH_DDS_ARGS passes options, e.g.
+# `make bench-dds` runs it (~80 s); BENCH_DDS_ARGS passes options, e.g.
 # BENCH_DDS_ARGS="--markdown --seconds 10". `make bench` runs it too.
 EXTRA_PROGRAMS += bench/udp-pingpong bench/bench-event-rtt bench/bench-repl-write
 CLEANFILES += bench/udp-pingpong bench/bench-event-rtt bench/bench-repl-write
