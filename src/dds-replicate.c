@@ -26,6 +26,9 @@
  */
 static __thread unsigned int writing;
 
+/* Samples taken off the stream per call. */
+#define TAKE_MAX 64
+
 int rfm__dds_send_locked(struct dds_node *d, rfm_dds_Msg *msg)
 {
 	dds_return_t rc;
@@ -256,17 +259,20 @@ static void take_stream(dds_entity_t reader, void *arg)
 {
 	struct rfm_node *node = arg;
 	struct dds_node *d = __atomic_load_n(&node->priv, __ATOMIC_ACQUIRE);
-	void *samples[64] = { NULL };
-	dds_sample_info_t infos[64];
+	void *samples[TAKE_MAX] = { NULL };
+	dds_sample_info_t infos[TAKE_MAX];
 	int n;
 
 	pthread_mutex_lock(&d->lock);
-	while ((n = dds_take(reader, samples, infos, 64, 64)) > 0) {
+	/* Again only after a full take: each call costs a round through Cyclone's locks. */
+	do {
+		n = dds_take(reader, samples, infos, TAKE_MAX, TAKE_MAX);
 		for (int i = 0; i < n; i++)
 			if (infos[i].valid_data)
 				rfm__dds_apply(node, samples[i]);
-		dds_return_loan(reader, samples, n);
-	}
+		if (n > 0)
+			dds_return_loan(reader, samples, n);
+	} while (n == TAKE_MAX);
 	bool claimed = d->inline_claimed;
 	d->inline_claimed = false;
 	pthread_mutex_unlock(&d->lock);
