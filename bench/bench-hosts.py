@@ -13,9 +13,7 @@ the same veth link, one after the other, in one run:
     dds:           bench/bench-event-rtt ping-cb/echo-cb with callbacks=receive:
                    rfm_mem_write of the payload and rfm_event_send from an
                    INTR1 callback on the receive thread, rfm_mem_read there
-                   too, each way (the pair the target names); Cyclone's
-                   WhcHigh raised to 64 MB for it (docs/dds.md: a write on
-                   the receive thread must not wait for acknowledgements)
+                   too, each way (the pair the target names)
     ddsperf        ... waitset: a thread woken by a waitset takes the samples
     dds:           bench/bench-event-rtt ping/echo: the same with
                    rfm_event_wait on the program's thread, once as it comes
@@ -64,8 +62,6 @@ LAB = os.path.join(HERE, "..", "tests", "hosts", "netns-lab.sh")
 PORT = 7410
 DDSPERF_PING = re.compile(r"size (\d+) mean [\d.]+us min [\d.]+us 50% ([\d.]+)us "
                           r"90% [\d.]+us 99% ([\d.]+)us max [\d.]+us cnt (\d+)")
-WHC_RAISED = ("<CycloneDDS><Domain Id=\"any\"><Internal><Watermarks><WhcHigh>64MB</WhcHigh>"
-              "</Watermarks></Internal></Domain></CycloneDDS>")
 DDSPERF_SUB = re.compile(r"size (\d+) total \d+ lost \d+ delta (\d+) lost (\d+) "
                          r"rate ([\d.]+) kS/s")
 
@@ -184,17 +180,12 @@ def rfm_round_trip(lab, build, args, extra="", callbacks=False):
     -cb modes, answering from INTR1 callbacks."""
     prog = f"{build}/bench/bench-event-rtt"
     cb = "-cb" if callbacks else ""
-    env = None
-    if callbacks:
-        # Callbacks on the receive thread write there: Cyclone's writer must
-        # never have to wait for acknowledgements that thread brings, so its
-        # high-water mark is raised, as docs/dds.md says for callbacks=receive.
-        env = dict(lab.env, CYCLONEDDS_URI=",".join(
-            filter(None, (lab.env.get("CYCLONEDDS_URI"), WHC_RAISED))))
+    # Cyclone as it comes, as for ddsperf: callbacks=receive needs no
+    # WhcHigh of its own since its writes queue rather than wait.
     echo = lab.start(2, prog, "echo" + cb, uri(args, 2, extra), str(args.payload),
-                     ready="ready", env=env)
+                     ready="ready")
     res = must(lab.run(1, prog, "ping" + cb, uri(args, 1, extra), "2", str(args.payload),
-                       str(args.count), env=env), f"bench-event-rtt ping{cb}")
+                       str(args.count)), f"bench-event-rtt ping{cb}")
     lab.stop(echo)
     r = last_json(res.stdout)
     return {"p50": r["p50_ns"] / 1e3, "p99": r["p99_ns"] / 1e3, "p999": r["p999_ns"] / 1e3}

@@ -178,6 +178,7 @@ static void dds_release(struct dds_node *d)
 	pthread_mutex_destroy(&d->pub_lock);
 	pthread_mutex_destroy(&d->lock);
 	pthread_cond_destroy(&d->cond);
+	pthread_cond_destroy(&d->backlog_cond);
 	free(d);
 }
 
@@ -221,6 +222,7 @@ static int dds_open_node(struct rfm_node *node, struct rfm_uri *uri)
 	d->id = p.node_id;
 	d->snap_from = -1;
 	d->held_tail = &d->held;
+	d->backlog_tail = &d->backlog;
 	pthread_mutex_init(&d->pub_lock, NULL);
 	pthread_mutex_init(&d->lock, NULL);
 	rfm__localq_init(&d->q, p.depth);
@@ -228,6 +230,7 @@ static int dds_open_node(struct rfm_node *node, struct rfm_uri *uri)
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC); /* the waits' deadlines */
 	pthread_cond_init(&d->cond, &ca);
+	pthread_cond_init(&d->backlog_cond, &ca);
 	pthread_condattr_destroy(&ca);
 	/* Release: Cyclone's threads call our listeners with @node, through
 	 * hand-offs of their own that ThreadSanitizer cannot see. */

@@ -42,7 +42,9 @@ static int dds_ev_send(struct rfm_node *node, unsigned int to, struct rfm_ev_rec
 			return rfm__error(RFM_ECLOSED, "%s: handle inherited through fork()",
 					  node->uri);
 		/* Writes held back go out with it, as one sample. */
-		pthread_mutex_lock(&d->pub_lock);
+		ret = rfm__dds_lock_to_send(d);
+		if (ret)
+			return ret;
 		ret = d->batch_len ? rfm__dds_flush_locked(d, &m) : rfm__dds_send_locked(d, &m);
 		pthread_mutex_unlock(&d->pub_lock);
 		if (ret)

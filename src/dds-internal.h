@@ -6,6 +6,8 @@
  *  dds-events.c     the handle's event queue (records taken off the stream)
  *  dds-presence.c   node ids, liveliness, the peers' facts
  *  dds-snapshot.c   a late joiner's copy of the window
+ *  dds-coalesce.c   writes held for the event that follows; the flusher
+ *  dds-backlog.c    callbacks=receive: what the writer cannot take yet
  *
  * Each node holds its own copy of the window in private memory, as a card
  * does. Whatever the library writes goes out as samples on ONE reliable,
@@ -57,6 +59,12 @@ struct dds_piece {
 /* Most bytes of writes a BATCH holds (pieces and their headers). */
 #define RFM_DDS_BATCH_MAX 65536u
 #define RFM_DDS_COALESCE_DEFAULT_NS 1000000u
+/* The send backlog (dds-backlog.c): other threads wait while it holds
+ * more than WAIT bytes, for at most BLOCK_NS (the writer's old
+ * max_blocking_time); the receive thread's writes fail past MAX. */
+#define RFM_DDS_BACKLOG_WAIT (1024u * 1024u)
+#define RFM_DDS_BACKLOG_MAX (64u * 1024u * 1024u)
+#define RFM_DDS_BLOCK_NS 10000000000ull
 
 enum dds_snap_part {
 	DDS_SNAP_HEADER = 0,	/* data = struct dds_snap_vector, extra = window size */
@@ -132,6 +140,12 @@ struct dds_node {
 	bool peer_in_process;	/* a peer of this process: never hold (atomic) */
 	pthread_t flusher;
 	bool flusher_started;
+	/* callbacks=receive (dds-backlog.c), under pub_lock: the samples the
+	 * writer could not take yet, in order; the flusher sends them. */
+	struct dds_held *backlog, **backlog_tail;
+	uint64_t backlog_bytes;	/* atomic stores: the flusher looks without the lock */
+	uint64_t backlog_lost;	/* refused by Cyclone for good (atomic) */
+	pthread_cond_t backlog_cond;	/* with pub_lock: the backlog shrank */
 
 	/* Receiving (the thread) and what it learnt; lock for the readers. */
 	pthread_mutex_t lock;
@@ -177,6 +191,8 @@ int rfm__dds_publish(struct rfm_node *node, uint64_t offset, uint64_t len);
 /* Send one sample of ours (seq and inc filled here); _locked: pub_lock held. */
 int rfm__dds_send(struct dds_node *d, rfm_dds_Msg *msg);
 int rfm__dds_send_locked(struct dds_node *d, rfm_dds_Msg *msg);
+/* dds_write() of @m, marked as a write of this thread (no callback inline). */
+dds_return_t rfm__dds_write(struct dds_node *d, const rfm_dds_Msg *m);
 int rfm__dds_start_thread(struct rfm_node *node);
 /* The listener that applies what arrives: the stream's or the presence's. */
 dds_listener_t *rfm__dds_listener(struct rfm_node *node, bool stream);
@@ -195,6 +211,21 @@ bool rfm__dds_hold_write(struct dds_node *d, uint64_t offset, uint64_t len, int 
 int rfm__dds_flush_locked(struct dds_node *d, const rfm_dds_Msg *ev);
 /* Apply a BATCH's writes; false: malformed or outside the window. */
 bool rfm__dds_apply_batch(struct dds_node *d, const rfm_dds_Msg *m);
+
+/* dds-backlog.c */
+/* Our listeners mark the receive thread while they run. */
+void rfm__dds_receiving(bool on);
+/* pub_lock, for a thread about to send: waits while the backlog is full
+ * (0, locked), or fails with the message set (unlocked). */
+int rfm__dds_lock_to_send(struct dds_node *d);
+/* Queue @m behind the backlog (pub_lock held). */
+int rfm__dds_backlog_add(struct dds_node *d, const rfm_dds_Msg *m);
+/* Hand what Cyclone takes now to it (pub_lock held); true: some is left. */
+bool rfm__dds_backlog_send_locked(struct dds_node *d);
+/* At close: wait for the flusher to send it, at most RFM_DDS_BLOCK_NS. */
+void rfm__dds_backlog_drain(struct dds_node *d);
+/* Free what is left, counted as lost (pub_lock held, or no other thread). */
+void rfm__dds_backlog_discard(struct dds_node *d);
 
 /* dds-events.c */
 extern const struct rfm_backend_ev_ops rfm__dds_ev_ops;
@@ -222,6 +253,8 @@ void rfm__dds_want_resync(struct rfm_node *node, unsigned int writer);
 void rfm__dds_snapshot_piece(struct rfm_node *node, const rfm_dds_Msg *m);
 /* Before the snapshot: keep @m to apply after it. */
 void rfm__dds_hold(struct dds_node *d, const rfm_dds_Msg *m);
+/* A copy of @m and its data, for a list; NULL: out of memory. */
+struct dds_held *rfm__dds_held_new(const rfm_dds_Msg *m);
 void rfm__dds_held_free(struct dds_node *d);
 bool rfm__dds_join_crossed(struct rfm_node *node, const rfm_dds_Msg *req);
 

@@ -96,6 +96,10 @@ static int create_entities(struct rfm_node *node, const struct rfm_uri *uri)
 	dds_qset_history(q, DDS_HISTORY_KEEP_ALL, 0);
 	dds_qset_durability(q, DDS_DURABILITY_VOLATILE);
 	dds_qset_ignorelocal(q, DDS_IGNORELOCAL_PARTICIPANT);
+	/* callbacks=receive: a write never waits, what Cyclone cannot take
+	 * waits in the backlog (dds-backlog.c). */
+	if (d->callbacks_receive)
+		dds_qset_reliability(q, DDS_RELIABILITY_RELIABLE, 0);
 	d->writer = dds_create_writer(d->participant, d->topic, q, NULL);
 	return create_reader(node, uri, d->topic, q, true, d->writer, &d->reader,
 			     "creating the stream reader and writer");

@@ -29,6 +29,16 @@ static __thread unsigned int writing;
 /* Samples taken off the stream per call. */
 #define TAKE_MAX 64
 
+dds_return_t rfm__dds_write(struct dds_node *d, const rfm_dds_Msg *m)
+{
+	dds_return_t rc;
+
+	writing++;
+	rc = dds_write(d->writer, m);
+	writing--;
+	return rc;
+}
+
 int rfm__dds_send_locked(struct dds_node *d, rfm_dds_Msg *msg)
 {
 	dds_return_t rc;
@@ -43,9 +53,12 @@ int rfm__dds_send_locked(struct dds_node *d, rfm_dds_Msg *msg)
 	msg->inc = d->inc;
 	msg->writer = (uint8_t)d->id;
 	msg->seq = ++d->seq;
-	writing++;
-	rc = dds_write(d->writer, msg);
-	writing--;
+	/* callbacks=receive: behind what waits already, or first to wait. */
+	if (d->backlog)
+		return rfm__dds_backlog_add(d, msg);
+	rc = rfm__dds_write(d, msg);
+	if (rc == DDS_RETCODE_TIMEOUT && d->callbacks_receive)
+		return rfm__dds_backlog_add(d, msg);
 	if (rc < 0)
 		return rfm__error(RFM_EIO, "dds:%s: sending a sample: %s", d->name,
 				  dds_strretcode(rc));
@@ -54,9 +67,10 @@ int rfm__dds_send_locked(struct dds_node *d, rfm_dds_Msg *msg)
 
 int rfm__dds_send(struct dds_node *d, rfm_dds_Msg *msg)
 {
-	int ret;
+	int ret = rfm__dds_lock_to_send(d);
 
-	pthread_mutex_lock(&d->pub_lock);
+	if (ret)
+		return ret;
 	ret = rfm__dds_send_locked(d, msg);
 	pthread_mutex_unlock(&d->pub_lock);
 	return ret;
@@ -86,14 +100,16 @@ static void mark_own(struct dds_node *d, uint64_t offset, uint64_t len)
 int rfm__dds_publish(struct rfm_node *node, uint64_t offset, uint64_t len)
 {
 	struct dds_node *d = node->priv;
-	int ret = 0;
+	int ret;
 
 	if (d->forked)
 		return rfm__error(RFM_ECLOSED, "%s: handle inherited through fork()", node->uri);
 	if (!len)
 		return 0; /* nothing to send, as before batches */
 	mark_own(d, offset, len);
-	pthread_mutex_lock(&d->pub_lock);
+	ret = rfm__dds_lock_to_send(d);
+	if (ret)
+		return ret;
 	if (rfm__dds_hold_write(d, offset, len, &ret)) {
 		pthread_mutex_unlock(&d->pub_lock);
 		return ret;
@@ -263,6 +279,7 @@ static void take_stream(dds_entity_t reader, void *arg)
 	dds_sample_info_t infos[TAKE_MAX];
 	int n;
 
+	rfm__dds_receiving(true);
 	pthread_mutex_lock(&d->lock);
 	/* Again only after a full take: each call costs a round through Cyclone's locks. */
 	do {
@@ -286,6 +303,7 @@ static void take_stream(dds_entity_t reader, void *arg)
 	 */
 	if (claimed)
 		rfm__event_run_inline(node);
+	rfm__dds_receiving(false);
 }
 
 static void take_presence(dds_entity_t reader, void *arg)

@@ -25,25 +25,34 @@
 #define SNAP_WAIT_PER_MIB_MS 100u
 #define SNAP_TRIES 3
 
-void rfm__dds_hold(struct dds_node *d, const rfm_dds_Msg *m)
+struct dds_held *rfm__dds_held_new(const rfm_dds_Msg *m)
 {
 	struct dds_held *h = calloc(1, sizeof(*h));
 
-	if (!h) {
-		d->gaps++; /* counted, like any record we could not apply */
-		return;
-	}
+	if (!h)
+		return NULL;
 	h->msg = *m;
 	h->msg.data._buffer = NULL;
 	h->msg.data._release = false;
+	h->msg.data._maximum = m->data._length;
 	if (m->data._length) {
 		h->msg.data._buffer = malloc(m->data._length);
 		if (!h->msg.data._buffer) {
 			free(h);
-			d->gaps++;
-			return;
+			return NULL;
 		}
 		memcpy(h->msg.data._buffer, m->data._buffer, m->data._length);
+	}
+	return h;
+}
+
+void rfm__dds_hold(struct dds_node *d, const rfm_dds_Msg *m)
+{
+	struct dds_held *h = rfm__dds_held_new(m);
+
+	if (!h) {
+		d->gaps++; /* counted, like any record we could not apply */
+		return;
 	}
 	*d->held_tail = h;
 	d->held_tail = &h->next;
@@ -94,9 +103,10 @@ static void answer_own(struct dds_node *d, uint16_t to, uint32_t nonce)
 	rfm_dds_Msg m = { .kind = DDS_KIND_SNAP, .to = to, .word = nonce,
 			  .type = DDS_SNAP_OWN };
 	uint64_t words = d->size / 8, w = 0;
-	int ret = 0;
+	int ret = rfm__dds_lock_to_send(d);
 
-	pthread_mutex_lock(&d->pub_lock);
+	if (ret)
+		return; /* the backlog stayed full: no answer (the message says why) */
 	while (!ret && w < words) {
 		uint64_t start, end;
 
@@ -142,7 +152,8 @@ static void answer(struct dds_node *d, struct dds_snap_vector *v, uint16_t to, u
 {
 	rfm_dds_Msg m = { .kind = DDS_KIND_SNAP, .to = to, .word = nonce };
 
-	pthread_mutex_lock(&d->pub_lock);
+	if (rfm__dds_lock_to_send(d))
+		return; /* the backlog stayed full: no answer (the message says why) */
 	/*
 	 * What we had applied of each stream. Records applied while the
 	 * chunks go out may be in the copy too: the joiner applies them again

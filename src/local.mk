@@ -76,7 +76,8 @@ src_librfm_dds_la_SOURCES = \
 	src/dds-events.c \
 	src/dds-presence.c \
 	src/dds-snapshot.c \
-	src/dds-coalesce.c
+	src/dds-coalesce.c \
+	src/dds-backlog.c
 nodist_src_librfm_dds_la_SOURCES = src/dds-wire.c src/dds-wire.h
 src_librfm_dds_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden $(DDS_CFLAGS) -I$(top_builddir)/src
 src_librfm_dds_la_LIBADD = $(DDS_LIBS)

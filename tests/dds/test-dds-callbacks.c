@@ -464,6 +464,99 @@ static void close_from_a_callback_on_the_receive_thread(void **state)
 	assert_string_equal(peer_ask("nodes"), "nodes 1");
 }
 
+/*
+ * A callback on the receive thread that writes more than Cyclone's writer
+ * holds unacknowledged (WhcHigh, 500 kB by default): the acknowledgements
+ * come in on the very thread that is writing, so a write that waited for
+ * them would wait out the writer's 10 s and fail. The writes must all be
+ * taken, in order, and reach node 2 behind them.
+ */
+#define FLOOD_WRITES 512 /* of 4 KiB: 2 MiB, four times WhcHigh */
+#define FLOOD_CHUNK 4096
+
+static struct {
+	int failed_rc;
+	char failed[256];
+	uint32_t written;
+} flood;
+
+static void flood_cb(rfm_node *node, const struct rfm_event *ev, void *arg)
+{
+	static uint8_t chunk[FLOOD_CHUNK];
+
+	(void)arg;
+	(void)ev;
+	for (uint32_t i = 0; i < FLOOD_WRITES && !flood.failed_rc; i++) {
+		memset(chunk, (int)(i & 0xff), sizeof(chunk));
+		memcpy(chunk, &i, sizeof(i));
+		int rc = rfm_mem_write(node, 0x1000 + (i % 8) * FLOOD_CHUNK, chunk, sizeof(chunk));
+
+		if (rc) {
+			flood.failed_rc = rc;
+			snprintf(flood.failed, sizeof(flood.failed), "write %u: %s", i,
+				 rfm_last_error());
+		} else {
+			flood.written++;
+		}
+	}
+	if (!flood.failed_rc && (rfm_mem_write(node, 0x300, "done", 4) ||
+				 rfm_event_send(node, 2, RFM_EVENT_INTR2, flood.written) < 0)) {
+		flood.failed_rc = -1;
+		snprintf(flood.failed, sizeof(flood.failed), "the last write: %s",
+			 rfm_last_error());
+	}
+	__atomic_fetch_add(&seen.calls, 1, __ATOMIC_SEQ_CST);
+	sem_post(&seen.posted);
+}
+
+static void a_callback_writing_more_than_the_writer_holds_is_not_stalled(void **state)
+{
+	rfm_node *a = open_a(true);
+	char expect[64];
+
+	(void)state;
+	memset(&flood, 0, sizeof(flood));
+	assert_rfm_ok(rfm_event_callback_register(a, RFM_EVENT_INTR1, flood_cb, NULL));
+	peer_ok("enable 4"); /* INTR2 */
+	peer_ok("send 1 1 1");
+	sem_wait_guarded(&seen.posted, "callback");
+	if (flood.failed_rc)
+		fail_msg("in the callback: %s (%d)", flood.failed, flood.failed_rc);
+	assert_int_equal(flood.written, FLOOD_WRITES);
+	/* The event came behind every write: the last chunk of each slot is there. */
+	snprintf(expect, sizeof(expect), "event 2 1 %u", FLOOD_WRITES);
+	assert_string_equal(peer_ask("wait 2 1 20000"), expect);
+	assert_string_equal(peer_ask("read 300 4"), "data done");
+	rfm_close(a);
+}
+
+/*
+ * The same flood from the program's own thread of a callbacks=receive
+ * handle: its writer never waits either, so this thread queues behind
+ * the backlog and waits while it is over 1 MiB, as a blocked write would.
+ * Every write is taken and arrives before the event sent after them.
+ */
+static void another_thread_waits_for_the_backlog(void **state)
+{
+	rfm_node *a = open_a(true);
+	static uint8_t chunk[FLOOD_CHUNK];
+	char expect[64];
+
+	(void)state;
+	peer_ok("enable 4"); /* INTR2 */
+	for (uint32_t i = 0; i < 2 * FLOOD_WRITES; i++) {
+		memset(chunk, (int)(i & 0xff), sizeof(chunk));
+		assert_rfm_ok(rfm_mem_write(a, 0x1000 + (i % 8) * FLOOD_CHUNK, chunk,
+					    sizeof(chunk)));
+	}
+	assert_rfm_ok(rfm_mem_write(a, 0x300, "sent", 4));
+	assert_true(rfm_event_send(a, 2, RFM_EVENT_INTR2, 2 * FLOOD_WRITES) >= 0);
+	snprintf(expect, sizeof(expect), "event 2 1 %u", 2 * FLOOD_WRITES);
+	assert_string_equal(peer_ask("wait 2 1 20000"), expect);
+	assert_string_equal(peer_ask("read 300 4"), "data sent");
+	rfm_close(a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -475,6 +568,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(unregister_waits_for_a_running_callback, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(close_from_a_callback_on_the_receive_thread, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(
+			a_callback_writing_more_than_the_writer_holds_is_not_stalled, setup,
+			teardown),
+		cmocka_unit_test_setup_teardown(another_thread_waits_for_the_backlog, setup,
 						teardown),
 	};
 

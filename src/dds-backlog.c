@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The send backlog of the dds: backend, for callbacks=receive.
+ *
+ * A reliable writer keeps what it sent until every reader has
+ * acknowledged it, and a write waits while it keeps more than Cyclone's
+ * WhcHigh (500 kB by default). The acknowledgements come in on Cyclone's
+ * receive thread. With callbacks=receive the callbacks run on that very
+ * thread, so a callback's write that waited would wait for itself: 10 s,
+ * then an error. The stream writer of such a handle therefore never waits
+ * (max_blocking_time 0). A sample Cyclone cannot take yet is copied here,
+ * and every sample after it joins it, in order, until the flusher thread
+ * has handed them all to Cyclone as the acknowledgements let it.
+ *
+ * The receive thread never waits for the backlog: past
+ * RFM_DDS_BACKLOG_MAX its writes fail with RFM_EAGAIN. Every other thread
+ * waits before it sends while the backlog holds more than
+ * RFM_DDS_BACKLOG_WAIT: the back-pressure the blocking writer gave it,
+ * for at most RFM_DDS_BLOCK_NS, then RFM_ETIMEDOUT. Samples already in the
+ * backlog are never taken back: a close sends them first, for at most
+ * RFM_DDS_BLOCK_NS.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "futex.h"
+#include "dds-internal.h"
+
+/* Inside a listener of ours: on one of Cyclone's receive threads. */
+static __thread unsigned int receiving;
+
+void rfm__dds_receiving(bool on)
+{
+	receiving += on ? 1 : (unsigned int)-1;
+}
+
+static uint64_t item_bytes(const rfm_dds_Msg *m)
+{
+	return sizeof(struct dds_held) + m->data._length;
+}
+
+static void set_bytes(struct dds_node *d, uint64_t bytes)
+{
+	/* The flusher looks at it without the lock. */
+	__atomic_store_n(&d->backlog_bytes, bytes, __ATOMIC_RELAXED);
+}
+
+int rfm__dds_lock_to_send(struct dds_node *d)
+{
+	struct timespec until;
+
+	pthread_mutex_lock(&d->pub_lock);
+	if (!d->backlog)
+		return 0;
+	if (receiving) {
+		if (d->backlog_bytes <= RFM_DDS_BACKLOG_MAX)
+			return 0;
+		pthread_mutex_unlock(&d->pub_lock);
+		return rfm__error(RFM_EAGAIN,
+				  "dds:%s: %llu bytes wait for acknowledgements, and a callback "
+				  "on the receive thread cannot wait for them",
+				  d->name, (unsigned long long)d->backlog_bytes);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &until);
+	until.tv_sec += RFM_DDS_BLOCK_NS / 1000000000;
+	while (d->backlog && d->backlog_bytes > RFM_DDS_BACKLOG_WAIT)
+		if (pthread_cond_timedwait(&d->backlog_cond, &d->pub_lock, &until) == ETIMEDOUT &&
+		    d->backlog && d->backlog_bytes > RFM_DDS_BACKLOG_WAIT) {
+			uint64_t bytes = d->backlog_bytes;
+
+			pthread_mutex_unlock(&d->pub_lock);
+			return rfm__error(RFM_ETIMEDOUT,
+					  "dds:%s: for %d s no node acknowledged the %llu bytes "
+					  "sent before: is a peer stuck?",
+					  d->name, (int)(RFM_DDS_BLOCK_NS / 1000000000),
+					  (unsigned long long)bytes);
+		}
+	return 0;
+}
+
+int rfm__dds_backlog_add(struct dds_node *d, const rfm_dds_Msg *m)
+{
+	struct dds_held *h = rfm__dds_held_new(m);
+
+	if (!h)
+		return rfm__error(RFM_ENOMEM, "dds:%s: out of memory for the send backlog",
+				  d->name);
+	if (!d->backlog) {
+		/* The flusher sends it: wake it if it sleeps without a deadline. */
+		d->flusher_idle = false;
+		rfm__futex_bump_wake(&d->batch_futex, false);
+	}
+	*d->backlog_tail = h;
+	d->backlog_tail = &h->next;
+	set_bytes(d, d->backlog_bytes + item_bytes(m));
+	return 0;
+}
+
+/* Free the first sample: Cyclone took it, or refused it for good. */
+static void backlog_pop(struct dds_node *d)
+{
+	struct dds_held *h = d->backlog;
+
+	d->backlog = h->next;
+	if (!d->backlog)
+		d->backlog_tail = &d->backlog;
+	set_bytes(d, d->backlog_bytes - item_bytes(&h->msg));
+	free(h->msg.data._buffer);
+	free(h);
+}
+
+bool rfm__dds_backlog_send_locked(struct dds_node *d)
+{
+	bool moved = false;
+
+	while (d->backlog) {
+		dds_return_t rc = rfm__dds_write(d, &d->backlog->msg);
+
+		if (rc == DDS_RETCODE_TIMEOUT)
+			break; /* still no room: later */
+		if (rc < 0)
+			/* Its number is lost: the receivers see a gap and resync. */
+			__atomic_fetch_add(&d->backlog_lost, 1, __ATOMIC_RELAXED);
+		backlog_pop(d);
+		moved = true;
+	}
+	if (moved)
+		pthread_cond_broadcast(&d->backlog_cond);
+	return d->backlog != NULL;
+}
+
+void rfm__dds_backlog_drain(struct dds_node *d)
+{
+	struct timespec until;
+
+	clock_gettime(CLOCK_MONOTONIC, &until);
+	until.tv_sec += RFM_DDS_BLOCK_NS / 1000000000;
+	pthread_mutex_lock(&d->pub_lock);
+	/* The flusher sends it; a close waits as long as a blocked write would. */
+	while (d->backlog &&
+	       pthread_cond_timedwait(&d->backlog_cond, &d->pub_lock, &until) != ETIMEDOUT)
+		;
+	rfm__dds_backlog_discard(d);
+	pthread_mutex_unlock(&d->pub_lock);
+}
+
+void rfm__dds_backlog_discard(struct dds_node *d)
+{
+	while (d->backlog) {
+		__atomic_fetch_add(&d->backlog_lost, 1, __ATOMIC_RELAXED);
+		backlog_pop(d);
+	}
+}
