@@ -42,7 +42,7 @@ fi
 # shellcheck disable=SC2086
 "$clang" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-D_GNU_SOURCE -I"$build" -I"$src/include" -I"$build/include" -I"$src/src" \
-	"$src"/src/*.c "$src/tests/fuzz/$target-fuzz.c" $extra $dds \
+	"$src"/src/*.c "$src"/src/backends/*/*.c "$src/tests/fuzz/$target-fuzz.c" $extra $dds \
 	$(pkg-config --cflags --libs yaml-0.1) -lm -lpthread -lrt -o "$bin"
 
 rm -rf "$work"

@@ -65,6 +65,7 @@ if WITH_TESTS
 # statically (a convenience copy) so that --wrap reaches their system calls.
 check_LTLIBRARIES += tests/rfm2g/librfm-wrapped.la
 tests_rfm2g_librfm_wrapped_la_SOURCES = $(src_librfm_la_SOURCES)
+tests_rfm2g_librfm_wrapped_la_CPPFLAGS = $(src_librfm_la_CPPFLAGS)
 tests_rfm2g_librfm_wrapped_la_CFLAGS = $(src_librfm_la_CFLAGS)
 tests_rfm2g_librfm_wrapped_la_LIBADD = $(src_librfm_la_LIBADD)
 
