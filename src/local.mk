@@ -44,9 +44,6 @@ src_librfm_la_SOURCES = \
 	src/health-table.c \
 	src/health-table.h \
 	src/selftest.c \
-	src/dev-internal.h \
-	src/dev.c \
-	src/dev-events.c \
 	src/rfm2g-internal.h \
 	src/rfm2g.c \
 	src/board.h \
