@@ -44,12 +44,9 @@ src_librfm_la_SOURCES = \
 	src/health-table.c \
 	src/health-table.h \
 	src/selftest.c \
-	src/rfm2g-internal.h \
-	src/rfm2g.c \
 	src/board.h \
 	src/private.h \
 	src/private.c \
-	src/rfm2g-board.c \
 	src/rt-internal.h \
 	src/rt-options.c \
 	src/rt-thread.c \
