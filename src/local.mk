@@ -51,33 +51,6 @@ src_librfm_la_SOURCES = \
 	src/rt-options.c \
 	src/rt-thread.c \
 	src/mem-lock.c
-# The dds: backend (Cyclone DDS), when configure found it: a convenience
-# library of its own, so that every copy of the library's sources (tests)
-# links it through src_librfm_la_LIBADD. The wire types come from
-# src/dds-wire.idl through idlc at build time.
-if HAVE_DDS
-noinst_LTLIBRARIES += src/librfm-dds.la
-src_librfm_dds_la_SOURCES = \
-	src/dds-internal.h \
-	src/dds-backend.c \
-	src/dds-replicate.c \
-	src/dds-events.c \
-	src/dds-presence.c \
-	src/dds-snapshot.c \
-	src/dds-coalesce.c
-nodist_src_librfm_dds_la_SOURCES = src/dds-wire.c src/dds-wire.h
-src_librfm_dds_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden $(DDS_CFLAGS) -I$(top_builddir)/src
-src_librfm_dds_la_LIBADD = $(DDS_LIBS)
-RFM_DDS_LIBADD = src/librfm-dds.la
-BUILT_SOURCES += src/dds-wire.c src/dds-wire.h
-CLEANFILES += src/dds-wire.c src/dds-wire.h
-src/dds-wire.h: src/dds-wire.c
-src/dds-wire.c: $(top_srcdir)/src/dds-wire.idl
-	$(AM_V_GEN)$(MKDIR_P) src && cd src && $(IDLC) -x final $(abs_top_srcdir)/src/dds-wire.idl
-else
-RFM_DDS_LIBADD =
-endif
-EXTRA_DIST += src/dds-wire.idl
 # Internal headers are included by their path from src/ ("internal.h",
 # "backends/shm/shm-internal.h"): every target that includes them has
 # -I$(top_srcdir)/src.

@@ -36,7 +36,7 @@ esac
 # the build tree, and it links Cyclone DDS.
 dds=""
 if grep -q '^#define HAVE_DDS 1' "$build/config.h"; then
-	dds="-I$build/src $build/src/dds-wire.c $(pkg-config --cflags --libs CycloneDDS)"
+	dds="-I$build/src $build/src/backends/dds/dds-wire.c $(pkg-config --cflags --libs CycloneDDS)"
 fi
 
 # shellcheck disable=SC2086
