@@ -55,7 +55,8 @@ src_librfm_la_SOURCES = \
 # "backends/shm/shm-internal.h"): every target that includes them has
 # -I$(top_srcdir)/src.
 src_librfm_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src
-# Layout files are YAML (libyaml); -lm for the typed variables' limits.
+# Layout files are YAML (libyaml); -lm for the typed variables' limits;
+# RFM_DDS_LIBADD is the dds: backend (src/backends/dds/local.mk).
 src_librfm_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden $(YAML_CFLAGS)
 src_librfm_la_LIBADD = $(YAML_LIBS) -lm $(RFM_DDS_LIBADD)
 src_librfm_la_LDFLAGS = \
