@@ -46,8 +46,8 @@ DEMO_PACKAGES="build-essential autoconf automake autoconf-archive libtool pkg-co
 # linux-source-6.1 is where Debian ships checkpatch.pl (inside its tarball),
 # which make driver-check runs on rfm.ko's sources.
 # cyclonedds-dev (Cyclone DDS's C library) and cyclonedds-tools (its idlc
-# compiles src/dds-wire.idl; ddsperf is the dds: benchmark's yardstick)
-# build and test the dds: backend, several hosts without cards;
+# compiles src/backends/dds/dds-wire.idl; ddsperf is the dds: benchmark's
+# yardstick) build and test the dds: backend, several hosts without cards;
 # iproute2 makes the network namespaces of its multi-host tests.
 TEST_PACKAGES="libcmocka-dev python3 python3-pytest python3-matplotlib clang
 	cyclonedds-dev cyclonedds-tools iproute2

@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# librfm: every source of the library is listed here, once (the RFM2g
-# compatibility library librfm2g is src/librfm2g/local.mk's).
+# librfm: the generic core is listed here; each backend appends its own
+# sources in src/backends/NAME/local.mk, included right after this file
+# (Makefile.am). The RFM2g compatibility library librfm2g is
+# src/librfm2g/local.mk's.
 lib_LTLIBRARIES += src/librfm.la
 
 src_librfm_la_SOURCES = \
@@ -23,9 +25,6 @@ src_librfm_la_SOURCES = \
 	src/var.c \
 	src/var-text.c \
 	src/record.c \
-	src/shm-segment.h \
-	src/shm-segment.c \
-	src/shm.c \
 	src/futex.h \
 	src/cpu-clock.h \
 	src/wait-notify.h \
@@ -36,8 +35,6 @@ src_librfm_la_SOURCES = \
 	src/event-fd.c \
 	src/event-localq.h \
 	src/event-localq.c \
-	src/shm-internal.h \
-	src/shm-events.c \
 	src/ring-internal.h \
 	src/ring.c \
 	src/ring-consumer.c \
@@ -47,53 +44,19 @@ src_librfm_la_SOURCES = \
 	src/health-table.c \
 	src/health-table.h \
 	src/selftest.c \
-	src/shm-health.c \
-	src/shm-names.c \
-	src/shm-huge.c \
-	src/dev-internal.h \
-	src/dev.c \
-	src/dev-events.c \
-	src/rfm2g-internal.h \
-	src/rfm2g.c \
 	src/board.h \
 	src/private.h \
 	src/private.c \
-	src/rfm2g-board.c \
 	src/rt-internal.h \
 	src/rt-options.c \
 	src/rt-thread.c \
 	src/mem-lock.c
-# The dds: backend (Cyclone DDS), when configure found it: a convenience
-# library of its own, so that every copy of the library's sources (tests)
-# links it through src_librfm_la_LIBADD. The wire types come from
-# src/dds-wire.idl through idlc at build time.
-if HAVE_DDS
-noinst_LTLIBRARIES += src/librfm-dds.la
-src_librfm_dds_la_SOURCES = \
-	src/dds-internal.h \
-	src/dds-backend.c \
-	src/dds-replicate.c \
-	src/dds-events.c \
-	src/dds-presence.c \
-	src/dds-snapshot.c \
-	src/dds-coalesce.c \
-	src/dds-backlog.c
-nodist_src_librfm_dds_la_SOURCES = src/dds-wire.c src/dds-wire.h
-src_librfm_dds_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden $(DDS_CFLAGS) -I$(top_builddir)/src
-src_librfm_dds_la_LIBADD = $(DDS_LIBS)
-RFM_DDS_LIBADD = src/librfm-dds.la
-BUILT_SOURCES += src/dds-wire.c src/dds-wire.h
-CLEANFILES += src/dds-wire.c src/dds-wire.h
-src/dds-wire.h: src/dds-wire.c
-src/dds-wire.c: $(top_srcdir)/src/dds-wire.idl
-	$(AM_V_GEN)$(MKDIR_P) src && cd src && $(IDLC) -x final $(abs_top_srcdir)/src/dds-wire.idl
-else
-RFM_DDS_LIBADD =
-endif
-EXTRA_DIST += src/dds-wire.idl
-# The threat model of the shm: backend (shm.c, shm-events.c).
-EXTRA_DIST += docs/security.md
-# Layout files are YAML (libyaml); -lm for the typed variables' limits.
+# Internal headers are included by their path from src/ ("internal.h",
+# "backends/shm/shm-internal.h"): every target that includes them has
+# -I$(top_srcdir)/src.
+src_librfm_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src
+# Layout files are YAML (libyaml); -lm for the typed variables' limits;
+# RFM_DDS_LIBADD is the dds: backend (src/backends/dds/local.mk).
 src_librfm_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden $(YAML_CFLAGS)
 src_librfm_la_LIBADD = $(YAML_LIBS) -lm $(RFM_DDS_LIBADD)
 src_librfm_la_LDFLAGS = \

@@ -15,7 +15,7 @@
 
 #include "harness.h"
 #include "rfm-cmocka.h"
-#include "shm-segment.h" /* the segment's private layout, from src/ */
+#include "backends/shm/shm-segment.h" /* the segment's private layout */
 
 #define WINDOW 8192
 

@@ -1,15 +1,16 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * hugepages=1 on shm: (shm-huge.c). As root, in a mount namespace of its
- * own so that no mount it makes is seen outside: with no hugetlbfs the
- * error names the mount to make; with a pool too small, the error gives
- * the pages needed and free and how to reserve them, and nothing is left
- * in /dev/shm or on hugetlbfs; with pages reserved (a few 2 MiB pages
- * added to vm.nr_hugepages, the old value restored after), the window is
- * huge-page backed in every process (KernelPageSize in /proc/self/smaps)
- * and a second process shares data through it; destroy gives the pages
- * back; a window file another user owns is refused. Without root those cases skip with the reason; the URI and
- * segment checks run for everyone.
+ * hugepages=1 on shm: (src/backends/shm/shm-huge.c). As root, in a mount
+ * namespace of its own so that no mount it makes is seen outside: with no
+ * hugetlbfs the error names the mount to make; with a pool too small, the
+ * error gives the pages needed and free and how to reserve them, and
+ * nothing is left in /dev/shm or on hugetlbfs; with pages reserved (a few
+ * 2 MiB pages added to vm.nr_hugepages, the old value restored after), the
+ * window is huge-page backed in every process (KernelPageSize in
+ * /proc/self/smaps) and a second process shares data through it; destroy
+ * gives the pages back; a window file another user owns is refused. Without
+ * root those cases skip with the reason; the URI and segment checks run for
+ * everyone.
  */
 #define _GNU_SOURCE
 #include <dirent.h>

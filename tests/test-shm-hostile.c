@@ -35,7 +35,7 @@
 
 #include "harness.h"
 #include "rfm-cmocka.h"
-#include "shm-segment.h" /* the segment's private layout, from src/ */
+#include "backends/shm/shm-segment.h" /* the segment's private layout */
 
 #define WINDOW 65536
 #define NOBODY 65534

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "shm-segment.h" /* the segment's private layout, from src/ */
+#include "backends/shm/shm-segment.h" /* the segment's private layout */
 
 struct network {
 	char name[RFM_SHM_NAME_MAX + 1];

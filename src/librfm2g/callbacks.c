@@ -21,7 +21,7 @@
  */
 #include <string.h>
 
-#include "compat.h"
+#include "librfm2g/compat.h"
 
 /* The handle whose callback this thread is running, if any. */
 static __thread struct rfm2g_compat *in_callback;

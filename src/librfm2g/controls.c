@@ -10,7 +10,7 @@
  * kept per handle as the state of an emulated board: they read back what
  * was set and show in Lcsr1, and change nothing on the network.
  */
-#include "compat.h"
+#include "librfm2g/compat.h"
 
 static RFM2G_BOOL on_off(bool on)
 {

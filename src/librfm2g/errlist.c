@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* RFM2g status messages (librfm's own wording) and RFM2gErrorMsg(). */
-#include "compat.h"
+#include "librfm2g/compat.h"
 
 const char *rfm2g_errlist[] = {
 	[RFM2G_SUCCESS] = "Success",

@@ -30,7 +30,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "compat.h"
+#include "librfm2g/compat.h"
 
 /* Records one take from librfm's queue moves at most. */
 #define TAKE_BATCH 64

@@ -31,7 +31,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "compat.h"
+#include "librfm2g/compat.h"
 
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 /* Serialises whole opens: lookup of a shared node, rfm_open(), listing. */

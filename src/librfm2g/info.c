@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "compat.h"
+#include "librfm2g/compat.h"
 
 uint32_t rfm2g__lcsr(const struct rfm2g_compat *h)
 {

@@ -12,7 +12,7 @@
  */
 #include <string.h>
 
-#include "compat.h"
+#include "librfm2g/compat.h"
 
 /*
  * A transfer the vendor driver would DMA: on a card, a DMA buffer mapped on

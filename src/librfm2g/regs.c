@@ -14,7 +14,7 @@
  */
 #include <string.h>
 
-#include "compat.h"
+#include "librfm2g/compat.h"
 
 #define CFG_LIMIT RFM2G_COMPAT_CFG_SIZE
 /* LCSR bits software may change. */

@@ -29,7 +29,7 @@
 
 #include <sys/mman.h>
 
-#include "compat.h"
+#include "librfm2g/compat.h"
 
 /* Page of each register set in the memfd. */
 #define CFG_PAGE 0

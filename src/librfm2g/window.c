@@ -5,7 +5,7 @@
  * card's PLX registers and moved by its driver, as the vendor library
  * does; an emulated board's window is the whole memory, at offset 0.
  */
-#include "compat.h"
+#include "librfm2g/compat.h"
 
 /* Sliding-window size from the PLX range register, 0 if unknown. */
 static RFM2G_UINT32 window_of_range(RFM2G_UINT32 las1rr)

@@ -12,8 +12,9 @@
  * The events come from another process, tests/dds/dds-peer (node 2),
  * driven line by line on the loopback interface: in one process a write
  * reaches the other handle inside the writer's call, where callbacks never
- * run (dds-replicate.c). Every wait has a deadline that is a hang guard
- * only. Runs with RFM_TEST_BACKEND=dds (tests/dds/run-dds-suites.sh).
+ * run (src/backends/dds/dds-replicate.c). Every wait has a deadline that
+ * is a hang guard only. Runs with RFM_TEST_BACKEND=dds
+ * (tests/dds/run-dds-suites.sh).
  */
 #include "config.h"
 

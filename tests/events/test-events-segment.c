@@ -4,7 +4,7 @@
  * fields, corrupt records, a sender that claimed a slot and died, and
  * absurd positions. Every case must give an error or a counted loss,
  * never a crash or a hang. This suite knows the segment layout
- * (src/shm-segment.h) to forge those states.
+ * (src/backends/shm/shm-segment.h) to forge those states.
  */
 #include <fcntl.h>
 #include <setjmp.h>
@@ -17,7 +17,7 @@
 #include <cmocka.h>
 
 #include "ev-test.h"
-#include "shm-segment.h"
+#include "backends/shm/shm-segment.h"
 
 struct seg {
 	const char *name;

@@ -22,6 +22,7 @@ if WITH_TESTS
 # URI harness (the shared library hides them).
 check_LTLIBRARIES += tests/fuzz/librfm-internal.la
 tests_fuzz_librfm_internal_la_SOURCES = $(src_librfm_la_SOURCES)
+tests_fuzz_librfm_internal_la_CPPFLAGS = $(src_librfm_la_CPPFLAGS)
 tests_fuzz_librfm_internal_la_CFLAGS = $(AM_CFLAGS) $(YAML_CFLAGS)
 tests_fuzz_librfm_internal_la_LIBADD = $(YAML_LIBS) -lm $(RFM_DDS_LIBADD)
 

@@ -36,13 +36,13 @@ esac
 # the build tree, and it links Cyclone DDS.
 dds=""
 if grep -q '^#define HAVE_DDS 1' "$build/config.h"; then
-	dds="-I$build/src $build/src/dds-wire.c $(pkg-config --cflags --libs CycloneDDS)"
+	dds="-I$build/src $build/src/backends/dds/dds-wire.c $(pkg-config --cflags --libs CycloneDDS)"
 fi
 
 # shellcheck disable=SC2086
 "$clang" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-D_GNU_SOURCE -I"$build" -I"$src/include" -I"$build/include" -I"$src/src" \
-	"$src"/src/*.c "$src/tests/fuzz/$target-fuzz.c" $extra $dds \
+	"$src"/src/*.c "$src"/src/backends/*/*.c "$src/tests/fuzz/$target-fuzz.c" $extra $dds \
 	$(pkg-config --cflags --libs yaml-0.1) -lm -lpthread -lrt -o "$bin"
 
 rm -rf "$work"

@@ -39,7 +39,7 @@
 #include <rfm/rfm.h>
 
 #include "harness.h"
-#include "shm-segment.h"
+#include "backends/shm/shm-segment.h"
 
 #define WINDOW (1024 * 1024)
 #define RING_A 0x10000		/* notify ring, produced by node 1 */

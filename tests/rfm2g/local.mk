@@ -27,7 +27,7 @@ tests_rfm2g_test_rfm2g_api_LDADD = $(rfm2g_test_ldadd)
 
 # Injects error events through the library's internals (shm: never raises them).
 tests_rfm2g_test_rfm2g_events_SOURCES = tests/rfm2g/test-rfm2g-events.c tests/rfm2g/rfm2g-test.h
-tests_rfm2g_test_rfm2g_events_CPPFLAGS = $(rfm2g_test_cppflags) -I$(top_srcdir)/src/librfm2g -I$(top_srcdir)/src
+tests_rfm2g_test_rfm2g_events_CPPFLAGS = $(rfm2g_test_cppflags) -I$(top_srcdir)/src
 tests_rfm2g_test_rfm2g_events_LDADD = tests/harness/libharness.la \
 	src/librfm2g/librfm2g-core.la src/librfm.la $(CMOCKA_LIBS)
 
@@ -38,7 +38,7 @@ tests_rfm2g_test_rfm2g_xproc_LDADD = $(rfm2g_test_ldadd)
 # Threads and processes as sites run them (issue 14); reads librfm's
 # counters of a handle through the library's internals.
 tests_rfm2g_test_rfm2g_threads_SOURCES = tests/rfm2g/test-rfm2g-threads.c tests/rfm2g/rfm2g-test.h
-tests_rfm2g_test_rfm2g_threads_CPPFLAGS = $(rfm2g_test_cppflags) -I$(top_srcdir)/src/librfm2g -I$(top_srcdir)/src
+tests_rfm2g_test_rfm2g_threads_CPPFLAGS = $(rfm2g_test_cppflags) -I$(top_srcdir)/src
 tests_rfm2g_test_rfm2g_threads_LDADD = tests/harness/libharness.la \
 	src/librfm2g/librfm2g-core.la src/librfm.la $(CMOCKA_LIBS) $(PTHREAD_LIBS)
 
@@ -65,6 +65,7 @@ if WITH_TESTS
 # statically (a convenience copy) so that --wrap reaches their system calls.
 check_LTLIBRARIES += tests/rfm2g/librfm-wrapped.la
 tests_rfm2g_librfm_wrapped_la_SOURCES = $(src_librfm_la_SOURCES)
+tests_rfm2g_librfm_wrapped_la_CPPFLAGS = $(src_librfm_la_CPPFLAGS)
 tests_rfm2g_librfm_wrapped_la_CFLAGS = $(src_librfm_la_CFLAGS)
 tests_rfm2g_librfm_wrapped_la_LIBADD = $(src_librfm_la_LIBADD)
 

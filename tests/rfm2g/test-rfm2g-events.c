@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "rfm2g-test.h"
-#include "compat.h"	/* to inject error events, which shm: networks never raise */
+#include "librfm2g/compat.h"	/* to inject error events, which shm: networks never raise */
 
 #define NET_SIZE (1u << 20)
 

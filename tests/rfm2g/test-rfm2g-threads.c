@@ -25,7 +25,7 @@
 #include <sys/select.h>
 #include <unistd.h>
 
-#include "compat.h"
+#include "librfm2g/compat.h"
 #include "rfm2g-test.h"
 
 #define OPEN_THREADS 8

@@ -38,7 +38,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
-#include "shm-internal.h"
+#include "backends/shm/shm-internal.h"
 
 #define HUGE_DIR_MAX 512
 /* Where systemd mounts hugetlbfs; preferred when several are mounted. */

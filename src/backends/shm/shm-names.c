@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "shm-internal.h"
+#include "backends/shm/shm-internal.h"
 
 /* How many existing names the message lists before "...". */
 #define LISTED_MAX 8

@@ -20,7 +20,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "dev-internal.h"
+#include "backends/dev/dev-internal.h"
 
 /* Default bulk threshold on cards with a DMA engine: below it the CPU
  * copy through the mapping is cheaper than setting up a transfer. */

@@ -6,7 +6,7 @@
  */
 #include "config.h"
 
-#include "shm-internal.h"
+#include "backends/shm/shm-internal.h"
 
 int rfm__shm_node_facts(struct rfm_node *node, unsigned int id, struct rfm_node_facts *facts)
 {

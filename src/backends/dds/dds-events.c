@@ -12,7 +12,7 @@
 #include <stddef.h>
 
 #include "cpu-clock.h"
-#include "dds-internal.h"
+#include "backends/dds/dds-internal.h"
 
 void rfm__dds_deliver(struct rfm_node *node, const struct rfm_ev_record *rec)
 {

@@ -6,8 +6,11 @@
  *  dds-events.c     the handle's event queue (records taken off the stream)
  *  dds-presence.c   node ids, liveliness, the peers' facts
  *  dds-snapshot.c   a late joiner's copy of the window
- *  dds-coalesce.c   writes held for the event that follows; the flusher
+ *  dds-coalesce.c   writes batched into one sample with their event; the
+ *                   flusher thread
  *  dds-backlog.c    callbacks=receive: what the writer cannot take yet
+ *  dds-wire.idl     the wire types; idlc makes dds-wire.[ch] of it in the
+ *                   build tree (src/backends/dds/local.mk)
  *
  * Each node holds its own copy of the window in private memory, as a card
  * does. Whatever the library writes goes out as samples on ONE reliable,
@@ -26,7 +29,7 @@
 
 #include "internal.h"
 #include "event-localq.h"
-#include "dds-wire.h"
+#include "backends/dds/dds-wire.h"
 
 /* Cyclone's default port mapping gives domain ids 0..230. */
 #define RFM_DDS_DOMAIN_MAX 230

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "dds-internal.h"
+#include "backends/dds/dds-internal.h"
 
 /* How long one peer gets to send its copy, plus time per MiB of window. */
 #define SNAP_WAIT_MS 3000u

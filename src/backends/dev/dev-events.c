@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "dev-internal.h"
+#include "backends/dev/dev-internal.h"
 #include "futex.h"
 
 #define LOAD(x) __atomic_load_n(&(x), __ATOMIC_ACQUIRE)

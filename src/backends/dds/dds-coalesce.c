@@ -29,7 +29,7 @@
 #include "cpu-clock.h"
 #include "futex.h"
 #include "rt-internal.h"
-#include "dds-internal.h"
+#include "backends/dds/dds-internal.h"
 
 /* Ticks without a batch before the flusher sleeps without a deadline. */
 #define IDLE_TICKS 8u

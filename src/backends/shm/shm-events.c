@@ -51,7 +51,7 @@
 
 #include "futex.h"
 #include "rt-internal.h"
-#include "shm-internal.h"
+#include "backends/shm/shm-internal.h"
 
 /* How long a claimed but unfilled slot may hold up its queue. */
 #define RFM_SHM_STALL_NS 1000000000ull

@@ -28,7 +28,7 @@
 #include <time.h>
 
 #include "futex.h"
-#include "dds-internal.h"
+#include "backends/dds/dds-internal.h"
 
 /* Inside a listener of ours: on one of Cyclone's receive threads. */
 static __thread unsigned int receiving;

@@ -9,7 +9,7 @@
 #include <sys/types.h>
 
 #include "internal.h"
-#include "shm-segment.h"
+#include "backends/shm/shm-segment.h"
 
 struct shm_node {
 	int fd;			/* the lock file: every flock and OFD lock is taken here */

@@ -6,7 +6,7 @@
 #include <time.h>
 
 #include "internal.h"
-#include "shm-segment.h"
+#include "backends/shm/shm-segment.h"
 
 static uint64_t round_up_page(uint64_t v)
 {

@@ -14,7 +14,7 @@
 #include <sys/mman.h>
 
 #include "board.h"
-#include "rfm2g-internal.h"
+#include "backends/rfm2g/rfm2g-internal.h"
 
 /* The driver ignores the file offset of a special map; the vendor library passes a page. */
 #define R2G_SPECIAL_MAP_PAGE 4096

@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "dds-internal.h"
+#include "backends/dds/dds-internal.h"
 
 static int dds_fail(const struct rfm_uri *uri, dds_return_t rc, const char *what)
 {

@@ -26,7 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "dds-internal.h"
+#include "backends/dds/dds-internal.h"
 
 struct dds_params {
 	int node_id;		/* -1: the first free one */

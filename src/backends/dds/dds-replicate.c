@@ -17,7 +17,7 @@
 
 #include "cpu-clock.h"
 #include "rt-internal.h"
-#include "dds-internal.h"
+#include "backends/dds/dds-internal.h"
 
 /*
  * Inside a dds_write() of this process: a reader in this process is

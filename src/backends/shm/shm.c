@@ -36,7 +36,7 @@
 #include <unistd.h>
 
 #include "rt-internal.h"
-#include "shm-internal.h"
+#include "backends/shm/shm-internal.h"
 
 /* How long an open waits for another process that is mid-open. */
 #define OPEN_LOCK_TIMEOUT_MS 5000

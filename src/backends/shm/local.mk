@@ -1,0 +1,14 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# The shm: backend, a network in one host's shared memory: part of librfm
+# (src/local.mk).
+src_librfm_la_SOURCES += \
+	src/backends/shm/shm-segment.h \
+	src/backends/shm/shm-segment.c \
+	src/backends/shm/shm-internal.h \
+	src/backends/shm/shm.c \
+	src/backends/shm/shm-events.c \
+	src/backends/shm/shm-health.c \
+	src/backends/shm/shm-names.c \
+	src/backends/shm/shm-huge.c
+# Its threat model (shm.c, shm-events.c).
+EXTRA_DIST += docs/security.md
