@@ -8,6 +8,7 @@
  * waits that sleep at once unless spin=NS says otherwise.
  * Runs with RFM_TEST_BACKEND=dds (tests/dds/run-dds-suites.sh).
  */
+#include <dirent.h>
 #include <pthread.h>
 #include <unistd.h>
 
@@ -430,6 +431,44 @@ static void waits_sleep_at_once_unless_told(void **state)
 	rfm_close(a);
 }
 
+/* Threads of this process now. */
+static unsigned int thread_count(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+	unsigned int n = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.')
+			n++;
+	closedir(d);
+	return n;
+}
+
+/*
+ * A handle runs one thread of its own (flushing held writes, the send
+ * backlog, snapshot answers), with coalescing and with callbacks=receive.
+ * Node 1 brings up Cyclone's threads for the domain; node 2 in the same
+ * domain adds only its own.
+ */
+static void a_handle_runs_one_thread_of_its_own(void **state)
+{
+	char uri[512];
+	rfm_node *a, *b;
+	unsigned int before;
+
+	(void)state;
+	a = open_node(1);
+	before = thread_count();
+	snprintf(uri, sizeof(uri), "%s&callbacks=receive", harness_node_uri(&net, 2));
+	assert_rfm_ok(rfm_open(uri, &b));
+	assert_int_equal(thread_count(), before + 1);
+	rfm_close(b);
+	assert_int_equal(thread_count(), before);
+	rfm_close(a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -447,6 +486,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(a_late_joiner_gets_the_window, setup, teardown),
 		cmocka_unit_test_setup_teardown(presence_gives_node_up_and_down, setup, teardown),
 		cmocka_unit_test_setup_teardown(waits_sleep_at_once_unless_told, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_handle_runs_one_thread_of_its_own, setup,
+						teardown),
 	};
 
 	harness_init();

@@ -148,9 +148,8 @@ static uint32_t new_incarnation(void)
 
 static void dds_release(struct dds_node *d)
 {
-	rfm__dds_coalesce_stop(d); /* held writes go out before we leave */
+	rfm__dds_stop_thread(d); /* held and queued writes go out before we leave */
 	if (!d->forked) {
-		rfm__dds_stop_thread(d);
 		/* Deleting the participant disposes our presence: NODE_DOWN at once. */
 		if (d->announced)
 			dds_unregister_instance(d->node_writer,
@@ -259,9 +258,6 @@ static int dds_open_node(struct rfm_node *node, struct rfm_uri *uri)
 	node->size = size;
 	node->id = d->id;
 	node->incarnation = d->inc;
-	ret = rfm__dds_coalesce_start(node);
-	if (ret)
-		goto fail;
 	ret = rfm__dds_join(node);
 	if (ret)
 		goto fail;

@@ -9,8 +9,9 @@
  * thread, so a callback's write that waited would wait for itself: 10 s,
  * then an error. The stream writer of such a handle therefore never waits
  * (max_blocking_time 0). A sample Cyclone cannot take yet is copied here,
- * and every sample after it joins it, in order, until the flusher thread
- * has handed them all to Cyclone as the acknowledgements let it.
+ * and every sample after it joins it, in order, until the handle's thread
+ * (dds-thread.c) has handed them all to Cyclone as the acknowledgements
+ * let it.
  *
  * The receive thread never waits for the backlog: past
  * RFM_DDS_BACKLOG_MAX its writes fail with RFM_EAGAIN. Every other thread
@@ -27,11 +28,17 @@
 #include <string.h>
 #include <time.h>
 
-#include "futex.h"
 #include "backends/dds/dds-internal.h"
 
 /* Inside a listener of ours: on one of Cyclone's receive threads. */
 static __thread unsigned int receiving;
+/* The handle's thread: the one that sends the backlog. */
+static __thread bool handle_thread;
+
+void rfm__dds_on_handle_thread(void)
+{
+	handle_thread = true;
+}
 
 void rfm__dds_receiving(bool on)
 {
@@ -56,6 +63,11 @@ int rfm__dds_lock_to_send(struct dds_node *d)
 	pthread_mutex_lock(&d->pub_lock);
 	if (!d->backlog)
 		return 0;
+	if (handle_thread) {
+		/* A snapshot answer: what waits goes first, never wait for ourselves. */
+		rfm__dds_backlog_send_locked(d);
+		return 0;
+	}
 	if (receiving) {
 		if (d->backlog_bytes <= RFM_DDS_BACKLOG_MAX)
 			return 0;
@@ -90,9 +102,9 @@ int rfm__dds_backlog_add(struct dds_node *d, const rfm_dds_Msg *m)
 		return rfm__error(RFM_ENOMEM, "dds:%s: out of memory for the send backlog",
 				  d->name);
 	if (!d->backlog) {
-		/* The flusher sends it: wake it if it sleeps without a deadline. */
-		d->flusher_idle = false;
-		rfm__futex_bump_wake(&d->batch_futex, false);
+		/* The handle's thread sends it: wake it if it sleeps without a deadline. */
+		d->thread_idle = false;
+		rfm__dds_thread_wake(d);
 	}
 	*d->backlog_tail = h;
 	d->backlog_tail = &h->next;
@@ -140,7 +152,7 @@ void rfm__dds_backlog_drain(struct dds_node *d)
 	clock_gettime(CLOCK_MONOTONIC, &until);
 	until.tv_sec += RFM_DDS_BLOCK_NS / 1000000000;
 	pthread_mutex_lock(&d->pub_lock);
-	/* The flusher sends it; a close waits as long as a blocked write would. */
+	/* The thread sends it; a close waits as long as a blocked write would. */
 	while (d->backlog &&
 	       pthread_cond_timedwait(&d->backlog_cond, &d->pub_lock, &until) != ETIMEDOUT)
 		;

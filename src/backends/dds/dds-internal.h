@@ -6,9 +6,10 @@
  *  dds-events.c     the handle's event queue (records taken off the stream)
  *  dds-presence.c   node ids, liveliness, the peers' facts
  *  dds-snapshot.c   a late joiner's copy of the window
- *  dds-coalesce.c   writes batched into one sample with their event; the
- *                   flusher thread
+ *  dds-coalesce.c   writes batched into one sample with their event
  *  dds-backlog.c    callbacks=receive: what the writer cannot take yet
+ *  dds-thread.c     the handle's thread: flushes batches, sends the
+ *                   backlog, answers snapshot and resync requests
  *  dds-wire.idl     the wire types; idlc makes dds-wire.[ch] of it in the
  *                   build tree (src/backends/dds/local.mk)
  *
@@ -121,9 +122,13 @@ struct dds_node {
 
 	dds_entity_t participant, topic, reader, writer;
 	dds_entity_t node_topic, node_reader, node_writer;
-	dds_entity_t waitset, stop_cond, wake_cond;
+	/* The handle's thread (dds-thread.c) sleeps on thread_futex; bump it
+	 * to give it work. thread_stop is atomic (it looks without a lock). */
 	pthread_t thread;
 	bool thread_started;
+	uint32_t thread_futex;
+	bool thread_stop;
+	bool thread_idle;	/* under pub_lock: asleep with no deadline */
 	bool forked;
 	bool announced;		/* our presence is written: close disposes it */
 
@@ -134,19 +139,14 @@ struct dds_node {
 	 * the event that usually follows them, to go out as one sample. */
 	uint64_t coalesce_ns;	/* how long a write may wait; 0: never held */
 	uint8_t *batch;		/* RFM_DDS_BATCH_MAX bytes of pieces */
-	/* Both also read by the flusher without the lock (atomic stores). */
+	/* Both also read by the handle's thread without the lock (atomic stores). */
 	uint32_t batch_len;
-	uint32_t batches;	/* batches begun: the flusher sees activity */
-	uint32_t batch_futex;	/* the flusher sleeps on it */
-	bool flusher_idle;	/* asleep with no deadline: wake it for a batch */
-	bool batch_stop;	/* atomic: the flusher looks without the lock */
+	uint32_t batches;	/* batches begun: the thread sees activity */
 	bool peer_in_process;	/* a peer of this process: never hold (atomic) */
-	pthread_t flusher;
-	bool flusher_started;
 	/* callbacks=receive (dds-backlog.c), under pub_lock: the samples the
-	 * writer could not take yet, in order; the flusher sends them. */
+	 * writer could not take yet, in order; the handle's thread sends them. */
 	struct dds_held *backlog, **backlog_tail;
-	uint64_t backlog_bytes;	/* atomic stores: the flusher looks without the lock */
+	uint64_t backlog_bytes;	/* atomic stores: the thread looks without the lock */
 	uint64_t backlog_lost;	/* refused by Cyclone for good (atomic) */
 	pthread_cond_t backlog_cond;	/* with pub_lock: the backlog shrank */
 
@@ -196,18 +196,14 @@ int rfm__dds_send(struct dds_node *d, rfm_dds_Msg *msg);
 int rfm__dds_send_locked(struct dds_node *d, rfm_dds_Msg *msg);
 /* dds_write() of @m, marked as a write of this thread (no callback inline). */
 dds_return_t rfm__dds_write(struct dds_node *d, const rfm_dds_Msg *m);
-int rfm__dds_start_thread(struct rfm_node *node);
 /* The listener that applies what arrives: the stream's or the presence's. */
 dds_listener_t *rfm__dds_listener(struct rfm_node *node, bool stream);
-void rfm__dds_stop_thread(struct dds_node *d);
 /* Apply one sample (the lock is held). */
 void rfm__dds_apply(struct rfm_node *node, const rfm_dds_Msg *m);
 /* Store @len bytes at @off of the window, highest address first. */
 void rfm__dds_store(struct dds_node *d, uint64_t off, const uint8_t *src, uint64_t len);
 
 /* dds-coalesce.c */
-int rfm__dds_coalesce_start(struct rfm_node *node);
-void rfm__dds_coalesce_stop(struct dds_node *d);
 /* Hold a write of [offset, offset+len) in the batch; false: send it now. */
 bool rfm__dds_hold_write(struct dds_node *d, uint64_t offset, uint64_t len, int *ret);
 /* Send the held writes as one BATCH (pub_lock held); @ev: with this event. */
@@ -215,9 +211,19 @@ int rfm__dds_flush_locked(struct dds_node *d, const rfm_dds_Msg *ev);
 /* Apply a BATCH's writes; false: malformed or outside the window. */
 bool rfm__dds_apply_batch(struct dds_node *d, const rfm_dds_Msg *m);
 
+/* dds-thread.c */
+/* Start the handle's thread (and the batch, with coalescing). */
+int rfm__dds_start_thread(struct rfm_node *node);
+/* Give it work: a batch, the backlog, a request (any thread). */
+void rfm__dds_thread_wake(struct dds_node *d);
+/* Send what is held and queued, then stop it (at close). */
+void rfm__dds_stop_thread(struct dds_node *d);
+
 /* dds-backlog.c */
 /* Our listeners mark the receive thread while they run. */
 void rfm__dds_receiving(bool on);
+/* The handle's thread marks itself: it never waits for the backlog. */
+void rfm__dds_on_handle_thread(void);
 /* pub_lock, for a thread about to send: waits while the backlog is full
  * (0, locked), or fails with the message set (unlocked). */
 int rfm__dds_lock_to_send(struct dds_node *d);
@@ -225,7 +231,7 @@ int rfm__dds_lock_to_send(struct dds_node *d);
 int rfm__dds_backlog_add(struct dds_node *d, const rfm_dds_Msg *m);
 /* Hand what Cyclone takes now to it (pub_lock held); true: some is left. */
 bool rfm__dds_backlog_send_locked(struct dds_node *d);
-/* At close: wait for the flusher to send it, at most RFM_DDS_BLOCK_NS. */
+/* At close: wait for the handle's thread to send it, at most RFM_DDS_BLOCK_NS. */
 void rfm__dds_backlog_drain(struct dds_node *d);
 /* Free what is left, counted as lost (pub_lock held, or no other thread). */
 void rfm__dds_backlog_discard(struct dds_node *d);

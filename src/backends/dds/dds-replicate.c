@@ -16,7 +16,6 @@
 #include <string.h>
 
 #include "cpu-clock.h"
-#include "rt-internal.h"
 #include "backends/dds/dds-internal.h"
 
 /*
@@ -295,7 +294,7 @@ static void take_stream(dds_entity_t reader, void *arg)
 	pthread_mutex_unlock(&d->lock);
 	if (__atomic_load_n(&d->snap_pending, __ATOMIC_RELAXED) ||
 	    __atomic_load_n(&d->resync_pending, __ATOMIC_RELAXED))
-		dds_set_guardcondition(d->wake_cond, true);
+		rfm__dds_thread_wake(d); /* it answers */
 	/*
 	 * callbacks=receive: the callback of the record claimed above, with
 	 * no lock of ours held (it may write, send, read node facts). Records
@@ -315,7 +314,7 @@ static void take_presence(dds_entity_t reader, void *arg)
 	rfm__dds_presence_take(node, reader);
 	pthread_mutex_unlock(&d->lock);
 	if (__atomic_load_n(&d->resync_pending, __ATOMIC_RELAXED))
-		dds_set_guardcondition(d->wake_cond, true);
+		rfm__dds_thread_wake(d); /* it asks */
 }
 
 dds_listener_t *rfm__dds_listener(struct rfm_node *node, bool stream)
@@ -325,53 +324,4 @@ dds_listener_t *rfm__dds_listener(struct rfm_node *node, bool stream)
 	if (l)
 		dds_lset_data_available(l, stream ? take_stream : take_presence);
 	return l;
-}
-
-/*
- * The handle's thread answers snapshot requests: sending a whole window
- * may wait for acknowledgements, which a listener must never do.
- */
-static void *answer_main(void *arg)
-{
-	struct rfm_node *node = arg;
-	struct dds_node *d = node->priv;
-
-	for (;;) {
-		bool stop = false;
-
-		dds_waitset_wait(d->waitset, NULL, 0, DDS_INFINITY);
-		dds_take_guardcondition(d->stop_cond, &stop);
-		if (stop)
-			return NULL;
-		dds_take_guardcondition(d->wake_cond, &stop);
-		rfm__dds_snapshot_answer_pending(node);
-	}
-}
-
-int rfm__dds_start_thread(struct rfm_node *node)
-{
-	struct dds_node *d = node->priv;
-	int ret;
-
-	d->waitset = dds_create_waitset(d->participant);
-	d->stop_cond = dds_create_guardcondition(d->participant);
-	d->wake_cond = dds_create_guardcondition(d->participant);
-	if (d->waitset < 0 || d->stop_cond < 0 || d->wake_cond < 0 ||
-	    dds_waitset_attach(d->waitset, d->stop_cond, 0) < 0 ||
-	    dds_waitset_attach(d->waitset, d->wake_cond, 0) < 0)
-		return rfm__error(RFM_EIO, "dds:%s: cannot set up the handle's thread", d->name);
-	ret = rfm__rt_thread_create(node, &d->thread, answer_main, node, "dds snapshots");
-	if (ret)
-		return ret;
-	d->thread_started = true;
-	return 0;
-}
-
-void rfm__dds_stop_thread(struct dds_node *d)
-{
-	if (!d->thread_started)
-		return;
-	dds_set_guardcondition(d->stop_cond, true);
-	pthread_join(d->thread, NULL);
-	d->thread_started = false;
 }

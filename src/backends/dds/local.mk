@@ -14,7 +14,8 @@ src_backends_dds_librfm_dds_la_SOURCES = \
 	src/backends/dds/dds-presence.c \
 	src/backends/dds/dds-snapshot.c \
 	src/backends/dds/dds-coalesce.c \
-	src/backends/dds/dds-backlog.c
+	src/backends/dds/dds-backlog.c \
+	src/backends/dds/dds-thread.c
 nodist_src_backends_dds_librfm_dds_la_SOURCES = \
 	src/backends/dds/dds-wire.c src/backends/dds/dds-wire.h
 src_backends_dds_librfm_dds_la_CPPFLAGS = $(src_librfm_la_CPPFLAGS) -I$(top_builddir)/src

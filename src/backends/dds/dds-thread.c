@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The handle's thread: one per dds: handle, for the work that neither a
+ * caller nor Cyclone's receive thread may wait for.
+ *
+ *  - The batch of held writes no event took along goes out once per
+ *    coalesce_ns while batches come (dds-coalesce.c). A batch begun since
+ *    the last tick may go out early; none waits longer than a tick.
+ *  - With callbacks=receive, the send backlog goes to Cyclone as its
+ *    acknowledgements make room (dds-backlog.c): again after 50 µs, then
+ *    twice as long each time, up to 5 ms.
+ *  - Snapshot and resync requests are answered (dds-snapshot.c): sending
+ *    a whole window may wait for acknowledgements, which a listener must
+ *    never do. While the thread answers, pub_lock is held for the whole
+ *    copy, so a batch could not go out anyway.
+ *
+ * It sleeps on thread_futex, which whoever has work for it bumps, and
+ * without a deadline once nothing comes. The tick looks before it locks:
+ * pub_lock is held for a whole dds_write(), and a tick blocked on it cost
+ * the sender a futex wake when it let go. Where events follow the writes
+ * (a request and its interrupt) the batch is nearly always empty at the
+ * tick, so the lock is taken only to flush, to send the backlog, and to
+ * fall asleep.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+
+#include "cpu-clock.h"
+#include "futex.h"
+#include "rt-internal.h"
+#include "backends/dds/dds-internal.h"
+
+/* Ticks without a batch before the thread sleeps without a deadline. */
+#define IDLE_TICKS 8u
+#define RETRY_FIRST_US 50u
+#define RETRY_LAST_US 5000u
+
+struct tick {
+	uint32_t seen;		/* batches begun at the last tick */
+	uint32_t quiet;		/* ticks since one began */
+	uint32_t retry_us;	/* the backlog's next pause */
+};
+
+static bool requests_pending(struct dds_node *d)
+{
+	return __atomic_load_n(&d->snap_pending, __ATOMIC_RELAXED) ||
+	       __atomic_load_n(&d->resync_pending, __ATOMIC_RELAXED);
+}
+
+/* Flush, send the backlog; when to look again (0: when woken). */
+static uint64_t tick(struct dds_node *d, struct tick *t)
+{
+	uint32_t begun = __atomic_load_n(&d->batches, __ATOMIC_RELAXED);
+	bool idle = false, left = false;
+
+	t->quiet = begun == t->seen ? t->quiet + 1 : 0;
+	t->seen = begun;
+	if (!__atomic_load_n(&d->batch_len, __ATOMIC_RELAXED) &&
+	    !__atomic_load_n(&d->backlog_bytes, __ATOMIC_RELAXED) && t->quiet < IDLE_TICKS)
+		return rfm__now_ns() + d->coalesce_ns;
+	pthread_mutex_lock(&d->pub_lock);
+	if (d->batch_len)
+		/* A failure loses a sequence number: receivers see a gap. */
+		rfm__dds_flush_locked(d, NULL);
+	if (d->backlog)
+		left = rfm__dds_backlog_send_locked(d);
+	/* Asleep only if nothing is left and no batch began since the look:
+	 * the next batch, backlog or request wakes us. */
+	if (!left && t->quiet >= IDLE_TICKS && d->batches == t->seen)
+		idle = d->thread_idle = true;
+	pthread_mutex_unlock(&d->pub_lock);
+	if (left) {
+		uint64_t at = rfm__now_ns() + (uint64_t)t->retry_us * 1000;
+
+		t->retry_us = t->retry_us < RETRY_LAST_US / 2 ? t->retry_us * 2 : RETRY_LAST_US;
+		return at;
+	}
+	t->retry_us = RETRY_FIRST_US;
+	return idle ? 0 : rfm__now_ns() + d->coalesce_ns;
+}
+
+static void *handle_main(void *arg)
+{
+	struct rfm_node *node = arg;
+	struct dds_node *d = node->priv;
+	struct tick t = { .retry_us = RETRY_FIRST_US };
+
+	rfm__dds_on_handle_thread();
+	for (;;) {
+		uint32_t token = __atomic_load_n(&d->thread_futex, __ATOMIC_SEQ_CST);
+
+		if (__atomic_load_n(&d->thread_stop, __ATOMIC_ACQUIRE))
+			return NULL;
+		if (requests_pending(d))
+			rfm__dds_snapshot_answer_pending(node);
+		rfm__futex_wait(&d->thread_futex, token, tick(d, &t), false);
+	}
+}
+
+void rfm__dds_thread_wake(struct dds_node *d)
+{
+	rfm__futex_bump_wake(&d->thread_futex, false);
+}
+
+int rfm__dds_start_thread(struct rfm_node *node)
+{
+	struct dds_node *d = node->priv;
+	int ret;
+
+	if (d->coalesce_ns) {
+		d->batch = malloc(RFM_DDS_BATCH_MAX);
+		if (!d->batch)
+			return rfm__error(RFM_ENOMEM, "dds:%s: out of memory", d->name);
+	}
+	d->thread_idle = true;
+	ret = rfm__rt_thread_create(node, &d->thread, handle_main, node, "dds handle");
+	if (ret)
+		return ret;
+	d->thread_started = true;
+	return 0;
+}
+
+void rfm__dds_stop_thread(struct dds_node *d)
+{
+	if (d->thread_started && !d->forked) {
+		pthread_mutex_lock(&d->pub_lock);
+		if (d->batch_len)
+			rfm__dds_flush_locked(d, NULL); /* what was written goes out */
+		pthread_mutex_unlock(&d->pub_lock);
+		rfm__dds_backlog_drain(d); /* sent by the thread, still running */
+		pthread_mutex_lock(&d->pub_lock);
+		__atomic_store_n(&d->thread_stop, true, __ATOMIC_RELEASE);
+		pthread_mutex_unlock(&d->pub_lock);
+		rfm__dds_thread_wake(d);
+		pthread_join(d->thread, NULL);
+	}
+	d->thread_started = false;
+	rfm__dds_backlog_discard(d); /* left by a fork, or the drain's deadline */
+	free(d->batch);
+	d->batch = NULL;
+}
