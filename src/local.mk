@@ -66,19 +66,3 @@ src_librfm_la_LDFLAGS = \
 EXTRA_src_librfm_la_DEPENDENCIES = src/librfm.map
 
 EXTRA_DIST += src/librfm.map
-
-rfmincludedir = $(includedir)/rfm
-rfminclude_HEADERS = \
-	include/rfm/rfm.h \
-	include/rfm/common.h \
-	include/rfm/error.h \
-	include/rfm/node.h \
-	include/rfm/memory.h \
-	include/rfm/access.h \
-	include/rfm/event.h \
-	include/rfm/ring.h \
-	include/rfm/health.h \
-	include/rfm/realtime.h \
-	include/rfm/layout.h \
-	include/rfm/rfm.hpp
-nodist_rfminclude_HEADERS = include/rfm/version.h
