@@ -304,18 +304,17 @@ static void walk_var(struct yaml_walk *w, yaml_node_t *map, uint32_t region, uin
 		     uint32_t order)
 {
 	yaml_node_t *v[V_N];
-	struct rfm_var_spec spec;
-	struct lay_pos pos[6] = { { 0, 0 } };
+	struct rfm_var_spec spec = {
+		.struct_size = sizeof(spec),
+		.byte_order = order,
+		.offset = RFM_OFFSET_AUTO,
+		.count = 1,
+	};
+	struct lay_pos pos[6] = { pos_of(map) };
 	bool ok = true;
 
 	if (!read_keys(w, map, var_keys, v, "a variable"))
 		return;
-	memset(&spec, 0, sizeof(spec));
-	spec.struct_size = sizeof(spec);
-	spec.byte_order = order;
-	spec.offset = RFM_OFFSET_AUTO;
-	spec.count = 1;
-	pos[0] = pos_of(map);
 
 	if (!(spec.name = entry_name(w, map, v[V_NAME], "a variable")))
 		ok = false;
@@ -398,18 +397,17 @@ static const char *const record_keys[] = { "name", "offset", "size", "byte_order
 static void walk_record(struct yaml_walk *w, yaml_node_t *map, uint32_t region, uint32_t order)
 {
 	yaml_node_t *v[C_N];
-	struct rfm_record_spec spec;
-	struct lay_pos pos[3] = { { 0, 0 } };
+	struct rfm_record_spec spec = {
+		.struct_size = sizeof(spec),
+		.offset = RFM_OFFSET_AUTO,
+		.byte_order = order,
+	};
+	struct lay_pos pos[3] = { pos_of(map) };
 	bool ok = true;
 	uint32_t index = NO_PARENT;
 
 	if (!read_keys(w, map, record_keys, v, "a record"))
 		return;
-	memset(&spec, 0, sizeof(spec));
-	spec.struct_size = sizeof(spec);
-	spec.offset = RFM_OFFSET_AUTO;
-	spec.byte_order = order;
-	pos[0] = pos_of(map);
 	if (!(spec.name = entry_name(w, map, v[C_NAME], "a record")))
 		ok = false;
 	if (!placed_offset(w, v[C_OFFSET], &spec.offset, &pos[1]))
@@ -457,17 +455,14 @@ static const char *const region_keys[] = { "name", "offset", "size", "writer", "
 static void walk_region(struct yaml_walk *w, yaml_node_t *map, uint32_t order)
 {
 	yaml_node_t *v[R_N];
-	struct rfm_region_spec spec;
-	struct lay_pos pos[4] = { { 0, 0 } };
+	struct rfm_region_spec spec = { .struct_size = sizeof(spec) };
+	struct lay_pos pos[4] = { pos_of(map) };
 	bool ok = true;
 	uint64_t n;
 	uint32_t index = NO_PARENT;
 
 	if (!read_keys(w, map, region_keys, v, "a region"))
 		return;
-	memset(&spec, 0, sizeof(spec));
-	spec.struct_size = sizeof(spec);
-	pos[0] = pos_of(map);
 	if (!(spec.name = entry_name(w, map, v[R_NAME], "a region")))
 		ok = false;
 	if (missing(w, map, v[R_OFFSET], "offset", "a region") ||
