@@ -25,6 +25,11 @@ the same veth link, one after the other, in one run:
 
 ddsperf prints P50, P90 and P99 once a second, no P99.9: its figures are
 medians of those per-second values (the first second, discovery, left out).
+Its ping/pong figures are half the round trip (its pinger keeps
+(now - ping's source timestamp) / 2: ddsperf.c, process_pong), so they are
+doubled here to compare round trip with round trip; the report checks the
+doubling: ddsperf's pings per second times its mean round trip must fill
+the second (one ping is in flight at a time), printed as "ddsperf busy".
 Prints a table and the ratios: round trip P50, callbacks on the receive
 thread against ddsperf's listener <= 1.3x (the target) and rfm_event_wait
 against ddsperf's waitset (for comparison); throughput >= 0.7x ddsperf.
@@ -60,7 +65,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 LAB = os.path.join(HERE, "..", "tests", "hosts", "netns-lab.sh")
 PORT = 7410
-DDSPERF_PING = re.compile(r"size (\d+) mean [\d.]+us min [\d.]+us 50% ([\d.]+)us "
+DDSPERF_PING = re.compile(r"size (\d+) mean ([\d.]+)us min [\d.]+us 50% ([\d.]+)us "
                           r"90% [\d.]+us 99% ([\d.]+)us max [\d.]+us cnt (\d+)")
 DDSPERF_SUB = re.compile(r"size (\d+) total \d+ lost \d+ delta (\d+) lost (\d+) "
                          r"rate ([\d.]+) kS/s")
@@ -160,13 +165,18 @@ def ddsperf_round_trip(lab, args, mode="listener"):
     res = must(lab.run(1, "ddsperf", "-Qminmatch:1", "-Qinitwait:15", "-D", str(args.seconds),
                        "ping", "size", str(args.payload), mode), f"ddsperf ping ({mode})")
     lab.stop(pong)
-    seconds = [m for m in DDSPERF_PING.finditer(res.stdout) if int(m.group(4)) > 0]
+    seconds = [m for m in DDSPERF_PING.finditer(res.stdout) if int(m.group(5)) > 0]
     if len(seconds) < 2:
         sys.exit(f"bench-hosts: ddsperf ping printed no figures:\n{res.stdout}")
     seconds = seconds[1:]
-    return {"p50": statistics.median(float(m.group(2)) for m in seconds),
-            "p99": statistics.median(float(m.group(3)) for m in seconds),
-            "p999": None}
+    # ddsperf's ping/pong figures are HALF the round trip: its pinger keeps
+    # (now - the ping's source timestamp) / 2, a one-way estimate
+    # (ddsperf.c, process_pong). Doubled here, and checked: with one ping in
+    # flight, a second's count times the mean round trip fills that second.
+    busy = statistics.median(int(m.group(5)) * 2 * float(m.group(2)) / 1e6 for m in seconds)
+    return {"p50": 2 * statistics.median(float(m.group(3)) for m in seconds),
+            "p99": 2 * statistics.median(float(m.group(4)) for m in seconds),
+            "p999": None, "busy": busy}
 
 
 def uri(args, node, extra=""):
@@ -264,8 +274,8 @@ def report(res, args):
     print(f"bench-hosts: node 1 and node 2 in two network namespaces, veth + bridge; "
           f"{machine()}")
     print(f"round trip, {args.payload} B each way, {args.count} round trips "
-          f"(ddsperf: {args.seconds} s, medians of its per-second figures); "
-          f"the pairs: medians of {args.rounds} rounds")
+          f"(ddsperf: {args.seconds} s, medians of its per-second figures, doubled: "
+          f"it prints half round trips); the pairs: medians of {args.rounds} rounds")
     if md:
         print("\n| round trip (µs) | P50 | P99 | P99.9 |\n|---|---:|---:|---:|")
     else:
@@ -287,6 +297,10 @@ def report(res, args):
             print(f"| {name} | {r['rate']:.0f} | {mib:.0f} |")
         else:
             print(f"  {name:56} {r['rate']:>9.0f}/s {mib:>7.0f} MiB/s")
+    busy = [r["busy"] for k in ("ddsperf_rt", "ddsperf_rt_ws") for r in res[k]]
+    print(f"\nddsperf busy: pings per second x doubled mean = "
+          f"{' '.join(f'{b:.2f}' for b in busy)} s per s (1.00: its figures are half "
+          f"round trips{'' if all(0.9 <= b <= 1.05 for b in busy) else '; NOT SO HERE'})")
     rt, rt_each = paired_ratio(res["rfm_rt_cb"], res["ddsperf_rt"])
     rt_wait, wait_each = paired_ratio(res["rfm_rt"], res["ddsperf_rt_ws"])
     th = res["rfm_tp"]["rate"] / res["ddsperf_tp"]["rate"]
