@@ -38,8 +38,8 @@ Timing is never a failure.
 The two round-trip pairs run ROUNDS times, each pair back to back (ddsperf,
 then librfm): on a virtual machine the same code's round trip moves with
 where the scheduler puts the woken threads (three runs of one build on
-an idle VM: 51, 91 and 120 us against ddsperf's steady 65), so a single
-pair can show 0.8x or 1.8x. The table gives each
+an idle VM: 51, 91 and 120 us against ddsperf's steady 130), so a single
+pair can show 0.4x or 0.9x. The table gives each
 contender's median figures over the rounds; a ratio is the median of the
 rounds' ratios, each round's shown after it.
 
