@@ -8,7 +8,6 @@
  * waits that sleep at once unless spin=NS says otherwise.
  * Runs with RFM_TEST_BACKEND=dds (tests/dds/run-dds-suites.sh).
  */
-#include <dirent.h>
 #include <pthread.h>
 #include <unistd.h>
 
@@ -431,21 +430,6 @@ static void waits_sleep_at_once_unless_told(void **state)
 	rfm_close(a);
 }
 
-/* Threads of this process now. */
-static unsigned int thread_count(void)
-{
-	DIR *d = opendir("/proc/self/task");
-	struct dirent *e;
-	unsigned int n = 0;
-
-	assert_non_null(d);
-	while ((e = readdir(d)))
-		if (e->d_name[0] != '.')
-			n++;
-	closedir(d);
-	return n;
-}
-
 /*
  * A handle runs one thread of its own (flushing held writes, the send
  * backlog, snapshot answers), with coalescing and with callbacks=receive.
@@ -456,16 +440,17 @@ static void a_handle_runs_one_thread_of_its_own(void **state)
 {
 	char uri[512];
 	rfm_node *a, *b;
-	unsigned int before;
+	int before;
 
 	(void)state;
 	a = open_node(1);
-	before = thread_count();
+	before = harness_thread_count();
+	assert_true(before > 0);
 	snprintf(uri, sizeof(uri), "%s&callbacks=receive", harness_node_uri(&net, 2));
 	assert_rfm_ok(rfm_open(uri, &b));
-	assert_int_equal(thread_count(), before + 1);
+	assert_int_equal(harness_thread_count(), before + 1);
 	rfm_close(b);
-	assert_int_equal(thread_count(), before);
+	assert_int_equal(harness_thread_count(), before);
 	rfm_close(a);
 }
 

@@ -2,6 +2,7 @@
 /* The shared test harness: backend choice, fresh networks, helper processes. */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -79,6 +80,21 @@ static const char *dev_card_for(int node_id)
 		if (dev_card_id[k] == node_id)
 			return dev_card_path[k];
 	return dev_card_path[node_id % dev_cards];
+}
+
+int harness_thread_count(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.')
+			n++;
+	closedir(d);
+	return n;
 }
 
 int harness_dev_cards(void)

@@ -112,6 +112,10 @@ int harness_dev_cards(void);
 /* shm: the file backing @net ("/dev/shm/rfm-NAME"), or NULL for other backends. */
 const char *harness_shm_path(const struct harness_network *net, char *buf, size_t len);
 
+/* The threads of this process now (/proc/self/task): what a library call
+ * started or stopped shows as the difference. -1 if it cannot be read. */
+int harness_thread_count(void);
+
 /* ---- helper processes ---- */
 
 /* The parent's view of a child. */

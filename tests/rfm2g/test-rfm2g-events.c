@@ -8,7 +8,6 @@
  * librfm's one dispatcher thread. Threads signal readiness through
  * the library's own EVENT_IN_USE answer or semaphores, never by sleeping.
  */
-#include <dirent.h>
 #include <pthread.h>
 #include <sched.h>
 #include <semaphore.h>
@@ -363,26 +362,12 @@ static void t_callbacks(void **state)
 	sem_destroy(&cb.calls);
 }
 
-/* Threads of this process now. */
-static unsigned int thread_count(void)
-{
-	DIR *d = opendir("/proc/self/task");
-	struct dirent *e;
-	unsigned int n = 0;
-
-	assert_non_null(d);
-	while ((e = readdir(d)))
-		if (e->d_name[0] != '.')
-			n++;
-	closedir(d);
-	return n;
-}
-
 static void t_one_event_path(void **state)
 {
 	RFM2GEVENTINFO info = wait_info(RFM2GEVENT_INTR1, RFM2G_INFINITE_TIMEOUT);
-	unsigned int before = thread_count();
+	int before = harness_thread_count();
 
+	assert_true(before > 0);
 	(void) state;
 	memset(&cb, 0, sizeof(cb));
 	sem_init(&cb.calls, 0, 0);
@@ -397,7 +382,7 @@ static void t_one_event_path(void **state)
 	info = wait_info(RFM2GEVENT_INTR2, RFM2G_NO_WAIT);
 	assert_st(RFM2gWaitForEvent(rx, &info), RFM2G_SUCCESS);
 	assert_int_equal(info.ExtendedInfo, 21);
-	assert_int_equal(thread_count(), before);
+	assert_int_equal(harness_thread_count(), before);
 
 	/* Two records queued before their callback is installed (sorted by a wait)... */
 	assert_st(RFM2gEnableEvent(rx, RFM2GEVENT_INTR3), RFM2G_SUCCESS);
@@ -408,10 +393,10 @@ static void t_one_event_path(void **state)
 	assert_st(RFM2gEnableEventCallback(rx, RFM2GEVENT_INTR3, on_event), RFM2G_SUCCESS);
 	for (unsigned int i = 0; i < 2; i++)
 		assert_int_equal(sem_wait(&cb.calls), 0);
-	assert_int_equal(thread_count(), before + 1);
+	assert_int_equal(harness_thread_count(), before + 1);
 	/* A second type's callback: the same thread, none more. */
 	assert_st(RFM2gEnableEventCallback(rx, RFM2GEVENT_INTR1, on_event), RFM2G_SUCCESS);
-	assert_int_equal(thread_count(), before + 1);
+	assert_int_equal(harness_thread_count(), before + 1);
 	assert_st(RFM2gSendEvent(tx, 2, RFM2GEVENT_INTR1, 12), RFM2G_SUCCESS);
 	assert_st(RFM2gSendEvent(tx, 2, RFM2GEVENT_INTR3, 33), RFM2G_SUCCESS);
 	for (unsigned int i = 0; i < 2; i++)
@@ -432,7 +417,7 @@ static void t_one_event_path(void **state)
 	assert_st(RFM2gSendEvent(tx, 2, RFM2GEVENT_INTR2, 22), RFM2G_SUCCESS);
 	assert_st(RFM2gWaitForEvent(rx, &info), RFM2G_SUCCESS);
 	assert_int_equal(info.ExtendedInfo, 22);
-	assert_int_equal(thread_count(), before + 1);
+	assert_int_equal(harness_thread_count(), before + 1);
 	assert_int_equal(cb.n, 4);
 	assert_st(RFM2gDisableEventCallback(rx, RFM2GEVENT_INTR1), RFM2G_SUCCESS);
 	assert_st(RFM2gDisableEventCallback(rx, RFM2GEVENT_INTR3), RFM2G_SUCCESS);
