@@ -52,7 +52,7 @@ static uint64_t item_bytes(const rfm_dds_Msg *m)
 
 static void set_bytes(struct dds_node *d, uint64_t bytes)
 {
-	/* The flusher looks at it without the lock. */
+	/* The handle's thread looks at it without the lock. */
 	__atomic_store_n(&d->backlog_bytes, bytes, __ATOMIC_RELAXED);
 }
 
