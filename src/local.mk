@@ -6,6 +6,7 @@
 lib_LTLIBRARIES += src/librfm.la
 
 src_librfm_la_SOURCES = \
+	src/backend.h \
 	src/internal.h \
 	src/error.c \
 	src/util.c \

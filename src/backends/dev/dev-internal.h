@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <rfm/uapi/rfm_dev.h>
 
+#include "backend.h"
 #include "internal.h"
 
 /* A thread sleeping in ev_sleep (thread-local, one sleep at a time). */

@@ -8,6 +8,7 @@
 
 #include <sys/types.h>
 
+#include "backend.h"
 #include "internal.h"
 #include "backends/shm/shm-segment.h"
 

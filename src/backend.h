@@ -1,0 +1,270 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The backend contract: what a backend (src/backends/NAME/) gives the core
+ * and what it may touch of the core's node handle. A backend is one const
+ * struct rfm_backend_ops, named in node.c's table and chosen by the URI's
+ * scheme; the core never asks which backend it runs on, only what the
+ * table holds (an op or NULL) and the capability bits it declares.
+ *
+ * Conventions for every op below:
+ *  - Return 0 or a negative enum rfm_error code, with a message recorded
+ *    by rfm__error() (internal.h), unless the op says otherwise.
+ *  - An op marked optional may be NULL; the comment says what the core
+ *    does then. Everything not marked optional is required.
+ *  - "Any thread" means the op may run concurrently with every other op
+ *    of the same handle except open and close: the core calls open before
+ *    the handle is visible to anyone and close after every thread of the
+ *    core stopped using it. Ops never run with a lock of the core held
+ *    unless they say so, so a backend's locks nest inside nothing.
+ *
+ * The services the core lends a backend (errors, URI parameters, the local
+ * event queue, the clock) are in internal.h, event-localq.h and cpu-clock.h.
+ */
+#ifndef RFM_BACKEND_H
+#define RFM_BACKEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rfm/rfm.h>
+
+struct rfm_uri;			/* internal.h: the parsed URI */
+struct rfm_events;		/* event-core.h: the core's event state */
+struct rfm_health;		/* health.c: the heartbeat thread */
+struct rfm_hb_seen;		/* health.c: readers' view of the slots */
+struct rfm_rt_opts;		/* rt-internal.h: prefault/lock/scheduling */
+struct rfm_backend_board_ops;	/* board.h: card controls for librfm2g */
+
+/* ---- events ---- */
+
+/* A record as a backend queues it; the core adds the sequence number. */
+struct rfm_ev_record {
+	uint32_t type;
+	uint32_t sender;
+	uint32_t data;
+	uint64_t sent_ns;
+};
+
+/*
+ * Network interrupts, one table per backend, grouped so that only the
+ * event code (event*.c) reaches them. Each op is optional: without send
+ * or attach the core answers RFM_ENOTSUP; the core does numbering, overflow
+ * announcements, waiting policy, cancel, callbacks and the pollable
+ * fd itself, so a backend only moves records and sleeps. A backend that
+ * receives on threads of its own queues records with event-localq.h and
+ * names its ev ops RFM__LOCALQ_EV_OPS.
+ */
+struct rfm_backend_ev_ops {
+	/* Deliver @rec to node @to (0..255 or RFM_NODE_ALL; range, type and
+	 * self-without-loopback already checked). Returns the number of
+	 * receiving queues that took it, or RFM_ENODE. Any thread, lock-free
+	 * (a sender never waits for a receiver). The core leaves
+	 * rec->sent_ns 0: the backend reads the clock (rfm__now_ns()) as late
+	 * as it likes, e.g. while a cache line it will write is on its way,
+	 * and uses one time for every receiver. */
+	int (*send)(struct rfm_node *node, unsigned int to, struct rfm_ev_record *rec);
+	/* Is node @id attached to the network? Any thread. Optional: without
+	 * it, sends to an absent node are not refused. */
+	bool (*node_attached)(struct rfm_node *node, unsigned int id);
+	/* Give the handle a receiving queue; *depth = its capacity. Called
+	 * once, at the handle's first rfm_event_enable(), with the core's
+	 * event lock held: it must not call back into the event API. */
+	int (*attach)(struct rfm_node *node, uint32_t *depth);
+	/* Which types the handle's queue takes (RFM_EVENT_BIT mask); records
+	 * of other types are not queued. With the core's event lock held, as
+	 * attach. */
+	void (*set_mask)(struct rfm_node *node, uint32_t mask);
+	/* Take up to @max records without blocking; returns how many. Calls
+	 * are serialised by the core (its take lock is held, so take must
+	 * not call back into the event API); ready may run
+	 * concurrently from another thread. With @max 0, the core is about to
+	 * sleep: do any housekeeping. */
+	unsigned int (*take)(struct rfm_node *node, struct rfm_ev_record *recs, unsigned int max);
+	/* Records lost to this handle so far (monotonic): full queue, and
+	 * anything the backend had to skip. Any thread. */
+	uint64_t (*dropped)(struct rfm_node *node);
+	/* Is a record ready to take? Any thread; cheap: it is what spinning
+	 * waits poll. */
+	bool (*ready)(struct rfm_node *node);
+	/* Records queued now (approximate). Any thread. */
+	uint64_t (*queued)(struct rfm_node *node);
+	/* Sleeping without lost wake-ups: sleep_prepare registers the
+	 * caller as a sleeper and returns a token; the caller re-checks its
+	 * conditions, calls sleep (which returns early when anything was
+	 * sent, wake was called, or at @deadline_ns, CLOCK_MONOTONIC, 0 =
+	 * none, or whenever the backend wants a re-check), then always
+	 * sleep_finish. Any thread, several sleepers at once. */
+	uint32_t (*sleep_prepare)(struct rfm_node *node);
+	void (*sleep)(struct rfm_node *node, uint32_t token, uint64_t deadline_ns);
+	void (*sleep_finish)(struct rfm_node *node);
+	/* Wake every sleeper of the handle's queue. Any thread, lock-free
+	 * (it runs from cancel and close). */
+	void (*wake)(struct rfm_node *node);
+	/* The memory of the handle's queue, to prefault and lock right after
+	 * attach (same lock). Optional: without it, lock=1 and prefault=1
+	 * cover the window alone. */
+	void (*queue_memory)(struct rfm_node *node, void **addr, size_t *len);
+};
+
+/* ---- health ---- */
+
+/* What a backend knows of a node id besides its heartbeat slot (which
+ * is in the window, health-table.h): shm: knows who holds each id. */
+struct rfm_node_facts {
+	bool attached;
+	uint32_t incarnation;
+	int32_t pid;
+};
+
+/* ---- the ops table ---- */
+
+/*
+ * What a backend can do that generic code must know about, so that it
+ * asks the capability and never which backend it runs on.
+ */
+enum rfm_backend_caps {
+	/* Every node of the network runs on this host: a process id names
+	 * a process here (kill(pid, 0) means something) and the host name
+	 * is every node's. */
+	RFM__CAP_SINGLE_HOST = 1u << 0,
+	/* The window can live in huge pages (hugepages=1, RFM_MEM_HUGEPAGES):
+	 * the backend reads node->rt at open and does it. */
+	RFM__CAP_HUGE_WINDOW = 1u << 1,
+};
+
+struct rfm_backend_ops {
+	const char *scheme; /* the URI scheme without ':': "shm", "dev", "rfm2g", "dds" */
+	unsigned int caps; /* enum rfm_backend_caps bits */
+	/*
+	 * Attach @node to the network named by @uri. Must set node->base,
+	 * size, id, incarnation and uri (see struct rfm_node), may set priv,
+	 * and marks every URI parameter it consumed (rfm__uri_take()): the
+	 * core refuses the URI afterwards if any is left unused. The core's
+	 * event state already exists (receive threads may offer records at
+	 * once). On failure, leave nothing behind: close is not called.
+	 */
+	int (*open)(struct rfm_node *node, struct rfm_uri *uri);
+	/* Detach and release the backend's private state; never fails. The
+	 * core stopped its own threads first; node->forked says the handle
+	 * was inherited through fork() (the parent owns the node id). */
+	void (*close)(struct rfm_node *node);
+	/* Fill backend-specific parts of @info (optional: the core fills the
+	 * generic ones either way). Any thread. */
+	void (*get_info)(const struct rfm_node *node, struct rfm_node_info *info);
+	/* Remove the network (optional: NULL means RFM_ENOTSUP). No handle
+	 * is involved: @uri names the network, @flags are RFM_DESTROY_*. */
+	int (*destroy)(struct rfm_uri *uri, unsigned int flags);
+	/*
+	 * In the child of a fork(): drop this process's share of the kernel
+	 * objects that make the parent's node what it is (descriptors holding
+	 * the node id...), without touching any shared state, so the parent's
+	 * close still frees the id. Runs in the atfork child handler: only
+	 * async-signal-safe calls. Optional.
+	 */
+	void (*forget)(struct rfm_node *node);
+
+	/* Network interrupts: required, though each op in it is optional. */
+	const struct rfm_backend_ev_ops *ev;
+
+	/*
+	 * Health (optional; any thread, the heartbeat thread included).
+	 * node_facts fills what the backend knows of node @id (without it,
+	 * the heartbeat slots alone say who is there). node_alive says
+	 * whether @id is held by a live process with @incarnation (without
+	 * it, the ring code trusts the heartbeats). link_status: this node's
+	 * card now, RFM_LINK_* bits (without it, or 0: the card has no status).
+	 */
+	int (*node_facts)(struct rfm_node *node, unsigned int id, struct rfm_node_facts *facts);
+	bool (*node_alive)(struct rfm_node *node, unsigned int id, uint32_t incarnation);
+	uint32_t (*link_status)(struct rfm_node *node);
+
+	/*
+	 * Bulk transfer by the hardware (DMA), optional: called by
+	 * rfm_mem_read/write after their checks (range and NULL done), from
+	 * any thread. Returns 1 when it moved the data, 0 to let the core copy
+	 * through the mapping, or an error.
+	 */
+	int (*mem_bulk)(struct rfm_node *node, uint64_t offset, void *buf, size_t len,
+			bool to_window);
+
+	/* Board controls of a card (board.h), for librfm2g; NULL: none. */
+	const struct rfm_backend_board_ops *board;
+	/*
+	 * Replication by software (optional): after the library stored
+	 * [offset, offset+len) of the window (rfm_mem_write, pokes, typed
+	 * sets, records, rings, rfm_mem_flush), send it to the other nodes,
+	 * in order with everything else the handle sent. Any thread. NULL
+	 * where the hardware replicates every store (shm:, dev:, rfm2g:): the
+	 * core then pays one predictable branch per store (rfm__published()).
+	 */
+	int (*publish)(struct rfm_node *node, uint64_t offset, uint64_t len);
+};
+
+/* The backends node.c chooses from by scheme. */
+extern const struct rfm_backend_ops rfm__shm_ops;
+extern const struct rfm_backend_ops rfm__rfm2g_ops;
+extern const struct rfm_backend_ops rfm__dev_ops;
+#ifdef HAVE_DDS
+extern const struct rfm_backend_ops rfm__dds_ops;
+#endif
+
+/* ---- the node handle ---- */
+
+/* node->hb_offset when the URI has no heartbeat=: the window's end. */
+#define RFM__HB_DEFAULT UINT64_MAX
+
+/*
+ * The node handle. base and size come first: every memory access reads
+ * them and nothing else. The first group is the backend's to set in open;
+ * the second it may read; the rest is the core's and a backend never
+ * touches it.
+ */
+struct rfm_node {
+	/* Set by the backend's open. */
+	uint8_t *base;		/* mapped window */
+	uint64_t size;		/* window size in bytes */
+	int id;			/* node id 0..255 */
+	uint32_t incarnation;	/* attaches of this id, this one included */
+	void *priv;		/* backend state: the backend's alone */
+	char *uri;		/* canonical URI (malloc'd; the core frees it), or NULL */
+
+	/* Set by the core before open; a backend may read them. */
+	const struct rfm_backend_ops *ops;
+	bool forked;		/* inherited through fork(): the parent owns the id */
+	bool loopback;		/* may send to its own node id (relaxed atomic) */
+	int64_t spin_ns;	/* spin of a blocking wait; -1: never sleep (relaxed atomic) */
+	struct rfm_rt_opts *rt;	/* prefault/lock/scheduling (rt-internal.h), or NULL */
+
+	/* The core's own. */
+	struct rfm_node *next_open; /* registry of open nodes (node-registry.c) */
+	struct rfm_events *ev;	/* event state, from rfm_open() to rfm_close() */
+	struct rfm_health *health; /* heartbeat thread, or NULL */
+	uint64_t hb_offset;	/* heartbeat table (URI heartbeat=), RFM__HB_DEFAULT: the end */
+	uint32_t hb_incarnation; /* written into our slot; 0 until the first beat */
+	struct rfm_hb_seen *hb_seen; /* readers' view of the slots (health.c), or NULL */
+	uint64_t ev_sent;	/* events this handle sent (relaxed atomic) */
+};
+
+/* ---- what the core offers a backend ---- */
+
+/*
+ * Every descriptor the library opens goes through this: one on 0-2 (the
+ * caller runs with stdin, stdout or stderr closed) is moved to 3 or above,
+ * close-on-exec. Returns the descriptor to use, or -1 with errno.
+ */
+int rfm__fd_keep_off_std(int fd);
+
+/*
+ * event-callback.c, for a backend that receives on threads of its own and
+ * lets callbacks run there (dds: callbacks=receive). Claim: offer @rec,
+ * just received, to the handle's callback of its type; true when it took
+ * it (nothing queued or running before it: the callbacks' order holds),
+ * false to queue it as usual. Call it where records are put in order (the
+ * backend's receive lock). The claimant then calls rfm__event_run_inline()
+ * once it holds no lock of its own: the callback may write, send, close.
+ */
+bool rfm__event_claim_inline(struct rfm_node *node, const struct rfm_ev_record *rec);
+void rfm__event_run_inline(struct rfm_node *node);
+
+#endif /* RFM_BACKEND_H */
