@@ -191,10 +191,10 @@ VM_RUN = bash $(top_srcdir)/driver/lab/vm-run.sh -M $(RFM_KO) \
 # The library's own test programs against dev: in one guest with three
 # virtual cards (dynamic programs: vm-run.sh copies their libraries).
 # Programs that cannot run on dev: exit 77 with their reason.
-VM_DEV_TESTS = tests/test-errors tests/test-version tests/test-uri tests/test-memory \
-	tests/test-open tests/test-publish tests/dev/test-events-nodes \
-	tests/test-multinode tests/test-corrupt tests/events/test-events-api \
-	tests/rings/test-health
+VM_DEV_TESTS = tests/core/test-errors tests/core/test-version tests/core/test-uri tests/core/test-memory \
+	tests/core/test-open tests/core/test-publish tests/events/test-events-nodes \
+	tests/core/test-multinode tests/backends/shm/test-corrupt tests/events/test-events-api \
+	tests/health/test-health
 # The event and layout suites: the programs that use networks (the layout
 # parser's test-layout-parse and test-layout-limits open none, and limits
 # would not fit the guest's memory). test-events-xproc, -segment and
@@ -204,7 +204,7 @@ VM_DEV_TESTS += tests/events/test-events-unregister \
 	tests/layout/test-layout-access tests/layout/test-layout-header \
 	tests/layout/test-layout-seqlock
 # RFM2g programs over dev: and /proc/rfm2g from rfm.ko (librfm2g from its own .libs).
-VM_DEV_TESTS += tests/rfm2g/test-rfm2g-sites
+VM_DEV_TESTS += tests/librfm2g/test-rfm2g-sites
 VM_DEV_LIBS = -L src/.libs -L src/librfm2g/.libs
 
 # `rfm ping --mode event` across two guests, as a user runs the CLI.

@@ -731,7 +731,7 @@ void test_destructor_order()
 {
 	Net net;
 	std::string network = net.net.uri;
-	const bool shm = std::strcmp(harness_backend(), "shm") == 0;
+	const bool shm = harness_can(HARNESS_CAP_SEGMENT);
 	{
 		/* Declared in the order they depend on each other; C++ destroys
 		 * them in reverse: callback, consumer, ring, record var, record,

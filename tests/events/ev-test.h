@@ -62,7 +62,7 @@ static inline struct harness_network *ev_network(const char *name)
 /*
  * The URI of node @node (-1: the network itself) with @extra parameters
  * ("a=1&b=2" or NULL), in a static buffer (one of four, round robin).
- * shm: "shm:NET?node=N&size=64K&extra".
+ * shm: "shm:NET?node=N&size=65536&extra".
  */
 static inline const char *ev_uri(const char *net, int node, const char *extra)
 {
@@ -70,18 +70,10 @@ static inline const char *ev_uri(const char *net, int node, const char *extra)
 	static unsigned int next;
 	char *b = bufs[next++ % 4];
 	struct harness_network *h = ev_network(net);
-	char n[24] = "";
+	const char *base = harness_node_uri(h, node < 0 ? HARNESS_ANY_NODE : node);
 
-	if (strcmp(harness_backend(), "shm")) {
-		const char *base = harness_node_uri(h, node < 0 ? HARNESS_ANY_NODE : node);
-
-		snprintf(b, HARNESS_URI_MAX, "%s%s%s", base, extra ? "?" : "", extra ? extra : "");
-		return b;
-	}
-	if (node >= 0)
-		snprintf(n, sizeof(n), "node=%d&", node);
-	snprintf(b, HARNESS_URI_MAX, "%s",
-		 harness_network_uri(h, "%ssize=64K%s%s", n, extra ? "&" : "", extra ? extra : ""));
+	snprintf(b, HARNESS_URI_MAX, "%s%s%s", base, !extra ? "" : strchr(base, '?') ? "&" : "?",
+		 extra ? extra : "");
 	return b;
 }
 
@@ -91,9 +83,7 @@ static inline const char *ev_uri(const char *net, int node, const char *extra)
  */
 static inline void ev_require_shm(const char *why)
 {
-	if (strcmp(harness_backend(), "shm"))
-		fprintf(stderr, "SKIP: %s\n", why);
-	harness_require_backend("shm");
+	harness_require(HARNESS_CAP_SEGMENT, why);
 }
 
 /* Open or fail the test, with the library's message. */

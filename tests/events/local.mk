@@ -42,3 +42,13 @@ tests_events_test_events_unregister_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/te
 tests_events_test_events_unregister_LDADD = tests/harness/libharness.la src/librfm.la
 
 endif
+
+# Events between nodes, for every backend (written for dev:, where
+# delivery is asynchronous; the shm: suites beside it assume more).
+if WITH_TESTS
+check_PROGRAMS += tests/events/test-events-nodes
+TESTS += tests/events/test-events-nodes
+tests_events_test_events_nodes_SOURCES = tests/events/test-events-nodes.c
+tests_events_test_events_nodes_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/harness $(CMOCKA_CFLAGS)
+tests_events_test_events_nodes_LDADD = tests/harness/libharness.la src/librfm.la $(CMOCKA_LIBS)
+endif

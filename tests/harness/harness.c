@@ -22,10 +22,34 @@
 
 /* ---- backends ---- */
 
+/*
+ * What the harness knows of a backend: how to make, name and remove its
+ * networks and what it can do (HARNESS_CAP_*). Every difference between
+ * backends that a suite or the harness meets is a field here, so nothing
+ * else compares the backend's name.
+ */
 struct harness_backend {
 	const char *name;
+	unsigned int caps;		/* HARNESS_CAP_* bits */
 	/* NULL when the backend can run here, else the reason it cannot. */
 	const char *(*unavailable)(void);
+	/* Make @net fresh once its name is chosen (NULL: remove a leftover
+	 * of the name and register the network for removal at exit). */
+	void (*network_new)(struct harness_network *net);
+	/* The URI of node @node_id of @net into net->scratch (NULL: "URI?node=N&size=S"). */
+	void (*node_uri)(struct harness_network *net, int node_id);
+	/* Parameters every URI of the harness adds (NULL: none). */
+	const char *(*uri_suffix)(void);
+	/* Remove @net (NULL: rfm_network_destroy() with force). */
+	int (*destroy)(struct harness_network *net);
+	/* Without HARNESS_CAP_FORK: why a forked child cannot open nodes. */
+	const char *no_fork;
+	/* With HARNESS_CAP_SHARED_NODE_ID: the parameter that makes a second
+	 * handle of a node id ("" when any open does). */
+	const char *shared_param;
+	/* `make check` runs the suites that declare HARNESS_SHARED_SUITE once
+	 * more on it (tests/backends/dds/run-dds-suites.sh). */
+	bool extra_pass;
 };
 
 static const char *shm_unavailable(void)
@@ -82,6 +106,34 @@ static const char *dev_card_for(int node_id)
 	return dev_card_path[node_id % dev_cards];
 }
 
+/* One physical network for every test: "fresh" means zeroed. */
+static void dev_network_new(struct harness_network *net)
+{
+	rfm_node *node;
+	void *base;
+	uint64_t len;
+
+	snprintf(net->uri, sizeof(net->uri), "dev:");
+	net->size = 0;
+	if (rfm_open(harness_node_uri(net, HARNESS_ANY_NODE), &node) == 0) {
+		if (rfm_mem_map(node, &base, &len) == 0)
+			memset(base, 0, len);
+		rfm_close(node);
+	}
+}
+
+static void dev_node_uri(struct harness_network *net, int node_id)
+{
+	snprintf(net->scratch, sizeof(net->scratch), "dev:%s", dev_card_for(node_id));
+}
+
+/* The cards' network is not ours to remove. */
+static int dev_destroy(struct harness_network *net)
+{
+	(void)net;
+	return 0;
+}
+
 int harness_thread_count(void)
 {
 	DIR *d = opendir("/proc/self/task");
@@ -132,24 +184,51 @@ static const char *dds_unavailable(void)
 	return NULL;
 }
 
-static const struct harness_backend backends[] = {
-	{ "shm", shm_unavailable },
-	{ "dev", dev_unavailable },
-	{ "rfm2g", not_in_harness },
-	{ "dds", dds_unavailable },
-};
-
 /* dds: what every URI of the harness adds, so its traffic stays private. */
 static const char *dds_suffix(void)
 {
 	static char buf[48];
 
-	if (strcmp(harness_backend(), "dds"))
-		return "";
 	/* In-process peers are seen at once: a short discovery wait. */
 	snprintf(buf, sizeof(buf), "domain=%u&join=50", dds_domain);
 	return buf;
 }
+
+static const struct harness_backend backends[] = {
+	{
+		.name = "shm",
+		.caps = HARNESS_CAP_FORK | HARNESS_CAP_ANY_NODE_ID | HARNESS_CAP_SHARED_NODE_ID |
+			HARNESS_CAP_KNOWS_ATTACHED | HARNESS_CAP_OWN_NETWORKS |
+			HARNESS_CAP_WINDOW_SIZE | HARNESS_CAP_SEGMENT,
+		.unavailable = shm_unavailable,
+		.shared_param = "shared=1",
+	},
+	{
+		.name = "dev",
+		.caps = HARNESS_CAP_FORK | HARNESS_CAP_SHARED_NODE_ID,
+		.unavailable = dev_unavailable,
+		.network_new = dev_network_new,
+		.node_uri = dev_node_uri,
+		.destroy = dev_destroy,
+		.shared_param = "",
+	},
+	{
+		.name = "rfm2g",
+		.unavailable = not_in_harness,
+	},
+	{
+		/* A node id is one handle, as one card is one node. */
+		.name = "dds",
+		.caps = HARNESS_CAP_ANY_NODE_ID | HARNESS_CAP_KNOWS_ATTACHED |
+			HARNESS_CAP_OWN_NETWORKS,
+		.unavailable = dds_unavailable,
+		.uri_suffix = dds_suffix,
+		.no_fork = "a forked child cannot use Cyclone DDS once its parent has (its threads "
+			   "do not survive fork()); tests/backends/dds runs the multi-process cases "
+			   "as separate programs",
+		.extra_pass = true,
+	},
+};
 
 static const struct harness_backend *backend;
 static char progname[32];
@@ -236,9 +315,46 @@ static void cleanup_at_exit(void)
 
 /* ---- setup ---- */
 
+/*
+ * Suites that run on every backend say so with HARNESS_SHARED_SUITE()
+ * (harness.h), which defines this; elsewhere it stays undefined (NULL).
+ */
+extern const unsigned int harness_shared_suite_needs __attribute__((weak));
+
+static const struct harness_backend *find_backend(const char *name)
+{
+	for (size_t i = 0; i < sizeof(backends) / sizeof(backends[0]); i++)
+		if (!strcmp(backends[i].name, name))
+			return &backends[i];
+	return NULL;
+}
+
+/*
+ * HARNESS_PROBE, for tests/backends/dds/run-dds-suites.sh: "extra-pass"
+ * prints the backends `make check` runs the shared suites on once more;
+ * "shared" exits 0 when this program is a shared suite whose needs the
+ * backend under test has, else 77. Neither runs a test.
+ */
+static void probe(const char *what)
+{
+	if (!strcmp(what, "extra-pass")) {
+		for (size_t i = 0; i < sizeof(backends) / sizeof(backends[0]); i++)
+			if (backends[i].extra_pass)
+				printf("%s\n", backends[i].name);
+		exit(0);
+	}
+	if (!strcmp(what, "shared"))
+		exit(&harness_shared_suite_needs &&
+			     (backend->caps & harness_shared_suite_needs) == harness_shared_suite_needs ?
+			     0 : HARNESS_EXIT_SKIP);
+	fprintf(stderr, "%s: HARNESS_PROBE=%s: expected extra-pass or shared\n", progname, what);
+	exit(HARNESS_EXIT_ERROR);
+}
+
 void harness_init(void)
 {
 	const char *want = getenv("RFM_TEST_BACKEND");
+	const char *probing = getenv("HARNESS_PROBE");
 	const char *why;
 
 	/* "lt-" is libtool's prefix for the uninstalled binary. */
@@ -249,14 +365,14 @@ void harness_init(void)
 
 	if (!want || !want[0])
 		want = "shm";
-	for (size_t i = 0; i < sizeof(backends) / sizeof(backends[0]); i++)
-		if (!strcmp(backends[i].name, want))
-			backend = &backends[i];
+	backend = find_backend(want);
 	if (!backend) {
 		fprintf(stderr, "%s: SKIP: unknown backend RFM_TEST_BACKEND=%s (known: shm, dev, rfm2g, dds)\n",
 			progname, want);
 		exit(HARNESS_EXIT_SKIP);
 	}
+	if (probing && probing[0])
+		probe(probing);
 	why = backend->unavailable();
 	if (why) {
 		fprintf(stderr, "%s: SKIP: backend %s is not available: %s\n", progname, want, why);
@@ -274,6 +390,25 @@ const char *harness_backend(void)
 	return backend ? backend->name : "shm";
 }
 
+/* Before harness_init() (a constructor's question): shm:, the default. */
+static const struct harness_backend *current(void)
+{
+	return backend ? backend : &backends[0];
+}
+
+bool harness_can(unsigned int caps)
+{
+	return (current()->caps & caps) == caps;
+}
+
+void harness_require(unsigned int caps, const char *why)
+{
+	if (!harness_can(caps)) {
+		fprintf(stderr, "%s: SKIP: %s (not on %s:)\n", progname, why, harness_backend());
+		exit(HARNESS_EXIT_SKIP);
+	}
+}
+
 void harness_require_backend(const char *name)
 {
 	if (strcmp(harness_backend(), name)) {
@@ -285,11 +420,12 @@ void harness_require_backend(const char *name)
 
 const char *harness_fork_unsupported(void)
 {
-	if (!strcmp(harness_backend(), "dds"))
-		return "a forked child cannot use Cyclone DDS once its parent has (its threads "
-		       "do not survive fork()); tests/dds runs the multi-process cases as "
-		       "separate programs";
-	return NULL;
+	return harness_can(HARNESS_CAP_FORK) ? NULL : current()->no_fork;
+}
+
+int harness_node_ids(void)
+{
+	return harness_can(HARNESS_CAP_ANY_NODE_ID) ? 256 : dev_cards;
 }
 
 /* ---- networks ---- */
@@ -302,6 +438,10 @@ void harness_network_new(struct harness_network *net, uint64_t size)
 	snprintf(net->name, sizeof(net->name), "t-%s-%d-%u", progname, (int)getpid(), ++counter);
 	net->size = size;
 	snprintf(net->uri, sizeof(net->uri), "%s:%s", harness_backend(), net->name);
+	if (current()->network_new) {
+		current()->network_new(net);
+		return;
+	}
 	/*
 	 * A leftover of an earlier process that had our pid would not be fresh.
 	 * Look before destroying, so rfm_last_error() is not touched needlessly.
@@ -309,30 +449,20 @@ void harness_network_new(struct harness_network *net, uint64_t size)
 	char path[128];
 	if (harness_shm_path(net, path, sizeof(path)) && access(path, F_OK) == 0)
 		rfm_network_destroy(net->uri, RFM_DESTROY_FORCE);
-	if (!strcmp(harness_backend(), "dev")) {
-		/* One physical network for every test: "fresh" means zeroed. */
-		rfm_node *node;
-		void *base;
-		uint64_t len;
-
-		snprintf(net->uri, sizeof(net->uri), "dev:");
-		net->size = 0;
-		if (rfm_open(harness_node_uri(net, HARNESS_ANY_NODE), &node) == 0) {
-			if (rfm_mem_map(node, &base, &len) == 0)
-				memset(base, 0, len);
-			rfm_close(node);
-		}
-		return;
-	}
 	network_register(net->uri);
+}
+
+static const char *suffix(void)
+{
+	return current()->uri_suffix ? current()->uri_suffix() : "";
 }
 
 const char *harness_node_uri(struct harness_network *net, int node_id)
 {
 	char node[32] = "", size[48] = "";
 
-	if (!strcmp(harness_backend(), "dev")) {
-		snprintf(net->scratch, sizeof(net->scratch), "dev:%s", dev_card_for(node_id));
+	if (current()->node_uri) {
+		current()->node_uri(net, node_id);
 		return net->scratch;
 	}
 	if (node_id != HARNESS_ANY_NODE)
@@ -340,10 +470,26 @@ const char *harness_node_uri(struct harness_network *net, int node_id)
 	if (net->size)
 		snprintf(size, sizeof(size), "%ssize=%llu", node[0] ? "&" : "",
 			 (unsigned long long)net->size);
-	const char *extra = dds_suffix();
+	const char *extra = suffix();
 	snprintf(net->scratch, sizeof(net->scratch), "%s%s%s%s%s%s", net->uri,
 		 node[0] || size[0] || extra[0] ? "?" : "", node, size,
 		 (node[0] || size[0]) && extra[0] ? "&" : "", extra);
+	return net->scratch;
+}
+
+const char *harness_shared_node_uri(struct harness_network *net, int node_id)
+{
+	const char *param = current()->shared_param;
+	const char *uri;
+	size_t len;
+
+	if (!harness_can(HARNESS_CAP_SHARED_NODE_ID))
+		return NULL;
+	uri = harness_node_uri(net, node_id);
+	len = strlen(uri);
+	if (param[0])
+		snprintf(net->scratch + len, sizeof(net->scratch) - len, "%s%s",
+			 strchr(uri, '?') ? "&" : "?", param);
 	return net->scratch;
 }
 
@@ -356,7 +502,7 @@ const char *harness_network_uri(struct harness_network *net, const char *fmt, ..
 	va_start(ap, fmt);
 	vsnprintf(query, sizeof(query), fmt, ap);
 	va_end(ap);
-	const char *extra = dds_suffix();
+	const char *extra = suffix();
 	snprintf(net->scratch, sizeof(net->scratch), "%s%s%s%s%s", net->uri,
 		 query[0] || extra[0] ? "?" : "", query, query[0] && extra[0] ? "&" : "", extra);
 	return net->scratch;
@@ -368,8 +514,8 @@ int harness_network_destroy(struct harness_network *net)
 	 * It stays registered: a test may recreate it by opening it again,
 	 * and the exit handler must still remove it then.
 	 */
-	if (!strcmp(harness_backend(), "dev"))
-		return 0; /* the cards' network is not ours to remove */
+	if (current()->destroy)
+		return current()->destroy(net);
 	int ret = rfm_network_destroy(net->uri, RFM_DESTROY_FORCE);
 
 	return ret == RFM_ENOENT ? 0 : ret;
@@ -377,7 +523,7 @@ int harness_network_destroy(struct harness_network *net)
 
 const char *harness_shm_path(const struct harness_network *net, char *buf, size_t len)
 {
-	if (strcmp(harness_backend(), "shm"))
+	if (!harness_can(HARNESS_CAP_SEGMENT))
 		return NULL;
 	snprintf(buf, len, "/dev/shm/rfm-%s", net->name);
 	return buf;

@@ -45,11 +45,67 @@
  */
 void harness_init(void);
 
-/* The backend under test, e.g. "shm". */
+/* The backend under test, e.g. "shm": for messages and for the suites of
+ * one backend; what differs between backends is asked with harness_can(). */
 const char *harness_backend(void);
 
-/* Exit 77 (skip the program) unless the backend under test is @name. */
+/*
+ * What a backend can do, as the harness's table of backends (harness.c)
+ * declares it; suites ask harness_can() instead of comparing names.
+ */
+enum harness_caps {
+	/* A child forked by harness_child_start() may open nodes. */
+	HARNESS_CAP_FORK = 1u << 0,
+	/* Any node id 0..255 can be asked for (dev: has its cards' ids). */
+	HARNESS_CAP_ANY_NODE_ID = 1u << 1,
+	/* Two handles may hold one node id (harness_shared_node_uri()). */
+	HARNESS_CAP_SHARED_NODE_ID = 1u << 2,
+	/* The backend knows which nodes are attached besides their heartbeat
+	 * slots (rfm_health_nodes() lists a node that never beat). */
+	HARNESS_CAP_KNOWS_ATTACHED = 1u << 3,
+	/* Each harness network is created and removed by the tests (dev: has
+	 * the cards' one network, zeroed instead). */
+	HARNESS_CAP_OWN_NETWORKS = 1u << 4,
+	/* The URI's size= sets the window (a card's window is what it is). */
+	HARNESS_CAP_WINDOW_SIZE = 1u << 5,
+	/* The network is a segment file of this host (harness_shm_path()):
+	 * tests may read and forge it; rfm_network_destroy() removes it,
+	 * refuses while nodes are attached and checks its URI's parameters;
+	 * rfm_node_uri() is "shm:NAME?node=N&size=S". */
+	HARNESS_CAP_SEGMENT = 1u << 6,
+};
+
+/* True when the backend under test has every capability in @caps. */
+bool harness_can(unsigned int caps);
+
+/* For main(), after harness_init(): exit 77 (skip the program), saying
+ * @why, unless the backend has every capability in @caps. */
+void harness_require(unsigned int caps, const char *why);
+
+/* Exit 77 (skip the program) unless the backend under test is @name:
+ * for the suites of one backend (tests/backends/NAME/). */
 void harness_require_backend(const char *name);
+
+/*
+ * At file scope in a suite that runs on every backend with the
+ * capabilities @needs (0: any): tests/backends/dds/run-dds-suites.sh
+ * finds such programs by asking each (HARNESS_PROBE=shared) and runs them
+ * once more on the backends whose table entry asks for an extra pass.
+ */
+#ifdef __cplusplus
+#define HARNESS_SHARED_SUITE(needs) extern "C" const unsigned int harness_shared_suite_needs = (needs)
+#else
+#define HARNESS_SHARED_SUITE(needs) const unsigned int harness_shared_suite_needs = (needs)
+#endif
+
+extern
+#ifdef __cplusplus
+"C"
+#endif
+const unsigned int harness_shared_suite_needs;
+
+/* How many node ids a network of the backend has: 256, or dev:'s cards. */
+int harness_node_ids(void);
 
 /*
  * NULL when a child forked by harness_child_start() may open nodes of the
@@ -92,6 +148,13 @@ void harness_network_new(struct harness_network *net, uint64_t size);
 const char *harness_node_uri(struct harness_network *net, int node_id);
 
 /*
+ * URI of a second handle of node @node_id on @net (beside one opened with
+ * harness_node_uri()), or NULL without HARNESS_CAP_SHARED_NODE_ID.
+ * Returns net->scratch: valid until the next URI call on @net.
+ */
+const char *harness_shared_node_uri(struct harness_network *net, int node_id);
+
+/*
  * URI of @net with a query built from @fmt (printf-style, without the '?';
  * "" for none), for tests of the parameters themselves: e.g.
  * harness_network_uri(&net, "node=%d&size=%s", 3, "8K").
@@ -109,7 +172,7 @@ int harness_network_destroy(struct harness_network *net);
 /* dev: the number of cards (/dev/rfmN) the harness found; 0 on other backends. */
 int harness_dev_cards(void);
 
-/* shm: the file backing @net ("/dev/shm/rfm-NAME"), or NULL for other backends. */
+/* With HARNESS_CAP_SEGMENT, the file backing @net ("/dev/shm/rfm-NAME"); else NULL. */
 const char *harness_shm_path(const struct harness_network *net, char *buf, size_t len);
 
 /* The threads of this process now (/proc/self/task): what a library call

@@ -29,19 +29,19 @@ TESTS += \
 	tests/layout/test-layout-header \
 	tests/layout/test-layout-limits
 
-tests_layout_test_layout_limits_SOURCES = tests/layout/limits.c
+tests_layout_test_layout_limits_SOURCES = tests/layout/test-layout-limits.c
 tests_layout_test_layout_limits_CFLAGS = $(layout_test_cflags)
 tests_layout_test_layout_limits_LDADD = $(layout_test_ldadd)
 
-tests_layout_test_layout_parse_SOURCES = tests/layout/parse.c
+tests_layout_test_layout_parse_SOURCES = tests/layout/test-layout-parse.c
 tests_layout_test_layout_parse_CFLAGS = $(layout_test_cflags)
 tests_layout_test_layout_parse_LDADD = $(layout_test_ldadd)
 
-tests_layout_test_layout_access_SOURCES = tests/layout/access.c
+tests_layout_test_layout_access_SOURCES = tests/layout/test-layout-access.c
 tests_layout_test_layout_access_CFLAGS = $(layout_test_cflags)
 tests_layout_test_layout_access_LDADD = $(layout_test_ldadd)
 
-tests_layout_test_layout_seqlock_SOURCES = tests/layout/seqlock.c
+tests_layout_test_layout_seqlock_SOURCES = tests/layout/test-layout-seqlock.c
 tests_layout_test_layout_seqlock_CFLAGS = $(layout_test_cflags)
 tests_layout_test_layout_seqlock_LDADD = $(layout_test_ldadd)
 
@@ -49,7 +49,7 @@ tests_layout_test_layout_seqlock_LDADD = $(layout_test_ldadd)
 # make-check time, compiled into a program that checks it against the
 # library's own offsets and uses it on a live window.
 check_PROGRAMS += tests/layout/layout-gen-header
-tests_layout_layout_gen_header_SOURCES = tests/layout/gen-header.c
+tests_layout_layout_gen_header_SOURCES = tests/layout/layout-gen-header.c
 tests_layout_layout_gen_header_LDADD = src/librfm.la
 
 tests/layout/generated-layout.h: tests/layout/layout-gen-header$(EXEEXT) $(srcdir)/tests/layout/header.yaml
@@ -66,9 +66,9 @@ CLEANFILES += tests/layout/header-yaml.h tests/layout/header-yaml.h.tmp
 
 nodist_tests_layout_test_layout_header_SOURCES = tests/layout/generated-layout.h \
 	tests/layout/header-yaml.h
-tests_layout_test_layout_header_SOURCES = tests/layout/header.c
+tests_layout_test_layout_header_SOURCES = tests/layout/test-layout-header.c
 tests_layout_test_layout_header_CFLAGS = $(layout_test_cflags) -I$(builddir)/tests/layout
 tests_layout_test_layout_header_LDADD = $(layout_test_ldadd)
-tests/layout/test_layout_header-header.$(OBJEXT): tests/layout/generated-layout.h \
+tests/layout/test_layout_header-test-layout-header.$(OBJEXT): tests/layout/generated-layout.h \
 	tests/layout/header-yaml.h
 endif

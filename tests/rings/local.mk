@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# Ring and health suites (issue 5): in-process ring API, rings and
-# heartbeats across processes. Backend: RFM_TEST_BACKEND; test-rings-damage
+# Ring suites (src/ring*.c): in-process ring API, rings across processes,
+# damage, copies, inspection. Backend: RFM_TEST_BACKEND; test-rings-damage
 # forges the shm: segment, so it runs on shm: only.
 
 if WITH_TESTS
@@ -8,8 +8,6 @@ if WITH_TESTS
 ring_tests = \
 	tests/rings/test-rings-api \
 	tests/rings/test-rings-xproc \
-	tests/rings/test-health \
-	tests/rings/test-record-notify \
 	tests/rings/test-rings-damage \
 	tests/rings/test-rings-copies \
 	tests/rings/test-rings-inspect
@@ -25,13 +23,7 @@ tests_rings_test_rings_xproc_SOURCES = tests/rings/test-rings-xproc.c
 tests_rings_test_rings_xproc_CPPFLAGS = $(rfm_test_cppflags)
 tests_rings_test_rings_xproc_LDADD = $(rfm_test_ldadd)
 
-tests_rings_test_health_SOURCES = tests/rings/test-health.c
-tests_rings_test_health_CPPFLAGS = $(rfm_test_cppflags)
-tests_rings_test_health_LDADD = $(rfm_test_ldadd)
 
-tests_rings_test_record_notify_SOURCES = tests/rings/test-record-notify.c
-tests_rings_test_record_notify_CPPFLAGS = $(rfm_test_cppflags)
-tests_rings_test_record_notify_LDADD = $(rfm_test_ldadd)
 
 tests_rings_test_rings_damage_SOURCES = tests/rings/test-rings-damage.c
 tests_rings_test_rings_damage_CPPFLAGS = $(rfm_test_cppflags)

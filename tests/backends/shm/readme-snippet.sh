@@ -11,7 +11,7 @@ case $block in
 *rfm_open*) ;;
 *) echo "readme-snippet: no C block with rfm_open() in $readme" >&2; exit 1 ;;
 esac
-echo '/* Generated from README.md by tests/readme-snippet.sh: do not edit. */'
+echo '/* Generated from README.md by tests/backends/shm/readme-snippet.sh: do not edit. */'
 case $block in
 *'int main('*)
 	# The README shows a whole program: take it as it is.

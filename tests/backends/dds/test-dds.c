@@ -6,7 +6,7 @@
  * rfm_mem_flush(), interrupts that follow their data in the writer's
  * order, records, a late joiner's snapshot, presence as NODE_UP/NODE_DOWN,
  * waits that sleep at once unless spin=NS says otherwise.
- * Runs with RFM_TEST_BACKEND=dds (tests/dds/run-dds-suites.sh).
+ * Runs with RFM_TEST_BACKEND=dds (tests/backends/dds/run-dds-suites.sh).
  */
 #include <pthread.h>
 #include <unistd.h>

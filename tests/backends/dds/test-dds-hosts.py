@@ -3,7 +3,7 @@
 """The dds: backend across "hosts": network namespaces of one machine.
 
 tests/hosts/netns-lab.sh makes three namespaces on a private bridge
-(10.77.0.0/24, nothing in this namespace); one tests/dds/dds-peer runs in
+(10.77.0.0/24, nothing in this namespace); one tests/backends/dds/dds-peer runs in
 each, driven line by line: every step waits for the peer's answer (a ready
 signal), and every wait in a peer has a deadline that is only a hang guard.
 Cyclone is told to use eth0 of the namespace, unicast to the three
@@ -33,7 +33,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRCDIR = os.environ.get("srcdir", os.path.join(HERE, "..", ".."))
 LAB = os.path.join(SRCDIR, "tests", "hosts", "netns-lab.sh")
-PEER = os.path.abspath(os.environ.get("RFM_DDS_PEER", "tests/dds/dds-peer"))
+PEER = os.path.abspath(os.environ.get("RFM_DDS_PEER", "tests/backends/dds/dds-peer"))
 GUARD_MS = 20000  # hang guard of each wait, not a timing assertion
 
 INTR1, INTR2, NODE_UP, NODE_DOWN, LINK = 1, 2, 17, 18, 19
@@ -104,7 +104,7 @@ def main():
     if not has_dds:
         skip("librfm was built without Cyclone DDS (Debian: cyclonedds-dev cyclonedds-tools)")
     if not os.path.exists(PEER):
-        skip("tests/dds/dds-peer is not built")
+        skip("tests/backends/dds/dds-peer is not built")
     libpath = os.path.abspath("src/.libs")
     up = subprocess.run([LAB, "up", "3"], capture_output=True, text=True)
     if up.returncode == 77:

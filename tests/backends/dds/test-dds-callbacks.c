@@ -9,12 +9,12 @@
  * deadlock and is finished. Without the parameter callbacks stay on the
  * dispatcher.
  *
- * The events come from another process, tests/dds/dds-peer (node 2),
+ * The events come from another process, tests/backends/dds/dds-peer (node 2),
  * driven line by line on the loopback interface: in one process a write
  * reaches the other handle inside the writer's call, where callbacks never
  * run (src/backends/dds/dds-replicate.c). Every wait has a deadline that
  * is a hang guard only. Runs with RFM_TEST_BACKEND=dds
- * (tests/dds/run-dds-suites.sh).
+ * (tests/backends/dds/run-dds-suites.sh).
  */
 #include "config.h"
 
@@ -50,7 +50,7 @@ static const char *peer_program(void)
 {
 	const char *p = getenv("RFM_DDS_PEER");
 
-	return p ? p : "tests/dds/dds-peer";
+	return p ? p : "tests/backends/dds/dds-peer";
 }
 
 static void peer_start(void)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * A node driven line by line, for the multi-host tests (tests/dds/
+ * A node driven line by line, for the multi-host tests (tests/backends/dds/
  * test-dds-hosts.py runs one in each network namespace). Opens the URI of
  * argv[1], prints "ready ID" (or "error CODE MESSAGE" and exits 1), then
  * answers each command on stdin with one line:

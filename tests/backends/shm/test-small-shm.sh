@@ -20,7 +20,7 @@ if [ "${RFM_TEST_BACKEND:-shm}" != shm ]; then
 fi
 
 for f in "$top_builddir/tools/rfm" "$top_builddir/examples/minimal" \
-	"$top_builddir/tests/readme-snippet"; do
+	"$top_builddir/tests/backends/shm/readme-snippet"; do
 	if [ ! -x "$f" ]; then
 		echo "skipped: $f is not built (--enable-tools, --enable-examples)"
 		exit 77
@@ -31,7 +31,7 @@ work=$(mktemp -d) || exit 99
 trap 'rm -rf "$work"' EXIT
 
 export RFM_TOOL="$top_builddir/tools/rfm" MINIMAL="$top_builddir/examples/minimal" WORK="$work"
-export SNIPPET="$top_builddir/tests/readme-snippet"
+export SNIPPET="$top_builddir/tests/backends/shm/readme-snippet"
 export DEMO="$top_srcdir/examples/demo.sh" BUILDDIR="$top_builddir"
 unshare -m sh -ec '
 	mount --make-rprivate / 2>/dev/null || true

@@ -40,16 +40,18 @@ static struct rfm_node_info node_info(const rfm_node *node)
 	return info;
 }
 
-static bool on_dev(void)
+/* dev: the network is the cards': their ids, windows, and no network
+ * to create or remove. */
+static bool on_cards(void)
 {
-	return !strcmp(harness_backend(), "dev");
+	return !harness_can(HARNESS_CAP_OWN_NETWORKS);
 }
 
 /* The node id that opening node @id of @net gives: @id, except on dev:
  * where the harness picks a card (see harness.h). */
 static int expected_id(struct harness_network *net, int id)
 {
-	if (!on_dev())
+	if (!on_cards())
 		return id;
 	rfm_node *node = open_node(net, id);
 	int got = rfm_node_id(node);
@@ -60,9 +62,9 @@ static int expected_id(struct harness_network *net, int id)
 /* Node ids chosen by the network, segments and removal are shm: facts;
  * a card's node id is set by its hardware and the cards' network is not
  * created or removed by programs. */
-#define skip_on_dev()                                                         \
+#define skip_on_cards()                                                         \
 	do {                                                                  \
-		if (on_dev()) {                                               \
+		if (on_cards()) {                                               \
 			print_message("skipped: dev: node ids come from the " \
 				      "cards and there is no network to "     \
 				      "create or remove\n");                  \
@@ -76,7 +78,7 @@ static void open_close_and_describe(void **state)
 	rfm_node *node = open_node(net, HARNESS_ANY_NODE);
 	char want[HARNESS_URI_MAX];
 
-	if (on_dev()) {
+	if (on_cards()) {
 		/* A card: its own id, window and node count; attached nodes unknown. */
 		struct rfm_node_info info = node_info(node);
 		assert_true(rfm_node_id(node) >= 0 && rfm_node_id(node) <= RFM_NODE_ID_MAX);
@@ -94,7 +96,7 @@ static void open_close_and_describe(void **state)
 	assert_int_equal(rfm_node_id(node), 0);
 	assert_int_equal(rfm_node_size(node), WINDOW);
 	assert_string_equal(rfm_node_backend(node), harness_backend());
-	if (!strcmp(harness_backend(), "shm")) {
+	if (harness_can(HARNESS_CAP_SEGMENT)) {
 		snprintf(want, sizeof(want), "shm:%s?node=0&size=%d", net->name, WINDOW);
 		assert_string_equal(rfm_node_uri(node), want);
 	}
@@ -126,7 +128,7 @@ static void canonical_uri_reopens_the_same_node(void **state)
 	rfm_close(node);
 	assert_rfm_ok(rfm_open(uri, &node));
 	assert_int_equal(rfm_node_id(node), id);
-	assert_int_equal(rfm_node_size(node), on_dev() ? size : WINDOW);
+	assert_int_equal(rfm_node_size(node), on_cards() ? size : WINDOW);
 	assert_string_equal(rfm_node_uri(node), uri);
 	rfm_close(node);
 }
@@ -199,7 +201,7 @@ static void null_arguments(void **state)
 
 static void explicit_node_ids(void **state)
 {
-	skip_on_dev();
+	skip_on_cards();
 	struct harness_network *net = *state;
 	const int ids[] = { 0, 17, 128, RFM_NODE_ID_MAX };
 	rfm_node *nodes[4];
@@ -216,7 +218,7 @@ static void explicit_node_ids(void **state)
 
 static void first_free_node_ids(void **state)
 {
-	skip_on_dev();
+	skip_on_cards();
 	struct harness_network *net = *state;
 	rfm_node *one = open_node(net, 1), *nodes[3];
 
@@ -233,7 +235,7 @@ static void first_free_node_ids(void **state)
 
 static void node_id_reused_after_close(void **state)
 {
-	skip_on_dev();
+	skip_on_cards();
 	struct harness_network *net = *state;
 	rfm_node *a = open_node(net, HARNESS_ANY_NODE);
 	rfm_node *b = open_node(net, HARNESS_ANY_NODE);
@@ -259,7 +261,7 @@ static void node_id_reused_after_close(void **state)
 
 static void node_id_in_use(void **state)
 {
-	skip_on_dev();
+	skip_on_cards();
 	struct harness_network *net = *state;
 	rfm_node *first = open_node(net, 5), *second = (rfm_node *)0x1;
 	char pid[32];
@@ -286,7 +288,7 @@ static void node_id_in_use(void **state)
 
 static void all_node_ids_taken(void **state)
 {
-	skip_on_dev();
+	skip_on_cards();
 	struct harness_network *net = *state;
 	rfm_node **nodes = calloc(RFM_MAX_NODES, sizeof(*nodes));
 	rfm_node *extra = NULL;
@@ -429,7 +431,7 @@ static void default_uri_from_environment(void **state)
 
 	assert_rfm_ok(rfm_open(NULL, &node));
 	assert_int_equal(rfm_node_id(node), id12);
-	if (!on_dev())
+	if (!on_cards())
 		assert_int_equal(rfm_node_size(node), WINDOW);
 	rfm_close(node);
 	assert_rfm_ok(rfm_open("", &node));
@@ -437,7 +439,7 @@ static void default_uri_from_environment(void **state)
 	rfm_close(node);
 
 	/* An explicit URI wins over $RFM_URI. */
-	if (on_dev())
+	if (on_cards())
 		assert_int_equal(setenv("RFM_URI", "dev:/nonexistent-rfm-device", 1), 0);
 	assert_rfm_ok(rfm_open(harness_node_uri(net, 13), &node));
 	assert_int_equal(rfm_node_id(node), id13);
@@ -501,7 +503,7 @@ static int hold_node(struct harness_link *link, void *arg)
 
 static void killed_node_id_is_reclaimed(void **state)
 {
-	skip_on_dev();
+	skip_on_cards();
 	struct harness_network *net = *state;
 	struct harness_child child;
 	rfm_node *watcher, *node = NULL;
@@ -537,7 +539,7 @@ static void killed_node_id_is_reclaimed(void **state)
 
 static void killed_node_id_is_first_free_again(void **state)
 {
-	skip_on_dev();
+	skip_on_cards();
 	struct harness_network *net = *state;
 	struct harness_child child;
 	rfm_node *node;
@@ -576,7 +578,7 @@ static int use_inherited_handle(struct harness_link *link, void *arg)
 
 static void forked_child_does_not_keep_parents_id(void **state)
 {
-	skip_on_dev();
+	skip_on_cards();
 	struct harness_network *net = *state;
 	struct harness_child child;
 	rfm_node *watcher, *node, *again;
@@ -607,7 +609,7 @@ static void forked_child_does_not_keep_parents_id(void **state)
 
 static void child_closing_cleanly_frees_its_id(void **state)
 {
-	skip_on_dev();
+	skip_on_cards();
 	struct harness_network *net = *state;
 	struct harness_child child;
 	rfm_node *node;
@@ -631,7 +633,7 @@ static bool network_exists(const struct harness_network *net)
 
 static void destroy_refuses_busy_network(void **state)
 {
-	skip_on_dev();
+	skip_on_cards();
 	struct harness_network *net = *state;
 	rfm_node *node = open_node(net, 3);
 
@@ -647,7 +649,7 @@ static void destroy_refuses_busy_network(void **state)
 	rfm_close(node);
 
 	assert_rfm_ok(rfm_network_destroy(net->uri, 0));
-	if (!strcmp(harness_backend(), "shm"))
+	if (harness_can(HARNESS_CAP_SEGMENT))
 		assert_false(network_exists(net));
 	assert_rfm_code(rfm_network_destroy(net->uri, 0), RFM_ENOENT);
 	assert_last_error_has(net->name);
@@ -655,14 +657,14 @@ static void destroy_refuses_busy_network(void **state)
 
 static void destroy_force_cuts_off_attached_nodes(void **state)
 {
-	skip_on_dev();
+	skip_on_cards();
 	struct harness_network *net = *state;
 	rfm_node *old = open_node(net, 0), *fresh;
 	uint32_t v;
 
 	assert_rfm_ok(rfm_mem_poke32(old, 64, 111));
 	assert_rfm_ok(rfm_network_destroy(harness_node_uri(net, 99), RFM_DESTROY_FORCE));
-	if (!strcmp(harness_backend(), "shm"))
+	if (harness_can(HARNESS_CAP_SEGMENT))
 		assert_false(network_exists(net));
 
 	/* The old node keeps its (now private) window... */
@@ -695,7 +697,7 @@ static void destroy_bad_arguments(void **state)
 	assert_last_error_has("dev: backend has no network to remove");
 	assert_rfm_code(rfm_network_destroy("no-colon", 0), RFM_EURI);
 	assert_rfm_code(rfm_network_destroy("shm:bad/name", 0), RFM_EURI);
-	if (!strcmp(harness_backend(), "shm")) {
+	if (harness_can(HARNESS_CAP_SEGMENT)) {
 		assert_rfm_code(rfm_network_destroy(harness_network_uri(net, "colour=red"),
 						    RFM_DESTROY_FORCE),
 				RFM_EURI);
@@ -705,14 +707,14 @@ static void destroy_bad_arguments(void **state)
 				RFM_EURI);
 	}
 	/* None of that touched the network. */
-	assert_int_equal(node_info(node).nodes_attached, on_dev() ? 0 : 1);
+	assert_int_equal(node_info(node).nodes_attached, on_cards() ? 0 : 1);
 	assert_rfm_ok(rfm_mem_poke8(node, 0, 1));
 	rfm_close(node);
 }
 
 static void destroy_default_uri_from_environment(void **state)
 {
-	skip_on_dev();
+	skip_on_cards();
 	struct harness_network *net = *state;
 	rfm_node *node = open_node(net, 0);
 
@@ -720,7 +722,7 @@ static void destroy_default_uri_from_environment(void **state)
 	assert_int_equal(setenv("RFM_URI", harness_node_uri(net, 0), 1), 0);
 	assert_rfm_ok(rfm_network_destroy(NULL, 0));
 	unsetenv("RFM_URI");
-	if (!strcmp(harness_backend(), "shm"))
+	if (harness_can(HARNESS_CAP_SEGMENT))
 		assert_false(network_exists(net));
 }
 

@@ -1,0 +1,69 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# The core (src/: errors, versions, URIs, nodes, memory, accessors,
+# faults, real-time options) on the backend under test, RFM_TEST_BACKEND.
+
+if WITH_TESTS
+core_tests = \
+	tests/core/test-errors \
+	tests/core/test-version \
+	tests/core/test-uri \
+	tests/core/test-open \
+	tests/core/test-memory \
+	tests/core/test-access \
+	tests/core/test-multinode \
+	tests/core/test-open-race \
+	tests/core/test-publish \
+	tests/core/test-fault \
+	tests/core/test-rt
+check_PROGRAMS += $(core_tests)
+TESTS += $(core_tests)
+
+tests_core_test_rt_SOURCES = tests/core/test-rt.c
+tests_core_test_rt_CPPFLAGS = $(rfm_test_cppflags)
+tests_core_test_rt_LDADD = $(rfm_test_ldadd)
+
+tests_core_test_fault_SOURCES = tests/core/test-fault.c
+tests_core_test_fault_CPPFLAGS = $(rfm_test_cppflags)
+tests_core_test_fault_LDADD = $(rfm_test_ldadd)
+
+tests_core_test_errors_SOURCES = tests/core/test-errors.c
+tests_core_test_errors_CPPFLAGS = $(rfm_test_cppflags)
+tests_core_test_errors_LDADD = $(rfm_test_ldadd)
+
+tests_core_test_version_SOURCES = tests/core/test-version.c
+tests_core_test_version_CPPFLAGS = $(rfm_test_cppflags)
+tests_core_test_version_LDADD = $(rfm_test_ldadd)
+
+tests_core_test_uri_SOURCES = tests/core/test-uri.c
+tests_core_test_uri_CPPFLAGS = $(rfm_test_cppflags)
+tests_core_test_uri_LDADD = $(rfm_test_ldadd)
+
+tests_core_test_open_SOURCES = tests/core/test-open.c
+tests_core_test_open_CPPFLAGS = $(rfm_test_cppflags)
+tests_core_test_open_LDADD = $(rfm_test_ldadd)
+
+tests_core_test_memory_SOURCES = tests/core/test-memory.c
+tests_core_test_memory_CPPFLAGS = $(rfm_test_cppflags)
+tests_core_test_memory_LDADD = $(rfm_test_ldadd)
+
+# Looks the exported accessor twins up with dlsym().
+tests_core_test_access_SOURCES = tests/core/test-access.c
+tests_core_test_access_CPPFLAGS = $(rfm_test_cppflags) \
+	-DLIBRFM_MAP='"$(abs_top_srcdir)/src/librfm.map"'
+tests_core_test_access_LDADD = $(rfm_test_ldadd) -ldl
+
+tests_core_test_multinode_SOURCES = tests/core/test-multinode.c
+tests_core_test_multinode_CPPFLAGS = $(rfm_test_cppflags)
+tests_core_test_multinode_LDADD = $(rfm_test_ldadd)
+
+# Interposes flock() (dlsym RTLD_NEXT) to stage a creation race exactly.
+tests_core_test_open_race_SOURCES = tests/core/test-open-race.c
+tests_core_test_open_race_CPPFLAGS = $(rfm_test_cppflags)
+tests_core_test_open_race_LDADD = $(rfm_test_ldadd) -ldl
+
+tests_core_test_publish_SOURCES = tests/core/test-publish.c
+tests_core_test_publish_CPPFLAGS = $(rfm_test_cppflags)
+tests_core_test_publish_LDADD = $(rfm_test_ldadd) -ldl
+
+
+endif
