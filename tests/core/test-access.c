@@ -24,15 +24,22 @@ struct fixture {
 	uint8_t *base;
 };
 
+#define FIXTURE_NODES(f) ((rfm_node **const[]){ &(f)->node })
+
 static int setup(void **state)
 {
+	static const int ids[] = { HARNESS_ANY_NODE };
 	struct fixture *f = calloc(1, sizeof(*f));
 	void *base;
 
-	harness_network_new(&f->net, WINDOW);
-	if (rfm_open(harness_node_uri(&f->net, HARNESS_ANY_NODE), &f->node) ||
-	    rfm_mem_map(f->node, &base, NULL)) {
+	if (!f || harness_fixture_nodes(&f->net, WINDOW, ids, FIXTURE_NODES(f), 1)) {
+		free(f);
+		return -1;
+	}
+	if (rfm_mem_map(f->node, &base, NULL)) {
 		print_error("setup: %s\n", rfm_last_error());
+		harness_fixture_nodes_close(&f->net, FIXTURE_NODES(f), 1);
+		free(f);
 		return -1;
 	}
 	f->base = base;
@@ -44,8 +51,7 @@ static int teardown(void **state)
 {
 	struct fixture *f = *state;
 
-	rfm_close(f->node);
-	harness_network_destroy(&f->net);
+	harness_fixture_nodes_close(&f->net, FIXTURE_NODES(f), 1);
 	free(f);
 	return 0;
 }

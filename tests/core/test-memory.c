@@ -21,16 +21,22 @@ struct fixture {
 	uint8_t *base_a;	/* a's mapping */
 };
 
+#define FIXTURE_NODES(f) ((rfm_node **const[]){ &(f)->a, &(f)->b })
+
 static int setup(void **state)
 {
+	static const int ids[] = { 1, 2 };
 	struct fixture *f = calloc(1, sizeof(*f));
 	void *base;
 
-	harness_network_new(&f->net, 64 * 1024);
-	if (rfm_open(harness_node_uri(&f->net, 1), &f->a) ||
-	    rfm_open(harness_node_uri(&f->net, 2), &f->b) ||
-	    rfm_mem_map(f->a, &base, NULL)) {
+	if (!f || harness_fixture_nodes(&f->net, 64 * 1024, ids, FIXTURE_NODES(f), 2)) {
+		free(f);
+		return -1;
+	}
+	if (rfm_mem_map(f->a, &base, NULL)) {
 		print_error("setup: %s\n", rfm_last_error());
+		harness_fixture_nodes_close(&f->net, FIXTURE_NODES(f), 2);
+		free(f);
 		return -1;
 	}
 	f->base_a = base;
@@ -43,9 +49,7 @@ static int teardown(void **state)
 {
 	struct fixture *f = *state;
 
-	rfm_close(f->a);
-	rfm_close(f->b);
-	harness_network_destroy(&f->net);
+	harness_fixture_nodes_close(&f->net, FIXTURE_NODES(f), 2);
 	free(f);
 	return 0;
 }

@@ -92,20 +92,7 @@ static const struct bad_uri bad_queries[] = {
 
 static int setup(void **state)
 {
-	struct harness_network *net = calloc(1, sizeof(*net));
-
-	harness_network_new(net, 0);
-	*state = net;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct harness_network *net = *state;
-
-	harness_network_destroy(net);
-	free(net);
-	return 0;
+	return harness_fixture_network(state, 0);
 }
 
 /* The fixture's network must not have been created by a refused open. */
@@ -260,12 +247,12 @@ static void name_characters(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(bad_schemes_and_names, setup, teardown),
-		cmocka_unit_test_setup_teardown(bad_parameters, setup, teardown),
-		cmocka_unit_test_setup_teardown(too_long_uri, setup, teardown),
-		cmocka_unit_test_setup_teardown(numbers_in_c_notation, setup, teardown),
-		cmocka_unit_test_setup_teardown(parameters_in_any_order, setup, teardown),
-		cmocka_unit_test_setup_teardown(empty_query_is_no_parameters, setup, teardown),
+		cmocka_unit_test_setup_teardown(bad_schemes_and_names, setup, harness_fixture_teardown),
+		cmocka_unit_test_setup_teardown(bad_parameters, setup, harness_fixture_teardown),
+		cmocka_unit_test_setup_teardown(too_long_uri, setup, harness_fixture_teardown),
+		cmocka_unit_test_setup_teardown(numbers_in_c_notation, setup, harness_fixture_teardown),
+		cmocka_unit_test_setup_teardown(parameters_in_any_order, setup, harness_fixture_teardown),
+		cmocka_unit_test_setup_teardown(empty_query_is_no_parameters, setup, harness_fixture_teardown),
 		cmocka_unit_test(longest_name),
 		cmocka_unit_test(name_characters),
 	};

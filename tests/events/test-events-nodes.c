@@ -28,15 +28,15 @@ struct fixture {
 	int ida, idb, idc;
 };
 
+#define FIXTURE_NODES(f) ((rfm_node **const[]){ &(f)->a, &(f)->b, &(f)->c })
+
 static int setup(void **state)
 {
+	static const int ids[] = { 1, 2, 3 };
 	struct fixture *f = calloc(1, sizeof(*f));
 
-	harness_network_new(&f->net, 64 * 1024);
-	if (rfm_open(harness_node_uri(&f->net, 1), &f->a) ||
-	    rfm_open(harness_node_uri(&f->net, 2), &f->b) ||
-	    rfm_open(harness_node_uri(&f->net, 3), &f->c)) {
-		print_error("setup: %s\n", rfm_last_error());
+	if (!f || harness_fixture_nodes(&f->net, 64 * 1024, ids, FIXTURE_NODES(f), 3)) {
+		free(f);
 		return -1;
 	}
 	f->ida = rfm_node_id(f->a);
@@ -50,10 +50,7 @@ static int teardown(void **state)
 {
 	struct fixture *f = *state;
 
-	rfm_close(f->a);
-	rfm_close(f->b);
-	rfm_close(f->c);
-	harness_network_destroy(&f->net);
+	harness_fixture_nodes_close(&f->net, FIXTURE_NODES(f), 3);
 	free(f);
 	return 0;
 }

@@ -48,6 +48,44 @@ static inline int harness_fixture_teardown(void **state)
 	return 0;
 }
 
+/*
+ * The same for a suite whose fixture also holds open nodes: in its setup,
+ * a fresh network of @size bytes in @net and node @ids[i] (or
+ * HARNESS_ANY_NODE) opened into *@nodes[i], in order. 0, or -1 with the
+ * library's message printed and every node opened so far closed (CMocka
+ * then fails the test without calling the teardown).
+ */
+static inline int harness_fixture_nodes(struct harness_network *net, uint64_t size,
+					const int *ids, rfm_node **const *nodes, size_t n)
+{
+	harness_network_new(net, size);
+	for (size_t i = 0; i < n; i++)
+		if (rfm_open(harness_node_uri(net, ids[i]), nodes[i])) {
+			print_error("setup: node %d: %s\n", ids[i], rfm_last_error());
+			while (i--) {
+				rfm_close(*nodes[i]);
+				*nodes[i] = NULL;
+			}
+			harness_network_destroy(net);
+			return -1;
+		}
+	return 0;
+}
+
+/* Its teardown's half: every child killed, the @n nodes closed last one
+ * first (NULL ones skipped), the network destroyed. The suite frees its
+ * fixture. */
+static inline void harness_fixture_nodes_close(struct harness_network *net,
+					       rfm_node **const *nodes, size_t n)
+{
+	harness_kill_children();
+	while (n--) {
+		rfm_close(*nodes[n]);
+		*nodes[n] = NULL;
+	}
+	harness_network_destroy(net);
+}
+
 /* Skip the current test unless the backend under test is @name. */
 #define skip_unless_backend(name)                                             \
 	do {                                                                  \

@@ -21,21 +21,16 @@ HARNESS_SHARED_SUITE(0);
 #define PERIOD_NS 100000000ull
 #define EVENT_WAIT_NS 10000000000ll /* a hang guard, not a timing assertion */
 
-static struct harness_network net;
+/* The shared fixture's network (harness_fixture_network), for the
+ * children too: they inherit it through fork(). */
+static struct harness_network *net;
 
 static int setup(void **state)
 {
-	(void)state;
-	harness_network_new(&net, 1024 * 1024);
-	return 0;
-}
+	int ret = harness_fixture_network(state, 1024 * 1024);
 
-static int teardown(void **state)
-{
-	(void)state;
-	harness_kill_children();
-	harness_network_destroy(&net);
-	return 0;
+	net = *state;
+	return ret;
 }
 
 static const struct rfm_health_config hc = { .struct_size = sizeof(hc), .period_ns = PERIOD_NS };
@@ -60,7 +55,7 @@ static int beater(struct harness_link *link, void *arg)
 	rfm_node *node;
 	int id;
 
-	HARNESS_CHECK_RFM(rfm_open(harness_node_uri(&net, 2), &node));
+	HARNESS_CHECK_RFM(rfm_open(harness_node_uri(net, 2), &node));
 	HARNESS_CHECK_RFM(rfm_health_start(node, &hc));
 	id = rfm_node_id(node);
 	harness_link_send(link, &id, sizeof(id));
@@ -123,7 +118,7 @@ static void test_up_down_restart(void **state)
 	print_message("skipped: ThreadSanitizer cannot follow a fork of a threaded process\n");
 	skip();
 #endif
-	assert_rfm_ok(rfm_open(harness_node_uri(&net, 1), &mon));
+	assert_rfm_ok(rfm_open(harness_node_uri(net, 1), &mon));
 	assert_rfm_ok(rfm_event_enable(mon, RFM_EVENT_MASK_HEALTH));
 	assert_rfm_ok(rfm_health_start(mon, &hc));
 	assert_rfm_code(rfm_health_start(mon, &hc), RFM_EBUSY);
@@ -174,7 +169,7 @@ static void test_callback_down(void **state)
 	(void)state;
 	/* Health types may be handled by callbacks like network types. */
 	rfm_node *mon;
-	assert_rfm_ok(rfm_open(harness_node_uri(&net, 1), &mon));
+	assert_rfm_ok(rfm_open(harness_node_uri(net, 1), &mon));
 	/* Card status changes are health records too (none on shm:), and on dds: records lost. */
 	assert_rfm_ok(rfm_event_enable(mon, RFM_EVENT_BIT(RFM_EVENT_LINK)));
 	assert_rfm_ok(rfm_event_enable(mon, RFM_EVENT_BIT(RFM_EVENT_NODE_DOWN)));
@@ -208,8 +203,8 @@ static void test_one_writer_per_slot(void **state)
 	rfm_node *a, *b;
 
 	(void)state;
-	assert_rfm_ok(rfm_open(harness_node_uri(&net, 1), &a));
-	assert_rfm_ok(rfm_open(harness_node_uri(&net, 2), &b));
+	assert_rfm_ok(rfm_open(harness_node_uri(net, 1), &a));
+	assert_rfm_ok(rfm_open(harness_node_uri(net, 2), &b));
 	int ida = rfm_node_id(a), idb = rfm_node_id(b);
 	uint64_t at = table_at(a);
 
@@ -248,7 +243,7 @@ static void test_one_writer_per_slot(void **state)
 static const char *with_heartbeat(int id, const char *value)
 {
 	static char uri[HARNESS_URI_MAX];
-	const char *base = harness_node_uri(&net, id);
+	const char *base = harness_node_uri(net, id);
 
 	snprintf(uri, sizeof(uri), "%s%cheartbeat=%s", base, strchr(base, '?') ? '&' : '?',
 		 value);
@@ -321,7 +316,7 @@ static void test_card_status(void **state)
 	rfm_node *node;
 
 	(void)state;
-	assert_rfm_ok(rfm_open(harness_node_uri(&net, 1), &node));
+	assert_rfm_ok(rfm_open(harness_node_uri(net, 1), &node));
 	assert_rfm_ok(rfm_node_get_info(node, &info));
 	if (!has_card())
 		assert_int_equal(info.link, 0);
@@ -340,7 +335,7 @@ static void test_selftest(void **state)
 	rfm_node *node;
 
 	(void)state;
-	assert_rfm_ok(rfm_open(harness_node_uri(&net, 4), &node));
+	assert_rfm_ok(rfm_open(harness_node_uri(net, 4), &node));
 	assert_rfm_ok(rfm_mem_write(node, 256, "keep", 4));
 	assert_rfm_ok(rfm_selftest(node, 192, &res));
 	assert_int_equal(res.memory_ok, 1);
@@ -370,7 +365,7 @@ static void test_bad_input(void **state)
 
 	(void)state;
 	assert_rfm_code(rfm_health_start(NULL, NULL), RFM_EINVAL);
-	assert_rfm_ok(rfm_open(harness_node_uri(&net, 1), &node));
+	assert_rfm_ok(rfm_open(harness_node_uri(net, 1), &node));
 	assert_rfm_code(rfm_health_start(node, &bad), RFM_EINVAL);
 	bad.struct_size = 2;
 	assert_rfm_code(rfm_health_start(node, &bad), RFM_EINVAL);
@@ -387,14 +382,14 @@ static void test_bad_input(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_up_down_restart, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_callback_down, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_one_writer_per_slot, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_table_place, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_no_room_for_the_table, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_card_status, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_selftest, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_bad_input, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_up_down_restart, setup, harness_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_callback_down, setup, harness_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_one_writer_per_slot, setup, harness_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_table_place, setup, harness_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_no_room_for_the_table, setup, harness_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_card_status, setup, harness_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_selftest, setup, harness_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_bad_input, setup, harness_fixture_teardown),
 	};
 
 	harness_init();

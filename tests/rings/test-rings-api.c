@@ -22,14 +22,17 @@ struct fixture {
 	uint8_t *base;
 };
 
+#define FIXTURE_NODES(f) ((rfm_node **const[]){ &(f)->prod, &(f)->cons })
+
 static int setup(void **state)
 {
+	static const int ids[] = { 1, 2 };
 	struct fixture *f = calloc(1, sizeof(*f));
 
-	harness_network_new(&f->net, 1024 * 1024);
-	if (rfm_open(harness_node_uri(&f->net, 1), &f->prod) ||
-	    rfm_open(harness_node_uri(&f->net, 2), &f->cons))
+	if (!f || harness_fixture_nodes(&f->net, 1024 * 1024, ids, FIXTURE_NODES(f), 2)) {
+		free(f);
 		return -1;
+	}
 	rfm_mem_map(f->cons, (void **)&f->base, NULL);
 	*state = f;
 	return 0;
@@ -39,9 +42,7 @@ static int teardown(void **state)
 {
 	struct fixture *f = *state;
 
-	rfm_close(f->cons);
-	rfm_close(f->prod);
-	harness_network_destroy(&f->net);
+	harness_fixture_nodes_close(&f->net, FIXTURE_NODES(f), 2);
 	free(f);
 	return 0;
 }

@@ -22,23 +22,23 @@
 #define RING_OFF 4096
 #define HANG_ALARM_S 60
 
-static struct harness_network net;
+/* The shared fixture's network (harness_fixture_network), for the
+ * children too: they inherit it through fork(). */
+static struct harness_network *net;
 
 static int setup(void **state)
 {
-	(void)state;
-	harness_network_new(&net, 1024 * 1024);
+	int ret = harness_fixture_network(state, 1024 * 1024);
+
+	net = *state;
 	alarm(HANG_ALARM_S);
-	return 0;
+	return ret;
 }
 
 static int teardown(void **state)
 {
-	(void)state;
 	alarm(0);
-	harness_kill_children();
-	harness_network_destroy(&net);
-	return 0;
+	return harness_fixture_teardown(state);
 }
 
 static struct rfm_ring_config config(uint32_t count, uint32_t flags)
@@ -95,8 +95,8 @@ static void check_ff_slots(uint32_t flags)
 	struct rfm_ring_msg m;
 	uint64_t v;
 
-	assert_rfm_ok(rfm_open(harness_node_uri(&net, 1), &prod));
-	assert_rfm_ok(rfm_open(harness_node_uri(&net, 2), &cons));
+	assert_rfm_ok(rfm_open(harness_node_uri(net, 1), &prod));
+	assert_rfm_ok(rfm_open(harness_node_uri(net, 2), &cons));
 	assert_rfm_ok(rfm_ring_create(prod, RING_OFF, 64 * 1024, &cfg, &r));
 	assert_rfm_ok(rfm_ring_consumer_open(cons, RING_OFF, 0, &c));
 	for (v = 0; v < 3; v++)
@@ -141,8 +141,8 @@ static void test_scribbled_head(void **state)
 	uint64_t v = 1;
 
 	(void)state;
-	assert_rfm_ok(rfm_open(harness_node_uri(&net, 1), &prod));
-	assert_rfm_ok(rfm_open(harness_node_uri(&net, 2), &cons));
+	assert_rfm_ok(rfm_open(harness_node_uri(net, 1), &prod));
+	assert_rfm_ok(rfm_open(harness_node_uri(net, 2), &cons));
 	assert_rfm_ok(rfm_ring_create(prod, RING_OFF, 64 * 1024, &cfg, &r));
 	assert_rfm_ok(rfm_ring_consumer_open(cons, RING_OFF, 0, &c));
 	assert_rfm_ok(rfm_ring_publish(r, &v, sizeof(v), 0));
@@ -177,8 +177,8 @@ static void test_cancel_plain_wait(void **state)
 	uint64_t v;
 
 	(void)state;
-	assert_rfm_ok(rfm_open(harness_node_uri(&net, 1), &prod));
-	assert_rfm_ok(rfm_open(harness_node_uri(&net, 2), &cons));
+	assert_rfm_ok(rfm_open(harness_node_uri(net, 1), &prod));
+	assert_rfm_ok(rfm_open(harness_node_uri(net, 2), &cons));
 	assert_rfm_ok(rfm_ring_create(prod, RING_OFF, 64 * 1024, &cfg, &r));
 	assert_rfm_ok(rfm_ring_consumer_open(cons, RING_OFF, 0, &c));
 	/* As `rfm ring tail`'s SIGTERM handler does; the cancel is kept for the wait. */
@@ -200,7 +200,7 @@ static int bp_consumer(struct harness_link *link, void *arg)
 	uint64_t v, got = 0;
 
 	(void)arg;
-	HARNESS_CHECK_RFM(rfm_open(harness_node_uri(&net, 2), &node));
+	HARNESS_CHECK_RFM(rfm_open(harness_node_uri(net, 2), &node));
 	HARNESS_CHECK_RFM(rfm_ring_consumer_open(node, RING_OFF, RFM_RING_CONSUMER_BACKPRESSURE,
 						 &c));
 	harness_link_ready(link);
@@ -241,7 +241,7 @@ static void test_backpressure_wait_sleeps(void **state)
 	pthread_t t;
 
 	(void)state;
-	assert_rfm_ok(rfm_open(harness_node_uri(&net, 1), &prod));
+	assert_rfm_ok(rfm_open(harness_node_uri(net, 1), &prod));
 	assert_rfm_ok(rfm_ring_create(prod, RING_OFF, 64 * 1024, &cfg, &r));
 	harness_child_start(&kid, bp_consumer, NULL);
 	assert_int_equal(harness_child_wait_ready(&kid), 0);
@@ -294,7 +294,7 @@ static int record_writer(struct harness_link *link, void *arg)
 	(void)arg;
 	HARNESS_CHECK_RFM(rfm_layout_load_string(layout_text, strlen(layout_text), "t", &layout,
 						 NULL));
-	HARNESS_CHECK_RFM(rfm_open(harness_node_uri(&net, 1), &node));
+	HARNESS_CHECK_RFM(rfm_open(harness_node_uri(net, 1), &node));
 	HARNESS_CHECK_RFM(rfm_record_open(layout, node, "state.frame", &rec));
 	harness_link_ready(link);
 	harness_link_wait_go(link);
@@ -333,7 +333,7 @@ static void test_record_wait_odd_sleeps(void **state)
 
 	(void)state;
 	assert_rfm_ok(rfm_layout_load_string(layout_text, strlen(layout_text), "t", &layout, NULL));
-	assert_rfm_ok(rfm_open(harness_node_uri(&net, 2), &node));
+	assert_rfm_ok(rfm_open(harness_node_uri(net, 2), &node));
 	assert_rfm_ok(rfm_record_open(layout, node, "state.frame", &rec));
 	assert_rfm_ok(rfm_record_get_info(rec, &info));
 	assert_rfm_ok(rfm_mem_map(node, (void **)&base, NULL));

@@ -17,17 +17,17 @@ struct fixture {
 	rfm_node *prod, *cons, *monitor;
 };
 
+#define FIXTURE_NODES(f) ((rfm_node **const[]){ &(f)->prod, &(f)->cons, &(f)->monitor })
+
 static int setup(void **state)
 {
+	static const int ids[] = { 1, 2, 5 };
 	struct fixture *f = calloc(1, sizeof(*f));
 
-	if (!f)
+	if (!f || harness_fixture_nodes(&f->net, 1024 * 1024, ids, FIXTURE_NODES(f), 3)) {
+		free(f);
 		return -1;
-	harness_network_new(&f->net, 1024 * 1024);
-	if (rfm_open(harness_node_uri(&f->net, 1), &f->prod) ||
-	    rfm_open(harness_node_uri(&f->net, 2), &f->cons) ||
-	    rfm_open(harness_node_uri(&f->net, 5), &f->monitor))
-		return -1;
+	}
 	*state = f;
 	return 0;
 }
@@ -36,10 +36,7 @@ static int teardown(void **state)
 {
 	struct fixture *f = *state;
 
-	rfm_close(f->monitor);
-	rfm_close(f->cons);
-	rfm_close(f->prod);
-	harness_network_destroy(&f->net);
+	harness_fixture_nodes_close(&f->net, FIXTURE_NODES(f), 3);
 	free(f);
 	return 0;
 }

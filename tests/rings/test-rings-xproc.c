@@ -18,28 +18,23 @@
 #define RING_OFF 4096
 #define RING_SPACE (4 * 1024 * 1024)
 
-static struct harness_network net;
+/* The shared fixture's network (harness_fixture_network), for the
+ * children too: they inherit it through fork(). */
+static struct harness_network *net;
 
 static int setup(void **state)
 {
-	(void)state;
-	harness_network_new(&net, 8 * 1024 * 1024);
-	return 0;
-}
+	int ret = harness_fixture_network(state, 8 * 1024 * 1024);
 
-static int teardown(void **state)
-{
-	(void)state;
-	harness_kill_children();
-	harness_network_destroy(&net);
-	return 0;
+	net = *state;
+	return ret;
 }
 
 static const char *uri_with(int node, const char *extra)
 {
 	static char buf[HARNESS_URI_MAX + 64];
 
-	snprintf(buf, sizeof(buf), "%s&%s", harness_node_uri(&net, node), extra);
+	snprintf(buf, sizeof(buf), "%s&%s", harness_node_uri(net, node), extra);
 	return buf;
 }
 
@@ -112,7 +107,7 @@ static void test_many_consumers(void **state)
 	rfm_ring *r;
 
 	(void)state;
-	assert_rfm_ok(rfm_open(harness_node_uri(&net, 1), &prod));
+	assert_rfm_ok(rfm_open(harness_node_uri(net, 1), &prod));
 	assert_rfm_ok(rfm_ring_create(prod, RING_OFF, RING_SPACE, &cfg, &r));
 	for (int k = 0; k < MANY_CONSUMERS; k++) {
 		harness_child_start(&kids[k], consumer_child, (void *)(intptr_t)(2 + k));
@@ -149,7 +144,7 @@ static int bp_child(struct harness_link *link, void *arg)
 	struct report rep = { 0 };
 
 	(void)arg;
-	HARNESS_CHECK_RFM(rfm_open(harness_node_uri(&net, 2), &node));
+	HARNESS_CHECK_RFM(rfm_open(harness_node_uri(net, 2), &node));
 	HARNESS_CHECK_RFM(rfm_ring_consumer_open(node, RING_OFF, RFM_RING_CONSUMER_BACKPRESSURE, &c));
 	harness_link_ready(link);
 	for (uint64_t i = 0; i < BP_MSGS; i++) {
@@ -182,7 +177,7 @@ static void test_backpressure_zero_loss(void **state)
 	rfm_ring *r;
 
 	(void)state;
-	assert_rfm_ok(rfm_open(harness_node_uri(&net, 1), &prod));
+	assert_rfm_ok(rfm_open(harness_node_uri(net, 1), &prod));
 	assert_rfm_ok(rfm_ring_create(prod, RING_OFF, RING_SPACE, &cfg, &r));
 	harness_child_start(&kid, bp_child, NULL);
 	assert_int_equal(harness_child_wait_ready(&kid), 0);
@@ -206,7 +201,7 @@ static int idle_bp_child(struct harness_link *link, void *arg)
 	rfm_ring_consumer *c;
 
 	(void)arg;
-	HARNESS_CHECK_RFM(rfm_open(harness_node_uri(&net, 3), &node));
+	HARNESS_CHECK_RFM(rfm_open(harness_node_uri(net, 3), &node));
 	HARNESS_CHECK_RFM(rfm_ring_consumer_open(node, RING_OFF, RFM_RING_CONSUMER_BACKPRESSURE, &c));
 	harness_link_ready(link);
 	harness_link_wait_go(link); /* never comes: the parent kills us */
@@ -227,7 +222,7 @@ static void test_dead_consumer_releases(void **state)
 	uint64_t v = 0;
 
 	(void)state;
-	assert_rfm_ok(rfm_open(harness_node_uri(&net, 1), &prod));
+	assert_rfm_ok(rfm_open(harness_node_uri(net, 1), &prod));
 	assert_rfm_ok(rfm_ring_create(prod, RING_OFF, RING_SPACE, &cfg, &r));
 	harness_child_start(&kid, idle_bp_child, NULL);
 	assert_int_equal(harness_child_wait_ready(&kid), 0);
@@ -306,7 +301,7 @@ static int two_nodes_child(struct harness_link *link, void *arg)
 	rfm_ring_consumer *c;
 	uint64_t good;
 
-	HARNESS_CHECK_RFM(rfm_open(harness_node_uri(&net, id), &node));
+	HARNESS_CHECK_RFM(rfm_open(harness_node_uri(net, id), &node));
 	HARNESS_CHECK_RFM(rfm_ring_consumer_open(node, RING_OFF, RFM_RING_CONSUMER_BACKPRESSURE, &c));
 	harness_link_ready(link);
 	harness_link_wait_go(link);
@@ -335,7 +330,7 @@ static void test_two_nodes_open_concurrently(void **state)
 	uint64_t v, good;
 
 	(void)state;
-	assert_rfm_ok(rfm_open(harness_node_uri(&net, 1), &prod));
+	assert_rfm_ok(rfm_open(harness_node_uri(net, 1), &prod));
 	assert_rfm_ok(rfm_ring_create(prod, RING_OFF, RING_SPACE, &cfg, &r));
 	/* Both start before either is waited for: their claims race. */
 	harness_child_start(&kids[0], two_nodes_child, (void *)(intptr_t)2);
@@ -385,7 +380,7 @@ static int producer_child(struct harness_link *link, void *arg)
 	rfm_ring *r;
 
 	(void)arg;
-	HARNESS_CHECK_RFM(rfm_open(harness_node_uri(&net, 1), &node));
+	HARNESS_CHECK_RFM(rfm_open(harness_node_uri(net, 1), &node));
 	HARNESS_CHECK_RFM(rfm_ring_create(node, RING_OFF, RING_SPACE, &cfg, &r));
 	HARNESS_CHECK_RFM(rfm_health_start(node, &hc));
 	for (uint64_t i = 0; i < 10; i++)
@@ -406,7 +401,7 @@ static void test_killed_producer(void **state)
 	bool up = false;
 
 	(void)state;
-	assert_rfm_ok(rfm_open(harness_node_uri(&net, 2), &node));
+	assert_rfm_ok(rfm_open(harness_node_uri(net, 2), &node));
 	assert_rfm_ok(rfm_event_enable(node, RFM_EVENT_MASK_HEALTH));
 	assert_rfm_ok(rfm_health_start(node, &hc));
 	harness_child_start(&kid, producer_child, NULL);
@@ -444,7 +439,7 @@ static int claiming_producer_child(struct harness_link *link, void *arg)
 	void *slot;
 
 	(void)arg;
-	HARNESS_CHECK_RFM(rfm_open(harness_node_uri(&net, 1), &node));
+	HARNESS_CHECK_RFM(rfm_open(harness_node_uri(net, 1), &node));
 	HARNESS_CHECK_RFM(rfm_ring_create(node, RING_OFF, RING_SPACE, &cfg, &r));
 	for (uint64_t i = 0; i < 5; i++) {
 		fill(&m, i);
@@ -469,7 +464,7 @@ static void test_producer_killed_holding_slot(void **state)
 	rfm_ring *r;
 
 	(void)state;
-	assert_rfm_ok(rfm_open(harness_node_uri(&net, 2), &node));
+	assert_rfm_ok(rfm_open(harness_node_uri(net, 2), &node));
 	harness_child_start(&kid, claiming_producer_child, NULL);
 	assert_int_equal(harness_child_wait_ready(&kid), 0);
 	assert_rfm_ok(rfm_ring_consumer_open(node, RING_OFF, 0, &c));
@@ -484,7 +479,7 @@ static void test_producer_killed_holding_slot(void **state)
 	assert_rfm_code(rfm_ring_consume(c, &m, sizeof(m), &info, 0), RFM_EAGAIN);
 
 	/* The id is reclaimed; a new producer takes the ring over and goes on. */
-	assert_rfm_ok(rfm_open(harness_node_uri(&net, 1), &heir));
+	assert_rfm_ok(rfm_open(harness_node_uri(net, 1), &heir));
 	assert_rfm_ok(rfm_ring_attach(heir, RING_OFF, &r));
 	fill(&m, 5);
 	assert_rfm_ok(rfm_ring_publish(r, &m, sizeof(m), 0));
@@ -506,12 +501,12 @@ static void test_producer_killed_holding_slot(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_many_consumers, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_backpressure_zero_loss, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_dead_consumer_releases, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_two_nodes_open_concurrently, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_killed_producer, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_producer_killed_holding_slot, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_many_consumers, setup, harness_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_backpressure_zero_loss, setup, harness_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_dead_consumer_releases, setup, harness_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_two_nodes_open_concurrently, setup, harness_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_killed_producer, setup, harness_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_producer_killed_holding_slot, setup, harness_fixture_teardown),
 	};
 
 	harness_init();
