@@ -41,7 +41,8 @@ DEMO_PACKAGES="build-essential autoconf automake autoconf-archive libtool pkg-co
 # stress-ng is the CPU and memory load of make bench-jitter (real-time options under load).
 # chromium, chromium-driver and python3-selenium drive rfm serve's page in a
 # headless browser (tests/cli/test_serve_browser.py, make monitor-screenshot).
-# gcc-multilib builds the static 32-bit program with which make vm-stress
+# gcc-i686-linux-gnu and libc6-dev-i386-cross (its C library, only
+# recommended) build the static 32-bit program with which make vm-stress
 # checks rfm.ko's compat_ioctl path (driver/lab/guest/vmcompat.c);
 # linux-source-6.1 is where Debian ships checkpatch.pl (inside its tarball),
 # which make driver-check runs on rfm.ko's sources.
@@ -54,7 +55,7 @@ TEST_PACKAGES="libcmocka-dev python3 python3-pytest python3-matplotlib clang
 	swig python3-dev tcl-dev valgrind doxygen bash-completion
 	linux-headers-amd64 linux-headers-6.12-amd64 sparse qemu-system-x86 busybox-static cpio
 	iceoryx libiceoryx-binding-c-dev stress-ng chromium chromium-driver python3-selenium
-	gcc-multilib linux-source-6.1"
+	gcc-i686-linux-gnu libc6-dev-i386-cross linux-source-6.1"
 PACKAGES="$DEMO_PACKAGES $TEST_PACKAGES"
 
 say() { printf '\n== %s\n' "$*"; }

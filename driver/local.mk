@@ -48,7 +48,9 @@ EXTRA_DIST += \
 	driver/lab/guest/dev-suite.sh \
 	driver/lab/guest/ping-pair.sh \
 	driver/lab/guest/lab.h \
-	driver/lab/guest/vmcompat.c
+	driver/lab/guest/vmcompat.c \
+	driver/lab/guest/vmstress.sh \
+	driver/lab/guest/stress/stress.h
 
 # ---- the lab's ivshmem server (a host program, built with everything) ----
 noinst_PROGRAMS += driver/lab/rfm-ivshmem-server
@@ -57,7 +59,7 @@ driver_lab_rfm_ivshmem_server_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/driver/l
 
 # ---- programs for the guests: static, built only for vm-check/vm-bench ----
 LAB_GUEST_BINARIES = driver/lab/guest/vmtest driver/lab/guest/vmchaos driver/lab/guest/vmbench \
-	driver/lab/guest/devpair driver/lab/guest/vmstress driver/lab/guest/vmcompat64
+	driver/lab/guest/devpair driver/lab/guest/vmcompat64
 EXTRA_PROGRAMS += $(LAB_GUEST_BINARIES)
 CLEANFILES += $(LAB_GUEST_BINARIES)
 driver_lab_guest_vmtest_SOURCES = driver/lab/guest/vmtest.c driver/lab/guest/lab.h
@@ -66,19 +68,59 @@ driver_lab_guest_vmchaos_SOURCES = driver/lab/guest/vmchaos.c driver/lab/guest/l
 driver_lab_guest_vmchaos_LDFLAGS = -all-static
 driver_lab_guest_vmbench_SOURCES = driver/lab/guest/vmbench.c driver/lab/guest/lab.h
 driver_lab_guest_vmbench_LDFLAGS = -all-static
-driver_lab_guest_vmstress_SOURCES = driver/lab/guest/vmstress.c driver/lab/guest/lab.h
-driver_lab_guest_vmstress_LDFLAGS = -all-static
-driver_lab_guest_vmstress_LDADD = -lpthread
+# make vm-stress: one program per scenario on a shared helper (stress.c),
+# run in order by vmstress.sh.
+LAB_STRESS_BINARIES = driver/lab/guest/stress/stress-foreign driver/lab/guest/stress/stress-compat driver/lab/guest/stress/stress-read-only driver/lab/guest/stress/stress-ioctls driver/lab/guest/stress/stress-queue-limit driver/lab/guest/stress/stress-queue-pressure driver/lab/guest/stress/stress-blocked-reader driver/lab/guest/stress/stress-read-fault driver/lab/guest/stress/stress-stalled-copy driver/lab/guest/stress/stress-removal driver/lab/guest/stress/stress-reload driver/lab/guest/stress/stress-device-del
+LAB_GUEST_BINARIES += $(LAB_STRESS_BINARIES)
+STRESS_COMMON = driver/lab/guest/stress/stress.c driver/lab/guest/stress/stress.h driver/lab/guest/lab.h
+driver_lab_guest_stress_stress_foreign_SOURCES = driver/lab/guest/stress/foreign.c $(STRESS_COMMON)
+driver_lab_guest_stress_stress_foreign_LDFLAGS = -all-static
+driver_lab_guest_stress_stress_foreign_LDADD = -lpthread
+driver_lab_guest_stress_stress_compat_SOURCES = driver/lab/guest/stress/compat.c $(STRESS_COMMON)
+driver_lab_guest_stress_stress_compat_LDFLAGS = -all-static
+driver_lab_guest_stress_stress_compat_LDADD = -lpthread
+driver_lab_guest_stress_stress_read_only_SOURCES = driver/lab/guest/stress/read-only.c $(STRESS_COMMON)
+driver_lab_guest_stress_stress_read_only_LDFLAGS = -all-static
+driver_lab_guest_stress_stress_read_only_LDADD = -lpthread
+driver_lab_guest_stress_stress_ioctls_SOURCES = driver/lab/guest/stress/ioctls.c $(STRESS_COMMON)
+driver_lab_guest_stress_stress_ioctls_LDFLAGS = -all-static
+driver_lab_guest_stress_stress_ioctls_LDADD = -lpthread
+driver_lab_guest_stress_stress_queue_limit_SOURCES = driver/lab/guest/stress/queue-limit.c $(STRESS_COMMON)
+driver_lab_guest_stress_stress_queue_limit_LDFLAGS = -all-static
+driver_lab_guest_stress_stress_queue_limit_LDADD = -lpthread
+driver_lab_guest_stress_stress_queue_pressure_SOURCES = driver/lab/guest/stress/queue-pressure.c $(STRESS_COMMON)
+driver_lab_guest_stress_stress_queue_pressure_LDFLAGS = -all-static
+driver_lab_guest_stress_stress_queue_pressure_LDADD = -lpthread
+driver_lab_guest_stress_stress_blocked_reader_SOURCES = driver/lab/guest/stress/blocked-reader.c $(STRESS_COMMON)
+driver_lab_guest_stress_stress_blocked_reader_LDFLAGS = -all-static
+driver_lab_guest_stress_stress_blocked_reader_LDADD = -lpthread
+driver_lab_guest_stress_stress_read_fault_SOURCES = driver/lab/guest/stress/read-fault.c $(STRESS_COMMON)
+driver_lab_guest_stress_stress_read_fault_LDFLAGS = -all-static
+driver_lab_guest_stress_stress_read_fault_LDADD = -lpthread
+driver_lab_guest_stress_stress_stalled_copy_SOURCES = driver/lab/guest/stress/stalled-copy.c $(STRESS_COMMON)
+driver_lab_guest_stress_stress_stalled_copy_LDFLAGS = -all-static
+driver_lab_guest_stress_stress_stalled_copy_LDADD = -lpthread
+driver_lab_guest_stress_stress_removal_SOURCES = driver/lab/guest/stress/removal.c $(STRESS_COMMON)
+driver_lab_guest_stress_stress_removal_LDFLAGS = -all-static
+driver_lab_guest_stress_stress_removal_LDADD = -lpthread
+driver_lab_guest_stress_stress_reload_SOURCES = driver/lab/guest/stress/reload.c $(STRESS_COMMON)
+driver_lab_guest_stress_stress_reload_LDFLAGS = -all-static
+driver_lab_guest_stress_stress_reload_LDADD = -lpthread
+driver_lab_guest_stress_stress_device_del_SOURCES = driver/lab/guest/stress/device-del.c $(STRESS_COMMON)
+driver_lab_guest_stress_stress_device_del_LDFLAGS = -all-static
+driver_lab_guest_stress_stress_device_del_LDADD = -lpthread
 # Every request of the UAPI, as a 64-bit and as a static 32-bit program
-# (gcc -m32: Debian's gcc-multilib), compared inside the guest by vmstress.
+# (Debian's i686 cross compiler, gcc-i686-linux-gnu: gcc-multilib conflicts
+# with the other cross compilers), compared inside the guest by vmstress.
 driver_lab_guest_vmcompat64_SOURCES = driver/lab/guest/vmcompat.c driver/lab/guest/lab.h
 driver_lab_guest_vmcompat64_LDFLAGS = -all-static
 CLEANFILES += driver/lab/guest/vmcompat32
+VMCOMPAT32_CC = i686-linux-gnu-gcc
 driver/lab/guest/vmcompat32: $(top_srcdir)/driver/lab/guest/vmcompat.c $(top_srcdir)/driver/lab/guest/lab.h
 	@$(MKDIR_P) driver/lab/guest
-	$(AM_V_CC)$(CC) -m32 -static $(AM_CPPFLAGS) $(AM_CFLAGS) $(CFLAGS) \
+	$(AM_V_CC)$(VMCOMPAT32_CC) -static $(AM_CPPFLAGS) $(AM_CFLAGS) $(CFLAGS) \
 		-o $@ $(top_srcdir)/driver/lab/guest/vmcompat.c || { \
-		echo "vmcompat32: no 32-bit C library (Debian: gcc-multilib)" >&2; exit 1; }
+		echo "vmcompat32: no 32-bit compiler (Debian: gcc-i686-linux-gnu)" >&2; exit 1; }
 # Over librfm (dynamic: vm-run.sh copies its libraries into the guests).
 driver_lab_guest_devpair_SOURCES = driver/lab/guest/devpair.c driver/lab/guest/lab.h
 driver_lab_guest_devpair_LDADD = src/librfm.la
@@ -235,23 +277,28 @@ vm-check: driver driver/lab/rfm-ivshmem-server$(EXEEXT) driver/lab/guest/vmtest$
 	$(VM_RUN) -o $(LAB_DIR)/devsuite -n 1 -d 3 -m 4M $(VM_DEV_LIBS) \
 		-B $(top_srcdir)/driver/lab/guest/dev-suite.sh $$bins dev-suite.sh $$names
 
-# What a distribution's maintainer checks (driver/lab/guest/vmstress.c), in
-# one guest that also has a foreign ivshmem-plain device: its memory (a
-# host file, zeros) must still be zeros afterwards. Once per installed
-# Debian kernel (6.1 and 6.12), with driver-check's builds of the module.
-vm-stress: driver-check driver/lab/rfm-ivshmem-server$(EXEEXT) driver/lab/guest/vmstress$(EXEEXT) \
+# What a distribution's maintainer checks (driver/lab/guest/stress/, one
+# program per scenario, run by vmstress.sh), in one guest that also has a
+# foreign ivshmem-plain device: its memory (a host file, zeros) must still
+# be zeros afterwards. Once per installed Debian kernel (6.1 and 6.12), with
+# driver-check's builds of the module; VM_STRESS_KERNELS="6.12.117+deb12-amd64
+# ..." picks some of them.
+VM_STRESS_KERNELS = $$(ls -d /usr/src/linux-headers-*[0-9]-amd64 | sed 's,^/usr/src/linux-headers-,,' | sort -V)
+vm-stress: driver-check driver/lab/rfm-ivshmem-server$(EXEEXT) $(LAB_STRESS_BINARIES:=$(EXEEXT)) \
 		driver/lab/guest/vmcompat64$(EXEEXT) driver/lab/guest/vmcompat32
 	@$(MKDIR_P) $(LAB_DIR)
-	@for kdir in $$(ls -d /usr/src/linux-headers-*[0-9]-amd64 | sort -V); do \
-		ver=$${kdir#/usr/src/linux-headers-}; foreign=$(LAB_DIR)/vmstress-foreign-$$ver.mem; \
+	@for ver in $(VM_STRESS_KERNELS); do \
+		kdir=/usr/src/linux-headers-$$ver; foreign=$(LAB_DIR)/vmstress-foreign-$$ver.mem; \
 		rm -f $$foreign && truncate -s 4M $$foreign || exit 1; \
 		echo "vm-stress: rfm.ko on Linux $$ver"; \
+		bins=; for p in $(LAB_STRESS_BINARIES); do bins="$$bins -B $$p$(EXEEXT)"; done; \
 		bash $(top_srcdir)/driver/lab/vm-run.sh -M $(DRIVER_CHECK_DIR)/$$ver/rfm.ko \
 			-s $(abs_builddir)/driver/lab/rfm-ivshmem-server$(EXEEXT) -k $$kdir \
 			-c $(LAB_DIR)/cache -o $(LAB_DIR)/vmstress-$$ver \
-			-B driver/lab/guest/vmstress$(EXEEXT) -B driver/lab/guest/vmcompat64$(EXEEXT) \
+			-B $(top_srcdir)/driver/lab/guest/vmstress.sh $$bins \
+			-B driver/lab/guest/vmcompat64$(EXEEXT) \
 			-B driver/lab/guest/vmcompat32 -n 1 -m 16M -t 480 -H -F $$foreign \
-			vmstress || exit 1; \
+			vmstress.sh || exit 1; \
 		if cmp -s -n 4194304 $$foreign /dev/zero; then \
 			echo "foreign: 1 passed, 0 failed (the foreign ivshmem memory is untouched)"; \
 		else \
