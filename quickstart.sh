@@ -36,7 +36,9 @@ DEMO_PACKAGES="build-essential autoconf automake autoconf-archive libtool pkg-co
 # linux-headers build the kernel module, and QEMU, busybox and cpio boot the
 # virtual lab where two guests run it on a virtual RFM card (make vm-check);
 # linux-headers-6.12-amd64 too, so make driver-check builds rfm.ko for both
-# of Debian 12's kernels (6.1 and 6.12); sparse checks the driver there.
+# of Debian 12's kernels (6.1 and 6.12); linux-headers-rt-amd64 (6.1) and
+# linux-headers-6.12-rt-amd64 build it for their PREEMPT_RT flavours too;
+# sparse checks the driver there.
 # iceoryx and its C binding are what bench-rings compares rings against.
 # stress-ng is the CPU and memory load of make bench-jitter (real-time options under load).
 # chromium, chromium-driver and python3-selenium drive rfm serve's page in a
@@ -53,7 +55,8 @@ DEMO_PACKAGES="build-essential autoconf automake autoconf-archive libtool pkg-co
 TEST_PACKAGES="libcmocka-dev python3 python3-pytest python3-matplotlib clang
 	cyclonedds-dev cyclonedds-tools iproute2
 	swig python3-dev tcl-dev valgrind doxygen bash-completion
-	linux-headers-amd64 linux-headers-6.12-amd64 sparse qemu-system-x86 busybox-static cpio
+	linux-headers-amd64 linux-headers-6.12-amd64 linux-headers-rt-amd64 linux-headers-6.12-rt-amd64
+	sparse qemu-system-x86 busybox-static cpio
 	iceoryx libiceoryx-binding-c-dev stress-ng chromium chromium-driver python3-selenium
 	gcc-i686-linux-gnu libc6-dev-i386-cross linux-source-6.1"
 PACKAGES="$DEMO_PACKAGES $TEST_PACKAGES"

@@ -181,7 +181,8 @@ driver:
 	done
 	$(MAKE) -C $(KERNEL_HEADERS) M=$(DRIVER_BUILD_DIR) KCFLAGS=-Werror modules
 
-# Every installed kernel's headers (Debian 12: 6.1 and 6.12), W=1 and
+# Every installed kernel's headers (Debian 12: 6.1 and 6.12, each also as
+# PREEMPT_RT: linux-headers-rt-amd64, linux-headers-6.12-rt-amd64), W=1 and
 # sparse (when installed), no warning allowed: a distribution builds the
 # module for each of them. Then checkpatch --strict, no message allowed:
 # Debian ships checkpatch.pl only inside linux-source-*'s tarball, so the
@@ -202,7 +203,8 @@ driver-check:
 			cat $$d/build.log; echo "driver-check: FAIL: $$ver"; exit 1; }; \
 		if grep -i 'warning' $$d/build.log; then \
 			echo "driver-check: FAIL: warnings with $$ver"; exit 1; fi; \
-		echo "driver-check: $$ver: W=1$${check:+ and sparse} clean"; n=$$((n + 1)); \
+		rt=; grep -qx 'CONFIG_PREEMPT_RT=y' $$kdir/.config 2>/dev/null && rt=" (PREEMPT_RT)"; \
+		echo "driver-check: $$ver$$rt: W=1$${check:+ and sparse} clean"; n=$$((n + 1)); \
 	done; \
 	test $$n -gt 0 || { echo "driver-check: no /usr/src/linux-headers-*-amd64" >&2; exit 1; }; \
 	cp="$(CHECKPATCH)"; src=$$(ls /usr/src/linux-source-*.tar.xz 2>/dev/null | sort -V | tail -1); \

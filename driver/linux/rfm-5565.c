@@ -29,7 +29,14 @@ struct rfm_5565 {
 	void __iomem *bar[RFM5565_BAR_REGS + 1];	/* BAR0 (PLX) and BAR2 (RFM) */
 	struct rfm5565 hw;
 	struct rfm5565_io io;
-	spinlock_t irq_lock;		/* hard IRQ vs LIER and DMA register changes */
+	/*
+	 * Hard IRQ vs LIER and DMA register changes. Raw: every section is a
+	 * few register accesses (never a sleep), and on PREEMPT_RT a sleeping
+	 * lock here would let a preempted holder stall the shared line's
+	 * claim; raw locks are also annotated for sparse in every kernel's
+	 * headers (6.1's RT spinlocks are not).
+	 */
+	raw_spinlock_t irq_lock;
 	u32 pending;			/* claimed, not yet serviced; under irq_lock */
 	wait_queue_head_t dma_wq;	/* the transfer's waiter */
 	bool dma_finished;		/* done reported for the armed transfer; irq_lock */
@@ -81,9 +88,9 @@ static bool dma_finished(struct rfm_5565 *p)
 {
 	bool done;
 
-	spin_lock_irq(&p->irq_lock);
+	raw_spin_lock_irq(&p->irq_lock);
 	done = p->dma_finished;
-	spin_unlock_irq(&p->irq_lock);
+	raw_spin_unlock_irq(&p->irq_lock);
 	return done;
 }
 
@@ -115,14 +122,14 @@ static void io_lock(void *ctx) __acquires(ctx)
 {
 	struct rfm_5565 *p = ctx;
 
-	spin_lock_irq(&p->irq_lock);
+	raw_spin_lock_irq(&p->irq_lock);
 }
 
 static void io_unlock(void *ctx) __releases(ctx)
 {
 	struct rfm_5565 *p = ctx;
 
-	spin_unlock_irq(&p->irq_lock);
+	raw_spin_unlock_irq(&p->irq_lock);
 }
 
 /* ---- interrupts ---- */
@@ -133,12 +140,12 @@ static irqreturn_t rfm_5565_hardirq(int irq, void *data)
 	bool dma_done;
 	u32 pending;
 
-	spin_lock(&p->irq_lock);
+	raw_spin_lock(&p->irq_lock);
 	pending = rfm5565_irq_claim(&p->hw, &dma_done);
 	p->pending |= pending;
 	if (dma_done)
 		p->dma_finished = true;
-	spin_unlock(&p->irq_lock);
+	raw_spin_unlock(&p->irq_lock);
 
 	if (!pending && !dma_done)
 		return IRQ_NONE;	/* another device on the shared line, or no card */
@@ -160,16 +167,16 @@ static irqreturn_t rfm_5565_thread(int irq, void *data)
 	struct rfm_5565 *p = data;
 	u32 pending;
 
-	spin_lock_irq(&p->irq_lock);
+	raw_spin_lock_irq(&p->irq_lock);
 	pending = p->pending;
 	p->pending = 0;
-	spin_unlock_irq(&p->irq_lock);
+	raw_spin_unlock_irq(&p->irq_lock);
 
 	rfm5565_service(&p->hw, pending, deliver, p);
 
-	spin_lock_irq(&p->irq_lock);
+	raw_spin_lock_irq(&p->irq_lock);
 	rfm5565_unmask(&p->hw, pending);
-	spin_unlock_irq(&p->irq_lock);
+	raw_spin_unlock_irq(&p->irq_lock);
 	return IRQ_HANDLED;
 }
 
@@ -186,10 +193,10 @@ static void rfm_5565_set_mask(struct rfm_card *card, u32 mask)
 {
 	struct rfm_5565 *p = card->priv;
 
-	spin_lock_irq(&p->irq_lock);
+	raw_spin_lock_irq(&p->irq_lock);
 	p->status_mask = mask;
 	rfm5565_set_status_events(&p->hw, mask);
-	spin_unlock_irq(&p->irq_lock);
+	raw_spin_unlock_irq(&p->irq_lock);
 }
 
 /*
@@ -331,7 +338,7 @@ int rfm_5565_probe(struct pci_dev *pdev)
 	p->card = card;
 	p->bar[RFM5565_BAR_PLX] = pcim_iomap_table(pdev)[RFM5565_BAR_PLX];
 	p->bar[RFM5565_BAR_REGS] = pcim_iomap_table(pdev)[RFM5565_BAR_REGS];
-	spin_lock_init(&p->irq_lock);
+	raw_spin_lock_init(&p->irq_lock);
 	init_waitqueue_head(&p->dma_wq);
 	mutex_init(&p->dma_lock);
 	p->io = (struct rfm5565_io){
@@ -373,9 +380,9 @@ int rfm_5565_probe(struct pci_dev *pdev)
 		goto err_put;
 	}
 	p->irq_requested = true;
-	spin_lock_irq(&p->irq_lock);
+	raw_spin_lock_irq(&p->irq_lock);
 	rfm5565_irq_enable(&p->hw);
-	spin_unlock_irq(&p->irq_lock);
+	raw_spin_unlock_irq(&p->irq_lock);
 
 	bar_len = pci_resource_len(pdev, RFM5565_BAR_MEM);
 	card->ops = &rfm_5565_ops;
@@ -411,9 +418,9 @@ err_put:
  */
 static void quiesce(struct rfm_5565 *p)
 {
-	spin_lock_irq(&p->irq_lock);
+	raw_spin_lock_irq(&p->irq_lock);
 	rfm5565_irq_disable(&p->hw);
-	spin_unlock_irq(&p->irq_lock);
+	raw_spin_unlock_irq(&p->irq_lock);
 	if (p->irq_requested) {
 		free_irq(p->irq, p);
 		p->irq_requested = false;
@@ -437,9 +444,9 @@ void rfm_5565_shutdown(struct pci_dev *pdev)
 	struct rfm_card *card = pci_get_drvdata(pdev);
 	struct rfm_5565 *p = card->priv;
 
-	spin_lock_irq(&p->irq_lock);
+	raw_spin_lock_irq(&p->irq_lock);
 	rfm5565_irq_disable(&p->hw);
-	spin_unlock_irq(&p->irq_lock);
+	raw_spin_unlock_irq(&p->irq_lock);
 	synchronize_irq(p->irq);
 	rfm5565_stop(&p->hw);
 }
@@ -457,9 +464,9 @@ int rfm_5565_resume(struct device *dev)
 	struct rfm_5565 *p = card->priv;
 
 	rfm5565_start(&p->hw);
-	spin_lock_irq(&p->irq_lock);
+	raw_spin_lock_irq(&p->irq_lock);
 	rfm5565_set_status_events(&p->hw, p->status_mask);
 	rfm5565_irq_enable(&p->hw);
-	spin_unlock_irq(&p->irq_lock);
+	raw_spin_unlock_irq(&p->irq_lock);
 	return 0;
 }
