@@ -223,7 +223,7 @@ static int selftest_run(struct cli *cli, int argc, char **argv)
 
 const struct cli_command cli_cmd_selftest = {
 	.name = "selftest",
-	.args = "[--offset OFFSET] | --system [--cpu LIST]",
+	.args = "[--offset OFFSET] | --system [--cpu LIST] [--rt-prio P]",
 	.summary = "Test the own node (loopback event, write/readback), or the machine",
 	.help = "Send an event to this node with loopback and take it back; with --offset,\n"
 		"first write patterns to 64 bytes at OFFSET, read them back and restore\n"
@@ -238,10 +238,13 @@ const struct cli_command cli_cmd_selftest = {
 		"\n"
 		"With --system, opens no node: checks the machine for a real-time loop on\n"
 		"the CPUs of --cpu LIST (default: all allowed), each finding with its fix\n"
-		"(see docs/tuning.md). Exit 1 when a check fails for those CPUs. JSON keys:\n"
-		"cpus, cpus_chosen, passed, failed, warnings, checks: {KEY: {status (ok,\n"
+		"(see docs/tuning.md); --rt-prio P is the loop's SCHED_FIFO priority, which\n"
+		"the card's interrupt threads must be above. Exit 1 when a check fails for\n"
+		"those CPUs or that priority. JSON keys:\n"
+		"cpus, cpus_chosen, rt_prio, passed, failed, warnings, checks: {KEY: {status (ok,\n"
 		"warn, fail, unknown), finding, fix}} for kernel_preempt, isolcpus,\n"
-		"nohz_full, cpu_governor, cpu_idle, irqbalance, irq_affinity, transparent_hugepages,\n"
-		"swap, timer_slack, rt_throttling, rt_permission, memlock_limit, hugepages.\n",
+		"nohz_full, cpu_governor, cpu_idle, irqbalance, irq_affinity, irq_thread,\n"
+		"transparent_hugepages, swap, timer_slack, rt_throttling, rt_permission,\n"
+		"memlock_limit, hugepages.\n",
 	.run = selftest_run,
 };

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * rfm selftest --system [--cpu LIST]: run every check of system-checks.c
+ * rfm selftest --system [--cpu LIST] [--rt-prio P]: run every check of system-checks.c
  * and report each finding with its fix, as text or one JSON object. Exit
  * 1 when a check failed for the chosen CPUs, 0 otherwise (warnings too).
  */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "rt-util.h"
@@ -14,6 +15,7 @@
 static const struct option system_options[] = {
 	{ "system", no_argument, NULL, 's' },
 	{ "cpu", required_argument, NULL, 'c' },
+	{ "rt-prio", required_argument, NULL, 'p' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -22,7 +24,17 @@ static int parse_scope(struct cli *cli, int argc, char **argv, struct check_scop
 	int opt;
 
 	memset(scope, 0, sizeof(*scope));
-	while ((opt = cli_getopt(cli, argc, argv, "sc:", system_options)) > 0) {
+	while ((opt = cli_getopt(cli, argc, argv, "sc:p:", system_options)) > 0) {
+		if (opt == 'p') {
+			char *end;
+			long prio = strtol(optarg, &end, 10);
+
+			if (*end || end == optarg || prio < 1 || prio > 99)
+				return cli_usage_error(cli, "--rt-prio must be 1..99, not '%s'",
+						       optarg);
+			scope->rt_prio = (int)prio;
+			continue;
+		}
 		if (opt != 'c')
 			continue;
 		if (rt_parse_cpu_list(optarg, &scope->cpus) || !CPU_COUNT(&scope->cpus))
@@ -80,6 +92,7 @@ int cli_selftest_system(struct cli *cli, int argc, char **argv)
 	if (obj) {
 		cli_json_add_string(obj, "cpus", scope.cpu_list);
 		cli_json_add_bool(obj, "cpus_chosen", scope.cpus_chosen);
+		cli_json_add_u64(obj, "rt_prio", (uint64_t)scope.rt_prio);
 		cli_json_add_bool(obj, "passed", failed == 0);
 		cli_json_add_u64(obj, "failed", failed);
 		cli_json_add_u64(obj, "warnings", warned);

@@ -47,6 +47,7 @@ tools_rfm_SOURCES = \
 	tools/rt-util.c \
 	tools/system-checks.h \
 	tools/system-checks.c \
+	tools/system-check-irq-thread.c \
 	tools/cmd-selftest-system.c \
 	tools/cmd-jitter.c \
 	tools/cmd-list.c \

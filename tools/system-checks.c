@@ -461,6 +461,7 @@ const struct system_check system_checks[] = {
 	{ "cpu_idle", "C-states (cpuidle)", check_cpuidle },
 	{ "irqbalance", "interrupt balancing (irqbalance)", check_irqbalance },
 	{ "irq_affinity", "card and default IRQ affinity", check_irq_affinity },
+	{ "irq_thread", "card IRQ thread priority and CPUs", check_irq_thread },
 	{ "transparent_hugepages", "transparent huge pages", check_thp },
 	{ "swap", "swap", check_swap },
 	{ "timer_slack", "timer slack", check_timer_slack },

@@ -31,6 +31,7 @@ struct check_scope {
 	cpu_set_t cpus;		/* the loop's CPUs: --cpu, else the CPUs allowed */
 	bool cpus_chosen;	/* --cpu was given: CPU-specific problems are failures */
 	char cpu_list[128];	/* cpus as a list, for messages */
+	int rt_prio;		/* the loop's SCHED_FIFO priority: --rt-prio, 0 when not given */
 };
 
 struct system_check {
@@ -44,7 +45,10 @@ extern const struct system_check system_checks[];
 
 const char *check_status_name(enum check_status status);
 
-/* rfm selftest --system [--cpu LIST]: called by rfm selftest (cmd-health.c). */
+/* The card's interrupt threads above the loop's priority (system-check-irq-thread.c). */
+void check_irq_thread(const struct check_scope *scope, struct check_result *res);
+
+/* rfm selftest --system [--cpu LIST] [--rt-prio P]: called by rfm selftest (cmd-health.c). */
 int cli_selftest_system(struct cli *cli, int argc, char **argv);
 
 #endif /* RFM_TOOLS_SYSTEM_CHECKS_H */

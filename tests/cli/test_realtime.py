@@ -13,6 +13,7 @@ from conftest import ok, usage_error
 
 CHECK_KEYS = {
     "kernel_preempt", "isolcpus", "nohz_full", "cpu_governor", "cpu_idle", "irqbalance", "irq_affinity",
+    "irq_thread",
     "transparent_hugepages", "swap", "timer_slack", "rt_throttling", "rt_permission",
     "memlock_limit", "hugepages",
 }
@@ -90,6 +91,67 @@ def test_system_text_lists_fixes(rfm):
 def test_system_bad_cpu_list(rfm):
     usage_error(rfm("selftest", "--system", "--cpu", "1-"), "--cpu '1-' is not a CPU list",
                 "selftest")
+
+
+def test_system_bad_rt_prio(rfm):
+    for bad in ("0", "100", "x", "5x"):
+        usage_error(rfm("selftest", "--system", "--rt-prio", bad), "--rt-prio must be 1..99",
+                    "selftest")
+
+
+FAKE_IRQ_THREAD = "irq/9-rfm-fake"
+
+
+@pytest.fixture
+def fake_irq_thread():
+    """A process named as a card's interrupt thread is (the check goes by name), at
+    SCHED_OTHER; it says ready once renamed and leaves when its stdin closes."""
+    code = ("import ctypes, sys; ctypes.CDLL(None).prctl(15, sys.argv[1].encode(), 0, 0, 0); "
+            "print('ready', flush=True); sys.stdin.read()")
+    proc = subprocess.Popen(["/usr/bin/python3", "-c", code, FAKE_IRQ_THREAD],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert proc.stdout.readline().strip() == "ready"
+    yield proc
+    proc.stdin.close()
+    proc.wait(timeout=30)
+
+
+def test_system_irq_thread_below_the_loop_fails(rfm, fake_irq_thread):
+    report = check_report(rfm("selftest", "--system", "--rt-prio", "60", "--json"),
+                          report_list(allowed_cpus()))
+    assert report["rt_prio"] == 60
+    check = report["checks"]["irq_thread"]
+    assert check["status"] == "fail", check
+    assert f"(pid {fake_irq_thread.pid}) not real-time 0" in check["finding"], check
+    assert "not above the loop's 60" in check["finding"], check
+    assert "irq_prio=61" in check["fix"] and f"chrt -f -p 61 " in check["fix"], check
+    # Without the loop's priority: only a warning (not real-time at all).
+    report = check_report(rfm("selftest", "--system", "--json"), report_list(allowed_cpus()))
+    assert report["rt_prio"] == 0
+    assert report["checks"]["irq_thread"]["status"] == "warn", report
+
+
+def test_system_irq_thread_above_the_loop(rfm, fake_irq_thread):
+    if os.geteuid() != 0 and resource.getrlimit(resource.RLIMIT_RTPRIO)[0] < 70:
+        pytest.skip("SCHED_FIFO 70 needs root or RLIMIT_RTPRIO >= 70")
+    os.sched_setscheduler(fake_irq_thread.pid, os.SCHED_FIFO, os.sched_param(70))
+    cpus = allowed_cpus()
+    check = check_report(rfm("selftest", "--system", "--rt-prio", "60", "--json"),
+                         report_list(cpus))["checks"]["irq_thread"]
+    assert check["status"] == "ok", check
+    assert f"{FAKE_IRQ_THREAD} (pid {fake_irq_thread.pid}) SCHED_FIFO 70" in check["finding"]
+    assert check_report(rfm("selftest", "--system", "--rt-prio", "70", "--json"),
+                        report_list(cpus))["checks"]["irq_thread"]["status"] == "fail"
+    if len(cpus) > 1:
+        # Allowed on every CPU, the loop on one: it may land on either side.
+        check = check_report(rfm("selftest", "--system", "--rt-prio", "60", "--cpu",
+                                 str(cpus[-1]), "--json"), str(cpus[-1]))["checks"]["irq_thread"]
+        assert check["status"] == "warn", check
+        assert "smp_affinity_list" in check["fix"], check
+        os.sched_setaffinity(fake_irq_thread.pid, {cpus[0]})
+        check = check_report(rfm("selftest", "--system", "--rt-prio", "60", "--cpu",
+                                 str(cpus[-1]), "--json"), str(cpus[-1]))["checks"]["irq_thread"]
+        assert check["status"] == "ok", check
 
 
 def test_jitter_timer_json(rfm):
