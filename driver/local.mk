@@ -10,6 +10,7 @@
 #   make vm-check   build rfm.ko and run the two-guest tests in QEMU (TCG):
 #                   vmtest (the ivshmem server is stopped under it once both
 #                   guests' doorbells worked), then vmchaos (a guest dies)
+#   make vm-check-rt  vm-check and rt-smoke.sh in PREEMPT_RT guests
 #   make vm-stress  removal under load, reloads, read-only opens, ioctl
 #                   fuzzing, queue memory, a foreign ivshmem device (QEMU)
 #   make vm-bench   event round trip through rfm.ko vs a bare doorbell, in QEMU
@@ -31,7 +32,9 @@ DRIVER_KBUILD_FILES = \
 	driver/linux/rfm5565-hw.c \
 	driver/linux/rfm-sysfs.c \
 	driver/linux/rfm-file.h \
-	driver/linux/rfm-ioctl.c
+	driver/linux/rfm-ioctl.c \
+	driver/linux/rfm-irq-prio.h \
+	driver/linux/rfm-irq-prio.c
 # /proc/rfm2g for RFM2g utilities (issue 14).
 DRIVER_KBUILD_FILES += driver/linux/rfm-procfs.h driver/linux/rfm-procfs.c
 DRIVER_UAPI_FILES = \
@@ -50,6 +53,7 @@ EXTRA_DIST += \
 	driver/lab/guest/lab.h \
 	driver/lab/guest/vmcompat.c \
 	driver/lab/guest/vmstress.sh \
+	driver/lab/guest/rt-smoke.sh \
 	driver/lab/guest/stress/stress.h
 
 # ---- the lab's ivshmem server (a host program, built with everything) ----
@@ -164,7 +168,8 @@ DRIVER_BUILD_DIR = $(abs_builddir)/driver/linux-build
 RFM_KO = $(DRIVER_BUILD_DIR)/rfm.ko
 LAB_DIR = $(abs_builddir)/driver/lab
 
-.PHONY: driver driver-check vm-check vm-stress vm-bench clean-driver-local
+.PHONY: driver driver-check vm-check vm-check-rt vm-check-guests vm-rt-smoke vm-stress vm-bench \
+	clean-driver-local
 
 driver:
 	@test -n "$(KERNEL_HEADERS)" && test -d "$(KERNEL_HEADERS)" || { \
@@ -228,9 +233,15 @@ driver-check:
 	fi; \
 	echo "driver-check: $$n passed, 0 failed"
 
-VM_RUN = bash $(top_srcdir)/driver/lab/vm-run.sh -M $(RFM_KO) \
+# The guests' kernel and module, and where their logs go: vm-check boots
+# the stock kernel of $(KERNEL_HEADERS) with `make driver`'s module;
+# vm-check-rt passes the PREEMPT_RT kernel's, built by driver-check.
+VM_KO = $(RFM_KO)
+VM_KDIR = $(KERNEL_HEADERS)
+VM_OUT = $(LAB_DIR)
+VM_RUN = bash $(top_srcdir)/driver/lab/vm-run.sh -M $(VM_KO) \
 	-s $(abs_builddir)/driver/lab/rfm-ivshmem-server$(EXEEXT) \
-	-k $(KERNEL_HEADERS) -c $(LAB_DIR)/cache
+	-k $(VM_KDIR) -c $(LAB_DIR)/cache
 
 # The library's own test programs against dev: in one guest with three
 # virtual cards (dynamic programs: vm-run.sh copies their libraries).
@@ -254,38 +265,72 @@ VM_DEV_LIBS = -L src/.libs -L src/librfm2g/.libs
 # `rfm ping --mode event` across two guests, as a user runs the CLI.
 if WITH_TOOLS
 VM_PING_DEPS = tools/rfm$(EXEEXT)
-VM_PING = $(VM_RUN) -o $(LAB_DIR)/pingpair -L src/.libs -m 4M -n 2 \
+VM_PING = $(VM_RUN) -o $(VM_OUT)/pingpair -L src/.libs -m 4M -n 2 \
 	-B $(top_srcdir)/driver/lab/guest/ping-pair.sh -B tools/.libs/rfm$(EXEEXT) ping-pair.sh 300 && \
-	grep -a '^bench:' $(LAB_DIR)/pingpair/guest*.log | sed 's/^.*bench: /bench: /'
+	grep -a '^bench:' $(VM_OUT)/pingpair/guest*.log | sed 's/^.*bench: /bench: /'
+# vm-check-rt's own checks (driver/lab/guest/rt-smoke.sh): one guest, two cards.
+VM_RT_SMOKE = $(VM_RUN) -o $(VM_OUT)/rtsmoke -L src/.libs -m 4M -n 1 -d 2 \
+	-B $(top_srcdir)/driver/lab/guest/rt-smoke.sh -B tools/.libs/rfm$(EXEEXT) rt-smoke.sh && \
+	grep -a '^bench:' $(VM_OUT)/rtsmoke/guest*.log | sed 's/^.*bench: /bench: /'
 else
 VM_PING_DEPS =
 VM_PING = echo "vm-check: no rfm ping across guests (configured without tools)"
+VM_RT_SMOKE = echo "vm-check-rt: no rt-smoke.sh (configured without tools)"
 endif
 
-vm-check: driver driver/lab/rfm-ivshmem-server$(EXEEXT) driver/lab/guest/vmtest$(EXEEXT) \
-		driver/lab/guest/vmchaos$(EXEEXT) driver/lab/guest/devpair$(EXEEXT) \
-		src/librfm.la src/librfm2g/librfm2g.la $(VM_DEV_TESTS:=$(EXEEXT)) $(VM_PING_DEPS)
-	$(VM_RUN) -o $(LAB_DIR)/vmtest -B driver/lab/guest/vmtest$(EXEEXT) -n 2 -X vmtest
-	$(VM_RUN) -o $(LAB_DIR)/vmchaos -B driver/lab/guest/vmchaos$(EXEEXT) -n 2 vmchaos
-	$(VM_RUN) -o $(LAB_DIR)/devpair -L src/.libs -m 4M \
+VM_CHECK_DEPS = driver/lab/rfm-ivshmem-server$(EXEEXT) driver/lab/guest/vmtest$(EXEEXT) \
+	driver/lab/guest/vmchaos$(EXEEXT) driver/lab/guest/devpair$(EXEEXT) \
+	src/librfm.la src/librfm2g/librfm2g.la $(VM_DEV_TESTS:=$(EXEEXT)) $(VM_PING_DEPS)
+
+vm-check: driver $(VM_CHECK_DEPS)
+	@$(MAKE) $(AM_MAKEFLAGS) vm-check-guests
+
+# The whole of vm-check, then rt-smoke.sh, in guests booting the newest
+# installed PREEMPT_RT kernel (linux-image-6.12-rt-amd64), with
+# driver-check's module for it; every guest log must show PREEMPT_RT.
+VM_RT_KERNEL = $$(ls -d /usr/src/linux-headers-*-rt-amd64 2>/dev/null | \
+	sed 's,^/usr/src/linux-headers-,,' | sort -V | tail -1)
+vm-check-rt: driver-check $(VM_CHECK_DEPS)
+	@ver=$(VM_RT_KERNEL); test -n "$$ver" || { \
+		echo "vm-check-rt: no /usr/src/linux-headers-*-rt-amd64" \
+		     "(Debian: linux-headers-6.12-rt-amd64)" >&2; exit 1; }; \
+	out=$(LAB_DIR)/rt-$$ver; echo "vm-check-rt: vm-check on Linux $$ver"; \
+	$(MAKE) $(AM_MAKEFLAGS) vm-check-guests VM_KO=$(DRIVER_CHECK_DIR)/$$ver/rfm.ko \
+		VM_KDIR=/usr/src/linux-headers-$$ver VM_OUT=$$out && \
+	$(MAKE) $(AM_MAKEFLAGS) vm-rt-smoke VM_KO=$(DRIVER_CHECK_DIR)/$$ver/rfm.ko \
+		VM_KDIR=/usr/src/linux-headers-$$ver VM_OUT=$$out || exit 1; \
+	logs=$$(ls $$out/*/guest*.log); \
+	notrt=$$(grep -a -L 'RFMLAB-KERNEL:.*PREEMPT_RT' $$logs); \
+	if test -n "$$notrt"; then echo "vm-check-rt: not a PREEMPT_RT guest: $$notrt"; \
+		echo "rt-kernel: 0 passed, 1 failed"; exit 1; fi; \
+	echo "rt-kernel: 1 passed, 0 failed ($$(echo $$logs | wc -w) guest logs on PREEMPT_RT $$ver, scanned)"
+
+vm-rt-smoke:
+	$(VM_RT_SMOKE)
+
+# vm-check's runs, with the guests' kernel and module of VM_KDIR, VM_KO.
+vm-check-guests:
+	$(VM_RUN) -o $(VM_OUT)/vmtest -B driver/lab/guest/vmtest$(EXEEXT) -n 2 -X vmtest
+	$(VM_RUN) -o $(VM_OUT)/vmchaos -B driver/lab/guest/vmchaos$(EXEEXT) -n 2 vmchaos
+	$(VM_RUN) -o $(VM_OUT)/devpair -L src/.libs -m 4M \
 		-B driver/lab/guest/.libs/devpair$(EXEEXT) -n 2 devpair
-	@grep -a '^bench:' $(LAB_DIR)/devpair/guest*.log | sed 's/^.*bench: /bench: /'
+	@grep -a '^bench:' $(VM_OUT)/devpair/guest*.log | sed 's/^.*bench: /bench: /'
 	$(VM_PING)
 	@bins=; names=; for t in $(VM_DEV_TESTS); do \
 		bins="$$bins -B $$(dirname $$t)/.libs/$$(basename $$t)$(EXEEXT)"; \
 		names="$$names $$(basename $$t)"; \
 	done; \
-	echo "$(VM_RUN) -o $(LAB_DIR)/devsuite -n 1 -d 3 -m 4M $(VM_DEV_LIBS) ... dev-suite.sh$$names"; \
-	$(VM_RUN) -o $(LAB_DIR)/devsuite -n 1 -d 3 -m 4M $(VM_DEV_LIBS) \
+	echo "$(VM_RUN) -o $(VM_OUT)/devsuite -n 1 -d 3 -m 4M $(VM_DEV_LIBS) ... dev-suite.sh$$names"; \
+	$(VM_RUN) -o $(VM_OUT)/devsuite -n 1 -d 3 -m 4M $(VM_DEV_LIBS) \
 		-B $(top_srcdir)/driver/lab/guest/dev-suite.sh $$bins dev-suite.sh $$names
 
 # What a distribution's maintainer checks (driver/lab/guest/stress/, one
 # program per scenario, run by vmstress.sh), in one guest that also has a
 # foreign ivshmem-plain device: its memory (a host file, zeros) must still
-# be zeros afterwards. Once per installed Debian kernel (6.1 and 6.12), with
-# driver-check's builds of the module; VM_STRESS_KERNELS="6.12.117+deb12-amd64
-# ..." picks some of them.
-VM_STRESS_KERNELS = $$(ls -d /usr/src/linux-headers-*[0-9]-amd64 | sed 's,^/usr/src/linux-headers-,,' | sort -V)
+# be zeros afterwards. Once per installed Debian kernel's headers (6.1 and
+# 6.12, and each one's PREEMPT_RT flavour), with driver-check's builds of
+# the module; VM_STRESS_KERNELS="6.12.117+deb12-rt-amd64 ..." picks some.
+VM_STRESS_KERNELS = $$(ls -d /usr/src/linux-headers-*-amd64 | sed 's,^/usr/src/linux-headers-,,' | sort -V)
 vm-stress: driver-check driver/lab/rfm-ivshmem-server$(EXEEXT) $(LAB_STRESS_BINARIES:=$(EXEEXT)) \
 		driver/lab/guest/vmcompat64$(EXEEXT) driver/lab/guest/vmcompat32
 	@$(MKDIR_P) $(LAB_DIR)
@@ -317,4 +362,4 @@ vm-bench: driver driver/lab/rfm-ivshmem-server$(EXEEXT) driver/lab/guest/vmbench
 clean-local: clean-driver-local
 clean-driver-local:
 	-rm -rf $(DRIVER_BUILD_DIR) $(DRIVER_CHECK_DIR) $(CHECKPATCH_DIR) $(LAB_DIR)/vmstress-* $(LAB_DIR)/vmtest $(LAB_DIR)/vmchaos $(LAB_DIR)/vmbench \
-		$(LAB_DIR)/devsuite $(LAB_DIR)/devpair $(LAB_DIR)/pingpair
+		$(LAB_DIR)/devsuite $(LAB_DIR)/devpair $(LAB_DIR)/pingpair $(LAB_DIR)/rt-*

@@ -23,6 +23,7 @@ for word in $(cat /proc/cmdline); do
 done
 
 echo "RFMLAB-BOOT: guest $index of $nodes, test $test"
+echo "RFMLAB-KERNEL: $(uname -r) $(uname -v)"
 # Hangs are reported within the run, not after the lab gave up.
 echo 10 >/proc/sys/kernel/hung_task_timeout_secs 2>/dev/null
 rc=1

@@ -7,7 +7,9 @@
 # logs, and stop everything it started.
 #
 # Fails when a guest's test fails, a guest does not finish in time, or any
-# guest kernel log shows a warning, BUG, oops or panic.
+# guest kernel log shows a warning, BUG, oops or panic (PREEMPT_RT's
+# "sleeping function called from invalid context" and "scheduling while
+# atomic" included), a hung task, a lockdep report or an RCU stall.
 #
 #   vm-run.sh -M rfm.ko -s rfm-ivshmem-server -B prog [-B prog2 ...] [options] TEST [ARGS...]
 #
@@ -21,8 +23,9 @@
 #   -d N        virtual cards per guest, all on the one network (default 1):
 #               /dev/rfm0..N-1, so multi-node tests run inside one guest
 #   -k DIR      kernel headers the module was built with; the guest kernel is
-#               the matching Debian linux-image (default: newest
-#               /usr/src/linux-headers-*-amd64)
+#               the matching Debian linux-image, from /boot when installed,
+#               else downloaded once (default: newest
+#               /usr/src/linux-headers-*[0-9]-amd64, the stock flavour)
 #   -c DIR      cache for the guest kernel (default: ./vm-cache)
 #   -o DIR      logs and results (default: ./vm-out)
 #   -n N        guests (default 2)
@@ -100,7 +103,7 @@ case $cards in '' | *[!0-9]*) die "bad card count '$cards'" ;; esac
 
 # ---- the guest kernel: Debian's image matching the headers, cached ----
 if [ -z "$kdir" ]; then
-	kdir=$(ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V | tail -1)
+	kdir=$(ls -d /usr/src/linux-headers-*[0-9]-amd64 2>/dev/null | sort -V | tail -1)
 fi
 [ -n "$kdir" ] && [ -d "$kdir" ] || die "no kernel headers (Debian: linux-headers-amd64)"
 kver=$(basename "$(readlink -f "$kdir")")
@@ -111,6 +114,10 @@ mkdir -p "$cache" "$out"
 cache=$(cd "$cache" && pwd)
 out=$(cd "$out" && pwd)
 vmlinuz=$cache/vmlinuz-$kver
+# An installed image (linux-image-rt-amd64 puts one in /boot) needs no download.
+if [ ! -s "$vmlinuz" ] && [ -r "/boot/vmlinuz-$kver" ]; then
+	cp "/boot/vmlinuz-$kver" "$vmlinuz.tmp" && mv "$vmlinuz.tmp" "$vmlinuz"
+fi
 if [ ! -s "$vmlinuz" ]; then
 	say "fetching the kernel image of linux-image-$kver (once)"
 	dl=$(mktemp -d)
@@ -292,7 +299,11 @@ for i in $(seq 0 $((nodes - 1))); do
 		status=1
 	fi
 	grep -a '^not ok\|^#   FAILED' "$log" | tr -d '\r' | sed "s/^/  guest $i: /" || true
-	if grep -a -E 'WARNING:|BUG:|Oops|general protection|Kernel panic|Call Trace|UBSAN|KASAN|refcount_t:|list_(add|del) corruption|INFO: task .* blocked|possible (circular|recursive) locking|inconsistent lock state|hung_task' \
+	# PREEMPT_RT's own complaints too: a sleeping lock taken in atomic
+	# context ("BUG: sleeping function called from invalid context",
+	# "BUG: scheduling while atomic", also when the image lacks
+	# CONFIG_DEBUG_ATOMIC_SLEEP and a contended lock really slept), RCU stalls.
+	if grep -a -E 'WARNING:|BUG:|Oops|general protection|Kernel panic|Call Trace|UBSAN|KASAN|refcount_t:|list_(add|del) corruption|INFO: task .* blocked|possible (circular|recursive) locking|inconsistent lock state|hung_task|sleeping function called from invalid context|scheduling while atomic|rcu_(preempt|sched) detected stall|rcu: INFO' \
 		"$log" >"$out/guest$i.kernel-problems" 2>/dev/null; then
 		say "guest $i: the kernel complained:"
 		sed 's/^/    /' "$out/guest$i.kernel-problems" | head -20

@@ -18,6 +18,7 @@
 #include <linux/uaccess.h>
 
 #include "rfm-core.h"
+#include "rfm-irq-prio.h"
 #include "rfm5565-hw.h"
 
 #define RFM5565_BOUNCE_MAX BIT(20)
@@ -167,6 +168,7 @@ static irqreturn_t rfm_5565_thread(int irq, void *data)
 	struct rfm_5565 *p = data;
 	u32 pending;
 
+	rfm_irq_thread_prio();
 	raw_spin_lock_irq(&p->irq_lock);
 	pending = p->pending;
 	p->pending = 0;

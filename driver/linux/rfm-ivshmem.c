@@ -18,6 +18,7 @@
 #include <linux/uaccess.h>
 
 #include "rfm-core.h"
+#include "rfm-irq-prio.h"
 #include "rfm-ivs-mbox.h"
 
 /* How long a sender waits for a receiver to make room in its mailbox ring. */
@@ -54,6 +55,16 @@ static void sync_error_counter(struct rfm_ivs *ivs, u64 errors_now, u64 *seen)
 
 /* ---- receive ---- */
 
+/*
+ * On PREEMPT_RT the kernel would move a primary handler into a thread of
+ * its own (irq/N-rfm-ivshmem, waking irq/N-s-rfm-ivshmem): two thread
+ * wake-ups per event. The primary only counts (an atomic, safe in hard
+ * IRQ context there too), so ONESHOT keeps it in hard IRQ context and one
+ * thread drains. MSI-X vectors are exclusive, and forced threading would
+ * mask them (ONESHOT) anyway; stock kernels keep the unmasked vector.
+ */
+#define RFM_IVS_IRQ_FLAGS (IS_ENABLED(CONFIG_PREEMPT_RT) ? IRQF_ONESHOT : 0)
+
 static irqreturn_t rfm_ivs_hardirq(int irq, void *data)
 {
 	struct rfm_ivs *ivs = data;
@@ -74,6 +85,7 @@ static irqreturn_t rfm_ivs_thread(int irq, void *data)
 {
 	struct rfm_ivs *ivs = data;
 
+	rfm_irq_thread_prio();
 	mutex_lock(&ivs->rx_lock);
 	rfm_ivs_mbox_drain(&ivs->mbox, deliver, ivs);
 	sync_error_counter(ivs, ivs->mbox.rx_errors, &ivs->rx_errors_seen);
@@ -85,6 +97,8 @@ static irqreturn_t rfm_ivs_diag_irq(int irq, void *data)
 {
 	struct rfm_ivs *ivs = data;
 
+	/* In hard IRQ context on stock kernels; the thread on PREEMPT_RT. */
+	rfm_irq_thread_prio();
 	atomic64_inc(&ivs->card->stats.irqs);
 	rfm_card_diag_ring(ivs->card);
 	return IRQ_HANDLED;
@@ -246,11 +260,15 @@ static int request_irqs(struct rfm_ivs *ivs)
 	for (v = 0; v < RFM_IVS_VECTORS; v++) {
 		int irq = pci_irq_vector(pdev, v);
 
-		if (v == RFM_IVS_VECTOR_DIAG)
+		if (v == RFM_IVS_VECTOR_DIAG && IS_ENABLED(CONFIG_PREEMPT_RT))
+			/* A thread anyway: one that can take irq_prio. */
+			ret = request_threaded_irq(irq, NULL, rfm_ivs_diag_irq, IRQF_ONESHOT,
+						   "rfm-ivshmem-diag", ivs);
+		else if (v == RFM_IVS_VECTOR_DIAG)
 			ret = request_irq(irq, rfm_ivs_diag_irq, 0, "rfm-ivshmem-diag", ivs);
 		else
-			ret = request_threaded_irq(irq, rfm_ivs_hardirq, rfm_ivs_thread, 0,
-						   "rfm-ivshmem", ivs);
+			ret = request_threaded_irq(irq, rfm_ivs_hardirq, rfm_ivs_thread,
+						   RFM_IVS_IRQ_FLAGS, "rfm-ivshmem", ivs);
 		if (ret) {
 			free_irqs(ivs);
 			return ret;
@@ -267,7 +285,7 @@ int rfm_ivs_probe(struct pci_dev *pdev)
 	struct rfm_ivs *ivs;
 	resource_size_t start;
 	u32 node;
-	int ret;
+	int ret, v;
 
 	ret = pcim_enable_device(pdev);
 	if (ret)
@@ -345,6 +363,13 @@ int rfm_ivs_probe(struct pci_dev *pdev)
 		goto err_put;
 	/* Interrupts are live: peers may ring us from now on. */
 	rfm_ivs_mbox_set_present(&ivs->mbox, true);
+	/*
+	 * Each interrupt thread runs once now (a doorbell to ourselves on
+	 * every vector finds no mailbox record), so it takes irq_prio at once.
+	 */
+	if (rfm_irq_prio())
+		for (v = 0; v < RFM_IVS_VECTORS; v++)
+			ring_doorbell(ivs, node, v);
 
 	card->ops = &rfm_ivs_ops;
 	card->card_type = RFM_DEV_CARD_IVSHMEM;
