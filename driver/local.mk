@@ -286,18 +286,22 @@ vm-check: driver $(VM_CHECK_DEPS)
 	@$(MAKE) $(AM_MAKEFLAGS) vm-check-guests
 
 # The whole of vm-check, then rt-smoke.sh, in guests booting the newest
-# installed PREEMPT_RT kernel (linux-image-6.12-rt-amd64), with
-# driver-check's module for it; every guest log must show PREEMPT_RT.
+# installed PREEMPT_RT kernel (linux-image-6.12-rt-amd64), with the module
+# built for it (as make driver does, in driver/linux-build-VERSION;
+# driver-check builds it W=1); every guest log must show PREEMPT_RT.
 VM_RT_KERNEL = $$(ls -d /usr/src/linux-headers-*-rt-amd64 2>/dev/null | \
 	sed 's,^/usr/src/linux-headers-,,' | sort -V | tail -1)
-vm-check-rt: driver-check $(VM_CHECK_DEPS)
+vm-check-rt: $(VM_CHECK_DEPS)
 	@ver=$(VM_RT_KERNEL); test -n "$$ver" || { \
 		echo "vm-check-rt: no /usr/src/linux-headers-*-rt-amd64" \
 		     "(Debian: linux-headers-6.12-rt-amd64)" >&2; exit 1; }; \
-	out=$(LAB_DIR)/rt-$$ver; echo "vm-check-rt: vm-check on Linux $$ver"; \
-	$(MAKE) $(AM_MAKEFLAGS) vm-check-guests VM_KO=$(DRIVER_CHECK_DIR)/$$ver/rfm.ko \
+	out=$(LAB_DIR)/rt-$$ver; build=$(abs_builddir)/driver/linux-build-$$ver; \
+	echo "vm-check-rt: vm-check on Linux $$ver"; \
+	$(MAKE) $(AM_MAKEFLAGS) driver KERNEL_HEADERS=/usr/src/linux-headers-$$ver \
+		DRIVER_BUILD_DIR=$$build && \
+	$(MAKE) $(AM_MAKEFLAGS) vm-check-guests VM_KO=$$build/rfm.ko \
 		VM_KDIR=/usr/src/linux-headers-$$ver VM_OUT=$$out && \
-	$(MAKE) $(AM_MAKEFLAGS) vm-rt-smoke VM_KO=$(DRIVER_CHECK_DIR)/$$ver/rfm.ko \
+	$(MAKE) $(AM_MAKEFLAGS) vm-rt-smoke VM_KO=$$build/rfm.ko \
 		VM_KDIR=/usr/src/linux-headers-$$ver VM_OUT=$$out || exit 1; \
 	logs=$$(ls $$out/*/guest*.log); \
 	notrt=$$(grep -a -L 'RFMLAB-KERNEL:.*PREEMPT_RT' $$logs); \
@@ -361,5 +365,5 @@ vm-bench: driver driver/lab/rfm-ivshmem-server$(EXEEXT) driver/lab/guest/vmbench
 
 clean-local: clean-driver-local
 clean-driver-local:
-	-rm -rf $(DRIVER_BUILD_DIR) $(DRIVER_CHECK_DIR) $(CHECKPATCH_DIR) $(LAB_DIR)/vmstress-* $(LAB_DIR)/vmtest $(LAB_DIR)/vmchaos $(LAB_DIR)/vmbench \
+	-rm -rf $(DRIVER_BUILD_DIR) $(DRIVER_BUILD_DIR)-* $(DRIVER_CHECK_DIR) $(CHECKPATCH_DIR) $(LAB_DIR)/vmstress-* $(LAB_DIR)/vmtest $(LAB_DIR)/vmchaos $(LAB_DIR)/vmbench \
 		$(LAB_DIR)/devsuite $(LAB_DIR)/devpair $(LAB_DIR)/pingpair $(LAB_DIR)/rt-*
