@@ -29,14 +29,7 @@ static void t_device_del(void)
 
 	lab_begin(&L, "QEMU device_del under mmap, DMA, a blocked read and FLUSH");
 	CHECK_OK(&L, ioctl(fd, RFM_IOC_SET_MASK, &mask));
-	stop_load = 0;
-	job_start(&reader, job_read, fd);
-	CHECK(&L, job_wait_asleep(&reader), "the reader did not block");
-	job_start(&mapper, job_mmap_loop, fd);
-	job_start(&dma, job_dma_loop, fd);
-	job_start(&flusher, job_flush_loop, fd);
-	while (!lab_load(&mapper.started) || !lab_load(&dma.started) || !lab_load(&flusher.started))
-		sched_yield();
+	load_start(fd, &reader, &mapper, &dma, &flusher);
 	/* vm-run.sh -H reads this on the console and asks QEMU. */
 	printf("RFMLAB-DEVICE-DEL: rfm0\n");
 	fflush(stdout);

@@ -22,14 +22,7 @@ static bool t_removal_round(int round)
 	volatile uint32_t *page = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
 	CHECK(&L, page != MAP_FAILED, "mmap: %s", strerror(errno));
 
-	stop_load = 0;
-	job_start(&reader, job_read, fd);
-	CHECK(&L, job_wait_asleep(&reader), "the reader did not block");
-	job_start(&mapper, job_mmap_loop, fd);
-	job_start(&dma, job_dma_loop, fd);
-	job_start(&flusher, job_flush_loop, fd);
-	while (!lab_load(&mapper.started) || !lab_load(&dma.started) || !lab_load(&flusher.started))
-		sched_yield();
+	load_start(fd, &reader, &mapper, &dma, &flusher);
 
 	remover.path = remove_path;
 	job_start(&remover, job_remove, -1);

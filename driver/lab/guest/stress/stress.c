@@ -81,6 +81,21 @@ bool job_wait(struct job *j, const char *what)
 	return true;
 }
 
+/* A reader blocked in read() on @fd, then the three load loops, all running. */
+void load_start(int fd, struct job *reader, struct job *mapper, struct job *dma,
+		struct job *flusher)
+{
+	stop_load = 0;
+	job_start(reader, job_read, fd);
+	CHECK(&L, job_wait_asleep(reader), "the reader did not block");
+	job_start(mapper, job_mmap_loop, fd);
+	job_start(dma, job_dma_loop, fd);
+	job_start(flusher, job_flush_loop, fd);
+	while (!lab_load(&mapper->started) || !lab_load(&dma->started) ||
+	       !lab_load(&flusher->started))
+		sched_yield();
+}
+
 /* Wait for the three load loops, each even when another one hung. */
 bool load_wait(struct job *mapper, struct job *dma, struct job *flusher)
 {

@@ -70,6 +70,9 @@ void job_dma_loop(struct job *j);
 void job_flush_loop(struct job *j);
 /* Writes "1" to j->path (a sysfs remove file). */
 void job_remove(struct job *j);
+/* A reader blocked in read() on @fd, then the three load loops, all running. */
+void load_start(int fd, struct job *reader, struct job *mapper, struct job *dma,
+		struct job *flusher);
 /* Wait for the three load loops, each even when another one hung. */
 bool load_wait(struct job *mapper, struct job *dma, struct job *flusher);
 /* rfm0's PCI "remove" file. */
