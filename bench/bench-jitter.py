@@ -16,7 +16,7 @@ answer). R rounds (default 3), default and real-time runs alternating
 which goes first, since the machine's other load drifts between runs;
 prints the medians of P50, P99, P99.9 and max, the CPU time the
 hypervisor stole during each kind of run, and the ratios default /
-real-time as the median of the rounds with each round's value. Issue 21's
+real-time as the median of the rounds with each round's value. The
 target: under load, SCHED_FIFO + locked memory cuts the P99.9 by at least
 5x. The numbers are what this machine measured in this run; nothing is
 asserted.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Ring benchmark (issue 5): throughput and latency of librfm rings between
+ * Ring benchmark: throughput and latency of librfm rings between
  * two processes, against a raw single-producer/single-consumer ring in
  * shared memory built in this binary and run in the same invocation, for
  * 64-byte and 1 KiB messages. Then, when bench/bench-rings-iox was built

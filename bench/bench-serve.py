@@ -13,7 +13,7 @@ While it runs, this process changes one variable through librfm 10 times a
 second and notes when the change arrives in each client's stream.
 Prints the server's CPU time per second of wall time (a fraction of one
 core: user + system from /proc) and the change-to-arrival delay, P50 and
-P99 over every client. Issue 17's targets: <= 0.05 of one core; P99 <=
+P99 over every client. The targets: <= 0.05 of one core; P99 <=
 150 ms at 10 Hz. The numbers are what this machine measured in this run;
 nothing is asserted.
 """

@@ -10,8 +10,8 @@
  * max over the batches; ratios compare medians.
  *  - loading a generated layout text of 20000 and 90000 regions (one
  *    variable and one record each): librfm's whole load against libyaml's
- *    document loader alone on the same text (issue 16: the checks were
- *    quadratic, 20000 regions took 8 s).
+ *    document loader alone on the same text (the checks were once
+ *    quadratic: 20000 regions took 8 s).
  *
  *   layout-bench [SECONDS_PER_CASE]     (default 0.3)
  */

@@ -52,7 +52,7 @@ bench-layout: bench/layout-bench$(EXEEXT)
 .PHONY: bench-layout
 
 # ---- bench-events ----
-# Event round-trip benchmark (issue 3), run by `make bench` after the others.
+# Event round-trip benchmark, run by `make bench` after the others.
 BENCHMARKS += bench/bench-events
 EXTRA_PROGRAMS += bench/bench-events
 CLEANFILES += bench/bench-events
@@ -61,7 +61,7 @@ bench_bench_events_SOURCES = bench/bench-events.c $(BENCH_STATS) bench/raw-pingp
 bench_bench_events_LDADD = src/librfm.la
 
 # ---- bench-rings ----
-# Ring benchmark (issue 5), run by `make bench` after the others. Its
+# Ring benchmark, run by `make bench` after the others. Its
 # iceoryx helper is built when configure found iceoryx's C binding
 # (Debian: iceoryx, libiceoryx-binding-c-dev); bench-rings skips that part
 # with a message otherwise.
@@ -80,7 +80,7 @@ BENCH_HELPERS += bench/bench-rings-iox
 endif
 
 # ---- the suite ----
-# The benchmark suite (issue 6): raw baselines (bench-baselines), then
+# The benchmark suite: raw baselines (bench-baselines), then
 # rfm ping and rfm bench, then a table of ratios (bench/run-suite.py).
 # It runs last in `make bench`; `make bench-suite` runs it alone.
 BENCH_AFTER += bench/bench-suite
@@ -124,7 +124,7 @@ bench-python:
 endif
 
 # ---- bench-serve ----
-# rfm serve's cost (issue 17): its CPU time with 256 nodes, 1000 watched
+# rfm serve's cost: its CPU time with 256 nodes, 1000 watched
 # variables and 4 SSE clients at 10 Hz, and the change-to-client delay.
 # Run at the end of `make bench`; `make bench-serve` alone (~15 s);
 # BENCH_SERVE_ARGS passes options, e.g. BENCH_SERVE_ARGS="--seconds 30".
@@ -139,7 +139,7 @@ BENCH_TARGETS += bench-serve
 endif
 
 # ---- bench-jitter ----
-# Jitter benchmark (issue 21): the event round trip idle and under a
+# Jitter benchmark: the event round trip idle and under a
 # stress-ng load, default policy against SCHED_FIFO + locked memory.
 # Run last by `make bench` (~4 min: three rounds of six 10-second runs;
 # without stress-ng it says so and runs
@@ -157,7 +157,7 @@ BENCH_TARGETS += bench-jitter
 endif
 
 # ---- bench-dds (several hosts: dds: against ddsperf and raw UDP) ----
-# Several hosts (issue 18): the dds: backend against Cyclone DDS's ddsperf
+# Several hosts: the dds: backend against Cyclone DDS's ddsperf
 # and raw UDP, across two network namespaces (bench/bench-hosts.py; root,
 # ddsperf from cyclonedds-tools; skipped with the reason otherwise).
 # `make bench-dds` runs it (~80 s); BENCH_DDS_ARGS passes options, e.g.

@@ -30,7 +30,7 @@
 #include "rt-internal.h"
 
 /* The handle whose callback this thread runs in rfm__event_run_inline(). */
-static __thread const struct rfm_events *inline_ev;
+static _Thread_local const struct rfm_events *inline_ev;
 
 bool rfm__event_is_dispatcher(const struct rfm_events *ev)
 {

@@ -26,7 +26,8 @@
 #define LAY_NO_RECORD UINT32_MAX
 
 /*
- * Limits of a layout text, reported as errors (issue 16, item 9): they
+ * Limits of a layout text, reported as errors (a hostile file must not
+ * exhaust memory or time): they
  * keep every load linear in the text and bounded in memory, whatever the
  * file holds. Real layouts are far below them (docs/layout-format.md).
  */

@@ -311,8 +311,8 @@ RFM_API int rfm_record_wait(rfm_record *rec, uint32_t last, int64_t timeout_ns, 
 			/*
 			 * No event to sleep on, or a publish under way: its end
 			 * sends the event, so past the yields a writer that died
-			 * mid-publish leaves us asleep, not spinning (issue 16,
-			 * item 8). Without notify: yield, then poll sleeping up
+			 * mid-publish leaves us asleep, not spinning a core
+			 * until its timeout. Without notify: yield, then poll sleeping up
 			 * to 1 ms at a time.
 			 */
 			if (now - start < YIELD_NS)

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""The rfm tool on dds: URIs (issue 18), through the generic open path.
+"""The rfm tool on dds: URIs, through the generic open path.
 
 Each rfm run is a node of its own in its own process; tests/cli/hold-node
 keeps a node alive beside them. Cyclone is kept on the loopback interface

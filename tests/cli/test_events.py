@@ -137,7 +137,7 @@ def test_send_errors(rfm, net):
                 "timeout", "wait")
     usage_error(rfm("-u", net.node(1), "listen", "--event", "bogus"),
                 "unknown event type 'bogus'", "listen")
-    # issue 16, item 11: a stray comma is not a shorter list
+    # A stray comma is a usage error, not a shorter list
     for types in ("intr1,", ",intr1", "intr1,,intr2"):
         usage_error(rfm("-u", net.node(1), "wait", "--event", types, "--timeout", "0"),
                     "empty item", "wait")

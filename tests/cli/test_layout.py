@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""rfm layout check|header, get, set, watch: variables by name (issue 4)."""
+"""rfm layout check|header, get, set, watch: variables by name."""
 import json
 import re
 import os

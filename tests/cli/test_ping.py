@@ -259,7 +259,7 @@ regions:
 @pytest.mark.parametrize("mode", ["spin", "event", "ring"])
 def test_ping_keeps_off_other_nodes_regions(rfm, net, tmp_path, mode):
     """Under $RFM_LAYOUT, ping's slots never land in another node's region
-    (issue 13: the README's ping at offset 0 overwrote region control)."""
+    (the README's ping at offset 0 once overwrote region control)."""
     layout = tmp_path / "ping.yaml"
     layout.write_text(PING_LAYOUT)
     env = {"RFM_LAYOUT": str(layout)}

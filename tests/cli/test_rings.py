@@ -73,8 +73,8 @@ def _tail(net, *args):
 
 
 def test_ring_tail_on_0xff_slots_ends_and_hears_sigterm(rfm, net):
-    # issue 16, item 6: a dead producer's slots read 0xff; tail spun at 100%
-    # CPU, past --timeout and deaf to SIGTERM.
+    # A dead producer's slots read 0xff: tail must still end by --timeout and
+    # on SIGTERM (it once spun at 100% CPU, past both).
     ok(rfm("-u", net.node(1), "ring", "create", OFF, "--slots", "8", "--slot-size", "8"))
     ok(rfm("-u", net.node(1), "ring", "pub", OFF, "a", "b", "c"))
     ok(rfm("-u", net.node(1), "write", "0x1080", "--hex", "ff" * 8 * 64))
@@ -160,6 +160,6 @@ def test_selftest(rfm, net):
     r = ok(rfm("-u", net.node(1), "selftest"))
     assert r.out.endswith("self-test passed\n")
     failed(rfm("-u", net.node(1), "selftest", "--offset", "0xffffffff"), "outside the window")
-    # issue 16, item 11: the largest offset is a range error, not "skip the memory test"
+    # The largest offset is a range error, not "skip the memory test"
     usage_error(rfm("-u", net.node(1), "selftest", "--offset", "18446744073709551615"),
                 "too large", "selftest")

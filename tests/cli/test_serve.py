@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """rfm serve: the JSON API, /metrics, the SSE stream, the write token and
-bad requests (issue 17). The server runs on a private network and a free
+bad requests. The server runs on a private network and a free
 port; its ready line gives the port; it is stopped by PID."""
 import http.client
 import json

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """shm: networks from the shell: reading commands never create one, rfm
 list shows them all, rfm info their footprint, and a closed stdout or
-stderr never lets a tool write into a segment (issues 13 and 16)."""
+stderr never lets a tool write into a segment (docs/security.md)."""
 import os
 import subprocess
 

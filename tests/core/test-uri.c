@@ -51,7 +51,7 @@ static const struct bad_uri bad_queries[] = {
 	{ "Node=1", RFM_EURI, "bad parameter name 'Node'" },
 	{ "no-de=1", RFM_EURI, "bad parameter name" },
 	{ "node=1&node=2", RFM_EURI, "parameter 'node' given twice" },
-	{ "node=1&", RFM_EURI, "an empty parameter" }, /* issue 16, item 11 */
+	{ "node=1&", RFM_EURI, "an empty parameter" }, /* not ignored: a typo shows */
 	{ "&node=1", RFM_EURI, "an empty parameter" },
 	{ "node=1&&size=4K", RFM_EURI, "an empty parameter" },
 	{ "a=1&b=1&c=1&d=1&e=1&f=1&g=1&h=1&i=1&j=1&k=1&l=1&m=1&n=1&o=1&p=1&q=1", RFM_EURI,

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# Network-interrupt suites (issue 3): in-process API, cross-process, shared
+# Network-interrupt suites (src/event*.c): in-process API, cross-process, shared
 # segment robustness and the 4-process stress test. Backend: RFM_TEST_BACKEND.
 
 if WITH_TESTS

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The hostile co-tenant suite (issue 16): a scribbler process writes
+ * The hostile co-tenant suite (docs/security.md): a scribbler process writes
  * random and targeted garbage into one shared structure of a live shm:
  * network per case, while victim processes send, receive, consume and
  * read through the library (built with ASan in CI).

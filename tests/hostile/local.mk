@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# The hostile co-tenant suite (issue 16): a scribbler damages one shared
+# The hostile co-tenant suite (docs/security.md): a scribbler damages one shared
 # structure per case while victim processes work; no victim may crash,
 # hang, overrun a timeout or trip a sanitizer. About 30 s: not part of
 # `make check`; `make check-hostile` (quickstart runs it on the ASan build).

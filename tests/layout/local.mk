@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# Tests of typed-variable tables (issue 4). CMocka programs; each exits 0,
+# Tests of typed-variable tables (layouts). CMocka programs; each exits 0,
 # 77 when skipped, anything else on failure.
 
 EXTRA_DIST += \

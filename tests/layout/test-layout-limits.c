@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Hostile and huge layout texts, generated here (issue 16, items 9 and 11):
+ * Hostile and huge layout texts, generated here (the loader must stay
+ * linear in the text and bounded in memory, and every problem be an error):
  * deep flow and block nesting, an unclosed deep list, more text, regions
  * and aliases than the limits allow, and a file with a problem on every
  * region. Each ends with a clear error (or success for a big valid file);

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# RFM2g compatibility (issue 9): programs written against the RFM2g API,
+# RFM2g compatibility (src/librfm2g): programs written against the RFM2g API,
 # built with the compatibility headers and run on shm: networks.
 
 if WITH_TESTS
@@ -35,7 +35,7 @@ tests_librfm2g_test_rfm2g_xproc_SOURCES = tests/librfm2g/test-rfm2g-xproc.c test
 tests_librfm2g_test_rfm2g_xproc_CPPFLAGS = $(rfm2g_test_cppflags)
 tests_librfm2g_test_rfm2g_xproc_LDADD = $(rfm2g_test_ldadd)
 
-# Threads and processes as sites run them (issue 14); reads librfm's
+# Threads and processes as sites run them; reads librfm's
 # counters of a handle through the library's internals.
 tests_librfm2g_test_rfm2g_threads_SOURCES = tests/librfm2g/test-rfm2g-threads.c tests/librfm2g/rfm2g-test.h
 tests_librfm2g_test_rfm2g_threads_CPPFLAGS = $(rfm2g_test_cppflags) -I$(top_srcdir)/src
@@ -47,7 +47,8 @@ tests_librfm2g_test_rfm2g_sites_SOURCES = tests/librfm2g/test-rfm2g-sites.c test
 tests_librfm2g_test_rfm2g_sites_CPPFLAGS = $(rfm2g_test_cppflags)
 tests_librfm2g_test_rfm2g_sites_LDADD = $(rfm2g_test_ldadd) $(PTHREAD_LIBS)
 
-# librfm2g calls the shared librfm: one librfm per process (issue 19).
+# librfm2g calls the shared librfm: one librfm per process (one copy of
+# the node registry, the fork handlers and the error state).
 tests_librfm2g_test_rfm2g_one_librfm_SOURCES = tests/librfm2g/test-rfm2g-one-librfm.c \
 	tests/librfm2g/rfm2g-test.h
 tests_librfm2g_test_rfm2g_one_librfm_CPPFLAGS = $(rfm2g_test_cppflags)

@@ -149,7 +149,7 @@ static void t_config(void **state)
 	assert_int_equal(c.NodeId, 3);
 	assert_int_equal(c.MemorySize, NET_SIZE);
 	assert_int_equal(c.PciConfig.rfm2gWindowSize, NET_SIZE);
-	/* The vendor driver's strings and a board with the sliding window (issue 14). */
+	/* The vendor driver's strings and a board with the sliding window, as sites see them. */
 	assert_string_equal(c.Name, "SW-RFM2G-DRV-LNX");
 	assert_string_equal(c.DriverVersion, "R09.00");
 	assert_true(c.BoardRevision >= 0x8C);
@@ -290,7 +290,8 @@ static void t_user_memory(void **state)
 	assert_st(RFM2gUserMemory(rh, &q, 6, 1), RFM2G_BAD_PARAMETER_3);
 	assert_st(RFM2gUserMemory(rh, &q, 0x1000 | RFM2G_BAR2_MMAP_OFFSET, 1),
 		  RFM2G_BAD_PARAMETER_3);
-	/* Register sets and DMA buffers map (issue 14); a misaligned DMA address does not. */
+	/* Register sets and DMA buffers map, as the vendor's programs map them; a
+	 * misaligned DMA address does not. */
 	assert_st(RFM2gUserMemory(rh, &q, RFM2G_BAR0_MMAP_OFFSET, 2), RFM2G_MEM_NOT_MAPPED);
 	assert_st(RFM2gUserMemory(rh, &q, 0x7F000800ull | RFM2G_DMA_MMAP_OFFSET, 1),
 		  RFM2G_MEM_NOT_MAPPED);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * RFM2g programs as sites run them (issue 14): threads and processes.
+ * RFM2g programs as sites run them: threads and processes.
  *
  *  - concurrent RFM2gOpen() of one device in one process: every handle is
  *    the same board, with and without node= in the URI;

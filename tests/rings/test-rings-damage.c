@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Rings and records that a dead or hostile writer damaged, and waits that
- * must sleep (issue 16, items 6 and 8):
+ * must sleep (a dead writer must cost neither a lost consumer nor a core):
  *  - slots filled with 0xff, and a scribbled head: a consumer reports what
  *    it lost and returns when its timeout ends, then follows the producer
  *    again; it never spins for ever;

@@ -22,14 +22,14 @@ INCLUDE_DIR = os.path.join(SOURCE_ROOT, "include", "rfm")
 # listed here that rfm.i binds fails it until it leaves the list.
 PENDING = {
     # Python reaches every option through the URI (rfm.open("shm:x?lock=1&rt_prio=80"));
-    # the struct form needs a sizeof-setting constructor in rfm.i (issue 21).
+    # the struct form needs a sizeof-setting constructor in rfm.i first.
     "realtime.h": "real-time options: URI parameters only from Python",
 }
 
 # Functions of bound headers left out on purpose (bindings/python/rfm_python_rings.i):
 # zero-copy claim/peek hand out a pointer into the window that a script could
 # keep after the slot moves on; ring callbacks and the layout-region variants
-# of create/open/inspect are not bound yet (issue 7).
+# of create/open/inspect are not bound yet (a safe Python shape is undecided).
 NOT_BOUND = {
     "rfm_ring_claim", "rfm_ring_commit", "rfm_ring_peek", "rfm_ring_release",
     "rfm_ring_consumer_set_callback", "rfm_ring_create_region", "rfm_ring_consumer_open_region",

@@ -116,7 +116,7 @@ def test_blocking_consume_wakes_for_another_thread(node):
 
 
 def test_threads_sharing_a_consumer_take_each_message_once(node):
-    # issue 16, item 11: two threads on one Consumer once got a message twice.
+    # Two threads on one Consumer once got a message twice.
     # Four threads and spinning waits make it likely without the lock: a
     # race, so this catches a missing lock in about one run of three.
     total = 20000

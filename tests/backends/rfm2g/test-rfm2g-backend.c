@@ -581,7 +581,8 @@ static RFM2GHANDLE open_rfm2g_api(void)
 	return h;
 }
 
-/* librfm2g's DMA buffer and register maps go through the vendor driver (issue 14). */
+/* librfm2g's DMA buffer and register maps go through the vendor driver: sites
+ * map them as the vendor's programs do. */
 static void t_rfm2g_special_maps_on_card(void **state)
 {
 	static unsigned char plain[8192];

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The shm: segment against hostile co-tenants and careless callers
- * (issue 16 items 1, 3, 4, 5, 7; issue 13's footprint and create=0):
+ * (docs/security.md), its footprint and create=0:
  *  - a program with stdout or stderr closed cannot write into the segment;
  *  - a user who may only read the segment can block nobody;
  *  - a name squatted by another user is refused unless accept_owner=1;
