@@ -99,30 +99,79 @@ static int access_error(const rfm_node *node, const char *what, uint64_t offset,
 	RFM_LIKELY((node) && in_window((node), (offset), (width)) &&          \
 		   ((offset) & ((width) - 1)) == 0)
 
-#define DEFINE_PEEK_POKE(bits)                                                \
-	RFM_API int rfm_mem_peek##bits(rfm_node *node, uint64_t offset,       \
-				       uint##bits##_t *value)                 \
-	{                                                                     \
-		if (ACCESS_OK(node, offset, bits / 8) && RFM_LIKELY(value)) { \
-			*value = rfm_load##bits(node->base, offset);          \
-			return 0;                                             \
-		}                                                             \
-		return access_error(node, "rfm_mem_peek" #bits, offset,       \
-				    bits / 8, !value);                        \
-	}                                                                     \
-	RFM_API int rfm_mem_poke##bits(rfm_node *node, uint64_t offset,       \
-				       uint##bits##_t value)                  \
-	{                                                                     \
-		if (ACCESS_OK(node, offset, bits / 8)) {                      \
-			rfm_store##bits(node->base, offset, value);           \
-			return rfm__published(node, node->base + offset,      \
-					      bits / 8);                      \
-		}                                                             \
-		return access_error(node, "rfm_mem_poke" #bits, offset,       \
-				    bits / 8, false);                         \
-	}
+/*
+ * The peeks and pokes, inlined into each with @width a constant (the
+ * switch folds away): the checks, one relaxed load or store, and for a
+ * poke the replication software backends need.
+ */
+#define ACCESS_INLINE static inline __attribute__((always_inline))
 
-DEFINE_PEEK_POKE(8)
-DEFINE_PEEK_POKE(16)
-DEFINE_PEEK_POKE(32)
-DEFINE_PEEK_POKE(64)
+ACCESS_INLINE int peek(rfm_node *node, uint64_t offset, void *value, unsigned int width,
+		       const char *what)
+{
+	if (ACCESS_OK(node, offset, width) && RFM_LIKELY(value)) {
+		switch (width) {
+		case 1: *(uint8_t *)value = rfm_load8(node->base, offset); break;
+		case 2: *(uint16_t *)value = rfm_load16(node->base, offset); break;
+		case 4: *(uint32_t *)value = rfm_load32(node->base, offset); break;
+		default: *(uint64_t *)value = rfm_load64(node->base, offset); break;
+		}
+		return 0;
+	}
+	/* Out of line, with !value computed there: the fast path tests it once. */
+	return access_error(node, what, offset, width, !value);
+}
+
+ACCESS_INLINE int poke(rfm_node *node, uint64_t offset, uint64_t value, unsigned int width,
+		       const char *what)
+{
+	if (!ACCESS_OK(node, offset, width))
+		return access_error(node, what, offset, width, false);
+	switch (width) {
+	case 1: rfm_store8(node->base, offset, (uint8_t)value); break;
+	case 2: rfm_store16(node->base, offset, (uint16_t)value); break;
+	case 4: rfm_store32(node->base, offset, (uint32_t)value); break;
+	default: rfm_store64(node->base, offset, value); break;
+	}
+	return rfm__published(node, node->base + offset, width);
+}
+
+RFM_API int rfm_mem_peek8(rfm_node *node, uint64_t offset, uint8_t *value)
+{
+	return peek(node, offset, value, sizeof(*value), "rfm_mem_peek8");
+}
+
+RFM_API int rfm_mem_poke8(rfm_node *node, uint64_t offset, uint8_t value)
+{
+	return poke(node, offset, value, sizeof(value), "rfm_mem_poke8");
+}
+
+RFM_API int rfm_mem_peek16(rfm_node *node, uint64_t offset, uint16_t *value)
+{
+	return peek(node, offset, value, sizeof(*value), "rfm_mem_peek16");
+}
+
+RFM_API int rfm_mem_poke16(rfm_node *node, uint64_t offset, uint16_t value)
+{
+	return poke(node, offset, value, sizeof(value), "rfm_mem_poke16");
+}
+
+RFM_API int rfm_mem_peek32(rfm_node *node, uint64_t offset, uint32_t *value)
+{
+	return peek(node, offset, value, sizeof(*value), "rfm_mem_peek32");
+}
+
+RFM_API int rfm_mem_poke32(rfm_node *node, uint64_t offset, uint32_t value)
+{
+	return poke(node, offset, value, sizeof(value), "rfm_mem_poke32");
+}
+
+RFM_API int rfm_mem_peek64(rfm_node *node, uint64_t offset, uint64_t *value)
+{
+	return peek(node, offset, value, sizeof(*value), "rfm_mem_peek64");
+}
+
+RFM_API int rfm_mem_poke64(rfm_node *node, uint64_t offset, uint64_t value)
+{
+	return poke(node, offset, value, sizeof(value), "rfm_mem_poke64");
+}

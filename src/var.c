@@ -22,7 +22,6 @@
 #define HOST_ORDER RFM_ORDER_LITTLE
 #endif
 
-#define SWAP8(x) (x)
 #define SWAP16(x) __builtin_bswap16(x)
 #define SWAP32(x) __builtin_bswap32(x)
 #define SWAP64(x) __builtin_bswap64(x)
@@ -178,7 +177,10 @@ RFM_API const char *rfm_var_name(const rfm_var *var)
 
 /* ---- element access ---- */
 
-static void load_elem(const uint8_t *p, unsigned int esize, void *dst)
+/* Inlined: the typed scalars' fast path is these with a constant size. */
+#define ELEM_INLINE static inline __attribute__((always_inline))
+
+ELEM_INLINE void load_elem(const uint8_t *p, unsigned int esize, void *dst)
 {
 	switch (esize) {
 	case 1: { uint8_t v = rfm_load8(p, 0); memcpy(dst, &v, 1); break; }
@@ -188,7 +190,7 @@ static void load_elem(const uint8_t *p, unsigned int esize, void *dst)
 	}
 }
 
-static void store_elem(uint8_t *p, unsigned int esize, const void *src)
+ELEM_INLINE void store_elem(uint8_t *p, unsigned int esize, const void *src)
 {
 	switch (esize) {
 	case 1: { uint8_t v; memcpy(&v, src, 1); rfm_store8(p, 0, v); break; }
@@ -199,7 +201,7 @@ static void store_elem(uint8_t *p, unsigned int esize, const void *src)
 }
 
 /* Convert one element in place between the window's order and the host's. */
-static void swap_elem(void *p, unsigned int esize)
+ELEM_INLINE void swap_elem(void *p, unsigned int esize)
 {
 	switch (esize) {
 	case 2: { uint16_t v; memcpy(&v, p, 2); v = SWAP16(v); memcpy(p, &v, 2); break; }
@@ -389,46 +391,143 @@ static int set_slow(rfm_var *var, uint32_t index, const void *value, int type)
 	return rfm__var_write_elems(var, index, 1, value);
 }
 
-#define DEFINE_SCALAR(name, ctype, bits, TYPE)                                         \
-	RFM_API int rfm_var_get_##name(const rfm_var *var, uint32_t index, ctype *value)   \
-	{                                                                              \
-		if (RFM_LIKELY(var && var->fast_get && var->type == TYPE &&            \
-			       index < var->count && value)) {                         \
-			uint##bits##_t raw = rfm_load##bits(var->addr,                 \
-							    (uint64_t)index * (bits / 8)); \
-			if (var->swap)                                                 \
-				raw = SWAP##bits(raw);                                 \
-			memcpy(value, &raw, sizeof(raw));                              \
-			return 0;                                                      \
-		}                                                                      \
-		return get_slow(var, index, value, TYPE);                              \
-	}                                                                              \
-	RFM_API int rfm_var_set_##name(rfm_var *var, uint32_t index, ctype value)          \
-	{                                                                              \
-		if (RFM_LIKELY(var && var->fast_set && var->type == TYPE &&            \
-			       index < var->count)) {                                  \
-			uint##bits##_t raw;                                            \
-			memcpy(&raw, &value, sizeof(raw));                             \
-			if (var->swap)                                                 \
-				raw = SWAP##bits(raw);                                 \
-			rfm_store##bits(var->addr, (uint64_t)index * (bits / 8), raw); \
-			return var_published(var,                               \
-					      var->addr + (uint64_t)index * (bits / 8), \
-					      bits / 8);                               \
-		}                                                                      \
-		return set_slow(var, index, &value, TYPE);                             \
-	}
+/*
+ * The fast path of every typed get and set, inlined into each with @size
+ * a constant, so the element helpers' switches fold away: the checks open
+ * did once (fast_get, fast_set) plus the type, the index and the value,
+ * one load or store and the byte swap a foreign-order variable needs.
+ * Anything else goes to the slow path, which says what is wrong.
+ */
+ELEM_INLINE int scalar_get(const rfm_var *var, uint32_t index, void *value, int type,
+			   unsigned int size)
+{
+	uint8_t e[8];
 
-DEFINE_SCALAR(u8, uint8_t, 8, RFM_TYPE_U8)
-DEFINE_SCALAR(u16, uint16_t, 16, RFM_TYPE_U16)
-DEFINE_SCALAR(u32, uint32_t, 32, RFM_TYPE_U32)
-DEFINE_SCALAR(u64, uint64_t, 64, RFM_TYPE_U64)
-DEFINE_SCALAR(i8, int8_t, 8, RFM_TYPE_I8)
-DEFINE_SCALAR(i16, int16_t, 16, RFM_TYPE_I16)
-DEFINE_SCALAR(i32, int32_t, 32, RFM_TYPE_I32)
-DEFINE_SCALAR(i64, int64_t, 64, RFM_TYPE_I64)
-DEFINE_SCALAR(f32, float, 32, RFM_TYPE_F32)
-DEFINE_SCALAR(f64, double, 64, RFM_TYPE_F64)
+	if (RFM_UNLIKELY(!var || !var->fast_get || var->type != type || index >= var->count ||
+			 !value))
+		return get_slow(var, index, value, type);
+	load_elem(var->addr + (uint64_t)index * size, size, e);
+	if (var->swap)
+		swap_elem(e, size);
+	memcpy(value, e, size);
+	return 0;
+}
+
+ELEM_INLINE int scalar_set(rfm_var *var, uint32_t index, const void *value, int type,
+			   unsigned int size)
+{
+	uint8_t *at;
+	uint8_t e[8];
+
+	if (RFM_UNLIKELY(!var || !var->fast_set || var->type != type || index >= var->count))
+		return set_slow(var, index, value, type);
+	at = var->addr + (uint64_t)index * size;
+	memcpy(e, value, size);
+	if (var->swap)
+		swap_elem(e, size);
+	store_elem(at, size, e);
+	return var_published(var, at, size);
+}
+
+RFM_API int rfm_var_get_u8(const rfm_var *var, uint32_t index, uint8_t *value)
+{
+	return scalar_get(var, index, value, RFM_TYPE_U8, sizeof(*value));
+}
+
+RFM_API int rfm_var_set_u8(rfm_var *var, uint32_t index, uint8_t value)
+{
+	return scalar_set(var, index, &value, RFM_TYPE_U8, sizeof(value));
+}
+
+RFM_API int rfm_var_get_u16(const rfm_var *var, uint32_t index, uint16_t *value)
+{
+	return scalar_get(var, index, value, RFM_TYPE_U16, sizeof(*value));
+}
+
+RFM_API int rfm_var_set_u16(rfm_var *var, uint32_t index, uint16_t value)
+{
+	return scalar_set(var, index, &value, RFM_TYPE_U16, sizeof(value));
+}
+
+RFM_API int rfm_var_get_u32(const rfm_var *var, uint32_t index, uint32_t *value)
+{
+	return scalar_get(var, index, value, RFM_TYPE_U32, sizeof(*value));
+}
+
+RFM_API int rfm_var_set_u32(rfm_var *var, uint32_t index, uint32_t value)
+{
+	return scalar_set(var, index, &value, RFM_TYPE_U32, sizeof(value));
+}
+
+RFM_API int rfm_var_get_u64(const rfm_var *var, uint32_t index, uint64_t *value)
+{
+	return scalar_get(var, index, value, RFM_TYPE_U64, sizeof(*value));
+}
+
+RFM_API int rfm_var_set_u64(rfm_var *var, uint32_t index, uint64_t value)
+{
+	return scalar_set(var, index, &value, RFM_TYPE_U64, sizeof(value));
+}
+
+RFM_API int rfm_var_get_i8(const rfm_var *var, uint32_t index, int8_t *value)
+{
+	return scalar_get(var, index, value, RFM_TYPE_I8, sizeof(*value));
+}
+
+RFM_API int rfm_var_set_i8(rfm_var *var, uint32_t index, int8_t value)
+{
+	return scalar_set(var, index, &value, RFM_TYPE_I8, sizeof(value));
+}
+
+RFM_API int rfm_var_get_i16(const rfm_var *var, uint32_t index, int16_t *value)
+{
+	return scalar_get(var, index, value, RFM_TYPE_I16, sizeof(*value));
+}
+
+RFM_API int rfm_var_set_i16(rfm_var *var, uint32_t index, int16_t value)
+{
+	return scalar_set(var, index, &value, RFM_TYPE_I16, sizeof(value));
+}
+
+RFM_API int rfm_var_get_i32(const rfm_var *var, uint32_t index, int32_t *value)
+{
+	return scalar_get(var, index, value, RFM_TYPE_I32, sizeof(*value));
+}
+
+RFM_API int rfm_var_set_i32(rfm_var *var, uint32_t index, int32_t value)
+{
+	return scalar_set(var, index, &value, RFM_TYPE_I32, sizeof(value));
+}
+
+RFM_API int rfm_var_get_i64(const rfm_var *var, uint32_t index, int64_t *value)
+{
+	return scalar_get(var, index, value, RFM_TYPE_I64, sizeof(*value));
+}
+
+RFM_API int rfm_var_set_i64(rfm_var *var, uint32_t index, int64_t value)
+{
+	return scalar_set(var, index, &value, RFM_TYPE_I64, sizeof(value));
+}
+
+RFM_API int rfm_var_get_f32(const rfm_var *var, uint32_t index, float *value)
+{
+	return scalar_get(var, index, value, RFM_TYPE_F32, sizeof(*value));
+}
+
+RFM_API int rfm_var_set_f32(rfm_var *var, uint32_t index, float value)
+{
+	return scalar_set(var, index, &value, RFM_TYPE_F32, sizeof(value));
+}
+
+RFM_API int rfm_var_get_f64(const rfm_var *var, uint32_t index, double *value)
+{
+	return scalar_get(var, index, value, RFM_TYPE_F64, sizeof(*value));
+}
+
+RFM_API int rfm_var_set_f64(rfm_var *var, uint32_t index, double value)
+{
+	return scalar_set(var, index, &value, RFM_TYPE_F64, sizeof(value));
+}
 
 RFM_API int rfm_var_get_bool(const rfm_var *var, uint32_t index, bool *value)
 {

@@ -43,38 +43,101 @@ RFM_BEGIN_DECLS
 #define RFM_INLINE static inline
 #endif
 
-#define RFM__ACCESSORS(bits)                                                   \
-	RFM_INLINE uint##bits##_t rfm_load##bits(const void *base,            \
-						 uint64_t offset)              \
-	{                                                                      \
-		return __atomic_load_n(                                        \
-			(const uint##bits##_t *)((const char *)base + offset), \
-			__ATOMIC_RELAXED);                                     \
-	}                                                                      \
-	RFM_INLINE uint##bits##_t rfm_load##bits##_acquire(const void *base,  \
-							   uint64_t offset)    \
-	{                                                                      \
-		return __atomic_load_n(                                        \
-			(const uint##bits##_t *)((const char *)base + offset), \
-			__ATOMIC_ACQUIRE);                                     \
-	}                                                                      \
-	RFM_INLINE void rfm_store##bits(void *base, uint64_t offset,          \
-					uint##bits##_t value)                  \
-	{                                                                      \
-		__atomic_store_n((uint##bits##_t *)((char *)base + offset),    \
-				 value, __ATOMIC_RELAXED);                     \
-	}                                                                      \
-	RFM_INLINE void rfm_store##bits##_release(void *base, uint64_t offset,\
-						  uint##bits##_t value)        \
-	{                                                                      \
-		__atomic_store_n((uint##bits##_t *)((char *)base + offset),    \
-				 value, __ATOMIC_RELEASE);                     \
-	}
+/** @brief Load 8 bits at @p offset of @p base, atomic and unordered. */
+RFM_INLINE uint8_t rfm_load8(const void *base, uint64_t offset)
+{
+	return __atomic_load_n((const uint8_t *)((const char *)base + offset), __ATOMIC_RELAXED);
+}
 
-RFM__ACCESSORS(8)
-RFM__ACCESSORS(16)
-RFM__ACCESSORS(32)
-RFM__ACCESSORS(64)
+/** @brief Load 8 bits; no later access moves before it. */
+RFM_INLINE uint8_t rfm_load8_acquire(const void *base, uint64_t offset)
+{
+	return __atomic_load_n((const uint8_t *)((const char *)base + offset), __ATOMIC_ACQUIRE);
+}
+
+/** @brief Store 8 bits at @p offset of @p base, atomic and unordered. */
+RFM_INLINE void rfm_store8(void *base, uint64_t offset, uint8_t value)
+{
+	__atomic_store_n((uint8_t *)((char *)base + offset), value, __ATOMIC_RELAXED);
+}
+
+/** @brief Store 8 bits; no earlier access moves after it. */
+RFM_INLINE void rfm_store8_release(void *base, uint64_t offset, uint8_t value)
+{
+	__atomic_store_n((uint8_t *)((char *)base + offset), value, __ATOMIC_RELEASE);
+}
+
+/** @brief Load 16 bits at @p offset of @p base, atomic and unordered. */
+RFM_INLINE uint16_t rfm_load16(const void *base, uint64_t offset)
+{
+	return __atomic_load_n((const uint16_t *)((const char *)base + offset), __ATOMIC_RELAXED);
+}
+
+/** @brief Load 16 bits; no later access moves before it. */
+RFM_INLINE uint16_t rfm_load16_acquire(const void *base, uint64_t offset)
+{
+	return __atomic_load_n((const uint16_t *)((const char *)base + offset), __ATOMIC_ACQUIRE);
+}
+
+/** @brief Store 16 bits at @p offset of @p base, atomic and unordered. */
+RFM_INLINE void rfm_store16(void *base, uint64_t offset, uint16_t value)
+{
+	__atomic_store_n((uint16_t *)((char *)base + offset), value, __ATOMIC_RELAXED);
+}
+
+/** @brief Store 16 bits; no earlier access moves after it. */
+RFM_INLINE void rfm_store16_release(void *base, uint64_t offset, uint16_t value)
+{
+	__atomic_store_n((uint16_t *)((char *)base + offset), value, __ATOMIC_RELEASE);
+}
+
+/** @brief Load 32 bits at @p offset of @p base, atomic and unordered. */
+RFM_INLINE uint32_t rfm_load32(const void *base, uint64_t offset)
+{
+	return __atomic_load_n((const uint32_t *)((const char *)base + offset), __ATOMIC_RELAXED);
+}
+
+/** @brief Load 32 bits; no later access moves before it. */
+RFM_INLINE uint32_t rfm_load32_acquire(const void *base, uint64_t offset)
+{
+	return __atomic_load_n((const uint32_t *)((const char *)base + offset), __ATOMIC_ACQUIRE);
+}
+
+/** @brief Store 32 bits at @p offset of @p base, atomic and unordered. */
+RFM_INLINE void rfm_store32(void *base, uint64_t offset, uint32_t value)
+{
+	__atomic_store_n((uint32_t *)((char *)base + offset), value, __ATOMIC_RELAXED);
+}
+
+/** @brief Store 32 bits; no earlier access moves after it. */
+RFM_INLINE void rfm_store32_release(void *base, uint64_t offset, uint32_t value)
+{
+	__atomic_store_n((uint32_t *)((char *)base + offset), value, __ATOMIC_RELEASE);
+}
+
+/** @brief Load 64 bits at @p offset of @p base, atomic and unordered. */
+RFM_INLINE uint64_t rfm_load64(const void *base, uint64_t offset)
+{
+	return __atomic_load_n((const uint64_t *)((const char *)base + offset), __ATOMIC_RELAXED);
+}
+
+/** @brief Load 64 bits; no later access moves before it. */
+RFM_INLINE uint64_t rfm_load64_acquire(const void *base, uint64_t offset)
+{
+	return __atomic_load_n((const uint64_t *)((const char *)base + offset), __ATOMIC_ACQUIRE);
+}
+
+/** @brief Store 64 bits at @p offset of @p base, atomic and unordered. */
+RFM_INLINE void rfm_store64(void *base, uint64_t offset, uint64_t value)
+{
+	__atomic_store_n((uint64_t *)((char *)base + offset), value, __ATOMIC_RELAXED);
+}
+
+/** @brief Store 64 bits; no earlier access moves after it. */
+RFM_INLINE void rfm_store64_release(void *base, uint64_t offset, uint64_t value)
+{
+	__atomic_store_n((uint64_t *)((char *)base + offset), value, __ATOMIC_RELEASE);
+}
 
 /** @brief Acquire fence: no later access moves before it. */
 RFM_INLINE void rfm_fence_acquire(void)

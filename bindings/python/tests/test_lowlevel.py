@@ -64,10 +64,7 @@ def public_functions():
             text = f.read()
         names.update(re.findall(r"\bRFM_API\b[^;{(]*?\b(rfm_\w+)\s*\(", text))
         # The inline accessors and fences, declared through RFM_INLINE.
-        for bits in re.findall(r"^RFM__ACCESSORS\((\d+)\)", text, re.M):
-            names.update(f"rfm_{op}{bits}{sfx}" for op, sfx in
-                         (("load", ""), ("load", "_acquire"), ("store", ""), ("store", "_release")))
-        names.update(re.findall(r"^RFM_INLINE void (rfm_fence_\w+)\(", text, re.M))
+        names.update(re.findall(r"^RFM_INLINE \w+ (rfm_\w+)\(", text, re.M))
     return names
 
 
