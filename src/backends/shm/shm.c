@@ -645,13 +645,111 @@ static int check_owner(const struct rfm_uri *uri, const struct shm_params *p, co
 	return 0;
 }
 
+/* A handle's state with nothing open yet, or NULL. */
+static struct shm_node *shm_node_new(void)
+{
+	struct shm_node *shm = calloc(1, sizeof(*shm));
+
+	if (!shm)
+		return NULL;
+	shm->fd = -1;
+	shm->seg_fd = -1;
+	shm->queue = -1;
+	shm->slab = -1;
+	/* Per-slab send limits: 16 KiB, so sends never allocate. */
+	shm->limits = calloc(RFM_SHM_QUEUE_COUNT, sizeof(*shm->limits));
+	if (!shm->limits) {
+		free(shm);
+		return NULL;
+	}
+	return shm;
+}
+
+/*
+ * The lock file and the segment, opened (or created) and checked: a
+ * regular file, owned by whom the opener may trust. Leaves the open lock
+ * held and *@st the segment's status.
+ */
+static int open_files(struct shm_node *shm, const struct rfm_uri *uri, const struct shm_params *p,
+		      const char *lock, const char *seg, bool *created, bool *lock_created,
+		      struct stat *st)
+{
+	struct stat lst;
+	int ret;
+
+	ret = open_lock_file(shm, uri, p, lock, seg, lock_created);
+	if (ret)
+		return ret;
+	ret = open_segment_file(shm, uri, p, seg, created);
+	if (ret)
+		return ret;
+	if (fstat(shm->seg_fd, st) < 0 || fstat(shm->fd, &lst) < 0)
+		return sys_error(uri, "fstat");
+	if (!S_ISREG(st->st_mode))
+		return rfm__error(RFM_ECORRUPT, "%s: %s is not a regular shared-memory file",
+				  uri->text, seg);
+	/*
+	 * A lock file we made for an existing network takes its group and
+	 * mode (and its owner, when we are root), so its other users can
+	 * open it too.
+	 */
+	if (*lock_created && !*created) {
+		if (fchown(shm->fd, geteuid() == 0 ? st->st_uid : (uid_t)-1, st->st_gid) == 0 &&
+		    fchmod(shm->fd, lock_mode(st->st_mode)) == 0) {
+			/* done; if not, the check below says why it cannot be used */
+		}
+		fstat(shm->fd, &lst);
+	}
+	return check_owner(uri, p, seg, st, &lst, *lock_created);
+}
+
+/*
+ * The attached segment is the network the URI asked for: its pages (huge
+ * or not), its header unchanged since the mapping, its window and queue
+ * sizes. Fills the handle's header and node table pointers, and the
+ * window's size and offset as read once here.
+ */
+static int check_attached(struct shm_node *shm, const struct rfm_uri *uri,
+			  const struct shm_params *p, bool want_huge, uint64_t *window_size,
+			  uint64_t *window_offset)
+{
+	/* Huge pages are chosen at creation: never hand out less than asked. */
+	if (want_huge && !shm->huge)
+		return rfm__error(RFM_EINVAL,
+				  "%s: hugepages=1, but network '%s' exists with its window in "
+				  "ordinary shared memory; the window's pages are chosen when the "
+				  "network is created: destroy it and open again with hugepages=1",
+				  uri->text, uri->path);
+
+	const struct rfm_shm_header *h = segment_header(shm);
+	*window_size = h->window_size;
+	*window_offset = h->window_offset;
+	/* Re-check what we mapped: a peer may have rewritten the header meanwhile. */
+	if (h->event_offset != shm->map_size || h->event_size != shm->events_size ||
+	    h->queue_depth != shm->depth || h->queue_stride != shm->stride)
+		return rfm__error(RFM_ECORRUPT, "%s: segment header changed during attach", uri->text);
+	if (p->size && p->size != *window_size)
+		return rfm__error(RFM_ESIZE,
+				  "%s: the network's window is %llu bytes, not the %llu asked for",
+				  uri->text, (unsigned long long)*window_size,
+				  (unsigned long long)p->size);
+	if (p->depth && p->depth != shm->depth)
+		return rfm__error(RFM_ESIZE,
+				  "%s: the network's event queues hold %u records, not the %u asked for",
+				  uri->text, shm->depth, p->depth);
+	shm->header = (struct rfm_shm_header *)shm->segment;
+	shm->nodes = (struct rfm_shm_node_entry *)(shm->segment + h->node_table_offset);
+	return 0;
+}
+
 static int shm_open_node(struct rfm_node *node, struct rfm_uri *uri)
 {
 	struct shm_params params;
 	struct shm_node *shm;
 	char seg[RFM_SHM_NAME_MAX + 16], lock[RFM_SHM_NAME_MAX + 16];
-	bool created = false, lock_created, uninitialised;
-	struct stat st, lst;
+	bool created = false, lock_created = false, uninitialised;
+	struct stat st;
+	uint64_t window_size = 0, window_offset = 0;
 	bool want_huge = node->rt && (node->rt->mem_flags & RFM_MEM_HUGEPAGES);
 	int ret;
 
@@ -662,49 +760,11 @@ static int shm_open_node(struct rfm_node *node, struct rfm_uri *uri)
 	ret = parse_params(uri, &params);
 	if (ret)
 		return ret;
-
-	shm = calloc(1, sizeof(*shm));
+	shm = shm_node_new();
 	if (!shm)
 		return rfm__error(RFM_ENOMEM, "%s: out of memory", uri->text);
-	shm->fd = -1;
-	shm->seg_fd = -1;
-	shm->queue = -1;
-	shm->slab = -1;
-	/* Per-slab send limits: 16 KiB, so sends never allocate. */
-	shm->limits = calloc(RFM_SHM_QUEUE_COUNT, sizeof(*shm->limits));
-	if (!shm->limits) {
-		free(shm);
-		return rfm__error(RFM_ENOMEM, "%s: out of memory", uri->text);
-	}
 
-	ret = open_lock_file(shm, uri, &params, lock, seg, &lock_created);
-	if (ret)
-		goto fail;
-	ret = open_segment_file(shm, uri, &params, seg, &created);
-	if (ret)
-		goto fail;
-	if (fstat(shm->seg_fd, &st) < 0 || fstat(shm->fd, &lst) < 0) {
-		ret = sys_error(uri, "fstat");
-		goto fail;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		ret = rfm__error(RFM_ECORRUPT, "%s: %s is not a regular shared-memory file",
-				 uri->text, seg);
-		goto fail;
-	}
-	/*
-	 * A lock file we made for an existing network takes its group and
-	 * mode (and its owner, when we are root), so its other users can
-	 * open it too.
-	 */
-	if (lock_created && !created) {
-		if (fchown(shm->fd, geteuid() == 0 ? st.st_uid : (uid_t)-1, st.st_gid) == 0 &&
-		    fchmod(shm->fd, lock_mode(st.st_mode)) == 0) {
-			/* done; if not, the check below says why it cannot be used */
-		}
-		fstat(shm->fd, &lst);
-	}
-	ret = check_owner(uri, &params, seg, &st, &lst, lock_created);
+	ret = open_files(shm, uri, &params, lock, seg, &created, &lock_created, &st);
 	if (ret)
 		goto fail;
 	ret = attach_segment(shm, uri, (uint64_t)st.st_size, &uninitialised);
@@ -717,39 +777,9 @@ static int shm_open_node(struct rfm_node *node, struct rfm_uri *uri)
 		if (ret)
 			goto fail;
 	}
-	/* Huge pages are chosen at creation: never hand out less than asked. */
-	if (want_huge && !shm->huge) {
-		ret = rfm__error(RFM_EINVAL,
-				 "%s: hugepages=1, but network '%s' exists with its window in "
-				 "ordinary shared memory; the window's pages are chosen when the "
-				 "network is created: destroy it and open again with hugepages=1",
-				 uri->text, uri->path);
+	ret = check_attached(shm, uri, &params, want_huge, &window_size, &window_offset);
+	if (ret)
 		goto fail;
-	}
-
-	const struct rfm_shm_header *h = segment_header(shm);
-	uint64_t window_size = h->window_size, window_offset = h->window_offset;
-	/* Re-check what we mapped: a peer may have rewritten the header meanwhile. */
-	if (h->event_offset != shm->map_size || h->event_size != shm->events_size ||
-	    h->queue_depth != shm->depth || h->queue_stride != shm->stride) {
-		ret = rfm__error(RFM_ECORRUPT, "%s: segment header changed during attach", uri->text);
-		goto fail;
-	}
-	if (params.size && params.size != window_size) {
-		ret = rfm__error(RFM_ESIZE,
-				 "%s: the network's window is %llu bytes, not the %llu asked for",
-				 uri->text, (unsigned long long)window_size,
-				 (unsigned long long)params.size);
-		goto fail;
-	}
-	if (params.depth && params.depth != shm->depth) {
-		ret = rfm__error(RFM_ESIZE,
-				 "%s: the network's event queues hold %u records, not the %u asked for",
-				 uri->text, shm->depth, params.depth);
-		goto fail;
-	}
-	shm->header = (struct rfm_shm_header *)shm->segment;
-	shm->nodes = (struct rfm_shm_node_entry *)(shm->segment + h->node_table_offset);
 	ret = claim_node_id(node, shm, uri, params.node_id, params.shared);
 	if (ret)
 		goto fail;
