@@ -209,7 +209,7 @@ void rfm__diag(struct rfm_diag_list *list, struct lay_pos pos, int code, const c
 /* Sort by position; set rfm_last_error(); return RFM_ELAYOUT (or ENOMEM). */
 int rfm__diag_finish(struct rfm_diag_list *list);
 
-/* ---- builder (layout.c) ---- */
+/* ---- the object, its internal builder, lookups (layout.c) ---- */
 
 int rfm__layout_create(const char *name, const char *source, uint64_t window_size,
 		       rfm_layout **layoutp);
@@ -232,7 +232,13 @@ int rfm__layout_open_check(const char *what, const rfm_layout *layout, const rfm
 /* Index of the variable/record with this full (dotted) name, or -1. */
 long rfm__layout_find_var(const rfm_layout *layout, const char *full, size_t len);
 long rfm__layout_find_record(const rfm_layout *layout, const char *full, size_t len);
-/* Full descriptions, for the public info calls and handles. */
+/* Index of the region named by the first @len bytes of @name, or -1. */
+long rfm__layout_find_region(const rfm_layout *layout, const char *name, size_t len);
+/* Validate @layout (layout-check.c) with @diags, which it takes: on
+ * success the layout is finished; on failure *@diagsp (when given and
+ * there are problems) gets the list. 0 or the first problem's code. */
+int rfm__layout_validate(rfm_layout *layout, struct rfm_diag_list *diags, rfm_diag_list **diagsp);
+/* Full descriptions (layout-info.c), for the public info calls and handles. */
 void rfm__record_info(const rfm_layout *layout, size_t index, struct rfm_record_info *full);
 void rfm__var_info(const rfm_layout *layout, size_t index, struct rfm_var_info *full);
 

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Layout objects: creation, the builder used by code and by the YAML
- * loader, loading entry points, reference counting and description.
+ * Layout objects: creation, the internal builder that the public one
+ * (layout-builder.c) and the YAML loader (layout-yaml.c) both fill,
+ * validation, lookups by name and reference counting. Loading is
+ * layout-load.c's, description layout-info.c's.
  *
  * The builder stores what it is given without judging it; the validator
  * (layout-check.c) judges everything at once so that every problem is
@@ -9,16 +11,10 @@
  */
 #include "config.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "layout-internal.h"
-
-/* Layout files are small; this bounds what a mistaken path can make us read. */
 
 static char *dup_or_empty(const char *s)
 {
@@ -244,7 +240,7 @@ long rfm__layout_find_record(const rfm_layout *layout, const char *full, size_t 
 	return -1;
 }
 
-static long find_region(const rfm_layout *layout, const char *name, size_t len)
+long rfm__layout_find_region(const rfm_layout *layout, const char *name, size_t len)
 {
 	for (size_t i = 0; i < layout->nregions; i++)
 		if (name_is(layout->regions[i].name, name, len))
@@ -252,103 +248,7 @@ static long find_region(const rfm_layout *layout, const char *name, size_t len)
 	return -1;
 }
 
-/* ---- public builder ---- */
-
-RFM_API int rfm_layout_new(const char *name, uint64_t window_size, rfm_layout **layoutp)
-{
-	if (!layoutp)
-		return rfm__error(RFM_EINVAL, "rfm_layout_new: layoutp is NULL");
-	return rfm__layout_create(name, "<code>", window_size, layoutp);
-}
-
-static int check_builder(rfm_layout *layout, const void *spec, uint32_t struct_size,
-			 size_t min_size, const char *what)
-{
-	int ret = rfm__sized_check(what, layout, spec, struct_size, min_size);
-
-	if (!ret && layout->finished)
-		ret = rfm__error(RFM_EBUSY, "%s: layout %s is finished; nothing can be added",
-				 what, layout->name);
-	return ret;
-}
-
-/* Copy a caller's spec, possibly from older headers (smaller), zero-extended. */
-#define COPY_SPEC(dst, src)                                                   \
-	do {                                                                  \
-		memset(&(dst), 0, sizeof(dst));                               \
-		memcpy(&(dst), (src),                                         \
-		       (src)->struct_size < sizeof(dst) ? (src)->struct_size  \
-							: sizeof(dst));       \
-	} while (0)
-
-RFM_API int rfm_layout_add_region(rfm_layout *layout, const struct rfm_region_spec *spec)
-{
-	struct rfm_region_spec s;
-	int ret = check_builder(layout, spec, spec ? spec->struct_size : 0,
-				offsetof(struct rfm_region_spec, reserved), "rfm_layout_add_region");
-
-	if (ret)
-		return ret;
-	COPY_SPEC(s, spec);
-	ret = rfm__layout_push_region(layout, &s, NULL);
-	return ret < 0 ? rfm__error(ret, "rfm_layout_add_region: out of memory") : 0;
-}
-
-RFM_API int rfm_layout_add_record(rfm_layout *layout, const char *region,
-				  const struct rfm_record_spec *spec)
-{
-	struct rfm_record_spec s;
-	int ret = check_builder(layout, spec, spec ? spec->struct_size : 0,
-				offsetof(struct rfm_record_spec, reserved), "rfm_layout_add_record");
-
-	if (ret)
-		return ret;
-	if (!region)
-		return rfm__error(RFM_EINVAL, "rfm_layout_add_record: region is NULL");
-	long r = find_region(layout, region, strlen(region));
-	if (r < 0)
-		return rfm__error(RFM_ENOTFOUND, "rfm_layout_add_record: no region '%s' in %s",
-				  region, layout->name);
-	COPY_SPEC(s, spec);
-	if (s.notify > RFM_EVENT_INTR4)
-		return rfm__error(RFM_EINVAL, "rfm_layout_add_record: notify type %u is not intr1..intr4",
-				  s.notify);
-	ret = rfm__layout_push_record(layout, (uint32_t)r, &s, NULL);
-	return ret < 0 ? rfm__error(ret, "rfm_layout_add_record: out of memory") : 0;
-}
-
-RFM_API int rfm_layout_add_var(rfm_layout *layout, const char *parent,
-			       const struct rfm_var_spec *spec)
-{
-	struct rfm_var_spec s;
-	uint32_t record = LAY_NO_RECORD;
-	int ret = check_builder(layout, spec, spec ? spec->struct_size : 0,
-				offsetof(struct rfm_var_spec, reserved), "rfm_layout_add_var");
-
-	if (ret)
-		return ret;
-	if (!parent)
-		return rfm__error(RFM_EINVAL, "rfm_layout_add_var: parent is NULL");
-	const char *dot = strchr(parent, '.');
-	size_t region_len = dot ? (size_t)(dot - parent) : strlen(parent);
-	long r = find_region(layout, parent, region_len);
-	if (r < 0)
-		return rfm__error(RFM_ENOTFOUND, "rfm_layout_add_var: no region '%.*s' in %s",
-				  (int)region_len, parent, layout->name);
-	if (dot) {
-		long rec = rfm__layout_find_record(layout, parent, strlen(parent));
-		if (rec < 0)
-			return rfm__error(RFM_ENOTFOUND, "rfm_layout_add_var: no record '%s' in %s",
-					  parent, layout->name);
-		record = (uint32_t)rec;
-	}
-	COPY_SPEC(s, spec);
-	ret = rfm__layout_push_var(layout, (uint32_t)r, record, &s, NULL);
-	return ret < 0 ? rfm__error(ret, "rfm_layout_add_var: out of memory") : 0;
-}
-
-/* Validate @layout; on success it is finished, on failure *diagsp gets the list. */
-static int finish(rfm_layout *layout, struct rfm_diag_list *diags, rfm_diag_list **diagsp)
+int rfm__layout_validate(rfm_layout *layout, struct rfm_diag_list *diags, rfm_diag_list **diagsp)
 {
 	int ret = 0;
 
@@ -368,276 +268,7 @@ static int finish(rfm_layout *layout, struct rfm_diag_list *diags, rfm_diag_list
 	return ret;
 }
 
-RFM_API int rfm_layout_finish(rfm_layout *layout, rfm_diag_list **diagsp)
-{
-	struct rfm_diag_list *diags;
-
-	if (diagsp)
-		*diagsp = NULL;
-	if (!layout)
-		return rfm__error(RFM_EINVAL, "rfm_layout_finish: layout is NULL");
-	if (layout->finished)
-		return rfm__error(RFM_EBUSY, "rfm_layout_finish: layout %s is already finished",
-				  layout->name);
-	diags = rfm__diag_list_new(layout->source);
-	if (!diags)
-		return rfm__error(RFM_ENOMEM, "out of memory validating layout %s", layout->name);
-	return finish(layout, diags, diagsp);
-}
-
-RFM_API int rfm_layout_load_string(const char *text, size_t len, const char *source_name,
-				   rfm_layout **layoutp, rfm_diag_list **diagsp)
-{
-	struct rfm_diag_list *diags;
-	rfm_layout *layout = NULL;
-	int ret;
-
-	if (diagsp)
-		*diagsp = NULL;
-	if (!layoutp || (!text && len))
-		return rfm__error(RFM_EINVAL, "rfm_layout_load_string: NULL argument");
-	if (!source_name)
-		source_name = "<string>";
-	diags = rfm__diag_list_new(source_name);
-	if (!diags)
-		return rfm__error(RFM_ENOMEM, "out of memory loading %s", source_name);
-	ret = rfm__layout_parse_yaml(text ? text : "", len, source_name, &layout, diags);
-	if (ret && ret != RFM_ELAYOUT) {
-		rfm_diag_list_free(diags);
-		rfm__layout_unref(layout);
-		return ret;
-	}
-	if (!layout) {
-		/* Nothing to validate: the diagnostics say why. */
-		ret = rfm__diag_finish(diags);
-		if (diagsp)
-			*diagsp = diags;
-		else
-			rfm_diag_list_free(diags);
-		return ret;
-	}
-	ret = finish(layout, diags, diagsp);
-	if (ret) {
-		rfm__layout_unref(layout);
-		return ret;
-	}
-	*layoutp = layout;
-	return 0;
-}
-
-RFM_API int rfm_layout_load_file(const char *path, rfm_layout **layoutp,
-				 rfm_diag_list **diagsp)
-{
-	struct stat st;
-	char *text;
-	size_t got = 0;
-	int fd, ret;
-
-	if (diagsp)
-		*diagsp = NULL;
-	if (!path || !layoutp)
-		return rfm__error(RFM_EINVAL, "rfm_layout_load_file: NULL argument");
-	fd = rfm__fd_keep_off_std(open(path, O_RDONLY | O_CLOEXEC));
-	if (fd < 0) {
-		int err = errno;
-		return rfm__error(rfm__errno_code(err), "%s: %s", path, strerror(err));
-	}
-	if (fstat(fd, &st) < 0) {
-		int err = errno;
-		close(fd);
-		return rfm__error(rfm__errno_code(err), "%s: %s", path, strerror(err));
-	}
-	if (!S_ISREG(st.st_mode)) {
-		close(fd);
-		return rfm__error(RFM_EINVAL, "%s: not a regular file", path);
-	}
-	if (st.st_size > LAY_TEXT_MAX) {
-		close(fd);
-		return rfm__error(RFM_ELAYOUT, "%s: %llu bytes, more than the %u a layout file may have",
-				  path, (unsigned long long)st.st_size, LAY_TEXT_MAX);
-	}
-	text = malloc((size_t)st.st_size + 1);
-	if (!text) {
-		close(fd);
-		return rfm__error(RFM_ENOMEM, "%s: out of memory", path);
-	}
-	while (got < (size_t)st.st_size) {
-		ssize_t n = read(fd, text + got, (size_t)st.st_size - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
-	if (got < (size_t)st.st_size) {
-		int err = errno;
-		close(fd);
-		free(text);
-		return rfm__error(RFM_ESYS, "%s: read failed: %s", path,
-				  err ? strerror(err) : "file shrank");
-	}
-	close(fd);
-	ret = rfm_layout_load_string(text, got, path, layoutp, diagsp);
-	free(text);
-	return ret;
-}
-
 RFM_API void rfm_layout_free(rfm_layout *layout)
 {
 	rfm__layout_unref(layout);
-}
-
-/* ---- description ---- */
-
-RFM_API const char *rfm_layout_name(const rfm_layout *layout)
-{
-	return layout ? layout->name : "";
-}
-
-RFM_API uint64_t rfm_layout_window_size(const rfm_layout *layout)
-{
-	return layout ? layout->window_size : 0;
-}
-
-RFM_API size_t rfm_layout_region_count(const rfm_layout *layout)
-{
-	return layout ? layout->nregions : 0;
-}
-
-RFM_API size_t rfm_layout_record_count(const rfm_layout *layout)
-{
-	return layout ? layout->nrecords : 0;
-}
-
-RFM_API size_t rfm_layout_var_count(const rfm_layout *layout)
-{
-	return layout ? layout->nvars : 0;
-}
-
-static int info_args(const rfm_layout *layout, size_t index, size_t count, const void *info,
-		     uint32_t struct_size, size_t min_size, const char *what)
-{
-	int ret = rfm__sized_check(what, layout, info, struct_size, min_size);
-
-	if (ret)
-		return ret;
-	if (!layout->finished)
-		return rfm__error(RFM_EINVAL, "%s: layout %s is not finished", what, layout->name);
-	if (index >= count)
-		return rfm__error(RFM_EINVAL, "%s: index %zu, layout %s has %zu", what, index,
-				  layout->name, count);
-	return 0;
-}
-
-static void region_info(const rfm_layout *layout, size_t index, struct rfm_region_info *full)
-{
-	const struct lay_region *r = &layout->regions[index];
-
-	memset(full, 0, sizeof(*full));
-	full->writer = r->writer;
-	full->name = r->name;
-	full->description = r->description;
-	full->offset = r->offset;
-	full->size = r->size;
-}
-
-void rfm__record_info(const rfm_layout *layout, size_t index, struct rfm_record_info *full)
-{
-	const struct lay_record *r = &layout->records[index];
-
-	memset(full, 0, sizeof(*full));
-	full->byte_order = r->byte_order;
-	full->name = r->full;
-	full->description = r->description;
-	full->offset = r->abs;
-	full->size = LAY_RECORD_HEADER + r->data_size;
-	full->data_offset = r->abs + LAY_RECORD_HEADER;
-	full->data_size = r->data_size;
-	full->region = r->region;
-}
-
-void rfm__var_info(const rfm_layout *layout, size_t index, struct rfm_var_info *full)
-{
-	const struct lay_var *v = &layout->vars[index];
-
-	memset(full, 0, sizeof(*full));
-	full->type = v->type;
-	full->name = v->full;
-	full->unit = v->unit;
-	full->description = v->description;
-	full->offset = v->abs;
-	full->count = v->count;
-	full->element_size = rfm__type_size(v->type);
-	full->size = (uint64_t)v->count * full->element_size;
-	full->byte_order = v->byte_order;
-	full->writer = layout->regions[v->region].writer;
-	full->has_min = v->range.has_min;
-	full->has_max = v->range.has_max;
-	full->min = v->range.min;
-	full->max = v->range.max;
-	full->record = v->record == LAY_NO_RECORD ? -1 : (int32_t)v->record;
-	full->region = v->region;
-	full->record_offset = v->record == LAY_NO_RECORD ? 0 : v->offset;
-}
-
-/* What the three rfm_layout_*_info() functions describe. */
-enum info_kind { INFO_REGION, INFO_RECORD, INFO_VAR };
-
-static const struct {
-	const char *fn;
-	size_t min_size, size;	/* the first version's fields; the whole struct */
-} info_kinds[] = {
-	[INFO_REGION] = { "rfm_layout_region_info", offsetof(struct rfm_region_info, reserved),
-			  sizeof(struct rfm_region_info) },
-	[INFO_RECORD] = { "rfm_layout_record_info", offsetof(struct rfm_record_info, reserved),
-			  sizeof(struct rfm_record_info) },
-	[INFO_VAR] = { "rfm_layout_var_info", offsetof(struct rfm_var_info, reserved),
-		       sizeof(struct rfm_var_info) },
-};
-
-/* Item @index of @kind into the caller's @info (struct_size first). */
-static int layout_info(const rfm_layout *layout, enum info_kind kind, size_t index, void *info)
-{
-	union {
-		struct rfm_region_info region;
-		struct rfm_record_info record;
-		struct rfm_var_info var;
-	} full;
-	size_t count = !layout		    ? 0
-		       : kind == INFO_REGION ? layout->nregions
-		       : kind == INFO_RECORD ? layout->nrecords
-					     : layout->nvars;
-	uint32_t struct_size = 0;
-
-	if (info)
-		memcpy(&struct_size, info, sizeof(struct_size));
-	int ret = info_args(layout, index, count, info, struct_size, info_kinds[kind].min_size,
-			    info_kinds[kind].fn);
-	if (ret)
-		return ret;
-	if (kind == INFO_REGION)
-		region_info(layout, index, &full.region);
-	else if (kind == INFO_RECORD)
-		rfm__record_info(layout, index, &full.record);
-	else
-		rfm__var_info(layout, index, &full.var);
-	rfm__sized_fill(info, &full, info_kinds[kind].size);
-	return 0;
-}
-
-RFM_API int rfm_layout_region_info(const rfm_layout *layout, size_t index,
-				   struct rfm_region_info *info)
-{
-	return layout_info(layout, INFO_REGION, index, info);
-}
-
-RFM_API int rfm_layout_record_info(const rfm_layout *layout, size_t index,
-				   struct rfm_record_info *info)
-{
-	return layout_info(layout, INFO_RECORD, index, info);
-}
-
-RFM_API int rfm_layout_var_info(const rfm_layout *layout, size_t index, struct rfm_var_info *info)
-{
-	return layout_info(layout, INFO_VAR, index, info);
 }

@@ -20,6 +20,9 @@ src_librfm_la_SOURCES = \
 	src/layout-types.c \
 	src/layout-diag.c \
 	src/layout.c \
+	src/layout-builder.c \
+	src/layout-load.c \
+	src/layout-info.c \
 	src/layout-check.c \
 	src/layout-yaml.c \
 	src/layout-header.c \

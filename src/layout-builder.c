@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The public builder: a layout made by code (rfm_layout_new, add_region,
+ * add_record, add_var, finish) into the same object the YAML loader fills,
+ * validated by the same checks.
+ */
+#include "config.h"
+
+#include <stddef.h>
+#include <string.h>
+
+#include "layout-internal.h"
+
+RFM_API int rfm_layout_new(const char *name, uint64_t window_size, rfm_layout **layoutp)
+{
+	if (!layoutp)
+		return rfm__error(RFM_EINVAL, "rfm_layout_new: layoutp is NULL");
+	return rfm__layout_create(name, "<code>", window_size, layoutp);
+}
+
+static int check_builder(rfm_layout *layout, const void *spec, uint32_t struct_size,
+			 size_t min_size, const char *what)
+{
+	int ret = rfm__sized_check(what, layout, spec, struct_size, min_size);
+
+	if (!ret && layout->finished)
+		ret = rfm__error(RFM_EBUSY, "%s: layout %s is finished; nothing can be added",
+				 what, layout->name);
+	return ret;
+}
+
+/* Copy a caller's spec, possibly from older headers (smaller), zero-extended. */
+#define COPY_SPEC(dst, src)                                                   \
+	do {                                                                  \
+		memset(&(dst), 0, sizeof(dst));                               \
+		memcpy(&(dst), (src),                                         \
+		       (src)->struct_size < sizeof(dst) ? (src)->struct_size  \
+							: sizeof(dst));       \
+	} while (0)
+
+RFM_API int rfm_layout_add_region(rfm_layout *layout, const struct rfm_region_spec *spec)
+{
+	struct rfm_region_spec s;
+	int ret = check_builder(layout, spec, spec ? spec->struct_size : 0,
+				offsetof(struct rfm_region_spec, reserved), "rfm_layout_add_region");
+
+	if (ret)
+		return ret;
+	COPY_SPEC(s, spec);
+	ret = rfm__layout_push_region(layout, &s, NULL);
+	return ret < 0 ? rfm__error(ret, "rfm_layout_add_region: out of memory") : 0;
+}
+
+RFM_API int rfm_layout_add_record(rfm_layout *layout, const char *region,
+				  const struct rfm_record_spec *spec)
+{
+	struct rfm_record_spec s;
+	int ret = check_builder(layout, spec, spec ? spec->struct_size : 0,
+				offsetof(struct rfm_record_spec, reserved), "rfm_layout_add_record");
+
+	if (ret)
+		return ret;
+	if (!region)
+		return rfm__error(RFM_EINVAL, "rfm_layout_add_record: region is NULL");
+	long r = rfm__layout_find_region(layout, region, strlen(region));
+	if (r < 0)
+		return rfm__error(RFM_ENOTFOUND, "rfm_layout_add_record: no region '%s' in %s",
+				  region, layout->name);
+	COPY_SPEC(s, spec);
+	if (s.notify > RFM_EVENT_INTR4)
+		return rfm__error(RFM_EINVAL, "rfm_layout_add_record: notify type %u is not intr1..intr4",
+				  s.notify);
+	ret = rfm__layout_push_record(layout, (uint32_t)r, &s, NULL);
+	return ret < 0 ? rfm__error(ret, "rfm_layout_add_record: out of memory") : 0;
+}
+
+RFM_API int rfm_layout_add_var(rfm_layout *layout, const char *parent,
+			       const struct rfm_var_spec *spec)
+{
+	struct rfm_var_spec s;
+	uint32_t record = LAY_NO_RECORD;
+	int ret = check_builder(layout, spec, spec ? spec->struct_size : 0,
+				offsetof(struct rfm_var_spec, reserved), "rfm_layout_add_var");
+
+	if (ret)
+		return ret;
+	if (!parent)
+		return rfm__error(RFM_EINVAL, "rfm_layout_add_var: parent is NULL");
+	const char *dot = strchr(parent, '.');
+	size_t region_len = dot ? (size_t)(dot - parent) : strlen(parent);
+	long r = rfm__layout_find_region(layout, parent, region_len);
+	if (r < 0)
+		return rfm__error(RFM_ENOTFOUND, "rfm_layout_add_var: no region '%.*s' in %s",
+				  (int)region_len, parent, layout->name);
+	if (dot) {
+		long rec = rfm__layout_find_record(layout, parent, strlen(parent));
+		if (rec < 0)
+			return rfm__error(RFM_ENOTFOUND, "rfm_layout_add_var: no record '%s' in %s",
+					  parent, layout->name);
+		record = (uint32_t)rec;
+	}
+	COPY_SPEC(s, spec);
+	ret = rfm__layout_push_var(layout, (uint32_t)r, record, &s, NULL);
+	return ret < 0 ? rfm__error(ret, "rfm_layout_add_var: out of memory") : 0;
+}
+
+RFM_API int rfm_layout_finish(rfm_layout *layout, rfm_diag_list **diagsp)
+{
+	struct rfm_diag_list *diags;
+
+	if (diagsp)
+		*diagsp = NULL;
+	if (!layout)
+		return rfm__error(RFM_EINVAL, "rfm_layout_finish: layout is NULL");
+	if (layout->finished)
+		return rfm__error(RFM_EBUSY, "rfm_layout_finish: layout %s is already finished",
+				  layout->name);
+	diags = rfm__diag_list_new(layout->source);
+	if (!diags)
+		return rfm__error(RFM_ENOMEM, "out of memory validating layout %s", layout->name);
+	return rfm__layout_validate(layout, diags, diagsp);
+}
