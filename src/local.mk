@@ -24,7 +24,9 @@ src_librfm_la_SOURCES = \
 	src/layout-load.c \
 	src/layout-info.c \
 	src/layout-check.c \
+	src/layout-yaml.h \
 	src/layout-yaml.c \
+	src/layout-yaml-doc.c \
 	src/layout-header.c \
 	src/var.c \
 	src/var-text.c \
