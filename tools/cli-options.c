@@ -165,14 +165,17 @@ int cli_check_args(struct cli *cli, int argc, char **argv, int min, int max)
 	return 0;
 }
 
+int cli_options_end(struct cli *cli, int opt, int argc, char **argv, int min, int max)
+{
+	if (opt == CLI_OPT_STOP)
+		return cli->status ? cli->status : CLI_EXIT_DONE;
+	return cli_check_args(cli, argc, argv, min, max);
+}
+
 int cli_parse_args(struct cli *cli, int argc, char **argv, int min, int max)
 {
-	int opt = cli_getopt(cli, argc, argv, "", NULL);
-
 	/* Without options of its own, the command sees only -1 or a stop. */
-	if (opt == CLI_OPT_STOP)
-		return cli->status;
-	return cli_check_args(cli, argc, argv, min, max);
+	return cli_options_end(cli, cli_getopt(cli, argc, argv, "", NULL), argc, argv, min, max);
 }
 
 void cli_print_common_help(FILE *out)

@@ -116,6 +116,14 @@ int cli_getopt(struct cli *cli, int argc, char **argv, const char *shortopts,
 int cli_check_args(struct cli *cli, int argc, char **argv, int min, int max);
 
 /*
+ * The end of a command's option loop, @opt being what cli_getopt()
+ * returned last: non-zero to stop, either the status of a stop (an error
+ * reported, or help or version printed: CLI_EXIT_DONE) or a wrong number
+ * of arguments (cli_check_args()); 0 to go on.
+ */
+int cli_options_end(struct cli *cli, int opt, int argc, char **argv, int min, int max);
+
+/*
  * For commands without options of their own: parse the common options and
  * check that there are @min to @max positional arguments, at argv[optind].
  * Returns 0 to go on, or the status the command must return now.

@@ -473,9 +473,7 @@ static int parse_options(struct cli *cli, int argc, char **argv, struct bench *b
 		if (ret)
 			return ret;
 	}
-	if (opt == CLI_OPT_STOP)
-		return cli->status;
-	ret = cli_check_args(cli, argc, argv, 0, 0);
+	ret = cli_options_end(cli, opt, argc, argv, 0, 0);
 	if (ret)
 		return ret;
 	if ((a->var_name || a->rec_name) && !a->layout_path)

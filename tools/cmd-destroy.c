@@ -17,9 +17,7 @@ static int destroy_run(struct cli *cli, int argc, char **argv)
 	while ((opt = cli_getopt(cli, argc, argv, "f", destroy_options)) > 0)
 		if (opt == 'f')
 			flags |= RFM_DESTROY_FORCE;
-	if (opt == CLI_OPT_STOP)
-		return cli->status;
-	ret = cli_check_args(cli, argc, argv, 0, 0);
+	ret = cli_options_end(cli, opt, argc, argv, 0, 0);
 	if (ret)
 		return ret;
 	/* No node is opened: that would attach to (or create) the network. */

@@ -176,9 +176,7 @@ static int send_run(struct cli *cli, int argc, char **argv)
 		else if (opt == 'l')
 			loopback = true;
 	}
-	if (opt == CLI_OPT_STOP)
-		return cli->status;
-	ret = cli_check_args(cli, argc, argv, 0, 0);
+	ret = cli_options_end(cli, opt, argc, argv, 0, 0);
 	if (ret)
 		return ret;
 	if (!to_text)
@@ -282,9 +280,7 @@ static int wait_run(struct cli *cli, int argc, char **argv)
 		else if (opt == OPT_TIME && (ret = cli_parse_clock(cli, optarg, &clock)))
 			return ret;
 	}
-	if (opt == CLI_OPT_STOP)
-		return cli->status;
-	ret = cli_check_args(cli, argc, argv, 0, 0);
+	ret = cli_options_end(cli, opt, argc, argv, 0, 0);
 	if (ret)
 		return ret;
 	if (!type_text)
@@ -379,9 +375,7 @@ static int listen_run(struct cli *cli, int argc, char **argv)
 		if (opt == OPT_TIME && (ret = cli_parse_clock(cli, optarg, &clock)))
 			return ret;
 	}
-	if (opt == CLI_OPT_STOP)
-		return cli->status;
-	ret = cli_check_args(cli, argc, argv, 0, 0);
+	ret = cli_options_end(cli, opt, argc, argv, 0, 0);
 	if (!ret)
 		ret = start_receiving(cli, mask);
 	if (ret)

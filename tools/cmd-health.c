@@ -119,9 +119,7 @@ static int nodes_run(struct cli *cli, int argc, char **argv)
 				return ret;
 			clock_given = true;
 		}
-	if (opt == CLI_OPT_STOP)
-		return cli->status;
-	ret = cli_check_args(cli, argc, argv, 0, 0);
+	ret = cli_options_end(cli, opt, argc, argv, 0, 0);
 	if (ret)
 		return ret;
 	ret = cli_open(cli);
@@ -187,9 +185,7 @@ static int selftest_run(struct cli *cli, int argc, char **argv)
 		if (opt == 'o' &&
 		    (ret = cli_parse_bytes(cli, "offset", optarg, RFM_SELFTEST_NO_MEMORY - 1, &offset)))
 			return ret;
-	if (opt == CLI_OPT_STOP)
-		return cli->status;
-	ret = cli_check_args(cli, argc, argv, 0, 0);
+	ret = cli_options_end(cli, opt, argc, argv, 0, 0);
 	if (!ret)
 		ret = cli_open(cli);
 	if (ret)

@@ -266,9 +266,7 @@ static int parse(struct jitter *j, int argc, char **argv)
 		if (ret)
 			return ret;
 	}
-	if (opt == CLI_OPT_STOP)
-		return j->cli->status ? j->cli->status : CLI_EXIT_DONE;
-	return cli_check_args(j->cli, argc, argv, 0, 0);
+	return cli_options_end(j->cli, opt, argc, argv, 0, 0);
 }
 
 static int jitter_run(struct cli *cli, int argc, char **argv)

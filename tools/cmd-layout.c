@@ -151,9 +151,7 @@ static int layout_run(struct cli *cli, int argc, char **argv)
 		else if (opt == OPT_PREFIX)
 			prefix = optarg;
 	}
-	if (opt == CLI_OPT_STOP)
-		return cli->status;
-	ret = cli_check_args(cli, argc, argv, 2, 2);
+	ret = cli_options_end(cli, opt, argc, argv, 2, 2);
 	if (ret)
 		return ret;
 	const char *action = argv[optind], *path = argv[optind + 1];

@@ -62,9 +62,7 @@ static int parse(struct cli *cli, int argc, char **argv, struct pattern_args *a)
 		else if (opt == 's')
 			seed = optarg;
 	}
-	if (opt == CLI_OPT_STOP)
-		return cli->status;
-	ret = cli_check_args(cli, argc, argv, 2, 2);
+	ret = cli_options_end(cli, opt, argc, argv, 2, 2);
 	if (ret)
 		return ret;
 	if (!pattern)

@@ -92,9 +92,7 @@ static int peek_run(struct cli *cli, int argc, char **argv)
 	while ((opt = cli_getopt(cli, argc, argv, "", peek_options)) > 0)
 		if (opt == OPT_DEC)
 			decimal = true;
-	if (opt == CLI_OPT_STOP)
-		return cli->status;
-	ret = cli_check_args(cli, argc, argv, 1, 1);
+	ret = cli_options_end(cli, opt, argc, argv, 1, 1);
 	if (!ret)
 		ret = cli_parse_bytes(cli, "OFFSET", argv[optind], UINT64_MAX, &offset);
 	if (!ret)

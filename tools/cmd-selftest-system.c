@@ -42,9 +42,7 @@ static int parse_scope(struct cli *cli, int argc, char **argv, struct check_scop
 					       optarg);
 		scope->cpus_chosen = true;
 	}
-	if (opt == CLI_OPT_STOP)
-		return cli->status ? cli->status : CLI_EXIT_DONE;
-	int ret = cli_check_args(cli, argc, argv, 0, 0);
+	int ret = cli_options_end(cli, opt, argc, argv, 0, 0);
 	if (ret)
 		return ret;
 	if (!scope->cpus_chosen && sched_getaffinity(0, sizeof(scope->cpus), &scope->cpus))

@@ -149,9 +149,7 @@ static int serve_run(struct cli *cli, int argc, char **argv)
 		if (ret)
 			return ret;
 	}
-	if (opt == CLI_OPT_STOP)
-		return cli->status;
-	ret = cli_check_args(cli, argc, argv, 0, 0);
+	ret = cli_options_end(cli, opt, argc, argv, 0, 0);
 	if (ret)
 		return ret;
 	unsigned char addr[16];

@@ -111,9 +111,7 @@ static int stats_run(struct cli *cli, int argc, char **argv)
 		    (ret = cli_parse_u64(cli, "duration", optarg, INT64_MAX / MS, &duration_ms)))
 			return ret;
 	}
-	if (opt == CLI_OPT_STOP)
-		return cli->status;
-	ret = cli_check_args(cli, argc, argv, 0, 0);
+	ret = cli_options_end(cli, opt, argc, argv, 0, 0);
 	if (!ret)
 		ret = cli_start_receiving(cli, mask);
 	if (ret)

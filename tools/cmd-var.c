@@ -130,9 +130,7 @@ static int get_run(struct cli *cli, int argc, char **argv)
 	while ((opt = cli_getopt(cli, argc, argv, "", get_options)) > 0)
 		if (opt == CLI_OPT_LAYOUT)
 			layout_path = optarg;
-	if (opt == CLI_OPT_STOP)
-		return cli->status;
-	ret = cli_check_args(cli, argc, argv, 1, 1000);
+	ret = cli_options_end(cli, opt, argc, argv, 1, 1000);
 	if (!ret)
 		ret = cli_load_layout(cli, layout_path, &layout);
 	if (!ret)
@@ -173,9 +171,7 @@ static int set_run(struct cli *cli, int argc, char **argv)
 		else if (opt == OPT_FORCE)
 			force = true;
 	}
-	if (opt == CLI_OPT_STOP)
-		return cli->status;
-	ret = cli_check_args(cli, argc, argv, 2, 2);
+	ret = cli_options_end(cli, opt, argc, argv, 2, 2);
 	if (!ret)
 		ret = cli_load_layout(cli, layout_path, &layout);
 	if (!ret)
@@ -343,9 +339,7 @@ static int watch_run(struct cli *cli, int argc, char **argv)
 			w.clock_given = true;
 		}
 	}
-	if (opt == CLI_OPT_STOP)
-		return cli->status;
-	ret = cli_check_args(cli, argc, argv, 1, 1000);
+	ret = cli_options_end(cli, opt, argc, argv, 1, 1000);
 	if (!ret)
 		ret = cli_load_layout(cli, layout_path, &layout);
 	if (!ret)

@@ -187,9 +187,7 @@ int ping_parse_options(struct cli *cli, int argc, char **argv, struct ping *p,
 		if (ret)
 			return ret;
 	}
-	if (opt == CLI_OPT_STOP)
-		return cli->status ? cli->status : CLI_EXIT_DONE;
-	ret = cli_check_args(cli, argc, argv, 0, 0);
+	ret = cli_options_end(cli, opt, argc, argv, 0, 0);
 	if (ret)
 		return ret;
 	return check_options(cli, p, o, &a);
