@@ -17,4 +17,17 @@ rfminclude_HEADERS = \
 	include/rfm/realtime.h \
 	include/rfm/layout.h \
 	include/rfm/rfm.hpp
+# The C++ layer's classes, one header each, behind rfm.hpp.
+rfmcxxincludedir = $(includedir)/rfm/cxx
+rfmcxxinclude_HEADERS = \
+	include/rfm/cxx/error.hpp \
+	include/rfm/cxx/span.hpp \
+	include/rfm/cxx/window.hpp \
+	include/rfm/cxx/event-callback.hpp \
+	include/rfm/cxx/var.hpp \
+	include/rfm/cxx/layout.hpp \
+	include/rfm/cxx/record.hpp \
+	include/rfm/cxx/ring.hpp \
+	include/rfm/cxx/ring-consumer.hpp \
+	include/rfm/cxx/node.hpp
 nodist_rfminclude_HEADERS = include/rfm/version.h
