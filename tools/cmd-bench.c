@@ -7,6 +7,7 @@
  * with --layout, typed variable get/set and seqlock record read/write;
  * ring publish + consume of 64 B and 1 KiB messages in one process (the
  * ring's own cost: stamps, copies, cursor, with no peer to wait for).
+ * It measures with bench/stats.c's clock and median, as the benchmarks do.
  */
 #include "config.h"
 
@@ -16,6 +17,7 @@
 #include <rfm/ring.h>
 
 #include "cli.h"
+#include "stats.h" /* bench/stats.c: the clock and the median every benchmark uses */
 
 #define MS 1000000ull
 #define ROUNDS 5		/* alternating rounds per bandwidth figure */
@@ -118,7 +120,7 @@ struct rate {
 static int measure(struct bench *b, struct table_path *t, enum op op, size_t size,
 		   struct rate *r)
 {
-	uint64_t ops = 0, batch = 1, t0 = rfm_event_now_ns(), elapsed;
+	uint64_t ops = 0, batch = 1, t0 = bench_now_ns(), elapsed;
 
 	b->done++;
 	do {
@@ -132,7 +134,7 @@ static int measure(struct bench *b, struct table_path *t, enum op op, size_t siz
 				return ret;
 		}
 		ops += batch;
-		elapsed = rfm_event_now_ns() - t0;
+		elapsed = bench_now_ns() - t0;
 		if (batch < (1u << 16) && elapsed < b->budget_ns / 64)
 			batch *= 2;
 	} while (elapsed < b->budget_ns);
@@ -142,18 +144,23 @@ static int measure(struct bench *b, struct table_path *t, enum op op, size_t siz
 	return 0;
 }
 
-static int cmp_rate(const void *a, const void *b)
-{
-	double x = ((const struct rate *)a)->ops_per_s, y = ((const struct rate *)b)->ops_per_s;
+_Static_assert(ROUNDS % 2 == 1, "the median of an odd count is one of the rounds");
 
-	return (x > y) - (x < y);
-}
-
-/* The median of ROUNDS rates (sorts them). */
-static struct rate median_rate(struct rate *r)
+/* The median of ROUNDS rates by operations per second (bench/stats.c's
+ * median, as every benchmark's): that round's figures, all three from one
+ * measurement. */
+static struct rate median_rate(const struct rate *r)
 {
-	qsort(r, ROUNDS, sizeof(*r), cmp_rate);
-	return r[ROUNDS / 2];
+	double ops[ROUNDS];
+	double median;
+
+	for (int i = 0; i < ROUNDS; i++)
+		ops[i] = r[i].ops_per_s;
+	median = bench_median(ops, ROUNDS);
+	for (int i = 0; i < ROUNDS; i++)
+		if (r[i].ops_per_s == median)
+			return r[i];
+	return r[0]; /* not reached: the median is one of the values */
 }
 
 static struct json_object *rate_json(const struct rate *r)

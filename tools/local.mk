@@ -6,8 +6,11 @@ bin_PROGRAMS += tools/rfm
 man_MANS += man/rfm.1
 endif
 
+# bench/stats.c: rfm bench measures with the benchmarks' clock and median.
 tools_rfm_SOURCES = \
 	tools/cli.h \
+	bench/stats.h \
+	bench/stats.c \
 	tools/rfm.c \
 	tools/commands.c \
 	tools/cli-options.c \
@@ -82,7 +85,8 @@ EXTRA_DIST += tools/serve/embed.sh $(SERVE_ASSETS) tools/serve.h tools/cmd-serve
 	tools/serve-state.c tools/serve-json.c tools/serve-metrics.c tools/serve-token.c \
 	tools/serve-hist.c tools/serve-http.c tools/cmd-serve-missing.c
 # cmd-list.c reads segment headers without attaching: it knows their layout.
-tools_rfm_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src -I$(top_srcdir)/tools
+tools_rfm_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src -I$(top_srcdir)/tools \
+	-I$(top_srcdir)/bench
 tools_rfm_LDADD = src/librfm.la $(JSONC_LIBS) $(MHD_LIBS)
 
 EXTRA_DIST += man/rfm.1

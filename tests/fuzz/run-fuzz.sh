@@ -27,7 +27,8 @@ extra=""
 case "$target" in
 # The tool without rfm serve (its HTTP side is not what this fuzzes): its
 # stand-in cmd-serve-missing.c instead of cmd-serve.c and serve-*.c.
-cli) extra="-Dmain=rfm_cli_main -I$src/tools $(ls "$src"/tools/*.c | grep -v -e '/cmd-serve\.c$' -e '/serve-[a-z]*\.c$') $(pkg-config --cflags --libs json-c)" ;;
+# rfm bench measures with bench/stats.c, which the tool links.
+cli) extra="-Dmain=rfm_cli_main -I$src/tools -I$src/bench $src/bench/stats.c $(ls "$src"/tools/*.c | grep -v -e '/cmd-serve\.c$' -e '/serve-[a-z]*\.c$') $(pkg-config --cflags --libs json-c)" ;;
 uri | segment | layout) ;;
 *) echo "run-fuzz.sh: unknown target '$target'" >&2; exit 2 ;;
 esac
