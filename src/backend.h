@@ -138,11 +138,13 @@ struct rfm_backend_ops {
 	unsigned int caps; /* enum rfm_backend_caps bits */
 	/*
 	 * Attach @node to the network named by @uri. Must set node->base,
-	 * size, id, incarnation and uri (see struct rfm_node), may set priv,
-	 * and marks every URI parameter it consumed (rfm__uri_take()): the
-	 * core refuses the URI afterwards if any is left unused. The core's
-	 * event state already exists (receive threads may offer records at
-	 * once). On failure, leave nothing behind: close is not called.
+	 * size, id, incarnation and uri (see struct rfm_node), may set priv.
+	 * It takes the parameters it knows with rfm__uri_take() (the core
+	 * took its own before: loopback, spin, heartbeat, real-time) and
+	 * refuses the URI with rfm__uri_check_all_used() if any is left, so
+	 * a typo is an error. The core's event state already exists
+	 * (receive threads may offer records at once). On failure, leave
+	 * nothing behind: close is not called.
 	 */
 	int (*open)(struct rfm_node *node, struct rfm_uri *uri);
 	/* Detach and release the backend's private state; never fails. The
