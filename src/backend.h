@@ -84,8 +84,9 @@ struct rfm_backend_ev_ops {
 	/* Records lost to this handle so far (monotonic): full queue, and
 	 * anything the backend had to skip. Any thread. */
 	uint64_t (*dropped)(struct rfm_node *node);
-	/* Is a record ready to take? Any thread; cheap: it is what spinning
-	 * waits poll. */
+	/* Is a record ready to take? Any thread, sometimes with the core's
+	 * take lock held (the pollable fd's watcher): it must not call back
+	 * into the event API. Cheap: it is what spinning waits poll. */
 	bool (*ready)(struct rfm_node *node);
 	/* Records queued now (approximate). Any thread. */
 	uint64_t (*queued)(struct rfm_node *node);
