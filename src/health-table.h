@@ -5,6 +5,9 @@
  * memory where each card holds its own copy). Readers judge liveness by
  * a slot's beat counter moving, on their own clock.
  *
+ * Every word is little-endian on every host (wire-order.h), so nodes of
+ * both byte orders see each other's beats.
+ *
  * Its place: the URI's heartbeat=OFFSET, else the last
  * RFM_HEALTH_TABLE_SIZE bytes of the window (see health.h).
  */
@@ -15,6 +18,8 @@
 
 #include <rfm/health.h>
 #include <rfm/node.h>
+
+#include "wire-order.h"
 
 struct rfm_node;
 struct rfm_uri;
