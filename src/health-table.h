@@ -14,6 +14,7 @@
 #ifndef RFM_HEALTH_TABLE_H
 #define RFM_HEALTH_TABLE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include <rfm/health.h>
@@ -43,6 +44,11 @@ struct rfm_hb_slot {
 };
 
 _Static_assert(sizeof(struct rfm_hb_slot) == RFM_HEALTH_SLOT_SIZE, "one slot is 64 bytes");
+/* The same offsets for 32-bit and 64-bit programs. */
+_Static_assert(offsetof(struct rfm_hb_slot, magic) == 24 && offsetof(struct rfm_hb_slot, pid) == 32 &&
+		       offsetof(struct rfm_hb_slot, state) == 40 &&
+		       offsetof(struct rfm_hb_slot, host) == 44,
+	       "heartbeat slot offsets");
 _Static_assert(RFM_HEALTH_SLOT_SIZE * RFM_MAX_NODES == RFM_HEALTH_TABLE_SIZE,
 	       "the table is one slot per node id");
 

@@ -90,6 +90,14 @@ struct ring_entry {
 _Static_assert(sizeof(struct ring_header) == RING_HEADER_SIZE, "ring header is 128 bytes");
 _Static_assert(sizeof(struct ring_slot) == RING_SLOT_HEADER, "slot header is 16 bytes");
 _Static_assert(sizeof(struct ring_entry) == RING_ENTRY_SIZE, "table entry is 32 bytes");
+/* The same offsets for 32-bit and 64-bit programs (i386 aligns uint64_t to 4). */
+_Static_assert(offsetof(struct ring_header, slots_offset) == 40 &&
+		       offsetof(struct ring_header, head) == 64 &&
+		       offsetof(struct ring_header, room_wait) == 72,
+	       "ring header offsets");
+_Static_assert(offsetof(struct ring_entry, owner) == 8 && offsetof(struct ring_entry, pid) == 16 &&
+		       offsetof(struct ring_entry, laps) == 28,
+	       "table entry offsets");
 
 /* The geometry shared by both sides, computed from a validated config. */
 struct ring_geom {
