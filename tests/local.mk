@@ -41,6 +41,14 @@ endif
 
 EXTRA_DIST += tests/README.md
 
+# `make check-cross`: the C suites built for s390x (big-endian), arm64,
+# armhf and i386 (32-bit) and run under qemu-user (tests/cross/check-cross.sh;
+# RFM_CROSS_ARCHES picks architectures, RFM_CROSS_DIR keeps sysroots and builds).
+EXTRA_DIST += tests/cross/check-cross.sh tests/cross/qemu-run.sh
+check-cross:
+	$(SHELL) $(srcdir)/tests/cross/check-cross.sh $(srcdir) $(abs_top_builddir) $(RFM_CROSS_ARCHES)
+.PHONY: check-cross
+
 # `make check-valgrind`: the suites that finish in seconds under memcheck
 # (the million-operation stress suites are left to ASan/TSan builds).
 VALGRIND_TESTS = \

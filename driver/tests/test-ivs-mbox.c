@@ -4,6 +4,7 @@
  * area exchange records; full rings, absent nodes, re-attaching, and a
  * corrupted area (repaired and counted, never followed).
  */
+#include <endian.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -92,15 +93,15 @@ static void attach_checks_the_header(void **state)
 	(void)state;
 	assert_int_equal(rfm_ivs_mbox_check(area), 0);
 	assert_int_equal(rfm_ivs_mbox_attach(&a, area, 0), 0);
-	assert_int_equal(hdr()->magic, RFM_IVS_MAGIC);
-	assert_int_equal(hdr()->version, RFM_IVS_VERSION);
-	assert_int_equal(hdr()->ring_slots, RFM_IVS_RING_SLOTS);
+	assert_int_equal(le32toh(hdr()->magic), RFM_IVS_MAGIC); /* little-endian area */
+	assert_int_equal(le32toh(hdr()->version), RFM_IVS_VERSION);
+	assert_int_equal(le32toh(hdr()->ring_slots), RFM_IVS_RING_SLOTS);
 	assert_int_equal(rfm_ivs_mbox_attach(&b, area, 1), 0);
 
-	hdr()->version = RFM_IVS_VERSION + 1;
+	hdr()->version = htole32(RFM_IVS_VERSION + 1);
 	assert_int_equal(rfm_ivs_mbox_attach(&b, area, 1), -EPROTO);
-	hdr()->version = RFM_IVS_VERSION;
-	hdr()->magic = 0x12345678;
+	hdr()->version = htole32(RFM_IVS_VERSION);
+	hdr()->magic = htole32(0x12345678);
 	assert_int_equal(rfm_ivs_mbox_attach(&b, area, 1), -EPROTO);
 	assert_int_equal(rfm_ivs_mbox_attach(&b, area, RFM_IVS_MAX_NODES), -ERANGE);
 }
@@ -114,7 +115,7 @@ static void records_travel_with_sender_and_order(void **state)
 	rfm_ivs_mbox_attach(&b, area, 5);
 	assert_int_equal(rfm_ivs_mbox_send(&a, 5, RFM_DEV_EV_INTR1, 1, 10), -EHOSTUNREACH);
 	rfm_ivs_mbox_set_present(&b, true);
-	assert_int_equal(hdr()->nodes[5].incarnation, 1);
+	assert_int_equal(le32toh(hdr()->nodes[5].incarnation), 1);
 	assert_true(rfm_ivs_mbox_node_present(&a, 5));
 	assert_false(rfm_ivs_mbox_node_present(&a, 2));
 	assert_false(rfm_ivs_mbox_node_present(&a, 999));
@@ -167,7 +168,7 @@ static void reattach_skips_stale_and_continues_heads(void **state)
 	/* Node 1 restarts: what was queued for its last life is skipped. */
 	rfm_ivs_mbox_attach(&b, area, 1);
 	rfm_ivs_mbox_set_present(&b, true);
-	assert_int_equal(hdr()->nodes[1].incarnation, 2);
+	assert_int_equal(le32toh(hdr()->nodes[1].incarnation), 2);
 	assert_int_equal(rfm_ivs_mbox_drain(&b, collect, NULL), 0);
 	/* Node 0 restarts: its rings go on from where they were. */
 	rfm_ivs_mbox_attach(&a, area, 0);
