@@ -70,7 +70,7 @@ sysroot() {
 	local arch=$1 dir=$cross/sysroot-$1
 	if [ ! -e "$dir/.complete" ]; then
 		rm -rf "$dir"
-		echo "== sysroot $arch from $(apt_mirror) $(apt_suite)"
+		echo "== sysroot $arch from $(apt_mirror) $(apt_suite)" >&2
 		mmdebstrap --quiet --arch="$arch" --variant=extract \
 			--include=libc6-dev,libstdc++6,libyaml-dev,libjson-c-dev,libcmocka-dev \
 			"$(apt_suite)" "$dir" "$(apt_mirror)"
@@ -121,10 +121,21 @@ run_arch() {
 		grep -E '^(PASS|FAIL|ERROR|SKIP|XPASS|XFAIL|# [A-Z]+:)' || true
 	grep -q '^# FAIL: *0$' "$build/tests-cross.log" && grep -q '^# ERROR: *0$' "$build/tests-cross.log" ||
 		{ echo "check-cross: $arch failed (see $build/tests-cross.log)"; return 1; }
+	# 32-bit beside 64-bit on one shm: network (a segment of the other byte
+	# order is refused by design, so not for s390x).
+	case $arch in
+	armhf | i386)
+		make -C "$build" --no-print-directory tests/cross/mixed-peer >/dev/null
+		"$srcdir/tests/cross/mixed-shm.sh" "$native" "$build" "$qemu" "$sr" "$arch" ||
+			{ echo "check-cross: mixed shm: test on $arch failed"; return 1; }
+		;;
+	esac
 }
 
-# The build machine's generator for the generated-header test.
-make -C "$native" --no-print-directory tests/layout/layout-gen-header >/dev/null
+# The build machine's generator for the generated-header test, and the
+# native side of the mixed-host tests.
+make -C "$native" --no-print-directory tests/layout/layout-gen-header tests/cross/mixed-peer \
+	tools/rfm >/dev/null
 status=0
 for arch in $arches; do
 	start=$(date +%s)
