@@ -23,34 +23,34 @@ mkdir -p "$cross"
 
 # Suites that need what qemu-user does not emulate.
 declare -A skip=(
-	[tests/test-rt]="prefault and mlock checks read /proc/self/pagemap and madvise(MADV_POPULATE_WRITE), which qemu-user does not emulate"
-	[tests/test-hugepages]="hugetlbfs mappings (MAP_HUGETLB) fail with EINVAL under qemu-user"
+	[tests/core/test-rt]="prefault and mlock checks read /proc/self/pagemap and madvise(MADV_POPULATE_WRITE), which qemu-user does not emulate"
+	[tests/backends/shm/test-hugepages]="hugetlbfs mappings (MAP_HUGETLB) fail with EINVAL under qemu-user"
 	[tests/rings/test-rings-xproc]="a forked child of a threaded process aborts qemu-user 7.2 (plugins/core.c qemu_plugin_vcpu_init_hook)"
 	[driver/tests/test-ivshmem-server]="it starts the lab's ivshmem server, a program of the target: qemu-user cannot exec one without binfmt_misc"
-	[tests/rings/test-health]="a forked child of a threaded process aborts qemu-user 7.2 (plugins/core.c qemu_plugin_vcpu_init_hook)"
+	[tests/health/test-health]="a forked child of a threaded process aborts qemu-user 7.2 (plugins/core.c qemu_plugin_vcpu_init_hook)"
 )
 # Every C suite that qemu-user runs: the big-endian host.
-wide="tests/test-errors tests/test-version tests/test-uri tests/test-open tests/test-memory
-tests/test-access tests/test-corrupt tests/test-nospc tests/test-multinode tests/test-open-race
-tests/test-publish tests/test-fault tests/test-rt tests/test-hugepages tests/test-shm-hostile
-tests/test-cxx tests/cxx/test-cxx-api
+wide="tests/core/test-errors tests/core/test-version tests/core/test-uri tests/core/test-open tests/core/test-memory
+tests/core/test-access tests/backends/shm/test-corrupt tests/backends/shm/test-nospc tests/core/test-multinode tests/core/test-open-race
+tests/core/test-publish tests/core/test-fault tests/core/test-rt tests/backends/shm/test-hugepages tests/backends/shm/test-shm-hostile
+tests/cxx/test-cxx tests/cxx/test-cxx-api
 tests/events/test-events-api tests/events/test-events-xproc tests/events/test-events-segment
 tests/events/test-events-stress tests/events/test-events-unregister
 tests/layout/test-layout-parse tests/layout/test-layout-access tests/layout/test-layout-seqlock
 tests/layout/test-layout-header tests/layout/test-layout-limits
-tests/rfm2g/test-rfm2g-api tests/rfm2g/test-rfm2g-events tests/rfm2g/test-rfm2g-xproc
-tests/rfm2g/test-rfm2g-threads tests/rfm2g/test-rfm2g-sites tests/rfm2g/test-rfm2g-one-librfm
-tests/rfm2g/test-rfm2g-cxx
-tests/rings/test-rings-api tests/rings/test-rings-xproc tests/rings/test-health
-tests/rings/test-record-notify tests/rings/test-rings-damage tests/rings/test-rings-copies
+tests/librfm2g/test-rfm2g-api tests/librfm2g/test-rfm2g-events tests/librfm2g/test-rfm2g-xproc
+tests/librfm2g/test-rfm2g-threads tests/librfm2g/test-rfm2g-sites tests/librfm2g/test-rfm2g-one-librfm
+tests/librfm2g/test-rfm2g-cxx
+tests/rings/test-rings-api tests/rings/test-rings-xproc tests/health/test-health
+tests/records/test-record-notify tests/rings/test-rings-damage tests/rings/test-rings-copies
 tests/rings/test-rings-inspect tests/rings/test-rings-wire
-tests/dev/test-dev tests/dev/test-events-nodes driver/tests/test-evq driver/tests/test-ivs-mbox
+tests/backends/dev/test-dev tests/events/test-events-nodes driver/tests/test-evq driver/tests/test-ivs-mbox
 driver/tests/test-ivshmem-server"
 # The core: byte order, layouts, rings, events, the segment (32-bit and arm64).
-core="tests/test-errors tests/test-open tests/test-memory tests/test-access tests/test-corrupt
+core="tests/core/test-errors tests/core/test-open tests/core/test-memory tests/core/test-access tests/backends/shm/test-corrupt
 tests/layout/test-layout-access tests/layout/test-layout-header tests/events/test-events-api
 tests/rings/test-rings-api tests/rings/test-rings-wire tests/rings/test-rings-inspect
-tests/rfm2g/test-rfm2g-api"
+tests/librfm2g/test-rfm2g-api"
 
 # The mirror and suite of this machine's apt (deb822 or one-line sources).
 apt_mirror() {

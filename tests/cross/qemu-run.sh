@@ -15,5 +15,5 @@ base=$(basename "$prog")
 if [ -x "$dir/.libs/$base" ] && head -c 2 "$prog" | grep -q '#!'; then
 	prog=$dir/.libs/$base
 fi
-libs=$CROSS_BUILD/src/.libs:$CROSS_BUILD/src/librfm2g/.libs:$CROSS_BUILD/tests/rfm2g/.libs
+libs=$CROSS_BUILD/src/.libs:$CROSS_BUILD/src/librfm2g/.libs:$CROSS_BUILD/tests/backends/rfm2g/.libs
 exec "$CROSS_QEMU" -L "$CROSS_SYSROOT" -E LD_LIBRARY_PATH="$libs" "$prog" "$@"
