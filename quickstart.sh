@@ -48,6 +48,11 @@ DEMO_PACKAGES="build-essential autoconf automake autoconf-archive libtool pkg-co
 # gcc-i686-linux-gnu and libc6-dev-i386-cross (its C library, only
 # recommended) build the static 32-bit program with which make vm-stress
 # checks rfm.ko's compat_ioctl path (driver/lab/guest/vmcompat.c);
+# gcc-i686-linux-gnu is also make check-cross's i386 compiler;
+# g++-i686-linux-gnu, g++-s390x-linux-gnu, g++-aarch64-linux-gnu and
+# g++-arm-linux-gnueabihf (with their gcc) cross-build librfm for
+# make check-cross, mmdebstrap makes its sysroots from Debian's archive and
+# qemu-user runs the suites (s390x: big-endian; armhf, i386: 32-bit);
 # linux-source-6.1 is where Debian ships checkpatch.pl (inside its tarball),
 # which make driver-check runs on rfm.ko's sources.
 # cyclonedds-dev (Cyclone DDS's C library) and cyclonedds-tools (its idlc
@@ -61,7 +66,8 @@ TEST_PACKAGES="libcmocka-dev python3 python3-pytest python3-matplotlib clang
 	linux-image-rt-amd64 linux-image-6.12-rt-amd64
 	sparse qemu-system-x86 busybox-static cpio
 	iceoryx libiceoryx-binding-c-dev stress-ng chromium chromium-driver python3-selenium
-	gcc-i686-linux-gnu libc6-dev-i386-cross linux-source-6.1"
+	gcc-i686-linux-gnu libc6-dev-i386-cross g++-i686-linux-gnu g++-s390x-linux-gnu
+	g++-aarch64-linux-gnu g++-arm-linux-gnueabihf mmdebstrap qemu-user linux-source-6.1"
 PACKAGES="$DEMO_PACKAGES $TEST_PACKAGES"
 
 # The lab's suites each end with "NAME: N passed, N failed" (NAME may be
@@ -238,6 +244,16 @@ run_tests() {
 		exit 1
 	}
 	grep -E '^(bench-hosts: skipped|  [a-z]|round trip P50|throughput, )' build/bench-dds.out || true
+
+	say "make check-cross: C suites for s390x (big-endian), arm64, armhf and i386 (32-bit) under qemu-user"
+	make -C build check-cross RFM_CROSS_DIR="$PWD/build-cross" >build/check-cross.out 2>&1 || {
+		grep -E '^(FAIL|ERROR|check-cross:)' build/check-cross.out || tail -60 build/check-cross.out
+		echo "test: $total_pass passed, 1 failed, $total_skip skipped"
+		exit 1
+	}
+	grep -E '^(SKIP|== [a-z0-9]+: [0-9]+ s|== build)' build/check-cross.out || true
+	total_pass=$((total_pass + $(grep -c '^PASS:' build/check-cross.out || true)))
+	total_skip=$((total_skip + $(grep -c '^SKIP:' build/check-cross.out || true)))
 
 	say "make doc: a man page for every exported function"
 	make -C build doc >build/doc.out 2>&1 || {

@@ -5,16 +5,22 @@
  * memory where each card holds its own copy). Readers judge liveness by
  * a slot's beat counter moving, on their own clock.
  *
+ * Every word is little-endian on every host (wire-order.h), so nodes of
+ * both byte orders see each other's beats.
+ *
  * Its place: the URI's heartbeat=OFFSET, else the last
  * RFM_HEALTH_TABLE_SIZE bytes of the window (see health.h).
  */
 #ifndef RFM_HEALTH_TABLE_H
 #define RFM_HEALTH_TABLE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include <rfm/health.h>
 #include <rfm/node.h>
+
+#include "wire-order.h"
 
 struct rfm_node;
 struct rfm_uri;
@@ -38,6 +44,11 @@ struct rfm_hb_slot {
 };
 
 _Static_assert(sizeof(struct rfm_hb_slot) == RFM_HEALTH_SLOT_SIZE, "one slot is 64 bytes");
+/* The same offsets for 32-bit and 64-bit programs. */
+_Static_assert(offsetof(struct rfm_hb_slot, magic) == 24 && offsetof(struct rfm_hb_slot, pid) == 32 &&
+		       offsetof(struct rfm_hb_slot, state) == 40 &&
+		       offsetof(struct rfm_hb_slot, host) == 44,
+	       "heartbeat slot offsets");
 _Static_assert(RFM_HEALTH_SLOT_SIZE * RFM_MAX_NODES == RFM_HEALTH_TABLE_SIZE,
 	       "the table is one slot per node id");
 

@@ -77,16 +77,16 @@ static uint64_t clamp_period(uint64_t p)
 static void read_slot(const struct rfm_hb_slot *s, struct slot_view *v)
 {
 	memset(v, 0, sizeof(*v));
-	v->valid = __atomic_load_n(&s->magic, __ATOMIC_ACQUIRE) == RFM__HB_MAGIC;
+	v->valid = rfm__wload32(&s->magic, __ATOMIC_ACQUIRE) == RFM__HB_MAGIC;
 	if (!v->valid)
 		return;
-	v->beats = __atomic_load_n(&s->beats, __ATOMIC_ACQUIRE);
-	v->beating = __atomic_load_n(&s->state, __ATOMIC_RELAXED) == RFM__HB_BEATING;
-	v->period_ns = __atomic_load_n(&s->period_ns, __ATOMIC_RELAXED);
-	v->beat_ns = __atomic_load_n(&s->beat_ns, __ATOMIC_RELAXED);
-	v->incarnation = __atomic_load_n(&s->incarnation, __ATOMIC_RELAXED);
-	v->link = __atomic_load_n(&s->link, __ATOMIC_RELAXED);
-	v->pid = __atomic_load_n(&s->pid, __ATOMIC_RELAXED);
+	v->beats = rfm__wload64(&s->beats, __ATOMIC_ACQUIRE);
+	v->beating = rfm__wload32(&s->state, __ATOMIC_RELAXED) == RFM__HB_BEATING;
+	v->period_ns = rfm__wload64(&s->period_ns, __ATOMIC_RELAXED);
+	v->beat_ns = rfm__wload64(&s->beat_ns, __ATOMIC_RELAXED);
+	v->incarnation = rfm__wload32(&s->incarnation, __ATOMIC_RELAXED);
+	v->link = rfm__wload32(&s->link, __ATOMIC_RELAXED);
+	v->pid = rfm__wloadi32(&s->pid, __ATOMIC_RELAXED);
 	for (size_t i = 0; i < sizeof(s->host); i++)
 		v->host[i] = __atomic_load_n(&s->host[i], __ATOMIC_RELAXED);
 }
@@ -108,8 +108,8 @@ static uint32_t own_incarnation(rfm_node *node, const struct rfm_hb_slot *s)
 	if (node->ops->node_facts && !node->ops->node_facts(node, (unsigned int)node->id, &f) &&
 	    f.incarnation)
 		return f.incarnation;
-	if (__atomic_load_n(&s->magic, __ATOMIC_ACQUIRE) == RFM__HB_MAGIC)
-		return __atomic_load_n(&s->incarnation, __ATOMIC_RELAXED) + 1;
+	if (rfm__wload32(&s->magic, __ATOMIC_ACQUIRE) == RFM__HB_MAGIC)
+		return rfm__wload32(&s->incarnation, __ATOMIC_RELAXED) + 1;
 	return node->incarnation ? node->incarnation : 1;
 }
 
@@ -117,8 +117,8 @@ static uint32_t own_incarnation(rfm_node *node, const struct rfm_hb_slot *s)
 static void claim_slot(rfm_node *node, struct rfm_hb_slot *s)
 {
 	char host[64] = "";
-	uint64_t beats = __atomic_load_n(&s->magic, __ATOMIC_ACQUIRE) == RFM__HB_MAGIC
-				 ? __atomic_load_n(&s->beats, __ATOMIC_RELAXED)
+	uint64_t beats = rfm__wload32(&s->magic, __ATOMIC_ACQUIRE) == RFM__HB_MAGIC
+				 ? rfm__wload64(&s->beats, __ATOMIC_RELAXED)
 				 : 0;
 
 	node->hb_incarnation = own_incarnation(node, s);
@@ -127,23 +127,23 @@ static void claim_slot(rfm_node *node, struct rfm_hb_slot *s)
 	for (size_t i = 0; i < sizeof(s->host); i++)
 		__atomic_store_n(&s->host[i], i < sizeof(s->host) - 1 ? host[i] : 0,
 				 __ATOMIC_RELAXED);
-	__atomic_store_n(&s->incarnation, node->hb_incarnation, __ATOMIC_RELAXED);
-	__atomic_store_n(&s->pid, (int32_t)getpid(), __ATOMIC_RELAXED);
+	rfm__wstore32(&s->incarnation, node->hb_incarnation, __ATOMIC_RELAXED);
+	rfm__wstorei32(&s->pid, (int32_t)getpid(), __ATOMIC_RELAXED);
 	/* Counting on from a dead predecessor's count: readers see a move. */
-	__atomic_store_n(&s->beats, beats, __ATOMIC_RELAXED);
-	__atomic_store_n(&s->magic, RFM__HB_MAGIC, __ATOMIC_RELEASE);
+	rfm__wstore64(&s->beats, beats, __ATOMIC_RELAXED);
+	rfm__wstore32(&s->magic, RFM__HB_MAGIC, __ATOMIC_RELEASE);
 }
 
 static void beat(rfm_node *node, struct rfm_hb_slot *s, uint64_t period_ns, uint32_t link)
 {
-	if (!node->hb_incarnation || __atomic_load_n(&s->magic, __ATOMIC_ACQUIRE) != RFM__HB_MAGIC)
+	if (!node->hb_incarnation || rfm__wload32(&s->magic, __ATOMIC_ACQUIRE) != RFM__HB_MAGIC)
 		claim_slot(node, s);
-	__atomic_store_n(&s->period_ns, period_ns, __ATOMIC_RELAXED);
-	__atomic_store_n(&s->beat_ns, rfm__now_ns(), __ATOMIC_RELAXED);
-	__atomic_store_n(&s->link, link, __ATOMIC_RELAXED);
-	__atomic_store_n(&s->state, RFM__HB_BEATING, __ATOMIC_RELAXED);
+	rfm__wstore64(&s->period_ns, period_ns, __ATOMIC_RELAXED);
+	rfm__wstore64(&s->beat_ns, rfm__now_ns(), __ATOMIC_RELAXED);
+	rfm__wstore32(&s->link, link, __ATOMIC_RELAXED);
+	rfm__wstore32(&s->state, RFM__HB_BEATING, __ATOMIC_RELAXED);
 	/* One writer: a plain store, never an atomic add. */
-	__atomic_store_n(&s->beats, __atomic_load_n(&s->beats, __ATOMIC_RELAXED) + 1,
+	rfm__wstore64(&s->beats, rfm__wload64(&s->beats, __ATOMIC_RELAXED) + 1,
 			 __ATOMIC_RELEASE);
 	/* Where software replicates the window (dds:), the slot goes out now. */
 	rfm__published(node, s, sizeof(*s));
@@ -362,7 +362,7 @@ RFM_API int rfm_health_stop(rfm_node *node)
 		pthread_join(h->thread, NULL);
 		/* A clean stop: others see us down now, not after our misses. */
 		if (!own_slot(node, &s)) {
-			__atomic_store_n(&s->state, RFM__HB_STOPPED, __ATOMIC_RELEASE);
+			rfm__wstore32(&s->state, RFM__HB_STOPPED, __ATOMIC_RELEASE);
 			rfm__published(node, &s->state, sizeof(s->state));
 		}
 	}

@@ -18,6 +18,8 @@
 
 #include "layout-internal.h"
 
+#define NAME_MAX_LEN 256 /* of a macro prefix or a struct name */
+
 struct gen {
 	FILE *f;
 	const rfm_layout *layout;
@@ -27,6 +29,7 @@ struct gen {
 	bool nomem;
 	char *clash;		/* first clash found */
 	int pad;		/* padding member counter */
+	char host_macro[NAME_MAX_LEN];	/* PREFIX_HOST_LITTLE: 1 on little-endian hosts */
 };
 
 static const char *const c_keywords[] = {
@@ -93,13 +96,24 @@ static void define(struct gen *g, const char *base, const char *suffix, const ch
 	fputc('\n', g->f);
 }
 
-static const char *c_type(const struct lay_var *v, bool *raw_be)
+/* Does @v's value depend on byte order (a multi-byte number)? */
+static bool orderable(const struct lay_var *v)
+{
+	return rfm__type_size(v->type) > 1 && v->type != RFM_TYPE_STRING &&
+	       v->type != RFM_TYPE_BYTES;
+}
+
+/* The raw word type of @v's elements (for orderable variables). */
+static const char *raw_type(const struct lay_var *v)
 {
 	unsigned int size = rfm__type_size(v->type);
 
-	*raw_be = v->byte_order == RFM_ORDER_BIG && size > 1;
-	if (*raw_be)
-		return size == 2 ? "uint16_t" : size == 4 ? "uint32_t" : "uint64_t";
+	return size == 2 ? "uint16_t" : size == 4 ? "uint32_t" : "uint64_t";
+}
+
+/* The C type of @v's elements in host order. */
+static const char *c_type(const struct lay_var *v)
+{
 	switch (v->type) {
 	case RFM_TYPE_U8: return "uint8_t";
 	case RFM_TYPE_U16: return "uint16_t";
@@ -114,6 +128,28 @@ static const char *c_type(const struct lay_var *v, bool *raw_be)
 	case RFM_TYPE_STRING: return "char";
 	default: return "uint8_t"; /* bool (0/1) and bytes */
 	}
+}
+
+static const char *order_name(enum rfm_byte_order o)
+{
+	return o == RFM_ORDER_BIG ? "big" : "little";
+}
+
+/*
+ * "#if" opening the host-order branch of an orderable member: the member
+ * is a plain C type on a host of its byte order, raw words (suffix _be or
+ * _le) on the other.
+ */
+static void open_host_branch(struct gen *g, const struct lay_var *v)
+{
+	fprintf(g->f, "#if %s%s\n", v->byte_order == RFM_ORDER_BIG ? "!" : "",
+		g->host_macro);
+}
+
+/* The member's name in the raw branch: NAME_be or NAME_le. */
+static void raw_name(const struct lay_var *v, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s_%s", v->name, v->byte_order == RFM_ORDER_BIG ? "be" : "le");
 }
 
 /* A member of a generated struct, in offset order. */
@@ -143,6 +179,54 @@ static void comment_text(FILE *f, const char *text)
 	}
 }
 
+/* "\tTYPE NAME[COUNT]; / * comment * /" for one variable, in one byte order. */
+static void emit_member_line(struct gen *g, const struct lay_var *v, bool raw)
+{
+	char name[80];
+
+	if (raw)
+		raw_name(v, name, sizeof(name));
+	else
+		snprintf(name, sizeof(name), "%s", v->name);
+	fprintf(g->f, "\t%s %s", raw ? raw_type(v) : c_type(v), name);
+	if (v->count > 1 || v->type == RFM_TYPE_STRING || v->type == RFM_TYPE_BYTES)
+		fprintf(g->f, "[%u]", v->count);
+	fprintf(g->f, ";");
+	if (raw || v->type == RFM_TYPE_BOOL || v->unit[0]) {
+		fprintf(g->f, " /* ");
+		if (raw)
+			fprintf(g->f, "%s-endian %s", order_name(v->byte_order),
+				rfm_type_name(v->type));
+		else if (v->type == RFM_TYPE_BOOL)
+			fprintf(g->f, "bool, 0 or 1");
+		if (v->unit[0]) {
+			fprintf(g->f, "%s", raw || v->type == RFM_TYPE_BOOL ? ", " : "");
+			comment_text(g->f, v->unit);
+		}
+		fprintf(g->f, " */");
+	}
+	fputc('\n', g->f);
+}
+
+/* A variable's member: for a multi-byte number, both byte-order branches. */
+static void emit_var_member(struct gen *g, const char *scope, const struct lay_var *v)
+{
+	char raw[80];
+
+	note_ident(g, scope, v->name);
+	if (!orderable(v)) {
+		emit_member_line(g, v, false);
+		return;
+	}
+	raw_name(v, raw, sizeof(raw));
+	note_ident(g, scope, raw);
+	open_host_branch(g, v);
+	emit_member_line(g, v, false);
+	fprintf(g->f, "#else\n");
+	emit_member_line(g, v, true);
+	fprintf(g->f, "#endif\n");
+}
+
 /* Emit "struct NAME { members, padding } packed;" for members within [0, size). */
 static void emit_struct(struct gen *g, const char *sname, struct member *m, size_t n,
 			uint64_t size)
@@ -164,29 +248,7 @@ static void emit_struct(struct gen *g, const char *sname, struct member *m, size
 			fprintf(g->f, "\tstruct %s %s;\n", rs, m[i].rec->name);
 			note_ident(g, scope, m[i].rec->name);
 		} else {
-			const struct lay_var *v = m[i].var;
-			bool raw_be;
-			const char *t = c_type(v, &raw_be);
-			char member[80];
-			snprintf(member, sizeof(member), "%s%s", v->name, raw_be ? "_be" : "");
-			fprintf(g->f, "\t%s %s", t, member);
-			if (v->count > 1 || v->type == RFM_TYPE_STRING || v->type == RFM_TYPE_BYTES)
-				fprintf(g->f, "[%u]", v->count);
-			fprintf(g->f, ";");
-			if (raw_be || v->type == RFM_TYPE_BOOL || v->unit[0]) {
-				fprintf(g->f, " /* ");
-				if (raw_be)
-					fprintf(g->f, "big-endian %s", rfm_type_name(v->type));
-				else if (v->type == RFM_TYPE_BOOL)
-					fprintf(g->f, "bool, 0 or 1");
-				if (v->unit[0]) {
-					fprintf(g->f, "%s", raw_be || v->type == RFM_TYPE_BOOL ? ", " : "");
-					comment_text(g->f, v->unit);
-				}
-				fprintf(g->f, " */");
-			}
-			fputc('\n', g->f);
-			note_ident(g, scope, member);
+			emit_var_member(g, scope, m[i].var);
 		}
 		at = m[i].offset + m[i].size;
 	}
@@ -204,8 +266,8 @@ static void emit_var_macros(struct gen *g, const struct lay_var *v)
 	fprintf(g->f, "/* %s: %s", v->full, rfm_type_name(v->type));
 	if (v->count > 1 || v->type == RFM_TYPE_STRING || v->type == RFM_TYPE_BYTES)
 		fprintf(g->f, "[%u]", v->count);
-	if (v->byte_order == RFM_ORDER_BIG && rfm__type_size(v->type) > 1)
-		fprintf(g->f, ", big-endian");
+	if (orderable(v))
+		fprintf(g->f, ", %s-endian", order_name(v->byte_order));
 	if (v->unit[0]) {
 		fprintf(g->f, ", ");
 		comment_text(g->f, v->unit);
@@ -224,33 +286,106 @@ static void emit_var_macros(struct gen *g, const struct lay_var *v)
 	       (unsigned long long)v->count * rfm__type_size(v->type));
 }
 
+/* "#if" opening the branch where @order differs from the host's (swap). */
+static void open_swap_branch(struct gen *g, enum rfm_byte_order order)
+{
+	fprintf(g->f, "#if %s%s\n", order == RFM_ORDER_BIG ? "" : "!", g->host_macro);
+}
+
+/* The raw word at @at (an expression from the struct's start) as host order into raw. */
+static void emit_raw_load(struct gen *g, const char *rtype, unsigned int bits,
+			  enum rfm_byte_order order, const char *at)
+{
+	fprintf(g->f, "\t%s raw;\n\n\tmemcpy(&raw, (const char *)r + %s, sizeof(raw));\n", rtype,
+		at);
+	if (bits > 8) {
+		open_swap_branch(g, order);
+		fprintf(g->f, "\traw = __builtin_bswap%u(raw);\n#endif\n", bits);
+	}
+}
+
+/*
+ * NAME_get() and NAME_set() for variable @v of struct @sname (whose offset
+ * macro is @base_macro): the value in host order on either kind of host,
+ * whichever byte order the layout gives it. An array's take an index.
+ */
+static void emit_accessors(struct gen *g, const char *sname, const char *base_macro,
+			   const struct lay_var *v)
+{
+	unsigned int bytes = rfm__type_size(v->type), bits = bytes * 8;
+	const char *t = c_type(v), *rtype = bytes == 1 ? "uint8_t" : raw_type(v);
+	char fn[NAME_MAX_LEN], mm[NAME_MAX_LEN], at[700], idx[32] = "";
+
+	if (v->type == RFM_TYPE_STRING || v->type == RFM_TYPE_BYTES)
+		return;
+	struct_name(g, v->full, fn, sizeof(fn));
+	macro_name(g, v->full, mm, sizeof(mm));
+	if (v->count > 1) {
+		snprintf(idx, sizeof(idx), ", unsigned int i");
+		snprintf(at, sizeof(at), "(%s_OFFSET - %s) + (size_t)i * %u", mm, base_macro, bytes);
+	} else {
+		snprintf(at, sizeof(at), "(%s_OFFSET - %s)", mm, base_macro);
+	}
+	char name[NAME_MAX_LEN + 8];
+	snprintf(name, sizeof(name), "%s_get", fn);
+	note_ident(g, "function", name);
+	fprintf(g->f, "static inline %s %s(const struct %s *r%s)\n{\n\t%s v;\n", t, name, sname,
+		idx, t);
+	emit_raw_load(g, rtype, bits, v->byte_order, at);
+	fprintf(g->f, "\tmemcpy(&v, &raw, sizeof(v));\n\treturn v;\n}\n");
+	snprintf(name, sizeof(name), "%s_set", fn);
+	note_ident(g, "function", name);
+	fprintf(g->f, "static inline void %s(struct %s *r%s, %s v)\n{\n\t%s raw;\n\n"
+		      "\tmemcpy(&raw, &v, sizeof(raw));\n", name, sname, idx, t, rtype);
+	if (bits > 8) {
+		open_swap_branch(g, v->byte_order);
+		fprintf(g->f, "\traw = __builtin_bswap%u(raw);\n#endif\n", bits);
+	}
+	fprintf(g->f, "\tmemcpy((char *)r + %s, &raw, sizeof(raw));\n}\n", at);
+}
+
+static void emit_all_accessors(struct gen *g, const char *sname, const char *base_macro,
+			       const struct member *m, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (m[i].var)
+			emit_accessors(g, sname, base_macro, m[i].var);
+}
+
+
 static void emit_asserts(struct gen *g, const char *sname, const char *base_macro,
 			 struct member *m, size_t n, const char *size_macro)
 {
 	for (size_t i = 0; i < n; i++) {
 		char mm[256], member[80];
 		const char *full = m[i].rec ? m[i].rec->full : m[i].var->full;
-		bool raw_be = false;
+		bool both = m[i].var && orderable(m[i].var);
 
 		macro_name(g, full, mm, sizeof(mm));
-		if (m[i].rec) {
-			snprintf(member, sizeof(member), "%s", m[i].rec->name);
-		} else {
-			c_type(m[i].var, &raw_be);
-			snprintf(member, sizeof(member), "%s%s", m[i].var->name, raw_be ? "_be" : "");
+		snprintf(member, sizeof(member), "%s", m[i].rec ? m[i].rec->name : m[i].var->name);
+		if (both)
+			open_host_branch(g, m[i].var);
+		for (int branch = 0; branch < (both ? 2 : 1); branch++) {
+			if (branch) {
+				raw_name(m[i].var, member, sizeof(member));
+				fprintf(g->f, "#else\n");
+			}
+			fprintf(g->f,
+				"_Static_assert(offsetof(struct %s, %s) == %s_OFFSET - %s, "
+				"\"%s moved\");\n",
+				sname, member, mm, base_macro, full);
+			fprintf(g->f,
+				"_Static_assert(sizeof(((struct %s *)0)->%s) == %s_SIZE, "
+				"\"%s resized\");\n",
+				sname, member, mm, full);
 		}
-		fprintf(g->f,
-			"_Static_assert(offsetof(struct %s, %s) == %s_OFFSET - %s, \"%s moved\");\n",
-			sname, member, mm, base_macro, full);
-		fprintf(g->f,
-			"_Static_assert(sizeof(((struct %s *)0)->%s) == %s_SIZE, \"%s resized\");\n",
-			sname, member, mm, full);
+		if (both)
+			fprintf(g->f, "#endif\n");
 	}
 	fprintf(g->f, "_Static_assert(sizeof(struct %s) == %s, \"struct %s resized\");\n", sname,
 		size_macro, sname);
 }
 
-#define NAME_MAX_LEN 256 /* of a macro prefix or a struct name */
 
 /*
  * A record's or region's block: room for @max_members members (NULL, and
@@ -268,6 +403,19 @@ static struct member *begin_block(struct gen *g, const char *name, size_t max_me
 	macro_name(g, name, mm, NAME_MAX_LEN);
 	struct_name(g, name, sname, NAME_MAX_LEN);
 	return m;
+}
+
+/* NAME_sequence(): a record's sequence word in host order. */
+static void emit_sequence_get(struct gen *g, const char *sname, enum rfm_byte_order order)
+{
+	char name[NAME_MAX_LEN + 16], at[NAME_MAX_LEN + 32];
+
+	snprintf(name, sizeof(name), "%s_sequence", sname);
+	snprintf(at, sizeof(at), "offsetof(struct %s, sequence)", sname);
+	note_ident(g, "function", name);
+	fprintf(g->f, "static inline uint32_t %s(const struct %s *r)\n{\n", name, sname);
+	emit_raw_load(g, "uint32_t", 32, order, at);
+	fprintf(g->f, "\treturn raw;\n}\n");
 }
 
 static void emit_record(struct gen *g, size_t ri)
@@ -305,6 +453,7 @@ static void emit_record(struct gen *g, size_t ri)
 	snprintf(base, sizeof(base), "%s_DATA_OFFSET", mm);
 	snprintf(size, sizeof(size), "%s_DATA_SIZE", mm);
 	emit_asserts(g, dname, base, m, n, size);
+	emit_all_accessors(g, dname, base, m, n);
 	fprintf(g->f, "struct %s {\n\tuint32_t sequence; /* %s-endian; odd while publishing */\n"
 		      "\tuint32_t reserved;\n\tstruct %s data;\n} __attribute__((packed));\n",
 		sname, rec->byte_order == RFM_ORDER_BIG ? "big" : "little", dname);
@@ -313,6 +462,7 @@ static void emit_record(struct gen *g, size_t ri)
 		      "\"%s header\");\n", sname, mm, mm, rec->full);
 	fprintf(g->f, "_Static_assert(sizeof(struct %s) == %s_SIZE, \"%s resized\");\n", sname, mm,
 		rec->full);
+	emit_sequence_get(g, sname, rec->byte_order);
 	free(m);
 }
 
@@ -356,6 +506,7 @@ static void emit_region(struct gen *g, size_t ri)
 	snprintf(base, sizeof(base), "%s_OFFSET", mm);
 	snprintf(size, sizeof(size), "%s_SIZE", mm);
 	emit_asserts(g, sname, base, m, n, size);
+	emit_all_accessors(g, sname, base, m, n);
 	fprintf(g->f, "/* The region in a window mapped at @base (rfm_mem_map()). */\n");
 	char ptr[300];
 	snprintf(ptr, sizeof(ptr), "%s", mm);
@@ -387,6 +538,24 @@ static int check_names(struct gen *g)
 	return 0;
 }
 
+/*
+ * The host's byte order, decided where the header is compiled (it may be
+ * generated on one kind of host and used on the other).
+ */
+static void emit_host_order(struct gen *g)
+{
+	const char *m = g->host_macro;
+
+	note_ident(g, "macro", m);
+	fprintf(g->f,
+		"/*\n * Byte order: a multi-byte number in the host's order is a plain C member;\n"
+		" * one in the other order holds raw words (NAME_be, NAME_le). NAME_get()\n"
+		" * and NAME_set() read and write every number in host order on any host.\n */\n"
+		"#if !defined(__BYTE_ORDER__) || !defined(__ORDER_LITTLE_ENDIAN__)\n"
+		"#error \"the host's byte order is unknown (__BYTE_ORDER__: GCC or Clang)\"\n"
+		"#endif\n#define %s (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)\n\n", m);
+}
+
 RFM_API int rfm_layout_write_header(const rfm_layout *layout, const char *prefix, FILE *out)
 {
 	struct gen g = { .layout = layout };
@@ -413,8 +582,10 @@ RFM_API int rfm_layout_write_header(const rfm_layout *layout, const char *prefix
 	macro_name(&g, "LAYOUT_H", guard, sizeof(guard));
 	fprintf(g.f, "/* Generated by librfm %s from %s: do not edit; regenerate it. */\n",
 		RFM_VERSION_STRING, layout->source);
-	fprintf(g.f, "#ifndef %s\n#define %s\n\n#include <stddef.h>\n#include <stdint.h>\n\n",
-		guard, guard);
+	fprintf(g.f, "#ifndef %s\n#define %s\n\n#include <stddef.h>\n#include <stdint.h>\n"
+		     "#include <string.h>\n\n", guard, guard);
+	macro_name(&g, "HOST_LITTLE", g.host_macro, sizeof(g.host_macro));
+	emit_host_order(&g);
 	fprintf(g.f, "#if defined(__cplusplus) && !defined(_Static_assert)\n"
 		     "#define _Static_assert static_assert\n#endif\n\n");
 	char m[256];

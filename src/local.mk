@@ -42,7 +42,9 @@ src_librfm_la_SOURCES = \
 	src/event-localq.h \
 	src/event-localq.c \
 	src/ring-internal.h \
+	src/wire-order.h \
 	src/ring.c \
+	src/ring-format.c \
 	src/ring-consumer.c \
 	src/ring-inspect.c \
 	src/counters.c \

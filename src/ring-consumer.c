@@ -22,65 +22,6 @@
 
 enum look { LOOK_READY, LOOK_EMPTY, LOOK_LAPPED };
 
-static int corrupt(uint64_t offset, const char *what)
-{
-	return rfm__error(RFM_ECORRUPT, "ring at 0x%llx: %s", (unsigned long long)offset, what);
-}
-
-/* Copy the header and check every field against what its config implies. */
-int rfm__ring_validate(rfm_node *node, uint64_t offset, struct ring_geom *g)
-{
-	const struct ring_header *h;
-	struct ring_header copy;
-	struct rfm_ring_config c;
-
-	if (offset % 64)
-		return rfm__error(RFM_EALIGN, "ring: offset 0x%llx is not 64-byte aligned",
-				  (unsigned long long)offset);
-	if (offset > node->size || node->size - offset < RING_HEADER_SIZE)
-		return rfm__error(RFM_ERANGE, "ring: offset 0x%llx is outside the window",
-				  (unsigned long long)offset);
-	h = (const struct ring_header *)(node->base + offset);
-	if (__atomic_load_n(&h->magic, __ATOMIC_ACQUIRE) != RING_MAGIC)
-		return corrupt(offset, "no ring there (bad magic)");
-	memcpy(&copy, h, sizeof(copy));
-	if (copy.version == 1)
-		return rfm__error(RFM_EVERSION,
-				  "ring at 0x%llx: format 1 (a consumer table shared by all nodes, "
-				  "from librfm before 1.1); this library reads format %u: "
-				  "create the ring again with this library",
-				  (unsigned long long)offset, RING_VERSION);
-	if (copy.version != RING_VERSION)
-		return rfm__error(RFM_EVERSION, "ring at 0x%llx: format %u, this library reads %u",
-				  (unsigned long long)offset, copy.version, RING_VERSION);
-	if (copy.header_size != RING_HEADER_SIZE)
-		return corrupt(offset, "header size is wrong");
-	c = (struct rfm_ring_config){
-		.struct_size = sizeof(c),
-		.slot_size = copy.slot_size,
-		.slot_count = copy.slot_count,
-		.flags = copy.flags,
-		.notify_type = copy.notify_type,
-		.ring_id = copy.ring_id,
-		.max_consumers = copy.max_consumers,
-	};
-	if (rfm__ring_geometry(&c, g))
-		return rfm__error(RFM_ECORRUPT, "ring at 0x%llx: impossible shape: %s",
-				  (unsigned long long)offset, rfm_last_error());
-	if (!copy.notify_type || !copy.max_consumers)
-		return corrupt(offset, "notify type or table size is zero");
-	if (copy.stride != g->stride || copy.slots_offset != g->slots_offset ||
-	    copy.table_offset != g->table_offset || copy.footprint != g->footprint)
-		return corrupt(offset, "offsets do not match the shape");
-	if (copy.producer > RFM_NODE_ID_MAX)
-		return corrupt(offset, "producer node id out of range");
-	if (g->footprint > node->size - offset)
-		return rfm__error(RFM_ECORRUPT, "ring at 0x%llx: %llu bytes run past the window",
-				  (unsigned long long)offset, (unsigned long long)g->footprint);
-	g->producer = copy.producer;
-	return 0;
-}
-
 /*
  * May a process of our node take lane @e of our row, now holding @owner?
  * Free, or its holder is gone: a claim left half done by a dead process,
@@ -116,24 +57,25 @@ static int claim_entry(rfm_ring_consumer *c)
 		struct ring_entry *e = rfm__ring_entry(c->table, &c->g, me, lane);
 		uint32_t old = __atomic_load_n(&e->owner, __ATOMIC_ACQUIRE);
 
-		if (!lane_takeable(c, e, old) ||
-		    !__atomic_compare_exchange_n(&e->owner, &old, mark, false, __ATOMIC_ACQ_REL,
-						 __ATOMIC_RELAXED))
+		/* Compared and swapped in wire order, judged in host order. */
+		if (!lane_takeable(c, e, rfm__host32(old)) ||
+		    !__atomic_compare_exchange_n(&e->owner, &old, rfm__wire32(mark), false,
+						 __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
 			continue;
 		/* Fill, then publish the owner: the producer never sees a stale cursor. */
-		__atomic_store_n(&e->cursor, c->cursor, __ATOMIC_RELAXED);
-		__atomic_store_n(&e->laps, 0, __ATOMIC_RELAXED);
+		rfm__wstore64(&e->cursor, c->cursor, __ATOMIC_RELAXED);
+		rfm__wstore32(&e->laps, 0, __ATOMIC_RELAXED);
 		c->published = c->cursor;
 		c->batch = c->g.slot_count / 16 ? c->g.slot_count / 16 : 1;
-		e->incarnation = c->node->incarnation;
-		e->pid = (int32_t)getpid();
-		e->flags = c->flags & RFM_RING_CONSUMER_BACKPRESSURE;
-		__atomic_store_n(&e->sleep, 0, __ATOMIC_RELAXED);
-		__atomic_store_n(&e->owner, me + 1, __ATOMIC_RELEASE);
+		e->incarnation = rfm__wire32(c->node->incarnation);
+		e->pid = (int32_t)rfm__wire32((uint32_t)getpid());
+		e->flags = rfm__wire32(c->flags & RFM_RING_CONSUMER_BACKPRESSURE);
+		rfm__wstore32(&e->sleep, 0, __ATOMIC_RELAXED);
+		rfm__wstore32(&e->owner, me + 1, __ATOMIC_RELEASE);
 		/* Then tell the producer the lane is held (a lane taken over from a
 		 * dead holder has its bit already). */
 		c->dir_word = rfm__ring_dir(c->table, me);
-		__atomic_fetch_or(c->dir_word, 1u << lane, __ATOMIC_RELEASE);
+		__atomic_fetch_or(c->dir_word, rfm__wire32(1u << lane), __ATOMIC_RELEASE);
 		/* A copy per node (dds:): the entry, then the directory word. */
 		rfm__published(c->node, e, RING_ENTRY_SIZE);
 		rfm__published(c->node, c->dir_word, sizeof(*c->dir_word));
@@ -157,14 +99,14 @@ static void count_lap(rfm_ring_consumer *c)
 {
 	c->laps++;
 	if (c->entry) {
-		__atomic_store_n(&c->entry->laps, (uint32_t)c->laps, __ATOMIC_RELAXED);
+		rfm__wstore32(&c->entry->laps, (uint32_t)c->laps, __ATOMIC_RELAXED);
 		rfm__published(c->node, &c->entry->laps, sizeof(c->entry->laps));
 	}
 }
 
 static inline uint64_t stamp_of(const struct ring_slot *s)
 {
-	return __atomic_load_n(&s->stamp, __ATOMIC_ACQUIRE);
+	return rfm__wload64(&s->stamp, __ATOMIC_ACQUIRE);
 }
 
 static inline enum look look(rfm_ring_consumer *c, struct ring_slot **sp)
@@ -183,14 +125,14 @@ static inline enum look look(rfm_ring_consumer *c, struct ring_slot **sp)
 	 * cursor. Otherwise the stamp is garbage (a dead or hostile writer):
 	 * nothing is there yet, and the producer rewrites the slot on its way.
 	 */
-	return __atomic_load_n(&c->hdr->head, __ATOMIC_ACQUIRE) > c->cursor ? LOOK_LAPPED
+	return rfm__wload64(&c->hdr->head, __ATOMIC_ACQUIRE) > c->cursor ? LOOK_LAPPED
 									       : LOOK_EMPTY;
 }
 
 static void publish_cursor(rfm_ring_consumer *c)
 {
 	if (c->entry && c->published != c->cursor) {
-		__atomic_store_n(&c->entry->cursor, c->cursor, __ATOMIC_RELEASE);
+		rfm__wstore64(&c->entry->cursor, c->cursor, __ATOMIC_RELEASE);
 		rfm__published(c->node, &c->entry->cursor, sizeof(c->entry->cursor));
 		c->published = c->cursor;
 		if (c->flags & RFM_RING_CONSUMER_BACKPRESSURE)
@@ -231,7 +173,7 @@ static uint64_t oldest_valid(rfm_ring_consumer *c)
 	uint64_t n = c->g.slot_count;
 
 	for (int round = 0; round < 4; round++) {
-		uint64_t head = __atomic_load_n(&c->hdr->head, __ATOMIC_ACQUIRE);
+		uint64_t head = rfm__wload64(&c->hdr->head, __ATOMIC_ACQUIRE);
 		uint64_t pos = head > n ? head - n : 0;
 
 		if (pos < c->cursor)
@@ -250,7 +192,7 @@ static void start_cursor(rfm_ring_consumer *c, bool newest)
 {
 	c->cursor = 0;
 	if (newest)
-		c->cursor = __atomic_load_n(&c->hdr->head, __ATOMIC_ACQUIRE);
+		c->cursor = rfm__wload64(&c->hdr->head, __ATOMIC_ACQUIRE);
 	else
 		c->cursor = oldest_valid(c);
 }
@@ -324,9 +266,9 @@ RFM_API void rfm_ring_consumer_close(rfm_ring_consumer *c)
 		rfm_event_callback_unregister(c->node, c->g.notify_type);
 	if (c->entry) {
 		/* Unlisted first, so the producer never reads a half-freed lane. */
-		__atomic_fetch_and(c->dir_word, ~(1u << c->lane), __ATOMIC_RELEASE);
-		__atomic_store_n(&c->entry->sleep, 0, __ATOMIC_RELAXED);
-		__atomic_store_n(&c->entry->owner, 0, __ATOMIC_RELEASE);
+		__atomic_fetch_and(c->dir_word, rfm__wire32(~(1u << c->lane)), __ATOMIC_RELEASE);
+		rfm__wstore32(&c->entry->sleep, 0, __ATOMIC_RELAXED);
+		rfm__wstore32(&c->entry->owner, 0, __ATOMIC_RELEASE);
 		rfm__published(c->node, c->entry, RING_ENTRY_SIZE);
 		rfm__published(c->node, c->dir_word, sizeof(*c->dir_word));
 		if (c->flags & RFM_RING_CONSUMER_BACKPRESSURE)
@@ -361,7 +303,7 @@ static enum look find(rfm_ring_consumer *c, struct ring_slot **sp)
 			 * go to the head; look() then sees at most garbage
 			 * stamps, which read as empty.
 			 */
-			pos = __atomic_load_n(&c->hdr->head, __ATOMIC_ACQUIRE);
+			pos = rfm__wload64(&c->hdr->head, __ATOMIC_ACQUIRE);
 			if (pos <= c->cursor)
 				return LOOK_EMPTY;
 		}
@@ -401,7 +343,7 @@ static void arm(rfm_ring_consumer *c)
 {
 	if (++c->sleep_gen == 0)
 		c->sleep_gen = 1;
-	__atomic_store_n(&c->entry->sleep, c->sleep_gen, __ATOMIC_RELAXED);
+	rfm__wstore32(&c->entry->sleep, c->sleep_gen, __ATOMIC_RELAXED);
 	/* Sleep word stored before we look at the slot again (pairs with notify()). */
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	rfm__published(c->node, &c->entry->sleep, sizeof(c->entry->sleep));
@@ -409,7 +351,7 @@ static void arm(rfm_ring_consumer *c)
 
 static void disarm(rfm_ring_consumer *c)
 {
-	__atomic_store_n(&c->entry->sleep, 0, __ATOMIC_RELAXED);
+	rfm__wstore32(&c->entry->sleep, 0, __ATOMIC_RELAXED);
 	rfm__published(c->node, &c->entry->sleep, sizeof(c->entry->sleep));
 }
 
@@ -466,7 +408,7 @@ static int wait_ready(rfm_ring_consumer *c, int64_t timeout_ns)
 	 * ahead and the producer has since rewritten it. Follow the producer
 	 * again instead of waiting for a position it will not reach for ages.
 	 */
-	uint64_t head = __atomic_load_n(&c->hdr->head, __ATOMIC_ACQUIRE);
+	uint64_t head = rfm__wload64(&c->hdr->head, __ATOMIC_ACQUIRE);
 	if (head + 1 < c->cursor) {
 		c->cursor = head;
 		publish_cursor(c);
@@ -557,7 +499,7 @@ static int next(rfm_ring_consumer *c, struct ring_slot **sp, int64_t timeout_ns,
 static inline bool still(rfm_ring_consumer *c, struct ring_slot *s)
 {
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	return __atomic_load_n(&s->stamp, __ATOMIC_RELAXED) == 2 * c->cursor + 2;
+	return rfm__wload64(&s->stamp, __ATOMIC_RELAXED) == 2 * c->cursor + 2;
 }
 
 static inline void deliver(rfm_ring_consumer *c, struct rfm_ring_msg *msg, uint32_t len)
@@ -597,12 +539,12 @@ static inline int take(rfm_ring_consumer *c, const char *what, void *buf, size_t
 
 		if (ret)
 			return ret;
-		uint32_t len = __atomic_load_n(&s->len, __ATOMIC_RELAXED);
+		uint32_t len = rfm__wload32(&s->len, __ATOMIC_RELAXED);
 		if (RFM_UNLIKELY(len > c->g.slot_size)) {
 			if (!still(c, s))
 				continue; /* overwritten under us: find() sees the lap */
 			skip_to(c, c->cursor + 1);
-			return corrupt(c->offset, "a slot's length exceeds the slot size");
+			return rfm__ring_corrupt(c->offset, "a slot's length exceeds the slot size");
 		}
 		if (cap)
 			memcpy(buf, s->data, len < cap ? len : cap);
@@ -743,7 +685,7 @@ RFM_API int rfm_ring_consumer_get_info(rfm_ring_consumer *c, struct rfm_ring_inf
 {
 	if (!c || !info || info->struct_size < 8)
 		return rfm__error(RFM_EINVAL, "rfm_ring_consumer_get_info: NULL or struct_size");
-	rfm__ring_fill_info(&c->g, c->offset, __atomic_load_n(&c->hdr->head, __ATOMIC_ACQUIRE),
+	rfm__ring_fill_info(&c->g, c->offset, rfm__wload64(&c->hdr->head, __ATOMIC_ACQUIRE),
 			    info);
 	return 0;
 }

@@ -18,18 +18,18 @@ static bool view_of(rfm_node *node, uint8_t *table, const struct ring_geom *g, u
 	const struct ring_entry *e = rfm__ring_entry(table, g, n, lane);
 	uint32_t flags;
 
-	if (__atomic_load_n(&e->owner, __ATOMIC_ACQUIRE) != n + 1)
+	if (rfm__wload32(&e->owner, __ATOMIC_ACQUIRE) != n + 1)
 		return false; /* being claimed, or scribbled over */
-	flags = __atomic_load_n(&e->flags, __ATOMIC_RELAXED) & RFM_RING_CONSUMER_BACKPRESSURE;
+	flags = rfm__wload32(&e->flags, __ATOMIC_RELAXED) & RFM_RING_CONSUMER_BACKPRESSURE;
 	*v = (struct rfm_ring_consumer_view){
 		.node = n,
-		.pid = __atomic_load_n(&e->pid, __ATOMIC_RELAXED),
-		.cursor = __atomic_load_n(&e->cursor, __ATOMIC_ACQUIRE),
-		.laps = __atomic_load_n(&e->laps, __ATOMIC_RELAXED),
+		.pid = rfm__wloadi32(&e->pid, __ATOMIC_RELAXED),
+		.cursor = rfm__wload64(&e->cursor, __ATOMIC_ACQUIRE),
+		.laps = rfm__wload32(&e->laps, __ATOMIC_RELAXED),
 		.entry = lane,
 	};
 	v->lag = head > v->cursor ? head - v->cursor : 0;
-	if (__atomic_load_n(&e->sleep, __ATOMIC_RELAXED))
+	if (rfm__wload32(&e->sleep, __ATOMIC_RELAXED))
 		flags |= RFM_RING_VIEW_SLEEPING;
 	if (!rfm__ring_entry_alive(node, n, e))
 		flags |= RFM_RING_VIEW_DEAD;
@@ -63,12 +63,12 @@ static int inspect_at(rfm_node *node, uint64_t offset, struct rfm_ring_info *inf
 		return ret;
 	struct ring_header *h = (struct ring_header *)(node->base + offset);
 	uint8_t *table = node->base + offset + g.table_offset;
-	uint64_t head = __atomic_load_n(&h->head, __ATOMIC_ACQUIRE);
+	uint64_t head = rfm__wload64(&h->head, __ATOMIC_ACQUIRE);
 
 	if (info)
 		rfm__ring_fill_info(&g, offset, head, info);
 	for (uint32_t n = 0; n < RING_NODES; n++) {
-		uint32_t bits = __atomic_load_n(rfm__ring_dir(table, n), __ATOMIC_ACQUIRE);
+		uint32_t bits = rfm__wload32(rfm__ring_dir(table, n), __ATOMIC_ACQUIRE);
 
 		for (uint32_t lane = 0; lane < g.max_consumers; lane++) {
 			struct rfm_ring_consumer_view v;

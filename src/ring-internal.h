@@ -23,8 +23,10 @@
  * nodes, which fails where each node holds its own copy (two nodes both see
  * an entry free and both take it).
  *
- * Every field is little-endian native (the shm: emulation and x86 cards).
- * A consumer validates the header once, copies it, and never re-reads it.
+ * Every word is little-endian on every host (wire-order.h): big-endian
+ * nodes convert as they read and write, so nodes of both orders share a
+ * ring. The header's format helpers are in ring-format.c. A consumer
+ * validates the header once, copies it, and never re-reads it.
  */
 #ifndef RFM_RING_INTERNAL_H
 #define RFM_RING_INTERNAL_H
@@ -34,6 +36,7 @@
 #include <time.h>
 
 #include "internal.h"
+#include "wire-order.h"
 
 #define RING_MAGIC 0x474e4952u /* "RING" */
 #define RING_VERSION 2u /* 1: consumer table claimed by a cross-node CAS */
@@ -87,6 +90,14 @@ struct ring_entry {
 _Static_assert(sizeof(struct ring_header) == RING_HEADER_SIZE, "ring header is 128 bytes");
 _Static_assert(sizeof(struct ring_slot) == RING_SLOT_HEADER, "slot header is 16 bytes");
 _Static_assert(sizeof(struct ring_entry) == RING_ENTRY_SIZE, "table entry is 32 bytes");
+/* The same offsets for 32-bit and 64-bit programs (i386 aligns uint64_t to 4). */
+_Static_assert(offsetof(struct ring_header, slots_offset) == 40 &&
+		       offsetof(struct ring_header, head) == 64 &&
+		       offsetof(struct ring_header, room_wait) == 72,
+	       "ring header offsets");
+_Static_assert(offsetof(struct ring_entry, owner) == 8 && offsetof(struct ring_entry, pid) == 16 &&
+		       offsetof(struct ring_entry, laps) == 28,
+	       "table entry offsets");
 
 /* The geometry shared by both sides, computed from a validated config. */
 struct ring_geom {
@@ -201,8 +212,12 @@ void rfm__ring_wake_producer(struct ring_header *hdr);
  * backend about node and process. */
 bool rfm__ring_entry_alive(rfm_node *node, uint32_t node_id, const struct ring_entry *e);
 
-/* ring-consumer.c: copy and check the header at @offset into @g. */
+/* ring-format.c: copy and check the header at @offset into @g. */
 int rfm__ring_validate(rfm_node *node, uint64_t offset, struct ring_geom *g);
+/* ring-format.c: write the header's fields but the magic, in wire order. */
+void rfm__ring_header_write(struct ring_header *h, const struct ring_geom *g);
+/* ring-format.c: RFM_ECORRUPT naming the ring at @offset and @what is wrong. */
+int rfm__ring_corrupt(uint64_t offset, const char *what);
 
 /* ring.c */
 int rfm__ring_region(rfm_node *node, const rfm_layout *layout, const char *name, bool writer,

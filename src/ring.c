@@ -23,62 +23,6 @@
 #include "wait-notify.h"
 #include "ring-internal.h"
 
-static bool is_pow2(uint32_t v)
-{
-	return v && !(v & (v - 1));
-}
-
-int rfm__ring_geometry(const struct rfm_ring_config *c, struct ring_geom *g)
-{
-	if (!c)
-		return rfm__error(RFM_EINVAL, "ring: config is NULL");
-	if (c->struct_size < offsetof(struct rfm_ring_config, reserved))
-		return rfm__error(RFM_EINVAL, "ring: config struct_size %u is too small",
-				  c->struct_size);
-	if (!c->slot_size || c->slot_size > RFM_RING_SLOT_MAX)
-		return rfm__error(RFM_EINVAL, "ring: slot size %u is not 1..%u", c->slot_size,
-				  RFM_RING_SLOT_MAX);
-	if (c->slot_count < 2 || c->slot_count > RFM_RING_COUNT_MAX || !is_pow2(c->slot_count))
-		return rfm__error(RFM_EINVAL, "ring: slot count %u is not a power of two 2..%u",
-				  c->slot_count, RFM_RING_COUNT_MAX);
-	if (c->flags & ~(RFM_RING_F_NOTIFY | RFM_RING_F_BACKPRESSURE))
-		return rfm__error(RFM_EINVAL, "ring: unknown flags 0x%x", c->flags);
-	if (c->notify_type > RFM_EVENT_INTR4 || c->notify_type == RFM_EVENT_RESET) {
-		if (c->notify_type != 0)
-			return rfm__error(RFM_EINVAL, "ring: notify type %u is not intr1..intr4",
-					  c->notify_type);
-	}
-	if (c->max_consumers > RFM_RING_CONSUMERS_MAX)
-		return rfm__error(RFM_EINVAL, "ring: %u consumers per node is more than %u",
-				  c->max_consumers, RFM_RING_CONSUMERS_MAX);
-	g->slot_size = c->slot_size;
-	g->slot_count = c->slot_count;
-	g->stride = (RING_SLOT_HEADER + c->slot_size + 63u) & ~63u;
-	g->flags = c->flags;
-	g->notify_type = c->notify_type ? c->notify_type : RFM_EVENT_INTR3;
-	g->ring_id = c->ring_id;
-	g->max_consumers = c->max_consumers ? c->max_consumers : RFM_RING_CONSUMERS_DEFAULT;
-	g->slots_offset = RING_HEADER_SIZE;
-	g->table_offset = g->slots_offset + (uint64_t)g->stride * g->slot_count;
-	/* Directory, then a row of max_consumers entries per node id. */
-	g->footprint = g->table_offset + RING_DIR_SIZE +
-		       (uint64_t)RING_NODES * g->max_consumers * RING_ENTRY_SIZE;
-	return 0;
-}
-
-RFM_API int rfm_ring_footprint(const struct rfm_ring_config *config, uint64_t *bytes)
-{
-	struct ring_geom g;
-	int ret;
-
-	if (!bytes)
-		return rfm__error(RFM_EINVAL, "rfm_ring_footprint: bytes is NULL");
-	ret = rfm__ring_geometry(config, &g);
-	if (!ret)
-		*bytes = g.footprint;
-	return ret;
-}
-
 /* The producer's handle of the ring at @offset, laid out as @g says; NULL: no memory. */
 static rfm_ring *ring_new(rfm_node *node, uint64_t offset, const struct ring_geom *g)
 {
@@ -135,7 +79,7 @@ RFM_API int rfm_ring_create(rfm_node *node, uint64_t offset, uint64_t size,
 		return rfm__error(RFM_ENOMEM, "rfm_ring_create: out of memory");
 
 	/* Unpublish first, so no consumer trusts a half-written ring. */
-	__atomic_store_n(&r->hdr->magic, 0, __ATOMIC_RELEASE);
+	rfm__wstore32(&r->hdr->magic, 0, __ATOMIC_RELEASE);
 	memset(r->table, 0, g.footprint - g.table_offset);
 	for (uint64_t i = 0; i < g.slot_count; i++) {
 		struct ring_slot *s = rfm__ring_slot(r->slots, &g, i);
@@ -144,22 +88,8 @@ RFM_API int rfm_ring_create(rfm_node *node, uint64_t offset, uint64_t size,
 		s->len = 0;
 	}
 	struct ring_header *h = r->hdr;
-	h->version = RING_VERSION;
-	h->header_size = RING_HEADER_SIZE;
-	h->slot_size = g.slot_size;
-	h->slot_count = g.slot_count;
-	h->stride = g.stride;
-	h->flags = g.flags;
-	h->producer = g.producer;
-	h->notify_type = g.notify_type;
-	h->ring_id = g.ring_id;
-	h->max_consumers = g.max_consumers;
-	h->slots_offset = g.slots_offset;
-	h->table_offset = g.table_offset;
-	h->footprint = g.footprint;
-	h->head = 0;
-	h->room_wait = 0;
-	__atomic_store_n(&h->magic, RING_MAGIC, __ATOMIC_RELEASE);
+	rfm__ring_header_write(h, &g);
+	rfm__wstore32(&h->magic, RING_MAGIC, __ATOMIC_RELEASE);
 	/* A copy per node (dds:): the whole ring, its magic landing last. */
 	ret = rfm__published(node, h, g.footprint);
 	if (ret) {
@@ -222,7 +152,7 @@ RFM_API int rfm_ring_attach(rfm_node *node, uint64_t offset, rfm_ring **ringp)
 	if (!r)
 		return rfm__error(RFM_ENOMEM, "rfm_ring_attach: out of memory");
 	/* Go on after the last committed message (a claim left open is overwritten). */
-	r->head = __atomic_load_n(&r->hdr->head, __ATOMIC_ACQUIRE);
+	r->head = rfm__wload64(&r->hdr->head, __ATOMIC_ACQUIRE);
 	*ringp = r;
 	return 0;
 }
@@ -241,9 +171,9 @@ RFM_API void rfm_ring_close(rfm_ring *ring)
 
 bool rfm__ring_entry_alive(rfm_node *node, uint32_t node_id, const struct ring_entry *e)
 {
-	uint32_t owner = __atomic_load_n(&e->owner, __ATOMIC_ACQUIRE);
-	uint32_t inc = __atomic_load_n(&e->incarnation, __ATOMIC_RELAXED);
-	int32_t pid = __atomic_load_n(&e->pid, __ATOMIC_RELAXED);
+	uint32_t owner = rfm__wload32(&e->owner, __ATOMIC_ACQUIRE);
+	uint32_t inc = rfm__wload32(&e->incarnation, __ATOMIC_RELAXED);
+	int32_t pid = rfm__wloadi32(&e->pid, __ATOMIC_RELAXED);
 
 	if (owner != node_id + 1)
 		return false; /* free, being filled, or scribbled over */
@@ -267,8 +197,8 @@ static bool lane_dead(rfm_ring *r, uint32_t node_id, size_t i, const struct ring
 		      uint64_t *now)
 {
 	struct ring_lane_check *k = &r->checked[i];
-	int32_t pid = __atomic_load_n(&e->pid, __ATOMIC_RELAXED);
-	uint32_t inc = __atomic_load_n(&e->incarnation, __ATOMIC_RELAXED);
+	int32_t pid = rfm__wloadi32(&e->pid, __ATOMIC_RELAXED);
+	uint32_t inc = rfm__wload32(&e->incarnation, __ATOMIC_RELAXED);
 
 	if (!*now)
 		*now = rfm__now_ns();
@@ -284,7 +214,7 @@ static bool lane_dead(rfm_ring *r, uint32_t node_id, size_t i, const struct ring
 /* Lanes of node @n the directory says are held (bits past the row ignored). */
 static inline uint32_t held_lanes(rfm_ring *r, uint32_t n)
 {
-	uint32_t bits = __atomic_load_n(rfm__ring_dir(r->table, n), __ATOMIC_ACQUIRE);
+	uint32_t bits = rfm__wload32(rfm__ring_dir(r->table, n), __ATOMIC_ACQUIRE);
 
 	return r->g.max_consumers < 32 ? bits & ((1u << r->g.max_consumers) - 1) : bits;
 }
@@ -322,10 +252,10 @@ static uint64_t bp_limit(rfm_ring *r)
 		struct ring_entry *e = rfm__ring_entry(r->table, &r->g, n, lane);
 
 		if (!(held_lanes(r, n) & (1u << lane)) ||
-		    __atomic_load_n(&e->owner, __ATOMIC_ACQUIRE) != n + 1 ||
-		    !(__atomic_load_n(&e->flags, __ATOMIC_ACQUIRE) & RFM_RING_CONSUMER_BACKPRESSURE))
+		    rfm__wload32(&e->owner, __ATOMIC_ACQUIRE) != n + 1 ||
+		    !(rfm__wload32(&e->flags, __ATOMIC_ACQUIRE) & RFM_RING_CONSUMER_BACKPRESSURE))
 			continue;
-		uint64_t cur = __atomic_load_n(&e->cursor, __ATOMIC_ACQUIRE);
+		uint64_t cur = rfm__wload64(&e->cursor, __ATOMIC_ACQUIRE);
 		/* Only one holding us back may be dead: look at it. */
 		if (cur + r->g.slot_count <= r->head && lane_dead(r, n, r->held[k], e, &now))
 			continue;
@@ -342,7 +272,7 @@ void rfm__ring_wake_producer(struct ring_header *hdr)
 {
 	/* Our cursor is stored; now read the wait word (pairs with sleep_for_room()). */
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	if (__atomic_load_n(&hdr->room_wait, __ATOMIC_RELAXED))
+	if (rfm__wload32(&hdr->room_wait, __ATOMIC_RELAXED))
 		rfm__futex_wake(&hdr->room_wait, true);
 }
 
@@ -364,13 +294,14 @@ static void sleep_for_room(rfm_ring *r, uint64_t deadline)
 
 	if (++r->room_gen == 0)
 		r->room_gen = 1;
-	__atomic_store_n(word, r->room_gen, __ATOMIC_RELAXED);
+	rfm__wstore32(word, r->room_gen, __ATOMIC_RELAXED);
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	r->limit = bp_limit(r);
 	if (r->head >= r->limit) {
 		if (deadline && deadline < until)
 			until = deadline;
-		int ret = rfm__futex_wait(word, r->room_gen, until, true);
+		/* The futex compares the word as stored: in wire order. */
+		int ret = rfm__futex_wait(word, rfm__wire32(r->room_gen), until, true);
 		/* Memory a futex cannot live in (a card's window): just pause. */
 		if (ret == -EFAULT || ret == -ENOSYS)
 			rfm__backoff_sleep(7, until);
@@ -444,12 +375,12 @@ static void notify(rfm_ring *r)
 		uint32_t i = r->held[k];
 		uint32_t n = i / r->g.max_consumers, lane = i % r->g.max_consumers;
 		struct ring_entry *e = rfm__ring_entry(r->table, &r->g, n, lane);
-		uint32_t sleep = __atomic_load_n(&e->sleep, __ATOMIC_RELAXED);
+		uint32_t sleep = rfm__wload32(&e->sleep, __ATOMIC_RELAXED);
 
 		if (!sleep || sleep == r->notified[i])
 			continue;
 		r->notified[i] = sleep;
-		if (__atomic_load_n(&e->owner, __ATOMIC_ACQUIRE) != n + 1)
+		if (rfm__wload32(&e->owner, __ATOMIC_ACQUIRE) != n + 1)
 			continue;
 		/* Internal send: reaches our own node too (consumers beside us). */
 		rfm__event_post(node, n, r->g.notify_type, (uint32_t)node->id, r->g.ring_id);
@@ -465,7 +396,7 @@ static int check_room(rfm_ring *r, int64_t timeout_ns)
 
 static inline void begin_slot(rfm_ring *r, struct ring_slot *s)
 {
-	__atomic_store_n(&s->stamp, 2 * r->head + 1, __ATOMIC_RELAXED);
+	rfm__wstore64(&s->stamp, 2 * r->head + 1, __ATOMIC_RELAXED);
 	/* The odd stamp is visible before any byte of the new data. */
 	__atomic_thread_fence(__ATOMIC_RELEASE);
 	rfm__published(r->node, &s->stamp, sizeof(s->stamp));
@@ -473,12 +404,12 @@ static inline void begin_slot(rfm_ring *r, struct ring_slot *s)
 
 static inline void end_slot(rfm_ring *r, struct ring_slot *s, size_t len)
 {
-	s->len = (uint32_t)len;
-	__atomic_store_n(&s->stamp, 2 * r->head + 2, __ATOMIC_RELEASE);
+	s->len = rfm__wire32((uint32_t)len);
+	rfm__wstore64(&s->stamp, 2 * r->head + 2, __ATOMIC_RELEASE);
 	/* A copy per node (dds:): data and length land before the stamp. */
 	rfm__published(r->node, s, sizeof(*s) + len);
 	r->head++;
-	__atomic_store_n(&r->hdr->head, r->head, __ATOMIC_RELEASE);
+	rfm__wstore64(&r->hdr->head, r->head, __ATOMIC_RELEASE);
 	rfm__published(r->node, &r->hdr->head, sizeof(r->hdr->head));
 	if (r->g.flags & RFM_RING_F_NOTIFY)
 		notify(r);

@@ -35,11 +35,24 @@ check-backends:
 	done
 CLEANFILES += tests-*.log
 
+# One side of the mixed-host test: built natively and for each target.
+check_PROGRAMS += tests/cross/mixed-peer
+tests_cross_mixed_peer_SOURCES = tests/cross/mixed-peer.c
+tests_cross_mixed_peer_LDADD = src/librfm.la
+
 endif
 # Outside the conditional: automake wants every .PHONY in one condition.
 .PHONY: check-backends
 
 EXTRA_DIST += tests/README.md
+
+# `make check-cross`: the C suites built for s390x (big-endian), arm64,
+# armhf and i386 (32-bit) and run under qemu-user (tests/cross/check-cross.sh;
+# RFM_CROSS_ARCHES picks architectures, RFM_CROSS_DIR keeps sysroots and builds).
+EXTRA_DIST += tests/cross/check-cross.sh tests/cross/qemu-run.sh tests/cross/mixed-shm.sh
+check-cross:
+	$(SHELL) $(srcdir)/tests/cross/check-cross.sh $(srcdir) $(abs_top_builddir) $(RFM_CROSS_ARCHES)
+.PHONY: check-cross
 
 # `make check-valgrind`: the suites that finish in seconds under memcheck
 # (the million-operation stress suites are left to ASan/TSan builds).

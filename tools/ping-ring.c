@@ -4,7 +4,7 @@
  * only by its producer: the pinger's request ring at --offset, the
  * echoer's reply ring right after it (--offset + the request ring's
  * footprint, rounded up to 64). A message is u32 seq, u32 flags, u64
- * stamp, payload[size]; the echoer sizes its ring from the request ring,
+ * stamp (little-endian), payload[size]; the echoer sizes its ring from the request ring,
  * so only the pinger needs --size. A side whose ring is already there (its
  * own, same shape) takes it over instead of re-creating it, so that a
  * waiting peer keeps its place. Each side consumes the other's ring from
@@ -15,6 +15,7 @@
  */
 #include "config.h"
 
+#include <endian.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -147,9 +148,13 @@ static int ring_exchange(struct ping *p, uint32_t seq, uint64_t stamp, uint32_t 
 	uint32_t got;
 	int ret;
 
-	memcpy(p->msg + SEQ_OFF, &seq, 4);
-	memcpy(p->msg + 4, &flags, 4);
-	memcpy(p->msg + 8, &stamp, 8);
+	/* The message's words are little-endian, as ping-slot.c's are. */
+	uint32_t le_seq = htole32(seq), le_flags = htole32(flags);
+	uint64_t le_stamp = htole64(stamp);
+
+	memcpy(p->msg + SEQ_OFF, &le_seq, 4);
+	memcpy(p->msg + 4, &le_flags, 4);
+	memcpy(p->msg + 8, &le_stamp, 8);
 	ret = rfm_ring_publish(p->out, p->msg, RING_HDR + p->size, 0);
 	if (ret)
 		return ret;	/* a library error: the caller reports it */
@@ -173,7 +178,7 @@ static int ring_exchange(struct ping *p, uint32_t seq, uint64_t stamp, uint32_t 
 			return ret;
 		memcpy(&got, p->msg + SEQ_OFF, 4);
 		memcpy(&got_stamp, p->msg + 8, 8);
-		if (m.len == RING_HDR + p->size && got == seq && got_stamp == stamp) {
+		if (m.len == RING_HDR + p->size && got == le_seq && got_stamp == le_stamp) {
 			*echoed = stamp;
 			return 0;
 		}
@@ -246,6 +251,7 @@ int ring_echo_loop(struct ping *p, uint64_t max_echoes, uint64_t *echoed)
 		if (rfm_ring_publish(p->out, p->msg, m.len, 0))
 			return cli_fail(p->cli);
 		memcpy(&flags, p->msg + 4, 4);
+		flags = le32toh(flags);
 		if (flags & FLAG_STOP)
 			return 0;
 		if (!(flags & FLAG_HELLO) && ++*echoed == max_echoes)

@@ -8,6 +8,8 @@
  *   reply slot    OFF + SLOT(size) written by the echoer
  * each slot: u32 seq (stored last, release), u32 size, u64 stamp,
  * u32 flags, u32 sender node id, u32 session, u32 reserved, payload[size].
+ * Every word is little-endian, as the library's own structures in the
+ * window are, so a pinger and an echoer of different byte orders meet.
  * In spin mode the peers watch seq; in event mode an INTR1 event whose
  * data is seq follows the slot's data ("interrupts follow the data").
  *
@@ -21,6 +23,7 @@
  */
 #include "config.h"
 
+#include <endian.h>
 #include <string.h>
 
 #include "ping.h"
@@ -32,6 +35,37 @@
 #define FLAGS_OFF 16
 #define SENDER_OFF 20		/* the pinger's node id: where event echoes go */
 #define SESSION_OFF 24
+
+/* The slot's words in wire order (identities on little-endian hosts). */
+static inline uint32_t le_load32(const void *base, uint64_t off)
+{
+	return le32toh(rfm_load32(base, off));
+}
+
+static inline uint32_t le_load32_acquire(const void *base, uint64_t off)
+{
+	return le32toh(rfm_load32_acquire(base, off));
+}
+
+static inline uint64_t le_load64(const void *base, uint64_t off)
+{
+	return le64toh(rfm_load64(base, off));
+}
+
+static inline void le_store32(void *base, uint64_t off, uint32_t v)
+{
+	rfm_store32(base, off, htole32(v));
+}
+
+static inline void le_store32_release(void *base, uint64_t off, uint32_t v)
+{
+	rfm_store32_release(base, off, htole32(v));
+}
+
+static inline void le_store64(void *base, uint64_t off, uint64_t v)
+{
+	rfm_store64(base, off, htole64(v));
+}
 
 static uint64_t slot_span(uint32_t size)
 {
@@ -45,21 +79,21 @@ uint64_t slot_pair_span(uint32_t size)
 
 uint32_t slot_last_seq(const struct ping *p)
 {
-	return rfm_load32(p->base, p->offset + SEQ_OFF);
+	return le_load32(p->base, p->offset + SEQ_OFF);
 }
 
 static void slot_write(struct ping *p, uint32_t seq, uint64_t stamp, uint32_t flags)
 {
 	uint64_t slot = p->offset;
 
-	rfm_store32(p->base, slot + SENDER_OFF, (uint32_t)rfm_node_id(p->cli->node));
-	rfm_store32(p->base, slot + SESSION_OFF, p->session);
-	rfm_store32(p->base, slot + SIZE_OFF, p->size);
-	rfm_store64(p->base, slot + STAMP_OFF, stamp);
-	rfm_store32(p->base, slot + FLAGS_OFF, flags);
+	le_store32(p->base, slot + SENDER_OFF, (uint32_t)rfm_node_id(p->cli->node));
+	le_store32(p->base, slot + SESSION_OFF, p->session);
+	le_store32(p->base, slot + SIZE_OFF, p->size);
+	le_store64(p->base, slot + STAMP_OFF, stamp);
+	le_store32(p->base, slot + FLAGS_OFF, flags);
 	if (p->size)
 		memcpy(p->base + slot + HDR, p->payload, p->size);
-	rfm_store32_release(p->base, slot + SEQ_OFF, seq);
+	le_store32_release(p->base, slot + SEQ_OFF, seq);
 	/* dds: each node has its own copy: send the slot (a fence elsewhere). */
 	rfm_mem_flush(p->cli->node, slot, HDR + p->size);
 }
@@ -77,7 +111,7 @@ static int spin_for(const struct ping *p, uint64_t slot, uint32_t old, uint32_t 
 	uint64_t deadline = p->timeout_ns < 0 ? UINT64_MAX : start + (uint64_t)p->timeout_ns;
 
 	for (unsigned int spins = 1;; spins++) {
-		uint32_t v = rfm_load32_acquire(p->base, slot + SEQ_OFF);
+		uint32_t v = le_load32_acquire(p->base, slot + SEQ_OFF);
 
 		if (equal ? v == want : v != old)
 			return 0;
@@ -113,16 +147,16 @@ int slot_round_trip(struct ping *p, uint32_t seq, uint64_t stamp, uint32_t flags
 		if (ret)
 			return ret;
 		ret = event_for(p, seq, true);
-		if (!ret && rfm_load32_acquire(p->base, reply + SEQ_OFF) != seq)
+		if (!ret && le_load32_acquire(p->base, reply + SEQ_OFF) != seq)
 			return cli_error(p->cli, "echo %u: the reply slot does not match its event",
 					 seq);
 	}
 	if (ret)
 		return ret;
-	if (rfm_load32(p->base, reply + SESSION_OFF) != p->session)
+	if (le_load32(p->base, reply + SESSION_OFF) != p->session)
 		return cli_error(p->cli, "echo %u belongs to another session: is a second pinger "
 				 "using this --offset?", seq);
-	*echoed = rfm_load64(p->base, reply + STAMP_OFF);
+	*echoed = le_load64(p->base, reply + STAMP_OFF);
 	return 0;
 }
 
@@ -144,29 +178,29 @@ static uint64_t reply_slot(const struct ping *p, uint32_t size)
  */
 static uint32_t last_answered(const struct ping *p)
 {
-	uint64_t reply = reply_slot(p, rfm_load32(p->base, p->offset + SIZE_OFF));
+	uint64_t reply = reply_slot(p, le_load32(p->base, p->offset + SIZE_OFF));
 
-	return reply ? rfm_load32_acquire(p->base, reply + SEQ_OFF)
-		     : rfm_load32_acquire(p->base, p->offset + SEQ_OFF);
+	return reply ? le_load32_acquire(p->base, reply + SEQ_OFF)
+		     : le_load32_acquire(p->base, p->offset + SEQ_OFF);
 }
 
 /* Answer request @seq; a stop request is answered too, so no stale one remains. */
 static int answer(struct ping *p, uint32_t seq, uint32_t flags)
 {
-	uint32_t size = rfm_load32(p->base, p->offset + SIZE_OFF);
-	uint32_t sender = rfm_load32(p->base, p->offset + SENDER_OFF);
+	uint32_t size = le_load32(p->base, p->offset + SIZE_OFF);
+	uint32_t sender = le_load32(p->base, p->offset + SENDER_OFF);
 	uint64_t reply = reply_slot(p, size);
 
 	if (!reply)
 		return cli_error(p->cli, "request %u: payload size %u does not fit the window at "
 				 "offset %llu", seq, size, (unsigned long long)p->offset);
-	uint64_t stamp = rfm_load64(p->base, p->offset + STAMP_OFF);
-	rfm_store32(p->base, reply + SIZE_OFF, size);
-	rfm_store64(p->base, reply + STAMP_OFF, stamp);
-	rfm_store32(p->base, reply + SESSION_OFF, p->session);
+	uint64_t stamp = le_load64(p->base, p->offset + STAMP_OFF);
+	le_store32(p->base, reply + SIZE_OFF, size);
+	le_store64(p->base, reply + STAMP_OFF, stamp);
+	le_store32(p->base, reply + SESSION_OFF, p->session);
 	if (size)
 		memmove(p->base + reply + HDR, p->base + p->offset + HDR, size);
-	rfm_store32_release(p->base, reply + SEQ_OFF, seq);
+	le_store32_release(p->base, reply + SEQ_OFF, seq);
 	rfm_mem_flush(p->cli->node, reply, HDR + size);
 	if (p->mode == MODE_EVENT && !(flags & FLAG_STOP))
 		return event_notify(p, sender, seq);
@@ -185,7 +219,7 @@ int slot_echo_loop(struct ping *p, uint64_t max_echoes, uint64_t *echoed)
 	*echoed = 0;
 	p->session = 0;	/* none until a hello opens one */
 	for (;;) {
-		seq = rfm_load32_acquire(p->base, p->offset + SEQ_OFF);
+		seq = le_load32_acquire(p->base, p->offset + SEQ_OFF);
 		if (seq == last) {
 			if (p->mode == MODE_SPIN)
 				ret = spin_for(p, p->offset, last, 0, false);
@@ -200,8 +234,8 @@ int slot_echo_loop(struct ping *p, uint64_t max_echoes, uint64_t *echoed)
 			continue;	/* an event may be stale: look at the slot again */
 		}
 		last = seq;
-		flags = rfm_load32(p->base, p->offset + FLAGS_OFF);
-		session = rfm_load32(p->base, p->offset + SESSION_OFF);
+		flags = le_load32(p->base, p->offset + FLAGS_OFF);
+		session = le_load32(p->base, p->offset + SESSION_OFF);
 		if (flags & FLAG_HELLO)
 			p->session = session;
 		else if (!p->session || session != p->session)

@@ -4,6 +4,7 @@
  * area exchange records; full rings, absent nodes, re-attaching, and a
  * corrupted area (repaired and counted, never followed).
  */
+#include <endian.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -92,15 +93,15 @@ static void attach_checks_the_header(void **state)
 	(void)state;
 	assert_int_equal(rfm_ivs_mbox_check(area), 0);
 	assert_int_equal(rfm_ivs_mbox_attach(&a, area, 0), 0);
-	assert_int_equal(hdr()->magic, RFM_IVS_MAGIC);
-	assert_int_equal(hdr()->version, RFM_IVS_VERSION);
-	assert_int_equal(hdr()->ring_slots, RFM_IVS_RING_SLOTS);
+	assert_int_equal(le32toh(hdr()->magic), RFM_IVS_MAGIC); /* little-endian area */
+	assert_int_equal(le32toh(hdr()->version), RFM_IVS_VERSION);
+	assert_int_equal(le32toh(hdr()->ring_slots), RFM_IVS_RING_SLOTS);
 	assert_int_equal(rfm_ivs_mbox_attach(&b, area, 1), 0);
 
-	hdr()->version = RFM_IVS_VERSION + 1;
+	hdr()->version = htole32(RFM_IVS_VERSION + 1);
 	assert_int_equal(rfm_ivs_mbox_attach(&b, area, 1), -EPROTO);
-	hdr()->version = RFM_IVS_VERSION;
-	hdr()->magic = 0x12345678;
+	hdr()->version = htole32(RFM_IVS_VERSION);
+	hdr()->magic = htole32(0x12345678);
 	assert_int_equal(rfm_ivs_mbox_attach(&b, area, 1), -EPROTO);
 	assert_int_equal(rfm_ivs_mbox_attach(&b, area, RFM_IVS_MAX_NODES), -ERANGE);
 }
@@ -114,7 +115,7 @@ static void records_travel_with_sender_and_order(void **state)
 	rfm_ivs_mbox_attach(&b, area, 5);
 	assert_int_equal(rfm_ivs_mbox_send(&a, 5, RFM_DEV_EV_INTR1, 1, 10), -EHOSTUNREACH);
 	rfm_ivs_mbox_set_present(&b, true);
-	assert_int_equal(hdr()->nodes[5].incarnation, 1);
+	assert_int_equal(le32toh(hdr()->nodes[5].incarnation), 1);
 	assert_true(rfm_ivs_mbox_node_present(&a, 5));
 	assert_false(rfm_ivs_mbox_node_present(&a, 2));
 	assert_false(rfm_ivs_mbox_node_present(&a, 999));
@@ -129,7 +130,7 @@ static void records_travel_with_sender_and_order(void **state)
 		assert_int_equal(got[i].data, 100 + i);
 		assert_int_equal(got[i].sent_ns, 1000 + i);
 	}
-	assert_int_equal(ring(2, 5)->tail, 10);
+	assert_int_equal(le32toh(ring(2, 5)->tail), 10);
 	assert_int_equal(rfm_ivs_mbox_drain(&b, collect, NULL), 0);
 	assert_int_equal(a.rx_errors + a.tx_errors + b.rx_errors + b.tx_errors, 0);
 }
@@ -167,7 +168,7 @@ static void reattach_skips_stale_and_continues_heads(void **state)
 	/* Node 1 restarts: what was queued for its last life is skipped. */
 	rfm_ivs_mbox_attach(&b, area, 1);
 	rfm_ivs_mbox_set_present(&b, true);
-	assert_int_equal(hdr()->nodes[1].incarnation, 2);
+	assert_int_equal(le32toh(hdr()->nodes[1].incarnation), 2);
 	assert_int_equal(rfm_ivs_mbox_drain(&b, collect, NULL), 0);
 	/* Node 0 restarts: its rings go on from where they were. */
 	rfm_ivs_mbox_attach(&a, area, 0);
@@ -189,29 +190,29 @@ static void corruption_is_repaired_and_counted(void **state)
 	rfm_ivs_mbox_set_present(&b, true);
 
 	/* A hostile sender claims a million records. */
-	ring(0, 1)->head = 1000000;
+	ring(0, 1)->head = htole32(1000000);
 	assert_int_equal(rfm_ivs_mbox_drain(&b, collect, NULL), 0);
 	assert_int_equal(b.rx_errors, 1);
-	assert_int_equal(ring(0, 1)->tail, 1000000);
+	assert_int_equal(le32toh(ring(0, 1)->tail), 1000000);
 
 	/* A slot with a type no card sends is skipped. */
 	a.tx_head[1] = 1000000;
 	assert_int_equal(rfm_ivs_mbox_send(&a, 1, RFM_DEV_EV_INTR1, 5, 0), 0);
-	ring(0, 1)->slot[1000000 % RFM_IVS_RING_SLOTS].type = 0xdead;
+	ring(0, 1)->slot[1000000 % RFM_IVS_RING_SLOTS].type = htole32(0xdead);
 	assert_int_equal(rfm_ivs_mbox_send(&a, 1, RFM_DEV_EV_INTR1, 6, 0), 0);
 	assert_int_equal(rfm_ivs_mbox_drain(&b, collect, NULL), 1);
 	assert_int_equal(got[0].data, 6);
 	assert_int_equal(b.rx_errors, 2);
 
 	/* A receiver's tail that ran ahead of our head: resync, no wait. */
-	ring(0, 1)->tail = a.tx_head[1] + 500;
+	ring(0, 1)->tail = htole32(a.tx_head[1] + 500);
 	assert_int_equal(rfm_ivs_mbox_send(&a, 1, RFM_DEV_EV_INTR1, 7, 0), 0);
 	assert_int_equal(a.tx_errors, 1);
 
 	/* An inconsistent ring found at attach is reset, not trusted. */
-	ring(0, 2)->head = 12345;
+	ring(0, 2)->head = htole32(12345);
 	rfm_ivs_mbox_attach(&a, area, 0);
-	assert_int_equal(a.tx_head[2], ring(0, 2)->tail);
+	assert_int_equal(a.tx_head[2], le32toh(ring(0, 2)->tail));
 	assert_true(a.tx_errors >= 1);
 }
 

@@ -6,6 +6,7 @@
  * reuse, a full house, bad arguments and a clean SIGTERM.
  */
 #define _GNU_SOURCE
+#include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
@@ -231,14 +232,16 @@ static void peers_get_memory_doorbells_and_departures(void **state)
 
 	/* B is an rfm node in the mailbox; when it leaves, it is marked absent. */
 	struct rfm_ivs_header *h = (struct rfm_ivs_header *)(a.shm + SHM_SIZE - RFM_IVS_AREA_SIZE);
-	h->version = RFM_IVS_VERSION;
-	h->nodes[1].state = RFM_IVS_NODE_PRESENT;
-	h->nodes[0].state = RFM_IVS_NODE_PRESENT;
-	__atomic_store_n(&h->magic, RFM_IVS_MAGIC, __ATOMIC_RELEASE);
+	/* (The mailbox area is little-endian on every host.) */
+	h->version = htole32(RFM_IVS_VERSION);
+	h->nodes[1].state = htole32(RFM_IVS_NODE_PRESENT);
+	h->nodes[0].state = htole32(RFM_IVS_NODE_PRESENT);
+	__atomic_store_n(&h->magic, htole32(RFM_IVS_MAGIC), __ATOMIC_RELEASE);
 	leave(&b);
 	expect(&a, 1, false, NULL);	/* departure: the id without a descriptor */
-	assert_int_equal(__atomic_load_n(&h->nodes[1].state, __ATOMIC_ACQUIRE), RFM_IVS_NODE_ABSENT);
-	assert_int_equal(h->nodes[0].state, RFM_IVS_NODE_PRESENT);
+	assert_int_equal(le32toh(__atomic_load_n(&h->nodes[1].state, __ATOMIC_ACQUIRE)),
+			 RFM_IVS_NODE_ABSENT);
+	assert_int_equal(le32toh(h->nodes[0].state), RFM_IVS_NODE_PRESENT);
 
 	/* The lowest free id is handed out again. */
 	join(&c, 1, ids0, 1);

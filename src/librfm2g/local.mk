@@ -43,5 +43,7 @@ if WITH_EXAMPLES
 noinst_PROGRAMS += examples/rfm2g/rfm2g-echo
 examples_rfm2g_rfm2g_echo_SOURCES = examples/rfm2g/rfm2g-echo.c
 examples_rfm2g_rfm2g_echo_CPPFLAGS = -I$(top_srcdir)/include/rfm2g -DRFM2G_LINUX
-examples_rfm2g_rfm2g_echo_LDADD = src/librfm2g/librfm2g.la
+# librfm too, though the program calls only RFM2g: a cross linker finds
+# librfm2g's own dependency only on the command line (no -rpath-link).
+examples_rfm2g_rfm2g_echo_LDADD = src/librfm2g/librfm2g.la src/librfm.la
 endif

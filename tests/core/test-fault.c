@@ -5,6 +5,7 @@
  * keeps working, the dead node's id is reclaimed, and no reader ever
  * accepts a torn record.
  */
+#include <endian.h>
 #include <grp.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -169,7 +170,7 @@ static void publish_cut_short_is_refused_then_repaired(void **state)
 
 	/* What a writer killed between "sequence odd" and "sequence even" leaves. */
 	assert_rfm_ok(rfm_record_sequence(reader, &seq));
-	assert_rfm_ok(rfm_mem_poke32(writer_node, info.offset, seq + 1));
+	assert_rfm_ok(rfm_mem_poke32(writer_node, info.offset, htole32(seq + 1))); /* little-endian record */
 	assert_rfm_code(rfm_record_read(reader, &s, sizeof(s), NULL), RFM_ETORN);
 	assert_last_error_has("publish was in progress");
 

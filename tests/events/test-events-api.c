@@ -457,21 +457,58 @@ static void test_cancel(void **state)
 	sem_destroy(&w.started);
 }
 
-/* The kernel's word that thread @tid sleeps in futex(): its wait is under way. */
+/*
+ * The kernel's word that thread @tid sleeps in a system call: its wait is
+ * under way (nothing else on its way there blocks). Which call it is
+ * always be asked: /proc/.../syscall gives the number of the kernel's own
+ * architecture, which under qemu-user (make check-cross) is the build
+ * machine's, not this program's. So the state (S) and "blocked in a call"
+ * are checked, and the call is SYS_futex where the kernel's numbers are
+ * ours (our own read() of /proc/self/syscall shows up as SYS_read).
+ */
+static long own_read_number(void)
+{
+	char buf[512];
+	FILE *f = fopen("/proc/self/syscall", "r");
+
+	assert_non_null(f);
+	char *line = fgets(buf, sizeof(buf), f);
+	fclose(f);
+	return line ? atol(line) : -1;
+}
+
+static bool sleeping_in_syscall(pid_t tid)
+{
+	static int native = -1;
+
+	if (native < 0)
+		native = own_read_number() == SYS_read;
+	char path[64], buf[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	char *line = fgets(buf, sizeof(buf), f);
+	fclose(f);
+	char *state = line ? strrchr(line, ')') : NULL; /* after "pid (comm)" */
+	if (!state || state[1] != ' ' || state[2] != 'S')
+		return false;
+	snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", (int)tid);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	line = fgets(buf, sizeof(buf), f);
+	fclose(f);
+	/* "running" while it runs in user space; else the call's number. */
+	if (!line || line[0] < '0' || line[0] > '9')
+		return false;
+	return !native || atol(line) == SYS_futex;
+}
+
 static void wait_until_in_futex(pid_t tid)
 {
-	char path[64], buf[64];
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", (int)tid);
-	for (;;) {
-		FILE *f = fopen(path, "r");
-		assert_non_null(f);
-		char *line = fgets(buf, sizeof(buf), f);
-		fclose(f);
-		if (line && atol(line) == SYS_futex)
-			return;
+	while (!sleeping_in_syscall(tid))
 		sched_yield();
-	}
 }
 
 static void test_close_while_waiting(void **state)

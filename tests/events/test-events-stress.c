@@ -87,9 +87,17 @@ static int peer(struct ev_child_ctx *c)
 			EV_CHILD_CHECK(e->data == recvd[k], 8, "from %u: %u, expected %u", k,
 				       e->data, recvd[k]);
 			if (++recvd[k] % ACK_EVERY == 0) {
-				/* The peer may be gone once it has everything it needs. */
+				/*
+				 * The peer may be gone once it has everything it
+				 * needs (RFM_ENODE), or closing: its queue already
+				 * released, its id not yet (0, "none with INTR2
+				 * enabled", as rfm_event_send() documents). A peer
+				 * still waiting for acks has its queue: 1. (A slow
+				 * host, s390x under qemu-user, showed the closing
+				 * case once in three runs.)
+				 */
 				int r = rfm_event_send(node, k, RFM_EVENT_INTR2, recvd[k]);
-				EV_CHILD_CHECK(r == 1 || r == RFM_ENODE, 9, "ack %d", r);
+				EV_CHILD_CHECK(r == 1 || r == 0 || r == RFM_ENODE, 9, "ack %d", r);
 			}
 		}
 	}

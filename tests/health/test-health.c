@@ -6,6 +6,7 @@
  * beats; the node table; the heartbeat table in the window (its place, one
  * writer per slot, readers write nothing); self-test; counters; bad input.
  */
+#include <endian.h>
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
@@ -193,7 +194,7 @@ static uint64_t slot_beats(const uint8_t *table, int id)
 	uint64_t beats;
 
 	memcpy(&beats, table + (size_t)id * RFM_HEALTH_SLOT_SIZE, sizeof(beats));
-	return beats;
+	return le64toh(beats); /* the table is little-endian on every host */
 }
 
 static void test_one_writer_per_slot(void **state)

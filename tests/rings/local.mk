@@ -10,7 +10,8 @@ ring_tests = \
 	tests/rings/test-rings-xproc \
 	tests/rings/test-rings-damage \
 	tests/rings/test-rings-copies \
-	tests/rings/test-rings-inspect
+	tests/rings/test-rings-inspect \
+	tests/rings/test-rings-wire
 
 check_PROGRAMS += $(ring_tests)
 TESTS += $(ring_tests)
@@ -36,5 +37,9 @@ tests_rings_test_rings_copies_LDADD = $(rfm_test_ldadd)
 tests_rings_test_rings_inspect_SOURCES = tests/rings/test-rings-inspect.c
 tests_rings_test_rings_inspect_CPPFLAGS = $(rfm_test_cppflags)
 tests_rings_test_rings_inspect_LDADD = $(rfm_test_ldadd)
+
+tests_rings_test_rings_wire_SOURCES = tests/rings/test-rings-wire.c
+tests_rings_test_rings_wire_CPPFLAGS = $(rfm_test_cppflags)
+tests_rings_test_rings_wire_LDADD = $(rfm_test_ldadd)
 
 endif

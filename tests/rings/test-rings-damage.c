@@ -13,6 +13,7 @@
  *    both still return when another process provides the condition.
  * A hang is turned into a failure by alarm(): SIGALRM ends the program.
  */
+#include <endian.h>
 #include <pthread.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -81,7 +82,8 @@ static void set_head(rfm_node *node, uint64_t head)
 	uint8_t *base;
 
 	assert_rfm_ok(rfm_mem_map(node, (void **)&base, NULL));
-	__atomic_store_n((uint64_t *)(base + RING_OFF + 64), head, __ATOMIC_RELEASE);
+	/* The ring's words are little-endian on every host. */
+	__atomic_store_n((uint64_t *)(base + RING_OFF + 64), htole64(head), __ATOMIC_RELEASE);
 }
 
 /* ---- item 6: damaged slots and head ---- */
@@ -339,7 +341,8 @@ static void test_record_wait_odd_sleeps(void **state)
 	assert_rfm_ok(rfm_mem_map(node, (void **)&base, NULL));
 	assert_rfm_ok(rfm_record_sequence(rec, &seq0));
 	/* A writer died in the middle of a publish: the sequence stays odd. */
-	__atomic_store_n((uint32_t *)(base + info.offset), seq0 | 1, __ATOMIC_RELEASE);
+	__atomic_store_n((uint32_t *)(base + info.offset), htole32(seq0 | 1), /* little-endian */
+			 __ATOMIC_RELEASE);
 	cpu0 = cpu_ns();
 	assert_int_equal(rfm_record_wait(rec, seq0, 3000 * 1000000ll, &seq), RFM_ETIMEDOUT);
 	cpu = cpu_ns() - cpu0;

@@ -75,11 +75,21 @@ void rfm__shm_header_init(struct rfm_shm_header *h, uint64_t window_size, uint32
 	h->queue_stride = layout.queue_stride;
 }
 
+#define HOST_LITTLE (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
+
 int rfm__shm_header_validate(const char *uri, const struct rfm_shm_header *h,
 			     uint64_t file_size)
 {
 	struct rfm_shm_layout layout;
 
+	if (h->magic == __builtin_bswap64(RFM_SHM_MAGIC))
+		return rfm__error(RFM_EVERSION,
+				  "%s: the segment was made by a %s-endian program and this one is "
+				  "%s-endian (a file copied from another machine, or a program under "
+				  "qemu-user): an shm: network's control words are in its host's byte "
+				  "order, so only programs of one byte order share it; join hosts of "
+				  "both orders over dds:",
+				  uri, HOST_LITTLE ? "big" : "little", HOST_LITTLE ? "little" : "big");
 	if (h->magic != RFM_SHM_MAGIC)
 		return rfm__error(RFM_ECORRUPT,
 				  "%s: not an rfm network segment (bad magic 0x%016llx)",

@@ -22,10 +22,17 @@
  * Every field is validated against the layout this version computes for
  * the recorded window size, so a segment from another version, a corrupt
  * one or a hostile one is refused before any offset in it is used.
+ *
+ * The control words are in the host's byte order (one host by definition);
+ * a segment of the other order is refused saying so. They do not depend
+ * on pointer or long size: fixed-width fields, each at its natural
+ * alignment, so a 32-bit and a 64-bit program share a network (the
+ * offsets are checked below; i386 aligns uint64_t to 4 in structs).
  */
 #ifndef RFM_SHM_SEGMENT_H
 #define RFM_SHM_SEGMENT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define RFM_SHM_MAGIC UINT64_C(0x31304d454d464552) /* "REFMEM01" read as LE */
@@ -141,6 +148,25 @@ _Static_assert(sizeof(struct rfm_shm_node_entry) == 64, "node entry is 64 bytes"
 _Static_assert(sizeof(struct rfm_shm_queue) <= RFM_SHM_QUEUE_HEADER, "queue header fits");
 _Static_assert(sizeof(struct rfm_shm_slot) == 32, "slot is 32 bytes");
 _Static_assert(sizeof(struct rfm_shm_header) <= RFM_SHM_PAGE, "header fits a page");
+/* The same offsets for 32-bit and 64-bit programs. */
+_Static_assert(offsetof(struct rfm_shm_header, segment_size) == 16 &&
+		       offsetof(struct rfm_shm_header, node_count) == 48 &&
+		       offsetof(struct rfm_shm_header, created_ns) == 56 &&
+		       offsetof(struct rfm_shm_header, queue_depth) == 80 &&
+		       offsetof(struct rfm_shm_header, listening) == 96 &&
+		       sizeof(struct rfm_shm_header) == 192,
+	       "segment header offsets");
+_Static_assert(offsetof(struct rfm_shm_node_entry, attach_ns) == 16 &&
+		       offsetof(struct rfm_shm_node_entry, queue_slab) == 48,
+	       "node entry offsets");
+_Static_assert(offsetof(struct rfm_shm_queue, dropped) == 64 &&
+		       offsetof(struct rfm_shm_queue, owner) == 84 &&
+		       offsetof(struct rfm_shm_queue, futex) == 128 &&
+		       offsetof(struct rfm_shm_queue, head) == 192,
+	       "queue header offsets");
+_Static_assert(offsetof(struct rfm_shm_slot, data) == 16 &&
+		       offsetof(struct rfm_shm_slot, reserved) == 24,
+	       "queue slot offsets");
 
 /* Where everything lies for a given window size and queue depth. */
 struct rfm_shm_layout {

@@ -391,6 +391,51 @@ static void scribbled_node_table(void **state)
 	rfm_close(a);
 }
 
+/* Swap the bytes of the @width-byte word at @p in place. */
+static void swap_word(uint8_t *p, size_t width)
+{
+	for (size_t i = 0; i < width / 2; i++) {
+		uint8_t t = p[i];
+		p[i] = p[width - 1 - i];
+		p[width - 1 - i] = t;
+	}
+}
+
+/*
+ * The segment as a program of the other byte order makes it (a file
+ * copied from another machine, or a program under qemu-user): every
+ * header word swapped. Refused naming both byte orders, file untouched.
+ */
+static void other_byte_order(void **state)
+{
+	struct fixture *f = *state;
+	static const size_t words[][2] = {
+		{ FIELD(magic) }, { FIELD(version) }, { FIELD(header_size) },
+		{ FIELD(segment_size) }, { FIELD(window_offset) }, { FIELD(window_size) },
+		{ FIELD(node_table_offset) }, { FIELD(node_count) }, { FIELD(node_entry_size) },
+		{ FIELD(created_ns) }, { FIELD(event_offset) }, { FIELD(event_size) },
+		{ FIELD(queue_depth) }, { FIELD(queues_per_node) }, { FIELD(queue_stride) },
+	};
+	struct rfm_shm_header h = read_header(f);
+	uint8_t raw[sizeof(h)];
+	size_t len;
+	uint8_t *bytes = read_file(f->path, &len);
+
+	memcpy(raw, &h, sizeof(h));
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		swap_word(raw + words[i][0], words[i][1]);
+	memcpy(bytes, raw, sizeof(raw));
+	write_file(f->path, bytes, len);
+	free(bytes);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	assert_refused(f, RFM_EVERSION, "made by a big-endian program and this one is little-endian");
+#else
+	assert_refused(f, RFM_EVERSION, "made by a little-endian program and this one is big-endian");
+#endif
+	assert_last_error_has("dds:");
+	assert_removable(f);
+}
+
 #define TEST(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -400,6 +445,7 @@ int main(void)
 		TEST(hostile_consistent_header),
 		TEST(truncated_segment),
 		TEST(foreign_file),
+		TEST(other_byte_order),
 		TEST(blank_file_is_an_unfinished_creation),
 		TEST(not_a_plain_file),
 		TEST(corrupting_a_live_network),

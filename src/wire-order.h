@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The wire byte order of the library's own structures in the window:
+ * little-endian, as the vendor's PCI cards present memory to x86 hosts.
+ * A big-endian node (a VME/PowerPC board, s390x) converts every word it
+ * reads or writes, so that nodes of both orders share rings and heartbeat
+ * tables (docs/architecture.md, "Byte order in the window").
+ *
+ * glibc's htole32() and friends are identities on little-endian hosts and
+ * byte swaps (one instruction) on big-endian ones, so these cost nothing
+ * where most nodes run. The atomic forms convert outside the atomic access:
+ * a swapped word is still one aligned word, read or written whole.
+ *
+ * Bitwise operations (a directory word's lane bits) are done on the wire
+ * value with a wire-order mask: OR and AND commute with a byte swap.
+ */
+#ifndef RFM_WIRE_ORDER_H
+#define RFM_WIRE_ORDER_H
+
+#include <endian.h>
+#include <stdint.h>
+
+#define rfm__wire16(v) htole16(v)
+#define rfm__wire32(v) htole32(v)
+#define rfm__wire64(v) htole64(v)
+#define rfm__host16(v) le16toh(v)
+#define rfm__host32(v) le32toh(v)
+#define rfm__host64(v) le64toh(v)
+
+/* Atomic loads and stores of wire-order words (mo: an __ATOMIC_* order). */
+#define rfm__wload32(p, mo) ((uint32_t)le32toh(__atomic_load_n((p), (mo))))
+#define rfm__wload64(p, mo) ((uint64_t)le64toh(__atomic_load_n((p), (mo))))
+#define rfm__wstore32(p, v, mo) __atomic_store_n((p), htole32(v), (mo))
+#define rfm__wstore64(p, v, mo) __atomic_store_n((p), htole64(v), (mo))
+/* Signed 32-bit words (process ids). */
+#define rfm__wloadi32(p, mo) ((int32_t)le32toh((uint32_t)__atomic_load_n((p), (mo))))
+#define rfm__wstorei32(p, v, mo) __atomic_store_n((p), (int32_t)htole32((uint32_t)(v)), (mo))
+
+#endif /* RFM_WIRE_ORDER_H */
