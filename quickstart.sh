@@ -54,6 +54,7 @@ DEMO_PACKAGES="build-essential autoconf automake autoconf-archive libtool pkg-co
 # compiles src/backends/dds/dds-wire.idl; ddsperf is the dds: benchmark's
 # yardstick) build and test the dds: backend, several hosts without cards;
 # iproute2 makes the network namespaces of its multi-host tests.
+# curl asks rfm serve's API in the README's example (the README test runs it).
 TEST_PACKAGES="libcmocka-dev python3 python3-pytest python3-matplotlib clang
 	cyclonedds-dev cyclonedds-tools iproute2
 	swig python3-dev tcl-dev valgrind doxygen bash-completion
@@ -61,7 +62,7 @@ TEST_PACKAGES="libcmocka-dev python3 python3-pytest python3-matplotlib clang
 	linux-image-rt-amd64 linux-image-6.12-rt-amd64
 	sparse qemu-system-x86 busybox-static cpio
 	iceoryx libiceoryx-binding-c-dev stress-ng chromium chromium-driver python3-selenium
-	gcc-i686-linux-gnu libc6-dev-i386-cross linux-source-6.1"
+	gcc-i686-linux-gnu libc6-dev-i386-cross linux-source-6.1 curl"
 PACKAGES="$DEMO_PACKAGES $TEST_PACKAGES"
 
 # The lab's suites each end with "NAME: N passed, N failed" (NAME may be

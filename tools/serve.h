@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "cli.h"
+#include "latency-hist.h"
 
 /* Limits of one request: larger ones are refused and change nothing. */
 #define SERVE_MAX_BODY 4096		/* bytes of a POST body (413 beyond) */
@@ -46,11 +47,6 @@ struct serve_var {
 	struct rfm_var_info info;
 };
 
-/* One bucket of the last ping's latency histogram (--hist FILE). */
-struct serve_hist_bin {
-	uint64_t low_ns, high_ns, count;
-};
-
 struct serve {
 	struct cli *cli;		/* its node is the server's own handle */
 	pthread_mutex_t lock;		/* the library handles and the counters below */
@@ -66,7 +62,7 @@ struct serve {
 	bool allow_write;
 	char token[65];
 	/* The histogram of --hist FILE, read at start. */
-	struct serve_hist_bin *hist;
+	struct lhist_bin *hist;
 	size_t nhist;
 	const char *hist_path;
 	uint16_t port;			/* the port it listens on (atomic: request threads read it) */
@@ -173,7 +169,7 @@ bool serve_token_matches(const struct serve *s, const char *auth);
 
 /* ---- serve-hist.c ---- */
 
-/* Read ping's --hist-csv FILE (low_ns,high_ns,count,cumulative). 0 or an exit code. */
+/* Read ping's --hist-csv FILE (lhist_read_csv()). 0 or an exit code. */
 int serve_load_hist(struct serve *s, const char *path);
 
 /* ---- serve-sse.c ---- */
