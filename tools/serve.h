@@ -123,6 +123,31 @@ bool serve_out_of_range(const struct serve_var *v, double value);
  */
 bool serve_node_up(const struct rfm_node_status *r);
 
+/*
+ * What the page and /metrics say of a node: up (beating within its misses),
+ * attached but running no health monitor (nothing says whether it works),
+ * or down (detached, or its beat stopped). Ids not in the node table are
+ * SERVE_NODE_ABSENT.
+ */
+enum serve_node_state {
+	SERVE_NODE_ABSENT,
+	SERVE_NODE_UP,
+	SERVE_NODE_NO_HEARTBEAT,
+	SERVE_NODE_DOWN,
+};
+
+enum serve_node_state serve_node_state(const struct rfm_node_status *r);
+/* "up", "no_heartbeat", "down", "absent". */
+const char *serve_node_state_name(enum serve_node_state state);
+/* The state of every node id, from one read of the node table. */
+void serve_node_states(struct serve *s, uint8_t states[RFM_MAX_NODES]);
+/*
+ * Whether data written by node @writer is stale: its writer is down or
+ * not on the network. A writer that is attached without a heartbeat is
+ * taken at its word (fresh): nothing says it stopped.
+ */
+bool serve_writer_stale(const uint8_t states[RFM_MAX_NODES], uint32_t writer);
+
 /* Take the events queued for the server's handle, counting them by type. */
 void serve_take_events(struct serve *s);
 

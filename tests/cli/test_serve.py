@@ -32,6 +32,7 @@ STABLE_METRICS = {
     "rfm_record_retries_total": "counter",
     "rfm_var_value": "gauge",
     "rfm_var_out_of_range": "gauge",
+    "rfm_var_stale": "gauge",
     "rfm_ring_head": "gauge",
     "rfm_ring_consumers": "gauge",
     "rfm_ring_consumer_lag": "gauge",
@@ -73,7 +74,8 @@ def test_json_endpoints(serve, rfm, net):
     got = s.get_json("/api/vars?names=ctl.temp,ctl.mode")["vars"]
     assert [v["name"] for v in got] == ["ctl.temp", "ctl.mode"]
     assert got[0] == {"name": "ctl.temp", "type": "f64", "unit": "degC", "value": 21.5,
-                      "min": -10.0, "max": 80.0, "out_of_range": False}
+                      "min": -10.0, "max": 80.0, "out_of_range": False, "writer": 1,
+                      "state": "fresh"}
     assert got[1]["value"] == 7 and got[1]["out_of_range"] is True
     everything = s.get_json("/api/vars")["vars"]
     assert [v["name"] for v in everything] == ["ctl.mode", "ctl.temp", "ctl.gains", "ctl.label"]
@@ -157,7 +159,8 @@ def test_sse_sends_snapshots(serve):
         assert [v["name"] for v in snap["vars"]] == ["ctl.mode", "ctl.temp", "ctl.gains",
                                                      "ctl.label"]
         # What changes only: the rest is /api/vars's.
-        assert snap["vars"][1] == {"name": "ctl.temp", "value": 0.0, "out_of_range": False}
+        assert snap["vars"][1] == {"name": "ctl.temp", "value": 0.0, "out_of_range": False,
+                                   "state": "fresh"}
     assert second["time_s"] > first["time_s"]
 
 
@@ -379,9 +382,11 @@ def test_counts_by_node_rates_and_records(rfm, net, tmp_path):
         c = counts(snap)
         assert c[(3, "intr3")]["count"] == 2 and c[(3, "intr3")]["rate_per_s"] == 0
         assert set(c) == {(2, "intr1"), (3, "intr3")}
-        # Two publishes: the sequence word went 0 -> 2 -> 4.
-        assert snap["stats"]["records"] == [{"name": "pub.frame", "seq": 4}]
-        assert s.get_json("/api/stats")["records"] == [{"name": "pub.frame", "seq": 4}]
+        # Two publishes: the sequence word went 0 -> 2 -> 4. Its writer, node 2,
+        # has closed since: the record is stale.
+        frame = {"name": "pub.frame", "seq": 4, "writer": 2, "state": "stale"}
+        assert snap["stats"]["records"] == [frame]
+        assert s.get_json("/api/stats")["records"] == [frame]
         # shm: has no card: no link status, for any node.
         assert all(n["link"] is None for n in snap["nodes"])
 

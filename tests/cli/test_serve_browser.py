@@ -4,7 +4,9 @@ Selenium (Debian: chromium, chromium-driver, python3-selenium). Only
 localhost URLs are opened. With $RFM_SCREENSHOT set (make
 monitor-screenshot), the page is saved there as a PNG."""
 import os
+import re
 import shutil
+import signal
 import struct
 
 import pytest
@@ -95,7 +97,8 @@ def test_page_live(serve, browser, rfm, net, hold_node):
     # A node started shows up; closed, it leaves the table (or shows down).
     held = hold_node(net.node(3))
     node3 = 'tr[data-node="3"] td:nth-child(2)'
-    wait.until(lambda d: cell_text(d, node3) == "up")
+    # It runs no health monitor: attached, but nothing says it works.
+    wait.until(lambda d: cell_text(d, node3) == "attached, no heartbeat")
     assert held.release() == 0
     wait.until(lambda d: cell_text(d, node3) in (None, "down"))
 
@@ -122,3 +125,43 @@ def test_page_live(serve, browser, rfm, net, hold_node):
         ok(rfm("-u", net.node(4), "poke32", "0", hex(poke)))
         wait.until(lambda d: cell_text(d, 'tr[data-name="ctl.mode"] td.value') == "9")
         assert browser.save_screenshot(shot)
+
+
+def test_page_shows_stale_data_and_disconnection(browser, net, tmp_path):
+    """A writer killed: its values grey, named stale, with the writer; the
+    server gone: "disconnected, data from HH:MM:SS" over the whole page."""
+    from serve_helpers import Server
+    from test_serve_stale import LAYOUT, beating_node
+    layout = tmp_path / "stale.yaml"
+    layout.write_text(LAYOUT)
+    s = Server(net.node(1), "--layout", str(layout), "--rate", "20")
+    writer = beating_node(net, 4)
+    try:
+        browser.get(s.url + "/")
+        wait = WebDriverWait(browser, WAIT_S)
+        wait.until(lambda d: cell_text(d, 'tr[data-node="4"] td:nth-child(2)') == "up")
+        flow = 'tr[data-name="plant.flow"]'
+        assert cell_text(browser, flow + " td.writer") == "4"
+        assert cell_text(browser, flow + " td.freshness") == "fresh"
+        assert has_class(browser, flow, "stale") is False
+        assert cell_text(browser, 'tr[data-node="1"] td:nth-child(2)') == \
+            "attached, no heartbeat"
+        # A writer that never attached: stale from the start.
+        assert has_class(browser, 'tr[data-name="far.x"]', "stale") is True
+        os.kill(writer.pid, signal.SIGKILL)
+        writer.wait()
+        wait.until(lambda d: has_class(d, flow, "stale"))
+        assert cell_text(browser, flow + " td.freshness") == "stale (writer down)"
+        assert has_class(browser, 'tr[data-name="ctl.mode"]', "stale") is False
+        assert browser.execute_script("return document.getElementById('disconnected').hidden")
+    finally:
+        if writer.poll() is None:
+            os.kill(writer.pid, signal.SIGKILL)
+            writer.wait()
+        rc, err = s.stop()
+    assert rc == 0, err
+    wait.until(lambda d: d.execute_script(
+        "return !document.getElementById('disconnected').hidden"))
+    banner = cell_text(browser, "#disconnected")
+    assert re.fullmatch(r"disconnected, data from \d\d:\d\d:\d\d", banner), banner
+    assert has_class(browser, "body", "disconnected") is True

@@ -17,6 +17,9 @@ function seconds(s) {
 	return s < 1 ? (s * 1000).toFixed(1) + " ms" : s.toFixed(2) + " s";
 }
 
+// A node that runs no health monitor is attached, but nothing says it works.
+const NODE_STATES = { up: "up", no_heartbeat: "attached, no heartbeat", down: "down" };
+
 function showNodes(nodes) {
 	const body = document.querySelector("#nodes tbody");
 	body.replaceChildren();
@@ -24,7 +27,7 @@ function showNodes(nodes) {
 		const row = body.insertRow();
 		row.dataset.node = n.id;
 		cell(row, n.id + (n.self ? " (this server)" : ""));
-		cell(row, n.up ? "up" : "down", n.up ? "up" : "down");
+		cell(row, NODE_STATES[n.state] || n.state, "state " + n.state);
 		cell(row, n.incarnation, "num");
 		cell(row, n.heartbeat_period_s ? seconds(n.heartbeat_age_s) : "no heartbeat", "num");
 		cell(row, n.heartbeat_period_s ? seconds(n.heartbeat_period_s) : "-", "num");
@@ -141,13 +144,20 @@ function showVars(vars) {
 		const v = Object.assign({}, varInfo[snap.name] || {}, snap);
 		const row = body.insertRow();
 		row.dataset.name = v.name;
+		row.dataset.state = v.state;
+		const classes = [];
 		if (v.out_of_range)
-			row.className = "out-of-range";
+			classes.push("out-of-range");
+		if (v.state === "stale")
+			classes.push("stale");
+		row.className = classes.join(" ");
 		cell(row, v.name);
 		const value = Array.isArray(v.value) ? v.value.join(", ") : String(v.value);
 		cell(row, value, "num value" + (v.out_of_range ? " out-of-range" : ""));
 		cell(row, v.unit || "");
 		cell(row, range(v));
+		cell(row, v.writer === undefined ? "-" : v.writer, "num writer");
+		cell(row, v.state === "stale" ? "stale (writer down)" : "fresh", "freshness");
 	}
 }
 
@@ -202,10 +212,28 @@ function start() {
 	fetch("/api/hist").then(r => r.json()).then(h => showHist(h.bins));
 }
 
+function clock(ms) {
+	return new Date(ms).toLocaleTimeString("en-GB", { hour12: false });
+}
+
+// When the stream stops, everything on the page is as old as the last
+// snapshot: say so over all of it rather than leave nodes green.
+let lastSnapshotMs = null;
+
+function disconnected(yes) {
+	const banner = document.getElementById("disconnected");
+	document.body.classList.toggle("disconnected", yes);
+	banner.hidden = !yes;
+	banner.textContent = yes ? "disconnected, data from " +
+		(lastSnapshotMs === null ? "no snapshot yet" : clock(lastSnapshotMs)) : "";
+}
+
 function listen() {
 	const status = document.getElementById("status");
 	const events = new EventSource("/api/events");
 	events.addEventListener("snapshot", e => {
+		lastSnapshotMs = Date.now();
+		disconnected(false);
 		const snap = JSON.parse(e.data);
 		showNodes(snap.nodes);
 		showStats(snap.stats);
@@ -219,6 +247,7 @@ function listen() {
 	events.onerror = () => {
 		status.textContent = "connection lost, retrying";
 		status.className = "status lost";
+		disconnected(true);
 	};
 }
 
