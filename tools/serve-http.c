@@ -207,6 +207,7 @@ static enum MHD_Result get(struct MHD_Connection *conn, struct serve *s, const c
 		{ "/api/stats", NULL, serve_json_stats },
 		{ "/api/hist", "bins", serve_json_hist },
 		{ "/api/snapshot", NULL, serve_json_snapshot },
+		{ "/api/server", NULL, serve_json_server },
 	};
 	for (size_t i = 0; i < sizeof(api) / sizeof(api[0]); i++)
 		if (!strcmp(url, api[i].path)) {

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "serve.h"
 
@@ -258,5 +259,26 @@ struct json_object *serve_json_snapshot(struct serve *s)
 	json_object_object_add(o, "stats", serve_json_stats(s));
 	json_object_object_add(o, "vars", snapshot_vars(s));
 	json_object_object_add(o, "rings", serve_json_rings(s));
+	return o;
+}
+
+struct json_object *serve_json_server(struct serve *s)
+{
+	struct json_object *o = json_object_new_object();
+	char host[256] = "";
+
+	gethostname(host, sizeof(host) - 1);
+	cli_json_add_string(o, "network", rfm_node_uri(s->cli->node));
+	cli_json_add_u64(o, "node", (uint64_t)rfm_node_id(s->cli->node));
+	cli_json_add_string(o, "host", host);
+	if (s->layout)
+		cli_json_add_string(o, "layout", rfm_layout_name(s->layout));
+	else
+		json_object_object_add(o, "layout", NULL);
+	if (s->hist_path)
+		cli_json_add_string(o, "hist_file", s->hist_path);
+	else
+		json_object_object_add(o, "hist_file", NULL);
+	cli_json_add_string(o, "version", rfm_version_string());
 	return o;
 }

@@ -161,6 +161,8 @@ struct json_object *serve_json_stats(struct serve *s);
 struct json_object *serve_json_events(struct serve *s);
 struct json_object *serve_json_records(struct serve *s);
 struct json_object *serve_json_hist(struct serve *s);
+/* What the page's header shows: network URI, node, host, layout name, --hist file. */
+struct json_object *serve_json_server(struct serve *s);
 /* Everything the page shows: nodes, stats, vars, as one object. */
 struct json_object *serve_json_snapshot(struct serve *s);
 
