@@ -144,7 +144,9 @@ void serve_node_states(struct serve *s, uint8_t states[RFM_MAX_NODES]);
 /*
  * Whether data written by node @writer is stale: its writer is down or
  * not on the network. A writer that is attached without a heartbeat is
- * taken at its word (fresh): nothing says it stopped.
+ * taken at its word (fresh): nothing says it stopped. The rule of
+ * rfm_var_stale(), applied to one read of the node table for every
+ * variable of a snapshot (that call reads the table each time).
  */
 bool serve_writer_stale(const uint8_t states[RFM_MAX_NODES], uint32_t writer);
 

@@ -382,6 +382,22 @@ RFM_API int rfm_var_set_owner_check(rfm_var *var, bool enforce);
 /** @brief Describe what the handle covers. @return 0 or ::RFM_EINVAL. */
 RFM_API int rfm_var_get_info(const rfm_var *var, struct rfm_var_info *info);
 
+/**
+ * @brief Whether the value of @p var is stale: its writer is down.
+ *
+ * The writer is the writer node of the variable's region
+ * (rfm_var_info::writer). It is down when it is not attached to the
+ * network, or when it has beaten and stopped (missed its misses:
+ * rfm_node_status::alive is 0). A writer that is attached and has never
+ * beaten counts as fresh: nothing says it stopped. What `rfm serve`
+ * shows as a variable's state. Reads the node table through @p node (any
+ * handle on the network); writes nothing.
+ * @return 1 stale, 0 fresh, ::RFM_EINVAL (NULL), ::RFM_ENOMEM, or an
+ *         error of rfm_health_nodes().
+ * @since RFM_1.1
+ */
+RFM_API int rfm_var_stale(rfm_node *node, const rfm_var *var);
+
 /** @brief The handle's name as resolved ("sim.pos[2]"); "" for NULL. */
 RFM_API const char *rfm_var_name(const rfm_var *var);
 
