@@ -96,6 +96,9 @@ static struct json_object *var_json(struct serve *s, struct serve_var *v,
 	cli_json_add_bool(o, "out_of_range", serve_out_of_range(v, number));
 	cli_json_add_u64(o, "writer", v->info.writer);
 	cli_json_add_string(o, "state", freshness(states, v->info.writer));
+	/* The layout's significant digits for a float, null where it sets none. */
+	json_object_object_add(o, "digits",
+			       v->info.digits ? json_object_new_int64(v->info.digits) : NULL);
 	return o;
 }
 

@@ -195,6 +195,9 @@ struct rfm_record_spec {
 };
 
 /** A variable (scalar, array, string or bytes). */
+/** Most significant digits a double has (rfm_var_spec::digits). */
+#define RFM_VAR_MAX_DIGITS 17
+
 struct rfm_var_spec {
 	uint32_t struct_size;	/**< sizeof(struct rfm_var_spec). */
 	int32_t type;		/**< ::rfm_type. */
@@ -208,7 +211,10 @@ struct rfm_var_spec {
 	bool has_max;		/**< @c max is a limit enforced on writes. */
 	double min;		/**< Lowest value accepted by set functions. */
 	double max;		/**< Highest value accepted by set functions. */
-	uint32_t reserved[8];	/**< Zero. */
+	/** Significant digits a float is shown with (1-17; 0: the tool's
+	 *  default). Display only: values are stored whole. (since RFM_1.1) */
+	uint32_t digits;
+	uint32_t reserved[7];	/**< Zero. */
 };
 
 /**
@@ -295,7 +301,8 @@ struct rfm_var_info {
 	int32_t record;		/**< Index of its record, or -1. */
 	uint32_t region;	/**< Index of its region. */
 	uint64_t record_offset;	/**< Offset in the record's data (when in one). */
-	uint32_t reserved[6];
+	uint32_t digits;	/**< Significant digits to show (0: not set; since RFM_1.1). */
+	uint32_t reserved[5];
 };
 
 /** @brief The layout's name (generated-header prefix); "" for NULL. */

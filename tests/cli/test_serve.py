@@ -75,7 +75,7 @@ def test_json_endpoints(serve, rfm, net):
     assert [v["name"] for v in got] == ["ctl.temp", "ctl.mode"]
     assert got[0] == {"name": "ctl.temp", "type": "f64", "unit": "degC", "value": 21.5,
                       "min": -10.0, "max": 80.0, "out_of_range": False, "writer": 1,
-                      "state": "fresh"}
+                      "state": "fresh", "digits": None}
     assert got[1]["value"] == 7 and got[1]["out_of_range"] is True
     everything = s.get_json("/api/vars")["vars"]
     assert [v["name"] for v in everything] == ["ctl.mode", "ctl.temp", "ctl.gains", "ctl.label"]

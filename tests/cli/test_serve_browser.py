@@ -184,6 +184,7 @@ regions:
       - { name: temp, type: f64, unit: degC, min: -10, max: 80 }
       - { name: count, type: u64 }
       - { name: wave, type: f64, count: 64, unit: V }
+      - { name: gain, type: f64, digits: 7 }
   - name: plant
     offset: 0x400
     size: 0x100
@@ -195,7 +196,7 @@ regions:
 
 def test_page_at_a_glance(browser, rfm, net, tmp_path):
     """The header says where the data comes from, the alarm strip what is
-    wrong; numbers have 4 significant digits, a 64-element array is one
+    wrong; floats have 4 significant digits or the layout's digits:, a 64-element array is one
     line until opened, a click on a value shows its last minute, and the
     histogram has a count axis and its P50/P99/P99.9."""
     import socket
@@ -212,6 +213,8 @@ def test_page_at_a_glance(browser, rfm, net, tmp_path):
                "69.21959654547298"))
         ok(rfm("-u", net.node(2), "set", "--force", "--layout", str(layout), "ctl.count",
                "1234567"))
+        ok(rfm("-u", net.node(2), "set", "--force", "--layout", str(layout), "ctl.gain",
+               "3.14159265358979"))
         browser.get(s.url + "/")
         wait = WebDriverWait(browser, WAIT_S)
         wait.until(lambda d: cell_text(d, "#status") == "live")
@@ -226,6 +229,8 @@ def test_page_at_a_glance(browser, rfm, net, tmp_path):
         temp = 'tr[data-name="ctl.temp"] td.value'
         wait.until(lambda d: cell_text(d, temp) == "69.22")
         assert cell_text(browser, 'tr[data-name="ctl.count"] td.value') == "1234567"
+        # The layout's digits: 7 for ctl.gain.
+        assert cell_text(browser, 'tr[data-name="ctl.gain"] td.value') == "3.141593"
 
         # The alarm strip: the value of a writer never seen is stale; nothing else.
         alarms = "return [...document.querySelectorAll('#alarms .alarm')].map(a => a.dataset.alarm + ': ' + a.textContent)"

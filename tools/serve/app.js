@@ -138,25 +138,27 @@ function range(v) {
 // out_of_range and state.
 let varInfo = {};
 
-// A float with 4 significant digits (69.21959654547298 -> 69.22), so that
-// values do not jitter in their last digits at 10 Hz; integers as they are.
-function formatNumber(x, type) {
+// A float with the layout's significant digits (digits:), 4 by default
+// (69.21959654547298 -> 69.22), so that values do not jitter in their
+// last digits at 10 Hz; integers as they are.
+function formatNumber(x, type, digits) {
 	if (typeof x !== "number")
 		return String(x);
 	if (type !== "f32" && type !== "f64")
 		return String(x);
+	const d = digits || 4;
 	const a = Math.abs(x);
 	if (a !== 0 && (a >= 1e9 || a < 1e-4))
-		return x.toExponential(3);
-	if (a >= 1000)
+		return x.toExponential(d - 1);
+	if (a >= 10 ** d)
 		return x.toFixed(0);
-	return String(Number(x.toPrecision(4)));
+	return String(Number(x.toPrecision(d)));
 }
 
-function formatValue(v, type) {
+function formatValue(v, type, digits) {
 	if (v === null || v === undefined)
 		return "-";
-	return formatNumber(v, type);
+	return formatNumber(v, type, digits);
 }
 
 // A small line of @values in an SVG of @cls (sparkline or trend).
@@ -181,22 +183,22 @@ const openArrays = new Set();
 
 function arrayCell(td, v) {
 	if (v.value.length <= ARRAY_SHOWN) {
-		td.textContent = v.value.map(x => formatValue(x, v.type)).join(", ");
+		td.textContent = v.value.map(x => formatValue(x, v.type, v.digits)).join(", ");
 		return;
 	}
 	const nums = v.value.filter(x => typeof x === "number");
 	const open = openArrays.has(v.name);
 	const summary = document.createElement("span");
 	summary.className = "array-summary";
-	const range = nums.length ? ", " + formatValue(Math.min(...nums), v.type) + " .. " +
-		formatValue(Math.max(...nums), v.type) : "";
+	const range = nums.length ? ", " + formatValue(Math.min(...nums), v.type, v.digits) + " .. " +
+		formatValue(Math.max(...nums), v.type, v.digits) : "";
 	summary.append(`${open ? "\u25be" : "\u25b8"} ${v.value.length} values${range} `,
 		       polyline(v.value, "spark", 120, 20));
 	td.appendChild(summary);
 	if (open) {
 		const full = document.createElement("div");
 		full.className = "array-values";
-		full.textContent = v.value.map(x => formatValue(x, v.type)).join(", ");
+		full.textContent = v.value.map(x => formatValue(x, v.type, v.digits)).join(", ");
 		td.appendChild(full);
 	}
 }
@@ -228,8 +230,8 @@ function trendRow(body, v) {
 	const caption = document.createElement("div");
 	caption.className = "trend-caption";
 	caption.textContent = `last ${Math.round((h.length ? h[h.length - 1][0] - h[0][0] : 0) / 1000)} s: ` +
-		`${values.length} samples, min ${formatValue(Math.min(...nums), v.type)}, ` +
-		`max ${formatValue(Math.max(...nums), v.type)}`;
+		`${values.length} samples, min ${formatValue(Math.min(...nums), v.type, v.digits)}, ` +
+		`max ${formatValue(Math.max(...nums), v.type, v.digits)}`;
 	td.appendChild(caption);
 }
 
@@ -277,7 +279,7 @@ function showVars(vars, fresh = true) {
 			arrayCell(td, v);
 			td.title = "click: all values";
 		} else {
-			td.textContent = formatValue(v.value, v.type);
+			td.textContent = formatValue(v.value, v.type, v.digits);
 			td.title = "click: the last minute";
 		}
 		cell(row, v.unit || "");
