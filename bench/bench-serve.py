@@ -3,7 +3,7 @@
 """What rfm serve costs: its CPU time and the delay of its SSE stream.
 
     bench-serve.py --build BUILDDIR [--nodes N] [--vars N] [--clients N]
-                   [--rate HZ] [--seconds S]
+                   [--rate HZ] [--seconds S] [--silent N]
 
 On a private shm: network: N nodes attached (default 256: the server and
 255 handles this process opens through librfm), a layout of N f64
@@ -14,14 +14,20 @@ second and notes when the change arrives in each client's stream.
 Prints the server's CPU time per second of wall time (a fraction of one
 core: user + system from /proc) and the change-to-arrival delay, P50 and
 P99 over every client. The targets: <= 0.05 of one core; P99 <=
-150 ms at 10 Hz. The numbers are what this machine measured in this run;
-nothing is asserted.
+150 ms at 10 Hz. Then it opens --silent SSE clients (default 1000, from
+their own loopback addresses, 50 an address) that read their status line
+and nothing more, and prints the server's CPU and resident memory with
+them beside the same figures just before (the ratio is against that
+baseline of this run). The numbers are what this machine measured in this
+run; nothing is asserted.
 """
 import argparse
 import ctypes
 import http.client
 import json
 import os
+import resource
+import socket
 import signal
 import struct
 import subprocess
@@ -79,6 +85,56 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def rss_kib(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def silent_stream(port, source):
+    """An /api/events client that reads its status line and then nothing."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=30, source_address=(source, 0))
+    sock.sendall(f"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+    got = b""
+    while len(got) < 12:
+        chunk = sock.recv(12 - len(got))
+        if not chunk:
+            sys.exit(f"bench-serve: a silent client from {source} was refused")
+        got += chunk
+    if got != b"HTTP/1.1 200":
+        sys.exit(f"bench-serve: a silent client got {got!r}")
+    return sock
+
+
+def measure(pid, seconds):
+    """(CPU fraction of one core, RSS KiB) of @pid over @seconds."""
+    cpu0, wall0 = cpu_seconds(pid), time.monotonic()
+    time.sleep(seconds)
+    return (cpu_seconds(pid) - cpu0) / (time.monotonic() - wall0), rss_kib(pid)
+
+
+def silent_phase(server, port, count, seconds):
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, count + 1024)), hard))
+    cpu0, rss0 = measure(server.pid, seconds)
+    socks = [silent_stream(port, f"127.0.5.{1 + i // 50}") for i in range(count)]
+    try:
+        cpu1, rss1 = measure(server.pid, seconds)
+        status = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        status.request("GET", "/metrics")
+        answered = status.getresponse().status
+        status.close()
+    finally:
+        for s in socks:
+            s.close()
+    print(f"  with {count} silent SSE clients (they never read), {seconds:.0f} s each:")
+    print(f"    server CPU: {cpu0:.3f} -> {cpu1:.3f} of one core ({cpu1 / max(cpu0, 1e-6):.1f}x)")
+    print(f"    server RSS: {rss0 / 1024:.1f} -> {rss1 / 1024:.1f} MiB ({rss1 / rss0:.2f}x, "
+          f"{(rss1 - rss0) / count:.1f} KiB a client); /metrics then answered {answered}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--build", required=True)
@@ -87,6 +143,7 @@ def main():
     ap.add_argument("--clients", type=int, default=4)
     ap.add_argument("--rate", type=int, default=10)
     ap.add_argument("--seconds", type=float, default=10)
+    ap.add_argument("--silent", type=int, default=1000)
     args = ap.parse_args()
 
     lib = ctypes.CDLL(os.path.join(args.build, "src", ".libs", "librfm.so.1"))
@@ -145,6 +202,8 @@ def main():
         print(f"  change -> SSE client delay: P50 {percentile(delays, 50):.1f} ms, "
               f"P99 {percentile(delays, 99):.1f} ms (target P99 <= 150 ms), "
               f"{len(delays)} arrivals, {missing} not seen (changed again before the next snapshot)")
+        if args.silent:
+            silent_phase(server, port, args.silent, args.seconds)
     finally:
         if server and server.poll() is None:
             server.send_signal(signal.SIGTERM)

@@ -27,3 +27,4 @@ examples_hosts_demo_SOURCES = examples/hosts-demo.c
 examples_hosts_demo_LDADD = src/librfm.la
 endif
 EXTRA_DIST += examples/demo-hosts.sh examples/layouts/hosts-demo.yaml
+EXTRA_DIST += examples/prometheus/rfm-alerts.yml examples/prometheus/rfm-alerts-test.yml

@@ -100,6 +100,9 @@ RFM_API int rfm_layout_add_var(rfm_layout *layout, const char *parent,
 		record = (uint32_t)rec;
 	}
 	COPY_SPEC(s, spec);
+	if (s.digits > RFM_VAR_MAX_DIGITS)
+		return rfm__error(RFM_EINVAL, "rfm_layout_add_var: digits %u is over %d",
+				  s.digits, RFM_VAR_MAX_DIGITS);
 	ret = rfm__layout_push_var(layout, (uint32_t)r, record, &s, NULL);
 	return ret < 0 ? rfm__error(ret, "rfm_layout_add_var: out of memory") : 0;
 }

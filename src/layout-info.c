@@ -99,6 +99,7 @@ void rfm__var_info(const rfm_layout *layout, size_t index, struct rfm_var_info *
 	full->record = v->record == LAY_NO_RECORD ? -1 : (int32_t)v->record;
 	full->region = v->region;
 	full->record_offset = v->record == LAY_NO_RECORD ? 0 : v->offset;
+	full->digits = v->digits;
 }
 
 /* What the three rfm_layout_*_info() functions describe. */

@@ -88,6 +88,7 @@ struct lay_var {
 	uint64_t offset;	/* in region or record data; RFM_OFFSET_AUTO until finished */
 	uint64_t abs;		/* window offset, set by finish */
 	struct lay_range range;
+	uint32_t digits;	/* significant digits to show, 0: not set */
 	struct lay_pos pos, pos_type, pos_count, pos_offset, pos_min, pos_max;
 };
 

@@ -294,9 +294,32 @@ static void pushed(struct yaml_walk *w, int ret)
 		w->nomem = true;
 }
 
-enum { V_NAME, V_TYPE, V_COUNT, V_LENGTH, V_OFFSET, V_ORDER, V_UNIT, V_DESC, V_MIN, V_MAX, V_N };
+enum { V_NAME, V_TYPE, V_COUNT, V_LENGTH, V_OFFSET, V_ORDER, V_UNIT, V_DESC, V_MIN, V_MAX,
+       V_DIGITS, V_N };
 static const char *const var_keys[] = { "name", "type", "count", "length", "offset",
-					"byte_order", "unit", "description", "min", "max", NULL };
+					"byte_order", "unit", "description", "min", "max",
+					"digits", NULL };
+
+/* A float's 'digits' (significant digits to show) at @n: 1 to RFM_VAR_MAX_DIGITS. */
+static bool digits(struct yaml_walk *w, const yaml_node_t *n, int type, uint32_t *out)
+{
+	uint64_t d;
+
+	if (type && type != RFM_TYPE_F32 && type != RFM_TYPE_F64) {
+		rfm__diag(w->diags, pos_of(n), RFM_ELAYOUT,
+			  "only f32 and f64 have 'digits' (a %s is shown whole)", rfm_type_name(type));
+		return false;
+	}
+	if (!number(w, n, "digits", false, RFM_VAR_MAX_DIGITS, &d))
+		return false;
+	if (d == 0) {
+		rfm__diag(w->diags, pos_of(n), RFM_ELAYOUT, "'digits' must be 1 to %d",
+			  RFM_VAR_MAX_DIGITS);
+		return false;
+	}
+	*out = (uint32_t)d;
+	return true;
+}
 
 static void walk_var(struct yaml_walk *w, yaml_node_t *map, uint32_t region, uint32_t record,
 		     uint32_t order)
@@ -371,6 +394,8 @@ static void walk_var(struct yaml_walk *w, yaml_node_t *map, uint32_t region, uin
 		if (!real(w, v[V_MAX], "max", &spec.max))
 			ok = false;
 	}
+	if (v[V_DIGITS] && !digits(w, v[V_DIGITS], spec.type, &spec.digits))
+		ok = false;
 	if (ok && region != NO_PARENT && room_for(w, map, OVER_VARS))
 		pushed(w, rfm__layout_push_var(w->layout, region, record, &spec, pos));
 }

@@ -152,6 +152,7 @@ int rfm__layout_push_var(rfm_layout *layout, uint32_t region, uint32_t record,
 	v->record = record;
 	v->offset = spec->offset;
 	v->range = (struct lay_range){ spec->has_min, spec->has_max, spec->min, spec->max };
+	v->digits = spec->digits;
 	v->pos = pos[0];
 	v->pos_type = pos[1];
 	v->pos_count = pos[2];

@@ -30,6 +30,7 @@ src_librfm_la_SOURCES = \
 	src/layout-header.c \
 	src/var.c \
 	src/var-text.c \
+	src/var-stale.c \
 	src/record.c \
 	src/futex.h \
 	src/cpu-clock.h \

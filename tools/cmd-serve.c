@@ -26,6 +26,8 @@ enum {
 	OPT_ALLOW_WRITE = 0x2000,
 	OPT_RATE,
 	OPT_HIST,
+	OPT_MAX_STREAMS,
+	OPT_MAX_PER_ADDRESS,
 };
 
 static const struct option serve_options[] = {
@@ -35,6 +37,8 @@ static const struct option serve_options[] = {
 	{ "allow-write", no_argument, NULL, OPT_ALLOW_WRITE },
 	{ "rate", required_argument, NULL, OPT_RATE },
 	{ "hist", required_argument, NULL, OPT_HIST },
+	{ "max-streams", required_argument, NULL, OPT_MAX_STREAMS },
+	{ "max-per-address", required_argument, NULL, OPT_MAX_PER_ADDRESS },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -62,15 +66,10 @@ static void sample(struct serve *s)
 	pthread_mutex_lock(&s->lock);
 	serve_take_events(s);
 	struct json_object *snap = serve_json_snapshot(s);
-	char *text = strdup(json_object_to_json_string_ext(snap, JSON_C_TO_STRING_PLAIN));
+	serve_sse_publish(s, json_object_to_json_string_ext(snap, JSON_C_TO_STRING_PLAIN));
 	json_object_put(snap);
-	if (text) {
-		free(s->snapshot);
-		s->snapshot = text;
-		s->generation++;
-		pthread_cond_broadcast(&s->changed);
-	}
 	pthread_mutex_unlock(&s->lock);
+	serve_sse_wake(s);
 }
 
 static void print_ready(struct serve *s, const char *bind, uint16_t port)
@@ -116,19 +115,18 @@ static int serve_loop(struct serve *s, const char *bind, uint16_t port, uint64_t
 		if (!stop_signal)
 			sample(s);
 	}
-	pthread_mutex_lock(&s->lock);
-	s->stopping = true;
-	pthread_cond_broadcast(&s->changed);
-	pthread_mutex_unlock(&s->lock);
+	serve_sse_stop(s);	/* libmicrohttpd stops no suspended connection */
 	MHD_stop_daemon(d);
 	return CLI_EXIT_OK;
 }
 
 static int serve_run(struct cli *cli, int argc, char **argv)
 {
-	struct serve s = { .cli = cli };
+	struct serve s = { .cli = cli, .max_streams = SERVE_MAX_STREAMS,
+			   .per_address = SERVE_PER_ADDRESS };
 	const char *bind = "127.0.0.1", *layout_path = NULL, *hist_path = NULL;
-	uint64_t port = 8080, rate = 10;
+	uint64_t port = 8080, rate = 10, max_streams = SERVE_MAX_STREAMS,
+		 per_address = SERVE_PER_ADDRESS;
 	int opt, ret;
 
 	while ((opt = cli_getopt(cli, argc, argv, "p:b:", serve_options)) > 0) {
@@ -143,6 +141,13 @@ static int serve_run(struct cli *cli, int argc, char **argv)
 			s.allow_write = true;
 		else if (opt == OPT_HIST)
 			hist_path = optarg;
+		else if (opt == OPT_MAX_STREAMS)
+			ret = cli_parse_u64(cli, "max-streams", optarg, 100000, &max_streams);
+		else if (opt == OPT_MAX_PER_ADDRESS && !(ret = cli_parse_u64(cli, "max-per-address",
+									     optarg, 100000,
+									     &per_address)) &&
+			 per_address == 0)
+			ret = cli_usage_error(cli, "--max-per-address must be 1 or more");
 		else if (opt == OPT_RATE && !(ret = cli_parse_u64(cli, "rate", optarg, 1000, &rate)) &&
 			 rate == 0)
 			ret = cli_usage_error(cli, "--rate must be 1 to 1000 (updates a second)");
@@ -152,6 +157,8 @@ static int serve_run(struct cli *cli, int argc, char **argv)
 	ret = cli_options_end(cli, opt, argc, argv, 0, 0);
 	if (ret)
 		return ret;
+	s.max_streams = (unsigned int)max_streams;
+	s.per_address = (unsigned int)per_address;
 	unsigned char addr[16];
 	if (inet_pton(AF_INET, bind, addr) != 1 && inet_pton(AF_INET6, bind, addr) != 1)
 		return cli_usage_error(cli, "--bind '%s' is not an IPv4 or IPv6 address", bind);
@@ -179,17 +186,18 @@ static int serve_run(struct cli *cli, int argc, char **argv)
 		goto out;
 	}
 	pthread_mutex_init(&s.lock, NULL);
-	pthread_cond_init(&s.changed, NULL);
+	pthread_mutex_init(&s.sse_lock, NULL);
 	s.start_ns = rfm_event_now_ns();
 	catch_stop();
 	ret = serve_loop(&s, bind, (uint16_t)port, rate);
-	pthread_cond_destroy(&s.changed);
+	pthread_mutex_destroy(&s.sse_lock);
 	pthread_mutex_destroy(&s.lock);
 out:
 	serve_counts_free(&s);
 	serve_close_vars(&s);
 	rfm_layout_free(s.layout);
-	free(s.snapshot);
+	if (s.frame)
+		serve_frame_put(&s, s.frame);
 	free(s.hist);
 	return ret;
 }
@@ -197,7 +205,7 @@ out:
 const struct cli_command cli_cmd_serve = {
 	.name = "serve",
 	.args = "[--port PORT] [--bind ADDR] [--layout FILE] [--rate HZ] [--hist FILE] "
-		"[--allow-write]",
+		"[--max-streams N] [--max-per-address N] [--allow-write]",
 	.summary = "Serve a live monitoring page, a JSON API and Prometheus metrics over HTTP",
 	.help = "Listen on ADDR:PORT (default 127.0.0.1:8080) and serve the network this\n"
 		"node is on: the page / (node table, event counters, variables with\n"
@@ -216,6 +224,11 @@ const struct cli_command cli_cmd_serve = {
 		"      --layout FILE   the variables of this layout (default: none)\n"
 		"      --rate HZ       snapshots a second for /api/events (1-1000, default 10)\n"
 		"      --hist FILE     the histogram rfm ping --hist-csv FILE wrote\n"
+		"      --max-streams N open /api/events streams (default 1024; 0: none);\n"
+		"                      one more is answered 503\n"
+		"      --max-per-address N\n"
+		"                      connections one client address may hold (default 64);\n"
+		"                      a head not sent within 5 s is dropped\n"
 		"      --allow-write   accept POST /api/vars {name, value} and POST /api/send\n"
 		"                      {to, type, data}; a random token is printed at start\n"
 		"                      and every write must send Authorization: Bearer TOKEN\n",

@@ -3,6 +3,9 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "latency-hist.h"
@@ -140,4 +143,72 @@ int lhist_write_csv(const struct lhist *h, FILE *out)
 		return -1;
 	}
 	return 0;
+}
+
+/* One bin line; @prev the bin before it (NULL for the first). */
+static bool parse_bin(const char *line, const struct lhist_bin *prev, struct lhist_bin *b)
+{
+	int used = -1;
+
+	if (sscanf(line, "%" SCNu64 ",%" SCNu64 ",%" SCNu64 ",%lf%n", &b->low_ns, &b->high_ns,
+		   &b->count, &b->cumulative, &used) != 4 || used < 0)
+		return false;
+	if (strcmp(line + used, "\n") && strcmp(line + used, "\r\n") && line[used])
+		return false;
+	/* Only what the writer writes: digits, commas, a point (no sign, space, exponent). */
+	if (line[strspn(line, "0123456789,.\r\n")] || b->high_ns < b->low_ns ||
+	    !isfinite(b->cumulative) || b->cumulative < 0 || b->cumulative > 1.0000005)
+		return false;
+	if (prev && (b->low_ns <= prev->high_ns || b->cumulative < prev->cumulative))
+		return false;
+	return true;
+}
+
+int lhist_read_csv(FILE *in, struct lhist_bin **bins, size_t *n, unsigned int *lineno)
+{
+	char line[256];
+	struct lhist_bin *v = NULL;
+	size_t count = 0;
+
+	*bins = NULL;
+	*n = 0;
+	*lineno = 0;
+	while (fgets(line, sizeof(line), in)) {
+		struct lhist_bin b;
+
+		++*lineno;
+		if (*lineno == 1) {
+			if (strcmp(line, "low_ns,high_ns,count,cumulative\n") &&
+			    strcmp(line, "low_ns,high_ns,count,cumulative\r\n"))
+				goto bad;
+			continue;
+		}
+		if (!strchr(line, '\n') && !feof(in))
+			goto bad;	/* longer than any line the writer makes */
+		if (count >= LHIST_CSV_MAX_BINS || !parse_bin(line, count ? &v[count - 1] : NULL, &b))
+			goto bad;
+		struct lhist_bin *p = realloc(v, (count + 1) * sizeof(*p));
+		if (!p) {
+			*lineno = 0;
+			goto bad;
+		}
+		v = p;
+		v[count++] = b;
+	}
+	if (ferror(in)) {
+		*lineno = 0;
+		if (!errno)
+			errno = EIO;
+		goto bad;
+	}
+	if (*lineno == 0) {
+		*lineno = 1;	/* an empty file: its first line is not the header */
+		goto bad;
+	}
+	*bins = v;
+	*n = count;
+	return 0;
+bad:
+	free(v);
+	return -1;
 }

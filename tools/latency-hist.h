@@ -10,6 +10,7 @@
 #ifndef RFM_LATENCY_HIST_H
 #define RFM_LATENCY_HIST_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -50,5 +51,22 @@ void lhist_print_text(const struct lhist *h, FILE *out, const char *indent);
  * Returns 0 or -1 (errno set) when writing failed.
  */
 int lhist_write_csv(const struct lhist *h, FILE *out);
+
+/* One line of that CSV. */
+struct lhist_bin {
+	uint64_t low_ns, high_ns, count;
+	double cumulative;	/* fraction of values up to this bucket, 0..1 */
+};
+
+#define LHIST_CSV_MAX_BINS 100000
+
+/*
+ * Read what lhist_write_csv() wrote: the header line, then bins in rising
+ * order (low <= high, above the last bin), cumulative fractions rising to
+ * at most 1. The one parser of that format, so that the reader cannot
+ * drift from the writer. 0 with *@bins (malloc'd) and *@n; -1 with
+ * *@lineno the first bad line, or 0 when reading or memory failed (errno).
+ */
+int lhist_read_csv(FILE *in, struct lhist_bin **bins, size_t *n, unsigned int *lineno);
 
 #endif /* RFM_LATENCY_HIST_H */

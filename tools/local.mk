@@ -72,6 +72,7 @@ tools_rfm_SOURCES += \
 	tools/serve-host.c \
 	tools/serve-counts.c \
 	tools/serve-hist.c \
+	tools/serve-sse.c \
 	tools/serve-http.c
 nodist_tools_rfm_SOURCES = tools/serve-assets.c
 CLEANFILES += tools/serve-assets.c
@@ -83,7 +84,7 @@ tools/serve-assets.c: $(top_srcdir)/tools/serve/embed.sh $(SERVE_ASSETS:%=$(top_
 	$(SHELL) $(top_srcdir)/tools/serve/embed.sh $(top_srcdir)/tools/serve > $@.tmp && mv $@.tmp $@
 EXTRA_DIST += tools/serve/embed.sh $(SERVE_ASSETS) tools/serve.h tools/cmd-serve.c \
 	tools/serve-state.c tools/serve-json.c tools/serve-metrics.c tools/serve-token.c \
-	tools/serve-hist.c tools/serve-http.c tools/cmd-serve-missing.c
+	tools/serve-hist.c tools/serve-sse.c tools/serve-http.c tools/cmd-serve-missing.c
 # cmd-list.c reads segment headers without attaching: it knows their layout.
 tools_rfm_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src -I$(top_srcdir)/tools \
 	-I$(top_srcdir)/bench

@@ -1,18 +1,21 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * rfm serve: the HTTP side, on libmicrohttpd. One thread per connection
- * (an SSE client blocks in its own thread until the next snapshot), a
- * connection limit, and limits on the request head and body. Every
+ * rfm serve: the HTTP side, on libmicrohttpd. One polling thread serves
+ * every connection (epoll); event streams wait suspended (serve-sse.c), so
+ * an open page holds no thread and no request slot. Limits on connections
+ * in all and by address, on the time to send a head, on the head and the
+ * body. Every
  * request is checked before anything is read or written: a bad one gets
  * a 4xx with a JSON {"error": ...} and changes nothing.
  */
 #include "config.h"
 
 #include <arpa/inet.h>
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include <strings.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
 
 #include <microhttpd.h>
 
@@ -23,6 +26,7 @@ struct request {
 	char body[SERVE_MAX_BODY + 1];
 	size_t len;
 	bool too_big;
+	bool answered;		/* refused on its head: the rest is not looked at */
 };
 
 static enum MHD_Result send_text(struct MHD_Connection *conn, unsigned int status,
@@ -108,80 +112,36 @@ static int check_query(struct MHD_Connection *conn, struct query *q, enum MHD_Re
 	return 0;
 }
 
-/* ---- the server-sent events stream ---- */
-
-struct sse_client {
-	struct serve *s;
-	uint64_t generation;	/* of the last snapshot sent */
-	char *pending;		/* text not yet handed to MHD */
-	size_t len, pos;
-};
-
-static ssize_t sse_read(void *cls, uint64_t offset, char *buf, size_t max)
-{
-	struct sse_client *c = cls;
-	struct serve *s = c->s;
-
-	while (c->pos == c->len) {
-		struct timespec until;
-
-		free(c->pending);
-		c->pending = NULL;
-		c->len = c->pos = 0;
-		clock_gettime(CLOCK_REALTIME, &until);
-		until.tv_sec += 2;
-		pthread_mutex_lock(&s->lock);
-		while (!s->stopping && (s->generation == c->generation || !s->snapshot))
-			if (pthread_cond_timedwait(&s->changed, &s->lock, &until) == ETIMEDOUT)
-				break;
-		int n;
-		if (s->stopping)
-			n = -2;
-		else if (s->generation == c->generation || !s->snapshot)
-			/* A comment line: a client that went away is noticed. */
-			n = asprintf(&c->pending, ": keep-alive\n\n");
-		else
-			n = asprintf(&c->pending, "event: snapshot\nid: %llu\ndata: %s\n\n",
-				     (unsigned long long)s->generation, s->snapshot);
-		if (n >= 0 && s->generation != c->generation && s->snapshot)
-			c->generation = s->generation;
-		pthread_mutex_unlock(&s->lock);
-		if (n < 0) {
-			c->pending = NULL;
-			return MHD_CONTENT_READER_END_OF_STREAM;
-		}
-		c->len = (size_t)n;
-	}
-	size_t k = c->len - c->pos < max ? c->len - c->pos : max;
-	memcpy(buf, c->pending + c->pos, k);
-	c->pos += k;
-	return (ssize_t)k;
-}
-
-static void sse_free(void *cls)
-{
-	struct sse_client *c = cls;
-
-	free(c->pending);
-	free(c);
-}
+/* ---- the server-sent events stream (serve-sse.c) ---- */
 
 static enum MHD_Result send_events(struct MHD_Connection *conn, struct serve *s)
 {
-	struct sse_client *c = calloc(1, sizeof(*c));
-	struct MHD_Response *r;
+	bool full;
+	struct MHD_Response *r = serve_sse_open(s, conn, &full);
 	enum MHD_Result ret;
 
-	if (!c)
-		return send_error(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory");
-	c->s = s;
-	r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 64 * 1024, sse_read, c, sse_free);
-	if (!r) {
-		free(c);
-		return MHD_NO;
+	if (full) {
+		char msg[160];
+
+		snprintf(msg, sizeof(msg), "too many event streams (%u, --max-streams): try again later",
+			 s->max_streams);
+		return send_error(conn, MHD_HTTP_SERVICE_UNAVAILABLE, msg);
 	}
-	MHD_add_response_header(r, "Content-Type", "text/event-stream");
-	MHD_add_response_header(r, "Cache-Control", "no-store");
+	if (!r)
+		return send_error(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory");
+	/* A page in the background still reads; only a stuck reader is dropped. */
+	MHD_set_connection_option(conn, MHD_CONNECTION_OPTION_TIMEOUT,
+				  (unsigned int)SERVE_IDLE_TIMEOUT_S);
+	/*
+	 * A stream only ever wants the latest snapshot: a small send buffer
+	 * makes a client that stops reading stall after a few snapshots
+	 * instead of being pushed megabytes the kernel holds for it.
+	 */
+	const union MHD_ConnectionInfo *ci =
+		MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+	int sndbuf = SERVE_STREAM_SNDBUF;
+	if (ci)
+		setsockopt(ci->connect_fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf));
 	ret = MHD_queue_response(conn, MHD_HTTP_OK, r);
 	MHD_destroy_response(r);
 	return ret;
@@ -246,6 +206,7 @@ static enum MHD_Result get(struct MHD_Connection *conn, struct serve *s, const c
 		{ "/api/stats", NULL, serve_json_stats },
 		{ "/api/hist", "bins", serve_json_hist },
 		{ "/api/snapshot", NULL, serve_json_snapshot },
+		{ "/api/server", NULL, serve_json_server },
 	};
 	for (size_t i = 0; i < sizeof(api) / sizeof(api[0]); i++)
 		if (!strcmp(url, api[i].path)) {
@@ -377,6 +338,45 @@ static enum MHD_Result post(struct MHD_Connection *conn, struct serve *s, const 
 	return ret;
 }
 
+/* What the head says, counted for the checks below. */
+struct head {
+	size_t bytes;		/* of the header lines, about as they came */
+	unsigned int hosts;	/* Host headers */
+};
+
+static enum MHD_Result head_line(void *cls, enum MHD_ValueKind kind, const char *key,
+				 const char *value)
+{
+	struct head *h = cls;
+
+	h->bytes += strlen(key) + (value ? strlen(value) : 0) + 4;
+	if (!strcasecmp(key, "Host"))
+		h->hosts++;
+	return MHD_YES;
+}
+
+/*
+ * The head as a whole: over SERVE_MAX_HEADERS is 431; two Host headers are
+ * 400 (RFC 9112 section 3.2: a proxy and this server could read different
+ * ones). 0, or the answer was queued (*@ret).
+ */
+static int check_head(struct MHD_Connection *conn, const char *url, enum MHD_Result *ret)
+{
+	struct head h = { .bytes = strlen(url) };
+
+	MHD_get_connection_values(conn, MHD_HEADER_KIND, head_line, &h);
+	if (h.bytes > SERVE_MAX_HEADERS) {
+		*ret = send_error(conn, MHD_HTTP_REQUEST_HEADER_FIELDS_TOO_LARGE,
+				  "the request head is too large");
+		return -1;
+	}
+	if (h.hosts > 1) {
+		*ret = send_error(conn, MHD_HTTP_BAD_REQUEST, "more than one Host header");
+		return -1;
+	}
+	return 0;
+}
+
 /* A path that climbs, or names a file by a back door, is refused outright. */
 static bool bad_path(const char *url)
 {
@@ -396,6 +396,11 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char
 		if (!req)
 			return MHD_NO;
 		*con_cls = req;
+		enum MHD_Result ret;
+		if (check_head(conn, url, &ret)) {
+			req->answered = true;
+			return ret;
+		}
 		/* A declared length over the limit is refused before the body comes. */
 		const char *length =
 			MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Length");
@@ -403,6 +408,10 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char
 			req->too_big = true;
 			return send_error(conn, MHD_HTTP_CONTENT_TOO_LARGE, "the body is too large");
 		}
+		return MHD_YES;
+	}
+	if (req->answered) {
+		*upload_data_size = 0;	/* the answer is queued: the body is dropped */
 		return MHD_YES;
 	}
 	if (*upload_data_size) {
@@ -440,6 +449,28 @@ static void request_done(void *cls, struct MHD_Connection *conn, void **con_cls,
 	*con_cls = NULL;
 }
 
+/*
+ * Descriptors for the connection limit: the soft limit is raised to the
+ * hard one (1024 by default would not hold a control room's pages), and
+ * a few are kept for the node, the layout and libmicrohttpd itself.
+ */
+static unsigned int connection_limit(void)
+{
+	struct rlimit rl;
+	unsigned int n = SERVE_MAX_CONNECTIONS;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return 64;
+	if (rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		if (setrlimit(RLIMIT_NOFILE, &rl))
+			getrlimit(RLIMIT_NOFILE, &rl);
+	}
+	if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < (rlim_t)n + 64)
+		n = rl.rlim_cur > 128 ? (unsigned int)rl.rlim_cur - 64 : 64;
+	return n;
+}
+
 struct MHD_Daemon *serve_http_start(struct serve *s, const char *bind, uint16_t port,
 				    uint16_t *chosen)
 {
@@ -447,7 +478,8 @@ struct MHD_Daemon *serve_http_start(struct serve *s, const char *bind, uint16_t 
 	struct sockaddr_in a4 = { .sin_family = AF_INET, .sin_port = htons(port) };
 	struct sockaddr *addr;
 	/* No MHD_USE_ERROR_LOG: a page closed mid-stream is normal, not news for stderr. */
-	unsigned int flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD;
+	unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO |
+			     MHD_ALLOW_SUSPEND_RESUME;
 	struct MHD_Daemon *d;
 
 	if (inet_pton(AF_INET, bind, &a4.sin_addr) == 1) {
@@ -464,9 +496,11 @@ struct MHD_Daemon *serve_http_start(struct serve *s, const char *bind, uint16_t 
 	__atomic_store_n(&s->port, port, __ATOMIC_RELEASE);
 	d = MHD_start_daemon(flags, port, NULL, NULL, handle, s,
 			     MHD_OPTION_SOCK_ADDR, addr,
-			     MHD_OPTION_CONNECTION_LIMIT, (unsigned int)SERVE_MAX_CONNECTIONS,
-			     MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)SERVE_MAX_HEADERS,
-			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)30,
+			     MHD_OPTION_CONNECTION_LIMIT, connection_limit(),
+			     MHD_OPTION_PER_IP_CONNECTION_LIMIT, s->per_address,
+			     /* Room to read a head past SERVE_MAX_HEADERS and answer 431. */
+			     MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)SERVE_HEAD_MEMORY,
+			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)SERVE_HEAD_TIMEOUT_S,
 			     MHD_OPTION_NOTIFY_COMPLETED, request_done, NULL,
 			     MHD_OPTION_END);
 	if (!d) {

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "serve.h"
 
@@ -44,6 +45,7 @@ struct json_object *serve_json_nodes(struct serve *s)
 
 		cli_json_add_u64(o, "id", r->id);
 		cli_json_add_bool(o, "up", serve_node_up(r));
+		cli_json_add_string(o, "state", serve_node_state_name(serve_node_state(r)));
 		cli_json_add_bool(o, "attached", r->attached);
 		cli_json_add_bool(o, "alive", r->alive);
 		cli_json_add_u64(o, "incarnation", r->incarnation);
@@ -71,7 +73,13 @@ struct json_object *serve_json_nodes(struct serve *s)
 	return arr;
 }
 
-static struct json_object *var_json(struct serve *s, struct serve_var *v)
+static const char *freshness(const uint8_t states[RFM_MAX_NODES], uint32_t writer)
+{
+	return serve_writer_stale(states, writer) ? "stale" : "fresh";
+}
+
+static struct json_object *var_json(struct serve *s, struct serve_var *v,
+				    const uint8_t states[RFM_MAX_NODES])
 {
 	struct json_object *o = json_object_new_object(), *value;
 	double number;
@@ -86,17 +94,24 @@ static struct json_object *var_json(struct serve *s, struct serve_var *v)
 	if (v->info.has_max)
 		json_object_object_add(o, "max", json_object_new_double(v->info.max));
 	cli_json_add_bool(o, "out_of_range", serve_out_of_range(v, number));
+	cli_json_add_u64(o, "writer", v->info.writer);
+	cli_json_add_string(o, "state", freshness(states, v->info.writer));
+	/* The layout's significant digits for a float, null where it sets none. */
+	json_object_object_add(o, "digits",
+			       v->info.digits ? json_object_new_int64(v->info.digits) : NULL);
 	return o;
 }
 
 struct json_object *serve_json_vars(struct serve *s, const char *names, const char **bad)
 {
 	struct json_object *arr = json_object_new_array();
-	static __thread char badname[128];
+	static _Thread_local char badname[128];
+	uint8_t states[RFM_MAX_NODES];
 
+	serve_node_states(s, states);
 	if (!names) {
 		for (size_t i = 0; i < s->nvars; i++)
-			json_object_array_add(arr, var_json(s, &s->vars[i]));
+			json_object_array_add(arr, var_json(s, &s->vars[i], states));
 		return arr;
 	}
 	size_t count = 0;
@@ -115,7 +130,7 @@ struct json_object *serve_json_vars(struct serve *s, const char *names, const ch
 			json_object_put(arr);
 			return NULL;
 		}
-		json_object_array_add(arr, var_json(s, v));
+		json_object_array_add(arr, var_json(s, v, states));
 		if (!end)
 			break;
 		p = end;
@@ -176,17 +191,25 @@ struct json_object *serve_json_events(struct serve *s)
 struct json_object *serve_json_records(struct serve *s)
 {
 	struct json_object *arr = json_object_new_array();
+	uint8_t states[RFM_MAX_NODES];
 
+	serve_node_states(s, states);
 	for (size_t i = 0; i < rfm_layout_record_count(s->layout); i++) {
+		struct rfm_record_info rec = { .struct_size = sizeof(rec) };
+		struct rfm_region_info reg = { .struct_size = sizeof(reg) };
 		struct json_object *o;
 		const char *name;
 		uint32_t seq;
 
-		if (serve_record_seq(s, i, &name, &seq))
+		if (serve_record_seq(s, i, &name, &seq) ||
+		    rfm_layout_record_info(s->layout, i, &rec) ||
+		    rfm_layout_region_info(s->layout, rec.region, &reg))
 			continue;
 		o = json_object_new_object();
 		cli_json_add_string(o, "name", name);
 		cli_json_add_u64(o, "seq", seq);
+		cli_json_add_u64(o, "writer", reg.writer);
+		cli_json_add_string(o, "state", freshness(states, reg.writer));
 		json_object_array_add(arr, o);
 	}
 	return arr;
@@ -207,14 +230,16 @@ struct json_object *serve_json_hist(struct serve *s)
 }
 
 /*
- * The variables of a snapshot: name, value and out_of_range only. The
- * sampler makes one HZ times a second, so what never changes (type, unit,
- * min, max) is left to /api/vars, which the page reads once.
+ * The variables of a snapshot: name, value, out_of_range and state only.
+ * The sampler makes one HZ times a second, so what never changes (type,
+ * unit, min, max, writer) is left to /api/vars, which the page reads once.
  */
 static struct json_object *snapshot_vars(struct serve *s)
 {
 	struct json_object *arr = json_object_new_array();
+	uint8_t states[RFM_MAX_NODES];
 
+	serve_node_states(s, states);
 	for (size_t i = 0; i < s->nvars; i++) {
 		struct json_object *o = json_object_new_object();
 		double number;
@@ -222,6 +247,7 @@ static struct json_object *snapshot_vars(struct serve *s)
 		cli_json_add_string(o, "name", s->vars[i].info.name);
 		json_object_object_add(o, "value", serve_var_value(s, &s->vars[i], &number));
 		cli_json_add_bool(o, "out_of_range", serve_out_of_range(&s->vars[i], number));
+		cli_json_add_string(o, "state", freshness(states, s->vars[i].info.writer));
 		json_object_array_add(arr, o);
 	}
 	return arr;
@@ -236,5 +262,26 @@ struct json_object *serve_json_snapshot(struct serve *s)
 	json_object_object_add(o, "stats", serve_json_stats(s));
 	json_object_object_add(o, "vars", snapshot_vars(s));
 	json_object_object_add(o, "rings", serve_json_rings(s));
+	return o;
+}
+
+struct json_object *serve_json_server(struct serve *s)
+{
+	struct json_object *o = json_object_new_object();
+	char host[256] = "";
+
+	gethostname(host, sizeof(host) - 1);
+	cli_json_add_string(o, "network", rfm_node_uri(s->cli->node));
+	cli_json_add_u64(o, "node", (uint64_t)rfm_node_id(s->cli->node));
+	cli_json_add_string(o, "host", host);
+	if (s->layout)
+		cli_json_add_string(o, "layout", rfm_layout_name(s->layout));
+	else
+		json_object_object_add(o, "layout", NULL);
+	if (s->hist_path)
+		cli_json_add_string(o, "hist_file", s->hist_path);
+	else
+		json_object_object_add(o, "hist_file", NULL);
+	cli_json_add_string(o, "version", rfm_version_string());
 	return o;
 }

@@ -198,6 +198,22 @@ static void vars(struct text *t, struct serve *s)
 		label_value(t->fp, v->info.name);
 		fprintf(t->fp, "\"} %d\n", serve_out_of_range(v, number));
 	}
+	/*
+	 * Stale values keep their samples (a dashboard shows the last one):
+	 * this says they are stale, so an alert or a graph can tell.
+	 */
+	uint8_t states[RFM_MAX_NODES];
+	serve_node_states(s, states);
+	head(t, "rfm_var_stale", "gauge",
+	     "1 when the variable's writer node is down or not on the network");
+	for (size_t i = 0; i < s->nvars; i++) {
+		struct serve_var *v = &s->vars[i];
+
+		fputs("rfm_var_stale{name=\"", t->fp);
+		label_value(t->fp, v->info.name);
+		fprintf(t->fp, "\",writer=\"%u\"} %d\n", v->info.writer,
+			serve_writer_stale(states, v->info.writer));
+	}
 }
 
 /* The labels of one ring consumer: region, node, entry (unique per ring). */

@@ -114,6 +114,40 @@ bool serve_node_up(const struct rfm_node_status *r)
 	return r->attached && (r->period_ns == 0 || r->alive);
 }
 
+enum serve_node_state serve_node_state(const struct rfm_node_status *r)
+{
+	if (!r->attached)
+		return SERVE_NODE_DOWN;
+	if (r->period_ns == 0)
+		return SERVE_NODE_NO_HEARTBEAT;
+	return r->alive ? SERVE_NODE_UP : SERVE_NODE_DOWN;
+}
+
+const char *serve_node_state_name(enum serve_node_state state)
+{
+	static const char *const names[] = { "absent", "up", "no_heartbeat", "down" };
+
+	return names[state];
+}
+
+void serve_node_states(struct serve *s, uint8_t states[RFM_MAX_NODES])
+{
+	struct rfm_node_status rows[RFM_MAX_NODES];
+	int n = rfm_health_nodes(s->cli->node, rows, RFM_MAX_NODES);
+
+	memset(states, SERVE_NODE_ABSENT, RFM_MAX_NODES);
+	for (int i = 0; i < n && i < RFM_MAX_NODES; i++)
+		if (rows[i].id < RFM_MAX_NODES)
+			states[rows[i].id] = (uint8_t)serve_node_state(&rows[i]);
+}
+
+bool serve_writer_stale(const uint8_t states[RFM_MAX_NODES], uint32_t writer)
+{
+	if (writer >= RFM_MAX_NODES)
+		return false;	/* a region any node writes: no one writer to watch */
+	return states[writer] == SERVE_NODE_DOWN || states[writer] == SERVE_NODE_ABSENT;
+}
+
 void serve_take_events(struct serve *s)
 {
 	struct rfm_event evs[64];

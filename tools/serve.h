@@ -4,7 +4,8 @@
  * sampler (cmd-serve.c), and the pieces that build its answers:
  * serve-state.c (what is read from the node), serve-json.c (the JSON API),
  * serve-metrics.c (Prometheus text), serve-http.c (routing and limits),
- * serve-token.c (the write token), serve-hist.c (ping's histogram file),
+ * serve-sse.c (the event stream), serve-token.c (the write token),
+ * serve-hist.c (ping's histogram file),
  * serve-rings.c (the rings of the layout's regions)
  * and serve-assets.c (the page, generated from tools/serve/ at build time).
  */
@@ -17,22 +18,33 @@
 #include <stdint.h>
 
 #include "cli.h"
+#include "latency-hist.h"
 
 /* Limits of one request: larger ones are refused and change nothing. */
 #define SERVE_MAX_BODY 4096		/* bytes of a POST body (413 beyond) */
 #define SERVE_MAX_HEADERS 8192		/* bytes of the request head (431 beyond) */
-#define SERVE_MAX_CONNECTIONS 64
+#define SERVE_HEAD_MEMORY (32 * 1024)	/* a connection's buffers: a larger head is read whole */
+/*
+ * Connections: no thread each (one polling thread, streams suspended
+ * between snapshots), so the limits are about descriptors and fairness.
+ * One address may hold SERVE_PER_ADDRESS of them (--max-per-address), so
+ * that one host cannot take every one; a connection has SERVE_HEAD_TIMEOUT_S
+ * to send its request head (a slow-head attack holds one for seconds only),
+ * then SERVE_IDLE_TIMEOUT_S of no progress between requests or on a
+ * stream nobody reads.
+ */
+#define SERVE_MAX_CONNECTIONS 4096	/* fewer when RLIMIT_NOFILE is lower */
+#define SERVE_PER_ADDRESS 64
+#define SERVE_MAX_STREAMS 1024		/* SSE clients (--max-streams), 503 beyond */
+#define SERVE_HEAD_TIMEOUT_S 5
+#define SERVE_IDLE_TIMEOUT_S 30
+#define SERVE_STREAM_SNDBUF (256 * 1024)	/* bytes the kernel holds for a stream */
 #define SERVE_MAX_NAMES 1024		/* names in one /api/vars?names= */
 
 /* A variable of the layout the server reads. */
 struct serve_var {
 	rfm_var *var;
 	struct rfm_var_info info;
-};
-
-/* One bucket of the last ping's latency histogram (--hist FILE). */
-struct serve_hist_bin {
-	uint64_t low_ns, high_ns, count;
 };
 
 struct serve {
@@ -43,19 +55,23 @@ struct serve {
 	size_t nvars;
 	uint64_t received[32];		/* records taken by type, since the start */
 	uint64_t start_ns;
-	/* Snapshots for the SSE clients: the sampler replaces @snapshot. */
-	pthread_cond_t changed;
-	char *snapshot;			/* JSON text, owned; NULL before the first */
+	/* Snapshots for the SSE clients: the sampler replaces @frame. */
+	struct serve_frame *frame;	/* the latest; NULL before the first */
 	uint64_t generation;		/* counts snapshots */
-	bool stopping;
 	/* Writing: only with --allow-write, with this token. */
 	bool allow_write;
 	char token[65];
 	/* The histogram of --hist FILE, read at start. */
-	struct serve_hist_bin *hist;
+	struct lhist_bin *hist;
 	size_t nhist;
 	const char *hist_path;
 	uint16_t port;			/* the port it listens on (atomic: request threads read it) */
+	unsigned int per_address;	/* connections one address may hold */
+	/* The event streams (serve-sse.c), under sse_lock. */
+	pthread_mutex_t sse_lock;
+	struct sse_client *sse_waiting;	/* suspended until the next snapshot */
+	unsigned int sse_streams, max_streams;
+	bool sse_stopping;
 	struct serve_counts *counts;	/* by node and type (serve-counts.c) */
 };
 
@@ -107,6 +123,33 @@ bool serve_out_of_range(const struct serve_var *v, double value);
  */
 bool serve_node_up(const struct rfm_node_status *r);
 
+/*
+ * What the page and /metrics say of a node: up (beating within its misses),
+ * attached but running no health monitor (nothing says whether it works),
+ * or down (detached, or its beat stopped). Ids not in the node table are
+ * SERVE_NODE_ABSENT.
+ */
+enum serve_node_state {
+	SERVE_NODE_ABSENT,
+	SERVE_NODE_UP,
+	SERVE_NODE_NO_HEARTBEAT,
+	SERVE_NODE_DOWN,
+};
+
+enum serve_node_state serve_node_state(const struct rfm_node_status *r);
+/* "up", "no_heartbeat", "down", "absent". */
+const char *serve_node_state_name(enum serve_node_state state);
+/* The state of every node id, from one read of the node table. */
+void serve_node_states(struct serve *s, uint8_t states[RFM_MAX_NODES]);
+/*
+ * Whether data written by node @writer is stale: its writer is down or
+ * not on the network. A writer that is attached without a heartbeat is
+ * taken at its word (fresh): nothing says it stopped. The rule of
+ * rfm_var_stale(), applied to one read of the node table for every
+ * variable of a snapshot (that call reads the table each time).
+ */
+bool serve_writer_stale(const uint8_t states[RFM_MAX_NODES], uint32_t writer);
+
 /* Take the events queued for the server's handle, counting them by type. */
 void serve_take_events(struct serve *s);
 
@@ -120,6 +163,8 @@ struct json_object *serve_json_stats(struct serve *s);
 struct json_object *serve_json_events(struct serve *s);
 struct json_object *serve_json_records(struct serve *s);
 struct json_object *serve_json_hist(struct serve *s);
+/* What the page's header shows: network URI, node, host, layout name, --hist file. */
+struct json_object *serve_json_server(struct serve *s);
 /* Everything the page shows: nodes, stats, vars, as one object. */
 struct json_object *serve_json_snapshot(struct serve *s);
 
@@ -153,8 +198,35 @@ bool serve_token_matches(const struct serve *s, const char *auth);
 
 /* ---- serve-hist.c ---- */
 
-/* Read ping's --hist-csv FILE (low_ns,high_ns,count,cumulative). 0 or an exit code. */
+/* Read ping's --hist-csv FILE (lhist_read_csv()). 0 or an exit code. */
 int serve_load_hist(struct serve *s, const char *path);
+
+/* ---- serve-sse.c ---- */
+
+struct MHD_Connection;
+struct MHD_Response;
+
+/*
+ * One snapshot as the event a stream sends, made once by the sampler and
+ * shared by every stream that has not sent it yet (a thousand clients do
+ * not make a thousand copies). Counted references, under s->lock.
+ */
+struct serve_frame {
+	unsigned int refs;
+	size_t len;
+	char text[];
+};
+
+/* Make @json the latest frame (s->lock held). -1: no memory, the old one stays. */
+int serve_sse_publish(struct serve *s, const char *json);
+void serve_frame_put(struct serve *s, struct serve_frame *f);
+
+/* The response of a new stream on @conn; NULL with *@full at the cap, or no memory. */
+struct MHD_Response *serve_sse_open(struct serve *s, struct MHD_Connection *conn, bool *full);
+/* After a new snapshot: resume the streams waiting for it. */
+void serve_sse_wake(struct serve *s);
+/* Before the daemon stops: end every stream. */
+void serve_sse_stop(struct serve *s);
 
 /* ---- serve-http.c ---- */
 

@@ -195,6 +195,9 @@ struct rfm_record_spec {
 };
 
 /** A variable (scalar, array, string or bytes). */
+/** Most significant digits a double has (rfm_var_spec::digits). */
+#define RFM_VAR_MAX_DIGITS 17
+
 struct rfm_var_spec {
 	uint32_t struct_size;	/**< sizeof(struct rfm_var_spec). */
 	int32_t type;		/**< ::rfm_type. */
@@ -208,7 +211,10 @@ struct rfm_var_spec {
 	bool has_max;		/**< @c max is a limit enforced on writes. */
 	double min;		/**< Lowest value accepted by set functions. */
 	double max;		/**< Highest value accepted by set functions. */
-	uint32_t reserved[8];	/**< Zero. */
+	/** Significant digits a float is shown with (1-17; 0: the tool's
+	 *  default). Display only: values are stored whole. (since RFM_1.1) */
+	uint32_t digits;
+	uint32_t reserved[7];	/**< Zero. */
 };
 
 /**
@@ -295,7 +301,8 @@ struct rfm_var_info {
 	int32_t record;		/**< Index of its record, or -1. */
 	uint32_t region;	/**< Index of its region. */
 	uint64_t record_offset;	/**< Offset in the record's data (when in one). */
-	uint32_t reserved[6];
+	uint32_t digits;	/**< Significant digits to show (0: not set; since RFM_1.1). */
+	uint32_t reserved[5];
 };
 
 /** @brief The layout's name (generated-header prefix); "" for NULL. */
@@ -381,6 +388,22 @@ RFM_API int rfm_var_set_owner_check(rfm_var *var, bool enforce);
 
 /** @brief Describe what the handle covers. @return 0 or ::RFM_EINVAL. */
 RFM_API int rfm_var_get_info(const rfm_var *var, struct rfm_var_info *info);
+
+/**
+ * @brief Whether the value of @p var is stale: its writer is down.
+ *
+ * The writer is the writer node of the variable's region
+ * (rfm_var_info::writer). It is down when it is not attached to the
+ * network, or when it has beaten and stopped (missed its misses:
+ * rfm_node_status::alive is 0). A writer that is attached and has never
+ * beaten counts as fresh: nothing says it stopped. What `rfm serve`
+ * shows as a variable's state. Reads the node table through @p node (any
+ * handle on the network); writes nothing.
+ * @return 1 stale, 0 fresh, ::RFM_EINVAL (NULL), ::RFM_ENOMEM, or an
+ *         error of rfm_health_nodes().
+ * @since RFM_1.1
+ */
+RFM_API int rfm_var_stale(rfm_node *node, const rfm_var *var);
 
 /** @brief The handle's name as resolved ("sim.pos[2]"); "" for NULL. */
 RFM_API const char *rfm_var_name(const rfm_var *var);

@@ -47,8 +47,9 @@ def serve_built():
 NOT_BUILT = pytest.mark.skipif(
     not serve_built(), reason="rfm serve is not built: configure found no libmicrohttpd")
 
-# ping's --hist-csv output: low_ns,high_ns,count,cumulative.
-HIST = "low_ns,high_ns,count,cumulative\n1000,2000,5,5\n2000,4000,40,45\n4000,8000,10,55\n"
+# ping's --hist-csv output: low_ns,high_ns,count,cumulative (a fraction).
+HIST = ("low_ns,high_ns,count,cumulative\n1000,1999,5,0.090909\n2000,3999,40,0.818182\n"
+        "4000,7999,10,1.000000\n")
 
 
 class Server:

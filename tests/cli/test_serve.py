@@ -32,6 +32,7 @@ STABLE_METRICS = {
     "rfm_record_retries_total": "counter",
     "rfm_var_value": "gauge",
     "rfm_var_out_of_range": "gauge",
+    "rfm_var_stale": "gauge",
     "rfm_ring_head": "gauge",
     "rfm_ring_consumers": "gauge",
     "rfm_ring_consumer_lag": "gauge",
@@ -73,7 +74,8 @@ def test_json_endpoints(serve, rfm, net):
     got = s.get_json("/api/vars?names=ctl.temp,ctl.mode")["vars"]
     assert [v["name"] for v in got] == ["ctl.temp", "ctl.mode"]
     assert got[0] == {"name": "ctl.temp", "type": "f64", "unit": "degC", "value": 21.5,
-                      "min": -10.0, "max": 80.0, "out_of_range": False}
+                      "min": -10.0, "max": 80.0, "out_of_range": False, "writer": 1,
+                      "state": "fresh", "digits": None}
     assert got[1]["value"] == 7 and got[1]["out_of_range"] is True
     everything = s.get_json("/api/vars")["vars"]
     assert [v["name"] for v in everything] == ["ctl.mode", "ctl.temp", "ctl.gains", "ctl.label"]
@@ -89,9 +91,9 @@ def test_json_endpoints(serve, rfm, net):
         {"region": "log", "offset": 0x4000, "size": 0x8000, "writer": 2,
          "description": "a ring", "ring": None}]}
     assert s.get_json("/api/hist") == {"bins": [
-        {"low_ns": 1000, "high_ns": 2000, "count": 5},
-        {"low_ns": 2000, "high_ns": 4000, "count": 40},
-        {"low_ns": 4000, "high_ns": 8000, "count": 10}]}
+        {"low_ns": 1000, "high_ns": 1999, "count": 5},
+        {"low_ns": 2000, "high_ns": 3999, "count": 40},
+        {"low_ns": 4000, "high_ns": 7999, "count": 10}]}
 
     # Three events from another node are counted by type.
     for _ in range(3):
@@ -157,7 +159,8 @@ def test_sse_sends_snapshots(serve):
         assert [v["name"] for v in snap["vars"]] == ["ctl.mode", "ctl.temp", "ctl.gains",
                                                      "ctl.label"]
         # What changes only: the rest is /api/vars's.
-        assert snap["vars"][1] == {"name": "ctl.temp", "value": 0.0, "out_of_range": False}
+        assert snap["vars"][1] == {"name": "ctl.temp", "value": 0.0, "out_of_range": False,
+                                   "state": "fresh"}
     assert second["time_s"] > first["time_s"]
 
 
@@ -379,9 +382,11 @@ def test_counts_by_node_rates_and_records(rfm, net, tmp_path):
         c = counts(snap)
         assert c[(3, "intr3")]["count"] == 2 and c[(3, "intr3")]["rate_per_s"] == 0
         assert set(c) == {(2, "intr1"), (3, "intr3")}
-        # Two publishes: the sequence word went 0 -> 2 -> 4.
-        assert snap["stats"]["records"] == [{"name": "pub.frame", "seq": 4}]
-        assert s.get_json("/api/stats")["records"] == [{"name": "pub.frame", "seq": 4}]
+        # Two publishes: the sequence word went 0 -> 2 -> 4. Its writer, node 2,
+        # has closed since: the record is stale.
+        frame = {"name": "pub.frame", "seq": 4, "writer": 2, "state": "stale"}
+        assert snap["stats"]["records"] == [frame]
+        assert s.get_json("/api/stats")["records"] == [frame]
         # shm: has no card: no link status, for any node.
         assert all(n["link"] is None for n in snap["nodes"])
 
@@ -477,6 +482,43 @@ def test_usage_errors(rfm, net):
                 "serve")
     r = rfm("-u", net.uri, "serve", "--hist", "/nonexistent.csv")
     assert r.rc == 1 and "/nonexistent.csv" in r.err
+
+
+def test_hist_from_ping(rfm, net, tmp_path):
+    """serve --hist reads the file rfm ping --hist-csv writes (its cumulative column
+    is a fraction), bin for bin."""
+    path = tmp_path / "ping.csv"
+    ok(rfm("-u", net.uri, "ping", "--local", "--mode", "event", "--count", "300",
+           "--warmup", "20", "--hist-csv", str(path)))
+    rows = [line.split(",") for line in path.read_text().splitlines()[1:]]
+    assert rows and any(float(r[3]) < 1 for r in rows)
+    s = Server(net.node(1), "--hist", str(path))
+    try:
+        bins = s.get_json("/api/hist")["bins"]
+    finally:
+        rc, err = s.stop()
+        assert rc == 0, err
+    assert [(b["low_ns"], b["high_ns"], b["count"]) for b in bins] == \
+        [(int(r[0]), int(r[1]), int(r[2])) for r in rows]
+    assert sum(b["count"] for b in bins) == 300
+
+
+@pytest.mark.parametrize("text, line", [
+    ("", 1),
+    ("low,high\n", 1),
+    ("low_ns,high_ns,count,cumulative\n10,20,5,0.5\n15,30,5,1.000000\n", 3),   # overlaps
+    ("low_ns,high_ns,count,cumulative\n10,20,5,0.5\n30,40,5,0.4\n", 3),  # falls
+    ("low_ns,high_ns,count,cumulative\n10,20,5,5\n", 2),     # a count, not a fraction
+    ("low_ns,high_ns,count,cumulative\n20,10,5,1\n", 2),
+    ("low_ns,high_ns,count,cumulative\n10,20,-5,1\n", 2),
+    ("low_ns,high_ns,count,cumulative\n10,20,5,1,7\n", 2),
+    ("low_ns,high_ns,count,cumulative\n10,20,5\n", 2),
+])
+def test_hist_bad_file(rfm, net, tmp_path, text, line):
+    path = tmp_path / "bad.csv"
+    path.write_text(text)
+    r = rfm("-u", net.uri, "serve", "--port", "0", "--hist", str(path))
+    assert r.rc == 1 and f"{path}:{line}: not a line of rfm ping --hist-csv" in r.err, r.err
 
 
 def test_beating_node_killed_goes_down(serve, net):

@@ -2,9 +2,11 @@
 """rfm serve's page in a real browser: headless Chromium driven through
 Selenium (Debian: chromium, chromium-driver, python3-selenium). Only
 localhost URLs are opened. With $RFM_SCREENSHOT set (make
-monitor-screenshot), the page is saved there as a PNG."""
+monitor-screenshot), test_page_at_a_glance saves the page there as a PNG."""
 import os
+import re
 import shutil
+import signal
 import struct
 
 import pytest
@@ -66,6 +68,21 @@ def has_class(driver, css, cls):
         "return e ? e.classList.contains(arguments[1]) : null;", css, cls)
 
 
+def click(driver, css):
+    """A real click on @css; the table is redrawn with every snapshot, so an
+    element found may be replaced before the click reaches it: find again."""
+    import time
+    from selenium.common.exceptions import StaleElementReferenceException
+    give_up = time.monotonic() + WAIT_S
+    while time.monotonic() < give_up:
+        try:
+            driver.find_element(By.CSS_SELECTOR, css).click()
+            return
+        except StaleElementReferenceException:
+            continue
+    pytest.fail(f"{css} was replaced before every click for {WAIT_S} s")
+
+
 def count(driver, css):
     return driver.execute_script("return document.querySelectorAll(arguments[0]).length;", css)
 
@@ -75,7 +92,7 @@ def test_page_live(serve, browser, rfm, net, hold_node):
     browser.get(s.url + "/")
     wait = WebDriverWait(browser, WAIT_S)
     wait.until(lambda d: cell_text(d, "#status") == "live")
-    assert browser.title == "rfm serve"
+    assert browser.title.startswith("rfm serve")
     assert console_errors(browser) == []
 
     # A variable set by another process shows its new value.
@@ -95,7 +112,8 @@ def test_page_live(serve, browser, rfm, net, hold_node):
     # A node started shows up; closed, it leaves the table (or shows down).
     held = hold_node(net.node(3))
     node3 = 'tr[data-node="3"] td:nth-child(2)'
-    wait.until(lambda d: cell_text(d, node3) == "up")
+    # It runs no health monitor: attached, but nothing says it works.
+    wait.until(lambda d: cell_text(d, node3) == "attached, no heartbeat")
     assert held.release() == 0
     wait.until(lambda d: cell_text(d, node3) in (None, "down"))
 
@@ -110,15 +128,166 @@ def test_page_live(serve, browser, rfm, net, hold_node):
     assert heights[1] == max(heights) and heights[0] == pytest.approx(heights[1] / 8)
     assert console_errors(browser) == []
 
-    shot = os.environ.get("RFM_SCREENSHOT")
-    if shot:
-        # The picture the README shows: a node that stays, in-range values.
-        held = hold_node(net.node(2))
-        ok(rfm("-u", net.node(4), "set", "--force", "--layout", s.layout, "ctl.temp", "21.5"))
-        ok(rfm("-u", net.node(4), "set", "--force", "--layout", s.layout, "ctl.label", "cell 3"))
-        wait.until(lambda d: cell_text(d, temp) == "21.5" and cell_text(
-            d, 'tr[data-node="2"] td:nth-child(2)') == "up")
-        poke = struct.unpack("<I", struct.pack("<I", 9))[0]
-        ok(rfm("-u", net.node(4), "poke32", "0", hex(poke)))
-        wait.until(lambda d: cell_text(d, 'tr[data-name="ctl.mode"] td.value') == "9")
-        assert browser.save_screenshot(shot)
+
+
+def test_page_shows_stale_data_and_disconnection(browser, net, tmp_path):
+    """A writer killed: its values grey, named stale, with the writer; the
+    server gone: "disconnected, data from HH:MM:SS" over the whole page."""
+    from serve_helpers import Server
+    from test_serve_stale import LAYOUT, beating_node
+    layout = tmp_path / "stale.yaml"
+    layout.write_text(LAYOUT)
+    s = Server(net.node(1), "--layout", str(layout), "--rate", "20")
+    writer = beating_node(net, 4)
+    try:
+        browser.get(s.url + "/")
+        wait = WebDriverWait(browser, WAIT_S)
+        wait.until(lambda d: cell_text(d, 'tr[data-node="4"] td:nth-child(2)') == "up")
+        flow = 'tr[data-name="plant.flow"]'
+        assert cell_text(browser, flow + " td.writer") == "4"
+        assert cell_text(browser, flow + " td.freshness") == "fresh"
+        assert has_class(browser, flow, "stale") is False
+        assert cell_text(browser, 'tr[data-node="1"] td:nth-child(2)') == \
+            "attached, no heartbeat"
+        # A writer that never attached: stale from the start.
+        assert has_class(browser, 'tr[data-name="far.x"]', "stale") is True
+        os.kill(writer.pid, signal.SIGKILL)
+        writer.wait()
+        wait.until(lambda d: has_class(d, flow, "stale"))
+        assert cell_text(browser, flow + " td.freshness") == "stale (writer down)"
+        assert has_class(browser, 'tr[data-name="ctl.mode"]', "stale") is False
+        assert browser.execute_script("return document.getElementById('disconnected').hidden")
+    finally:
+        if writer.poll() is None:
+            os.kill(writer.pid, signal.SIGKILL)
+            writer.wait()
+        rc, err = s.stop()
+    assert rc == 0, err
+    wait.until(lambda d: d.execute_script(
+        "return !document.getElementById('disconnected').hidden"))
+    banner = cell_text(browser, "#disconnected")
+    assert re.fullmatch(r"disconnected, data from \d\d:\d\d:\d\d", banner), banner
+    assert has_class(browser, "body", "disconnected") is True
+
+
+GLANCE_LAYOUT = """\
+version: 1
+name: glance
+window: 64K
+regions:
+  - name: ctl
+    offset: 0
+    size: 0x400
+    writer: 1
+    variables:
+      - { name: mode, type: u32, min: 0, max: 3 }
+      - { name: temp, type: f64, unit: degC, min: -10, max: 80 }
+      - { name: count, type: u64 }
+      - { name: wave, type: f64, count: 64, unit: V }
+      - { name: gain, type: f64, digits: 7 }
+  - name: plant
+    offset: 0x400
+    size: 0x100
+    writer: 6
+    variables:
+      - { name: flow, type: f64, unit: l/s }
+"""
+
+
+def test_page_at_a_glance(browser, rfm, net, tmp_path):
+    """The header says where the data comes from, the alarm strip what is
+    wrong; floats have 4 significant digits or the layout's digits:, a 64-element array is one
+    line until opened, a click on a value shows its last minute, and the
+    histogram has a count axis and its P50/P99/P99.9."""
+    import socket
+    from serve_helpers import HIST, Server
+    layout = tmp_path / "glance.yaml"
+    layout.write_text(GLANCE_LAYOUT)
+    hist = tmp_path / "hist.csv"
+    hist.write_text(HIST)
+    s = Server(net.node(1), "--layout", str(layout), "--hist", str(hist), "--rate", "5")
+    try:
+        wave = ", ".join(str(round(i * 0.1, 1)) for i in range(64))
+        ok(rfm("-u", net.node(2), "set", "--force", "--layout", str(layout), "ctl.wave", wave))
+        ok(rfm("-u", net.node(2), "set", "--force", "--layout", str(layout), "ctl.temp",
+               "69.21959654547298"))
+        ok(rfm("-u", net.node(2), "set", "--force", "--layout", str(layout), "ctl.count",
+               "1234567"))
+        ok(rfm("-u", net.node(2), "set", "--force", "--layout", str(layout), "ctl.gain",
+               "3.14159265358979"))
+        browser.get(s.url + "/")
+        wait = WebDriverWait(browser, WAIT_S)
+        wait.until(lambda d: cell_text(d, "#status") == "live")
+
+        # The header: network, layout, host, the time of the last snapshot.
+        assert cell_text(browser, "#info-network").startswith(f"shm:{net.name}")
+        assert cell_text(browser, "#info-layout") == "glance"
+        assert cell_text(browser, "#info-host") == socket.gethostname()
+        assert re.fullmatch(r"\d\d:\d\d:\d\d", cell_text(browser, "#info-updated"))
+
+        # Values: 4 significant digits for floats, integers whole.
+        temp = 'tr[data-name="ctl.temp"] td.value'
+        wait.until(lambda d: cell_text(d, temp) == "69.22")
+        assert cell_text(browser, 'tr[data-name="ctl.count"] td.value') == "1234567"
+        # The layout's digits: 7 for ctl.gain.
+        assert cell_text(browser, 'tr[data-name="ctl.gain"] td.value') == "3.141593"
+
+        # The alarm strip: the value of a writer never seen is stale; nothing else.
+        alarms = "return [...document.querySelectorAll('#alarms .alarm')].map(a => a.dataset.alarm + ': ' + a.textContent)"
+        assert browser.execute_script(alarms) == ["stale: 1 stale: plant.flow"]
+        word = struct.unpack("<Q", struct.pack("<d", 95.0))[0]
+        ok(rfm("-u", net.node(2), "poke64", "8", hex(word)))
+        ok(rfm("-u", net.node(2), "poke32", "0", "9"))
+        wait.until(lambda d: d.execute_script(alarms) == [
+            "out-of-range: 2 out of range: ctl.mode, ctl.temp", "stale: 1 stale: plant.flow"])
+        # A node whose beat stops is down: the strip says which.
+        from test_serve_stale import beating_node
+        beater = beating_node(net, 5)
+        wait.until(lambda d: cell_text(d, 'tr[data-node="5"] td:nth-child(2)') == "up")
+        os.kill(beater.pid, signal.SIGKILL)
+        beater.wait()
+        wait.until(lambda d: d.execute_script(alarms)[0] == "nodes-down: 1 node down: 5")
+
+        # The array: one line (count, range, sparkline) until opened.
+        arr = 'tr[data-name="ctl.wave"] td.value'
+        wait.until(lambda d: (cell_text(d, arr) or "").startswith("\u25b8 64 values, 0 .. 6.3"))
+        assert count(browser, arr + " svg.spark polyline") == 1
+        assert count(browser, arr + " .array-values") == 0
+        click(browser, arr)
+        wait.until(lambda d: count(d, arr + " .array-values") == 1)
+        values = cell_text(browser, arr + " .array-values").split(", ")
+        assert len(values) == 64 and values[:3] == ["0", "0.1", "0.2"] and values[-1] == "6.3"
+
+        # The trend of a scalar: its last minute, on a click.
+        assert count(browser, 'tr.trend[data-trend="ctl.temp"]') == 0
+        click(browser, temp)
+        wait.until(lambda d: count(d, 'tr.trend[data-trend="ctl.temp"] svg.trend polyline') == 1)
+        ok(rfm("-u", net.node(2), "set", "--force", "--layout", str(layout), "ctl.temp", "20"))
+        caption = 'tr.trend[data-trend="ctl.temp"] .trend-caption'
+        # 20 is below every value it had (69.22, 95): the trend's minimum.
+        from selenium.common.exceptions import TimeoutException
+        try:
+            wait.until(lambda d: re.fullmatch(
+                r"last \d+ s: \d+ samples, min 20, max (95|69\.22)", cell_text(d, caption) or ""))
+        except TimeoutException:
+            pytest.fail(f"trend caption: {cell_text(browser, caption)!r}")
+
+        # The histogram: bars of 5, 40 and 10, a count axis 0/20/40, P50/P99/P99.9.
+        assert count(browser, "#hist svg rect") == 3
+        ticks = browser.execute_script(
+            "return [...document.querySelectorAll('#hist text.y-tick')].map(t => t.textContent)")
+        assert ticks == ["0", "20", "40"]
+        pcts = browser.execute_script(
+            "return [...document.querySelectorAll('#hist line.pct')].map(l => l.dataset.pct)")
+        assert pcts == ["P50", "P99", "P99.9"]
+        assert cell_text(browser, "#percentiles") == \
+            "P50 <= 4.0 us, P99 <= 8.0 us, P99.9 <= 8.0 us (55 round trips)"
+        assert console_errors(browser) == []
+        shot = os.environ.get("RFM_SCREENSHOT")
+        if shot:
+            browser.set_window_size(1400, 1100)
+            browser.execute_script("window.scrollTo(0, 0)")
+            assert browser.save_screenshot(shot)
+    finally:
+        rc, err = s.stop()
+    assert rc == 0, err

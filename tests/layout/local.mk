@@ -21,17 +21,23 @@ check_PROGRAMS += \
 	tests/layout/test-layout-access \
 	tests/layout/test-layout-seqlock \
 	tests/layout/test-layout-header \
-	tests/layout/test-layout-limits
+	tests/layout/test-layout-limits \
+	tests/layout/test-layout-stale
 TESTS += \
 	tests/layout/test-layout-parse \
 	tests/layout/test-layout-access \
 	tests/layout/test-layout-seqlock \
 	tests/layout/test-layout-header \
-	tests/layout/test-layout-limits
+	tests/layout/test-layout-limits \
+	tests/layout/test-layout-stale
 
 tests_layout_test_layout_limits_SOURCES = tests/layout/test-layout-limits.c
 tests_layout_test_layout_limits_CFLAGS = $(layout_test_cflags)
 tests_layout_test_layout_limits_LDADD = $(layout_test_ldadd)
+
+tests_layout_test_layout_stale_SOURCES = tests/layout/test-layout-stale.c
+tests_layout_test_layout_stale_CFLAGS = $(layout_test_cflags)
+tests_layout_test_layout_stale_LDADD = $(layout_test_ldadd)
 
 tests_layout_test_layout_parse_SOURCES = tests/layout/test-layout-parse.c
 tests_layout_test_layout_parse_CFLAGS = $(layout_test_cflags)

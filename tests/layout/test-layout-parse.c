@@ -155,6 +155,69 @@ static void test_shape_errors_all_reported(void **state)
 	rfm_diag_list_free(d);
 }
 
+/* digits: significant digits to show, f32/f64 only, 1..17; carried into the info. */
+static void test_digits(void **state)
+{
+	static const char *const good[] = {
+		"version: 1",
+		"window: 64K",
+		"regions:",
+		"  - name: a",
+		"    offset: 0",
+		"    size: 0x100",
+		"    writer: 1",
+		"    variables:",
+		"      - { name: x, type: f64, digits: 3 }",
+		"      - { name: y, type: f32 }",
+		NULL,
+	};
+	static const char *const bad[] = {
+		"version: 1",				/* 1 */
+		"window: 64K",				/* 2 */
+		"regions:",				/* 3 */
+		"  - name: a",				/* 4 */
+		"    offset: 0",			/* 5 */
+		"    size: 0x100",			/* 6 */
+		"    writer: 1",			/* 7 */
+		"    variables:",			/* 8 */
+		"      - { name: x, type: f64, digits: 0 }",	/* 9 */
+		"      - { name: y, type: f64, digits: 18 }",	/* 10 */
+		"      - { name: z, type: u32, digits: 3 }",	/* 11 */
+		"      - { name: w, type: f32, digits: many }",	/* 12 */
+		NULL,
+	};
+	struct rfm_var_info info = { .struct_size = sizeof(info) };
+	rfm_layout *l = NULL;
+	rfm_diag_list *d = NULL;
+
+	(void)state;
+	assert_int_equal(load_lines(good, &l, NULL), 0);
+	assert_int_equal(rfm_layout_var_info(l, 0, &info), 0);
+	assert_int_equal(info.digits, 3);
+	assert_int_equal(rfm_layout_var_info(l, 1, &info), 0);
+	assert_int_equal(info.digits, 0);
+	rfm_layout_free(l);
+	l = NULL;
+	assert_int_equal(load_lines(bad, &l, &d), RFM_ELAYOUT);
+	expect_diag(d, 9, 0, "'digits' must be 1 to 17");
+	expect_diag(d, 10, 0, "digits 18 is larger than 17");
+	expect_diag(d, 11, 0, "only f32 and f64 have 'digits'");
+	expect_diag(d, 12, 0, "'many' is not an unsigned number");
+	assert_int_equal(rfm_diag_list_count(d), 4);
+	rfm_diag_list_free(d);
+
+	/* The builder takes them too, and refuses more than a double has. */
+	assert_int_equal(rfm_layout_new("b", 65536, &l), 0);
+	struct rfm_region_spec r = { .struct_size = sizeof(r), .name = "a", .size = 0x100, .writer = 1 };
+	assert_int_equal(rfm_layout_add_region(l, &r), 0);
+	struct rfm_var_spec v = { .struct_size = sizeof(v), .type = RFM_TYPE_F64, .name = "x",
+				  .offset = RFM_OFFSET_AUTO, .digits = 18 };
+	assert_int_equal(rfm_layout_add_var(l, "a", &v), RFM_EINVAL);
+	v.digits = 6;
+	assert_int_equal(rfm_layout_add_var(l, "a", &v), 0);
+	rfm_layout_free(l);
+}
+
 /* The list: overlaps, bounds, misalignment, duplicates, types, writers. */
 static void test_validation_reports_every_problem(void **state)
 {
@@ -458,6 +521,7 @@ int main(void)
 		cmocka_unit_test(test_built_in_code),
 		cmocka_unit_test(test_info_arguments),
 		cmocka_unit_test(test_heartbeat_table_kept_free),
+		cmocka_unit_test(test_digits),
 	};
 
 	return cmocka_run_group_tests_name("layout-parse", tests, NULL, NULL);

@@ -17,6 +17,9 @@ function seconds(s) {
 	return s < 1 ? (s * 1000).toFixed(1) + " ms" : s.toFixed(2) + " s";
 }
 
+// A node that runs no health monitor is attached, but nothing says it works.
+const NODE_STATES = { up: "up", no_heartbeat: "attached, no heartbeat", down: "down" };
+
 function showNodes(nodes) {
 	const body = document.querySelector("#nodes tbody");
 	body.replaceChildren();
@@ -24,7 +27,7 @@ function showNodes(nodes) {
 		const row = body.insertRow();
 		row.dataset.node = n.id;
 		cell(row, n.id + (n.self ? " (this server)" : ""));
-		cell(row, n.up ? "up" : "down", n.up ? "up" : "down");
+		cell(row, NODE_STATES[n.state] || n.state, "state " + n.state);
 		cell(row, n.incarnation, "num");
 		cell(row, n.heartbeat_period_s ? seconds(n.heartbeat_age_s) : "no heartbeat", "num");
 		cell(row, n.heartbeat_period_s ? seconds(n.heartbeat_period_s) : "-", "num");
@@ -130,25 +133,192 @@ function range(v) {
 	return (v.min === undefined ? "" : v.min) + " .. " + (v.max === undefined ? "" : v.max);
 }
 
-// What never changes about a variable (type, unit, min, max), by name:
-// read once from /api/vars; the snapshots carry name, value, out_of_range.
+// What never changes about a variable (type, unit, min, max, writer), by
+// name: read once from /api/vars; the snapshots carry name, value,
+// out_of_range and state.
 let varInfo = {};
 
-function showVars(vars) {
+// A float with the layout's significant digits (digits:), 4 by default
+// (69.21959654547298 -> 69.22), so that values do not jitter in their
+// last digits at 10 Hz; integers as they are.
+function formatNumber(x, type, digits) {
+	if (typeof x !== "number")
+		return String(x);
+	if (type !== "f32" && type !== "f64")
+		return String(x);
+	const d = digits || 4;
+	const a = Math.abs(x);
+	if (a !== 0 && (a >= 1e9 || a < 1e-4))
+		return x.toExponential(d - 1);
+	if (a >= 10 ** d)
+		return x.toFixed(0);
+	return String(Number(x.toPrecision(d)));
+}
+
+function formatValue(v, type, digits) {
+	if (v === null || v === undefined)
+		return "-";
+	return formatNumber(v, type, digits);
+}
+
+// A small line of @values in an SVG of @cls (sparkline or trend).
+function polyline(values, cls, w, h) {
+	const svg = svgElement("svg", { viewBox: `0 0 ${w} ${h}`, class: cls,
+					preserveAspectRatio: "none" });
+	const nums = values.filter(x => typeof x === "number");
+	if (nums.length < 1)
+		return svg;
+	const lo = Math.min(...nums), hi = Math.max(...nums), span = hi - lo || 1;
+	const step = values.length > 1 ? w / (values.length - 1) : 0;
+	const pts = values.map((x, i) => typeof x === "number" ?
+		`${(i * step).toFixed(1)},${(h - 2 - (x - lo) / span * (h - 4)).toFixed(1)}` : null)
+		.filter(p => p);
+	svg.appendChild(svgElement("polyline", { points: pts.join(" ") }));
+	return svg;
+}
+
+// Arrays longer than this are shown collapsed: count, range and a sparkline.
+const ARRAY_SHOWN = 8;
+const openArrays = new Set();
+
+function arrayCell(td, v) {
+	if (v.value.length <= ARRAY_SHOWN) {
+		td.textContent = v.value.map(x => formatValue(x, v.type, v.digits)).join(", ");
+		return;
+	}
+	const nums = v.value.filter(x => typeof x === "number");
+	const open = openArrays.has(v.name);
+	const summary = document.createElement("span");
+	summary.className = "array-summary";
+	const range = nums.length ? ", " + formatValue(Math.min(...nums), v.type, v.digits) + " .. " +
+		formatValue(Math.max(...nums), v.type, v.digits) : "";
+	summary.append(`${open ? "\u25be" : "\u25b8"} ${v.value.length} values${range} `,
+		       polyline(v.value, "spark", 120, 20));
+	td.appendChild(summary);
+	if (open) {
+		const full = document.createElement("div");
+		full.className = "array-values";
+		full.textContent = v.value.map(x => formatValue(x, v.type, v.digits)).join(", ");
+		td.appendChild(full);
+	}
+}
+
+// The last minute of every numeric scalar, for its trend (click its value).
+const TREND_MS = 60000;
+const trendHistory = {};
+const openTrends = new Set();
+
+function remember(name, value, now) {
+	if (typeof value !== "number")
+		return;
+	const h = trendHistory[name] || (trendHistory[name] = []);
+	h.push([now, value]);
+	while (h.length && h[0][0] < now - TREND_MS)
+		h.shift();
+}
+
+function trendRow(body, v) {
+	const row = body.insertRow();
+	row.className = "trend";
+	row.dataset.trend = v.name;
+	const td = row.insertCell();
+	td.colSpan = 6;
+	const h = trendHistory[v.name] || [];
+	const values = h.map(p => p[1]);
+	td.appendChild(polyline(values, "trend", 600, 80));
+	const nums = values.length ? values : [0];
+	const caption = document.createElement("div");
+	caption.className = "trend-caption";
+	caption.textContent = `last ${Math.round((h.length ? h[h.length - 1][0] - h[0][0] : 0) / 1000)} s: ` +
+		`${values.length} samples, min ${formatValue(Math.min(...nums), v.type, v.digits)}, ` +
+		`max ${formatValue(Math.max(...nums), v.type, v.digits)}`;
+	td.appendChild(caption);
+}
+
+// The table is redrawn with every snapshot, so a click is taken on the
+// pointer going down (a click's down and up may land on two redraws), on
+// the table body, which stays.
+let lastVars = [];
+
+function toggleVar(e) {
+	const td = e.target.closest("td.value");
+	const row = td && td.closest("tr[data-name]");
+	if (!row)
+		return;
+	const name = row.dataset.name;
+	const set = Array.isArray((lastVars.find(v => v.name === name) || {}).value) ? openArrays
+										      : openTrends;
+	if (set.has(name))
+		set.delete(name);
+	else
+		set.add(name);
+	showVars(lastVars, false);
+}
+
+function showVars(vars, fresh = true) {
 	const body = document.querySelector("#vars tbody");
+	lastVars = vars;
+	const now = Date.now();
 	body.replaceChildren();
 	for (const snap of vars) {
 		const v = Object.assign({}, varInfo[snap.name] || {}, snap);
+		if (fresh)
+			remember(v.name, v.value, now);
 		const row = body.insertRow();
 		row.dataset.name = v.name;
+		row.dataset.state = v.state;
+		const classes = [];
 		if (v.out_of_range)
-			row.className = "out-of-range";
+			classes.push("out-of-range");
+		if (v.state === "stale")
+			classes.push("stale");
+		row.className = classes.join(" ");
 		cell(row, v.name);
-		const value = Array.isArray(v.value) ? v.value.join(", ") : String(v.value);
-		cell(row, value, "num value" + (v.out_of_range ? " out-of-range" : ""));
+		const td = cell(row, "", "num value" + (v.out_of_range ? " out-of-range" : ""));
+		if (Array.isArray(v.value)) {
+			arrayCell(td, v);
+			td.title = "click: all values";
+		} else {
+			td.textContent = formatValue(v.value, v.type, v.digits);
+			td.title = "click: the last minute";
+		}
 		cell(row, v.unit || "");
 		cell(row, range(v));
+		cell(row, v.writer === undefined ? "-" : v.writer, "num writer");
+		cell(row, v.state === "stale" ? "stale (writer down)" : "fresh", "freshness");
+		if (openTrends.has(v.name) && !Array.isArray(v.value))
+			trendRow(body, v);
 	}
+}
+
+// The strip at the top: what needs an operator, or that nothing does.
+function showAlarms(snap) {
+	const strip = document.getElementById("alarms");
+	const alarms = [];
+	const down = snap.nodes.filter(n => n.state === "down").map(n => n.id);
+	if (down.length)
+		alarms.push(["nodes-down", "bad", `${down.length} node${down.length > 1 ? "s" : ""} down: ${down.join(", ")}`]);
+	const out = snap.vars.filter(v => v.out_of_range).map(v => v.name);
+	if (out.length)
+		alarms.push(["out-of-range", "bad", `${out.length} out of range: ${out.join(", ")}`]);
+	const stale = snap.vars.filter(v => v.state === "stale").map(v => v.name);
+	if (stale.length)
+		alarms.push(["stale", "warn", `${stale.length} stale: ${stale.join(", ")}`]);
+	const st = snap.stats;
+	if (st.overflows || st.dropped)
+		alarms.push(["overflows", "warn", `event records lost: ${st.overflows} overflows, ${st.dropped} dropped`]);
+	const holding = (snap.rings || []).filter(r => r.ring && r.ring.consumers.some(c => c.holding || c.dead));
+	if (holding.length)
+		alarms.push(["rings", "warn", `ring consumers holding or dead: ${holding.map(r => r.region).join(", ")}`]);
+	if (!alarms.length)
+		alarms.push(["none", "ok", "no alarms"]);
+	strip.replaceChildren(...alarms.map(([key, cls, text]) => {
+		const span = document.createElement("span");
+		span.className = "alarm " + cls;
+		span.dataset.alarm = key;
+		span.textContent = text;
+		return span;
+	}));
 }
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -164,7 +334,23 @@ function label(ns) {
 	return ns >= 1e6 ? (ns / 1e6).toFixed(1) + " ms" : ns >= 1e3 ? (ns / 1e3).toFixed(1) + " us" : ns + " ns";
 }
 
-// Bars of the non-empty span of the histogram, scaled to the largest count.
+// The value at quantile @q: the upper edge of the bin holding that rank
+// (what the file says to within one bin).
+function quantile(bins, total, q) {
+	let seen = 0;
+	const rank = Math.max(1, Math.ceil(q * total));
+	for (let i = 0; i < bins.length; i++) {
+		seen += bins[i].count;
+		if (seen >= rank)
+			return i;
+	}
+	return bins.length - 1;
+}
+
+const PERCENTILES = [["P50", 0.5], ["P99", 0.99], ["P99.9", 0.999]];
+
+// Bars of the non-empty span of the histogram, scaled to the largest count,
+// with a count axis, latency labels and the P50/P99/P99.9 lines.
 function showHist(bins) {
 	let first = bins.findIndex(b => b.count > 0);
 	let last = bins.length - 1 - [...bins].reverse().findIndex(b => b.count > 0);
@@ -172,28 +358,63 @@ function showHist(bins) {
 		return;
 	const shown = bins.slice(first, last + 1);
 	const max = Math.max(...shown.map(b => b.count));
-	const W = 600, H = 200, bottom = 20;
+	const total = shown.reduce((a, b) => a + b.count, 0);
+	const W = 600, H = 220, left = 50, bottom = 34, top = 16;
+	const plotW = W - left - 5, plotH = H - bottom - top;
 	const svg = svgElement("svg", { viewBox: `0 0 ${W} ${H}`, role: "img",
 					"data-bins": shown.length });
-	const w = W / shown.length;
+	const w = plotW / shown.length;
 	shown.forEach((b, i) => {
-		const h = b.count / max * (H - bottom - 5);
-		const r = svgElement("rect", { x: i * w + 1, y: H - bottom - h, width: Math.max(w - 2, 1),
-					       height: h });
+		const h = b.count / max * plotH;
+		const r = svgElement("rect", { x: left + i * w + 1, y: top + plotH - h,
+					       width: Math.max(w - 2, 1), height: h });
 		const title = svgElement("title", {});
 		title.textContent = `${label(b.low_ns)}..${label(b.high_ns)}: ${b.count}`;
 		r.appendChild(title);
 		svg.appendChild(r);
 	});
-	const lo = svgElement("text", { x: 2, y: H - 5 });
-	lo.textContent = label(shown[0].low_ns);
-	const hi = svgElement("text", { x: W - 2, y: H - 5, "text-anchor": "end" });
-	hi.textContent = label(shown[shown.length - 1].high_ns);
-	svg.append(lo, hi);
+	const text = (x, y, s, attrs) => {
+		const e = svgElement("text", Object.assign({ x, y }, attrs || {}));
+		e.textContent = s;
+		svg.appendChild(e);
+		return e;
+	};
+	// The count axis: 0, half and the largest count.
+	svg.appendChild(svgElement("line", { class: "axis", x1: left, y1: top, x2: left, y2: top + plotH }));
+	svg.appendChild(svgElement("line", { class: "axis", x1: left, y1: top + plotH, x2: W - 5, y2: top + plotH }));
+	for (const c of [0, Math.round(max / 2), max])
+		text(left - 4, top + plotH - c / max * plotH + 3, String(c),
+		     { "text-anchor": "end", class: "y-tick" });
+	text(2, top - 4, "count", { class: "y-title" });
+	text(left, H - bottom + 14, label(shown[0].low_ns), { class: "x-tick" });
+	text(W - 5, H - bottom + 14, label(shown[shown.length - 1].high_ns),
+	     { "text-anchor": "end", class: "x-tick" });
+	text(left + plotW / 2, H - 4, "round-trip latency", { "text-anchor": "middle", class: "x-title" });
+	const said = [];
+	PERCENTILES.forEach(([name, q], k) => {
+		const i = quantile(shown, total, q);
+		const x = left + (i + 0.5) * w;
+		svg.appendChild(svgElement("line", { class: "pct", "data-pct": name, x1: x, y1: top,
+						     x2: x, y2: top + plotH }));
+		text(x + 3, top + 10 + k * 11, `${name} ${label(shown[i].high_ns)}`, { class: "pct" });
+		said.push(`${name} <= ${label(shown[i].high_ns)}`);
+	});
 	document.getElementById("hist").replaceChildren(svg);
+	const p = document.getElementById("percentiles");
+	p.className = "";
+	p.textContent = `${said.join(", ")} (${total} round trips)`;
+}
+
+function showServer(info) {
+	document.getElementById("info-network").textContent = info.network;
+	document.getElementById("info-layout").textContent = info.layout === null ? "none" : info.layout;
+	document.getElementById("info-host").textContent = info.host;
+	document.title = "rfm serve: " + info.host + " " + info.network;
 }
 
 function start() {
+	document.querySelector("#vars tbody").addEventListener("pointerdown", toggleVar);
+	fetch("/api/server").then(r => r.json()).then(showServer);
 	fetch("/api/vars").then(r => r.json()).then(r => {
 		for (const v of r.vars)
 			varInfo[v.name] = v;
@@ -202,10 +423,29 @@ function start() {
 	fetch("/api/hist").then(r => r.json()).then(h => showHist(h.bins));
 }
 
+function clock(ms) {
+	return new Date(ms).toLocaleTimeString("en-GB", { hour12: false });
+}
+
+// When the stream stops, everything on the page is as old as the last
+// snapshot: say so over all of it rather than leave nodes green.
+let lastSnapshotMs = null;
+
+function disconnected(yes) {
+	const banner = document.getElementById("disconnected");
+	document.body.classList.toggle("disconnected", yes);
+	banner.hidden = !yes;
+	banner.textContent = yes ? "disconnected, data from " +
+		(lastSnapshotMs === null ? "no snapshot yet" : clock(lastSnapshotMs)) : "";
+}
+
 function listen() {
 	const status = document.getElementById("status");
 	const events = new EventSource("/api/events");
 	events.addEventListener("snapshot", e => {
+		lastSnapshotMs = Date.now();
+		disconnected(false);
+		document.getElementById("info-updated").textContent = clock(lastSnapshotMs);
 		const snap = JSON.parse(e.data);
 		showNodes(snap.nodes);
 		showStats(snap.stats);
@@ -213,12 +453,14 @@ function listen() {
 		showRecords(snap.stats.records);
 		showVars(snap.vars);
 		showRings(snap.rings);
+		showAlarms(snap);
 		status.textContent = "live";
 		status.className = "status live";
 	});
 	events.onerror = () => {
 		status.textContent = "connection lost, retrying";
 		status.className = "status lost";
+		disconnected(true);
 	};
 }
 

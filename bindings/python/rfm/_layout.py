@@ -351,6 +351,14 @@ class Table:
             self._vars[name] = var
         return var
 
+    def stale(self, name):
+        """Whether variable ``name``'s value is stale: its writer (its region's
+        writer node) is detached or its heartbeat stopped (rfm_var_stale())."""
+        ret = _swig.rfm_var_stale(self.node._h, self.var(name)._h)
+        if ret < 0:
+            raise _errors._make(ret, _swig.rfm_last_error())
+        return bool(ret)
+
     def record(self, name):
         """The :class:`Record` ``name`` ("region.record")."""
         rec = self._records.get(name)

@@ -315,3 +315,16 @@ def test_closing_the_node_wakes_a_record_wait(name, layout):
     node.close()
     t.join(timeout=60)
     assert not t.is_alive() and len(outcome) == 1
+
+
+def test_stale_follows_the_writer(name, layout):
+    """Table.stale(): a variable is stale while its region's writer is away."""
+    with rfm.open(f"shm:{name}?node=1&size={WINDOW}") as n1:
+        t1 = n1.attach_layout(layout)
+        assert t1.stale("b.ack") is False       # node 1 writes b: attached
+        assert t1.stale("a.u32v") is True       # node 0 writes a: not attached
+        with rfm.open(f"shm:{name}?node=0&size={WINDOW}"):
+            assert t1.stale("a.u32v") is False
+        assert t1.stale("a.u32v") is True
+        with pytest.raises(rfm.NotFound):
+            t1.stale("a.nope")
