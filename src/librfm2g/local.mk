@@ -8,7 +8,9 @@
 noinst_LTLIBRARIES += src/librfm2g/librfm2g-core.la
 src_librfm2g_librfm2g_core_la_SOURCES = \
 	src/librfm2g/compat.h \
-	src/librfm2g/handle.c \
+	src/librfm2g/registry.c \
+	src/librfm2g/views.c \
+	src/librfm2g/release.c \
 	src/librfm2g/events.c \
 	src/librfm2g/callbacks.c \
 	src/librfm2g/memory.c \
@@ -16,7 +18,7 @@ src_librfm2g_librfm2g_core_la_SOURCES = \
 	src/librfm2g/controls.c \
 	src/librfm2g/window.c \
 	src/librfm2g/regs.c \
-	src/librfm2g/views.c \
+	src/librfm2g/open.c \
 	src/librfm2g/errlist.c
 src_librfm2g_librfm2g_core_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/include/rfm2g \
 	-I$(top_srcdir)/src

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * RFM2gOpen / RFM2gClose, the registry of open handles, and the rule that
- * turns an RFM2g device path into a librfm URI:
+ * RFM2gOpen / RFM2gClose, and the rule that turns an RFM2g device path
+ * into a librfm URI:
  *
  *  1. $RFM_URI set and not empty: that URI, whatever the path;
  *  2. a path that is already a librfm URI (shm:, dev:, rfm2g:): itself;
@@ -24,6 +24,9 @@
  * the same URI join the same node. The registry lookup, rfm_open() and the
  * listing of the new handle happen under one lock (open_lock): two threads
  * opening at once cannot both miss each other and claim two ids.
+ *
+ * The top of librfm2g's stack: no other file calls into this one. The
+ * registry is registry.c; a handle is freed by release.c.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -33,10 +36,8 @@
 
 #include "librfm2g/compat.h"
 
-static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 /* Serialises whole opens: lookup of a shared node, rfm_open(), listing. */
 static pthread_mutex_t open_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct rfm2g_compat *registry;
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 
 /*
@@ -44,93 +45,15 @@ static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
  * usable (librfm keeps the parent's node ids), but no dispatcher thread or
  * waiter came along, and a lock another thread held would stay held.
  */
-static void init_cond(pthread_cond_t *cond)
-{
-	pthread_condattr_t ca;
-
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);	/* timed waits use it */
-	pthread_cond_init(cond, &ca);
-	pthread_condattr_destroy(&ca);
-}
-
 static void forget_threads_in_child(void)
 {
-	pthread_mutex_init(&registry_lock, NULL);
 	pthread_mutex_init(&open_lock, NULL);
-	for (struct rfm2g_compat *h = registry; h; h = h->next) {
-		pthread_mutex_init(&h->lock, NULL);
-		init_cond(&h->cond);	/* its waiters were the parent's threads */
-		h->refs = 0;
-		h->taking = false;
-		h->routed = false;	/* librfm's dispatcher did not come along either */
-		h->cb_running = 0;
-		for (unsigned int i = 0; i < RFM2G_COMPAT_NEVENTS; i++) {
-			h->ev[i].waiting = false;
-			h->ev[i].cb_set = false;
-			h->ev[i].cb = NULL;
-			h->pub.callbackInfo[i].Callback = NULL;
-		}
-	}
+	rfm2g__registry_forget_threads();
 }
 
 static void install_atfork(void)
 {
 	pthread_atfork(NULL, NULL, forget_threads_in_child);
-}
-
-RFM2G_STATUS rfm2g__get(RFM2GHANDLE rh, struct rfm2g_compat **out)
-{
-	struct rfm2g_compat *h;
-
-	*out = NULL;
-	if (!rh)
-		return RFM2G_NULL_DESCRIPTOR;
-	pthread_mutex_lock(&registry_lock);
-	for (h = registry; h; h = h->next)
-		if (&h->pub == rh)
-			break;
-	if (h) {
-		pthread_mutex_lock(&h->lock);
-		h->refs++;
-		pthread_mutex_unlock(&h->lock);
-	}
-	pthread_mutex_unlock(&registry_lock);
-	if (!h)
-		return RFM2G_BAD_PARAMETER_1;
-	*out = h;
-	return RFM2G_SUCCESS;
-}
-
-RFM2G_STATUS rfm2g__get_arg(RFM2GHANDLE rh, bool arg_ok, RFM2G_STATUS bad,
-			    struct rfm2g_compat **h)
-{
-	RFM2G_STATUS st = rfm2g__get(rh, h);
-
-	if (st == RFM2G_SUCCESS && !arg_ok) {
-		rfm2g__put(*h);
-		*h = NULL;
-		st = bad;
-	}
-	return st;
-}
-
-void rfm2g__put(struct rfm2g_compat *h)
-{
-	pthread_mutex_lock(&h->lock);
-	h->refs--;
-	rfm2g__views_refresh_locked(h);	/* the register views show every call's effect */
-	if (h->closing)
-		pthread_cond_broadcast(&h->cond);
-	pthread_mutex_unlock(&h->lock);
-}
-
-void rfm2g__put_wake(struct rfm2g_compat *h)
-{
-	pthread_mutex_lock(&h->lock);
-	pthread_cond_broadcast(&h->cond);
-	pthread_mutex_unlock(&h->lock);
-	rfm2g__put(h);
 }
 
 static bool has_scheme(const char *s)
@@ -219,20 +142,13 @@ static bool has_param(const char *uri, const char *name)
  */
 static void share_node(const char *uri, char *out, size_t len)
 {
-	struct rfm2g_compat *h;
 	char sep = strchr(uri, '?') ? '&' : '?';
-	int node = -1;
+	int node;
 
 	snprintf(out, len, "%s", uri);
 	if (strncmp(uri, "shm:", 4) || has_param(uri, "shared"))
 		return;		/* an explicit shared= is the user's choice */
-	pthread_mutex_lock(&registry_lock);
-	for (h = registry; h; h = h->next)
-		if (!strcmp(h->uri, uri)) {
-			node = h->pub.Config.NodeId;
-			break;
-		}
-	pthread_mutex_unlock(&registry_lock);
+	node = rfm2g__registry_node_of(uri);
 	if (has_param(uri, "node"))
 		snprintf(out, len, "%s%cshared=1", uri, sep);
 	else if (node >= 0)
@@ -337,7 +253,7 @@ STDRFM2GCALL RFM2gOpen(char *DevicePath, RFM2GHANDLE *rh)
 	h->size = size;
 	snprintf(h->uri, sizeof(h->uri), "%s", uri);
 	pthread_mutex_init(&h->lock, NULL);
-	init_cond(&h->cond);
+	rfm2g__init_cond(&h->cond);
 	h->dma_threshold = 0xFFFFFFFFu;
 	h->pub.fd = h->board ? h->board->descriptor(h->node) : 1;
 	if (!h->board)
@@ -348,54 +264,22 @@ STDRFM2GCALL RFM2gOpen(char *DevicePath, RFM2GHANDLE *rh)
 	}
 	h->pub.struct_id = RFM2G_COMPAT_STRUCT_ID;
 
-	pthread_mutex_lock(&registry_lock);
-	h->next = registry;
-	registry = h;
-	pthread_mutex_unlock(&registry_lock);
+	rfm2g__registry_add(h);
 	pthread_mutex_unlock(&open_lock);
 	*rh = &h->pub;
 	return RFM2G_SUCCESS;
 }
 
-void rfm2g__destroy(struct rfm2g_compat *h)
-{
-	/*
-	 * A mapping from RFM2gUserMemory() outlives RFM2gClose() with the
-	 * vendor driver, so the window stays attached until the process exits
-	 * rather than leave the program a dangling pointer.
-	 */
-	if (h->maps == 0) {
-		rfm_close(h->node);	/* after the dispatcher's last call of callbacks.c */
-	} else {
-		/* The node stays; its records must no longer reach this handle. */
-		if (h->routed)
-			rfm__event_route(h->node, NULL, NULL);
-		rfm_event_disable(h->node, RFM_EVENT_MASK_NETWORK);
-	}
-	rfm2g__views_release(h);
-	h->pub.struct_id = 0;
-	pthread_cond_destroy(&h->cond);
-	pthread_mutex_destroy(&h->lock);
-	free(h);
-}
-
 STDRFM2GCALL RFM2gClose(RFM2GHANDLE *rh)
 {
-	struct rfm2g_compat *h, **pp;
+	struct rfm2g_compat *h;
 	bool deferred, self;
 
 	if (!rh)
 		return RFM2G_BAD_PARAMETER_1;
 	if (!*rh)
 		return RFM2G_NULL_DESCRIPTOR;
-	pthread_mutex_lock(&registry_lock);
-	for (pp = &registry; *pp; pp = &(*pp)->next)
-		if (&(*pp)->pub == *rh)
-			break;
-	h = *pp;
-	if (h)
-		*pp = h->next;	/* new calls on it now fail */
-	pthread_mutex_unlock(&registry_lock);
+	h = rfm2g__registry_remove(*rh);	/* new calls on it now fail */
 	if (!h)
 		return RFM2G_BAD_PARAMETER_1;
 
