@@ -42,6 +42,8 @@
 #define RFM2G_COMPAT_BOARD_REVISION 0x8Cu
 #define RFM2G_COMPAT_PCI_REVISION 0x01u
 #define RFM2G_COMPAT_PLX_REVISION 0xACu
+/* An emulated board a URI does not size: the smallest 5565 (64, 128, 256 MiB). */
+#define RFM2G_COMPAT_BOARD_SIZE "64M"
 /* Bytes of the PLX register view (BAR0 of a 5565). */
 #define RFM2G_COMPAT_CFG_SIZE 512u
 #define RFM2G_COMPAT_NEVENTS ((unsigned int) RFM2GEVENT_LAST)

@@ -155,6 +155,28 @@ static void share_node(const char *uri, char *out, size_t len)
 		snprintf(out, len, "%s%cnode=%d&shared=1", uri, sep, node);
 }
 
+/*
+ * Open @uri, a new emulated network (shm:, dds:) the size of a real
+ * board: a 5565 has 64, 128 or 256 MiB and programs use fixed offsets up
+ * to its end, so a URI without size= gets the smallest, 64 MiB. A network
+ * that exists with another size (made by the rfm tool, say) is joined as
+ * it is: its size is refused (RFM_ESIZE), and the URI as written opens.
+ */
+static int open_board(const char *uri, rfm_node **node)
+{
+	char sized[640];
+	int r;
+
+	if ((strncmp(uri, "shm:", 4) && strncmp(uri, "dds:", 4)) || has_param(uri, "size"))
+		return rfm_open(uri, node);
+	snprintf(sized, sizeof(sized), "%s%csize=%s", uri, strchr(uri, '?') ? '&' : '?',
+		 RFM2G_COMPAT_BOARD_SIZE);
+	r = rfm_open(sized, node);
+	if (r == RFM_ESIZE)
+		r = rfm_open(uri, node);
+	return r;
+}
+
 static void fill_config(struct rfm2g_compat *h, const char *path, int unit)
 {
 	RFM2GCONFIG *c = &h->pub.Config;
@@ -200,6 +222,20 @@ static void say_why(const char *path, const char *uri, const char *reason)
 			   "/proc/rfm2g there either; see docs/rfm2g-migration.md]" : "");
 }
 
+/*
+ * An emulated board that /dev/shm cannot hold: the two fixes, in the terms
+ * of an RFM2g program's user (the program itself is not changed).
+ */
+static void say_room(const char *uri)
+{
+	fprintf(stderr, "librfm2g: an emulated RFM2g board is 64 MiB (size=%s) unless its URI says "
+		"otherwise (size=64M, 128M or 256M as the 5565 models; smaller for tests): "
+		"either name a smaller one, e.g. RFM_URI='%.*s?size=16M', or give /dev/shm "
+		"room for the board (docker run --shm-size=128m; mount -o remount,size=... "
+		"/dev/shm)\n", RFM2G_COMPAT_BOARD_SIZE,
+		(int) strcspn(uri, "?"), uri);
+}
+
 STDRFM2GCALL RFM2gOpen(char *DevicePath, RFM2GHANDLE *rh)
 {
 	char uri[512], shared[600];
@@ -224,12 +260,14 @@ STDRFM2GCALL RFM2gOpen(char *DevicePath, RFM2GHANDLE *rh)
 		return RFM2G_LOW_MEMORY;
 	pthread_mutex_lock(&open_lock);
 	share_node(uri, shared, sizeof(shared));
-	r = rfm_open(shared, &h->node);
+	r = open_board(shared, &h->node);
 	if (r == 0)
 		r = rfm_mem_map(h->node, &base, &size);
 	if (r != 0) {
 		pthread_mutex_unlock(&open_lock);
 		say_why(DevicePath, uri, rfm_last_error());
+		if (r == RFM_ENOSPC)
+			say_room(uri);
 		if (h->node)
 			rfm_close(h->node);
 		free(h);

@@ -65,6 +65,42 @@ static void t_open_args(void **state)
 	assert_st(RFM2gClose(&h), RFM2G_SUCCESS);
 }
 
+/*
+ * A new network opened through librfm2g is a 5565's 64 MiB, by RFM_URI or
+ * as the device path: offsets up to its end work, 0x03000000 among them.
+ * One that exists (setup made net at 1 MiB) is joined at its size.
+ */
+static void t_default_board(void **state)
+{
+	struct harness_network fresh;
+	RFM2GHANDLE a = NULL, b = NULL, c = NULL;
+	RFM2G_UINT32 size = 0, v = 0;
+
+	(void) state;
+	harness_network_new(&fresh, 0);
+	setenv("RFM_URI", fresh.uri, 1);
+	assert_st(RFM2gOpen((char *) "/dev/rfm2g0", &a), RFM2G_SUCCESS);
+	unsetenv("RFM_URI");
+	assert_st(RFM2gSize(a, &size), RFM2G_SUCCESS);
+	assert_int_equal(size, 64u << 20);
+	assert_st(RFM2gPoke32(a, 0x03000000u, 0x5A5A0300u), RFM2G_SUCCESS);
+	assert_st(RFM2gPoke32(a, (64u << 20) - 4, 0x5A5A03FCu), RFM2G_SUCCESS);
+	/* The same network by its URI as device path: the same board. */
+	assert_st(RFM2gOpen((char *) fresh.uri, &b), RFM2G_SUCCESS);
+	assert_st(RFM2gPeek32(b, 0x03000000u, &v), RFM2G_SUCCESS);
+	assert_int_equal(v, 0x5A5A0300u);
+	assert_st(RFM2gPeek32(b, (64u << 20) - 4, &v), RFM2G_SUCCESS);
+	assert_int_equal(v, 0x5A5A03FCu);
+	assert_st(RFM2gClose(&b), RFM2G_SUCCESS);
+	assert_st(RFM2gClose(&a), RFM2G_SUCCESS);
+	harness_network_destroy(&fresh);
+	/* net exists at 1 MiB: joined as it is, not refused for its size. */
+	assert_st(RFM2gOpen((char *) net.uri, &c), RFM2G_SUCCESS);
+	assert_st(RFM2gSize(c, &size), RFM2G_SUCCESS);
+	assert_int_equal(size, NET_SIZE);
+	assert_st(RFM2gClose(&c), RFM2G_SUCCESS);
+}
+
 /* $RFM_URI wins over any device path; a second open shares the node id. */
 static void t_env_uri(void **state)
 {
@@ -480,6 +516,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(t_errmsg, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_open_args, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_env_uri, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_default_board, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_bad_handles, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_config, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_transfer, setup, teardown),
