@@ -5,10 +5,11 @@
  *
  *  1. $RFM_URI set and not empty: that URI, whatever the path;
  *  2. a path that is already a librfm URI (shm:, dev:, rfm2g:): itself;
- *  3. /dev/rfm2gN or /dev/rfm2g/N: "rfm2g:PATH" when the device node
- *     exists (the vendor driver), else "dev:/dev/rfmN" when librfm's driver
- *     has that card (it lists them in /proc/rfm2g), else the emulated
- *     network "shm:rfm2gN";
+ *  3. /dev/rfm2gN or /dev/rfm2g/N, or board N's name on Windows
+ *     (\\.\rfm2gN) or VxWorks (/PCIRFM2G_N, RFM2G_N): "rfm2g:/dev/rfm2gN"
+ *     when that device node exists (the vendor driver), else
+ *     "dev:/dev/rfmN" when librfm's driver has that card (it lists them in
+ *     /proc/rfm2g), else the emulated network "shm:rfm2gN";
  *  4. /dev/rfmN that exists: "dev:PATH" (librfm's own driver);
  *  5. anything else: RFM2G_NO_RFM2G_BOARD.
  *
@@ -32,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "librfm2g/compat.h"
@@ -61,15 +63,18 @@ static bool has_scheme(const char *s)
 	return !strncmp(s, "shm:", 4) || !strncmp(s, "dev:", 4) || !strncmp(s, "rfm2g:", 6);
 }
 
-/* The unit number at the end of a device path ("/dev/rfm2g3" -> 3), or -1. */
-static int unit_of(const char *path, const char *prefix)
+/*
+ * The unit number at the end of a device path ("/dev/rfm2g3" -> 3), or -1;
+ * @nocase: the prefix in any case (Windows and VxWorks device names).
+ */
+static int unit_of(const char *path, const char *prefix, bool nocase)
 {
 	size_t n = strlen(prefix);
 	const char *p;
 	char *end;
 	long v;
 
-	if (strncmp(path, prefix, n))
+	if (nocase ? strncasecmp(path, prefix, n) : strncmp(path, prefix, n))
 		return -1;
 	p = path + n;
 	if (*p == '/')
@@ -82,14 +87,35 @@ static int unit_of(const char *path, const char *prefix)
 	return (int) v;
 }
 
+/*
+ * Board N of a vendor device path on any of GE's platforms, or -1: the
+ * same program, moved to Linux, finds the same board with no RFM_URI.
+ */
+static int vendor_unit(const char *path)
+{
+	static const struct {
+		const char *prefix;
+		bool nocase;
+	} names[] = {
+		{ "/dev/rfm2g", false },	/* Linux: /dev/rfm2gN, /dev/rfm2g/N (devfs) */
+		{ "\\\\.\\rfm2g", true },	/* Windows: \\.\rfm2gN (names have no case) */
+		{ "/PCIRFM2G_", true },		/* VxWorks: the PCI driver's device */
+		{ "RFM2G_", true },		/* VxWorks: the prefix of GE's samples */
+	};
+	int n;
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if ((n = unit_of(path, names[i].prefix, names[i].nocase)) >= 0)
+			return n;
+	return -1;
+}
+
 static bool resolve(const char *path, char *uri, size_t len, int *unit)
 {
 	const char *env = getenv("RFM_URI");
-	int n;
+	int n = vendor_unit(path);
 
-	*unit = 0;
-	if ((n = unit_of(path, "/dev/rfm2g")) >= 0)
-		*unit = n;
+	*unit = n >= 0 ? n : 0;
 	if (env && *env) {
 		snprintf(uri, len, "%s", env);
 		return strlen(env) < len;
@@ -99,20 +125,25 @@ static bool resolve(const char *path, char *uri, size_t len, int *unit)
 		return strlen(path) < len;
 	}
 	if (n >= 0) {
-		char card[32];
+		char card[32], node[32];
 
+		/* Another platform's name: the Linux vendor driver's node of that board. */
+		if (strncmp(path, "/dev/rfm2g", 10))
+			snprintf(node, sizeof(node), "/dev/rfm2g%d", n);
+		else
+			snprintf(node, sizeof(node), "%s", path);
 		/* librfm's driver lists its cards in /proc/rfm2g as units 0..n-1. */
 		snprintf(card, sizeof(card), "/dev/rfm%d", n);
-		if (access(path, F_OK) == 0)
-			snprintf(uri, len, "rfm2g:%s", path);
+		if (access(node, F_OK) == 0)
+			snprintf(uri, len, "rfm2g:%s", node);
 		else if (access(card, F_OK) == 0)
 			snprintf(uri, len, "dev:%s", card);
 		else
 			snprintf(uri, len, "shm:rfm2g%d", n);
 		return true;
 	}
-	if (unit_of(path, "/dev/rfm") >= 0 && access(path, F_OK) == 0) {
-		*unit = unit_of(path, "/dev/rfm");
+	if ((n = unit_of(path, "/dev/rfm", false)) >= 0 && access(path, F_OK) == 0) {
+		*unit = n;
 		snprintf(uri, len, "dev:%s", path);
 		return strlen(path) + 4 < len;
 	}
@@ -215,7 +246,7 @@ static void fill_config(struct rfm2g_compat *h, const char *path, int unit)
  */
 static void say_why(const char *path, const char *uri, const char *reason)
 {
-	bool emulated = uri && !strncmp(uri, "shm:", 4) && unit_of(path, "/dev/rfm2g") >= 0;
+	bool emulated = uri && !strncmp(uri, "shm:", 4) && vendor_unit(path) >= 0;
 
 	fprintf(stderr, "librfm2g: RFM2gOpen(\"%s\"): %s%s\n", path, reason,
 		emulated ? " [a vendor device path on an emulated board (shm:): there is no "

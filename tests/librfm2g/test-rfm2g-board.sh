@@ -5,7 +5,8 @@
 # (tests/librfm2g/rfm2g-util-session.c) passes on /dev/rfm2gN with no RFM_URI
 # and on an RFM_URI naming a new network (64 MiB), and on size=128M and
 # 256M; a program writes at 0x03000000; a network that exists with another
-# size is joined as it is; a /dev/shm too small for a board gets an error
+# size is joined as it is; programs from Windows and VxWorks build
+# unchanged and reach board N by their platforms' names; a /dev/shm too small for a board gets an error
 # that says how big /dev/shm is, what is needed and both fixes. Runs in a
 # private /dev/shm (a mount namespace: root only; skipped otherwise), so
 # the vendor names (shm:rfm2gN) cannot meet other programs' networks.
@@ -21,8 +22,10 @@ if [ "${RFM_TEST_BACKEND:-shm}" != shm ]; then
 	exit 77
 fi
 SESSION="$top_builddir/tests/librfm2g/rfm2g-util-session"
+WINDOWS="$top_builddir/tests/librfm2g/rfm2g-windows-style"
+VXWORKS="$top_builddir/tests/librfm2g/rfm2g-vxworks-style"
 RFM_TOOL="$top_builddir/tools/rfm"
-for f in "$SESSION" "$RFM_TOOL"; do
+for f in "$SESSION" "$WINDOWS" "$VXWORKS" "$RFM_TOOL"; do
 	if [ ! -x "$f" ]; then
 		echo "skipped: $f is not built (--enable-tools)"
 		exit 77
@@ -36,7 +39,7 @@ done
 
 work=$(mktemp -d) || exit 99
 trap 'rm -rf "$work"' EXIT
-export SESSION RFM_TOOL WORK="$work" UNIT="$unit"
+export SESSION WINDOWS VXWORKS RFM_TOOL WORK="$work" UNIT="$unit"
 
 unshare -m sh -ec '
 	mount --make-rprivate / 2>/dev/null || true
@@ -45,6 +48,11 @@ unshare -m sh -ec '
 	echo "== /dev/rfm2g$UNIT, no RFM_URI: shm:rfm2g$UNIT, 64 MiB"
 	"$SESSION" /dev/rfm2g$UNIT
 	test "$(stat -c %s /dev/shm/rfm-rfm2g$UNIT)" -gt $((64 << 20))
+	"$RFM_TOOL" -u shm:rfm2g$UNIT destroy
+	echo "== a Windows and a VxWorks program, unchanged, on board $UNIT by their names"
+	echo "$UNIT" | "$WINDOWS"
+	"$VXWORKS" "$UNIT"
+	test "$("$RFM_TOOL" -u shm:rfm2g$UNIT peek32 0x1004)" = "$(printf 0x%08x $((0x56580000 + UNIT)))"
 	"$RFM_TOOL" -u shm:rfm2g$UNIT destroy
 	echo "== RFM_URI naming a new network: 64 MiB"
 	RFM_URI=shm:site "$SESSION" /dev/rfm2g0
