@@ -77,6 +77,10 @@ tests_librfm2g_rfm2g_vxworks_style_CFLAGS = $(AM_CFLAGS) -Wno-missing-prototypes
 	-Wno-missing-variable-declarations
 TESTS += tests/librfm2g/test-rfm2g-board.sh
 EXTRA_DIST += tests/librfm2g/test-rfm2g-board.sh
+# make install DESTDIR= into a temporary root: static and shared links,
+# pkg-config --static, the CMake packages, man3 pages.
+TESTS += tests/librfm2g/test-rfm2g-installed.sh
+EXTRA_DIST += tests/librfm2g/test-rfm2g-installed.sh
 
 tests_librfm2g_test_rfm2g_cxx_SOURCES = tests/librfm2g/test-rfm2g-cxx.cc
 tests_librfm2g_test_rfm2g_cxx_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/include/rfm2g -DRFM2G_LINUX
