@@ -16,9 +16,16 @@
 
 top_builddir=$(pwd)
 top_srcdir=$(cd "${srcdir:-.}" && pwd) || exit 99
-CC=${CC:-cc}
+# The build's compiler and flags (a sanitizer build's programs need its
+# runtime, and its archive was compiled with it).
+make_var() {
+	sed -n "s/^$1 = //p" "$top_builddir/Makefile" | head -n 1
+}
+CC=$(make_var CC)
+CFLAGS=$(make_var CFLAGS)
+LDFLAGS=$(make_var LDFLAGS)
 
-for tool in "$CC" cmake pkg-config make realpath; do
+for tool in "${CC%% *}" cmake pkg-config make realpath; do
 	if ! command -v "$tool" >/dev/null; then
 		echo "skipped: $tool is not installed"
 		exit 77
@@ -59,9 +66,9 @@ src="$top_srcdir/tests/librfm2g/rfm2g-util-session.c"
 mkdir "$work/archive-only"
 cp "$archive" "$work/archive-only/"
 # The vendor way: -lrfm2g -lpthread, the archive found by -L.
-"$CC" -I"$inc" -DRFM2G_LINUX -o "$work/session-static" "$src" \
+$CC $CFLAGS -I"$inc" -DRFM2G_LINUX -o "$work/session-static" "$src" $LDFLAGS \
 	-L"$work/archive-only" -lrfm2g -lpthread || fail "static link with -lrfm2g -lpthread"
-"$CC" -I"$inc" -DRFM2G_LINUX -o "$work/session-shared" "$src" \
+$CC $CFLAGS -I"$inc" -DRFM2G_LINUX -o "$work/session-shared" "$src" $LDFLAGS \
 	-L"$lib" -Wl,-rpath-link,"$lib" -lrfm2g || fail "shared link with -lrfm2g"
 readelf -d "$work/session-static" | grep NEEDED
 readelf -d "$work/session-static" | grep -q 'NEEDED.*librfm' && fail "the static program needs a librfm"
@@ -82,7 +89,9 @@ for word in $libs; do
 done
 
 echo "== CMake: find_package(rfm) and find_package(rfm2g)"
-cmake -S "$top_srcdir/examples/rfm2g" -B "$work/cmake" -DCMAKE_C_COMPILER="$CC" \
+cmake_flags="-DCMAKE_C_COMPILER=$CC"
+cmake -S "$top_srcdir/examples/rfm2g" -B "$work/cmake" "$cmake_flags" \
+	-DCMAKE_C_FLAGS="$CFLAGS" -DCMAKE_EXE_LINKER_FLAGS="$LDFLAGS" \
 	-DCMAKE_PREFIX_PATH="$prefix" \
 	-DCMAKE_BUILD_RPATH="$lib" >"$work/cmake.log" 2>&1 ||
 	{ cat "$work/cmake.log"; fail "cmake configure"; }
@@ -111,7 +120,8 @@ int main(int argc, char **argv)
 	return v >> 16 == 0xa5a5u ? 0 : 1;	/* rfm2g-echo's pattern */
 }
 C
-cmake -S "$work/rfm" -B "$work/rfm/build" -DCMAKE_C_COMPILER="$CC" \
+cmake -S "$work/rfm" -B "$work/rfm/build" "$cmake_flags" \
+	-DCMAKE_C_FLAGS="$CFLAGS" -DCMAKE_EXE_LINKER_FLAGS="$LDFLAGS" \
 	-DCMAKE_PREFIX_PATH="$prefix" >>"$work/cmake.log" 2>&1 &&
 	cmake --build "$work/rfm/build" >>"$work/cmake.log" 2>&1 ||
 	{ cat "$work/cmake.log"; fail "cmake build with rfm::rfm"; }
