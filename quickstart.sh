@@ -62,8 +62,10 @@ DEMO_PACKAGES="build-essential autoconf automake autoconf-archive libtool pkg-co
 # curl asks rfm serve's API in the README's example (the README test runs it).
 # prometheus scrapes rfm serve in its tests; its promtool checks /metrics and
 # examples/prometheus/rfm-alerts.yml (tests/cli/test_serve_prometheus.py).
+# cmake builds examples/rfm2g against an installed tree with the CMake
+# packages (find_package(rfm), tests/librfm2g/test-rfm2g-installed.sh).
 TEST_PACKAGES="libcmocka-dev python3 python3-pytest python3-matplotlib clang
-	cyclonedds-dev cyclonedds-tools iproute2
+	cyclonedds-dev cyclonedds-tools iproute2 cmake
 	swig python3-dev tcl-dev valgrind doxygen bash-completion
 	linux-headers-amd64 linux-headers-6.12-amd64 linux-headers-rt-amd64 linux-headers-6.12-rt-amd64
 	linux-image-rt-amd64 linux-image-6.12-rt-amd64

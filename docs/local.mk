@@ -25,14 +25,31 @@ doc: docs/Doxyfile $(rfminclude_HEADERS:%=$(top_srcdir)/%) include/rfm/version.h
 	fi; \
 	echo "make doc: `ls doc/man/man3 | wc -l` man pages in doc/man/man3, HTML in doc/html/index.html"
 
-# librfm-dev ships the pages: `make install-doc` puts them under $(mandir)/man3
-# and $(docdir)/html (debian/rules runs both targets).
-install-doc: doc
+# `make install` installs the pages under $(mandir)/man3 and the HTML
+# under $(docdir)/html when configure found Doxygen (its summary says so),
+# as liburing and libgpiod install theirs; `make install-doc` does the same
+# by hand. doc/stamp keeps an install from running Doxygen again.
+doc/stamp: docs/Doxyfile $(rfminclude_HEADERS:%=$(top_srcdir)/%) include/rfm/version.h \
+		$(top_srcdir)/docs/man3-tidy.sh $(top_srcdir)/src/librfm.map
+	@$(MAKE) $(AM_MAKEFLAGS) doc && touch $@
+install-doc: doc/stamp
 	$(MKDIR_P) $(DESTDIR)$(mandir)/man3 $(DESTDIR)$(docdir)/html
 	$(INSTALL_DATA) doc/man/man3/*.3 $(DESTDIR)$(mandir)/man3/
 	cp -R doc/html/. $(DESTDIR)$(docdir)/html/
+uninstall-doc:
+	for f in doc/man/man3/*.3; do \
+		test -f "$$f" && rm -f "$(DESTDIR)$(mandir)/man3/`basename $$f`"; \
+	done; rm -rf "$(DESTDIR)$(docdir)/html"
+if HAVE_DOXYGEN
+doc_install_hook = install-doc
+doc_uninstall_hook = uninstall-doc
+endif
+install-data-local: $(doc_install_hook)
+# The only uninstall-local of the tree: also the static librfm2g.a's
+# (src/librfm2g/local.mk), since Automake takes one rule for it.
+uninstall-local: $(doc_uninstall_hook) uninstall-rfm2g-static
 
 clean-local: clean-doc
 clean-doc:
 	rm -rf doc doxygen-warnings.log
-.PHONY: doc install-doc clean-doc
+.PHONY: doc install-doc uninstall-doc clean-doc

@@ -58,6 +58,7 @@ src_librfm_la_SOURCES = \
 	src/private.c \
 	src/rt-internal.h \
 	src/rt-options.c \
+	src/rt-cpus.c \
 	src/rt-thread.c \
 	src/mem-lock.c
 # Internal headers are included by their path from src/ ("internal.h",

@@ -29,11 +29,20 @@ int rfm__fd_keep_off_std(int fd)
 	return moved;
 }
 
+/*
+ * RFM_NO_DDS_BACKEND: the copy of the core inside the static librfm2g.a,
+ * which must link with -lpthread alone, leaves out dds: (it needs Cyclone
+ * DDS's shared library; src/librfm2g/local.mk).
+ */
+#if defined(HAVE_DDS) && !defined(RFM_NO_DDS_BACKEND)
+#define WITH_DDS_BACKEND 1
+#endif
+
 static const struct rfm_backend_ops *const backends[] = {
 	&rfm__shm_ops,
 	&rfm__rfm2g_ops,
 	&rfm__dev_ops,
-#ifdef HAVE_DDS
+#ifdef WITH_DDS_BACKEND
 	&rfm__dds_ops,
 #endif
 };
@@ -46,8 +55,11 @@ static int find_backend(const struct rfm_uri *uri, const struct rfm_backend_ops 
 			return 0;
 		}
 	return rfm__error(RFM_ESCHEME, "%s: unknown scheme '%s:' (expected shm:, dev:, rfm2g:"
-#ifdef HAVE_DDS
+#ifdef WITH_DDS_BACKEND
 			  " or dds:)",
+#elif defined(HAVE_DDS)
+			  "; dds: is not in the static librfm2g.a: link the shared "
+			  "librfm2g for it)",
 #else
 			  " or, in a build with Cyclone DDS, dds:)",
 #endif

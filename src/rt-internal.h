@@ -51,6 +51,10 @@ int rfm__rt_thread_create(struct rfm_node *node, pthread_t *thread, void *(*fn)(
 			  void *arg, const char *what);
 /* Start and join a thread with @rt's attributes: 0, or the error it would get. */
 int rfm__rt_probe(const struct rfm_rt_opts *rt, const char *uri);
+/* rt-cpus.c: RFM_EINVAL naming the CPUs of @set this process cannot run on, and those it can. */
+int rfm__rt_check_cpus(const char *uri, const cpu_set_t *set);
+/* @set as a CPU list ("0-3,6") in @buf. */
+void rfm__rt_format_cpus(const cpu_set_t *set, char *buf, size_t size);
 
 /* ---- mem-lock.c ---- */
 

@@ -210,6 +210,8 @@ int rfm__rt_options(struct rfm_node *node, struct rfm_uri *uri,
 				  uri->text, node->ops->scheme);
 	if (!rt.mem_flags && rt.policy == RFM_RT_INHERIT && !rt.has_cpus)
 		return 0; /* nothing asked: node->rt stays NULL, the fast common case */
+	if (rt.has_cpus && (ret = rfm__rt_check_cpus(uri->text, &rt.cpus)))
+		return ret;
 	if ((rt.policy != RFM_RT_INHERIT || rt.has_cpus) && (ret = rfm__rt_probe(&rt, uri->text)))
 		return ret;
 	node->rt = malloc(sizeof(rt));

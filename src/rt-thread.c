@@ -52,16 +52,6 @@ static bool has_cap_sys_nice(void)
 	return yes;
 }
 
-static void describe_cpus(const cpu_set_t *set, char *buf, size_t size)
-{
-	size_t len = 0;
-
-	buf[0] = '\0';
-	for (int c = 0; c < CPU_SETSIZE && len + 8 < size; c++)
-		if (CPU_ISSET(c, set))
-			len += (size_t)snprintf(buf + len, size - len, "%s%d", len ? "," : "", c);
-}
-
 /* The error for pthread_create() failing with @err under @rt's attributes. */
 static int explain(const struct rfm_rt_opts *rt, const char *uri, const char *what, int err)
 {
@@ -94,7 +84,7 @@ static int explain(const struct rfm_rt_opts *rt, const char *uri, const char *wh
 		return rfm__error(RFM_EPERM, "%s: the %s thread may not take the policy asked: %s",
 				  uri, what, strerror(err));
 	if (err == EINVAL && rt->has_cpus) {
-		describe_cpus(&rt->cpus, cpus, sizeof(cpus));
+		rfm__rt_format_cpus(&rt->cpus, cpus, sizeof(cpus));
 		return rfm__error(RFM_EINVAL,
 				  "%s: the %s thread cannot run on CPUs %s: none of them is online "
 				  "and allowed to this process (see taskset -p %d and its cpuset)",

@@ -19,6 +19,30 @@ static const struct option system_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/*
+ * The CPUs to check must exist: an offline or absent CPU has nothing to
+ * report. Unlike ping --cpu they may lie outside this process's affinity
+ * (isolcpus= takes the isolated CPUs out of it, and those are the ones to
+ * check).
+ */
+static int check_online(struct cli *cli, const char *arg, const cpu_set_t *set)
+{
+	char line[256], bad[128];
+	cpu_set_t online, missing;
+
+	if (!rt_read_line("/sys/devices/system/cpu/online", line, sizeof(line)) ||
+	    rt_parse_cpu_list(line, &online))
+		return 0;	/* unknown: the checks say what they find */
+	CPU_XOR(&missing, set, &online);
+	CPU_AND(&missing, &missing, set);
+	if (!CPU_COUNT(&missing))
+		return 0;
+	rt_format_cpu_list(&missing, bad, sizeof(bad));
+	return cli_usage_error(cli, "--cpu '%s': %s %s %s not online; the online CPUs are %s", arg,
+			       CPU_COUNT(&missing) > 1 ? "CPUs" : "CPU", bad,
+			       CPU_COUNT(&missing) > 1 ? "are" : "is", line);
+}
+
 static int parse_scope(struct cli *cli, int argc, char **argv, struct check_scope *scope)
 {
 	int opt;
@@ -40,6 +64,9 @@ static int parse_scope(struct cli *cli, int argc, char **argv, struct check_scop
 		if (rt_parse_cpu_list(optarg, &scope->cpus) || !CPU_COUNT(&scope->cpus))
 			return cli_usage_error(cli, "--cpu '%s' is not a CPU list such as 1 or 0,2-3",
 					       optarg);
+		int ret = check_online(cli, optarg, &scope->cpus);
+		if (ret)
+			return ret;
 		scope->cpus_chosen = true;
 	}
 	int ret = cli_options_end(cli, opt, argc, argv, 0, 0);

@@ -74,9 +74,9 @@ static int read_option(struct cli *cli, int opt, const char *arg, struct ping *p
 		p->size = (uint32_t)v;
 		break;
 	case OPT_ECHO_CPU:
-		if (rt_parse_cpu_list(arg, &a->echo_cpus) || !CPU_COUNT(&a->echo_cpus))
-			return cli_usage_error(cli, "--echo-cpu '%s' is not a CPU list such as "
-					       "1 or 0,2-3", arg);
+		ret = rt_parse_cpu_option(cli, "--echo-cpu", arg, &a->echo_cpus);
+		if (ret)
+			return ret;
 		a->echo_cpu_given = true;
 		break;
 	case OPT_PEER:

@@ -65,6 +65,39 @@ void rt_format_cpu_list(const cpu_set_t *set, char *buf, size_t size)
 	}
 }
 
+bool rt_cpus_usable(const cpu_set_t *set, char *bad, size_t bad_size, char *usable,
+		    size_t usable_size)
+{
+	cpu_set_t allowed, missing;
+
+	bad[0] = usable[0] = '\0';
+	if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0)
+		return true;	/* unknown: setting the affinity has the last word */
+	CPU_XOR(&missing, set, &allowed);
+	CPU_AND(&missing, &missing, set);
+	if (!CPU_COUNT(&missing))
+		return true;
+	rt_format_cpu_list(&missing, bad, bad_size);
+	rt_format_cpu_list(&allowed, usable, usable_size);
+	return false;
+}
+
+int rt_parse_cpu_option(struct cli *cli, const char *option, const char *arg, cpu_set_t *set)
+{
+	char bad[128], usable[128];
+
+	if (rt_parse_cpu_list(arg, set) || !CPU_COUNT(set))
+		return cli_usage_error(cli, "%s '%s' is not a CPU list such as 1 or 0,2-3", option,
+				       arg);
+	/* The kernel would drop the CPUs it cannot use and run on the rest. */
+	if (!rt_cpus_usable(set, bad, sizeof(bad), usable, sizeof(usable)))
+		return cli_usage_error(cli, "%s '%s': %s %s %s not online or not allowed to this "
+				       "process; it may use CPUs %s", option, arg,
+				       strpbrk(bad, ",-") ? "CPUs" : "CPU", bad,
+				       strpbrk(bad, ",-") ? "are" : "is", usable);
+	return 0;
+}
+
 bool rt_read_line(const char *path, char *buf, size_t size)
 {
 	FILE *f = fopen(path, "re");
@@ -95,11 +128,9 @@ int rt_parse_option(struct cli *cli, int opt, const char *arg, struct rt_setup *
 		setup->rt_prio = (int)v;
 		return 0;
 	case RT_OPT_CPU:
-		if (rt_parse_cpu_list(arg, &setup->cpus) || !CPU_COUNT(&setup->cpus))
-			return cli_usage_error(cli, "--cpu '%s' is not a CPU list such as 1 or 0,2-3",
-					       arg);
-		setup->has_cpus = true;
-		return 0;
+		ret = rt_parse_cpu_option(cli, "--cpu", arg, &setup->cpus);
+		setup->has_cpus = ret == 0;
+		return ret;
 	case RT_OPT_LOCK:
 		setup->lock_memory = true;
 		return 0;

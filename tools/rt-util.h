@@ -20,6 +20,20 @@ int rt_parse_cpu_list(const char *text, cpu_set_t *set);
 /* Write @set as a CPU list into @buf ("" when empty). */
 void rt_format_cpu_list(const cpu_set_t *set, char *buf, size_t size);
 
+/*
+ * Does @set name only CPUs this process may run on (online and allowed)?
+ * If not, the CPUs it may not use in @bad and those it may in @usable.
+ */
+bool rt_cpus_usable(const cpu_set_t *set, char *bad, size_t bad_size, char *usable,
+		    size_t usable_size);
+
+/*
+ * A CPU-list option (--cpu, --echo-cpu) into @set: a usage error naming
+ * @option unless @arg is a list of CPUs this process may run on (the error
+ * names those it may, as taskset does). 0 or CLI_EXIT_USAGE.
+ */
+int rt_parse_cpu_option(struct cli *cli, const char *option, const char *arg, cpu_set_t *set);
+
 /* The first line of a small file without its newline; false if unreadable. */
 bool rt_read_line(const char *path, char *buf, size_t size);
 

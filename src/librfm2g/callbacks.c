@@ -23,14 +23,6 @@
 
 #include "librfm2g/compat.h"
 
-/* The handle whose callback this thread is running, if any. */
-static __thread struct rfm2g_compat *in_callback;
-
-bool rfm2g__in_callback_of(const struct rfm2g_compat *h)
-{
-	return in_callback == h;
-}
-
 /* Call @fn for the record @r of @type (lock held, released meanwhile). */
 static void call_locked(struct rfm2g_compat *h, unsigned int type, struct rfm2g_record r,
 			RFM2G_UINT32 timeout)
@@ -47,9 +39,9 @@ static void call_locked(struct rfm2g_compat *h, unsigned int type, struct rfm2g_
 	h->cb_running = type + 1;
 	h->pub.callbackInfo[type].thread = pthread_self();
 	pthread_mutex_unlock(&h->lock);
-	in_callback = h;
+	rfm2g__set_in_callback(h);
 	fn(&h->pub, &info);
-	in_callback = NULL;
+	rfm2g__set_in_callback(NULL);
 	pthread_mutex_lock(&h->lock);
 	h->cb_running = 0;
 	pthread_cond_broadcast(&h->cond);
@@ -89,23 +81,6 @@ static void intake(rfm_node *node, const struct rfm_event *ev, void *arg)
 		rfm2g__sort_locked(h, ev);
 	if (run_callbacks_locked(h))
 		pthread_mutex_unlock(&h->lock);
-}
-
-void rfm2g__forget_callback_locked(struct rfm2g_compat *h, unsigned int type)
-{
-	h->ev[type].cb_set = false;
-	h->ev[type].cb = NULL;
-	h->ev[type].backlog = 0;
-	h->pub.callbackInfo[type].Callback = NULL;
-	h->pub.callbackInfo[type].CallbackStat = RFM2G_WAIT_EVENT_CANCELED;
-	pthread_cond_broadcast(&h->cond);
-}
-
-void rfm2g__stop_callbacks_locked(struct rfm2g_compat *h)
-{
-	for (unsigned int i = 0; i < RFM2G_COMPAT_NEVENTS; i++)
-		if (h->ev[i].cb_set)
-			rfm2g__forget_callback_locked(h, i);
 }
 
 /* librfm's answer to routing, as an RFM2g status. */

@@ -40,6 +40,36 @@ static bool valid_event(RFM2GEVENTTYPE e)
 	return (unsigned int) e < RFM2G_COMPAT_NEVENTS;
 }
 
+/* The handle whose callback this thread is running, if any. */
+static _Thread_local struct rfm2g_compat *in_callback;
+
+bool rfm2g__in_callback_of(const struct rfm2g_compat *h)
+{
+	return in_callback == h;
+}
+
+void rfm2g__set_in_callback(struct rfm2g_compat *h)
+{
+	in_callback = h;
+}
+
+void rfm2g__forget_callback_locked(struct rfm2g_compat *h, unsigned int type)
+{
+	h->ev[type].cb_set = false;
+	h->ev[type].cb = NULL;
+	h->ev[type].backlog = 0;
+	h->pub.callbackInfo[type].Callback = NULL;
+	h->pub.callbackInfo[type].CallbackStat = RFM2G_WAIT_EVENT_CANCELED;
+	pthread_cond_broadcast(&h->cond);
+}
+
+void rfm2g__stop_callbacks_locked(struct rfm2g_compat *h)
+{
+	for (unsigned int i = 0; i < RFM2G_COMPAT_NEVENTS; i++)
+		if (h->ev[i].cb_set)
+			rfm2g__forget_callback_locked(h, i);
+}
+
 RFM2G_STATUS rfm2g__get_for_event(RFM2GHANDLE rh, RFM2GEVENTTYPE type, struct rfm2g_compat **h)
 {
 	return rfm2g__get_arg(rh, valid_event(type), RFM2G_BAD_PARAMETER_2, h);

@@ -12,36 +12,6 @@
 
 #include "librfm2g/compat.h"
 
-uint32_t rfm2g__lcsr(const struct rfm2g_compat *h)
-{
-	uint32_t v = RFM2G_LCSR_SIGNAL_DETECT;	/* the emulated ring is always closed */
-	uint64_t mib = h->size >> 20;
-
-	if (mib == 128)
-		v |= 1u << RFM2G_LCSR_MEMSIZE_SHIFT;
-	else if (mib == 256)
-		v |= 2u << RFM2G_LCSR_MEMSIZE_SHIFT;
-	else if (mib != 64)
-		v |= 3u << RFM2G_LCSR_MEMSIZE_SHIFT;
-	if (h->flag[RFM__BOARD_LED])
-		v |= RFM2G_LCSR_LED;
-	if (h->flag[RFM__BOARD_TX_DISABLE])
-		v |= RFM2G_LCSR_TXDIS;
-	if (h->flag[RFM__BOARD_DARK_ON_DARK])
-		v |= RFM2G_LCSR_DARK_ON_DARK;
-	if (h->flag[RFM__BOARD_LOOPBACK])
-		v |= RFM2G_LCSR_LOOPBACK;
-	if (h->flag[RFM__BOARD_PARITY])
-		v |= RFM2G_LCSR_PARITY;
-	if (h->mem_offset & 1)
-		v |= RFM2G_LCSR_OFF0;
-	if (h->mem_offset & 2)
-		v |= RFM2G_LCSR_OFF1;
-	if (h->own_data)
-		v |= RFM2G_LCSR_OWN_DATA;
-	return v;
-}
-
 STDRFM2GCALL RFM2gGetConfig(RFM2GHANDLE rh, RFM2GCONFIG *Config)
 {
 	struct rfm2g_compat *h;

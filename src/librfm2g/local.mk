@@ -8,7 +8,9 @@
 noinst_LTLIBRARIES += src/librfm2g/librfm2g-core.la
 src_librfm2g_librfm2g_core_la_SOURCES = \
 	src/librfm2g/compat.h \
-	src/librfm2g/handle.c \
+	src/librfm2g/registry.c \
+	src/librfm2g/views.c \
+	src/librfm2g/release.c \
 	src/librfm2g/events.c \
 	src/librfm2g/callbacks.c \
 	src/librfm2g/memory.c \
@@ -16,7 +18,7 @@ src_librfm2g_librfm2g_core_la_SOURCES = \
 	src/librfm2g/controls.c \
 	src/librfm2g/window.c \
 	src/librfm2g/regs.c \
-	src/librfm2g/views.c \
+	src/librfm2g/open.c \
 	src/librfm2g/errlist.c
 src_librfm2g_librfm2g_core_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/include/rfm2g \
 	-I$(top_srcdir)/src
@@ -33,10 +35,39 @@ src_librfm2g_librfm2g_la_LDFLAGS = \
 EXTRA_src_librfm2g_librfm2g_la_DEPENDENCIES = src/librfm2g/librfm2g.map
 EXTRA_DIST += src/librfm2g/librfm2g.map
 
+# The static librfm2g.a, built by default beside the shared library, holds
+# librfm2g and the core of librfm it calls, so that a program links with
+# "-lrfm2g -lpthread" alone, as with GE's library; a static program has
+# one copy of the core, the archive's (docs/rfm2g-migration.md, Linking).
+# The core is a second build of librfm's sources without dds: (that needs
+# Cyclone DDS's shared library); the archive is both convenience archives
+# merged (GNU ar's MRI script). test-rfm2g-backend links the same copy.
+noinst_LTLIBRARIES += src/librfm2g/librfm-static-core.la
+src_librfm2g_librfm_static_core_la_SOURCES = $(src_librfm_la_SOURCES)
+src_librfm2g_librfm_static_core_la_CPPFLAGS = $(src_librfm_la_CPPFLAGS) -DRFM_NO_DDS_BACKEND
+src_librfm2g_librfm_static_core_la_CFLAGS = $(src_librfm_la_CFLAGS)
+
+rfm2g_static = src/librfm2g/librfm2g.a
+all-local: $(rfm2g_static)
+$(rfm2g_static): src/librfm2g/librfm2g-core.la src/librfm2g/librfm-static-core.la
+	$(AM_V_AR)rm -f $@ && \
+	printf 'create %s\naddlib %s\naddlib %s\nsave\nend\n' $@ \
+		src/librfm2g/.libs/librfm2g-core.a src/librfm2g/.libs/librfm-static-core.a | \
+		$(AR) -M && $(RANLIB) $@
+CLEANFILES += $(rfm2g_static)
+install-exec-local: install-rfm2g-static
+# uninstall-rfm2g-static runs from uninstall-local (docs/local.mk).
+install-rfm2g-static: $(rfm2g_static)
+	$(MKDIR_P) '$(DESTDIR)$(libdir)'
+	$(INSTALL_DATA) $(rfm2g_static) '$(DESTDIR)$(libdir)/librfm2g.a'
+uninstall-rfm2g-static:
+	rm -f '$(DESTDIR)$(libdir)/librfm2g.a'
+.PHONY: install-rfm2g-static uninstall-rfm2g-static
+
 pkgconfig_DATA += rfm2g.pc
 EXTRA_DIST += rfm2g.pc.in
 
-EXTRA_DIST += docs/rfm2g-migration.md
+EXTRA_DIST += docs/rfm2g-migration.md examples/rfm2g/CMakeLists.txt
 
 if WITH_EXAMPLES
 # An RFM2g program built only against the compatibility headers.

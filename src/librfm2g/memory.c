@@ -122,24 +122,6 @@ static int poke_width(rfm_node *node, RFM2G_UINT32 offset, unsigned int width, u
 	}
 }
 
-void rfm2g__store(void *out, size_t width, uint64_t v)
-{
-	switch (width) {
-	case 1:
-		*(uint8_t *) out = (uint8_t) v;
-		break;
-	case 2:
-		*(uint16_t *) out = (uint16_t) v;
-		break;
-	case 4:
-		*(uint32_t *) out = (uint32_t) v;
-		break;
-	default:
-		*(uint64_t *) out = v;
-		break;
-	}
-}
-
 /*
  * A peek of @width bytes into *@value, checked as documented: the handle,
  * Value, range, alignment.

@@ -289,3 +289,60 @@ def test_ping_without_privilege_says_why(rfm):
 ])
 def test_ping_bad_rt_options(rfm, net, args, message):
     usage_error(rfm("-u", net.uri, "ping", *args), message, "ping")
+
+
+# ---- CPU lists naming a CPU the process may not run on ----
+
+def cpu_list(cpus):
+    """@cpus as the kernel writes a CPU list: "0-3,6"."""
+    parts, cpus = [], sorted(cpus)
+    i = 0
+    while i < len(cpus):
+        j = i
+        while j + 1 < len(cpus) and cpus[j + 1] == cpus[j] + 1:
+            j += 1
+        parts.append(str(cpus[i]) if i == j else f"{cpus[i]}-{cpus[j]}")
+        i = j + 1
+    return ",".join(parts)
+
+
+def unusable_cpu():
+    """The lowest CPU not online or outside this process's affinity."""
+    allowed = set(os.sched_getaffinity(0))
+    return next(c for c in range(1024) if c not in allowed)
+
+
+@pytest.mark.parametrize("command, args", [
+    ("ping", ("--local", "--count", "3", "--cpu", "{first},{bad}")),
+    ("ping", ("--local", "--count", "3", "--echo-cpu", "{bad}")),
+    ("jitter", ("--count", "3", "--cpu", "{first},{bad}")),
+])
+def test_cpu_not_usable(rfm, net, command, args):
+    """Refused before anything runs, naming the CPUs that may be used (as taskset)."""
+    first, bad = allowed_cpus()[0], unusable_cpu()
+    args = [a.format(first=first, bad=bad) for a in args]
+    prefix = ("-u", net.uri) if command == "ping" else ()
+    result = usage_error(rfm(*prefix, command, *args),
+                         f"CPU {bad} is not online or not allowed to this process", command)
+    assert f"it may use CPUs {cpu_list(os.sched_getaffinity(0))}" in result.err, result
+
+
+def test_cpus_uri_not_usable(rfm, net):
+    """The cpus= URI option: the library refuses the open, naming both lists."""
+    first, bad = allowed_cpus()[0], unusable_cpu()
+    result = conftest.failed(rfm("-u", f"{net.uri}&cpus={first},{bad}", "info"),
+                             f"cpus names CPU {bad}, not online or not allowed")
+    assert f"it may run on CPUs {cpu_list(os.sched_getaffinity(0))}" in result.err, result
+    ok(rfm("-u", f"{net.uri}&cpus={first}", "info"))
+
+
+def test_selftest_cpu_not_online(rfm):
+    """selftest --system --cpu may check CPUs outside the affinity, not absent ones."""
+    online = open("/sys/devices/system/cpu/online").read().strip()
+    cpus = set()
+    for part in online.split(","):
+        lo, _, hi = part.partition("-")
+        cpus.update(range(int(lo), int(hi or lo) + 1))
+    absent = next(c for c in range(1024) if c not in cpus)
+    usage_error(rfm("selftest", "--system", "--cpu", f"{min(cpus)},{absent}"),
+                f"CPU {absent} is not online; the online CPUs are {online}", "selftest")

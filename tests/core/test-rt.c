@@ -126,10 +126,53 @@ static void test_bad_parameters(void **state)
 	}
 	/* A CPU that exists in no cpu_set_t of this machine: refused at open. */
 	assert_int_equal(rfm_open(uri_with(net, "cpus=1000"), &node), RFM_EINVAL);
-	assert_non_null(strstr(rfm_last_error(), "cannot run on CPUs 1000"));
+	assert_non_null(strstr(rfm_last_error(), "cpus names CPU 1000, not online or not allowed"));
 	/* A policy without a priority is refused with the reason. */
 	assert_int_equal(rfm_open(uri_with(net, "rt_policy=fifo"), &node), RFM_EINVAL);
 	assert_non_null(strstr(rfm_last_error(), "priority 1..99"));
+}
+
+/*
+ * A list naming one usable CPU and one this process may not run on (not
+ * online, or outside its affinity): refused, naming both, not run on the
+ * usable one alone; the same through the options structure.
+ */
+static void test_cpus_not_usable(void **state)
+{
+	struct harness_network *net = *state;
+	struct rfm_open_options o;
+	char extra[64], want[96];
+	rfm_node *node = NULL;
+	cpu_set_t allowed;
+	int first = -1, missing = -1;
+
+	assert_int_equal(sched_getaffinity(0, sizeof(allowed), &allowed), 0);
+	for (int c = 0; c < RFM_RT_CPUS_MAX && (first < 0 || missing < 0); c++) {
+		if (CPU_ISSET(c, &allowed) && first < 0)
+			first = c;
+		else if (!CPU_ISSET(c, &allowed) && missing < 0)
+			missing = c;
+	}
+	assert_true(first >= 0 && missing >= 0);
+	snprintf(extra, sizeof(extra), "cpus=%d,%d", first, missing);
+	assert_int_equal(rfm_open(uri_with(net, extra), &node), RFM_EINVAL);
+	assert_null(node);
+	snprintf(want, sizeof(want), "cpus names CPU %d, not online or not allowed", missing);
+	assert_non_null(strstr(rfm_last_error(), want));
+	assert_non_null(strstr(rfm_last_error(), "it may run on CPUs "));
+	assert_non_null(strstr(rfm_last_error(), extra));
+	memset(&o, 0, sizeof(o));
+	o.struct_size = sizeof(o);
+	o.cpus[first / 64] |= UINT64_C(1) << (first % 64);
+	o.cpus[missing / 64] |= UINT64_C(1) << (missing % 64);
+	assert_int_equal(rfm_open_with_options(harness_node_uri(net, HARNESS_ANY_NODE), &o, &node),
+			 RFM_EINVAL);
+	assert_null(node);
+	assert_non_null(strstr(rfm_last_error(), want));
+	/* The usable CPU alone opens. */
+	snprintf(extra, sizeof(extra), "cpus=%d", first);
+	assert_int_equal(rfm_open(uri_with(net, extra), &node), 0);
+	rfm_close(node);
 }
 
 static void test_bad_struct(void **state)
@@ -607,6 +650,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_bad_parameters, setup, harness_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_cpus_not_usable, setup, harness_fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_bad_struct, setup, harness_fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_prefault_and_lock_window, setup, harness_fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_prefault_event_queue, setup, harness_fixture_teardown),

@@ -54,6 +54,34 @@ tests_librfm2g_test_rfm2g_one_librfm_SOURCES = tests/librfm2g/test-rfm2g-one-lib
 tests_librfm2g_test_rfm2g_one_librfm_CPPFLAGS = $(rfm2g_test_cppflags)
 tests_librfm2g_test_rfm2g_one_librfm_LDADD = $(rfm2g_test_ldadd)
 
+# GE's rfm2g_util session on the default emulated board, in a private
+# /dev/shm (root only): test-rfm2g-board.sh runs rfm2g-util-session.
+check_PROGRAMS += tests/librfm2g/rfm2g-util-session
+tests_librfm2g_rfm2g_util_session_SOURCES = tests/librfm2g/rfm2g-util-session.c
+tests_librfm2g_rfm2g_util_session_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/include/rfm2g \
+	-DRFM2G_LINUX
+tests_librfm2g_rfm2g_util_session_LDADD = src/librfm2g/librfm2g.la
+# Programs from Windows and VxWorks, built unchanged (their vendor header
+# names, device names and entry points), run by test-rfm2g-board.sh.
+check_PROGRAMS += tests/librfm2g/rfm2g-windows-style tests/librfm2g/rfm2g-vxworks-style
+tests_librfm2g_rfm2g_windows_style_SOURCES = tests/librfm2g/rfm2g-windows-style.c
+tests_librfm2g_rfm2g_windows_style_CPPFLAGS = $(tests_librfm2g_rfm2g_util_session_CPPFLAGS)
+tests_librfm2g_rfm2g_windows_style_LDADD = src/librfm2g/librfm2g.la
+tests_librfm2g_rfm2g_vxworks_style_SOURCES = tests/librfm2g/rfm2g-vxworks-style.c \
+	tests/librfm2g/rfm2g-vxworks-shell.c
+tests_librfm2g_rfm2g_vxworks_style_CPPFLAGS = $(tests_librfm2g_rfm2g_util_session_CPPFLAGS)
+tests_librfm2g_rfm2g_vxworks_style_LDADD = src/librfm2g/librfm2g.la
+# A VxWorks module declares its task entry and globals nowhere: the shell
+# finds them by name.
+tests_librfm2g_rfm2g_vxworks_style_CFLAGS = $(AM_CFLAGS) -Wno-missing-prototypes \
+	-Wno-missing-variable-declarations
+TESTS += tests/librfm2g/test-rfm2g-board.sh
+EXTRA_DIST += tests/librfm2g/test-rfm2g-board.sh
+# make install DESTDIR= into a temporary root: static and shared links,
+# pkg-config --static, the CMake packages, man3 pages.
+TESTS += tests/librfm2g/test-rfm2g-installed.sh
+EXTRA_DIST += tests/librfm2g/test-rfm2g-installed.sh
+
 tests_librfm2g_test_rfm2g_cxx_SOURCES = tests/librfm2g/test-rfm2g-cxx.cc
 tests_librfm2g_test_rfm2g_cxx_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/include/rfm2g -DRFM2G_LINUX
 tests_librfm2g_test_rfm2g_cxx_CXXFLAGS = $(rfm_cxx_warn)

@@ -7,6 +7,7 @@
 #include <endian.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 
 #include "rfm2g-test.h"
 
@@ -64,6 +65,51 @@ static void t_open_args(void **state)
 	/* The URI of a node open in this process: another handle on that node. */
 	assert_st(RFM2gOpen((char *) harness_node_uri(&net, 3), &h), RFM2G_SUCCESS);
 	assert_st(RFM2gClose(&h), RFM2G_SUCCESS);
+}
+
+/*
+ * A new network opened through librfm2g is a 5565's 64 MiB, by RFM_URI or
+ * as the device path: offsets up to its end work, 0x03000000 among them.
+ * One that exists (setup made net at 1 MiB) is joined at its size.
+ */
+static void t_default_board(void **state)
+{
+	struct harness_network fresh;
+	struct statvfs fs;
+	RFM2GHANDLE a = NULL, b = NULL, c = NULL;
+	RFM2G_UINT32 size = 0, v = 0;
+
+	(void) state;
+	/* A 64 MiB board needs its room: Docker's /dev/shm has 64 MiB in all. */
+	if (!strcmp(harness_backend(), "shm") && statvfs("/dev/shm", &fs) == 0 &&
+	    (uint64_t) fs.f_bavail * fs.f_frsize < (65u << 20)) {
+		print_message("/dev/shm has %llu bytes free, less than a 64 MiB board needs "
+			      "(test-rfm2g-board.sh tests it in a private /dev/shm)\n",
+			      (unsigned long long) fs.f_bavail * fs.f_frsize);
+		skip();
+	}
+	harness_network_new(&fresh, 0);
+	setenv("RFM_URI", fresh.uri, 1);
+	assert_st(RFM2gOpen((char *) "/dev/rfm2g0", &a), RFM2G_SUCCESS);
+	unsetenv("RFM_URI");
+	assert_st(RFM2gSize(a, &size), RFM2G_SUCCESS);
+	assert_int_equal(size, 64u << 20);
+	assert_st(RFM2gPoke32(a, 0x03000000u, 0x5A5A0300u), RFM2G_SUCCESS);
+	assert_st(RFM2gPoke32(a, (64u << 20) - 4, 0x5A5A03FCu), RFM2G_SUCCESS);
+	/* The same network by its URI as device path: the same board. */
+	assert_st(RFM2gOpen((char *) fresh.uri, &b), RFM2G_SUCCESS);
+	assert_st(RFM2gPeek32(b, 0x03000000u, &v), RFM2G_SUCCESS);
+	assert_int_equal(v, 0x5A5A0300u);
+	assert_st(RFM2gPeek32(b, (64u << 20) - 4, &v), RFM2G_SUCCESS);
+	assert_int_equal(v, 0x5A5A03FCu);
+	assert_st(RFM2gClose(&b), RFM2G_SUCCESS);
+	assert_st(RFM2gClose(&a), RFM2G_SUCCESS);
+	harness_network_destroy(&fresh);
+	/* net exists at 1 MiB: joined as it is, not refused for its size. */
+	assert_st(RFM2gOpen((char *) net.uri, &c), RFM2G_SUCCESS);
+	assert_st(RFM2gSize(c, &size), RFM2G_SUCCESS);
+	assert_int_equal(size, NET_SIZE);
+	assert_st(RFM2gClose(&c), RFM2G_SUCCESS);
 }
 
 /* $RFM_URI wins over any device path; a second open shares the node id. */
@@ -483,6 +529,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(t_errmsg, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_open_args, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_env_uri, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_default_board, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_bad_handles, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_config, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_transfer, setup, teardown),

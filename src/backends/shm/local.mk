@@ -9,6 +9,7 @@ src_librfm_la_SOURCES += \
 	src/backends/shm/shm-events.c \
 	src/backends/shm/shm-health.c \
 	src/backends/shm/shm-names.c \
+	src/backends/shm/shm-room.c \
 	src/backends/shm/shm-huge.c
 # Its threat model (shm.c, shm-events.c).
 EXTRA_DIST += docs/security.md

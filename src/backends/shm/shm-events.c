@@ -163,7 +163,7 @@ static int take_slab(struct rfm_node *node, struct shm_node *shm, unsigned int *
 	/* Reserve the slab's pages: a full /dev/shm fails here, not with SIGBUS. */
 	err = posix_fallocate(shm->seg_fd, (off_t)offset, shm->stride);
 	if (err)
-		return rfm__shm_no_room(node->uri, err, shm->stride, "reserving an event queue");
+		return rfm__shm_no_room(node->uri, err, shm->stride, 0, "reserving an event queue");
 	rfm__shm_refresh_size(shm);
 	*slab = k;
 	return 0;

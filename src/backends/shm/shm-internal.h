@@ -83,9 +83,18 @@ void rfm__shm_huge_remove(const char *name, uid_t owner);
 /* shm-names.c: "no network 'x'", with the names that do exist. */
 int rfm__shm_no_network(const char *uri, const char *name);
 
+/*
+ * shm-room.c: RFM_ENOSPC for @err from a reservation of @needed bytes,
+ * with the size of /dev/shm, the bytes free and a fix that can work. With
+ * @overhead (bytes beside the window: header, node table, a queue) the fix
+ * names a window that fits; 0: nothing can be made smaller.
+ */
+int rfm__shm_no_room(const char *uri, int err, uint64_t needed, uint64_t overhead,
+		     const char *what);
+/* The largest valid window that fits @avail bytes beside @overhead, or 0. */
+uint64_t rfm__shm_window_that_fits(uint64_t avail, uint64_t overhead);
+
 /* shm.c */
-/* RFM_ENOSPC with bytes needed, bytes free and the fix, for @err from a reservation. */
-int rfm__shm_no_room(const char *uri, int err, uint64_t needed, const char *what);
 int rfm__shm_lock(int fd, const char *uri);
 /* Re-read the segment's size: the slabs that exist now. */
 void rfm__shm_refresh_size(struct shm_node *shm);

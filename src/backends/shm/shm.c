@@ -31,7 +31,6 @@
 #include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -199,22 +198,6 @@ static int map_segment(struct shm_node *shm, const struct rfm_uri *uri,
 	return 0;
 }
 
-int rfm__shm_no_room(const char *uri, int err, uint64_t needed, const char *what)
-{
-	struct statvfs fs;
-	unsigned long long avail = 0;
-
-	if (err != ENOSPC && err != EDQUOT && err != EFBIG)
-		return rfm__error(rfm__errno_code(err), "%s: %s: %s", uri, what, strerror(err));
-	if (statvfs(RFM_SHM_DIR, &fs) == 0)
-		avail = (unsigned long long)fs.f_bavail * fs.f_frsize;
-	return rfm__error(RFM_ENOSPC,
-			  "%s: %s: is /dev/shm full? %llu bytes are needed, %llu are free; "
-			  "ask for a smaller window (size=16M, say) or give /dev/shm more room "
-			  "(docker run --shm-size=256m, or remount it with size=)",
-			  uri, what, (unsigned long long)needed, avail);
-}
-
 /*
  * Lay out a new segment in @fd (locked, empty or never initialised), its
  * window in huge pages (shm-huge.c) when @huge.
@@ -244,11 +227,14 @@ static int create_segment(struct shm_node *shm, const struct rfm_uri *uri, uint6
 	if (!err && huge && ftruncate(shm->seg_fd, (off_t)header.event_offset) < 0)
 		err = errno;
 	if (err) {
-		ret = rfm__shm_no_room(uri->text, err, reserve, "reserving the segment");
+		/* Give back what was reserved first: the hint counts it as free. */
 		if (ftruncate(shm->seg_fd, 0) < 0) {
 			/* nothing more to undo: the caller removes a segment it created */
 		}
-		return ret;
+		/* A window fits with the header, node table and one receiver's queue. */
+		return rfm__shm_no_room(uri->text, err, reserve,
+					header.window_offset + header.queue_stride,
+					"reserving the segment");
 	}
 	ret = map_segment(shm, uri, &header);
 	if (ret)

@@ -14,6 +14,9 @@ TESTS += $(shm_tests)
 # Docker's 64 MiB /dev/shm, in a private mount namespace (root only): runs
 # examples/minimal and the README's first C block, built here from README.md.
 TESTS += tests/backends/shm/test-small-shm.sh
+# A full /dev/shm names a window that fits, or says none does (root only).
+TESTS += tests/backends/shm/test-shm-room.sh
+EXTRA_DIST += tests/backends/shm/test-shm-room.sh
 check_PROGRAMS += tests/backends/shm/readme-snippet
 nodist_tests_backends_shm_readme_snippet_SOURCES = tests/backends/shm/readme-snippet.c
 tests_backends_shm_readme_snippet_LDADD = src/librfm.la

@@ -50,7 +50,8 @@ unshare -m sh -ec '
 		exit 1
 	fi
 	cat "$WORK/err"
-	grep -q "bytes are needed" "$WORK/err"
+	grep -q "it holds 67108864 bytes" "$WORK/err"
+	grep -q "are needed" "$WORK/err"
 	grep -q "are free" "$WORK/err"
 	grep -q -- "--shm-size" "$WORK/err"
 	grep -q "size=" "$WORK/err"

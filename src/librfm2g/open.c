@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * RFM2gOpen / RFM2gClose, the registry of open handles, and the rule that
- * turns an RFM2g device path into a librfm URI:
+ * RFM2gOpen / RFM2gClose, and the rule that turns an RFM2g device path
+ * into a librfm URI:
  *
  *  1. $RFM_URI set and not empty: that URI, whatever the path;
  *  2. a path that is already a librfm URI (shm:, dev:, rfm2g:): itself;
- *  3. /dev/rfm2gN or /dev/rfm2g/N: "rfm2g:PATH" when the device node
- *     exists (the vendor driver), else "dev:/dev/rfmN" when librfm's driver
- *     has that card (it lists them in /proc/rfm2g), else the emulated
- *     network "shm:rfm2gN";
+ *  3. /dev/rfm2gN or /dev/rfm2g/N, or board N's name on Windows
+ *     (\\.\rfm2gN) or VxWorks (/PCIRFM2G_N, RFM2G_N): "rfm2g:/dev/rfm2gN"
+ *     when that device node exists (the vendor driver), else
+ *     "dev:/dev/rfmN" when librfm's driver has that card (it lists them in
+ *     /proc/rfm2g), else the emulated network "shm:rfm2gN";
  *  4. /dev/rfmN that exists: "dev:PATH" (librfm's own driver);
  *  5. anything else: RFM2G_NO_RFM2G_BOARD.
  *
@@ -24,19 +25,21 @@
  * the same URI join the same node. The registry lookup, rfm_open() and the
  * listing of the new handle happen under one lock (open_lock): two threads
  * opening at once cannot both miss each other and claim two ids.
+ *
+ * The top of librfm2g's stack: no other file calls into this one. The
+ * registry is registry.c; a handle is freed by release.c.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "librfm2g/compat.h"
 
-static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 /* Serialises whole opens: lookup of a shared node, rfm_open(), listing. */
 static pthread_mutex_t open_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct rfm2g_compat *registry;
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 
 /*
@@ -44,34 +47,10 @@ static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
  * usable (librfm keeps the parent's node ids), but no dispatcher thread or
  * waiter came along, and a lock another thread held would stay held.
  */
-static void init_cond(pthread_cond_t *cond)
-{
-	pthread_condattr_t ca;
-
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);	/* timed waits use it */
-	pthread_cond_init(cond, &ca);
-	pthread_condattr_destroy(&ca);
-}
-
 static void forget_threads_in_child(void)
 {
-	pthread_mutex_init(&registry_lock, NULL);
 	pthread_mutex_init(&open_lock, NULL);
-	for (struct rfm2g_compat *h = registry; h; h = h->next) {
-		pthread_mutex_init(&h->lock, NULL);
-		init_cond(&h->cond);	/* its waiters were the parent's threads */
-		h->refs = 0;
-		h->taking = false;
-		h->routed = false;	/* librfm's dispatcher did not come along either */
-		h->cb_running = 0;
-		for (unsigned int i = 0; i < RFM2G_COMPAT_NEVENTS; i++) {
-			h->ev[i].waiting = false;
-			h->ev[i].cb_set = false;
-			h->ev[i].cb = NULL;
-			h->pub.callbackInfo[i].Callback = NULL;
-		}
-	}
+	rfm2g__registry_forget_threads();
 }
 
 static void install_atfork(void)
@@ -79,74 +58,23 @@ static void install_atfork(void)
 	pthread_atfork(NULL, NULL, forget_threads_in_child);
 }
 
-RFM2G_STATUS rfm2g__get(RFM2GHANDLE rh, struct rfm2g_compat **out)
-{
-	struct rfm2g_compat *h;
-
-	*out = NULL;
-	if (!rh)
-		return RFM2G_NULL_DESCRIPTOR;
-	pthread_mutex_lock(&registry_lock);
-	for (h = registry; h; h = h->next)
-		if (&h->pub == rh)
-			break;
-	if (h) {
-		pthread_mutex_lock(&h->lock);
-		h->refs++;
-		pthread_mutex_unlock(&h->lock);
-	}
-	pthread_mutex_unlock(&registry_lock);
-	if (!h)
-		return RFM2G_BAD_PARAMETER_1;
-	*out = h;
-	return RFM2G_SUCCESS;
-}
-
-RFM2G_STATUS rfm2g__get_arg(RFM2GHANDLE rh, bool arg_ok, RFM2G_STATUS bad,
-			    struct rfm2g_compat **h)
-{
-	RFM2G_STATUS st = rfm2g__get(rh, h);
-
-	if (st == RFM2G_SUCCESS && !arg_ok) {
-		rfm2g__put(*h);
-		*h = NULL;
-		st = bad;
-	}
-	return st;
-}
-
-void rfm2g__put(struct rfm2g_compat *h)
-{
-	pthread_mutex_lock(&h->lock);
-	h->refs--;
-	rfm2g__views_refresh_locked(h);	/* the register views show every call's effect */
-	if (h->closing)
-		pthread_cond_broadcast(&h->cond);
-	pthread_mutex_unlock(&h->lock);
-}
-
-void rfm2g__put_wake(struct rfm2g_compat *h)
-{
-	pthread_mutex_lock(&h->lock);
-	pthread_cond_broadcast(&h->cond);
-	pthread_mutex_unlock(&h->lock);
-	rfm2g__put(h);
-}
-
 static bool has_scheme(const char *s)
 {
 	return !strncmp(s, "shm:", 4) || !strncmp(s, "dev:", 4) || !strncmp(s, "rfm2g:", 6);
 }
 
-/* The unit number at the end of a device path ("/dev/rfm2g3" -> 3), or -1. */
-static int unit_of(const char *path, const char *prefix)
+/*
+ * The unit number at the end of a device path ("/dev/rfm2g3" -> 3), or -1;
+ * @nocase: the prefix in any case (Windows and VxWorks device names).
+ */
+static int unit_of(const char *path, const char *prefix, bool nocase)
 {
 	size_t n = strlen(prefix);
 	const char *p;
 	char *end;
 	long v;
 
-	if (strncmp(path, prefix, n))
+	if (nocase ? strncasecmp(path, prefix, n) : strncmp(path, prefix, n))
 		return -1;
 	p = path + n;
 	if (*p == '/')
@@ -159,14 +87,35 @@ static int unit_of(const char *path, const char *prefix)
 	return (int) v;
 }
 
+/*
+ * Board N of a vendor device path on any of GE's platforms, or -1: the
+ * same program, moved to Linux, finds the same board with no RFM_URI.
+ */
+static int vendor_unit(const char *path)
+{
+	static const struct {
+		const char *prefix;
+		bool nocase;
+	} names[] = {
+		{ "/dev/rfm2g", false },	/* Linux: /dev/rfm2gN, /dev/rfm2g/N (devfs) */
+		{ "\\\\.\\rfm2g", true },	/* Windows: \\.\rfm2gN (names have no case) */
+		{ "/PCIRFM2G_", true },		/* VxWorks: the PCI driver's device */
+		{ "RFM2G_", true },		/* VxWorks: the prefix of GE's samples */
+	};
+	int n;
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if ((n = unit_of(path, names[i].prefix, names[i].nocase)) >= 0)
+			return n;
+	return -1;
+}
+
 static bool resolve(const char *path, char *uri, size_t len, int *unit)
 {
 	const char *env = getenv("RFM_URI");
-	int n;
+	int n = vendor_unit(path);
 
-	*unit = 0;
-	if ((n = unit_of(path, "/dev/rfm2g")) >= 0)
-		*unit = n;
+	*unit = n >= 0 ? n : 0;
 	if (env && *env) {
 		snprintf(uri, len, "%s", env);
 		return strlen(env) < len;
@@ -176,20 +125,25 @@ static bool resolve(const char *path, char *uri, size_t len, int *unit)
 		return strlen(path) < len;
 	}
 	if (n >= 0) {
-		char card[32];
+		char card[32], node[32];
 
+		/* Another platform's name: the Linux vendor driver's node of that board. */
+		if (strncmp(path, "/dev/rfm2g", 10))
+			snprintf(node, sizeof(node), "/dev/rfm2g%d", n);
+		else
+			snprintf(node, sizeof(node), "%s", path);
 		/* librfm's driver lists its cards in /proc/rfm2g as units 0..n-1. */
 		snprintf(card, sizeof(card), "/dev/rfm%d", n);
-		if (access(path, F_OK) == 0)
-			snprintf(uri, len, "rfm2g:%s", path);
+		if (access(node, F_OK) == 0)
+			snprintf(uri, len, "rfm2g:%s", node);
 		else if (access(card, F_OK) == 0)
 			snprintf(uri, len, "dev:%s", card);
 		else
 			snprintf(uri, len, "shm:rfm2g%d", n);
 		return true;
 	}
-	if (unit_of(path, "/dev/rfm") >= 0 && access(path, F_OK) == 0) {
-		*unit = unit_of(path, "/dev/rfm");
+	if ((n = unit_of(path, "/dev/rfm", false)) >= 0 && access(path, F_OK) == 0) {
+		*unit = n;
 		snprintf(uri, len, "dev:%s", path);
 		return strlen(path) + 4 < len;
 	}
@@ -219,24 +173,39 @@ static bool has_param(const char *uri, const char *name)
  */
 static void share_node(const char *uri, char *out, size_t len)
 {
-	struct rfm2g_compat *h;
 	char sep = strchr(uri, '?') ? '&' : '?';
-	int node = -1;
+	int node;
 
 	snprintf(out, len, "%s", uri);
 	if (strncmp(uri, "shm:", 4) || has_param(uri, "shared"))
 		return;		/* an explicit shared= is the user's choice */
-	pthread_mutex_lock(&registry_lock);
-	for (h = registry; h; h = h->next)
-		if (!strcmp(h->uri, uri)) {
-			node = h->pub.Config.NodeId;
-			break;
-		}
-	pthread_mutex_unlock(&registry_lock);
+	node = rfm2g__registry_node_of(uri);
 	if (has_param(uri, "node"))
 		snprintf(out, len, "%s%cshared=1", uri, sep);
 	else if (node >= 0)
 		snprintf(out, len, "%s%cnode=%d&shared=1", uri, sep, node);
+}
+
+/*
+ * Open @uri, a new emulated network (shm:, dds:) the size of a real
+ * board: a 5565 has 64, 128 or 256 MiB and programs use fixed offsets up
+ * to its end, so a URI without size= gets the smallest, 64 MiB. A network
+ * that exists with another size (made by the rfm tool, say) is joined as
+ * it is: its size is refused (RFM_ESIZE), and the URI as written opens.
+ */
+static int open_board(const char *uri, rfm_node **node)
+{
+	char sized[640];
+	int r;
+
+	if ((strncmp(uri, "shm:", 4) && strncmp(uri, "dds:", 4)) || has_param(uri, "size"))
+		return rfm_open(uri, node);
+	snprintf(sized, sizeof(sized), "%s%csize=%s", uri, strchr(uri, '?') ? '&' : '?',
+		 RFM2G_COMPAT_BOARD_SIZE);
+	r = rfm_open(sized, node);
+	if (r == RFM_ESIZE)
+		r = rfm_open(uri, node);
+	return r;
 }
 
 static void fill_config(struct rfm2g_compat *h, const char *path, int unit)
@@ -277,11 +246,25 @@ static void fill_config(struct rfm2g_compat *h, const char *path, int unit)
  */
 static void say_why(const char *path, const char *uri, const char *reason)
 {
-	bool emulated = uri && !strncmp(uri, "shm:", 4) && unit_of(path, "/dev/rfm2g") >= 0;
+	bool emulated = uri && !strncmp(uri, "shm:", 4) && vendor_unit(path) >= 0;
 
 	fprintf(stderr, "librfm2g: RFM2gOpen(\"%s\"): %s%s\n", path, reason,
 		emulated ? " [a vendor device path on an emulated board (shm:): there is no "
 			   "/proc/rfm2g there either; see docs/rfm2g-migration.md]" : "");
+}
+
+/*
+ * An emulated board that /dev/shm cannot hold: the two fixes, in the terms
+ * of an RFM2g program's user (the program itself is not changed).
+ */
+static void say_room(const char *uri)
+{
+	fprintf(stderr, "librfm2g: an emulated RFM2g board is 64 MiB (size=%s) unless its URI says "
+		"otherwise (size=64M, 128M or 256M as the 5565 models; smaller for tests): "
+		"either name a smaller one, e.g. RFM_URI='%.*s?size=16M', or give /dev/shm "
+		"room for the board (docker run --shm-size=128m; mount -o remount,size=... "
+		"/dev/shm)\n", RFM2G_COMPAT_BOARD_SIZE,
+		(int) strcspn(uri, "?"), uri);
 }
 
 STDRFM2GCALL RFM2gOpen(char *DevicePath, RFM2GHANDLE *rh)
@@ -308,12 +291,14 @@ STDRFM2GCALL RFM2gOpen(char *DevicePath, RFM2GHANDLE *rh)
 		return RFM2G_LOW_MEMORY;
 	pthread_mutex_lock(&open_lock);
 	share_node(uri, shared, sizeof(shared));
-	r = rfm_open(shared, &h->node);
+	r = open_board(shared, &h->node);
 	if (r == 0)
 		r = rfm_mem_map(h->node, &base, &size);
 	if (r != 0) {
 		pthread_mutex_unlock(&open_lock);
 		say_why(DevicePath, uri, rfm_last_error());
+		if (r == RFM_ENOSPC)
+			say_room(uri);
 		if (h->node)
 			rfm_close(h->node);
 		free(h);
@@ -337,7 +322,7 @@ STDRFM2GCALL RFM2gOpen(char *DevicePath, RFM2GHANDLE *rh)
 	h->size = size;
 	snprintf(h->uri, sizeof(h->uri), "%s", uri);
 	pthread_mutex_init(&h->lock, NULL);
-	init_cond(&h->cond);
+	rfm2g__init_cond(&h->cond);
 	h->dma_threshold = 0xFFFFFFFFu;
 	h->pub.fd = h->board ? h->board->descriptor(h->node) : 1;
 	if (!h->board)
@@ -348,54 +333,22 @@ STDRFM2GCALL RFM2gOpen(char *DevicePath, RFM2GHANDLE *rh)
 	}
 	h->pub.struct_id = RFM2G_COMPAT_STRUCT_ID;
 
-	pthread_mutex_lock(&registry_lock);
-	h->next = registry;
-	registry = h;
-	pthread_mutex_unlock(&registry_lock);
+	rfm2g__registry_add(h);
 	pthread_mutex_unlock(&open_lock);
 	*rh = &h->pub;
 	return RFM2G_SUCCESS;
 }
 
-void rfm2g__destroy(struct rfm2g_compat *h)
-{
-	/*
-	 * A mapping from RFM2gUserMemory() outlives RFM2gClose() with the
-	 * vendor driver, so the window stays attached until the process exits
-	 * rather than leave the program a dangling pointer.
-	 */
-	if (h->maps == 0) {
-		rfm_close(h->node);	/* after the dispatcher's last call of callbacks.c */
-	} else {
-		/* The node stays; its records must no longer reach this handle. */
-		if (h->routed)
-			rfm__event_route(h->node, NULL, NULL);
-		rfm_event_disable(h->node, RFM_EVENT_MASK_NETWORK);
-	}
-	rfm2g__views_release(h);
-	h->pub.struct_id = 0;
-	pthread_cond_destroy(&h->cond);
-	pthread_mutex_destroy(&h->lock);
-	free(h);
-}
-
 STDRFM2GCALL RFM2gClose(RFM2GHANDLE *rh)
 {
-	struct rfm2g_compat *h, **pp;
+	struct rfm2g_compat *h;
 	bool deferred, self;
 
 	if (!rh)
 		return RFM2G_BAD_PARAMETER_1;
 	if (!*rh)
 		return RFM2G_NULL_DESCRIPTOR;
-	pthread_mutex_lock(&registry_lock);
-	for (pp = &registry; *pp; pp = &(*pp)->next)
-		if (&(*pp)->pub == *rh)
-			break;
-	h = *pp;
-	if (h)
-		*pp = h->next;	/* new calls on it now fail */
-	pthread_mutex_unlock(&registry_lock);
+	h = rfm2g__registry_remove(*rh);	/* new calls on it now fail */
 	if (!h)
 		return RFM2G_BAD_PARAMETER_1;
 
