@@ -179,3 +179,11 @@ bench-dds: $(bench_dds_deps)
 		--skip-ok $(BENCH_DDS_ARGS)
 bench: bench-dds
 .PHONY: bench-dds
+
+# Simultaneous boot: 8, 16 and 32 processes, one node each, released by one
+# barrier, open at once (tests/backends/dds/test-dds-boot); prints the open
+# times' P50 and max. BENCH_BOOT_NODES picks the counts.
+BENCH_BOOT_NODES = 8 16 32
+bench-dds-boot: tests/backends/dds/test-dds-boot$(EXEEXT)
+	tests/backends/dds/test-dds-boot --bench $(BENCH_BOOT_NODES)
+.PHONY: bench-dds-boot

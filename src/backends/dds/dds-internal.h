@@ -6,6 +6,7 @@
  *  dds-events.c     the handle's event queue (records taken off the stream)
  *  dds-presence.c   node ids, liveliness, the peers' facts
  *  dds-snapshot.c   a late joiner's copy of the window
+ *  dds-join.c       who gives a joiner its copy: an order with no wait cycle
  *  dds-coalesce.c   writes batched into one sample with their event
  *  dds-backlog.c    callbacks=receive: what the writer cannot take yet
  *  dds-thread.c     the handle's thread: flushes batches, sends the
@@ -75,12 +76,16 @@ enum dds_snap_part {
 	DDS_SNAP_CHUNK = 1,	/* data -> window[offset] */
 	DDS_SNAP_END = 2,
 	DDS_SNAP_OWN = 3,	/* resync: data -> window[offset], words the giver wrote */
+	DDS_SNAP_BUSY = 4,	/* no copy: the giver is joining too and the requester has
+				 * the lower id, so it must not wait (dds-join.c) */
 };
 
 /* SNAP_REQ type: a whole copy (joining) or the giver's own words (resync). */
 enum dds_req_kind {
 	DDS_REQ_COPY = 0,
 	DDS_REQ_OWN = 1,
+	/* Never on the wire: a queued BUSY answer to a COPY request. */
+	DDS_REQ_BUSY = 2,
 };
 
 /* What a snapshot's giver had applied of each writer's stream. */
@@ -96,6 +101,8 @@ struct dds_peer {
 	int32_t pid;
 	uint64_t size;
 	char host[64];
+	/* The DDS participant its presence came from (zero: not known). */
+	dds_guid_t participant;
 	bool other_size;	/* its window size is not ours: its records are ignored */
 	/* Its stream as applied here. */
 	uint32_t stream_inc;
@@ -174,13 +181,13 @@ struct dds_node {
 	bool joined;		/* the window is a copy of the network's */
 	uint32_t snap_nonce;
 	int snap_from;		/* the peer asked, -1: none */
-	bool snap_skip;		/* it is joining too: ask the next one */
+	bool snap_busy;		/* it answered BUSY: ask the next one */
 	bool snap_header;	/* its header arrived */
 	struct dds_snap_vector *snap_vec;
 	struct dds_held *held, **held_tail;
 	/* Requests for our copy, answered by the handle's thread. */
 	uint32_t snap_pending;	/* how many in snap_req[] */
-	struct { uint16_t to; uint32_t nonce; uint32_t kind; } snap_req[16];
+	struct { uint16_t to; uint32_t nonce; uint32_t kind; } snap_req[64];
 	/* Resync: the 8-byte words we wrote (bit per word), and the peers
 	 * we lost records of, to ask for theirs (the thread asks). */
 	uint64_t *own;
@@ -198,6 +205,8 @@ int rfm__dds_send_locked(struct dds_node *d, rfm_dds_Msg *msg);
 dds_return_t rfm__dds_write(struct dds_node *d, const rfm_dds_Msg *m);
 /* The listener that applies what arrives: the stream's or the presence's. */
 dds_listener_t *rfm__dds_listener(struct rfm_node *node, bool stream);
+/* The stream writer's: its matches wake a joiner (rfm__dds_matched). */
+dds_listener_t *rfm__dds_match_listener(struct rfm_node *node);
 /* Apply one sample (the lock is held). */
 void rfm__dds_apply(struct rfm_node *node, const rfm_dds_Msg *m);
 /* Store @len bytes at @off of the window, highest address first. */
@@ -250,8 +259,16 @@ int rfm__dds_node_facts(struct rfm_node *node, unsigned int id, struct rfm_node_
 bool rfm__dds_node_alive(struct rfm_node *node, unsigned int id, uint32_t incarnation);
 bool rfm__dds_node_attached(struct rfm_node *node, unsigned int id);
 
-/* dds-snapshot.c */
+/* dds-join.c */
+/* A stream endpoint matched or lost: wakes a joiner waiting for a match. */
+void rfm__dds_matched(struct rfm_node *node);
 int rfm__dds_join(struct rfm_node *node);
+/* A sample while we are joining: true if handled here (the lock is held). */
+bool rfm__dds_join_sample(struct rfm_node *node, const rfm_dds_Msg *m);
+
+/* dds-snapshot.c */
+/* Joined: apply what was held meanwhile (the lock is held). */
+void rfm__dds_joined_apply_held(struct rfm_node *node);
 /* A SNAP_REQ for us: note it for the handle's thread (the lock is held). */
 void rfm__dds_snapshot_answer(struct rfm_node *node, const rfm_dds_Msg *req);
 /* In the handle's thread: answer the requests noted, send resync requests. */
@@ -265,6 +282,7 @@ void rfm__dds_hold(struct dds_node *d, const rfm_dds_Msg *m);
 /* A copy of @m and its data, for a list; NULL: out of memory. */
 struct dds_held *rfm__dds_held_new(const rfm_dds_Msg *m);
 void rfm__dds_held_free(struct dds_node *d);
-bool rfm__dds_join_crossed(struct rfm_node *node, const rfm_dds_Msg *req);
+/* Keep only @m's place in its writer's sequence, to apply after the snapshot. */
+void rfm__dds_hold_seq(struct dds_node *d, const rfm_dds_Msg *m);
 
 #endif /* RFM_DDS_INTERNAL_H */

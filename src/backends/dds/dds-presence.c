@@ -100,7 +100,9 @@ static int create_entities(struct rfm_node *node, const struct rfm_uri *uri)
 	 * waits in the backlog (dds-backlog.c). */
 	if (d->callbacks_receive)
 		dds_qset_reliability(q, DDS_RELIABILITY_RELIABLE, 0);
-	d->writer = dds_create_writer(d->participant, d->topic, q, NULL);
+	dds_listener_t *wl = rfm__dds_match_listener(node);
+	d->writer = dds_create_writer(d->participant, d->topic, q, wl);
+	dds_delete_listener(wl);
 	return create_reader(node, uri, d->topic, q, true, d->writer, &d->reader,
 			     "creating the stream reader and writer");
 }
@@ -311,6 +313,20 @@ static void forget_rival(struct dds_node *d, const rfm_dds_Node *s)
 		d->rivals[s->id].inc = 0;
 }
 
+/* The participant that wrote @info's sample, for the joiner's wait for
+ * its stream endpoints (dds-join.c). */
+static void note_participant(dds_entity_t reader, const dds_sample_info_t *info,
+			     struct dds_peer *p)
+{
+	dds_builtintopic_endpoint_t *ep =
+		dds_get_matched_publication_data(reader, info->publication_handle);
+
+	if (!ep)
+		return; /* gone already: the liveliness change follows */
+	p->participant = ep->participant_key;
+	dds_builtintopic_free_endpoint(ep);
+}
+
 /*
  * @reader is the node reader: the listener's argument, since a listener may
  * run before dds_create_reader() has returned and d->node_reader is set.
@@ -344,6 +360,7 @@ void rfm__dds_presence_take(struct rfm_node *node, dds_entity_t reader)
 					rfm__dds_want_resync(node, s->id);
 				p->pid = s->pid;
 				p->size = s->size;
+				note_participant(reader, &infos[i], p);
 				snprintf(p->host, sizeof(p->host), "%s", s->host ? s->host : "");
 				if (d->joined && p->size != d->size && !p->other_size) {
 					/*

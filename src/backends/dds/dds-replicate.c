@@ -210,13 +210,11 @@ void rfm__dds_apply(struct rfm_node *node, const rfm_dds_Msg *m)
 	struct dds_peer *p = &d->peers[m->writer];
 	uint64_t expected;
 
-	if (m->kind == DDS_KIND_SNAP && m->to == d->id && !d->joined) {
-		/* The snapshot we join with; its END sets the sequence counters. */
-		rfm__dds_snapshot_piece(node, m);
-		return;
-	}
-	if (!d->joined && !(m->kind == DDS_KIND_SNAP_REQ && rfm__dds_join_crossed(node, m))) {
-		rfm__dds_hold(d, m);
+	if (!d->joined) {
+		/* The snapshot, answers and requests of joining (dds-join.c);
+		 * anything else is applied after the snapshot. */
+		if (!rfm__dds_join_sample(node, m))
+			rfm__dds_hold(d, m);
 		return;
 	}
 	if (p->other_size) {
@@ -224,8 +222,13 @@ void rfm__dds_apply(struct rfm_node *node, const rfm_dds_Msg *m)
 		return;
 	}
 	expected = p->stream_inc == m->inc && p->next_seq ? p->next_seq : 1;
-	if (p->stream_inc == m->inc && p->next_seq && m->seq < expected)
-		return; /* in the snapshot already */
+	if (p->stream_inc == m->inc && p->next_seq && m->seq < expected) {
+		/* In the snapshot already; but a request for us, held while we
+		 * joined, is one its giver could not answer for us. */
+		if (m->kind == DDS_KIND_SNAP_REQ && m->to == d->id)
+			rfm__dds_snapshot_answer(node, m);
+		return;
+	}
 	if (m->seq > expected)
 		report_gap(node, m->writer, m->seq - expected);
 	p->stream_inc = m->inc;
@@ -317,11 +320,38 @@ static void take_presence(dds_entity_t reader, void *arg)
 		rfm__dds_thread_wake(d); /* it asks */
 }
 
+static void reader_matched(dds_entity_t reader, const dds_subscription_matched_status_t st,
+			   void *arg)
+{
+	(void)reader;
+	(void)st;
+	rfm__dds_matched(arg);
+}
+
+static void writer_matched(dds_entity_t writer, const dds_publication_matched_status_t st,
+			   void *arg)
+{
+	(void)writer;
+	(void)st;
+	rfm__dds_matched(arg);
+}
+
 dds_listener_t *rfm__dds_listener(struct rfm_node *node, bool stream)
 {
 	dds_listener_t *l = dds_create_listener(node);
 
 	if (l)
 		dds_lset_data_available(l, stream ? take_stream : take_presence);
+	if (l && stream)
+		dds_lset_subscription_matched(l, reader_matched);
+	return l;
+}
+
+dds_listener_t *rfm__dds_match_listener(struct rfm_node *node)
+{
+	dds_listener_t *l = dds_create_listener(node);
+
+	if (l)
+		dds_lset_publication_matched(l, writer_matched);
 	return l;
 }

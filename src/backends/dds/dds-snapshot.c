@@ -16,14 +16,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "backends/dds/dds-internal.h"
-
-/* How long one peer gets to send its copy, plus time per MiB of window. */
-#define SNAP_WAIT_MS 3000u
-#define SNAP_WAIT_PER_MIB_MS 100u
-#define SNAP_TRIES 3
 
 struct dds_held *rfm__dds_held_new(const rfm_dds_Msg *m)
 {
@@ -56,6 +50,15 @@ void rfm__dds_hold(struct dds_node *d, const rfm_dds_Msg *m)
 	}
 	*d->held_tail = h;
 	d->held_tail = &h->next;
+}
+
+void rfm__dds_hold_seq(struct dds_node *d, const rfm_dds_Msg *m)
+{
+	rfm_dds_Msg place = *m;
+
+	place.kind = 0; /* applied after the snapshot, it only moves the sequence on */
+	place.data = (dds_sequence_octet){ 0 };
+	rfm__dds_hold(d, &place);
 }
 
 void rfm__dds_held_free(struct dds_node *d)
@@ -126,6 +129,15 @@ static void answer_own(struct dds_node *d, uint16_t to, uint32_t nonce)
 		ret = rfm__dds_send_locked(d, &m);
 	}
 	pthread_mutex_unlock(&d->pub_lock);
+}
+
+/* We are joining too and @to has the lower id: it must not wait for us. */
+static void answer_busy(struct dds_node *d, uint16_t to, uint32_t nonce)
+{
+	rfm_dds_Msg m = { .kind = DDS_KIND_SNAP, .to = to, .word = nonce,
+			  .type = DDS_SNAP_BUSY };
+
+	rfm__dds_send(d, &m); /* lost: it times out and asks the next peer */
 }
 
 /* Ask the writers we lost records of for their words (the handle's thread). */
@@ -215,7 +227,9 @@ void rfm__dds_snapshot_answer_pending(struct rfm_node *node)
 		__atomic_store_n(&d->snap_pending, d->snap_pending - 1, __ATOMIC_RELAXED);
 		memmove(&d->snap_req[0], &d->snap_req[1], d->snap_pending * sizeof(d->snap_req[0]));
 		pthread_mutex_unlock(&d->lock);
-		if (kind == DDS_REQ_OWN)
+		if (kind == DDS_REQ_BUSY)
+			answer_busy(d, to, nonce);
+		else if (kind == DDS_REQ_OWN)
 			answer_own(d, to, nonce);
 		else
 			answer(d, v, to, nonce);
@@ -223,19 +237,8 @@ void rfm__dds_snapshot_answer_pending(struct rfm_node *node)
 	free(v);
 }
 
-static int first_peer_after(struct dds_node *d, int after)
-{
-	for (int k = 1; k <= RFM_MAX_NODES; k++) {
-		int id = (after + k + RFM_MAX_NODES) % RFM_MAX_NODES;
-
-		if (id != d->id && d->peers[id].alive)
-			return id;
-	}
-	return -1;
-}
-
 /* Joined: apply what was held meanwhile, in the order it came. */
-static void joined_apply_held(struct rfm_node *node)
+void rfm__dds_joined_apply_held(struct rfm_node *node)
 {
 	struct dds_node *d = node->priv;
 	struct dds_held *h = d->held;
@@ -252,6 +255,9 @@ static void joined_apply_held(struct rfm_node *node)
 		h = next;
 	}
 	pthread_cond_broadcast(&d->cond);
+	/* Requests held meanwhile are queued now: the handle's thread answers. */
+	if (d->snap_pending)
+		rfm__dds_thread_wake(d);
 }
 
 /* The END of our snapshot: take over its counters, then the held records. */
@@ -268,31 +274,7 @@ static void install(struct rfm_node *node, const rfm_dds_Msg *end)
 	}
 	d->peers[end->writer].stream_inc = end->inc;
 	d->peers[end->writer].next_seq = end->seq + 1;
-	joined_apply_held(node);
-}
-
-/*
- * Two nodes joining at once, each with only the other to ask, would wait
- * for each other's copy until both give up. A request from the very peer
- * we asked tells us it has not joined either; with no other peer alive
- * both copies are the fresh network's. The lower id settles it: it takes
- * its own copy as the network's (as a node alone does) and answers, the
- * higher id waits for that answer. With other peers alive, the lower id
- * stops waiting for this one and asks the next.
- */
-bool rfm__dds_join_crossed(struct rfm_node *node, const rfm_dds_Msg *req)
-{
-	struct dds_node *d = node->priv;
-
-	if (d->joined || req->to != d->id || req->writer != d->snap_from || d->id > req->writer)
-		return false;
-	if (first_peer_after(d, req->writer) != req->writer) {
-		d->snap_skip = true;
-		pthread_cond_broadcast(&d->cond);
-		return false;
-	}
-	joined_apply_held(node);
-	return true;
+	rfm__dds_joined_apply_held(node);
 }
 
 void rfm__dds_snapshot_piece(struct rfm_node *node, const rfm_dds_Msg *m)
@@ -308,6 +290,10 @@ void rfm__dds_snapshot_piece(struct rfm_node *node, const rfm_dds_Msg *m)
 	if (d->joined || m->writer != d->snap_from || m->word != d->snap_nonce)
 		return; /* an answer to an earlier request */
 	switch (m->type) {
+	case DDS_SNAP_BUSY:
+		d->snap_busy = true;
+		pthread_cond_broadcast(&d->cond);
+		return;
 	case DDS_SNAP_HEADER:
 		if (m->extra != d->size || m->data._length != sizeof(*d->snap_vec))
 			return; /* presence checked sizes; a stray answer */
@@ -326,54 +312,4 @@ void rfm__dds_snapshot_piece(struct rfm_node *node, const rfm_dds_Msg *m)
 	default:
 		return;
 	}
-}
-
-int rfm__dds_join(struct rfm_node *node)
-{
-	struct dds_node *d = node->priv;
-	uint32_t wait_ms = SNAP_WAIT_MS + (uint32_t)(d->size >> 20) * SNAP_WAIT_PER_MIB_MS;
-	int peer = -1, asked = -1;
-
-	d->snap_vec = calloc(1, sizeof(*d->snap_vec));
-	if (!d->snap_vec)
-		return rfm__error(RFM_ENOMEM, "dds:%s: out of memory", d->name);
-	pthread_mutex_lock(&d->lock);
-	for (int tries = 0; !d->joined && tries < SNAP_TRIES; tries++) {
-		peer = first_peer_after(d, peer);
-		if (peer < 0) {
-			/* Alone: our zeroed copy is the network's. */
-			d->joined = true;
-			rfm__dds_held_free(d);
-			break;
-		}
-		asked = peer;
-		d->snap_from = peer;
-		d->snap_nonce++;
-		d->snap_header = false;
-		rfm_dds_Msg req = { .kind = DDS_KIND_SNAP_REQ, .to = (uint16_t)peer,
-				    .word = d->snap_nonce };
-		pthread_mutex_unlock(&d->lock);
-		int ret = rfm__dds_send(d, &req);
-		pthread_mutex_lock(&d->lock);
-		if (ret)
-			break;
-
-		struct timespec until;
-		clock_gettime(CLOCK_MONOTONIC, &until);
-		uint64_t ns = (uint64_t)until.tv_nsec + (uint64_t)wait_ms * 1000000u;
-		until.tv_sec += (time_t)(ns / 1000000000u);
-		until.tv_nsec = (long)(ns % 1000000000u);
-		d->snap_skip = false;
-		while (!d->joined && !d->snap_skip &&
-		       pthread_cond_timedwait(&d->cond, &d->lock, &until) != ETIMEDOUT)
-			;
-	}
-	bool joined = d->joined;
-	pthread_mutex_unlock(&d->lock);
-	if (!joined)
-		return rfm__error(RFM_ETIMEDOUT,
-				  "dds:%s: no copy of the window from node %d within %u ms (%d tries): "
-				  "is the peer reachable both ways? (CYCLONEDDS_URI, firewall)",
-				  d->name, asked, wait_ms, SNAP_TRIES);
-	return 0;
 }

@@ -13,6 +13,7 @@ src_backends_dds_librfm_dds_la_SOURCES = \
 	src/backends/dds/dds-events.c \
 	src/backends/dds/dds-presence.c \
 	src/backends/dds/dds-snapshot.c \
+	src/backends/dds/dds-join.c \
 	src/backends/dds/dds-coalesce.c \
 	src/backends/dds/dds-backlog.c \
 	src/backends/dds/dds-thread.c

@@ -17,6 +17,11 @@ tests_backends_dds_test_dds_callbacks_CPPFLAGS = $(rfm_test_cppflags) -I$(top_sr
 tests_backends_dds_test_dds_callbacks_LDADD = $(rfm_test_ldadd)
 
 TESTS += tests/backends/dds/run-dds-suites.sh
+# Eight processes started at once, released by one barrier: all open.
+check_PROGRAMS += tests/backends/dds/test-dds-boot
+tests_backends_dds_test_dds_boot_SOURCES = tests/backends/dds/test-dds-boot.c
+tests_backends_dds_test_dds_boot_LDADD = src/librfm.la
+TESTS += tests/backends/dds/test-dds-boot
 endif
 EXTRA_DIST += tests/backends/dds/run-dds-suites.sh tests/backends/dds/tsan.supp
 

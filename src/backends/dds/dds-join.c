@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Who gives a joining node its copy of the window (dds: backend), and what
+ * a node that is joining itself does with the requests of others.
+ *
+ * Nodes started together are all joining at once: none holds a copy yet,
+ * and a joiner cannot answer before it has one. If each held the others'
+ * requests until joined, three or more would wait in a cycle. The rule is a
+ * total order on node ids, so no cycle can form:
+ *
+ *  - a joiner asks the lowest live peer first, then the next higher ones;
+ *  - a joiner asked by a HIGHER id keeps the request and answers it as soon
+ *    as it has a copy (the higher one waits on a lower one: allowed);
+ *  - a joiner asked by a LOWER id answers BUSY at once (no one waits on a
+ *    higher id for more than one round trip);
+ *  - a joiner whose every live peer has a higher id and answered BUSY is the
+ *    origin: its own (fresh, zeroed) copy is the network's, and it answers
+ *    the requests it kept.
+ *
+ * Waiting edges only point from a higher id to a lower one, so they end at
+ * the lowest joiner, which waits on no one: every node opens within its
+ * discovery wait plus one snapshot transfer. A node that has joined answers
+ * every request, so a joiner meeting a running network takes its copy from
+ * the lowest running node as before.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "backends/dds/dds-internal.h"
+
+/* How long one peer gets to send its copy, plus time per MiB of window. */
+#define SNAP_WAIT_MS 3000u
+#define SNAP_WAIT_PER_MIB_MS 100u
+#define SNAP_TRIES 3
+
+/* A COPY request for us while we join: BUSY to a lower id, kept otherwise. */
+static void joining_request(struct rfm_node *node, const rfm_dds_Msg *req)
+{
+	struct dds_node *d = node->priv;
+
+	if (req->type != DDS_REQ_COPY || req->writer > d->id) {
+		rfm__dds_hold(d, req); /* answered once we have a copy */
+		return;
+	}
+	rfm__dds_hold_seq(d, req);
+	rfm__dds_snapshot_answer(node, &(rfm_dds_Msg){ .writer = req->writer, .word = req->word,
+						      .type = DDS_REQ_BUSY });
+}
+
+bool rfm__dds_join_sample(struct rfm_node *node, const rfm_dds_Msg *m)
+{
+	struct dds_node *d = node->priv;
+
+	if (m->to != d->id)
+		return false;
+	if (m->kind == DDS_KIND_SNAP_REQ) {
+		joining_request(node, m);
+		return true;
+	}
+	if (m->kind != DDS_KIND_SNAP)
+		return false;
+	/*
+	 * The snapshot we join with: its END sets the sequence counters. Of
+	 * anything else (a BUSY, a late answer to an earlier request) only its
+	 * place in the writer's sequence is kept: no false gap after it.
+	 */
+	if (m->type == DDS_SNAP_BUSY || m->writer != d->snap_from || m->word != d->snap_nonce)
+		rfm__dds_hold_seq(d, m);
+	rfm__dds_snapshot_piece(node, m);
+	return true;
+}
+
+/*
+ * The next peer to ask: the lowest live one that did not answer BUSY, the
+ * fewest timeouts first. -1: there is none, so we are the origin: only a
+ * higher id answers BUSY, hence every live peer is higher and joining too
+ * (or there is no peer at all).
+ */
+static int next_peer(const struct dds_node *d, const bool *busy, const uint8_t *timeouts)
+{
+	int best = -1;
+
+	for (int id = 0; id < RFM_MAX_NODES; id++) {
+		if (id == d->id || !d->peers[id].alive || busy[id])
+			continue;
+		if (best < 0 || timeouts[id] < timeouts[best])
+			best = id;
+	}
+	return best;
+}
+
+void rfm__dds_matched(struct rfm_node *node)
+{
+	struct dds_node *d = __atomic_load_n(&node->priv, __ATOMIC_ACQUIRE);
+
+	pthread_mutex_lock(&d->lock);
+	pthread_cond_broadcast(&d->cond);
+	pthread_mutex_unlock(&d->lock);
+}
+
+/* Does @e (our stream writer or reader) match an endpoint of participant @who? */
+static bool matches(dds_entity_t e, bool writer, const dds_guid_t *who)
+{
+	dds_instance_handle_t h[2 * RFM_MAX_NODES];
+	dds_return_t n = writer ? dds_get_matched_subscriptions(e, h, RFM_ARRAY_SIZE(h))
+				: dds_get_matched_publications(e, h, RFM_ARRAY_SIZE(h));
+	bool found = false;
+
+	for (dds_return_t i = 0; i < n && i < (dds_return_t)RFM_ARRAY_SIZE(h) && !found; i++) {
+		dds_builtintopic_endpoint_t *ep = writer
+			? dds_get_matched_subscription_data(e, h[i])
+			: dds_get_matched_publication_data(e, h[i]);
+
+		if (ep) {
+			found = !memcmp(&ep->participant_key, who, sizeof(*who));
+			dds_builtintopic_free_endpoint(ep);
+		}
+	}
+	return found;
+}
+
+/*
+ * Under d->lock: wait until @peer's stream reader and writer match ours,
+ * at most until @until. Its presence can arrive before its stream
+ * endpoints are discovered, and a request sent then reaches no one (the
+ * stream keeps nothing for late readers): a lost request was what left
+ * joiners waiting out the whole snapshot wait. False: still not matched.
+ */
+static bool wait_matched(struct dds_node *d, int peer, const struct timespec *until)
+{
+	static const dds_guid_t unknown;
+
+	for (;;) {
+		dds_guid_t who = d->peers[peer].participant;
+
+		if (!memcmp(&who, &unknown, sizeof(who)))
+			return true; /* not known: ask at once, as before */
+		pthread_mutex_unlock(&d->lock);
+		bool both = matches(d->writer, true, &who) && matches(d->reader, false, &who);
+		pthread_mutex_lock(&d->lock);
+		if (both || !d->peers[peer].alive)
+			return both;
+		if (pthread_cond_timedwait(&d->cond, &d->lock, until) == ETIMEDOUT)
+			return false;
+	}
+}
+
+/* Under d->lock: ask @peer for its copy, wait for it, a BUSY, or the time. */
+static int ask(struct rfm_node *node, int peer, uint32_t wait_ms, bool *timed_out)
+{
+	struct dds_node *d = node->priv;
+
+	struct timespec until;
+	clock_gettime(CLOCK_MONOTONIC, &until);
+	uint64_t ns = (uint64_t)until.tv_nsec + (uint64_t)wait_ms * 1000000u;
+	until.tv_sec += (time_t)(ns / 1000000000u);
+	until.tv_nsec = (long)(ns % 1000000000u);
+	*timed_out = false;
+	d->snap_from = peer;
+	d->snap_nonce++;
+	d->snap_header = false;
+	d->snap_busy = false;
+	if (!wait_matched(d, peer, &until)) {
+		*timed_out = !d->joined;
+		return 0;
+	}
+	rfm_dds_Msg req = { .kind = DDS_KIND_SNAP_REQ, .to = (uint16_t)peer,
+			    .word = d->snap_nonce, .type = DDS_REQ_COPY };
+	pthread_mutex_unlock(&d->lock);
+	int ret = rfm__dds_send(d, &req);
+	pthread_mutex_lock(&d->lock);
+	if (ret)
+		return ret;
+
+	while (!d->joined && !d->snap_busy) {
+		if (pthread_cond_timedwait(&d->cond, &d->lock, &until) == ETIMEDOUT) {
+			*timed_out = !d->joined && !d->snap_busy;
+			break;
+		}
+	}
+	return 0;
+}
+
+int rfm__dds_join(struct rfm_node *node)
+{
+	struct dds_node *d = node->priv;
+	uint32_t wait_ms = SNAP_WAIT_MS + (uint32_t)(d->size >> 20) * SNAP_WAIT_PER_MIB_MS;
+	bool busy[RFM_MAX_NODES] = { false };
+	uint8_t timeouts[RFM_MAX_NODES] = { 0 };
+	int asked = -1, tries = 0, ret = 0;
+
+	d->snap_vec = calloc(1, sizeof(*d->snap_vec));
+	if (!d->snap_vec)
+		return rfm__error(RFM_ENOMEM, "dds:%s: out of memory", d->name);
+	pthread_mutex_lock(&d->lock);
+	while (!d->joined && tries < SNAP_TRIES) {
+		bool timed_out;
+		int peer = next_peer(d, busy, timeouts);
+
+		if (peer < 0) {
+			/* The lowest of the joiners (or alone): ours is the network's copy. */
+			rfm__dds_joined_apply_held(node);
+			break;
+		}
+		asked = peer;
+		ret = ask(node, peer, wait_ms, &timed_out);
+		if (ret)
+			break;
+		if (d->snap_busy)
+			busy[peer] = true;
+		if (timed_out) {
+			timeouts[peer]++;
+			tries++;
+		}
+	}
+	bool joined = d->joined;
+	pthread_mutex_unlock(&d->lock);
+	if (ret)
+		return ret;
+	if (!joined)
+		return rfm__error(RFM_ETIMEDOUT,
+				  "dds:%s: no copy of the window from node %d within %u ms (%d tries): "
+				  "is the peer reachable both ways? (CYCLONEDDS_URI, firewall)",
+				  d->name, asked, wait_ms, SNAP_TRIES);
+	return 0;
+}
