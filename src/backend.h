@@ -202,6 +202,12 @@ struct rfm_backend_ops {
 	 * core then pays one predictable branch per store (rfm__published()).
 	 */
 	int (*publish)(struct rfm_node *node, uint64_t offset, uint64_t len);
+	/*
+	 * Samples from the network refused as forged (rfm_event_stats'
+	 * refused); any thread, no lock held. NULL: none can be (the
+	 * hardware is the only writer).
+	 */
+	uint64_t (*refused)(struct rfm_node *node);
 };
 
 /* The backends node.c chooses from by scheme. */

@@ -419,6 +419,8 @@ RFM_API int rfm_event_get_stats(rfm_node *node, struct rfm_event_stats *stats)
 	full.overflows = ev->overflows;
 	full.unhandled = EV_LOAD(ev->unhandled);
 	rfm__unlock(&ev->take_lock);
+	if (node->ops->refused)
+		full.refused = node->ops->refused(node);
 	rfm__sized_fill(stats, &full, sizeof(full));
 	return 0;
 }

@@ -347,7 +347,12 @@ struct rfm_event_stats {
 	uint64_t overflows;	/**< ::RFM_EVENT_OVERFLOW records returned. */
 	uint64_t queued;	/**< Records waiting now (approximate while senders run). */
 	uint64_t unhandled;	/**< Records the dispatcher took that had no callback. */
-	uint64_t reserved[8];	/**< Zero. */
+	/** Samples from the network refused as forged or impossible (`dds:`:
+	 *  naming this node as their writer, a sequence jump past any real
+	 *  gap); 0 where the hardware is the only writer. Since 0.2 (was
+	 *  reserved). */
+	uint64_t refused;
+	uint64_t reserved[7];	/**< Zero. */
 };
 
 /** @brief Fill @p stats for @p node. @return 0 or ::RFM_EINVAL. */

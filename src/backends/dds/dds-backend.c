@@ -329,4 +329,5 @@ const struct rfm_backend_ops rfm__dds_ops = {
 	.node_facts = rfm__dds_node_facts,
 	.node_alive = rfm__dds_node_alive,
 	.publish = rfm__dds_publish,
+	.refused = rfm__dds_refused,
 };

@@ -33,6 +33,13 @@
 #include "event-localq.h"
 #include "backends/dds/dds-wire.h"
 
+/*
+ * The largest jump in a writer's sequence taken as records lost: 2^40
+ * samples is 12 days of a million a second. A bigger one is forged, and
+ * taking it would make every real sample after it look old.
+ */
+#define RFM_DDS_SEQ_JUMP_MAX (UINT64_C(1) << 40)
+
 /* Cyclone's default port mapping gives domain ids 0..230. */
 #define RFM_DDS_DOMAIN_MAX 230
 /* Largest piece of the window one sample carries. */
@@ -176,6 +183,7 @@ struct dds_node {
 	} rivals[RFM_MAX_NODES];
 	uint64_t gaps;		/* records missed, all writers (counted) */
 	uint64_t mismatched;	/* samples from a node with another window size */
+	uint64_t refused;	/* samples refused as forged (atomic: read without the lock) */
 
 	/* Joining: the snapshot we asked for. */
 	bool joined;		/* the window is a copy of the network's */
@@ -207,6 +215,8 @@ dds_return_t rfm__dds_write(struct dds_node *d, const rfm_dds_Msg *m);
 dds_listener_t *rfm__dds_listener(struct rfm_node *node, bool stream);
 /* The stream writer's: its matches wake a joiner (rfm__dds_matched). */
 dds_listener_t *rfm__dds_match_listener(struct rfm_node *node);
+/* Samples refused as forged (rfm_event_stats' refused). */
+uint64_t rfm__dds_refused(struct rfm_node *node);
 /* Apply one sample (the lock is held). */
 void rfm__dds_apply(struct rfm_node *node, const rfm_dds_Msg *m);
 /* Store @len bytes at @off of the window, highest address first. */

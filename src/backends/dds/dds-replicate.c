@@ -204,12 +204,32 @@ static void apply_event(struct rfm_node *node, const rfm_dds_Msg *m)
 	}
 }
 
+static void refuse(struct dds_node *d)
+{
+	__atomic_fetch_add(&d->refused, 1, __ATOMIC_RELAXED);
+}
+
+uint64_t rfm__dds_refused(struct rfm_node *node)
+{
+	struct dds_node *d = node->priv;
+
+	return __atomic_load_n(&d->refused, __ATOMIC_RELAXED);
+}
+
 void rfm__dds_apply(struct rfm_node *node, const rfm_dds_Msg *m)
 {
 	struct dds_node *d = node->priv;
 	struct dds_peer *p = &d->peers[m->writer];
 	uint64_t expected;
 
+	/*
+	 * Our own samples never come back (ignorelocal): one naming us as its
+	 * writer is someone else's, and would write our own words of our copy.
+	 */
+	if (m->writer == d->id) {
+		refuse(d);
+		return;
+	}
 	if (!d->joined) {
 		/* The snapshot, answers and requests of joining (dds-join.c);
 		 * anything else is applied after the snapshot. */
@@ -227,6 +247,10 @@ void rfm__dds_apply(struct rfm_node *node, const rfm_dds_Msg *m)
 		 * joined, is one its giver could not answer for us. */
 		if (m->kind == DDS_KIND_SNAP_REQ && m->to == d->id)
 			rfm__dds_snapshot_answer(node, m);
+		return;
+	}
+	if (m->seq > expected && m->seq - expected > RFM_DDS_SEQ_JUMP_MAX) {
+		refuse(d); /* forged: the stream goes on from where it was */
 		return;
 	}
 	if (m->seq > expected)

@@ -23,7 +23,24 @@ tests_backends_dds_test_dds_boot_SOURCES = tests/backends/dds/test-dds-boot.c
 tests_backends_dds_test_dds_boot_LDADD = src/librfm.la
 TESTS += tests/backends/dds/test-dds-boot
 endif
-EXTRA_DIST += tests/backends/dds/run-dds-suites.sh tests/backends/dds/tsan.supp
+# A stranger publishing on a network's topics (built from dds-wire.idl, as
+# anyone could), and the nodes' answer to it.
+if WITH_TESTS
+if HAVE_DDS
+check_PROGRAMS += tests/backends/dds/dds-rogue
+tests_backends_dds_dds_rogue_SOURCES = tests/backends/dds/dds-rogue.c
+nodist_tests_backends_dds_dds_rogue_SOURCES = src/backends/dds/dds-wire.c
+tests_backends_dds_dds_rogue_CPPFLAGS = -I$(top_builddir)/src $(DDS_CFLAGS)
+tests_backends_dds_dds_rogue_LDADD = $(DDS_LIBS)
+endif
+# Run by run-dds-suites.sh (RFM_TEST_BACKEND=dds).
+check_PROGRAMS += tests/backends/dds/test-dds-rogue
+tests_backends_dds_test_dds_rogue_SOURCES = tests/backends/dds/test-dds-rogue.c
+tests_backends_dds_test_dds_rogue_CPPFLAGS = $(rfm_test_cppflags) -I$(top_srcdir)/src
+tests_backends_dds_test_dds_rogue_LDADD = $(rfm_test_ldadd)
+endif
+EXTRA_DIST += tests/backends/dds/run-dds-suites.sh tests/backends/dds/tsan.supp \
+	tests/backends/dds/dds-rogue.c
 
 # Across "hosts": one node per network namespace (tests/hosts/netns-lab.sh),
 # root only; dds-peer is the node each namespace runs.

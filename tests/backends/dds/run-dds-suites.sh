@@ -28,7 +28,8 @@ run() { # BACKEND PROGRAM
 	esac
 }
 
-for t in tests/backends/dds/test-dds tests/backends/dds/test-dds-callbacks; do
+for t in tests/backends/dds/test-dds tests/backends/dds/test-dds-callbacks \
+	tests/backends/dds/test-dds-rogue; do
 	run dds "$t"
 done
 
