@@ -72,6 +72,7 @@ static void print_stats(struct cli *cli, uint64_t duration_ms, const uint64_t by
 		cli_json_add_u64(obj, "dropped", ev->dropped);
 		cli_json_add_u64(obj, "overflows", ev->overflows);
 		cli_json_add_u64(obj, "queued", ev->queued);
+		cli_json_add_u64(obj, "refused", ev->refused);
 		for (size_t i = 0; i < sizeof(counters) / sizeof(counters[0]); i++)
 			cli_json_add_u64(obj, counters[i].key, COUNTER(i));
 		cli_json_print(obj);
@@ -90,6 +91,7 @@ static void print_stats(struct cli *cli, uint64_t duration_ms, const uint64_t by
 	printf("  queue: depth %u, delivered %llu, dropped %llu, overflows %llu, queued %llu\n",
 	       ev->depth, (unsigned long long)ev->delivered, (unsigned long long)ev->dropped,
 	       (unsigned long long)ev->overflows, (unsigned long long)ev->queued);
+	printf("  %-16s %llu\n", "refused", (unsigned long long)ev->refused);
 	for (size_t i = 0; i < sizeof(counters) / sizeof(counters[0]); i++)
 		printf("  %-16s %llu\n", counters[i].key, (unsigned long long)COUNTER(i));
 #undef COUNTER
@@ -137,7 +139,8 @@ const struct cli_command cli_cmd_stats = {
 		"MS milliseconds, taking every record, then print the records taken by\n"
 		"type and the counters the library keeps: of this node's queue (depth,\n"
 		"records delivered, dropped because the queue was full, overflow\n"
-		"announcements, still queued) and of the handle and process (events\n"
+		"announcements, still queued, samples from the network refused as\n"
+		"forged) and of the handle and process (events\n"
 		"sent, received, dropped; ring messages lost to laps; seqlock read\n"
 		"retries; node ups and downs seen by a health monitor). Ctrl-C ends the\n"
 		"period early (exit 130, JSON \"interrupted\": true).\n"
@@ -149,7 +152,7 @@ const struct cli_command cli_cmd_stats = {
 		"                      queued at once)\n"
 		"\n"
 		"JSON keys: node, duration_ms, interrupted, taken (type: count), queue_depth,\n"
-		"delivered, dropped, overflows, queued, events_sent, events_received,\n"
+		"delivered, dropped, overflows, queued, refused, events_sent, events_received,\n"
 		"events_dropped, ring_lost, record_retries, node_ups, node_downs.\n",
 	.run = stats_run,
 };

@@ -28,6 +28,7 @@ STABLE_METRICS = {
     "rfm_events_received_total": "counter",
     "rfm_event_overflows_total": "counter",
     "rfm_events_dropped_total": "counter",
+    "rfm_samples_refused_total": "counter",
     "rfm_ring_lost_total": "counter",
     "rfm_record_retries_total": "counter",
     "rfm_var_value": "gauge",
@@ -175,6 +176,7 @@ def test_metrics_are_strict_exposition_format(serve, rfm, net):
         assert name in fams, f"{name} missing"
         assert fams[name]["type"] == kind
     assert sample(fams, "rfm_node_up", node="1") == 1
+    assert sample(fams, "rfm_samples_refused_total") == 0  # shm: the window is the only writer
     assert sample(fams, "rfm_var_value", name="ctl.temp", unit="degC") == 95
     assert sample(fams, "rfm_var_out_of_range", name="ctl.temp") == 1
     assert sample(fams, "rfm_var_out_of_range", name="ctl.mode") == 0
