@@ -49,18 +49,31 @@ static int refuse_foreign(struct cli *cli, uint64_t at, const struct rfm_region_
 			 self, hint);
 }
 
+/*
+ * The layout a raw write of @length bytes is guarded by: $RFM_LAYOUT's, loaded
+ * into *layoutp (named by *pathp). Returns 0 with *layoutp NULL when nothing
+ * is to be guarded (no layout set, or an empty range), else cli_load_layout()'s
+ * status.
+ */
+static int guard_layout(struct cli *cli, uint64_t length, const char **pathp,
+			rfm_layout **layoutp)
+{
+	*pathp = getenv("RFM_LAYOUT");
+	*layoutp = NULL;
+	if (!*pathp || !(*pathp)[0] || length == 0)
+		return 0;
+	return cli_load_layout(cli, *pathp, layoutp);
+}
+
 int cli_guard_write(struct cli *cli, uint64_t offset, uint64_t length)
 {
-	const char *path = getenv("RFM_LAYOUT");
 	int self = rfm_node_id(cli->node);
 	struct rfm_region_info info;
 	rfm_layout *layout;
-	int ret;
+	const char *path;
+	int ret = guard_layout(cli, length, &path, &layout);
 
-	if (!path || !path[0] || length == 0)
-		return 0;
-	ret = cli_load_layout(cli, path, &layout);
-	if (ret)
+	if (ret || !layout)
 		return ret;
 	/* Walk the range region by region: every byte must be in one of ours. */
 	for (uint64_t at = offset; at - offset < length;) {
@@ -169,14 +182,11 @@ int cli_var_json(struct cli *cli, rfm_var *var, struct json_object **valuep)
 
 int cli_guard_scratch(struct cli *cli, uint64_t offset, uint64_t length, const char *hint)
 {
-	const char *path = getenv("RFM_LAYOUT");
 	rfm_layout *layout;
-	int ret;
+	const char *path;
+	int ret = guard_layout(cli, length, &path, &layout);
 
-	if (!path || !path[0] || length == 0)
-		return 0;
-	ret = cli_load_layout(cli, path, &layout);
-	if (ret)
+	if (ret || !layout)
 		return ret;
 	ret = cli_guard_foreign(cli, layout, offset, length, hint);
 	rfm_layout_free(layout);

@@ -207,9 +207,10 @@ void cli_json_print(struct json_object *obj)
 	json_object_put(obj);
 }
 
-int cli_open_range(struct cli *cli, int argc, char **argv, uint64_t *offset, size_t *length)
+int cli_open_range(struct cli *cli, int opt, int argc, char **argv, uint64_t *offset,
+		   size_t *length)
 {
-	int ret = cli_check_args(cli, argc, argv, 2, 2);
+	int ret = cli_options_end(cli, opt, argc, argv, 2, 2);
 
 	if (!ret)
 		ret = cli_parse_bytes(cli, "OFFSET", argv[optind], UINT64_MAX, offset);

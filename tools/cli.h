@@ -179,10 +179,12 @@ int cli_open_existing(struct cli *cli);
 int cli_shm_footprint(const char *name, uint64_t *bytes);
 
 /*
- * The "OFFSET LENGTH" arguments of read and dump: parse both, open the
- * node, and check the range lies in its window. 0 or an exit code.
+ * The end of read's and dump's option loop (@opt, its last cli_getopt() value,
+ * as for cli_options_end()) and their "OFFSET LENGTH" arguments: parse both,
+ * open the node, and check the range lies in its window. 0 or an exit code.
  */
-int cli_open_range(struct cli *cli, int argc, char **argv, uint64_t *offset, size_t *length);
+int cli_open_range(struct cli *cli, int opt, int argc, char **argv, uint64_t *offset,
+		   size_t *length);
 
 /* The URI the library uses for cli->uri: -u, else $RFM_URI, else the default. */
 const char *cli_effective_uri(const struct cli *cli);

@@ -94,9 +94,7 @@ static int dump_run(struct cli *cli, int argc, char **argv)
 	while ((opt = cli_getopt(cli, argc, argv, "v", dump_options)) > 0)
 		if (opt == 'v')
 			all = true;
-	if (opt == CLI_OPT_STOP)
-		return cli->status;
-	ret = cli_open_range(cli, argc, argv, &offset, &length);
+	ret = cli_open_range(cli, opt, argc, argv, &offset, &length);
 	if (ret)
 		return ret;
 	return cli->json ? cli_json_print_bytes(cli, offset, length) : dump_text(cli, offset, length, all);

@@ -40,6 +40,16 @@ static int copy_out(struct cli *cli, uint64_t offset, size_t length, FILE *out,
 	return 0;
 }
 
+/* The JSON report of a copy, read or write: the range it covered. */
+static struct json_object *range_json(uint64_t offset, size_t length)
+{
+	struct json_object *obj = json_object_new_object();
+
+	cli_json_add_u64(obj, "offset", offset);
+	cli_json_add_u64(obj, "length", length);
+	return obj;
+}
+
 static int read_run(struct cli *cli, int argc, char **argv)
 {
 	struct cli_out_file file = { 0 };
@@ -52,9 +62,7 @@ static int read_run(struct cli *cli, int argc, char **argv)
 	while ((opt = cli_getopt(cli, argc, argv, "o:", read_options)) > 0)
 		if (opt == 'o')
 			path = optarg;
-	if (opt == CLI_OPT_STOP)
-		return cli->status;
-	ret = cli_open_range(cli, argc, argv, &offset, &length);
+	ret = cli_open_range(cli, opt, argc, argv, &offset, &length);
 	if (ret)
 		return ret;
 
@@ -73,10 +81,8 @@ static int read_run(struct cli *cli, int argc, char **argv)
 	else
 		ret = cli_out_commit(cli, &file);
 	if (!ret && cli->json) {
-		struct json_object *obj = json_object_new_object();
+		struct json_object *obj = range_json(offset, length);
 
-		cli_json_add_u64(obj, "offset", offset);
-		cli_json_add_u64(obj, "length", length);
 		cli_json_add_string(obj, "file", path);
 		cli_json_print(obj);
 	}
@@ -224,13 +230,8 @@ static int write_run(struct cli *cli, int argc, char **argv)
 			ret = cli_fail(cli);
 		free(buf);
 	}
-	if (!ret && cli->json) {
-		struct json_object *obj = json_object_new_object();
-
-		cli_json_add_u64(obj, "offset", offset);
-		cli_json_add_u64(obj, "length", length);
-		cli_json_print(obj);
-	}
+	if (!ret && cli->json)
+		cli_json_print(range_json(offset, length));
 	return ret;
 }
 

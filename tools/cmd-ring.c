@@ -52,6 +52,20 @@ struct ring_args {
 	bool have_count;
 };
 
+/* The keys create and stat both report: the ring's geometry and flags. */
+static struct json_object *ring_json(const struct rfm_ring_info *info)
+{
+	struct json_object *obj = json_object_new_object();
+
+	cli_json_add_u64(obj, "offset", info->offset);
+	cli_json_add_u64(obj, "slot_size", info->slot_size);
+	cli_json_add_u64(obj, "slots", info->slot_count);
+	cli_json_add_u64(obj, "producer", info->producer);
+	cli_json_add_bool(obj, "notify", info->flags & RFM_RING_F_NOTIFY);
+	cli_json_add_bool(obj, "backpressure", info->flags & RFM_RING_F_BACKPRESSURE);
+	return obj;
+}
+
 static int ring_create(struct cli *cli, uint64_t offset, struct ring_args *a)
 {
 	struct rfm_ring_info info = { .struct_size = sizeof(info) };
@@ -69,15 +83,9 @@ static int ring_create(struct cli *cli, uint64_t offset, struct ring_args *a)
 	rfm_ring_get_info(r, &info);
 	rfm_ring_close(r);
 	if (cli->json) {
-		struct json_object *obj = json_object_new_object();
+		struct json_object *obj = ring_json(&info);
 
-		cli_json_add_u64(obj, "offset", info.offset);
 		cli_json_add_u64(obj, "footprint", info.footprint);
-		cli_json_add_u64(obj, "slot_size", info.slot_size);
-		cli_json_add_u64(obj, "slots", info.slot_count);
-		cli_json_add_u64(obj, "producer", info.producer);
-		cli_json_add_bool(obj, "notify", info.flags & RFM_RING_F_NOTIFY);
-		cli_json_add_bool(obj, "backpressure", info.flags & RFM_RING_F_BACKPRESSURE);
 		cli_json_print(obj);
 	} else {
 		printf("ring at 0x%llx: %u slots of %u bytes, %llu bytes, producer node %u\n",
@@ -252,15 +260,9 @@ static int ring_stat(struct cli *cli, uint64_t offset)
 	}
 	shown = n < STAT_VIEWS ? n : STAT_VIEWS;
 	if (cli->json) {
-		struct json_object *obj = json_object_new_object(), *arr = json_object_new_array();
+		struct json_object *obj = ring_json(&info), *arr = json_object_new_array();
 
-		cli_json_add_u64(obj, "offset", info.offset);
-		cli_json_add_u64(obj, "producer", info.producer);
 		cli_json_add_u64(obj, "head", info.head);
-		cli_json_add_u64(obj, "slots", info.slot_count);
-		cli_json_add_u64(obj, "slot_size", info.slot_size);
-		cli_json_add_bool(obj, "notify", info.flags & RFM_RING_F_NOTIFY);
-		cli_json_add_bool(obj, "backpressure", info.flags & RFM_RING_F_BACKPRESSURE);
 		cli_json_add_u64(obj, "consumer_count", n);
 		for (size_t i = 0; i < shown; i++) {
 			struct json_object *c = json_object_new_object();
@@ -299,6 +301,17 @@ static int ring_stat(struct cli *cli, uint64_t offset)
 	return CLI_EXIT_OK;
 }
 
+/* A 32-bit count of the ring's geometry (--slots, --id), into its field. */
+static int parse_u32(struct cli *cli, const char *what, const char *text, uint32_t *out)
+{
+	uint64_t v;
+	int ret = cli_parse_u64(cli, what, text, UINT32_MAX, &v);
+
+	if (!ret)
+		*out = (uint32_t)v;
+	return ret;
+}
+
 static int ring_run(struct cli *cli, int argc, char **argv)
 {
 	struct ring_args a = {
@@ -317,9 +330,8 @@ static int ring_run(struct cli *cli, int argc, char **argv)
 			a.cfg.slot_size = (uint32_t)v;
 			break;
 		case OPT_SLOTS:
-			if ((ret = cli_parse_u64(cli, "slots", optarg, UINT32_MAX, &v)))
+			if ((ret = parse_u32(cli, "slots", optarg, &a.cfg.slot_count)))
 				return ret;
-			a.cfg.slot_count = (uint32_t)v;
 			break;
 		case OPT_NOTIFY:
 			a.cfg.flags |= RFM_RING_F_NOTIFY;
@@ -328,9 +340,8 @@ static int ring_run(struct cli *cli, int argc, char **argv)
 			a.cfg.flags |= RFM_RING_F_BACKPRESSURE;
 			break;
 		case OPT_ID:
-			if ((ret = cli_parse_u64(cli, "ring id", optarg, UINT32_MAX, &v)))
+			if ((ret = parse_u32(cli, "ring id", optarg, &a.cfg.ring_id)))
 				return ret;
-			a.cfg.ring_id = (uint32_t)v;
 			break;
 		case OPT_TYPE: {
 			int t = rfm_event_type_parse(optarg);
