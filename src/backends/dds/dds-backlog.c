@@ -31,9 +31,9 @@
 #include "backends/dds/dds-internal.h"
 
 /* Inside a listener of ours: on one of Cyclone's receive threads. */
-static __thread unsigned int receiving;
+static _Thread_local unsigned int receiving;
 /* The handle's thread: the one that sends the backlog. */
-static __thread bool handle_thread;
+static _Thread_local bool handle_thread;
 
 void rfm__dds_on_handle_thread(void)
 {

@@ -19,6 +19,51 @@
  * keep-all topic per network, so each writer's writes and events reach
  * every other node in the order they were made ("interrupts follow the
  * data"), and a receiver applies them to its copy in that order.
+ *
+ * The files by direction, each calling only the ones below it except
+ * where marked "up":
+ *  send side     dds-replicate.c rfm__dds_publish, dds-events.c send
+ *                  -> dds-coalesce.c (held writes) -> dds-replicate.c
+ *                  rfm__dds_send_locked (up: coalesce.c flushes through
+ *                  it) -> dds-backlog.c -> rfm__dds_write (up: backlog.c
+ *                  sends through replicate.c's wrapper) -> dds_write()
+ *  receive side  Cyclone's listener -> dds-replicate.c take_stream ->
+ *                  rfm__dds_apply -> dds-coalesce.c (a BATCH), dds-events.c
+ *                  (an event), dds-snapshot.c (join pieces and requests)
+ *                  -> rfm__dds_store (up: both store through replicate.c)
+ *  join/snapshot dds-snapshot.c, called by open (rfm__dds_join), by the
+ *                  receive side and by the handle's thread; it sends
+ *                  through the send side and applies held samples through
+ *                  rfm__dds_apply (up: the receive side above it)
+ *  presence      dds-presence.c: its own reader, whose listener
+ *                  dds-replicate.c makes (up: rfm__dds_listener, one
+ *                  factory for both readers, calls rfm__dds_presence_take);
+ *                  it starts the handle's thread and asks dds-snapshot.c
+ *                  for resyncs
+ *  handle thread dds-thread.c: flushes (dds-coalesce.c), sends the backlog
+ *                  (dds-backlog.c), answers (dds-snapshot.c); the send
+ *                  side wakes it (rfm__dds_thread_wake, up)
+ *
+ * Lock order: pub_lock, then lock. pub_lock (taken by
+ * rfm__dds_lock_to_send()) covers our sequence, the batch and the backlog;
+ * lock covers what the receive side learnt (peers, join state, requests).
+ * A thread holding lock never takes pub_lock: the receive side drops lock
+ * before it sends (dds-snapshot.c's requests), so a snapshot answer may
+ * take lock inside pub_lock to copy the window consistently.
+ *
+ * Three thread-local modes, because Cyclone may run a reader of this
+ * process on the writer's own thread, inside dds_write():
+ *  receiving      (dds-backlog.c) inside one of our listeners, on a Cyclone
+ *                 receive thread: a full backlog fails with RFM_EAGAIN
+ *                 instead of waiting, since the thread that would drain it
+ *                 may be waiting for this one.
+ *  handle_thread  (dds-backlog.c) the handle's thread: it never waits for
+ *                 the backlog, which it is the one to send; it sends what
+ *                 waits first.
+ *  writing        (dds-replicate.c) inside rfm__dds_write(): a reader of
+ *                 this process applies the sample on this thread, which may
+ *                 hold pub_lock, so callbacks=receive runs no callback
+ *                 there (it is queued for the ordinary take instead).
  */
 #ifndef RFM_DDS_INTERNAL_H
 #define RFM_DDS_INTERNAL_H

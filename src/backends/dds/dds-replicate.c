@@ -23,7 +23,7 @@
  * applying the sample on the writer's thread, which may hold its handle's
  * pub_lock and be inside another callback; no callback runs here.
  */
-static __thread unsigned int writing;
+static _Thread_local unsigned int writing;
 
 /* Samples taken off the stream per call. */
 #define TAKE_MAX 64
