@@ -105,7 +105,9 @@ static void child(int id, int nodes, const char *name, unsigned int domain, unsi
 		for (int k = 0; k < nodes; k++) {
 			uint64_t v = 0;
 
-			r.ret = rfm_mem_read(node, WORD_OFF(k), &v, sizeof(v));
+			/* A word read while the receive thread stores: one
+			 * atomic load, as the library's own readers do. */
+			r.ret = rfm_mem_peek64(node, WORD_OFF(k), &v);
 			if (r.ret)
 				break;
 			seen += v == 0x5eed0000u + (uint64_t)k + 1;
