@@ -75,6 +75,7 @@ void rfm__record_info(const rfm_layout *layout, size_t index, struct rfm_record_
 	full->data_offset = r->abs + LAY_RECORD_HEADER;
 	full->data_size = r->data_size;
 	full->region = r->region;
+	full->stale_after_ms = r->stale_after_ms;
 }
 
 void rfm__var_info(const rfm_layout *layout, size_t index, struct rfm_var_info *full)
@@ -100,6 +101,7 @@ void rfm__var_info(const rfm_layout *layout, size_t index, struct rfm_var_info *
 	full->region = v->region;
 	full->record_offset = v->record == LAY_NO_RECORD ? 0 : v->offset;
 	full->digits = v->digits;
+	full->stale_after_ms = v->stale_after_ms;
 }
 
 /* What the three rfm_layout_*_info() functions describe. */

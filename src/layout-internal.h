@@ -66,6 +66,7 @@ struct lay_record {
 	uint64_t data_size;	/* set by finish */
 	uint64_t abs;		/* window offset of the sequence word, set by finish */
 	uint32_t notify;	/* event type sent after a publish, 0: none */
+	uint32_t stale_after_ms; /* shown stale past this without a publish, 0: never */
 	struct lay_pos pos, pos_offset, pos_size;
 };
 
@@ -89,6 +90,7 @@ struct lay_var {
 	uint64_t abs;		/* window offset, set by finish */
 	struct lay_range range;
 	uint32_t digits;	/* significant digits to show, 0: not set */
+	uint32_t stale_after_ms; /* shown stale past this unchanged, 0: never */
 	struct lay_pos pos, pos_type, pos_count, pos_offset, pos_min, pos_max;
 };
 

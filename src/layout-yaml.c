@@ -295,10 +295,46 @@ static void pushed(struct yaml_walk *w, int ret)
 }
 
 enum { V_NAME, V_TYPE, V_COUNT, V_LENGTH, V_OFFSET, V_ORDER, V_UNIT, V_DESC, V_MIN, V_MAX,
-       V_DIGITS, V_N };
+       V_DIGITS, V_STALE, V_N };
 static const char *const var_keys[] = { "name", "type", "count", "length", "offset",
 					"byte_order", "unit", "description", "min", "max",
-					"digits", NULL };
+					"digits", "stale_after", NULL };
+
+/*
+ * A 'stale_after' period at @n into milliseconds: a positive number with
+ * a unit, ms, s or min (500ms, 2s, 1.5s), up to 24 hours. The unit is
+ * required: a bare 2 could be read as either.
+ */
+static bool stale_after(struct yaml_walk *w, const yaml_node_t *n, uint32_t *ms)
+{
+	static const struct { const char *unit; double ms; } units[] = {
+		{ "ms", 1 }, { "s", 1000 }, { "min", 60000 },
+	};
+	const char *text = scalar(w, n, "stale_after");
+	double v, scale = 0;
+	char *end;
+
+	if (!text)
+		return false;
+	errno = 0;
+	v = strtod(text, &end);
+	for (size_t i = 0; end != text && i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(end, units[i].unit))
+			scale = units[i].ms;
+	if (!scale || errno == ERANGE || !(text[0] >= '0' && text[0] <= '9')) {
+		rfm__diag(w->diags, pos_of(n), RFM_ELAYOUT,
+			  "stale_after '%.64s' is not a duration (such as 500ms, 2s or 1min)", text);
+		return false;
+	}
+	v *= scale;
+	if (!(v >= 1) || v > 86400000.0) {
+		rfm__diag(w->diags, pos_of(n), RFM_ELAYOUT,
+			  "stale_after '%.64s' must be 1ms to 24 hours", text);
+		return false;
+	}
+	*ms = (uint32_t)(v + 0.5);
+	return true;
+}
 
 /* A float's 'digits' (significant digits to show) at @n: 1 to RFM_VAR_MAX_DIGITS. */
 static bool digits(struct yaml_walk *w, const yaml_node_t *n, int type, uint32_t *out)
@@ -396,6 +432,8 @@ static void walk_var(struct yaml_walk *w, yaml_node_t *map, uint32_t region, uin
 	}
 	if (v[V_DIGITS] && !digits(w, v[V_DIGITS], spec.type, &spec.digits))
 		ok = false;
+	if (v[V_STALE] && !stale_after(w, v[V_STALE], &spec.stale_after_ms))
+		ok = false;
 	if (ok && region != NO_PARENT && room_for(w, map, OVER_VARS))
 		pushed(w, rfm__layout_push_var(w->layout, region, record, &spec, pos));
 }
@@ -413,9 +451,10 @@ static void walk_vars(struct yaml_walk *w, yaml_node_t *list, uint32_t region, u
 	}
 }
 
-enum { C_NAME, C_OFFSET, C_SIZE, C_ORDER, C_DESC, C_VARS, C_NOTIFY, C_N };
+enum { C_NAME, C_OFFSET, C_SIZE, C_ORDER, C_DESC, C_VARS, C_NOTIFY, C_STALE, C_N };
 static const char *const record_keys[] = { "name", "offset", "size", "byte_order",
-					   "description", "variables", "notify", NULL };
+					   "description", "variables", "notify",
+					   "stale_after", NULL };
 
 static void walk_record(struct yaml_walk *w, yaml_node_t *map, uint32_t region, uint32_t order)
 {
@@ -460,6 +499,8 @@ static void walk_record(struct yaml_walk *w, yaml_node_t *map, uint32_t region, 
 			ok = false;
 		}
 	}
+	if (v[C_STALE] && !stale_after(w, v[C_STALE], &spec.stale_after_ms))
+		ok = false;
 	if (missing(w, map, v[C_VARS], "variables", "a record"))
 		ok = false;
 	if (ok && region != NO_PARENT && room_for(w, map, OVER_RECORDS)) {

@@ -112,6 +112,7 @@ int rfm__layout_push_record(rfm_layout *layout, uint32_t region,
 	r->offset = spec->offset;
 	r->size_wanted = spec->size;
 	r->notify = spec->notify;
+	r->stale_after_ms = spec->stale_after_ms;
 	r->pos = pos[0];
 	r->pos_offset = pos[1];
 	r->pos_size = pos[2];
@@ -153,6 +154,7 @@ int rfm__layout_push_var(rfm_layout *layout, uint32_t region, uint32_t record,
 	v->offset = spec->offset;
 	v->range = (struct lay_range){ spec->has_min, spec->has_max, spec->min, spec->max };
 	v->digits = spec->digits;
+	v->stale_after_ms = spec->stale_after_ms;
 	v->pos = pos[0];
 	v->pos_type = pos[1];
 	v->pos_count = pos[2];

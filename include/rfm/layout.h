@@ -191,7 +191,11 @@ struct rfm_record_spec {
 	/** Event type (INTR1..INTR4) broadcast after each publish, data = the
 	 *  new sequence; 0: none. Layout key `notify`. */
 	uint32_t notify;
-	uint32_t reserved[7];	/**< Zero. */
+	/** Milliseconds after which a record whose sequence has not advanced
+	 *  is shown stale by readers such as rfm serve (0: no such period).
+	 *  Layout key `stale_after`. (since RFM_1.1) */
+	uint32_t stale_after_ms;
+	uint32_t reserved[6];	/**< Zero. */
 };
 
 /** A variable (scalar, array, string or bytes). */
@@ -214,7 +218,12 @@ struct rfm_var_spec {
 	/** Significant digits a float is shown with (1-17; 0: the tool's
 	 *  default). Display only: values are stored whole. (since RFM_1.1) */
 	uint32_t digits;
-	uint32_t reserved[7];	/**< Zero. */
+	/** Milliseconds after which a value that has not changed is shown
+	 *  stale by readers such as rfm serve (0: no such period). A plain
+	 *  word carries no write stamp: a writer that re-writes the same value
+	 *  looks stale. Layout key `stale_after`. (since RFM_1.1) */
+	uint32_t stale_after_ms;
+	uint32_t reserved[6];	/**< Zero. */
 };
 
 /**
@@ -280,7 +289,9 @@ struct rfm_record_info {
 	uint64_t data_offset;	/**< Of the data, in the window. */
 	uint64_t data_size;	/**< Of the data: what rfm_record_read() copies. */
 	uint32_t region;	/**< Index of its region. */
-	uint32_t reserved[7];
+	/** rfm_record_spec::stale_after_ms (0: not set; since RFM_1.1). */
+	uint32_t stale_after_ms;
+	uint32_t reserved[6];
 };
 
 /** Facts about a variable (or the element range a handle covers). */
@@ -302,7 +313,9 @@ struct rfm_var_info {
 	uint32_t region;	/**< Index of its region. */
 	uint64_t record_offset;	/**< Offset in the record's data (when in one). */
 	uint32_t digits;	/**< Significant digits to show (0: not set; since RFM_1.1). */
-	uint32_t reserved[5];
+	/** rfm_var_spec::stale_after_ms (0: not set; since RFM_1.1). */
+	uint32_t stale_after_ms;
+	uint32_t reserved[4];
 };
 
 /** @brief The layout's name (generated-header prefix); "" for NULL. */

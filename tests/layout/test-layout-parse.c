@@ -218,6 +218,79 @@ static void test_digits(void **state)
 	rfm_layout_free(l);
 }
 
+/* stale_after: a positive duration with a unit, on variables and records; into the infos. */
+static void test_stale_after(void **state)
+{
+	static const char *const good[] = {
+		"version: 1",
+		"window: 64K",
+		"regions:",
+		"  - name: a",
+		"    offset: 0",
+		"    size: 0x100",
+		"    writer: 1",
+		"    variables:",
+		"      - { name: x, type: f64, stale_after: 500ms }",
+		"      - { name: y, type: u32, stale_after: 1.5s }",
+		"      - { name: z, type: u32 }",
+		"    records:",
+		"      - name: r",
+		"        stale_after: 2min",
+		"        variables:",
+		"          - { name: n, type: u32 }",
+		NULL,
+	};
+	static const char *const bad[] = {
+		"version: 1",					/* 1 */
+		"window: 64K",					/* 2 */
+		"regions:",					/* 3 */
+		"  - name: a",					/* 4 */
+		"    offset: 0",				/* 5 */
+		"    size: 0x100",				/* 6 */
+		"    writer: 1",				/* 7 */
+		"    variables:",				/* 8 */
+		"      - { name: a, type: u32, stale_after: 2 }",	/* 9 */
+		"      - { name: b, type: u32, stale_after: -1s }",	/* 10 */
+		"      - { name: c, type: u32, stale_after: 0s }",	/* 11 */
+		"      - { name: d, type: u32, stale_after: soon }",	/* 12 */
+		"      - { name: e, type: u32, stale_after: 2 s }",	/* 13 */
+		"      - { name: f, type: u32, stale_after: 25h }",	/* 14 */
+		"    records:",					/* 15 */
+		"      - name: r",				/* 16 */
+		"        stale_after: 0.1ms",			/* 17 */
+		"        variables:",				/* 18 */
+		"          - { name: n, type: u32 }",		/* 19 */
+		NULL,
+	};
+	struct rfm_var_info info = { .struct_size = sizeof(info) };
+	struct rfm_record_info rec = { .struct_size = sizeof(rec) };
+	rfm_layout *l = NULL;
+	rfm_diag_list *d = NULL;
+
+	(void)state;
+	assert_int_equal(load_lines(good, &l, NULL), 0);
+	assert_int_equal(rfm_layout_var_info(l, 0, &info), 0);
+	assert_int_equal(info.stale_after_ms, 500);
+	assert_int_equal(rfm_layout_var_info(l, 1, &info), 0);
+	assert_int_equal(info.stale_after_ms, 1500);
+	assert_int_equal(rfm_layout_var_info(l, 2, &info), 0);
+	assert_int_equal(info.stale_after_ms, 0);
+	assert_int_equal(rfm_layout_record_info(l, 0, &rec), 0);
+	assert_int_equal(rec.stale_after_ms, 120000);
+	rfm_layout_free(l);
+	l = NULL;
+	assert_int_equal(load_lines(bad, &l, &d), RFM_ELAYOUT);
+	expect_diag(d, 9, 0, "stale_after '2' is not a duration (such as 500ms, 2s or 1min)");
+	expect_diag(d, 10, 0, "stale_after '-1s' is not a duration");
+	expect_diag(d, 11, 0, "stale_after '0s' must be 1ms to 24 hours");
+	expect_diag(d, 12, 0, "stale_after 'soon' is not a duration");
+	expect_diag(d, 13, 0, "stale_after '2 s' is not a duration");
+	expect_diag(d, 14, 0, "stale_after '25h' is not a duration");
+	expect_diag(d, 17, 0, "stale_after '0.1ms' must be 1ms to 24 hours");
+	assert_int_equal(rfm_diag_list_count(d), 7);
+	rfm_diag_list_free(d);
+}
+
 /* The list: overlaps, bounds, misalignment, duplicates, types, writers. */
 static void test_validation_reports_every_problem(void **state)
 {
@@ -522,6 +595,7 @@ int main(void)
 		cmocka_unit_test(test_info_arguments),
 		cmocka_unit_test(test_heartbeat_table_kept_free),
 		cmocka_unit_test(test_digits),
+		cmocka_unit_test(test_stale_after),
 	};
 
 	return cmocka_run_group_tests_name("layout-parse", tests, NULL, NULL);
