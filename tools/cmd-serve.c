@@ -65,6 +65,7 @@ static void sample(struct serve *s)
 {
 	pthread_mutex_lock(&s->lock);
 	serve_take_events(s);
+	serve_fresh_sample(s, rfm_event_now_ns());
 	struct json_object *snap = serve_json_snapshot(s);
 	serve_sse_publish(s, json_object_to_json_string_ext(snap, JSON_C_TO_STRING_PLAIN));
 	json_object_put(snap);
@@ -179,6 +180,8 @@ static int serve_run(struct cli *cli, int argc, char **argv)
 		goto out;
 	}
 	ret = serve_open_vars(&s);
+	if (!ret)
+		ret = serve_fresh_init(&s);
 	if (ret)
 		goto out;
 	if (serve_counts_init(&s)) {
@@ -194,6 +197,7 @@ static int serve_run(struct cli *cli, int argc, char **argv)
 	pthread_mutex_destroy(&s.lock);
 out:
 	serve_counts_free(&s);
+	serve_fresh_free(&s);
 	serve_close_vars(&s);
 	rfm_layout_free(s.layout);
 	if (s.frame)

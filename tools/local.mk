@@ -65,6 +65,7 @@ tools_rfm_SOURCES += \
 	tools/serve.h \
 	tools/cmd-serve.c \
 	tools/serve-state.c \
+	tools/serve-fresh.c \
 	tools/serve-json.c \
 	tools/serve-metrics.c \
 	tools/serve-rings.c \
@@ -83,7 +84,8 @@ tools/serve-assets.c: $(top_srcdir)/tools/serve/embed.sh $(SERVE_ASSETS:%=$(top_
 	$(AM_V_GEN)$(MKDIR_P) tools && \
 	$(SHELL) $(top_srcdir)/tools/serve/embed.sh $(top_srcdir)/tools/serve > $@.tmp && mv $@.tmp $@
 EXTRA_DIST += tools/serve/embed.sh $(SERVE_ASSETS) tools/serve.h tools/cmd-serve.c \
-	tools/serve-state.c tools/serve-json.c tools/serve-metrics.c tools/serve-token.c \
+	tools/serve-state.c tools/serve-fresh.c tools/serve-json.c tools/serve-metrics.c \
+	tools/serve-token.c \
 	tools/serve-hist.c tools/serve-sse.c tools/serve-http.c tools/cmd-serve-missing.c
 # cmd-list.c reads segment headers without attaching: it knows their layout.
 tools_rfm_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src -I$(top_srcdir)/tools \

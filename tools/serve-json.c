@@ -73,15 +73,24 @@ struct json_object *serve_json_nodes(struct serve *s)
 	return arr;
 }
 
-static const char *freshness(const uint8_t states[RFM_MAX_NODES], uint32_t writer)
+/* "state" ("fresh" or "stale") and "stale_reason" (null when fresh) into @o. */
+static void add_freshness(struct json_object *o, const char *reason)
 {
-	return serve_writer_stale(states, writer) ? "stale" : "fresh";
+	cli_json_add_string(o, "state", reason ? "stale" : "fresh");
+	json_object_object_add(o, "stale_reason", reason ? json_object_new_string(reason) : NULL);
+}
+
+/* The layout's stale_after in seconds, null where it sets none. */
+static struct json_object *period_json(uint32_t ms)
+{
+	return ms ? json_object_new_double(ms / 1e3) : NULL;
 }
 
 static struct json_object *var_json(struct serve *s, struct serve_var *v,
 				    const uint8_t states[RFM_MAX_NODES])
 {
 	struct json_object *o = json_object_new_object(), *value;
+	struct serve_reason why;
 	double number;
 
 	cli_json_add_string(o, "name", v->info.name);
@@ -95,7 +104,8 @@ static struct json_object *var_json(struct serve *s, struct serve_var *v,
 		json_object_object_add(o, "max", json_object_new_double(v->info.max));
 	cli_json_add_bool(o, "out_of_range", serve_out_of_range(v, number));
 	cli_json_add_u64(o, "writer", v->info.writer);
-	cli_json_add_string(o, "state", freshness(states, v->info.writer));
+	add_freshness(o, serve_var_stale(v, states, rfm_event_now_ns(), &why));
+	json_object_object_add(o, "stale_after_s", period_json(v->info.stale_after_ms));
 	/* The layout's significant digits for a float, null where it sets none. */
 	json_object_object_add(o, "digits",
 			       v->info.digits ? json_object_new_int64(v->info.digits) : NULL);
@@ -197,6 +207,7 @@ struct json_object *serve_json_records(struct serve *s)
 	for (size_t i = 0; i < rfm_layout_record_count(s->layout); i++) {
 		struct rfm_record_info rec = { .struct_size = sizeof(rec) };
 		struct rfm_region_info reg = { .struct_size = sizeof(reg) };
+		struct serve_reason why;
 		struct json_object *o;
 		const char *name;
 		uint32_t seq;
@@ -209,7 +220,8 @@ struct json_object *serve_json_records(struct serve *s)
 		cli_json_add_string(o, "name", name);
 		cli_json_add_u64(o, "seq", seq);
 		cli_json_add_u64(o, "writer", reg.writer);
-		cli_json_add_string(o, "state", freshness(states, reg.writer));
+		add_freshness(o, serve_record_stale(s, i, states, rfm_event_now_ns(), &why));
+		json_object_object_add(o, "stale_after_s", period_json(rec.stale_after_ms));
 		json_object_array_add(arr, o);
 	}
 	return arr;
@@ -230,7 +242,7 @@ struct json_object *serve_json_hist(struct serve *s)
 }
 
 /*
- * The variables of a snapshot: name, value, out_of_range and state only.
+ * The variables of a snapshot: name, value, out_of_range, state and its reason only.
  * The sampler makes one HZ times a second, so what never changes (type,
  * unit, min, max, writer) is left to /api/vars, which the page reads once.
  */
@@ -238,16 +250,18 @@ static struct json_object *snapshot_vars(struct serve *s)
 {
 	struct json_object *arr = json_object_new_array();
 	uint8_t states[RFM_MAX_NODES];
+	uint64_t now = rfm_event_now_ns();
 
 	serve_node_states(s, states);
 	for (size_t i = 0; i < s->nvars; i++) {
 		struct json_object *o = json_object_new_object();
+		struct serve_reason why;
 		double number;
 
 		cli_json_add_string(o, "name", s->vars[i].info.name);
 		json_object_object_add(o, "value", serve_var_value(s, &s->vars[i], &number));
 		cli_json_add_bool(o, "out_of_range", serve_out_of_range(&s->vars[i], number));
-		cli_json_add_string(o, "state", freshness(states, s->vars[i].info.writer));
+		add_freshness(o, serve_var_stale(&s->vars[i], states, now, &why));
 		json_object_array_add(arr, o);
 	}
 	return arr;

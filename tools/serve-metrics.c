@@ -206,16 +206,19 @@ static void vars(struct text *t, struct serve *s)
 	 * this says they are stale, so an alert or a graph can tell.
 	 */
 	uint8_t states[RFM_MAX_NODES];
+	uint64_t now = rfm_event_now_ns();
 	serve_node_states(s, states);
 	head(t, "rfm_var_stale", "gauge",
-	     "1 when the variable's writer node is down or not on the network");
+	     "1 when the variable's writer node is down or not on the network, or it has not "
+	     "changed within the layout's stale_after");
 	for (size_t i = 0; i < s->nvars; i++) {
 		struct serve_var *v = &s->vars[i];
+		struct serve_reason why;
 
 		fputs("rfm_var_stale{name=\"", t->fp);
 		label_value(t->fp, v->info.name);
 		fprintf(t->fp, "\",writer=\"%u\"} %d\n", v->info.writer,
-			serve_writer_stale(states, v->info.writer));
+			serve_var_stale(v, states, now, &why) != NULL);
 	}
 }
 

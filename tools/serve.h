@@ -5,7 +5,7 @@
  * serve-state.c (what is read from the node), serve-json.c (the JSON API),
  * serve-metrics.c (Prometheus text), serve-http.c (routing and limits),
  * serve-sse.c (the event stream), serve-token.c (the write token),
- * serve-hist.c (ping's histogram file),
+ * serve-hist.c (ping's histogram file), serve-fresh.c (stale data),
  * serve-rings.c (the rings of the layout's regions)
  * and serve-assets.c (the page, generated from tools/serve/ at build time).
  */
@@ -45,6 +45,20 @@
 struct serve_var {
 	rfm_var *var;
 	struct rfm_var_info info;
+	/* With the layout's stale_after (serve-fresh.c): the last value and
+	 * room for one new read (2 * info.size), when it last changed. */
+	uint8_t *last;
+	uint64_t changed_ns;
+	bool seen;
+};
+
+/* A record of the layout, as serve-fresh.c watches its sequence word. */
+struct serve_record {
+	uint32_t writer;		/* its region's writer */
+	uint32_t stale_after_ms;	/* the layout's, 0: none */
+	uint32_t seq;			/* the sequence last seen */
+	uint64_t changed_ns;		/* when it last advanced */
+	bool seen;
 };
 
 struct serve {
@@ -53,6 +67,8 @@ struct serve {
 	rfm_layout *layout;		/* NULL without --layout */
 	struct serve_var *vars;
 	size_t nvars;
+	struct serve_record *records;	/* one per record of the layout */
+	size_t nrecords;
 	uint64_t received[32];		/* records taken by type, since the start */
 	uint64_t start_ns;
 	/* Snapshots for the SSE clients: the sampler replaces @frame. */
@@ -149,6 +165,28 @@ void serve_node_states(struct serve *s, uint8_t states[RFM_MAX_NODES]);
  * variable of a snapshot (that call reads the table each time).
  */
 bool serve_writer_stale(const uint8_t states[RFM_MAX_NODES], uint32_t writer);
+
+/* ---- serve-fresh.c: stale data (callers hold s->lock) ---- */
+
+/* Watch what the layout gives a stale_after, and every record. 0 or an exit code. */
+int serve_fresh_init(struct serve *s);
+void serve_fresh_free(struct serve *s);
+/* The sampler's look at every watched value and sequence word. */
+void serve_fresh_sample(struct serve *s, uint64_t now_ns);
+
+struct serve_reason {
+	char text[48];
+};
+/*
+ * Why a variable (a record) is stale: "writer down", "not written for
+ * N.N s" (its stale_after passed with no change, or no publish); NULL
+ * when it is fresh. The text may be in @out.
+ */
+const char *serve_var_stale(const struct serve_var *v, const uint8_t states[RFM_MAX_NODES],
+			    uint64_t now_ns, struct serve_reason *out);
+const char *serve_record_stale(const struct serve *s, size_t index,
+			       const uint8_t states[RFM_MAX_NODES], uint64_t now_ns,
+			       struct serve_reason *out);
 
 /* Take the events queued for the server's handle, counting them by type. */
 void serve_take_events(struct serve *s);

@@ -100,3 +100,115 @@ def test_stale_when_writer_is_down(net, tmp_path):
     finally:
         rc, err = s.stop()
         assert rc == 0, err
+
+
+PERIOD_LAYOUT = """\
+version: 1
+name: period
+window: 64K
+regions:
+  - name: ctl
+    offset: 0
+    size: 0x100
+    writer: 1
+    variables:
+      - { name: count, type: u32, stale_after: 300ms }
+      - { name: mode, type: u32 }
+    records:
+      - name: frame
+        stale_after: 300ms
+        variables:
+          - { name: n, type: u32 }
+"""
+
+
+def test_stale_when_not_written_within_stale_after(net, tmp_path):
+    """The layout's stale_after: a variable that has not changed, a record
+    whose sequence has not advanced, for that long is stale with the reason;
+    its writer (the server's own node) is up all along."""
+    from test_serve import next_snapshot
+    layout = tmp_path / "period.yaml"
+    layout.write_text(PERIOD_LAYOUT)
+    s = Server(net.node(1), "--layout", str(layout), "--rate", "50", "--allow-write")
+
+    def write(name, value):
+        status, got = s.post("/api/vars", {"name": name, "value": value}, token=s.token)
+        assert status == 200, got
+
+    def states(sn):
+        got = by_name(sn["vars"])
+        got.update(by_name(sn["stats"]["records"]))
+        return {n: (v["state"], v["stale_reason"]) for n, v in got.items()}
+
+    def not_written(reason):
+        return reason is not None and reason.startswith("not written for ") and \
+            reason.endswith(" s")
+
+    try:
+        vars_ = by_name(s.get_json("/api/vars")["vars"])
+        assert vars_["ctl.count"]["stale_after_s"] == 0.3
+        assert vars_["ctl.mode"]["stale_after_s"] is None
+        assert by_name(s.get_json("/api/stats")["records"])["ctl.frame"]["stale_after_s"] == 0.3
+
+        write("ctl.count", 1)
+        write("ctl.frame.n", 1)
+        snap = next_snapshot(s, lambda sn: states(sn)["ctl.count"] == ("fresh", None) and
+                             states(sn)["ctl.frame"] == ("fresh", None) and
+                             by_name(sn["vars"])["ctl.count"]["value"] == 1)
+        # Nothing new for the period: stale, saying why.
+        snap = next_snapshot(s, lambda sn: not_written(states(sn)["ctl.count"][1]) and
+                             not_written(states(sn)["ctl.frame"][1]))
+        got = states(snap)
+        assert got["ctl.count"][0] == "stale" and got["ctl.frame"][0] == "stale"
+        assert float(got["ctl.count"][1].split()[3]) >= 0.3
+        # No stale_after and its writer is up: fresh however old.
+        assert got["ctl.mode"] == ("fresh", None)
+        vars_ = by_name(s.get_json("/api/vars")["vars"])
+        assert vars_["ctl.count"]["state"] == "stale"
+        assert not_written(vars_["ctl.count"]["stale_reason"])
+        assert vars_["ctl.mode"]["stale_reason"] is None
+        rec = by_name(s.get_json("/api/stats")["records"])["ctl.frame"]
+        assert rec["state"] == "stale" and not_written(rec["stale_reason"])
+        assert stale_metrics(s)["ctl.count"] == ("1", 1)
+        assert stale_metrics(s)["ctl.mode"] == ("1", 0)
+
+        # A new value: fresh again. The record is re-published with the same
+        # data: its sequence advances, so it is fresh again too.
+        write("ctl.count", 2)
+        write("ctl.frame.n", 1)
+        next_snapshot(s, lambda sn: states(sn)["ctl.count"] == ("fresh", None) and
+                      states(sn)["ctl.frame"] == ("fresh", None) and
+                      by_name(sn["vars"])["ctl.count"]["value"] == 2)
+    finally:
+        rc, err = s.stop()
+        assert rc == 0, err
+
+
+def test_writer_down_is_the_reason_first(net, tmp_path):
+    """A writer that is gone is the reason, with or without a period."""
+    from test_serve import next_snapshot
+    layout = tmp_path / "period.yaml"
+    layout.write_text(PERIOD_LAYOUT.replace("writer: 1", "writer: 5"))
+    s = Server(net.node(1), "--layout", str(layout), "--rate", "50")
+    try:
+        snap = next_snapshot(s, lambda sn: True)
+        got = by_name(snap["vars"])
+        assert (got["ctl.count"]["state"], got["ctl.count"]["stale_reason"]) == \
+            ("stale", "writer down")
+        assert (got["ctl.mode"]["state"], got["ctl.mode"]["stale_reason"]) == \
+            ("stale", "writer down")
+        rec = by_name(snap["stats"]["records"])["ctl.frame"]
+        assert (rec["state"], rec["stale_reason"]) == ("stale", "writer down")
+    finally:
+        rc, err = s.stop()
+        assert rc == 0, err
+
+
+def test_malformed_stale_after_is_refused(net, tmp_path):
+    layout = tmp_path / "bad.yaml"
+    layout.write_text(PERIOD_LAYOUT.replace("stale_after: 300ms }", "stale_after: 0s }"))
+    r = subprocess.run([RFM, "-u", net.node(1), "serve", "--port", "0", "--layout", str(layout)],
+                       stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60,
+                       env=_environment())
+    assert r.returncode != 0
+    assert ":10:" in r.stderr and "stale_after '0s' must be 1ms to 24 hours" in r.stderr, r.stderr

@@ -285,7 +285,8 @@ function showVars(vars, fresh = true) {
 		cell(row, v.unit || "");
 		cell(row, range(v));
 		cell(row, v.writer === undefined ? "-" : v.writer, "num writer");
-		cell(row, v.state === "stale" ? "stale (writer down)" : "fresh", "freshness");
+		cell(row, v.state === "stale" ? `stale (${v.stale_reason || "writer down"})` : "fresh",
+		     "freshness");
 		if (openTrends.has(v.name) && !Array.isArray(v.value))
 			trendRow(body, v);
 	}
