@@ -170,6 +170,32 @@ def test_page_shows_stale_data_and_disconnection(browser, net, tmp_path):
     assert has_class(browser, "body", "disconnected") is True
 
 
+def test_page_shows_why_a_value_is_stale(browser, net, tmp_path):
+    """A value unchanged past the layout's stale_after is greyed with the
+    reason; a new value makes it fresh again."""
+    from serve_helpers import Server
+    from test_serve_stale import PERIOD_LAYOUT
+    layout = tmp_path / "period.yaml"
+    # Fresh for 2 s after a write: longer than the driver's polls.
+    layout.write_text(PERIOD_LAYOUT.replace("1s", "2s"))
+    s = Server(net.node(1), "--layout", str(layout), "--rate", "20", "--allow-write")
+    try:
+        browser.get(s.url + "/")
+        wait = WebDriverWait(browser, WAIT_S)
+        count = 'tr[data-name="ctl.count"]'
+        wait.until(lambda d: has_class(d, count, "stale"))
+        assert re.fullmatch(r"stale \(not written for \d+\.\d s\)",
+                            cell_text(browser, count + " td.freshness"))
+        assert cell_text(browser, 'tr[data-name="ctl.mode"] td.freshness') == "fresh"
+        status, got = s.post("/api/vars", {"name": "ctl.count", "value": 9}, token=s.token)
+        assert status == 200, got
+        wait.until(lambda d: cell_text(d, count + " td.freshness") == "fresh")
+        assert has_class(browser, count, "stale") is False
+    finally:
+        rc, err = s.stop()
+    assert rc == 0, err
+
+
 GLANCE_LAYOUT = """\
 version: 1
 name: glance
