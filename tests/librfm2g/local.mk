@@ -60,17 +60,19 @@ check_PROGRAMS += tests/librfm2g/rfm2g-util-session
 tests_librfm2g_rfm2g_util_session_SOURCES = tests/librfm2g/rfm2g-util-session.c
 tests_librfm2g_rfm2g_util_session_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/include/rfm2g \
 	-DRFM2G_LINUX
-tests_librfm2g_rfm2g_util_session_LDADD = src/librfm2g/librfm2g.la
+# librfm too, as examples/rfm2g/rfm2g-echo: a cross linker has no
+# -rpath-link to find librfm2g's librfm in the build tree.
+tests_librfm2g_rfm2g_util_session_LDADD = src/librfm2g/librfm2g.la src/librfm.la
 # Programs from Windows and VxWorks, built unchanged (their vendor header
 # names, device names and entry points), run by test-rfm2g-board.sh.
 check_PROGRAMS += tests/librfm2g/rfm2g-windows-style tests/librfm2g/rfm2g-vxworks-style
 tests_librfm2g_rfm2g_windows_style_SOURCES = tests/librfm2g/rfm2g-windows-style.c
 tests_librfm2g_rfm2g_windows_style_CPPFLAGS = $(tests_librfm2g_rfm2g_util_session_CPPFLAGS)
-tests_librfm2g_rfm2g_windows_style_LDADD = src/librfm2g/librfm2g.la
+tests_librfm2g_rfm2g_windows_style_LDADD = $(tests_librfm2g_rfm2g_util_session_LDADD)
 tests_librfm2g_rfm2g_vxworks_style_SOURCES = tests/librfm2g/rfm2g-vxworks-style.c \
 	tests/librfm2g/rfm2g-vxworks-shell.c
 tests_librfm2g_rfm2g_vxworks_style_CPPFLAGS = $(tests_librfm2g_rfm2g_util_session_CPPFLAGS)
-tests_librfm2g_rfm2g_vxworks_style_LDADD = src/librfm2g/librfm2g.la
+tests_librfm2g_rfm2g_vxworks_style_LDADD = $(tests_librfm2g_rfm2g_util_session_LDADD)
 # A VxWorks module declares its task entry and globals nowhere: the shell
 # finds them by name.
 tests_librfm2g_rfm2g_vxworks_style_CFLAGS = $(AM_CFLAGS) -Wno-missing-prototypes \
