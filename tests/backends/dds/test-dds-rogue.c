@@ -22,27 +22,16 @@ extern char **environ;
 #define WINDOW (64 * 1024)
 #define GUARD_MS 10000 /* a hang guard, not a timing assertion */
 
-static struct harness_network net;
-
 static int setup(void **state)
 {
-	(void)state;
-	harness_network_new(&net, WINDOW);
-	return 0;
+	return harness_fixture_network(state, WINDOW);
 }
 
-static int teardown(void **state)
-{
-	(void)state;
-	harness_network_destroy(&net);
-	return 0;
-}
-
-static rfm_node *open_node(int id)
+static rfm_node *open_node(void **state, int id)
 {
 	rfm_node *node = NULL;
 
-	assert_rfm_ok(rfm_open(harness_node_uri(&net, id), &node));
+	assert_rfm_ok(rfm_open(harness_node_uri(*state, id), &node));
 	return node;
 }
 
@@ -115,8 +104,7 @@ static bool reads(rfm_node *node, uint64_t off, const char *text)
 /* A sample naming node 1 as its writer, at node 1: refused, its own copy untouched. */
 static void a_sample_naming_the_receiver_is_refused(void **state)
 {
-	(void)state;
-	rfm_node *a = open_node(1), *b = open_node(2);
+	rfm_node *a = open_node(state, 1), *b = open_node(state, 2);
 	struct rfm_node_info info = { .struct_size = sizeof(info) };
 
 	assert_rfm_ok(rfm_node_get_info(a, &info));
@@ -136,8 +124,7 @@ static void a_sample_naming_the_receiver_is_refused(void **state)
 /* Sequence 2^62 as node 1, at node 2: refused, and node 1's stream goes on. */
 static void a_sequence_jump_past_the_bound_is_refused(void **state)
 {
-	(void)state;
-	rfm_node *a = open_node(1), *b = open_node(2);
+	rfm_node *a = open_node(state, 1), *b = open_node(state, 2);
 	struct rfm_node_info info = { .struct_size = sizeof(info) };
 
 	assert_rfm_ok(rfm_node_get_info(a, &info));
@@ -158,9 +145,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(a_sample_naming_the_receiver_is_refused, setup,
-						teardown),
+						harness_fixture_teardown),
 		cmocka_unit_test_setup_teardown(a_sequence_jump_past_the_bound_is_refused, setup,
-						teardown),
+						harness_fixture_teardown),
 	};
 
 	harness_init();
