@@ -11,9 +11,10 @@
  * through its own CYCLONEDDS_URI environment variable (docs/dds.md).
  *
  * Each node holds its own copy of the window in private memory. What the
- * library writes is replicated by dds-replicate.c; stores through the
+ * library writes is replicated by dds-publish.c; stores through the
  * mapped pointer stay local until rfm_mem_flush() publishes them, as on a
- * card they would go out at once. See dds-internal.h for the files.
+ * card they would go out at once. See dds-internal.h for the files: this
+ * one is the top of the stack (open/close, the entities, the ops table).
  */
 #include "config.h"
 
@@ -135,6 +136,109 @@ static int parse_params(struct rfm_uri *uri, struct dds_params *p)
 	return rfm__uri_check_all_used(uri);
 }
 
+/*
+ * Topic @name of type @desc into *@topic (an error naming @what), and in
+ * *@qp the qos its reader and writer start from: the network's partition,
+ * reliable.
+ */
+static int create_topic(struct rfm_node *node, const struct rfm_uri *uri,
+			const dds_topic_descriptor_t *desc, const char *name, const char *what,
+			dds_entity_t *topic, dds_qos_t **qp)
+{
+	struct dds_node *d = node->priv;
+	dds_entity_t e = dds_create_topic(d->participant, desc, name, NULL, NULL);
+	const char *part = d->name;
+
+	if (e < 0)
+		return rfm__dds_fail(uri, e, what);
+	*topic = e;
+	*qp = dds_create_qos();
+	dds_qset_partition(*qp, 1, &part);
+	dds_qset_reliability(*qp, DDS_RELIABILITY_RELIABLE, DDS_SECS(10));
+	return 0;
+}
+
+/*
+ * The reader of @topic with qos @q (released here) and our listener, the
+ * stream's or the presence's (@stream); then whether it and its @writer
+ * were made, as an error naming @what.
+ */
+static int create_reader(struct rfm_node *node, const struct rfm_uri *uri, dds_entity_t topic,
+			 dds_qos_t *q, bool stream, dds_entity_t writer, dds_entity_t *reader,
+			 const char *what)
+{
+	struct dds_node *d = node->priv;
+	dds_listener_t *l = rfm__dds_listener(node, stream);
+
+	*reader = dds_create_reader(d->participant, topic, q, l);
+	dds_delete_listener(l);
+	dds_delete_qos(q);
+	if (writer < 0 || *reader < 0)
+		return rfm__dds_fail(uri, writer < 0 ? writer : *reader, what);
+	return 0;
+}
+
+/* Create both topics, their readers (with listeners) and writers. */
+static int create_entities(struct rfm_node *node, const struct rfm_uri *uri)
+{
+	struct dds_node *d = node->priv;
+	dds_qos_t *q;
+	int ret;
+
+	ret = create_topic(node, uri, &rfm_dds_Node_desc, "rfm_node", "creating the node topic",
+			   &d->node_topic, &q);
+	if (ret)
+		return ret;
+	dds_qset_durability(q, DDS_DURABILITY_TRANSIENT_LOCAL);
+	dds_qset_history(q, DDS_HISTORY_KEEP_LAST, 1);
+	dds_qset_liveliness(q, DDS_LIVELINESS_AUTOMATIC, DDS_MSECS(d->lease_ms));
+	d->node_writer = dds_create_writer(d->participant, d->node_topic, q, NULL);
+	/* Any lease is accepted from others: ours is what we promise. */
+	dds_qset_liveliness(q, DDS_LIVELINESS_AUTOMATIC, DDS_INFINITY);
+	ret = create_reader(node, uri, d->node_topic, q, false, d->node_writer, &d->node_reader,
+			    "creating the node reader and writer");
+	if (ret)
+		return ret;
+
+	ret = create_topic(node, uri, &rfm_dds_Msg_desc, "rfm_stream", "creating the stream topic",
+			   &d->topic, &q);
+	if (ret)
+		return ret;
+	/* Keep every sample until each reader has it: order and no loss. */
+	dds_qset_history(q, DDS_HISTORY_KEEP_ALL, 0);
+	dds_qset_durability(q, DDS_DURABILITY_VOLATILE);
+	dds_qset_ignorelocal(q, DDS_IGNORELOCAL_PARTICIPANT);
+	/* callbacks=receive: a write never waits, what Cyclone cannot take
+	 * waits in the backlog (dds-backlog.c). */
+	if (d->callbacks_receive)
+		dds_qset_reliability(q, DDS_RELIABILITY_RELIABLE, 0);
+	dds_listener_t *wl = rfm__dds_match_listener(node);
+	d->writer = dds_create_writer(d->participant, d->topic, q, wl);
+	dds_delete_listener(wl);
+	return create_reader(node, uri, d->topic, q, true, d->writer, &d->reader,
+			     "creating the stream reader and writer");
+}
+
+/*
+ * Our participant in the DDS domain, the handle's thread (the listeners
+ * may wake it as soon as the readers exist) and both topics' readers and
+ * writers.
+ */
+static int open_entities(struct rfm_node *node, const struct rfm_uri *uri)
+{
+	struct dds_node *d = node->priv;
+	int ret;
+
+	dds_entity_t e = dds_create_participant((dds_domainid_t)d->domain, NULL, NULL);
+	if (e < 0)
+		return rfm__dds_fail(uri, e, "joining the DDS domain");
+	d->participant = e;
+	ret = rfm__dds_start_thread(node);
+	if (ret)
+		return ret;
+	return create_entities(node, uri);
+}
+
 static uint32_t new_incarnation(void)
 {
 	struct timespec ts;
@@ -236,7 +340,9 @@ static int dds_open_node(struct rfm_node *node, struct rfm_uri *uri)
 	__atomic_store_n(&node->priv, d, __ATOMIC_RELEASE);
 
 	uint64_t size = p.size;
-	ret = rfm__dds_presence_open(node, uri, &size, p.size != 0);
+	ret = open_entities(node, uri);
+	if (!ret)
+		ret = rfm__dds_claim(node, uri, &size, p.size != 0);
 	if (ret)
 		goto fail;
 	void *window = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

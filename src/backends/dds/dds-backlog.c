@@ -20,6 +20,9 @@
  * for at most RFM_DDS_BLOCK_NS, then RFM_ETIMEDOUT. Samples already in the
  * backlog are never taken back: a close sends them first, for at most
  * RFM_DDS_BLOCK_NS.
+ *
+ * rfm__dds_emit_locked() is the last step of every send: it numbers the
+ * sample and hands it to Cyclone, or to the backlog behind what waits.
  */
 #include "config.h"
 
@@ -29,21 +32,6 @@
 #include <time.h>
 
 #include "backends/dds/dds-internal.h"
-
-/* Inside a listener of ours: on one of Cyclone's receive threads. */
-static _Thread_local unsigned int receiving;
-/* The handle's thread: the one that sends the backlog. */
-static _Thread_local bool handle_thread;
-
-void rfm__dds_on_handle_thread(void)
-{
-	handle_thread = true;
-}
-
-void rfm__dds_receiving(bool on)
-{
-	receiving += on ? 1 : (unsigned int)-1;
-}
 
 static uint64_t item_bytes(const rfm_dds_Msg *m)
 {
@@ -63,12 +51,12 @@ int rfm__dds_lock_to_send(struct dds_node *d)
 	pthread_mutex_lock(&d->pub_lock);
 	if (!d->backlog)
 		return 0;
-	if (handle_thread) {
+	if (rfm__dds_in_handle_thread()) {
 		/* A snapshot answer: what waits goes first, never wait for ourselves. */
 		rfm__dds_backlog_send_locked(d);
 		return 0;
 	}
-	if (receiving) {
+	if (rfm__dds_in_receive()) {
 		if (d->backlog_bytes <= RFM_DDS_BACKLOG_MAX)
 			return 0;
 		pthread_mutex_unlock(&d->pub_lock);
@@ -109,6 +97,25 @@ int rfm__dds_backlog_add(struct dds_node *d, const rfm_dds_Msg *m)
 	*d->backlog_tail = h;
 	d->backlog_tail = &h->next;
 	set_bytes(d, d->backlog_bytes + item_bytes(m));
+	return 0;
+}
+
+int rfm__dds_emit_locked(struct dds_node *d, rfm_dds_Msg *msg)
+{
+	dds_return_t rc;
+
+	msg->inc = d->inc;
+	msg->writer = (uint8_t)d->id;
+	msg->seq = ++d->seq;
+	/* callbacks=receive: behind what waits already, or first to wait. */
+	if (d->backlog)
+		return rfm__dds_backlog_add(d, msg);
+	rc = rfm__dds_write(d, msg);
+	if (rc == DDS_RETCODE_TIMEOUT && d->callbacks_receive)
+		return rfm__dds_backlog_add(d, msg);
+	if (rc < 0)
+		return rfm__error(RFM_EIO, "dds:%s: sending a sample: %s", d->name,
+				  dds_strretcode(rc));
 	return 0;
 }
 

@@ -19,6 +19,10 @@
  * batches stop, and the first batch after that wakes it. Any other sample
  * of the handle sends the batch first. Writes are never held while a peer lives in this
  * process, whose copy is promised the data when the call returns.
+ *
+ * Every sample of the handle goes out through rfm__dds_send_locked() here,
+ * so that held writes always go before it; the receiver's side of a BATCH
+ * is dds-receive.c.
  */
 #include "config.h"
 
@@ -48,7 +52,7 @@ int rfm__dds_flush_locked(struct dds_node *d, const rfm_dds_Msg *ev)
 	m.data._buffer = d->batch;
 	m.data._release = false;
 	__atomic_store_n(&d->batch_len, 0, __ATOMIC_RELAXED);
-	return rfm__dds_send_locked(d, &m);
+	return rfm__dds_emit_locked(d, &m);
 }
 
 bool rfm__dds_hold_write(struct dds_node *d, uint64_t offset, uint64_t len, int *ret)
@@ -82,43 +86,25 @@ bool rfm__dds_hold_write(struct dds_node *d, uint64_t offset, uint64_t len, int 
 	return true;
 }
 
-/* Check a BATCH's pieces all fit, before applying any. */
-static bool batch_valid(const struct dds_node *d, const uint8_t *p, uint32_t n)
+int rfm__dds_send_locked(struct dds_node *d, rfm_dds_Msg *msg)
 {
-	uint32_t at = 0;
+	if (d->batch_len && msg->kind != DDS_KIND_BATCH) {
+		/* Held writes first: the writer's order. */
+		int ret = rfm__dds_flush_locked(d, NULL);
 
-	while (at < n) {
-		struct dds_piece pc;
-		uint64_t off, len;
-
-		if (n - at < sizeof(pc))
-			return false;
-		memcpy(&pc, p + at, sizeof(pc));
-		off = le64toh(pc.offset);
-		len = le32toh(pc.len);
-		at += sizeof(pc);
-		if (((len + 7) & ~UINT64_C(7)) > n - at || off > d->size || len > d->size - off)
-			return false;
-		at += (uint32_t)((len + 7) & ~UINT64_C(7));
+		if (ret)
+			return ret;
 	}
-	return true;
+	return rfm__dds_emit_locked(d, msg);
 }
 
-bool rfm__dds_apply_batch(struct dds_node *d, const rfm_dds_Msg *m)
+int rfm__dds_send(struct dds_node *d, rfm_dds_Msg *msg)
 {
-	const uint8_t *p = m->data._buffer;
-	uint32_t n = m->data._length, at = 0;
+	int ret = rfm__dds_lock_to_send(d);
 
-	if (!batch_valid(d, p, n))
-		return false;
-	while (at < n) {
-		struct dds_piece pc;
-
-		memcpy(&pc, p + at, sizeof(pc));
-		at += sizeof(pc);
-		/* Piece by piece in the writer's order, each highest address first. */
-		rfm__dds_store(d, le64toh(pc.offset), p + at, le32toh(pc.len));
-		at += (uint32_t)((le32toh(pc.len) + UINT64_C(7)) & ~UINT64_C(7));
-	}
-	return true;
+	if (ret)
+		return ret;
+	ret = rfm__dds_send_locked(d, msg);
+	pthread_mutex_unlock(&d->pub_lock);
+	return ret;
 }

@@ -5,7 +5,8 @@
  * the event only after its copy holds that data. The receive thread puts
  * the records for this node into the handle's own queue (event-localq.h:
  * private memory, overflow counted); records for the own node (loopback,
- * health, a ring's consumer beside its producer) go straight into it.
+ * health, a ring's consumer beside its producer) go straight into it
+ * (rfm__dds_deliver, dds-sample.c).
  */
 #include "config.h"
 
@@ -13,13 +14,6 @@
 
 #include "cpu-clock.h"
 #include "backends/dds/dds-internal.h"
-
-void rfm__dds_deliver(struct rfm_node *node, const struct rfm_ev_record *rec)
-{
-	struct dds_node *d = node->priv;
-
-	rfm__localq_push(&d->q, rec);
-}
 
 static int dds_ev_send(struct rfm_node *node, unsigned int to, struct rfm_ev_record *rec)
 {

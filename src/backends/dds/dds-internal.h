@@ -1,18 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * State of a dds: handle, shared by the backend's files:
- *  dds-backend.c    URI, open/close, node facts, the ops table
- *  dds-replicate.c  the ordered stream: publish, the receive thread, apply
- *  dds-events.c     the handle's event queue (records taken off the stream)
- *  dds-presence.c   node ids, liveliness, the peers' facts
- *  dds-snapshot.c   a late joiner's copy of the window
- *  dds-join.c       who gives a joiner its copy: an order with no wait cycle
- *  dds-coalesce.c   writes batched into one sample with their event
- *  dds-backlog.c    callbacks=receive: what the writer cannot take yet
- *  dds-thread.c     the handle's thread: flushes batches, sends the
- *                   backlog, answers snapshot and resync requests
- *  dds-wire.idl     the wire types; idlc makes dds-wire.[ch] of it in the
- *                   build tree (src/backends/dds/local.mk)
+ * State of a dds: handle, shared by the backend's files.
  *
  * Each node holds its own copy of the window in private memory, as a card
  * does. Whatever the library writes goes out as samples on ONE reliable,
@@ -20,50 +8,77 @@
  * every other node in the order they were made ("interrupts follow the
  * data"), and a receiver applies them to its copy in that order.
  *
- * The files by direction, each calling only the ones below it except
- * where marked "up":
- *  send side     dds-replicate.c rfm__dds_publish, dds-events.c send
- *                  -> dds-coalesce.c (held writes) -> dds-replicate.c
- *                  rfm__dds_send_locked (up: coalesce.c flushes through
- *                  it) -> dds-backlog.c -> rfm__dds_write (up: backlog.c
- *                  sends through replicate.c's wrapper) -> dds_write()
- *  receive side  Cyclone's listener -> dds-replicate.c take_stream ->
- *                  rfm__dds_apply -> dds-coalesce.c (a BATCH), dds-events.c
- *                  (an event), dds-snapshot.c (join pieces and requests)
- *                  -> rfm__dds_store (up: both store through replicate.c)
- *  join/snapshot dds-snapshot.c, called by open (rfm__dds_join), by the
- *                  receive side and by the handle's thread; it sends
- *                  through the send side and applies held samples through
- *                  rfm__dds_apply (up: the receive side above it)
- *  presence      dds-presence.c: its own reader, whose listener
- *                  dds-replicate.c makes (up: rfm__dds_listener, one
- *                  factory for both readers, calls rfm__dds_presence_take);
- *                  it starts the handle's thread and asks dds-snapshot.c
- *                  for resyncs
- *  handle thread dds-thread.c: flushes (dds-coalesce.c), sends the backlog
- *                  (dds-backlog.c), answers (dds-snapshot.c); the send
- *                  side wakes it (rfm__dds_thread_wake, up)
+ * The files form a one-way stack: each calls only files listed before it
+ * (docs/architecture.md names them in this order).
+ * Bottom first:
+ *
+ *  dds-sample.c     one sample to Cyclone (rfm__dds_write), one piece into
+ *                   our copy (rfm__dds_store), a copy of a sample for a list,
+ *                   the event queue push, the refused counter, the
+ *                   thread-local modes, the wake of the handle's thread
+ *  send side
+ *   dds-backlog.c   pub_lock for a sender (rfm__dds_lock_to_send); numbering
+ *                   a sample and handing it to Cyclone or, callbacks=receive,
+ *                   to the backlog behind what waits (rfm__dds_emit_locked)
+ *   dds-coalesce.c  writes held in a batch; rfm__dds_send_locked(), which
+ *                   every sample goes through so held writes go first
+ *   dds-publish.c   the handle's writes (ops->publish)
+ *   dds-events.c    the handle's event send and queue ops (ops->ev)
+ *   dds-answer.c    a giver's snapshot and resync answers, resync requests
+ *  receive side
+ *   dds-snapshot.c  the joiner's side: held samples, the pieces, the install,
+ *                   requests noted for the handle's thread
+ *   dds-presence.c  presence samples (node ids, liveliness, the peers'
+ *                   facts) and the core's questions about nodes
+ *   dds-receive.c   the dispatcher: Cyclone's listeners (both readers, the
+ *                   matches), rfm__dds_apply per kind, a BATCH's pieces, the
+ *                   held samples applied once joined
+ *  dds-thread.c     the handle's thread: flushes batches, sends the backlog,
+ *                   answers requests (dds-answer.c)
+ *  dds-join.c       at open: who gives us our copy, an order with no wait
+ *                   cycle
+ *  dds-claim.c      at open: claiming a node id, the sizes agree
+ *  dds-backend.c    URI, the participant, topics, readers and writers, open
+ *                   and close, node facts, the ops table
+ *  dds-wire.idl     the wire types; idlc makes dds-wire.[ch] of it in the
+ *                   build tree (src/backends/dds/local.mk)
+ *
+ * Where a lower layer must make an upper one act, it does not call it:
+ *  - work for the handle's thread (a backlog begun, a request noted, a
+ *    batch begun while it sleeps) is a bump of d->thread_futex
+ *    (rfm__dds_thread_wake, dds-sample.c), the word the thread waits on;
+ *  - the END of a joiner's snapshot: dds-snapshot.c returns true and the
+ *    dispatcher (dds-receive.c) applies the held samples, which is
+ *    applying samples again;
+ *  - a presence sample: its listener is the dispatcher's, which calls down
+ *    into dds-presence.c; a match wakes a joiner through d->cond, which
+ *    dds-join.c (above) waits on;
+ *  - what a joiner's requests need answered is noted under lock by the
+ *    receive side and sent by the handle's thread (dds-answer.c), which
+ *    is below it in data but above it in calls only through the futex.
  *
  * Lock order: pub_lock, then lock. pub_lock (taken by
  * rfm__dds_lock_to_send()) covers our sequence, the batch and the backlog;
  * lock covers what the receive side learnt (peers, join state, requests).
  * A thread holding lock never takes pub_lock: the receive side drops lock
- * before it sends (dds-snapshot.c's requests), so a snapshot answer may
- * take lock inside pub_lock to copy the window consistently.
+ * before it sends (dds-join.c's requests, dds-answer.c's resyncs), so a
+ * snapshot answer may take lock inside pub_lock to copy the window
+ * consistently.
  *
- * Three thread-local modes, because Cyclone may run a reader of this
- * process on the writer's own thread, inside dds_write():
- *  receiving      (dds-backlog.c) inside one of our listeners, on a Cyclone
- *                 receive thread: a full backlog fails with RFM_EAGAIN
- *                 instead of waiting, since the thread that would drain it
- *                 may be waiting for this one.
- *  handle_thread  (dds-backlog.c) the handle's thread: it never waits for
- *                 the backlog, which it is the one to send; it sends what
- *                 waits first.
- *  writing        (dds-replicate.c) inside rfm__dds_write(): a reader of
- *                 this process applies the sample on this thread, which may
- *                 hold pub_lock, so callbacks=receive runs no callback
- *                 there (it is queued for the ordinary take instead).
+ * Three thread-local modes (dds-sample.c), because Cyclone may run a
+ * reader of this process on the writer's own thread, inside dds_write():
+ *  receiving      set by dds-receive.c's listeners, on a Cyclone receive
+ *                 thread; read by dds-backlog.c: a full backlog fails with
+ *                 RFM_EAGAIN instead of waiting, since the thread that
+ *                 would drain it may be waiting for this one.
+ *  handle_thread  set by dds-thread.c; read by dds-backlog.c: the handle's
+ *                 thread never waits for the backlog, which it is the one
+ *                 to send; it sends what waits first.
+ *  writing        set inside rfm__dds_write(); read by dds-receive.c: a
+ *                 reader of this process applies the sample on this thread,
+ *                 which may hold pub_lock, so callbacks=receive runs no
+ *                 callback there (it is queued for the ordinary take
+ *                 instead).
  */
 #ifndef RFM_DDS_INTERNAL_H
 #define RFM_DDS_INTERNAL_H
@@ -249,48 +264,36 @@ struct dds_node {
 	uint64_t resyncs;	/* resync requests sent */
 };
 
-/* dds-replicate.c */
-int rfm__dds_publish(struct rfm_node *node, uint64_t offset, uint64_t len);
-/* Send one sample of ours (seq and inc filled here); _locked: pub_lock held. */
-int rfm__dds_send(struct dds_node *d, rfm_dds_Msg *msg);
-int rfm__dds_send_locked(struct dds_node *d, rfm_dds_Msg *msg);
+/* dds-sample.c: the bottom */
 /* dds_write() of @m, marked as a write of this thread (no callback inline). */
 dds_return_t rfm__dds_write(struct dds_node *d, const rfm_dds_Msg *m);
-/* The listener that applies what arrives: the stream's or the presence's. */
-dds_listener_t *rfm__dds_listener(struct rfm_node *node, bool stream);
-/* The stream writer's: its matches wake a joiner (rfm__dds_matched). */
-dds_listener_t *rfm__dds_match_listener(struct rfm_node *node);
-/* Samples refused as forged (rfm_event_stats' refused). */
-uint64_t rfm__dds_refused(struct rfm_node *node);
-/* Apply one sample (the lock is held). */
-void rfm__dds_apply(struct rfm_node *node, const rfm_dds_Msg *m);
+/* The thread-local modes (above). */
+bool rfm__dds_in_write(void);
+void rfm__dds_receiving(bool on);
+bool rfm__dds_in_receive(void);
+void rfm__dds_on_handle_thread(void);
+bool rfm__dds_in_handle_thread(void);
+/* Give the handle's thread work: a batch, the backlog, a request (any thread). */
+void rfm__dds_thread_wake(struct dds_node *d);
 /* Store @len bytes at @off of the window, highest address first. */
 void rfm__dds_store(struct dds_node *d, uint64_t off, const uint8_t *src, uint64_t len);
-
-/* dds-coalesce.c */
-/* Hold a write of [offset, offset+len) in the batch; false: send it now. */
-bool rfm__dds_hold_write(struct dds_node *d, uint64_t offset, uint64_t len, int *ret);
-/* Send the held writes as one BATCH (pub_lock held); @ev: with this event. */
-int rfm__dds_flush_locked(struct dds_node *d, const rfm_dds_Msg *ev);
-/* Apply a BATCH's writes; false: malformed or outside the window. */
-bool rfm__dds_apply_batch(struct dds_node *d, const rfm_dds_Msg *m);
-
-/* dds-thread.c */
-/* Start the handle's thread (and the batch, with coalescing). */
-int rfm__dds_start_thread(struct rfm_node *node);
-/* Give it work: a batch, the backlog, a request (any thread). */
-void rfm__dds_thread_wake(struct dds_node *d);
-/* Send what is held and queued, then stop it (at close). */
-void rfm__dds_stop_thread(struct dds_node *d);
+/* A copy of @m and its data, for a list; NULL: out of memory. */
+struct dds_held *rfm__dds_held_new(const rfm_dds_Msg *m);
+/* Queue a record for this handle (takes the queue's lock). */
+void rfm__dds_deliver(struct rfm_node *node, const struct rfm_ev_record *rec);
+/* Count a sample refused as forged; the count (rfm_event_stats' refused). */
+void rfm__dds_refuse(struct dds_node *d);
+uint64_t rfm__dds_refused(struct rfm_node *node);
+/* A Cyclone failure @rc while doing @what, as RFM_EIO naming the URI. */
+int rfm__dds_fail(const struct rfm_uri *uri, dds_return_t rc, const char *what);
 
 /* dds-backlog.c */
-/* Our listeners mark the receive thread while they run. */
-void rfm__dds_receiving(bool on);
-/* The handle's thread marks itself: it never waits for the backlog. */
-void rfm__dds_on_handle_thread(void);
 /* pub_lock, for a thread about to send: waits while the backlog is full
  * (0, locked), or fails with the message set (unlocked). */
 int rfm__dds_lock_to_send(struct dds_node *d);
+/* Number @msg (seq, inc, writer) and hand it to Cyclone or the backlog
+ * (pub_lock held); no batch flushed: use rfm__dds_send_locked(). */
+int rfm__dds_emit_locked(struct dds_node *d, rfm_dds_Msg *msg);
 /* Queue @m behind the backlog (pub_lock held). */
 int rfm__dds_backlog_add(struct dds_node *d, const rfm_dds_Msg *m);
 /* Hand what Cyclone takes now to it (pub_lock held); true: some is left. */
@@ -300,44 +303,71 @@ void rfm__dds_backlog_drain(struct dds_node *d);
 /* Free what is left, counted as lost (pub_lock held, or no other thread). */
 void rfm__dds_backlog_discard(struct dds_node *d);
 
+/* dds-coalesce.c */
+/* Hold a write of [offset, offset+len) in the batch; false: send it now. */
+bool rfm__dds_hold_write(struct dds_node *d, uint64_t offset, uint64_t len, int *ret);
+/* Send the held writes as one BATCH (pub_lock held); @ev: with this event. */
+int rfm__dds_flush_locked(struct dds_node *d, const rfm_dds_Msg *ev);
+/* Send one sample of ours, held writes first; _locked: pub_lock held. */
+int rfm__dds_send_locked(struct dds_node *d, rfm_dds_Msg *msg);
+int rfm__dds_send(struct dds_node *d, rfm_dds_Msg *msg);
+
+/* dds-publish.c */
+int rfm__dds_publish(struct rfm_node *node, uint64_t offset, uint64_t len);
+
 /* dds-events.c */
 extern const struct rfm_backend_ev_ops rfm__dds_ev_ops;
-/* Queue a record for this handle (lock-free for the caller: takes the queue's lock). */
-void rfm__dds_deliver(struct rfm_node *node, const struct rfm_ev_record *rec);
+
+/* dds-answer.c */
+/* In the handle's thread: answer the requests noted, send resync requests. */
+void rfm__dds_snapshot_answer_pending(struct rfm_node *node);
+
+/* dds-snapshot.c (the lock is held for all but held_free) */
+/* A SNAP_REQ for us: note it for the handle's thread. */
+void rfm__dds_snapshot_answer(struct rfm_node *node, const rfm_dds_Msg *req);
+/* Ask @writer for its own words again. */
+void rfm__dds_want_resync(struct rfm_node *node, unsigned int writer);
+/* A SNAP piece for us; true: it was the END that installed our copy, the
+ * caller applies what was held (rfm__dds_joined_apply_held). */
+bool rfm__dds_snapshot_piece(struct rfm_node *node, const rfm_dds_Msg *m);
+/* A sample while we are joining: held, or taken; true as above. */
+bool rfm__dds_join_sample(struct rfm_node *node, const rfm_dds_Msg *m);
+/* Before the snapshot: keep @m to apply after it. */
+void rfm__dds_hold(struct dds_node *d, const rfm_dds_Msg *m);
+/* Keep only @m's place in its writer's sequence, to apply after the snapshot. */
+void rfm__dds_hold_seq(struct dds_node *d, const rfm_dds_Msg *m);
+void rfm__dds_held_free(struct dds_node *d);
 
 /* dds-presence.c */
-int rfm__dds_presence_open(struct rfm_node *node, const struct rfm_uri *uri, uint64_t *sizep,
-			   bool size_given);
 /* Take presence samples: liveliness changes of peers (the lock is held). */
 void rfm__dds_presence_take(struct rfm_node *node, dds_entity_t reader);
 int rfm__dds_node_facts(struct rfm_node *node, unsigned int id, struct rfm_node_facts *facts);
 bool rfm__dds_node_alive(struct rfm_node *node, unsigned int id, uint32_t incarnation);
 bool rfm__dds_node_attached(struct rfm_node *node, unsigned int id);
 
-/* dds-join.c */
-/* A stream endpoint matched or lost: wakes a joiner waiting for a match. */
-void rfm__dds_matched(struct rfm_node *node);
-int rfm__dds_join(struct rfm_node *node);
-/* A sample while we are joining: true if handled here (the lock is held). */
-bool rfm__dds_join_sample(struct rfm_node *node, const rfm_dds_Msg *m);
-
-/* dds-snapshot.c */
+/* dds-receive.c */
+/* The listener that applies what arrives: the stream's or the presence's. */
+dds_listener_t *rfm__dds_listener(struct rfm_node *node, bool stream);
+/* The stream writer's: its matches wake a joiner (d->cond). */
+dds_listener_t *rfm__dds_match_listener(struct rfm_node *node);
+/* Apply one sample (the lock is held). */
+void rfm__dds_apply(struct rfm_node *node, const rfm_dds_Msg *m);
 /* Joined: apply what was held meanwhile (the lock is held). */
 void rfm__dds_joined_apply_held(struct rfm_node *node);
-/* A SNAP_REQ for us: note it for the handle's thread (the lock is held). */
-void rfm__dds_snapshot_answer(struct rfm_node *node, const rfm_dds_Msg *req);
-/* In the handle's thread: answer the requests noted, send resync requests. */
-void rfm__dds_snapshot_answer_pending(struct rfm_node *node);
-/* Ask @writer for its own words again (the lock is held). */
-void rfm__dds_want_resync(struct rfm_node *node, unsigned int writer);
-/* A SNAP piece for us (the lock is held). */
-void rfm__dds_snapshot_piece(struct rfm_node *node, const rfm_dds_Msg *m);
-/* Before the snapshot: keep @m to apply after it. */
-void rfm__dds_hold(struct dds_node *d, const rfm_dds_Msg *m);
-/* A copy of @m and its data, for a list; NULL: out of memory. */
-struct dds_held *rfm__dds_held_new(const rfm_dds_Msg *m);
-void rfm__dds_held_free(struct dds_node *d);
-/* Keep only @m's place in its writer's sequence, to apply after the snapshot. */
-void rfm__dds_hold_seq(struct dds_node *d, const rfm_dds_Msg *m);
+
+/* dds-thread.c */
+/* Start the handle's thread (and the batch, with coalescing). */
+int rfm__dds_start_thread(struct rfm_node *node);
+/* Send what is held and queued, then stop it (at close). */
+void rfm__dds_stop_thread(struct dds_node *d);
+
+/* dds-join.c */
+int rfm__dds_join(struct rfm_node *node);
+
+/* dds-claim.c */
+/* Claim our id (or the first free one), then every node's size agrees
+ * with *@sizep (taken from the others unless @size_given). */
+int rfm__dds_claim(struct rfm_node *node, const struct rfm_uri *uri, uint64_t *sizep,
+		   bool size_given);
 
 #endif /* RFM_DDS_INTERNAL_H */

@@ -37,43 +37,6 @@
 #define SNAP_WAIT_PER_MIB_MS 100u
 #define SNAP_TRIES 3
 
-/* A COPY request for us while we join: BUSY to a lower id, kept otherwise. */
-static void joining_request(struct rfm_node *node, const rfm_dds_Msg *req)
-{
-	struct dds_node *d = node->priv;
-
-	if (req->type != DDS_REQ_COPY || req->writer > d->id) {
-		rfm__dds_hold(d, req); /* answered once we have a copy */
-		return;
-	}
-	rfm__dds_hold_seq(d, req);
-	rfm__dds_snapshot_answer(node, &(rfm_dds_Msg){ .writer = req->writer, .word = req->word,
-						      .type = DDS_REQ_BUSY });
-}
-
-bool rfm__dds_join_sample(struct rfm_node *node, const rfm_dds_Msg *m)
-{
-	struct dds_node *d = node->priv;
-
-	if (m->to != d->id)
-		return false;
-	if (m->kind == DDS_KIND_SNAP_REQ) {
-		joining_request(node, m);
-		return true;
-	}
-	if (m->kind != DDS_KIND_SNAP)
-		return false;
-	/*
-	 * The snapshot we join with: its END sets the sequence counters. Of
-	 * anything else (a BUSY, a late answer to an earlier request) only its
-	 * place in the writer's sequence is kept: no false gap after it.
-	 */
-	if (m->type == DDS_SNAP_BUSY || m->writer != d->snap_from || m->word != d->snap_nonce)
-		rfm__dds_hold_seq(d, m);
-	rfm__dds_snapshot_piece(node, m);
-	return true;
-}
-
 /*
  * The next peer to ask: the lowest live one that did not answer BUSY, the
  * fewest timeouts first. -1: there is none, so we are the origin: only a
@@ -91,15 +54,6 @@ static int next_peer(const struct dds_node *d, const bool *busy, const uint8_t *
 			best = id;
 	}
 	return best;
-}
-
-void rfm__dds_matched(struct rfm_node *node)
-{
-	struct dds_node *d = __atomic_load_n(&node->priv, __ATOMIC_ACQUIRE);
-
-	pthread_mutex_lock(&d->lock);
-	pthread_cond_broadcast(&d->cond);
-	pthread_mutex_unlock(&d->lock);
 }
 
 /* Does @e (our stream writer or reader) match an endpoint of participant @who? */

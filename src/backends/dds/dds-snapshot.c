@@ -10,6 +10,12 @@
  * then it applies those newer than the header says (per writer), and from
  * there on treats a jump in a sequence as a gap. A write already in the
  * copy and applied again is harmless: it stores the same bytes.
+ *
+ * This file is the joiner's side, below the receive side's dispatcher
+ * (dds-receive.c): what to hold, the pieces, the install. When the END is
+ * in, it returns true and the dispatcher applies what was held
+ * (rfm__dds_joined_apply_held), since that applies samples again. The
+ * requests it notes are answered by the handle's thread (dds-answer.c).
  */
 #include "config.h"
 
@@ -18,27 +24,6 @@
 #include <string.h>
 
 #include "backends/dds/dds-internal.h"
-
-struct dds_held *rfm__dds_held_new(const rfm_dds_Msg *m)
-{
-	struct dds_held *h = calloc(1, sizeof(*h));
-
-	if (!h)
-		return NULL;
-	h->msg = *m;
-	h->msg.data._buffer = NULL;
-	h->msg.data._release = false;
-	h->msg.data._maximum = m->data._length;
-	if (m->data._length) {
-		h->msg.data._buffer = malloc(m->data._length);
-		if (!h->msg.data._buffer) {
-			free(h);
-			return NULL;
-		}
-		memcpy(h->msg.data._buffer, m->data._buffer, m->data._length);
-	}
-	return h;
-}
 
 void rfm__dds_hold(struct dds_node *d, const rfm_dds_Msg *m)
 {
@@ -97,170 +82,8 @@ void rfm__dds_want_resync(struct rfm_node *node, unsigned int writer)
 	__atomic_store_n(&d->resync_pending, true, __ATOMIC_RELAXED);
 }
 
-/*
- * Resync: send @to the words we wrote ourselves, in runs, on our stream.
- * Only ours: our copy of the others' words may be as stale as theirs.
- */
-static void answer_own(struct dds_node *d, uint16_t to, uint32_t nonce)
-{
-	rfm_dds_Msg m = { .kind = DDS_KIND_SNAP, .to = to, .word = nonce,
-			  .type = DDS_SNAP_OWN };
-	uint64_t words = d->size / 8, w = 0;
-	int ret = rfm__dds_lock_to_send(d);
-
-	if (ret)
-		return; /* the backlog stayed full: no answer (the message says why) */
-	while (!ret && w < words) {
-		uint64_t start, end;
-
-		while (w < words && !(__atomic_load_n(&d->own[w / 64], __ATOMIC_RELAXED) >> (w % 64) & 1))
-			w++;
-		start = w;
-		while (w < words && (w - start) * 8 < RFM_DDS_CHUNK &&
-		       (__atomic_load_n(&d->own[w / 64], __ATOMIC_RELAXED) >> (w % 64) & 1))
-			w++;
-		end = w;
-		if (end == start)
-			break;
-		uint32_t n = (uint32_t)((end - start) * 8);
-		m.offset = start * 8;
-		m.data = (dds_sequence_octet){ ._maximum = n, ._length = n,
-					       ._buffer = d->window + start * 8 };
-		ret = rfm__dds_send_locked(d, &m);
-	}
-	pthread_mutex_unlock(&d->pub_lock);
-}
-
-/* We are joining too and @to has the lower id: it must not wait for us. */
-static void answer_busy(struct dds_node *d, uint16_t to, uint32_t nonce)
-{
-	rfm_dds_Msg m = { .kind = DDS_KIND_SNAP, .to = to, .word = nonce,
-			  .type = DDS_SNAP_BUSY };
-
-	rfm__dds_send(d, &m); /* lost: it times out and asks the next peer */
-}
-
-/* Ask the writers we lost records of for their words (the handle's thread). */
-static void send_resyncs(struct dds_node *d)
-{
-	for (int w = 0; w < RFM_MAX_NODES; w++) {
-		bool want;
-
-		pthread_mutex_lock(&d->lock);
-		want = d->resync_want[w];
-		d->resync_want[w] = false;
-		pthread_mutex_unlock(&d->lock);
-		if (!want)
-			continue;
-		rfm_dds_Msg req = { .kind = DDS_KIND_SNAP_REQ, .to = (uint16_t)w,
-				    .type = DDS_REQ_OWN };
-		if (rfm__dds_send(d, &req) == 0)
-			__atomic_fetch_add(&d->resyncs, 1, __ATOMIC_RELAXED);
-	}
-}
-
-/* Send our copy to @to: header, chunks, end, with no write of ours between. */
-static void answer(struct dds_node *d, struct dds_snap_vector *v, uint16_t to, uint32_t nonce)
-{
-	rfm_dds_Msg m = { .kind = DDS_KIND_SNAP, .to = to, .word = nonce };
-
-	if (rfm__dds_lock_to_send(d))
-		return; /* the backlog stayed full: no answer (the message says why) */
-	/*
-	 * What we had applied of each stream. Records applied while the
-	 * chunks go out may be in the copy too: the joiner applies them again
-	 * after the END, which stores the same bytes.
-	 */
-	pthread_mutex_lock(&d->lock);
-	for (int w = 0; w < RFM_MAX_NODES; w++) {
-		v->inc[w] = d->peers[w].stream_inc;
-		v->seq[w] = d->peers[w].next_seq ? d->peers[w].next_seq - 1 : 0;
-	}
-	pthread_mutex_unlock(&d->lock);
-	v->inc[d->id] = d->inc;
-	v->seq[d->id] = d->seq;
-	m.type = DDS_SNAP_HEADER;
-	m.extra = d->size;
-	m.data = (dds_sequence_octet){ ._maximum = sizeof(*v), ._length = sizeof(*v),
-				       ._buffer = (uint8_t *)v };
-	int ret = rfm__dds_send_locked(d, &m);
-	for (uint64_t off = 0; !ret && off < d->size; off += RFM_DDS_CHUNK) {
-		uint32_t n = d->size - off < RFM_DDS_CHUNK ? (uint32_t)(d->size - off)
-							    : RFM_DDS_CHUNK;
-
-		m.type = DDS_SNAP_CHUNK;
-		m.offset = off;
-		m.data = (dds_sequence_octet){ ._maximum = n, ._length = n,
-					       ._buffer = d->window + off };
-		ret = rfm__dds_send_locked(d, &m);
-	}
-	if (!ret) {
-		m.type = DDS_SNAP_END;
-		m.offset = 0;
-		m.data = (dds_sequence_octet){ 0 };
-		rfm__dds_send_locked(d, &m);
-	}
-	pthread_mutex_unlock(&d->pub_lock);
-}
-
-void rfm__dds_snapshot_answer_pending(struct rfm_node *node)
-{
-	struct dds_node *d = node->priv;
-	struct dds_snap_vector *v = calloc(1, sizeof(*v));
-
-	if (__atomic_exchange_n(&d->resync_pending, false, __ATOMIC_RELAXED))
-		send_resyncs(d);
-	if (!v)
-		return; /* the joiner asks again */
-	for (;;) {
-		uint16_t to;
-		uint32_t nonce, kind;
-
-		pthread_mutex_lock(&d->lock);
-		if (!d->snap_pending) {
-			pthread_mutex_unlock(&d->lock);
-			break;
-		}
-		to = d->snap_req[0].to;
-		nonce = d->snap_req[0].nonce;
-		kind = d->snap_req[0].kind;
-		__atomic_store_n(&d->snap_pending, d->snap_pending - 1, __ATOMIC_RELAXED);
-		memmove(&d->snap_req[0], &d->snap_req[1], d->snap_pending * sizeof(d->snap_req[0]));
-		pthread_mutex_unlock(&d->lock);
-		if (kind == DDS_REQ_BUSY)
-			answer_busy(d, to, nonce);
-		else if (kind == DDS_REQ_OWN)
-			answer_own(d, to, nonce);
-		else
-			answer(d, v, to, nonce);
-	}
-	free(v);
-}
-
-/* Joined: apply what was held meanwhile, in the order it came. */
-void rfm__dds_joined_apply_held(struct rfm_node *node)
-{
-	struct dds_node *d = node->priv;
-	struct dds_held *h = d->held;
-
-	d->joined = true;
-	d->held = NULL;
-	d->held_tail = &d->held;
-	while (h) {
-		struct dds_held *next = h->next;
-
-		rfm__dds_apply(node, &h->msg);
-		free(h->msg.data._buffer);
-		free(h);
-		h = next;
-	}
-	pthread_cond_broadcast(&d->cond);
-	/* Requests held meanwhile are queued now: the handle's thread answers. */
-	if (d->snap_pending)
-		rfm__dds_thread_wake(d);
-}
-
-/* The END of our snapshot: take over its counters, then the held records. */
+/* The END of our snapshot: take over its counters (the caller applies
+ * the held records, rfm__dds_joined_apply_held()). */
 static void install(struct rfm_node *node, const rfm_dds_Msg *end)
 {
 	struct dds_node *d = node->priv;
@@ -274,10 +97,9 @@ static void install(struct rfm_node *node, const rfm_dds_Msg *end)
 	}
 	d->peers[end->writer].stream_inc = end->inc;
 	d->peers[end->writer].next_seq = end->seq + 1;
-	rfm__dds_joined_apply_held(node);
 }
 
-void rfm__dds_snapshot_piece(struct rfm_node *node, const rfm_dds_Msg *m)
+bool rfm__dds_snapshot_piece(struct rfm_node *node, const rfm_dds_Msg *m)
 {
 	struct dds_node *d = node->priv;
 
@@ -285,31 +107,68 @@ void rfm__dds_snapshot_piece(struct rfm_node *node, const rfm_dds_Msg *m)
 		/* A resync we asked for: the giver's own words, in its order. */
 		if (d->joined && m->offset <= d->size && m->data._length <= d->size - m->offset)
 			rfm__dds_store(d, m->offset, m->data._buffer, m->data._length);
-		return;
+		return false;
 	}
 	if (d->joined || m->writer != d->snap_from || m->word != d->snap_nonce)
-		return; /* an answer to an earlier request */
+		return false; /* an answer to an earlier request */
 	switch (m->type) {
 	case DDS_SNAP_BUSY:
 		d->snap_busy = true;
 		pthread_cond_broadcast(&d->cond);
-		return;
+		return false;
 	case DDS_SNAP_HEADER:
 		if (m->extra != d->size || m->data._length != sizeof(*d->snap_vec))
-			return; /* presence checked sizes; a stray answer */
+			return false; /* presence checked sizes; a stray answer */
 		memcpy(d->snap_vec, m->data._buffer, sizeof(*d->snap_vec));
 		d->snap_header = true;
-		return;
+		return false;
 	case DDS_SNAP_CHUNK:
 		if (d->snap_header && m->offset <= d->size &&
 		    m->data._length <= d->size - m->offset)
 			memcpy(d->window + m->offset, m->data._buffer, m->data._length);
-		return;
+		return false;
 	case DDS_SNAP_END:
-		if (d->snap_header)
-			install(node, m);
-		return;
+		if (!d->snap_header)
+			return false;
+		install(node, m);
+		return true;
 	default:
+		return false;
+	}
+}
+
+/* A COPY request for us while we join: BUSY to a lower id, kept otherwise. */
+static void joining_request(struct rfm_node *node, const rfm_dds_Msg *req)
+{
+	struct dds_node *d = node->priv;
+
+	if (req->type != DDS_REQ_COPY || req->writer > d->id) {
+		rfm__dds_hold(d, req); /* answered once we have a copy */
 		return;
 	}
+	rfm__dds_hold_seq(d, req);
+	rfm__dds_snapshot_answer(node, &(rfm_dds_Msg){ .writer = req->writer, .word = req->word,
+						      .type = DDS_REQ_BUSY });
+}
+
+bool rfm__dds_join_sample(struct rfm_node *node, const rfm_dds_Msg *m)
+{
+	struct dds_node *d = node->priv;
+
+	if (m->to == d->id && m->kind == DDS_KIND_SNAP_REQ) {
+		joining_request(node, m);
+		return false;
+	}
+	if (m->to != d->id || m->kind != DDS_KIND_SNAP) {
+		rfm__dds_hold(d, m); /* applied after the snapshot */
+		return false;
+	}
+	/*
+	 * The snapshot we join with: its END sets the sequence counters. Of
+	 * anything else (a BUSY, a late answer to an earlier request) only its
+	 * place in the writer's sequence is kept: no false gap after it.
+	 */
+	if (m->type == DDS_SNAP_BUSY || m->writer != d->snap_from || m->word != d->snap_nonce)
+		rfm__dds_hold_seq(d, m);
+	return rfm__dds_snapshot_piece(node, m);
 }

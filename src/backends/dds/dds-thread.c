@@ -98,11 +98,6 @@ static void *handle_main(void *arg)
 	}
 }
 
-void rfm__dds_thread_wake(struct dds_node *d)
-{
-	rfm__futex_bump_wake(&d->thread_futex, false);
-}
-
 int rfm__dds_start_thread(struct rfm_node *node)
 {
 	struct dds_node *d = node->priv;

@@ -8,15 +8,19 @@ if HAVE_DDS
 noinst_LTLIBRARIES += src/backends/dds/librfm-dds.la
 src_backends_dds_librfm_dds_la_SOURCES = \
 	src/backends/dds/dds-internal.h \
-	src/backends/dds/dds-backend.c \
-	src/backends/dds/dds-replicate.c \
-	src/backends/dds/dds-events.c \
-	src/backends/dds/dds-presence.c \
-	src/backends/dds/dds-snapshot.c \
-	src/backends/dds/dds-join.c \
-	src/backends/dds/dds-coalesce.c \
+	src/backends/dds/dds-sample.c \
 	src/backends/dds/dds-backlog.c \
-	src/backends/dds/dds-thread.c
+	src/backends/dds/dds-coalesce.c \
+	src/backends/dds/dds-publish.c \
+	src/backends/dds/dds-events.c \
+	src/backends/dds/dds-answer.c \
+	src/backends/dds/dds-snapshot.c \
+	src/backends/dds/dds-presence.c \
+	src/backends/dds/dds-receive.c \
+	src/backends/dds/dds-thread.c \
+	src/backends/dds/dds-join.c \
+	src/backends/dds/dds-claim.c \
+	src/backends/dds/dds-backend.c
 nodist_src_backends_dds_librfm_dds_la_SOURCES = \
 	src/backends/dds/dds-wire.c src/backends/dds/dds-wire.h
 src_backends_dds_librfm_dds_la_CPPFLAGS = $(src_librfm_la_CPPFLAGS) -I$(top_builddir)/src

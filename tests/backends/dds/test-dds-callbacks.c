@@ -12,7 +12,7 @@
  * The events come from another process, tests/backends/dds/dds-peer (node 2),
  * driven line by line on the loopback interface: in one process a write
  * reaches the other handle inside the writer's call, where callbacks never
- * run (src/backends/dds/dds-replicate.c). Every wait has a deadline that
+ * run (src/backends/dds/dds-receive.c). Every wait has a deadline that
  * is a hang guard only. Runs with RFM_TEST_BACKEND=dds
  * (tests/backends/dds/run-dds-suites.sh).
  */

@@ -1,16 +1,19 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The ordered stream of the dds: backend. Every sample a node sends (window
- * writes, events, snapshot traffic) takes the next number of
- * its sequence and goes out on one reliable keep-all topic, so the others
- * receive it in the order it was sent. One thread per handle takes samples
- * off the topic and applies them to this node's copy of the window; a jump
- * in a writer's sequence is a gap (records lost to a partition or an
+ * The receive side of the dds: backend: the dispatcher on top of the
+ * per-kind pieces. Every sample a node sends (window writes, events,
+ * snapshot traffic) takes the next number of its sequence and goes out on
+ * one reliable keep-all topic, so the others receive it in the order it
+ * was sent. Cyclone's listener (take_stream) takes samples off the topic
+ * and rfm__dds_apply() applies them to this node's copy of the window; a
+ * jump in a writer's sequence is a gap (records lost to a partition or an
  * exhausted history): counted and reported with an RFM_EVENT_LINK record,
- * never silent.
+ * never silent. The presence reader's listener is made here too, so that
+ * both readers' samples are taken under the same lock.
  */
 #include "config.h"
 
+#include <endian.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,141 +21,8 @@
 #include "cpu-clock.h"
 #include "backends/dds/dds-internal.h"
 
-/*
- * Inside a dds_write() of this process: a reader in this process is
- * applying the sample on the writer's thread, which may hold its handle's
- * pub_lock and be inside another callback; no callback runs here.
- */
-static _Thread_local unsigned int writing;
-
 /* Samples taken off the stream per call. */
 #define TAKE_MAX 64
-
-dds_return_t rfm__dds_write(struct dds_node *d, const rfm_dds_Msg *m)
-{
-	dds_return_t rc;
-
-	writing++;
-	rc = dds_write(d->writer, m);
-	writing--;
-	return rc;
-}
-
-int rfm__dds_send_locked(struct dds_node *d, rfm_dds_Msg *msg)
-{
-	dds_return_t rc;
-
-	if (d->batch_len && msg->kind != DDS_KIND_BATCH) {
-		/* Held writes first: the writer's order. */
-		int ret = rfm__dds_flush_locked(d, NULL);
-
-		if (ret)
-			return ret;
-	}
-	msg->inc = d->inc;
-	msg->writer = (uint8_t)d->id;
-	msg->seq = ++d->seq;
-	/* callbacks=receive: behind what waits already, or first to wait. */
-	if (d->backlog)
-		return rfm__dds_backlog_add(d, msg);
-	rc = rfm__dds_write(d, msg);
-	if (rc == DDS_RETCODE_TIMEOUT && d->callbacks_receive)
-		return rfm__dds_backlog_add(d, msg);
-	if (rc < 0)
-		return rfm__error(RFM_EIO, "dds:%s: sending a sample: %s", d->name,
-				  dds_strretcode(rc));
-	return 0;
-}
-
-int rfm__dds_send(struct dds_node *d, rfm_dds_Msg *msg)
-{
-	int ret = rfm__dds_lock_to_send(d);
-
-	if (ret)
-		return ret;
-	ret = rfm__dds_send_locked(d, msg);
-	pthread_mutex_unlock(&d->pub_lock);
-	return ret;
-}
-
-/*
- * Mark the words of [offset, offset+len) as ours, for a resync: 64 words
- * per bitmap word, and no atomic at all when they are marked already (a
- * writer rewrites the same places; one locked OR per 8 bytes was a fifth
- * of a 4 KiB write's time).
- */
-static void mark_own(struct dds_node *d, uint64_t offset, uint64_t len)
-{
-	uint64_t w = offset / 8, end = (offset + len + 7) / 8;
-
-	while (w < end) {
-		uint64_t bit = w % 64, n = end - w < 64 - bit ? end - w : 64 - bit;
-		uint64_t mask = (n == 64 ? ~UINT64_C(0) : (UINT64_C(1) << n) - 1) << bit;
-		uint64_t *word = &d->own[w / 64];
-
-		if ((__atomic_load_n(word, __ATOMIC_RELAXED) & mask) != mask)
-			__atomic_fetch_or(word, mask, __ATOMIC_RELAXED);
-		w += n;
-	}
-}
-
-int rfm__dds_publish(struct rfm_node *node, uint64_t offset, uint64_t len)
-{
-	struct dds_node *d = node->priv;
-	int ret;
-
-	if (d->forked)
-		return rfm__error(RFM_ECLOSED, "%s: handle inherited through fork()", node->uri);
-	if (!len)
-		return 0; /* nothing to send, as before batches */
-	mark_own(d, offset, len);
-	ret = rfm__dds_lock_to_send(d);
-	if (ret)
-		return ret;
-	if (rfm__dds_hold_write(d, offset, len, &ret)) {
-		pthread_mutex_unlock(&d->pub_lock);
-		return ret;
-	}
-	while (len && !ret) {
-		uint32_t n = len < RFM_DDS_CHUNK ? (uint32_t)len : RFM_DDS_CHUNK;
-		/* Serialised from the window itself: no copy. */
-		rfm_dds_Msg m = {
-			.kind = DDS_KIND_WRITE,
-			.to = RFM_NODE_ALL,
-			.offset = offset,
-			.data = { ._maximum = n, ._length = n, ._buffer = d->window + offset },
-		};
-
-		ret = rfm__dds_send_locked(d, &m);
-		offset += n;
-		len -= n;
-	}
-	pthread_mutex_unlock(&d->pub_lock);
-	return ret;
-}
-
-void rfm__dds_store(struct dds_node *d, uint64_t off, const uint8_t *src, uint64_t len)
-{
-	uint8_t *dst = d->window + off;
-	uint64_t i = len;
-
-	/*
-	 * Highest address first, each store a release: a guard word placed
-	 * before its data (a ring slot's stamp, a record's sequence) lands
-	 * after the data, as the writer's own stores did.
-	 */
-	while (i && ((uintptr_t)(dst + i) & 7))
-		i--, __atomic_store_n(dst + i, src[i], __ATOMIC_RELEASE);
-	while (i >= 8) {
-		uint64_t v;
-
-		i -= 8;
-		memcpy(&v, src + i, 8);
-		__atomic_store_n((uint64_t *)(void *)(dst + i), v, __ATOMIC_RELEASE);
-	}
-	while (i)
-		i--, __atomic_store_n(dst + i, src[i], __ATOMIC_RELEASE);
-}
 
 static void report_gap(struct rfm_node *node, unsigned int writer, uint64_t missed)
 {
@@ -178,7 +48,7 @@ static void report_gap(struct rfm_node *node, unsigned int writer, uint64_t miss
  */
 static bool callbacks_here(struct dds_node *d)
 {
-	return d->callbacks_receive && !writing &&
+	return d->callbacks_receive && !rfm__dds_in_write() &&
 	       !__atomic_load_n(&d->peer_in_process, __ATOMIC_RELAXED);
 }
 
@@ -204,16 +74,46 @@ static void apply_event(struct rfm_node *node, const rfm_dds_Msg *m)
 	}
 }
 
-static void refuse(struct dds_node *d)
+/* Check a BATCH's pieces all fit, before applying any. */
+static bool batch_valid(const struct dds_node *d, const uint8_t *p, uint32_t n)
 {
-	__atomic_fetch_add(&d->refused, 1, __ATOMIC_RELAXED);
+	uint32_t at = 0;
+
+	while (at < n) {
+		struct dds_piece pc;
+		uint64_t off, len;
+
+		if (n - at < sizeof(pc))
+			return false;
+		memcpy(&pc, p + at, sizeof(pc));
+		off = le64toh(pc.offset);
+		len = le32toh(pc.len);
+		at += sizeof(pc);
+		if (((len + 7) & ~UINT64_C(7)) > n - at || off > d->size || len > d->size - off)
+			return false;
+		at += (uint32_t)((len + 7) & ~UINT64_C(7));
+	}
+	return true;
 }
 
-uint64_t rfm__dds_refused(struct rfm_node *node)
+/* A BATCH's writes (dds-coalesce.c); false: malformed or outside the window. */
+static bool apply_batch(struct dds_node *d, const rfm_dds_Msg *m)
 {
-	struct dds_node *d = node->priv;
+	const uint8_t *p = m->data._buffer;
+	uint32_t n = m->data._length, at = 0;
 
-	return __atomic_load_n(&d->refused, __ATOMIC_RELAXED);
+	if (!batch_valid(d, p, n))
+		return false;
+	while (at < n) {
+		struct dds_piece pc;
+
+		memcpy(&pc, p + at, sizeof(pc));
+		at += sizeof(pc);
+		/* Piece by piece in the writer's order, each highest address first. */
+		rfm__dds_store(d, le64toh(pc.offset), p + at, le32toh(pc.len));
+		at += (uint32_t)((le32toh(pc.len) + UINT64_C(7)) & ~UINT64_C(7));
+	}
+	return true;
 }
 
 void rfm__dds_apply(struct rfm_node *node, const rfm_dds_Msg *m)
@@ -227,14 +127,14 @@ void rfm__dds_apply(struct rfm_node *node, const rfm_dds_Msg *m)
 	 * writer is someone else's, and would write our own words of our copy.
 	 */
 	if (m->writer == d->id) {
-		refuse(d);
+		rfm__dds_refuse(d);
 		return;
 	}
 	if (!d->joined) {
 		/* The snapshot, answers and requests of joining (dds-join.c);
 		 * anything else is applied after the snapshot. */
-		if (!rfm__dds_join_sample(node, m))
-			rfm__dds_hold(d, m);
+		if (rfm__dds_join_sample(node, m))
+			rfm__dds_joined_apply_held(node);
 		return;
 	}
 	if (p->other_size) {
@@ -250,7 +150,7 @@ void rfm__dds_apply(struct rfm_node *node, const rfm_dds_Msg *m)
 		return;
 	}
 	if (m->seq > expected && m->seq - expected > RFM_DDS_SEQ_JUMP_MAX) {
-		refuse(d); /* forged: the stream goes on from where it was */
+		rfm__dds_refuse(d); /* forged: the stream goes on from where it was */
 		return;
 	}
 	if (m->seq > expected)
@@ -270,7 +170,7 @@ void rfm__dds_apply(struct rfm_node *node, const rfm_dds_Msg *m)
 		apply_event(node, m);
 		return;
 	case DDS_KIND_BATCH:
-		if (!rfm__dds_apply_batch(d, m)) {
+		if (!apply_batch(d, m)) {
 			d->mismatched++; /* a node with another window size */
 			return;
 		}
@@ -278,8 +178,8 @@ void rfm__dds_apply(struct rfm_node *node, const rfm_dds_Msg *m)
 			apply_event(node, m);
 		return;
 	case DDS_KIND_SNAP:
-		if (m->to == d->id)
-			rfm__dds_snapshot_piece(node, m);
+		if (m->to == d->id && rfm__dds_snapshot_piece(node, m))
+			rfm__dds_joined_apply_held(node); /* not while joined: never */
 		return;
 	case DDS_KIND_SNAP_REQ:
 		if (m->to == d->id)
@@ -288,6 +188,29 @@ void rfm__dds_apply(struct rfm_node *node, const rfm_dds_Msg *m)
 	default:
 		return;
 	}
+}
+
+/* Joined: apply what was held meanwhile, in the order it came. */
+void rfm__dds_joined_apply_held(struct rfm_node *node)
+{
+	struct dds_node *d = node->priv;
+	struct dds_held *h = d->held;
+
+	d->joined = true;
+	d->held = NULL;
+	d->held_tail = &d->held;
+	while (h) {
+		struct dds_held *next = h->next;
+
+		rfm__dds_apply(node, &h->msg);
+		free(h->msg.data._buffer);
+		free(h);
+		h = next;
+	}
+	pthread_cond_broadcast(&d->cond);
+	/* Requests held meanwhile are queued now: the handle's thread answers. */
+	if (d->snap_pending)
+		rfm__dds_thread_wake(d);
 }
 
 /*
@@ -344,12 +267,23 @@ static void take_presence(dds_entity_t reader, void *arg)
 		rfm__dds_thread_wake(d); /* it asks */
 }
 
+/* A stream endpoint matched or lost: wakes a joiner waiting for a match
+ * (dds-join.c's wait_matched). */
+static void matched(struct rfm_node *node)
+{
+	struct dds_node *d = __atomic_load_n(&node->priv, __ATOMIC_ACQUIRE);
+
+	pthread_mutex_lock(&d->lock);
+	pthread_cond_broadcast(&d->cond);
+	pthread_mutex_unlock(&d->lock);
+}
+
 static void reader_matched(dds_entity_t reader, const dds_subscription_matched_status_t st,
 			   void *arg)
 {
 	(void)reader;
 	(void)st;
-	rfm__dds_matched(arg);
+	matched(arg);
 }
 
 static void writer_matched(dds_entity_t writer, const dds_publication_matched_status_t st,
@@ -357,7 +291,7 @@ static void writer_matched(dds_entity_t writer, const dds_publication_matched_st
 {
 	(void)writer;
 	(void)st;
-	rfm__dds_matched(arg);
+	matched(arg);
 }
 
 dds_listener_t *rfm__dds_listener(struct rfm_node *node, bool stream)

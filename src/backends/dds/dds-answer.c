@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The giver's side of a snapshot on the dds: backend, run by the handle's
+ * thread (dds-thread.c): the requests the receive side noted
+ * (rfm__dds_snapshot_answer in dds-snapshot.c) are answered here, on our
+ * own stream: a whole copy (HEADER, CHUNKs, END, holding the send lock so
+ * that none of our own writes slips in between), our own words for a
+ * resync, or BUSY while we are joining too (dds-join.c). The resync
+ * requests the receive side wants are sent from here as well. Sending a
+ * whole window may wait for acknowledgements, which a listener must never
+ * do: hence the thread.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/dds/dds-internal.h"
+
+/*
+ * Resync: send @to the words we wrote ourselves, in runs, on our stream.
+ * Only ours: our copy of the others' words may be as stale as theirs.
+ */
+static void answer_own(struct dds_node *d, uint16_t to, uint32_t nonce)
+{
+	rfm_dds_Msg m = { .kind = DDS_KIND_SNAP, .to = to, .word = nonce,
+			  .type = DDS_SNAP_OWN };
+	uint64_t words = d->size / 8, w = 0;
+	int ret = rfm__dds_lock_to_send(d);
+
+	if (ret)
+		return; /* the backlog stayed full: no answer (the message says why) */
+	while (!ret && w < words) {
+		uint64_t start, end;
+
+		while (w < words && !(__atomic_load_n(&d->own[w / 64], __ATOMIC_RELAXED) >> (w % 64) & 1))
+			w++;
+		start = w;
+		while (w < words && (w - start) * 8 < RFM_DDS_CHUNK &&
+		       (__atomic_load_n(&d->own[w / 64], __ATOMIC_RELAXED) >> (w % 64) & 1))
+			w++;
+		end = w;
+		if (end == start)
+			break;
+		uint32_t n = (uint32_t)((end - start) * 8);
+		m.offset = start * 8;
+		m.data = (dds_sequence_octet){ ._maximum = n, ._length = n,
+					       ._buffer = d->window + start * 8 };
+		ret = rfm__dds_send_locked(d, &m);
+	}
+	pthread_mutex_unlock(&d->pub_lock);
+}
+
+/* We are joining too and @to has the lower id: it must not wait for us. */
+static void answer_busy(struct dds_node *d, uint16_t to, uint32_t nonce)
+{
+	rfm_dds_Msg m = { .kind = DDS_KIND_SNAP, .to = to, .word = nonce,
+			  .type = DDS_SNAP_BUSY };
+
+	rfm__dds_send(d, &m); /* lost: it times out and asks the next peer */
+}
+
+/* Ask the writers we lost records of for their words (the handle's thread). */
+static void send_resyncs(struct dds_node *d)
+{
+	for (int w = 0; w < RFM_MAX_NODES; w++) {
+		bool want;
+
+		pthread_mutex_lock(&d->lock);
+		want = d->resync_want[w];
+		d->resync_want[w] = false;
+		pthread_mutex_unlock(&d->lock);
+		if (!want)
+			continue;
+		rfm_dds_Msg req = { .kind = DDS_KIND_SNAP_REQ, .to = (uint16_t)w,
+				    .type = DDS_REQ_OWN };
+		if (rfm__dds_send(d, &req) == 0)
+			__atomic_fetch_add(&d->resyncs, 1, __ATOMIC_RELAXED);
+	}
+}
+
+/* Send our copy to @to: header, chunks, end, with no write of ours between. */
+static void answer(struct dds_node *d, struct dds_snap_vector *v, uint16_t to, uint32_t nonce)
+{
+	rfm_dds_Msg m = { .kind = DDS_KIND_SNAP, .to = to, .word = nonce };
+
+	if (rfm__dds_lock_to_send(d))
+		return; /* the backlog stayed full: no answer (the message says why) */
+	/*
+	 * What we had applied of each stream. Records applied while the
+	 * chunks go out may be in the copy too: the joiner applies them again
+	 * after the END, which stores the same bytes.
+	 */
+	pthread_mutex_lock(&d->lock);
+	for (int w = 0; w < RFM_MAX_NODES; w++) {
+		v->inc[w] = d->peers[w].stream_inc;
+		v->seq[w] = d->peers[w].next_seq ? d->peers[w].next_seq - 1 : 0;
+	}
+	pthread_mutex_unlock(&d->lock);
+	v->inc[d->id] = d->inc;
+	v->seq[d->id] = d->seq;
+	m.type = DDS_SNAP_HEADER;
+	m.extra = d->size;
+	m.data = (dds_sequence_octet){ ._maximum = sizeof(*v), ._length = sizeof(*v),
+				       ._buffer = (uint8_t *)v };
+	int ret = rfm__dds_send_locked(d, &m);
+	for (uint64_t off = 0; !ret && off < d->size; off += RFM_DDS_CHUNK) {
+		uint32_t n = d->size - off < RFM_DDS_CHUNK ? (uint32_t)(d->size - off)
+							    : RFM_DDS_CHUNK;
+
+		m.type = DDS_SNAP_CHUNK;
+		m.offset = off;
+		m.data = (dds_sequence_octet){ ._maximum = n, ._length = n,
+					       ._buffer = d->window + off };
+		ret = rfm__dds_send_locked(d, &m);
+	}
+	if (!ret) {
+		m.type = DDS_SNAP_END;
+		m.offset = 0;
+		m.data = (dds_sequence_octet){ 0 };
+		rfm__dds_send_locked(d, &m);
+	}
+	pthread_mutex_unlock(&d->pub_lock);
+}
+
+void rfm__dds_snapshot_answer_pending(struct rfm_node *node)
+{
+	struct dds_node *d = node->priv;
+	struct dds_snap_vector *v = calloc(1, sizeof(*v));
+
+	if (__atomic_exchange_n(&d->resync_pending, false, __ATOMIC_RELAXED))
+		send_resyncs(d);
+	if (!v)
+		return; /* the joiner asks again */
+	for (;;) {
+		uint16_t to;
+		uint32_t nonce, kind;
+
+		pthread_mutex_lock(&d->lock);
+		if (!d->snap_pending) {
+			pthread_mutex_unlock(&d->lock);
+			break;
+		}
+		to = d->snap_req[0].to;
+		nonce = d->snap_req[0].nonce;
+		kind = d->snap_req[0].kind;
+		__atomic_store_n(&d->snap_pending, d->snap_pending - 1, __ATOMIC_RELAXED);
+		memmove(&d->snap_req[0], &d->snap_req[1], d->snap_pending * sizeof(d->snap_req[0]));
+		pthread_mutex_unlock(&d->lock);
+		if (kind == DDS_REQ_BUSY)
+			answer_busy(d, to, nonce);
+		else if (kind == DDS_REQ_OWN)
+			answer_own(d, to, nonce);
+		else
+			answer(d, v, to, nonce);
+	}
+	free(v);
+}
