@@ -1,13 +1,25 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Several "hosts" on one machine: tests/hosts/netns-lab.sh makes network
-# namespaces joined by veth pairs to a private bridge (root only; the tests
-# skip with the reason otherwise).
+# namespaces joined by veth pairs to a private bridge, or (`up N switch`,
+# the fault lab) by tests/hosts/lab-switch, a userspace switch that drops,
+# duplicates, delays, reorders and partitions frames when told (root only;
+# the tests skip with the reason otherwise).
 
 if WITH_TESTS
 TESTS += \
 	tests/hosts/test-netns-lab.sh \
 	tests/hosts/test-demo-hosts.sh \
 	tests/hosts/test-dds-unicast.sh
+
+check_PROGRAMS += tests/hosts/lab-switch
+tests_hosts_lab_switch_SOURCES = \
+	tests/hosts/lab-switch.c \
+	tests/hosts/lab-switch.h \
+	tests/hosts/lab-fwd.c \
+	tests/hosts/lab-serve.c \
+	tests/hosts/lab-ctl.c
+
+TESTS += tests/hosts/test-lab-switch.sh
 endif
 
 EXTRA_DIST += \
@@ -16,4 +28,5 @@ EXTRA_DIST += \
 	tests/hosts/test-netns-lab.sh \
 	tests/hosts/test-demo-hosts.sh \
 	tests/hosts/test-dds-unicast.sh \
+	tests/hosts/test-lab-switch.sh \
 	examples/cyclonedds-unicast.xml

@@ -15,6 +15,19 @@
 #   netns-lab.sh link K down|up   # pull / plug node K's cable (switch side)
 #   netns-lab.sh down             # remove the lab; harmless when repeated
 #
+# The fault lab: `up N switch` joins the nodes through the userspace switch
+# tests/hosts/lab-switch (the program named by RFM_LAB_SWITCH, else
+# ./tests/hosts/lab-switch of the build tree) instead of the bridge: each
+# node's eth0 is a TAP the switch made inside its namespace, and the switch
+# drops, duplicates, delays, reorders and partitions frames when told:
+#
+#   netns-lab.sh ctl set drop=0.05          # any lab-switch command (lab-ctl.c)
+#   netns-lab.sh ctl stats                  # per-port counters
+#   netns-lab.sh link K down|up             # the TAP's carrier
+#
+# RFM_LAB_SEED=N repeats a run's random choices (the seed is in the log,
+# /tmp/LAB.switch/log, and `ctl seed`). `down` stops the switch by its pid.
+#
 # Every command but `up` takes the lab from RFM_LAB. `up` uses RFM_LAB when
 # it is set and names no existing lab, else a fresh unique name. Needs root
 # and `ip netns`; otherwise prints why and exits 77 (automake's "skipped").
@@ -29,6 +42,8 @@ skip() { echo "skipped: $*" >&2; exit 77; }
 
 node_ns() { echo "$RFM_LAB-n$1"; }
 bridge_ns() { echo "$RFM_LAB-br"; }
+# The switch's pid, log and control socket; its existence marks a switch lab.
+switch_dir() { echo "/tmp/$RFM_LAB.switch"; }
 
 need_lab() {
 	[ -n "${RFM_LAB:-}" ] || die "RFM_LAB is not set (use the name \`up\` printed)"
@@ -51,9 +66,30 @@ lab_namespaces() {
 	ip netns list | awk -v p="$RFM_LAB-" 'index($1, p) == 1 { print $1 }'
 }
 
+# Stops the lab's switch by the pid `up` recorded; waits (bounded) for it
+# to go, so its TAPs are gone before the namespaces are.
+stop_switch() {
+	local dir pid
+	dir=$(switch_dir)
+	[ -d "$dir" ] || return 0
+	pid=$(cat "$dir/pid" 2>/dev/null)
+	# Only if that pid is still our switch (serving this lab's socket): a
+	# switch that died may have left its pid to another process.
+	if [ -n "$pid" ] && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null |
+		grep -qF " serve $dir/ctl " && kill "$pid" 2>/dev/null; then
+		for _ in $(seq 1 500); do
+			kill -0 "$pid" 2>/dev/null || break
+			sleep 0.01
+		done
+		kill -9 "$pid" 2>/dev/null
+	fi
+	rm -rf "$dir"
+}
+
 cmd_down() {
 	need_lab
 	local ns
+	stop_switch
 	# Deleting a namespace deletes its end of every veth, and with it the
 	# other end: the bridge and all links go with the namespaces.
 	for ns in $(lab_namespaces); do
@@ -72,11 +108,63 @@ wait_carrier() {
 	return 1
 }
 
+# Node K's addresses and routes, once its eth0 exists.
+node_addr() {
+	local k=$1 ns
+	ns=$(node_ns "$k")
+	ip -n "$ns" link set lo up || exit 1
+	ip -n "$ns" addr add "$SUBNET.$k/24" dev eth0 || exit 1
+	ip -n "$ns" link set eth0 multicast on up || exit 1
+	# Multicast leaves by eth0 even for a program that names no interface.
+	ip -n "$ns" route add 224.0.0.0/4 dev eth0 || exit 1
+}
+
+# The fault lab: node namespaces, then the switch, which makes each node's
+# eth0 (a TAP) inside it; ready when it says so in its log.
+up_switch() {
+	local n=$1 k dir sw pid i namespaces=
+	sw=${RFM_LAB_SWITCH:-./tests/hosts/lab-switch}
+	[ -x "$sw" ] || skip "no switch program '$sw' (build tests/hosts/lab-switch, or set RFM_LAB_SWITCH)"
+	[ -c /dev/net/tun ] || skip "no /dev/net/tun (TAP devices)"
+	dir=$(switch_dir)
+	mkdir "$dir" || die "cannot make $dir"
+	for k in $(seq 1 "$n"); do
+		ip netns add "$(node_ns "$k")" 2>/dev/null ||
+			skip "cannot create a network namespace (ip netns add failed: no CAP_SYS_ADMIN?)"
+		namespaces="$namespaces $(node_ns "$k")"
+	done
+	# Its own session: a test's terminal signals do not reach it; `down`
+	# stops it by this pid.
+	# shellcheck disable=SC2086
+	setsid "$sw" serve "$dir/ctl" "${RFM_LAB_SEED:-0}" $namespaces \
+		>"$dir/log" 2>&1 </dev/null &
+	pid=$!
+	echo "$pid" >"$dir/pid"
+	for _ in $(seq 1 1000); do
+		grep -qs '^ready$' "$dir/log" && break
+		if ! kill -0 "$pid" 2>/dev/null; then
+			grep -qs 'TUNSETIFF\|/dev/net/tun' "$dir/log" &&
+				skip "the switch cannot make TAP devices: $(tail -1 "$dir/log")"
+			die "the switch did not start: $(cat "$dir/log")"
+		fi
+		sleep 0.01
+	done
+	grep -qs '^ready$' "$dir/log" || die "the switch did not get ready: $(cat "$dir/log")"
+	for k in $(seq 1 "$n"); do
+		node_addr "$k"
+	done
+}
+
 cmd_up() {
-	local n=${1:-}
+	local n=${1:-} mode=${2:-bridge}
 	case $n in
-	'' | *[!0-9]*) die "usage: up N (N nodes, 1..$MAX_NODES)" ;;
+	'' | *[!0-9]*) die "usage: up N [switch] (N nodes, 1..$MAX_NODES)" ;;
 	esac
+	case $mode in
+	bridge | switch) ;;
+	*) die "usage: up N [switch] (mode '$mode'?)" ;;
+	esac
+	[ "$mode" = bridge ] || [ "$n" -le 32 ] || die "the switch has 32 ports at most"
 	[ "$n" -ge 1 ] && [ "$n" -le "$MAX_NODES" ] || die "N must be 1..$MAX_NODES"
 	[ "$(id -u)" = 0 ] || skip "network namespaces need root"
 	command -v ip >/dev/null || skip "no ip command (iproute2)"
@@ -90,6 +178,14 @@ cmd_up() {
 	fi
 
 	local br k ns
+	if [ "$mode" = switch ]; then
+		[ ! -e "$(switch_dir)" ] || die "lab '$RFM_LAB' exists already ($(switch_dir))"
+		trap 'cmd_down >/dev/null 2>&1' EXIT
+		up_switch "$n"
+		trap - EXIT
+		echo "$RFM_LAB"
+		return 0
+	fi
 	br=$(bridge_ns)
 	ip netns add "$br" 2>/dev/null || skip "cannot create a network namespace (ip netns add failed: no CAP_SYS_ADMIN?)"
 	# From here a failure removes whatever was made.
@@ -108,11 +204,7 @@ cmd_up() {
 		ip -n "$br" link add name "v$k" type veth peer name eth0 netns "$ns" 2>/dev/null ||
 			skip "no veth support in this kernel"
 		ip -n "$br" link set "v$k" master br0 up || exit 1
-		ip -n "$ns" link set lo up || exit 1
-		ip -n "$ns" addr add "$SUBNET.$k/24" dev eth0 || exit 1
-		ip -n "$ns" link set eth0 multicast on up || exit 1
-		# Multicast leaves by eth0 even for a program that names no interface.
-		ip -n "$ns" route add 224.0.0.0/4 dev eth0 || exit 1
+		node_addr "$k"
 	done
 	for k in $(seq 1 "$n"); do
 		wait_carrier "$(node_ns "$k")" || die "node $k: eth0 got no carrier"
@@ -140,18 +232,31 @@ cmd_link() {
 	esac
 	# The switch side: node K keeps its address and routes, as a host does
 	# when its cable is pulled; eth0 just loses carrier.
-	ip -n "$(bridge_ns)" link set "v$1" "$2" || exit 1
+	if [ -d "$(switch_dir)" ]; then
+		cmd_ctl link "$1" "$2" >/dev/null || exit 1
+	else
+		ip -n "$(bridge_ns)" link set "v$1" "$2" || exit 1
+	fi
 	if [ "$2" = up ]; then
 		wait_carrier "$(node_ns "$1")" || die "node $1: eth0 got no carrier"
 	fi
 }
 
+# A command to the lab's switch (lab-ctl.c); its answer on stdout.
+cmd_ctl() {
+	need_lab
+	[ -d "$(switch_dir)" ] || die "lab '$RFM_LAB' has no switch (made by \`up N switch\`?)"
+	[ $# -gt 0 ] || die "usage: ctl COMMAND..."
+	"${RFM_LAB_SWITCH:-./tests/hosts/lab-switch}" ctl "$(switch_dir)/ctl" "$@"
+}
+
 case ${1:-} in
 up) shift; cmd_up "$@" ;;
+ctl) shift; cmd_ctl "$@" ;;
 down) cmd_down ;;
 exec) shift; cmd_exec "$@" ;;
 link) shift; cmd_link "$@" ;;
 addr) need_lab; need_node "${2:-}"; echo "$SUBNET.$2" ;;
 ns) need_lab; need_node "${2:-}"; node_ns "$2" ;;
-*) die "usage: up N | exec K cmd... | addr K | ns K | link K down|up | down" ;;
+*) die "usage: up N [switch] | exec K cmd... | addr K | ns K | link K down|up | ctl COMMAND... | down" ;;
 esac

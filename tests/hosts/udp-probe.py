@@ -7,6 +7,16 @@
   udp-probe.py send ADDR PORT [SECONDS]
                                   send until an answer comes (exit 0) or
                                   SECONDS (default 3) pass (exit 1)
+  udp-probe.py count PORT [ALL]   print "ready", count the datagrams "d SEQ" that
+                                  come until an "end" (and, given ALL, until
+                                  ALL distinct ones came: frames held back may
+                                  arrive after it), answer it, print
+                                  "count TOTAL distinct D reordered R"
+  udp-probe.py burst ADDR PORT N  send "d 1".."d N", then "end" until answered;
+                                  print the answer
+
+The lab-switch test counts what its faults did with count/burst: the end
+is repeated until it gets through, so no timeout decides when a burst is over.
 """
 import ipaddress
 import socket
@@ -55,7 +65,60 @@ def send(addr, port, seconds):
     return 1
 
 
+def count(port, want):
+    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    # Root may exceed rmem_max: a burst must not overflow the socket.
+    sock.setsockopt(socket.SOL_SOCKET, 33, 8 << 20)  # SO_RCVBUFFORCE
+    sock.bind(("0.0.0.0", port))
+    print("ready", flush=True)
+    sock.settimeout(60)
+    total, seen, reordered, top = 0, set(), 0, 0
+    while True:
+        try:
+            data, peer = sock.recvfrom(256)
+        except socket.timeout:
+            print("no end in 60 s", file=sys.stderr)
+            return 1
+        if data == b"end" and len(seen) >= want:
+            result = "count %d distinct %d reordered %d" % (total, len(seen), reordered)
+            sock.sendto(result.encode(), peer)
+            print(result, flush=True)
+            return 0
+        if data == b"end":
+            continue
+        seq = int(data.split()[1])
+        total += 1
+        if seq < top:
+            reordered += 1
+        top = max(top, seq)
+        seen.add(seq)
+
+
+def burst(addr, port, n):
+    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    for i in range(1, n + 1):
+        sock.sendto(b"d %d" % i, (addr, port))
+        if i % 50 == 0:
+            time.sleep(0.002)  # a rate: the TAP's queue holds 500 frames
+    sock.settimeout(0.05)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        sock.sendto(b"end", (addr, port))
+        try:
+            data, peer = sock.recvfrom(256)
+        except (socket.timeout, ConnectionRefusedError):
+            continue
+        print(data.decode(), flush=True)
+        return 0
+    print("no answer to the end in 30 s", flush=True)
+    return 1
+
+
 def main(argv):
+    if len(argv) in (3, 4) and argv[1] == "count":
+        return count(int(argv[2]), int(argv[3]) if len(argv) == 4 else 0)
+    if len(argv) == 5 and argv[1] == "burst":
+        return burst(argv[2], int(argv[3]), int(argv[4]))
     if len(argv) >= 4 and argv[1] == "listen":
         return listen(argv[2], int(argv[3]))
     if len(argv) >= 4 and argv[1] == "send":
