@@ -19,14 +19,31 @@ tests_hosts_lab_switch_SOURCES = \
 	tests/hosts/lab-serve.c \
 	tests/hosts/lab-ctl.c
 
-TESTS += tests/hosts/test-lab-switch.sh
+# The node each namespace of the fault tests runs (dds:, line-driven).
+check_PROGRAMS += tests/hosts/fault-node
+tests_hosts_fault_node_SOURCES = \
+	tests/hosts/fault-node.c \
+	tests/hosts/fault-node.h \
+	tests/hosts/fault-node-threads.c \
+	tests/hosts/fault-node-cmd.c
+tests_hosts_fault_node_LDADD = src/librfm.la -lpthread
+
+TESTS += \
+	tests/hosts/test-lab-switch.sh \
+	tests/hosts/test-faults-loss.py \
+	tests/hosts/test-faults-partition.py \
+	tests/hosts/test-faults-disorder.py
 endif
 
 EXTRA_DIST += \
 	tests/hosts/netns-lab.sh \
 	tests/hosts/udp-probe.py \
+	tests/hosts/faultlab.py \
 	tests/hosts/test-netns-lab.sh \
 	tests/hosts/test-demo-hosts.sh \
 	tests/hosts/test-dds-unicast.sh \
 	tests/hosts/test-lab-switch.sh \
+	tests/hosts/test-faults-loss.py \
+	tests/hosts/test-faults-partition.py \
+	tests/hosts/test-faults-disorder.py \
 	examples/cyclonedds-unicast.xml
