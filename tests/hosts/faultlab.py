@@ -24,8 +24,9 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 LAB = os.path.join(HERE, "netns-lab.sh")
 BUILD = os.path.abspath(".")
-NODE = os.path.join(BUILD, "tests", "hosts", "fault-node")
-SWITCH = os.path.join(BUILD, "tests", "hosts", "lab-switch")
+# Either may be replaced (a sanitizer build of it, say) through the environment.
+NODE = os.environ.get("RFM_FAULT_NODE", os.path.join(BUILD, "tests", "hosts", "fault-node"))
+SWITCH = os.environ.get("RFM_LAB_SWITCH", os.path.join(BUILD, "tests", "hosts", "lab-switch"))
 GUARD_MS = 60000  # hang guard of each wait, not a timing assertion
 
 INTR1, NODE_UP, NODE_DOWN, LINK = 1, 17, 18, 19

@@ -75,7 +75,7 @@ stop_switch() {
 	pid=$(cat "$dir/pid" 2>/dev/null)
 	# Only if that pid is still our switch (serving this lab's socket): a
 	# switch that died may have left its pid to another process.
-	if [ -n "$pid" ] && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null |
+	if [ -n "$pid" ] && tr '\0' ' ' 2>/dev/null <"/proc/$pid/cmdline" |
 		grep -qF " serve $dir/ctl " && kill "$pid" 2>/dev/null; then
 		for _ in $(seq 1 500); do
 			kill -0 "$pid" 2>/dev/null || break
