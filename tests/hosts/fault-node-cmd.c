@@ -62,12 +62,10 @@ static uint64_t count_of(struct fnode *f, unsigned int type, unsigned int from)
 					       0;
 }
 
-/* Wait on the accounts' condition until @done says so or the guard ends. */
-static bool wait_for(struct fnode *f, uint64_t ms, bool (*done)(struct fnode *, const void *),
-		     const void *arg)
+/* CLOCK_REALTIME @ms from now, for pthread's timed waits. */
+static struct timespec deadline(uint64_t ms)
 {
 	struct timespec end;
-	bool ok;
 
 	clock_gettime(CLOCK_REALTIME, &end);
 	end.tv_sec += (time_t)(ms / 1000);
@@ -76,6 +74,17 @@ static bool wait_for(struct fnode *f, uint64_t ms, bool (*done)(struct fnode *, 
 		end.tv_sec++;
 		end.tv_nsec -= 1000000000;
 	}
+	return end;
+}
+
+/* Wait on the accounts' condition until @done says so or the guard ends. */
+static bool wait_for(struct fnode *f, uint64_t ms, bool (*done)(struct fnode *, const void *),
+		     const void *arg)
+{
+	struct timespec end;
+	bool ok;
+
+	end = deadline(ms);
 	pthread_mutex_lock(&f->lock);
 	while (!(ok = done(f, arg)))
 		if (pthread_cond_timedwait(&f->cond, &f->lock, &end))
@@ -170,22 +179,17 @@ static void traffic_start(struct fnode *f, uint64_t first, uint64_t n, uint64_t 
 
 static void traffic_wait(struct fnode *f, uint64_t ms)
 {
-	uint64_t end = fn_now_ms() + ms;
-	const struct timespec pause = { 0, 10000000 };
+	struct timespec end;
 
-	while (f->traffic_running &&
-	       __atomic_load_n(&f->sent, __ATOMIC_RELAXED) < f->traffic_count && !f->traffic_ret &&
-	       fn_now_ms() < end)
-		nanosleep(&pause, NULL); /* a guard for a thread of ours, not a peer */
 	if (!f->traffic_running) {
 		printf("error %d no traffic started\n", RFM_EINVAL);
 		return;
 	}
-	if (__atomic_load_n(&f->sent, __ATOMIC_RELAXED) < f->traffic_count && !f->traffic_ret) {
+	end = deadline(ms);
+	if (pthread_timedjoin_np(f->traffic_thread, NULL, &end)) {
 		printf("timeout\n");
 		return;
 	}
-	pthread_join(f->traffic_thread, NULL);
 	f->traffic_running = false;
 	if (f->traffic_ret)
 		printf("error %d traffic stopped after %" PRIu64 " rounds\n", f->traffic_ret, f->sent);

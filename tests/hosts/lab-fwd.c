@@ -238,7 +238,7 @@ static void forward_copy(struct lab *lab, unsigned int from, unsigned int to, co
 		}
 		struct lab_pending e = { .due_ns = lab_now_ns() + wait, .pair_seq = seq,
 					 .from = (uint8_t)from, .to = (uint8_t)to,
-					 .len = (uint16_t)len, .data = malloc(len) };
+					 .len = (uint32_t)len, .data = malloc(len) };
 		if (!e.data) {
 			c->txfail++;
 			continue;

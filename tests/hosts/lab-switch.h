@@ -45,7 +45,7 @@ struct lab_pending {
 	uint64_t order;		/* ties in due_ns keep arrival order */
 	uint64_t pair_seq;	/* its place in its pair's arrivals */
 	uint8_t from, to;
-	uint16_t len;
+	uint32_t len;
 	uint8_t *data;
 };
 
