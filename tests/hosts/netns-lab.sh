@@ -122,7 +122,7 @@ node_addr() {
 # The fault lab: node namespaces, then the switch, which makes each node's
 # eth0 (a TAP) inside it; ready when it says so in its log.
 up_switch() {
-	local n=$1 k dir sw pid i namespaces=
+	local n=$1 k dir sw pid namespaces=
 	sw=${RFM_LAB_SWITCH:-./tests/hosts/lab-switch}
 	[ -x "$sw" ] || skip "no switch program '$sw' (build tests/hosts/lab-switch, or set RFM_LAB_SWITCH)"
 	[ -c /dev/net/tun ] || skip "no /dev/net/tun (TAP devices)"
