@@ -176,19 +176,21 @@ class Lab:
         self.nodes[k] = Node(self, k, uri)
         return self.nodes[k]
 
-    def all(self, cmd):
-        """Send @cmd to every node first, then read every answer: they run at once."""
-        for node in self.nodes.values():
+    def all(self, cmd, only=None):
+        """Send @cmd to every node (or those in @only) first, then read every answer:
+        they run at once."""
+        nodes = {k: n for k, n in self.nodes.items() if only is None or k in only}
+        for node in nodes.values():
             node.proc.stdin.write(cmd + "\n")
             node.proc.stdin.flush()
         answers = {}
-        for k, node in self.nodes.items():
+        for k, node in nodes.items():
             answers[k] = node.proc.stdout.readline().strip()
             print(f"  node {k}: {cmd} -> {answers[k]}")
         return answers
 
-    def all_ok(self, cmd):
-        for k, answer in self.all(cmd).items():
+    def all_ok(self, cmd, only=None):
+        for k, answer in self.all(cmd, only).items():
             assert answer == "ok", f"node {k}: {cmd}: {answer}"
 
     def close(self):
@@ -199,11 +201,17 @@ class Lab:
 
     # The steps every fault test takes.
 
-    def boot(self, health_ms=200, misses=10, lease_ms=2000):
-        """Every node up, its ring made and every other ring consumed, beating."""
-        for k in range(1, self.n + 1):
+    def boot(self, health_ms=200, misses=10, lease_ms=2000, before_last=None):
+        """Every node up, its ring made and every other ring consumed, beating.
+        @before_last, if given, runs before the last node opens (it joins a running
+        network: its copy of the window, the others' rings in it, is a snapshot)."""
+        for k in range(1, self.n):
             self.start(k, lease_ms)
         self.all_ok("ring-create")
+        if before_last:
+            before_last()
+        self.start(self.n, lease_ms)
+        self.all_ok("ring-create", only={self.n})
         self.all_ok(f"rings-open {GUARD_MS}")
         self.all_ok(f"health {health_ms} {misses}")
         for k, node in self.nodes.items():
