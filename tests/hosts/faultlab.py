@@ -122,7 +122,8 @@ class Node:
 class Lab:
     """N namespaces on the switch, a Cyclone configuration, the nodes."""
 
-    def __init__(self, n):
+    def __init__(self, n, general=""):
+        """@general: more of Cyclone's <General> settings (XML)."""
         self.n = n
         self.nodes = {}
         self.tmp = tempfile.mkdtemp(prefix="rfm-faultlab-")
@@ -144,7 +145,7 @@ class Lab:
         with open(conf, "w") as f:
             f.write('<CycloneDDS><Domain Id="any"><General><Interfaces>'
                     '<NetworkInterface name="eth0"/></Interfaces>'
-                    '<AllowMulticast>spdp</AllowMulticast></General>'
+                    '<AllowMulticast>spdp</AllowMulticast>' + general + '</General>'
                     '<Discovery><ParticipantIndex>auto</ParticipantIndex>'
                     '<MaxAutoParticipantIndex>20</MaxAutoParticipantIndex>'
                     '<LeaseDuration>2s</LeaseDuration></Discovery>'
@@ -290,8 +291,8 @@ def run(test):
     signal.signal(signal.SIGTERM, terminated)
     signal.signal(signal.SIGHUP, terminated)
 
-    def make(n):
-        lab = Lab(n)
+    def make(n, general=""):
+        lab = Lab(n, general)
         labs.append(lab)
         return lab
 

@@ -31,6 +31,7 @@ tests_hosts_fault_node_LDADD = src/librfm.la -lpthread
 TESTS += \
 	tests/hosts/test-lab-switch.sh \
 	tests/hosts/test-faults-loss.py \
+	tests/hosts/test-faults-heavy-loss.py \
 	tests/hosts/test-faults-partition.py \
 	tests/hosts/test-faults-disorder.py
 endif
@@ -44,6 +45,7 @@ EXTRA_DIST += \
 	tests/hosts/test-dds-unicast.sh \
 	tests/hosts/test-lab-switch.sh \
 	tests/hosts/test-faults-loss.py \
+	tests/hosts/test-faults-heavy-loss.py \
 	tests/hosts/test-faults-partition.py \
 	tests/hosts/test-faults-disorder.py \
 	examples/cyclonedds-unicast.xml
