@@ -6,8 +6,8 @@
 Cyclone's datagrams are up to 14 KB by default, about ten IP fragments on
 a 1500-byte link, and a datagram is lost with any of its fragments: at
 20% frame loss nine in ten are, and a joining node's snapshot (512 KiB
-here) does not arrive within its waits ("no copy of the window from node
-N within 3000 ms (3 tries)"). With <MaxMessageSize>1400B</MaxMessageSize>
+here) often does not arrive within its waits ("no copy of the window from
+node N within 3000 ms (3 tries)", one run in two). With <MaxMessageSize>1400B</MaxMessageSize>
 (docs/dds.md, "The fault lab") each datagram is one frame, and everything
 test-faults-loss.py asserts at 5% holds at 20%: the fifth node joins under
 the loss, windows converge byte for byte, every event received or covered
