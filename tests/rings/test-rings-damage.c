@@ -8,11 +8,16 @@
  *  - rfm_event_cancel() (what a SIGTERM handler calls) ends a blocking
  *    take on a ring without notify;
  *  - a back-pressure publish that waits 3 s, and rfm_record_wait() on a
- *    notify record left odd by a dead writer, sleep: under 25% of a core
- *    (getrusage), where a wait that spins or yields takes a whole one, and
- *    both still return when another process provides the condition.
+ *    notify record left odd by a dead writer, sleep: the waiting thread
+ *    blocks in the kernel (its voluntary context switches, getrusage
+ *    RUSAGE_THREAD: a wait that spins or yields makes none) and wakes no
+ *    more often than its documented slices allow (a poll in short pauses
+ *    makes thousands), and both still return when another process
+ *    provides the condition.
  * A hang is turned into a failure by alarm(): SIGALRM ends the program.
  */
+/* RUSAGE_THREAD */
+#define _GNU_SOURCE
 #include <endian.h>
 #include <pthread.h>
 #include <sys/resource.h>
@@ -22,6 +27,8 @@
 
 #define RING_OFF 4096
 #define HANG_ALARM_S 60
+/* The back-pressure wait that times out. */
+#define BP_WAIT_MS 3000
 
 /* The shared fixture's network (harness_fixture_network), for the
  * children too: they inherit it through fork(). */
@@ -53,14 +60,19 @@ static struct rfm_ring_config config(uint32_t count, uint32_t flags)
 	};
 }
 
-/* CPU time (user + system) of the whole process so far, in ns. */
-static uint64_t cpu_ns(void)
+/*
+ * Voluntary context switches of the calling thread so far: each is a
+ * block in the kernel (a futex or a pause). A spinning wait makes none
+ * and a yielding one none either (sched_yield() leaves the thread
+ * runnable, counted as involuntary when another task runs), so these
+ * counts, not CPU time, say that a wait slept and how often it woke.
+ */
+static uint64_t blocks_so_far(void)
 {
 	struct rusage ru;
 
-	getrusage(RUSAGE_SELF, &ru);
-	return (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000ull +
-	       (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ull;
+	assert_int_equal(getrusage(RUSAGE_THREAD, &ru), 0);
+	return (uint64_t)ru.ru_nvcsw;
 }
 
 /* The ring's slot area as the window holds it: header, then 64-byte slots. */
@@ -239,26 +251,30 @@ static void test_backpressure_wait_sleeps(void **state)
 	struct harness_child kid;
 	rfm_node *prod;
 	rfm_ring *r;
-	uint64_t v, cpu0, cpu, got = 0;
+	uint64_t v, blocks0, blocks, got = 0;
 	pthread_t t;
 
 	(void)state;
 	assert_rfm_ok(rfm_open(harness_node_uri(net, 1), &prod));
+	/* No yield phase: every turn of the wait past its spin must sleep. */
+	assert_rfm_ok(rfm_event_set_spin(prod, 0));
 	assert_rfm_ok(rfm_ring_create(prod, RING_OFF, 64 * 1024, &cfg, &r));
 	harness_child_start(&kid, bp_consumer, NULL);
 	assert_int_equal(harness_child_wait_ready(&kid), 0);
 	for (v = 0; v < 8; v++)
 		assert_rfm_ok(rfm_ring_publish(r, &v, sizeof(v), 0));
-	cpu0 = cpu_ns();
-	assert_int_equal(rfm_ring_publish(r, &v, sizeof(v), 3000 * 1000000ll), RFM_ETIMEDOUT);
-	cpu = cpu_ns() - cpu0;
-	printf("# back-pressure wait of 3 s used %.1f ms of CPU\n", cpu / 1e6);
+	blocks0 = blocks_so_far();
+	assert_int_equal(rfm_ring_publish(r, &v, sizeof(v), BP_WAIT_MS * 1000000ll), RFM_ETIMEDOUT);
+	blocks = blocks_so_far() - blocks0;
+	printf("# back-pressure wait of 3 s blocked %llu times\n", (unsigned long long)blocks);
 	/*
-	 * Sleeping, it wakes every 5 ms slice to look again: 1.3-1.7% of a
-	 * core on the idle 2-CPU VM, 8.4% once with both CPUs busy with other
-	 * jobs. A spinning or yielding wait takes 100%: 25% tells them apart.
+	 * It sleeps on the header's futex in slices of at most 5 ms (ring.h),
+	 * and nobody wakes it: at least one block, and no more than one per
+	 * slice (a slow machine makes fewer, never more). Spinning or yielding
+	 * blocks 0 times; a poll in 10 us-1 ms pauses 3000 times or more.
 	 */
-	assert_true(cpu < 3000ull * 1000000ull / 4); /* under 25% */
+	assert_true(blocks >= 1);
+	assert_true(blocks <= BP_WAIT_MS / 5 + 16);
 	/* The consumer makes room from its process: the waiting publish goes through. */
 	struct publisher p = { .r = r, .v = 8 };
 	assert_int_equal(pthread_create(&t, NULL, publish_thread, &p), 0);
@@ -330,7 +346,7 @@ static void test_record_wait_odd_sleeps(void **state)
 	rfm_record *rec;
 	uint8_t *base;
 	uint32_t seq0, seq;
-	uint64_t cpu0, cpu, x = 0;
+	uint64_t blocks0, blocks, x = 0;
 	pthread_t t;
 
 	(void)state;
@@ -343,11 +359,18 @@ static void test_record_wait_odd_sleeps(void **state)
 	/* A writer died in the middle of a publish: the sequence stays odd. */
 	__atomic_store_n((uint32_t *)(base + info.offset), htole32(seq0 | 1), /* little-endian */
 			 __ATOMIC_RELEASE);
-	cpu0 = cpu_ns();
+	blocks0 = blocks_so_far();
 	assert_int_equal(rfm_record_wait(rec, seq0, 3000 * 1000000ll, &seq), RFM_ETIMEDOUT);
-	cpu = cpu_ns() - cpu0;
-	printf("# record wait of 3 s on an odd sequence used %.1f ms of CPU\n", cpu / 1e6);
-	assert_true(cpu < 3000ull * 1000000ull / 4); /* under 25%, as above */
+	blocks = blocks_so_far() - blocks0;
+	printf("# record wait of 3 s on an odd sequence blocked %llu times\n",
+	       (unsigned long long)blocks);
+	/*
+	 * Past its yields it sleeps on the record's event (intr2), which no
+	 * one sends: a handful of blocks (the sleep, the enable), where a
+	 * spinning or yielding wait makes none and a poll thousands.
+	 */
+	assert_true(blocks >= 1);
+	assert_true(blocks <= 16);
 	/* A new writer publishes from its process: the wait returns with it. */
 	harness_child_start(&kid, record_writer, NULL);
 	assert_int_equal(harness_child_wait_ready(&kid), 0);
