@@ -10,11 +10,13 @@
  * both rings; node 4 reads and waits on the record; node 5 opens and
  * closes its node in a loop.
  *
- * A case passes when every victim ends by itself, in time, with status 0:
- * no crash, no sanitizer report (they exit non-zero), no hang (killed by
- * PID after a grace period), and no library call that ran past its
- * timeout by more than the slack. Damaged data is allowed: errors and
- * losses are counted and printed.
+ * A case passes when every victim ends by itself with status 0: no crash,
+ * no sanitizer report (they exit non-zero), no hang (killed by PID after a
+ * grace period). The scribbler goes on until every victim has ended, so a
+ * library call that would not end by its timeout while the damage lasts
+ * keeps its victim from ending: a hang, not a slow call (no assertion
+ * here depends on how long a call took; the longest is printed). Damaged
+ * data is allowed: errors and losses are counted and printed.
  *
  *   hostile-run [--list] [--seed N] [--seconds S] [CASE...]
  *
@@ -25,6 +27,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -47,7 +50,6 @@
 #define RING_SPACE 0x20000
 #define REC_OFF 0x80000		/* the layout's region */
 #define CALL_TIMEOUT_NS (100 * 1000000ll)
-#define SLACK_NS (2000 * 1000000ll)	/* a loaded 2-core CI box under ASan */
 #define GRACE_S 10			/* after the case: then a victim is hung */
 
 static const char layout_text[] = "version: 1\n"
@@ -69,7 +71,7 @@ static struct harness_network net;
 
 struct report {
 	char role[16];
-	uint64_t ops, errors, timeouts, lost, overruns, max_call_ns;
+	uint64_t ops, errors, timeouts, lost, max_call_ns;
 	uint64_t taken;		/* messages or events received */
 	int first_error;
 };
@@ -79,19 +81,14 @@ static uint64_t now_ns(void)
 	return rfm_event_now_ns();
 }
 
-/* Account one library call that started at @t0 with @timeout_ns (0: none). */
-static void account(struct report *r, uint64_t t0, int64_t timeout_ns, int ret)
+/* Account one library call that started at @t0 (its duration is only printed). */
+static void account(struct report *r, uint64_t t0, int ret)
 {
 	uint64_t took = now_ns() - t0;
 
 	r->ops++;
 	if (took > r->max_call_ns)
 		r->max_call_ns = took;
-	if ((int64_t)took > (timeout_ns > 0 ? timeout_ns : 0) + SLACK_NS) {
-		r->overruns++;
-		fprintf(stderr, "hostile: %s: a call took %.3f s (timeout %.3f s): %s\n", r->role,
-			took / 1e9, timeout_ns / 1e9, ret ? rfm_last_error() : "ok");
-	}
 	if (ret == RFM_ETIMEDOUT || ret == RFM_EAGAIN)
 		r->timeouts++;
 	else if (ret < 0) {
@@ -107,11 +104,11 @@ static int code_of(int ret)
 	return ret >= 0 ? 0 : ret;
 }
 
-#define CALL(r, timeout, expr)                          \
+#define CALL(r, expr)                                   \
 	do {                                            \
 		uint64_t t0_ = now_ns();                \
 		int ret_ = (expr);                      \
-		account((r), t0_, (timeout), ret_);     \
+		account((r), t0_, ret_);                \
 	} while (0)
 
 static rfm_node *open_node(int id)
@@ -173,10 +170,10 @@ static int producer(struct harness_link *link, void *arg)
 		uint64_t xy[2] = { i, ~i };
 
 		msg[0] = i;
-		CALL(&r, 0, rfm_ring_publish(ra, msg, sizeof(msg), 0));
-		CALL(&r, CALL_TIMEOUT_NS, rfm_ring_publish(rb, msg, sizeof(msg), CALL_TIMEOUT_NS));
-		CALL(&r, 0, rfm_record_write(rec, xy, sizeof(xy)));
-		CALL(&r, 0, rfm_event_send(node, i % 2 ? 2 : RFM_NODE_ALL, RFM_EVENT_INTR1, (uint32_t)i));
+		CALL(&r, rfm_ring_publish(ra, msg, sizeof(msg), 0));
+		CALL(&r, rfm_ring_publish(rb, msg, sizeof(msg), CALL_TIMEOUT_NS));
+		CALL(&r, rfm_record_write(rec, xy, sizeof(xy)));
+		CALL(&r, rfm_event_send(node, i % 2 ? 2 : RFM_NODE_ALL, RFM_EVENT_INTR1, (uint32_t)i));
 	}
 	rfm_health_stop(node);
 	rfm_record_close(rec);
@@ -208,11 +205,10 @@ static int receiver(struct harness_link *link, void *arg)
 
 		int got = 0;
 
-		CALL(&r, CALL_TIMEOUT_NS,
-		     code_of(got = rfm_event_fetch(node, evs, 16, CALL_TIMEOUT_NS)));
+		CALL(&r, code_of(got = rfm_event_fetch(node, evs, 16, CALL_TIMEOUT_NS)));
 		if (got > 0)
 			r.taken += (uint64_t)got;
-		CALL(&r, 0, code_of(rfm_health_nodes(node, rows, 8)));
+		CALL(&r, code_of(rfm_health_nodes(node, rows, 8)));
 	}
 	rfm_close(node);
 	finish(link, &r);
@@ -241,7 +237,7 @@ static int consumer(struct harness_link *link, void *arg)
 
 		if (ca) {
 			int ret = rfm_ring_consume(ca, buf, sizeof(buf), &m, CALL_TIMEOUT_NS);
-			CALL(&r, CALL_TIMEOUT_NS, ret);
+			CALL(&r, ret);
 			if (!ret) {
 				r.taken++;
 				r.lost += m.lost;
@@ -249,7 +245,7 @@ static int consumer(struct harness_link *link, void *arg)
 		}
 		if (cb) {
 			int ret = rfm_ring_consume(cb, buf, sizeof(buf), &m, CALL_TIMEOUT_NS);
-			CALL(&r, CALL_TIMEOUT_NS, ret);
+			CALL(&r, ret);
 			if (!ret) {
 				r.taken++;
 				r.lost += m.lost;
@@ -260,9 +256,9 @@ static int consumer(struct harness_link *link, void *arg)
 			rfm_ring_consumer_close(ca);
 			rfm_ring_consumer_close(cb);
 			ca = cb = NULL;
-			CALL(&r, 0, rfm_ring_consumer_open(node, RING_A, RFM_RING_CONSUMER_NEWEST,
+			CALL(&r, rfm_ring_consumer_open(node, RING_A, RFM_RING_CONSUMER_NEWEST,
 							   &ca));
-			CALL(&r, 0, rfm_ring_consumer_open(node, RING_B,
+			CALL(&r, rfm_ring_consumer_open(node, RING_B,
 							   RFM_RING_CONSUMER_NEWEST |
 							   RFM_RING_CONSUMER_BACKPRESSURE, &cb));
 		}
@@ -293,9 +289,9 @@ static int reader(struct harness_link *link, void *arg)
 	harness_link_wait_go(link);
 	uint64_t end = now_ns() + (uint64_t)(seconds * 1e9);
 	while (now_ns() < end) {
-		CALL(&r, 0, code_of(rfm_record_read(rec, xy, sizeof(xy), &seq)));
-		CALL(&r, CALL_TIMEOUT_NS, rfm_record_wait(rec, seq, CALL_TIMEOUT_NS, &seq));
-		CALL(&r, 0, rfm_mem_read(node, RING_A, raw, sizeof(raw)));
+		CALL(&r, code_of(rfm_record_read(rec, xy, sizeof(xy), &seq)));
+		CALL(&r, rfm_record_wait(rec, seq, CALL_TIMEOUT_NS, &seq));
+		CALL(&r, rfm_mem_read(node, RING_A, raw, sizeof(raw)));
 	}
 	rfm_record_close(rec);
 	rfm_layout_free(layout);
@@ -319,7 +315,7 @@ static int opener(struct harness_link *link, void *arg)
 		int ret = rfm_open(harness_node_uri(&net, 5), &node);
 
 		/* An open waits for the network's open lock: 5 s at most. */
-		account(&r, t0, 5000 * 1000000ll, ret);
+		account(&r, t0, ret);
 		if (!ret) {
 			r.taken++;
 			rfm_close(node);
@@ -495,8 +491,9 @@ static int scribbler(struct harness_link *link, void *arg)
 	}
 	harness_link_ready(link);
 	harness_link_wait_go(link);
-	uint64_t end = now_ns() + (uint64_t)(seconds * 1e9);
-	while (now_ns() < end) {
+	/* Until the parent's second go, sent once every victim has ended. */
+	struct pollfd stop = { .fd = link->go_fd, .events = POLLIN };
+	while (poll(&stop, 1, 0) == 0) {
 		const struct area *a = &areas[rnd() % nareas];
 		uint64_t off = a->start + (rnd() % a->len & ~7ull);
 
@@ -622,10 +619,13 @@ static bool run_case(const struct hostile_case *c, uint64_t seed)
 		       PRIu64 " timeouts, %7" PRIu64 " taken, %7" PRIu64
 		       " lost, longest call %.3f s%s\n",
 		       c->name, r.role, r.ops, r.errors, r.first_error, r.timeouts, r.taken, r.lost,
-		       r.max_call_ns / 1e9, r.overruns ? ": FAIL: ran past its timeout" : "");
-		if (r.overruns || !r.ops)
+		       r.max_call_ns / 1e9, r.ops ? "" : ": FAIL: no call made");
+		if (!r.ops)
 			ok = false;
 	}
+	/* Every victim has ended (or was killed): now the damage may stop. */
+	harness_child_go(&scrib);
+	deadline = now_ns() + (uint64_t)GRACE_S * 1000000000ull;
 	if (wait_or_kill(&scrib, deadline) != 0 || harness_child_recv(&scrib, &writes,
 								      sizeof(writes))) {
 		printf("hostile: %s: FAIL: the scribbler did not finish\n", c->name);
