@@ -4,6 +4,7 @@
  * claim/commit, back-pressure refusals, blocking takes and callbacks,
  * layout regions, and corrupt headers refused with an error.
  */
+#include <endian.h>
 #include <pthread.h>
 
 #include "rfm-cmocka.h"
@@ -367,7 +368,12 @@ static void test_bad_input(void **state)
 	rfm_ring_consumer_close(NULL);
 }
 
-/* Rewrite one header word and expect the consumer to refuse the ring. */
+/*
+ * Rewrite one header word and expect the consumer to refuse the ring. The
+ * ring's words are little-endian on every host (architecture.md, "Byte
+ * order in the window"): @value is stored in that order, so a big-endian
+ * host corrupts the field the case names, with the value it names.
+ */
 static void expect_corrupt(struct fixture *f, size_t field, uint32_t value, int code)
 {
 	struct rfm_ring_config cfg = config(8, 8, 0);
@@ -375,9 +381,30 @@ static void expect_corrupt(struct fixture *f, size_t field, uint32_t value, int 
 	rfm_ring_consumer *c = NULL;
 
 	assert_rfm_ok(rfm_ring_create(f->prod, RING_OFF, RING_SPACE, &cfg, &r));
-	rfm_store32(f->base, RING_OFF + field, value);
+	rfm_store32(f->base, RING_OFF + field, htole32(value));
 	assert_rfm_code(rfm_ring_consumer_open(f->cons, RING_OFF, 0, &c), code);
 	assert_null(c);
+	rfm_ring_close(r);
+}
+
+/*
+ * A valid rewrite is read as written: the producer word set to 3 in wire
+ * order (a host-order store on a big-endian host reads as 0x03000000 and
+ * is refused).
+ */
+static void producer_rewrite_read_as_written(struct fixture *f)
+{
+	struct rfm_ring_config cfg = config(8, 8, 0);
+	struct rfm_ring_info info = { .struct_size = sizeof(info) };
+	rfm_ring *r;
+	rfm_ring_consumer *c;
+
+	assert_rfm_ok(rfm_ring_create(f->prod, RING_OFF, RING_SPACE, &cfg, &r));
+	rfm_store32(f->base, RING_OFF + 24, htole32(3));
+	assert_rfm_ok(rfm_ring_consumer_open(f->cons, RING_OFF, 0, &c));
+	assert_rfm_ok(rfm_ring_consumer_get_info(c, &info));
+	assert_int_equal(info.producer, 3);
+	rfm_ring_consumer_close(c);
 	rfm_ring_close(r);
 }
 
@@ -395,6 +422,8 @@ static void test_corrupt_header(void **state)
 	expect_corrupt(f, 36, 1000, RFM_ECORRUPT);	/* consumer table size */
 	expect_corrupt(f, 48, 0xffffff, RFM_ECORRUPT);	/* table offset */
 
+	producer_rewrite_read_as_written(f);
+
 	/* A slot length beyond the slot size: reported and skipped. */
 	struct rfm_ring_config cfg = config(8, 8, 0);
 	struct rfm_ring_msg m;
@@ -404,7 +433,7 @@ static void test_corrupt_header(void **state)
 	assert_rfm_ok(rfm_ring_consumer_open(f->cons, RING_OFF, 0, &c));
 	publish_u64(r, 1);
 	publish_u64(r, 2);
-	rfm_store32(f->base, RING_OFF + 128 + 8, 0x7fffffff);
+	rfm_store32(f->base, RING_OFF + 128 + 8, htole32(0x7fffffff)); /* little-endian */
 	uint64_t v;
 	assert_rfm_code(rfm_ring_consume(c, &v, sizeof(v), &m, 0), RFM_ECORRUPT);
 	assert_int_equal(consume_u64(c, &m), 2);
