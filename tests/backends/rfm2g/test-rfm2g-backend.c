@@ -9,6 +9,13 @@
  * per-event state (one waiter, queue of depth 1, EIDRM on cancel, ENOSYS
  * when nobody waits, EALREADY for a second waiter), because CMocka's mock
  * queue is not for other threads.
+ *
+ * Every wait of a case is bounded by GUARD_S and fails the case naming
+ * what never came: a case that fails leaves its handle open and no one to
+ * signal, and the next case must not wait for ever. Its waiter threads
+ * are retired by the next setup: a wait of an earlier case ends with
+ * EALREADY (its thread ends, as when another process owns the event), so
+ * it cannot take the next case's interrupts.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,6 +23,7 @@
 #include <stdarg.h>
 #include <sys/mman.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "rfm-cmocka.h"
 #include "rfm2g_api.h"
@@ -25,6 +33,8 @@
 #define FAKE_URI "rfm2g:" FAKE_PATH
 #define FAKE_FD 1000
 #define FAKE_WINDOW (64u * 4096u)
+/* How long a case waits for something that must come (a hang guard). */
+#define GUARD_S 20
 
 int __real_open(const char *path, int flags, ...);
 int __real_close(int fd);
@@ -60,6 +70,7 @@ static struct {
 	bool canceled[5];
 	bool foreign_waiter[5];	/* another process waits there */
 	int ealready[5];
+	unsigned int generation;	/* one more per case: retires old waits */
 } fake = { .lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER };
 
 int __wrap_open(const char *path, int flags, ...);
@@ -146,14 +157,64 @@ static int fail_with(int err)
 	return -1;
 }
 
+static struct timespec guard_deadline(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);	/* fake.cond's clock */
+	ts.tv_sec += GUARD_S;
+	return ts;
+}
+
+/*
+ * In the test's thread, with fake.lock held: wait on fake.cond until @cond,
+ * or fail the case saying that @what never happened within GUARD_S.
+ */
+#define GUARDED_WAIT(until, what)                                                         \
+	do {                                                                             \
+		struct timespec dl_ = guard_deadline();                                  \
+		while (!(until)) {                                                        \
+			if (pthread_cond_timedwait(&fake.cond, &fake.lock, &dl_) ==      \
+				    ETIMEDOUT &&                                         \
+			    !(until)) {                                                   \
+				pthread_mutex_unlock(&fake.lock);                        \
+				fail_msg("%s: not within %d s", (what), GUARD_S);        \
+			}                                                                \
+		}                                                                        \
+	} while (0)
+
+/* Whether a waiter thread is in the driver's wait for @type. */
+static bool waiting(unsigned int type)
+{
+	bool w;
+
+	pthread_mutex_lock(&fake.lock);
+	w = fake.waiting[type];
+	pthread_mutex_unlock(&fake.lock);
+	return w;
+}
+
+/* rfm_event_wait() for an event that must come, bounded by GUARD_S. */
+static void wait_event(rfm_node *node, struct rfm_event *ev, const char *what)
+{
+	int ret = rfm_event_wait(node, ev, GUARD_S * 1000000000ll);
+
+	if (ret == RFM_ETIMEDOUT)
+		fail_msg("%s: no event within %d s", what, GUARD_S);
+	assert_rfm_code(ret, 0);
+}
+
 /* WAIT_FOR_EVENT as the driver does it, for the waiter threads. */
 static int model_wait(RFM2GEVENTINFO *info)
 {
 	unsigned int t = info->Event;
+	unsigned int gen;
 	int ret = 0;
 
-	assert_true(t < 5);	/* the backend validates before the driver sees it */
+	if (t >= 5)	/* the backend validates before the driver sees it */
+		return fail_with(EINVAL);
 	pthread_mutex_lock(&fake.lock);
+	gen = fake.generation;
 	if (fake.waiting[t] || fake.foreign_waiter[t]) {
 		fake.ealready[t]++;
 		pthread_cond_broadcast(&fake.cond);
@@ -162,8 +223,14 @@ static int model_wait(RFM2GEVENTINFO *info)
 	}
 	fake.waiting[t] = true;
 	pthread_cond_broadcast(&fake.cond);
-	while (!fake.pending[t] && !fake.canceled[t])
+	while (!fake.pending[t] && !fake.canceled[t] && gen == fake.generation)
 		pthread_cond_wait(&fake.cond, &fake.lock);
+	if (gen != fake.generation) {
+		/* A thread of an earlier case's handle: it ends, and touches
+		 * nothing of this case's state. */
+		pthread_mutex_unlock(&fake.lock);
+		return fail_with(EALREADY);
+	}
 	if (fake.pending[t]) {
 		info->NodeId = fake.entry[t].NodeId;
 		info->ExtendedInfo = fake.entry[t].ExtendedInfo;
@@ -198,8 +265,7 @@ static int model_cancel(const RFM2GEVENTINFO *info)
 static void raise_event(unsigned int type, RFM2G_NODE from, RFM2G_UINT32 data)
 {
 	pthread_mutex_lock(&fake.lock);
-	while (fake.pending[type])
-		pthread_cond_wait(&fake.cond, &fake.lock);
+	GUARDED_WAIT(!fake.pending[type], "the backend's waiter took the previous interrupt");
 	fake.entry[type].NodeId = from;
 	fake.entry[type].ExtendedInfo = data;
 	fake.pending[type] = true;
@@ -287,11 +353,15 @@ static int setup(void **state)
 	fake.cleared = 0;
 	fake.enabled = 0;
 	memset(fake.mem, 0, sizeof(fake.mem));
+	pthread_mutex_lock(&fake.lock);
+	fake.generation++;
 	for (int t = 0; t < 5; t++) {
 		fake.pending[t] = fake.waiting[t] = fake.canceled[t] = false;
 		fake.foreign_waiter[t] = false;
 		fake.ealready[t] = 0;
 	}
+	pthread_cond_broadcast(&fake.cond);	/* an earlier case's waits end */
+	pthread_mutex_unlock(&fake.lock);
 	return 0;
 }
 
@@ -421,34 +491,33 @@ static void t_events_through_waiter_threads(void **state)
 	for (uint32_t i = 0; i < 50; i++)
 		raise_event(1, 4, 0x1000 + i);
 	for (uint32_t i = 0; i < 50; i++) {
-		assert_rfm_code(rfm_event_wait(node, &ev, -1), 0);
+		wait_event(node, &ev, "INTR1 from node 4");
 		assert_int_equal(ev.type, RFM_EVENT_INTR1);
 		assert_int_equal(ev.sender, 4);
 		assert_int_equal(ev.data, 0x1000 + i);
 	}
 	/* Types have a thread each: order holds within a type, not across. */
 	raise_event(3, 5, 0x3333);
-	assert_rfm_code(rfm_event_wait(node, &ev, -1), 0);
+	wait_event(node, &ev, "INTR3 from node 5");
 	assert_int_equal(ev.type, RFM_EVENT_INTR3);
 	assert_int_equal(ev.sender, 5);
 	assert_int_equal(ev.data, 0x3333);
 	/* Disabling ends the thread through CANCEL_EVENT (EIDRM in the wait). */
 	assert_rfm_code(rfm_event_disable(node, RFM_EVENT_BIT(RFM_EVENT_INTR1)), 0);
+	/* A CMocka assertion never runs with fake.lock held: a failure would
+	 * leave it locked for the waiter threads and the next case. */
+	assert_false(waiting(1));
 	pthread_mutex_lock(&fake.lock);
-	assert_false(fake.waiting[1]);
 	/*
 	 * The INTR3 thread goes back into the driver's wait after handing over
 	 * its record; on a loaded machine it may not be there yet: wait for it
 	 * (the wait broadcasts when it starts).
 	 */
-	while (!fake.waiting[3])
-		pthread_cond_wait(&fake.cond, &fake.lock);
+	GUARDED_WAIT(fake.waiting[3], "the INTR3 thread back in the driver's wait");
 	pthread_mutex_unlock(&fake.lock);
 	assert_rfm_code(rfm_event_wait(node, &ev, 0), RFM_EAGAIN);
 	rfm_close(node);	/* ends the INTR3 thread too */
-	pthread_mutex_lock(&fake.lock);
-	assert_false(fake.waiting[3]);
-	pthread_mutex_unlock(&fake.lock);
+	assert_false(waiting(3));
 	assert_int_equal(fake.closes, 1);
 }
 
@@ -832,8 +901,7 @@ static void t_event_owned_elsewhere(void **state)
 	will_return(__wrap_ioctl, 0);
 	assert_rfm_code(rfm_event_enable(node, RFM_EVENT_BIT(RFM_EVENT_INTR2)), 0);
 	pthread_mutex_lock(&fake.lock);
-	while (fake.ealready[2] == 0)
-		pthread_cond_wait(&fake.cond, &fake.lock);
+	GUARDED_WAIT(fake.ealready[2] != 0, "EALREADY for the INTR2 waiter");
 	pthread_mutex_unlock(&fake.lock);
 	assert_rfm_code(rfm_event_wait(node, &ev, 0), RFM_EAGAIN);
 	rfm_close(node);
