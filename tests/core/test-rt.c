@@ -424,8 +424,7 @@ static void dispatcher_facts(rfm_node *node, struct seen *s)
 	assert_int_equal(rfm_event_send(node, (unsigned int)rfm_node_id(node), RFM_EVENT_INTR1, 1),
 			 1);
 	pthread_mutex_lock(&s->lock);
-	while (!s->done)
-		pthread_cond_wait(&s->cond, &s->lock);
+	assert_cond_wait_until(&s->cond, &s->lock, s->done, "the callback on the dispatcher");
 	pthread_mutex_unlock(&s->lock);
 	assert_int_equal(rfm_event_callback_unregister(node, RFM_EVENT_INTR1), 0);
 }

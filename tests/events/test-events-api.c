@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "ev-test.h"
+#include "rfm-cmocka.h"
 
 #define MS (1000 * 1000LL)
 
@@ -436,7 +437,7 @@ static void test_cancel(void **state)
 	/* Whether the thread is already asleep or not, the cancel reaches it. */
 	for (int round = 0; round < 20; round++) {
 		assert_int_equal(pthread_create(&th, NULL, wait_thread, &w), 0);
-		sem_wait(&w.started);
+		assert_sem_posted(&w.started, "the waiter thread started");
 		EV_OK(rfm_event_cancel(t->n[1]));
 		pthread_join(th, NULL);
 		assert_int_equal(w.ret, RFM_ECANCELED);
@@ -450,7 +451,7 @@ static void test_cancel(void **state)
 	/* Spinning waits are cancelled too. */
 	EV_OK(rfm_event_set_spin(t->n[1], -1));
 	assert_int_equal(pthread_create(&th, NULL, wait_thread, &w), 0);
-	sem_wait(&w.started);
+	assert_sem_posted(&w.started, "the waiter thread started");
 	EV_OK(rfm_event_cancel(t->n[1]));
 	pthread_join(th, NULL);
 	assert_int_equal(w.ret, RFM_ECANCELED);
@@ -520,7 +521,7 @@ static void test_close_while_waiting(void **state)
 	EV_OK(rfm_event_enable(t->n[1], RFM_EVENT_BIT(RFM_EVENT_INTR1)));
 	sem_init(&w.started, 0, 0);
 	assert_int_equal(pthread_create(&th, NULL, wait_thread, &w), 0);
-	sem_wait(&w.started);
+	assert_sem_posted(&w.started, "the waiter thread started");
 	/* Closing must not race with entering the wait: wait until it sleeps. */
 	wait_until_in_futex(w.tid);
 	rfm_close(t->n[1]); /* returns after the waiter has left */
@@ -588,7 +589,7 @@ static void test_callbacks(void **state)
 	assert_int_equal(rfm_event_wait(t->n[1], &ev, 0), RFM_EBUSY);
 	for (uint32_t i = 0; i < 3; i++)
 		assert_int_equal(rfm_event_send(t->n[0], 2, RFM_EVENT_INTR1, 10 + i), 1);
-	sem_wait(&s.done);
+	assert_sem_posted(&s.done, "the callbacks' records");
 	assert_int_equal(s.count, 3);
 	for (int i = 0; i < 3; i++)
 		assert_int_equal(s.got[i], 10 + i);
@@ -614,7 +615,7 @@ static void test_callbacks(void **state)
 	for (uint32_t i = 0; i < RFM_EVENT_QUEUE_MIN + 5; i++)
 		rfm_event_send(t->n[0], 2, RFM_EVENT_INTR1, i);
 	EV_OK(rfm_event_callback_register(t->n[1], RFM_EVENT_OVERFLOW, count_cb, &o));
-	sem_wait(&o.done);
+	assert_sem_posted(&o.done, "the overflow callback");
 	assert_int_equal(o.count, 1);
 	assert_int_equal(o.got[0], 5);
 	uint32_t next = 0;
@@ -635,7 +636,7 @@ static void test_callbacks(void **state)
 		assert_int_equal(rfm_event_send(t->n[0], 2, RFM_EVENT_INTR1, i), 1);
 	assert_int_equal(rfm_event_send(t->n[0], 2, RFM_EVENT_INTR2, 1234), 1);
 	EV_OK(rfm_event_callback_register(t->n[1], RFM_EVENT_INTR2, count_cb, &u));
-	sem_wait(&u.done);
+	assert_sem_posted(&u.done, "the INTR2 callback");
 	assert_int_equal(u.got[0], 1234);
 	struct rfm_event_stats st = { .struct_size = sizeof(st) };
 	EV_OK(rfm_event_get_stats(t->n[1], &st));
@@ -657,7 +658,7 @@ static void test_callback_close(void **state)
 	EV_OK(rfm_event_enable(t->n[2], RFM_EVENT_BIT(RFM_EVENT_INTR2)));
 	EV_OK(rfm_event_callback_register(t->n[2], RFM_EVENT_INTR2, count_cb, &s));
 	assert_int_equal(rfm_event_send(t->n[0], 3, RFM_EVENT_INTR2, 1), 1);
-	sem_wait(&s.done);
+	assert_sem_posted(&s.done, "the callbacks' records");
 	t->n[2] = NULL; /* closed by its own callback */
 	/* The close finishes when the callback returns: then the id is free. */
 	for (long i = 0; i < 100000000 && rfm_open(ev_uri(t->name, 3, NULL), &again); i++)

@@ -17,9 +17,57 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include <errno.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <time.h>
+
 #include <rfm/rfm.h>
 
 #include "harness.h"
+
+/*
+ * The harness's hang guard (HARNESS_HANG_TIMEOUT_MS) from now, on
+ * CLOCK_REALTIME: the clock of sem_timedwait() and of a pthread_cond_t
+ * made with default attributes. For waits on another thread of the test
+ * process, which the harness's child guard does not cover.
+ */
+static inline struct timespec harness_guard_deadline(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += HARNESS_HANG_TIMEOUT_MS / 1000;
+	return ts;
+}
+
+/* sem_wait() for a post another thread must make: past the hang guard the
+ * case fails naming @what, instead of hanging this and every later case. */
+#define assert_sem_posted(sem, what)                                                   \
+	do {                                                                           \
+		struct timespec dl_ = harness_guard_deadline();                        \
+		int r_;                                                                \
+		while ((r_ = sem_timedwait((sem), &dl_)) != 0 && errno == EINTR)       \
+			;                                                              \
+		if (r_ != 0)                                                           \
+			fail_msg("%s: not within %d s", (what),                        \
+				 HARNESS_HANG_TIMEOUT_MS / 1000);                      \
+	} while (0)
+
+/* With @lock held: wait on @cond until @until is true. Past the hang guard
+ * the lock is released and the case fails naming @what. */
+#define assert_cond_wait_until(cond, lock, until, what)                                \
+	do {                                                                           \
+		struct timespec dl_ = harness_guard_deadline();                        \
+		while (!(until)) {                                                     \
+			if (pthread_cond_timedwait((cond), (lock), &dl_) == ETIMEDOUT &&  \
+			    !(until)) {                                                \
+				pthread_mutex_unlock(lock);                            \
+				fail_msg("%s: not within %d s", (what),                \
+					 HARNESS_HANG_TIMEOUT_MS / 1000);              \
+			}                                                              \
+		}                                                                      \
+	} while (0)
 
 /*
  * The fixture most suites share: a fresh network of @size bytes as the

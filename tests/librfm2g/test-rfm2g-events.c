@@ -328,9 +328,9 @@ static void t_callbacks(void **state)
 	for (unsigned int i = 0; i < 5; i++)
 		assert_st(RFM2gSendEvent(tx, 2, RFM2GEVENT_INTR3, 100 + i), RFM2G_SUCCESS);
 	for (unsigned int i = 0; i < 5; i++)
-		assert_int_equal(sem_wait(&cb.calls), 0);
+		assert_sem_posted(&cb.calls, "the callback");
 	assert_st(RFM2gSendEvent(tx, 2, RFM2GEVENT_INTR1, 200), RFM2G_SUCCESS);
-	assert_int_equal(sem_wait(&cb.calls), 0);
+	assert_sem_posted(&cb.calls, "the callback");
 	assert_int_equal(cb.n, 6);
 	for (unsigned int i = 0; i < 5; i++) {
 		assert_int_equal(cb.info[i].Event, RFM2GEVENT_INTR3);
@@ -392,7 +392,7 @@ static void t_one_event_path(void **state)
 	/* ... reach it at once, with Timeout 0, on the one dispatcher thread. */
 	assert_st(RFM2gEnableEventCallback(rx, RFM2GEVENT_INTR3, on_event), RFM2G_SUCCESS);
 	for (unsigned int i = 0; i < 2; i++)
-		assert_int_equal(sem_wait(&cb.calls), 0);
+		assert_sem_posted(&cb.calls, "the callback");
 	assert_int_equal(harness_thread_count(), before + 1);
 	/* A second type's callback: the same thread, none more. */
 	assert_st(RFM2gEnableEventCallback(rx, RFM2GEVENT_INTR1, on_event), RFM2G_SUCCESS);
@@ -400,7 +400,7 @@ static void t_one_event_path(void **state)
 	assert_st(RFM2gSendEvent(tx, 2, RFM2GEVENT_INTR1, 12), RFM2G_SUCCESS);
 	assert_st(RFM2gSendEvent(tx, 2, RFM2GEVENT_INTR3, 33), RFM2G_SUCCESS);
 	for (unsigned int i = 0; i < 2; i++)
-		assert_int_equal(sem_wait(&cb.calls), 0);
+		assert_sem_posted(&cb.calls, "the callback");
 	assert_int_equal(cb.n, 4);
 	assert_int_equal(cb.info[0].ExtendedInfo, 31);
 	assert_int_equal(cb.info[0].Timeout, 0);
@@ -441,7 +441,7 @@ static void t_close_mapped_with_callback(void **state)
 	assert_st(RFM2gEnableEventCallback(h, RFM2GEVENT_INTR1, on_event), RFM2G_SUCCESS);
 	assert_st(RFM2gUserMemory(h, &p, 0, 1), RFM2G_SUCCESS);
 	assert_st(RFM2gSendEvent(tx, 8, RFM2GEVENT_INTR1, 81), RFM2G_SUCCESS);
-	assert_int_equal(sem_wait(&cb.calls), 0);
+	assert_sem_posted(&cb.calls, "the callback");
 	assert_st(RFM2gClose(&h), RFM2G_SUCCESS);
 	for (RFM2G_UINT32 i = 0; i < 100; i++)
 		assert_st(RFM2gSendEvent(tx, 8, RFM2GEVENT_INTR1, i), RFM2G_SUCCESS);
@@ -536,7 +536,7 @@ static void t_wait_inside_callback(void **state)
 	assert_st(RFM2gSendEvent(tx, 2, RFM2GEVENT_INTR3, 3), RFM2G_SUCCESS);
 	assert_st(RFM2gSendEvent(tx, 2, RFM2GEVENT_INTR1, 1), RFM2G_SUCCESS);
 	assert_st(RFM2gEnableEventCallback(rx, RFM2GEVENT_INTR1, on_event_wait), RFM2G_SUCCESS);
-	assert_int_equal(sem_wait(&cb.calls), 0);
+	assert_sem_posted(&cb.calls, "the callback");
 	assert_st(nested_wait_st, RFM2G_EVENT_IN_USE);
 	assert_st(nested_queued_st, RFM2G_SUCCESS);
 	sem_destroy(&cb.calls);
@@ -551,7 +551,7 @@ static void t_close_from_callback(void **state)
 	assert_st(RFM2gEnableEvent(h, RFM2GEVENT_INTR1), RFM2G_SUCCESS);
 	assert_st(RFM2gEnableEventCallback(h, RFM2GEVENT_INTR1, on_event_close), RFM2G_SUCCESS);
 	assert_st(RFM2gSendEvent(tx, 9, RFM2GEVENT_INTR1, 1), RFM2G_SUCCESS);
-	assert_int_equal(sem_wait(&cb.calls), 0);
+	assert_sem_posted(&cb.calls, "the callback");
 	sem_destroy(&cb.calls);
 }
 

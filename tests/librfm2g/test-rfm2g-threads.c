@@ -435,8 +435,8 @@ static void t_lost_interrupt(void **state)
 			break;
 		assert_int_equal(want, c);
 		pthread_mutex_lock(&lock);
-		while (s[0].done != c || s[1].done != c)
-			pthread_cond_wait(&cond, &lock);
+		assert_cond_wait_until(&cond, &lock, s[0].done == c && s[1].done == c,
+				       "both sender threads through the cycle");
 		pthread_mutex_unlock(&lock);
 		for (unsigned int i = 0; i < SENDERS; i++)
 			assert_st(RFM2gPoke32(h, OFF_LAST + 4 * i, c << 16 | PER_THREAD),

@@ -313,8 +313,7 @@ static void test_callback(void **state)
 	for (uint64_t i = 10; i < 1000; i++)
 		publish_u64(r, i);
 	pthread_mutex_lock(&s.lock);
-	while (s.count < 1000)
-		pthread_cond_wait(&s.cond, &s.lock);
+	assert_cond_wait_until(&s.cond, &s.lock, s.count >= 1000, "1000 messages to the callback");
 	pthread_mutex_unlock(&s.lock);
 	assert_int_equal(s.bad, 0);
 	rfm_ring_consumer_close(c);
