@@ -31,7 +31,12 @@
  * in the queues of this node's handles that enabled those types
  * (rfm_event_enable(node, ::RFM_EVENT_MASK_HEALTH)); they are taken by
  * rfm_event_wait() or by callbacks on the dispatcher thread like any event.
- * Run one monitor per node id.
+ * Run one monitor per node id. A node that dies without closing (SIGKILL)
+ * sends nothing: each other node's monitor reports it down once, by its
+ * missed beats, and up again when a process takes its id. The records
+ * are made by this node's own monitor, so a handle of a node that runs
+ * none receives no NODE_UP or NODE_DOWN (except on `dds:`, whose presence
+ * makes them too); rfm_health_nodes() reads the table without one.
  *
  * **Incarnation.** Every attach of a node id counts one more: incarnation 1
  * is a cold start of that id on this network, a larger one is a (warm)

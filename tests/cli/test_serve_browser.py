@@ -95,6 +95,17 @@ def test_page_live(serve, browser, rfm, net, hold_node):
     assert browser.title.startswith("rfm serve")
     assert console_errors(browser) == []
 
+    # The counters of what the server received: it runs no health monitor,
+    # so no node_up/node_down/link rows that would read 0 while a node is
+    # down (the Nodes table shows that).
+    def counter_names(d):
+        return d.execute_script("return [...document.querySelectorAll('#stats td:first-child')]"
+                                ".map(e => e.textContent);")
+    wait.until(lambda d: "received intr1" in counter_names(d))
+    names = counter_names(browser)
+    assert "received overflow" in names
+    assert not {"received node_up", "received node_down", "received link"} & set(names), names
+
     # A variable set by another process shows its new value.
     ok(rfm("-u", net.node(2), "set", "--force", "--layout", s.layout, "ctl.temp", "33.5"))
     temp = 'tr[data-name="ctl.temp"] td.value'

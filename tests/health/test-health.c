@@ -165,6 +165,126 @@ static void test_up_down_restart(void **state)
 	rfm_close(mon);
 }
 
+/* What a survivor saw of one peer: its NODE_UP / NODE_DOWN records, in order. */
+struct peer_log {
+	uint32_t n;
+	uint32_t type[8];
+	uint32_t data[8];
+};
+
+/*
+ * Take @node's records until @count more of @type from @peer came, logging
+ * every record of that peer; for a child (HARNESS_CHECK) or the test
+ * process alike: 0, or the rfm error of a wait that found nothing within
+ * EVENT_WAIT_NS (a hang guard).
+ */
+static int log_peer(rfm_node *node, unsigned int peer, unsigned int type, unsigned int count,
+		    struct peer_log *log)
+{
+	struct rfm_event ev;
+
+	while (count) {
+		int ret = rfm_event_wait(node, &ev, EVENT_WAIT_NS);
+
+		if (ret)
+			return ret;
+		if (ev.sender != peer)
+			continue;
+		if (log->n < 8) {
+			log->type[log->n] = ev.type;
+			log->data[log->n] = ev.data;
+		}
+		log->n++;
+		if (ev.type == type)
+			count--;
+	}
+	return 0;
+}
+
+/* Node 3, a second survivor with a monitor of its own: logs node 2 until
+ * it is up the second time and sends the log. */
+static int survivor(struct harness_link *link, void *arg)
+{
+	struct peer_log log = { 0 };
+	rfm_node *node;
+
+	(void)arg;
+	HARNESS_CHECK_RFM(rfm_open(harness_node_uri(net, 3), &node));
+	HARNESS_CHECK_RFM(rfm_event_enable(node, RFM_EVENT_MASK_HEALTH));
+	HARNESS_CHECK_RFM(rfm_health_start(node, &hc));
+	harness_link_ready(link);
+	HARNESS_CHECK_RFM(log_peer(node, 2, RFM_EVENT_NODE_UP, 2, &log));
+	harness_link_send(link, &log, sizeof(log));
+	harness_link_wait_go(link);
+	rfm_close(node);
+	return 0;
+}
+
+/* Up (incarnation 1), down once (1), up again (2): nothing more, nothing twice. */
+static void assert_down_once(const struct peer_log *log, const char *who)
+{
+	static const uint32_t types[] = { RFM_EVENT_NODE_UP, RFM_EVENT_NODE_DOWN,
+					  RFM_EVENT_NODE_UP };
+	static const uint32_t data[] = { 1, 1, 2 };
+
+	if (log->n != 3)
+		fail_msg("%s: %u records for the killed node, expected up, down, up", who,
+			 log->n);
+	for (unsigned int i = 0; i < 3; i++) {
+		assert_string_equal(rfm_event_type_name(log->type[i]),
+				    rfm_event_type_name(types[i]));
+		assert_int_equal(log->data[i], data[i]);
+	}
+}
+
+/*
+ * A peer killed with SIGKILL sends nothing; each survivor's monitor sees
+ * its beats stop and reports it down exactly once, then up with the next
+ * incarnation when a new process takes its id (each survivor's records).
+ */
+static void test_killed_peer_down_once_at_each_survivor(void **state)
+{
+	struct rfm_health_counters cnt = { .struct_size = sizeof(cnt) };
+	struct harness_child kid, other;
+	struct peer_log mine = { 0 }, theirs = { 0 };
+	rfm_node *mon;
+
+	(void)state;
+	if (harness_fork_unsupported()) {
+		print_message("skipped: %s\n", harness_fork_unsupported());
+		skip();
+	}
+#ifdef __SANITIZE_THREAD__
+	print_message("skipped: ThreadSanitizer cannot follow a fork of a threaded process\n");
+	skip();
+#endif
+	assert_rfm_ok(rfm_open(harness_node_uri(net, 1), &mon));
+	assert_rfm_ok(rfm_event_enable(mon, RFM_EVENT_MASK_HEALTH));
+	assert_rfm_ok(rfm_health_start(mon, &hc));
+	harness_child_start(&other, survivor, NULL);
+	assert_int_equal(harness_child_wait_ready(&other), 0);
+
+	assert_int_equal(start_beater(&kid, NULL), 2);
+	assert_rfm_ok(log_peer(mon, 2, RFM_EVENT_NODE_UP, 1, &mine));
+	harness_child_kill(&kid);
+	assert_rfm_ok(log_peer(mon, 2, RFM_EVENT_NODE_DOWN, 1, &mine));
+	/* The id reclaimed by a new process: up with incarnation 2. */
+	assert_int_equal(start_beater(&kid, NULL), 2);
+	assert_rfm_ok(log_peer(mon, 2, RFM_EVENT_NODE_UP, 1, &mine));
+	assert_down_once(&mine, "node 1");
+	assert_int_equal(harness_child_recv(&other, &theirs, sizeof(theirs)), 0);
+	assert_down_once(&theirs, "node 3");
+	/* Our monitor counted the one down (node 3 is still up). */
+	assert_rfm_ok(rfm_health_get_counters(mon, &cnt));
+	assert_int_equal(cnt.node_downs, 1);
+
+	harness_child_go(&other);
+	assert_int_equal(harness_child_wait(&other), 0);
+	harness_child_go(&kid);
+	assert_int_equal(harness_child_wait(&kid), 0);
+	rfm_close(mon);
+}
+
 static void test_callback_down(void **state)
 {
 	(void)state;
@@ -384,6 +504,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_up_down_restart, setup, harness_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_killed_peer_down_once_at_each_survivor, setup,
+						harness_fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_callback_down, setup, harness_fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_one_writer_per_slot, setup, harness_fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_table_place, setup, harness_fixture_teardown),
