@@ -100,16 +100,14 @@ static const struct rfm_node_status *row_of(const struct rfm_node_status *rows, 
 	return NULL;
 }
 
-static void test_up_down_restart(void **state)
+/*
+ * Node 1 with a health monitor and the health records enabled, for a case
+ * whose peers are forked processes; skipped where they cannot be.
+ */
+static rfm_node *forked_peers_monitor(void)
 {
-	struct harness_child kid;
-	struct rfm_node_status rows[8];
-	const struct rfm_node_status *r;
-	struct rfm_health_counters cnt = { .struct_size = sizeof(cnt) };
 	rfm_node *mon;
-	int id;
 
-	(void)state;
 	if (harness_fork_unsupported()) {
 		print_message("skipped: %s\n", harness_fork_unsupported());
 		skip();
@@ -122,6 +120,20 @@ static void test_up_down_restart(void **state)
 	assert_rfm_ok(rfm_open(harness_node_uri(net, 1), &mon));
 	assert_rfm_ok(rfm_event_enable(mon, RFM_EVENT_MASK_HEALTH));
 	assert_rfm_ok(rfm_health_start(mon, &hc));
+	return mon;
+}
+
+static void test_up_down_restart(void **state)
+{
+	struct harness_child kid;
+	struct rfm_node_status rows[8];
+	const struct rfm_node_status *r;
+	struct rfm_health_counters cnt = { .struct_size = sizeof(cnt) };
+	rfm_node *mon;
+	int id;
+
+	(void)state;
+	mon = forked_peers_monitor();
 	assert_rfm_code(rfm_health_start(mon, &hc), RFM_EBUSY);
 
 	/* Cold start: incarnation 1 (the network is fresh on every backend). */
@@ -250,17 +262,7 @@ static void test_killed_peer_down_once_at_each_survivor(void **state)
 	rfm_node *mon;
 
 	(void)state;
-	if (harness_fork_unsupported()) {
-		print_message("skipped: %s\n", harness_fork_unsupported());
-		skip();
-	}
-#ifdef __SANITIZE_THREAD__
-	print_message("skipped: ThreadSanitizer cannot follow a fork of a threaded process\n");
-	skip();
-#endif
-	assert_rfm_ok(rfm_open(harness_node_uri(net, 1), &mon));
-	assert_rfm_ok(rfm_event_enable(mon, RFM_EVENT_MASK_HEALTH));
-	assert_rfm_ok(rfm_health_start(mon, &hc));
+	mon = forked_peers_monitor();
 	harness_child_start(&other, survivor, NULL);
 	assert_int_equal(harness_child_wait_ready(&other), 0);
 

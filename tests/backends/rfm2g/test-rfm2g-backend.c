@@ -10,8 +10,8 @@
  * when nobody waits, EALREADY for a second waiter), because CMocka's mock
  * queue is not for other threads.
  *
- * Every wait of a case is bounded by GUARD_S and fails the case naming
- * what never came: a case that fails leaves its handle open and no one to
+ * Every wait of a case is bounded by the harness's hang guard and fails
+ * the case naming what never came: a case that fails leaves its handle open and no one to
  * signal, and the next case must not wait for ever. Its waiter threads
  * are retired by the next setup: a wait of an earlier case ends with
  * EALREADY (its thread ends, as when another process owns the event), so
@@ -23,7 +23,6 @@
 #include <stdarg.h>
 #include <sys/mman.h>
 #include <sys/types.h>
-#include <time.h>
 
 #include "rfm-cmocka.h"
 #include "rfm2g_api.h"
@@ -33,8 +32,6 @@
 #define FAKE_URI "rfm2g:" FAKE_PATH
 #define FAKE_FD 1000
 #define FAKE_WINDOW (64u * 4096u)
-/* How long a case waits for something that must come (a hang guard). */
-#define GUARD_S 20
 
 int __real_open(const char *path, int flags, ...);
 int __real_close(int fd);
@@ -157,32 +154,6 @@ static int fail_with(int err)
 	return -1;
 }
 
-static struct timespec guard_deadline(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);	/* fake.cond's clock */
-	ts.tv_sec += GUARD_S;
-	return ts;
-}
-
-/*
- * In the test's thread, with fake.lock held: wait on fake.cond until @cond,
- * or fail the case saying that @what never happened within GUARD_S.
- */
-#define GUARDED_WAIT(until, what)                                                         \
-	do {                                                                             \
-		struct timespec dl_ = guard_deadline();                                  \
-		while (!(until)) {                                                        \
-			if (pthread_cond_timedwait(&fake.cond, &fake.lock, &dl_) ==      \
-				    ETIMEDOUT &&                                         \
-			    !(until)) {                                                   \
-				pthread_mutex_unlock(&fake.lock);                        \
-				fail_msg("%s: not within %d s", (what), GUARD_S);        \
-			}                                                                \
-		}                                                                        \
-	} while (0)
-
 /* Whether a waiter thread is in the driver's wait for @type. */
 static bool waiting(unsigned int type)
 {
@@ -194,13 +165,13 @@ static bool waiting(unsigned int type)
 	return w;
 }
 
-/* rfm_event_wait() for an event that must come, bounded by GUARD_S. */
+/* rfm_event_wait() for an event that must come, bounded by the hang guard. */
 static void wait_event(rfm_node *node, struct rfm_event *ev, const char *what)
 {
-	int ret = rfm_event_wait(node, ev, GUARD_S * 1000000000ll);
+	int ret = rfm_event_wait(node, ev, HARNESS_HANG_TIMEOUT_MS * 1000000ll);
 
 	if (ret == RFM_ETIMEDOUT)
-		fail_msg("%s: no event within %d s", what, GUARD_S);
+		fail_msg("%s: no event within %d s", what, HARNESS_HANG_TIMEOUT_MS / 1000);
 	assert_rfm_code(ret, 0);
 }
 
@@ -265,7 +236,8 @@ static int model_cancel(const RFM2GEVENTINFO *info)
 static void raise_event(unsigned int type, RFM2G_NODE from, RFM2G_UINT32 data)
 {
 	pthread_mutex_lock(&fake.lock);
-	GUARDED_WAIT(!fake.pending[type], "the backend's waiter took the previous interrupt");
+	assert_cond_wait_until(&fake.cond, &fake.lock, !fake.pending[type],
+			       "the backend's waiter took the previous interrupt");
 	fake.entry[type].NodeId = from;
 	fake.entry[type].ExtendedInfo = data;
 	fake.pending[type] = true;
@@ -513,7 +485,8 @@ static void t_events_through_waiter_threads(void **state)
 	 * its record; on a loaded machine it may not be there yet: wait for it
 	 * (the wait broadcasts when it starts).
 	 */
-	GUARDED_WAIT(fake.waiting[3], "the INTR3 thread back in the driver's wait");
+	assert_cond_wait_until(&fake.cond, &fake.lock, fake.waiting[3],
+			       "the INTR3 thread back in the driver's wait");
 	pthread_mutex_unlock(&fake.lock);
 	assert_rfm_code(rfm_event_wait(node, &ev, 0), RFM_EAGAIN);
 	rfm_close(node);	/* ends the INTR3 thread too */
@@ -901,7 +874,8 @@ static void t_event_owned_elsewhere(void **state)
 	will_return(__wrap_ioctl, 0);
 	assert_rfm_code(rfm_event_enable(node, RFM_EVENT_BIT(RFM_EVENT_INTR2)), 0);
 	pthread_mutex_lock(&fake.lock);
-	GUARDED_WAIT(fake.ealready[2] != 0, "EALREADY for the INTR2 waiter");
+	assert_cond_wait_until(&fake.cond, &fake.lock, fake.ealready[2] != 0,
+			       "EALREADY for the INTR2 waiter");
 	pthread_mutex_unlock(&fake.lock);
 	assert_rfm_code(rfm_event_wait(node, &ev, 0), RFM_EAGAIN);
 	rfm_close(node);
