@@ -256,11 +256,10 @@ static int consumer(struct harness_link *link, void *arg)
 			rfm_ring_consumer_close(ca);
 			rfm_ring_consumer_close(cb);
 			ca = cb = NULL;
-			CALL(&r, rfm_ring_consumer_open(node, RING_A, RFM_RING_CONSUMER_NEWEST,
-							   &ca));
+			CALL(&r, rfm_ring_consumer_open(node, RING_A, RFM_RING_CONSUMER_NEWEST, &ca));
 			CALL(&r, rfm_ring_consumer_open(node, RING_B,
-							   RFM_RING_CONSUMER_NEWEST |
-							   RFM_RING_CONSUMER_BACKPRESSURE, &cb));
+							RFM_RING_CONSUMER_NEWEST |
+							RFM_RING_CONSUMER_BACKPRESSURE, &cb));
 		}
 	}
 	rfm_ring_consumer_close(ca);
