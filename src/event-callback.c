@@ -29,24 +29,6 @@
 #include "private.h"
 #include "rt-internal.h"
 
-/* The handle whose callback this thread runs in rfm__event_run_inline(). */
-static _Thread_local const struct rfm_events *inline_ev;
-
-bool rfm__event_is_dispatcher(const struct rfm_events *ev)
-{
-	return ev->dispatcher_started && pthread_equal(ev->dispatcher, pthread_self());
-}
-
-bool rfm__event_in_inline_callback(const struct rfm_events *ev)
-{
-	return inline_ev == ev;
-}
-
-bool rfm__event_on_callback_thread(const struct rfm_events *ev)
-{
-	return rfm__event_in_inline_callback(ev) || rfm__event_is_dispatcher(ev);
-}
-
 /* The dispatcher is done with the record it took (lock held). */
 static void dispatch_done(struct rfm_events *ev)
 {
@@ -125,7 +107,7 @@ static void *dispatcher_main(void *arg)
 		/* rfm_close() was called from a callback: nobody will join us. */
 		pthread_detach(pthread_self());
 		rfm__event_finish_close(node);
-		rfm__node_free(node);
+		ev->free_node(node);
 	}
 	return NULL;
 }
@@ -267,6 +249,19 @@ void rfm__event_stop_threads(struct rfm_node *node)
 		pthread_join(ev->dispatcher, NULL);
 }
 
+void rfm__event_finish_close(struct rfm_node *node)
+{
+	struct rfm_events *ev = node->ev;
+
+	if (ev->watcher_started)
+		pthread_join(ev->watcher, NULL);
+	/* Waits woken by the close leave before the handle is freed. */
+	rfm__event_wait_for_waiters(ev);
+	if (ev->efd >= 0)
+		close(ev->efd);
+	EV_STORE(ev->efd, -1);
+}
+
 bool rfm__event_claim_inline(struct rfm_node *node, const struct rfm_ev_record *rec)
 {
 	struct rfm_events *ev = node->ev;
@@ -310,7 +305,7 @@ bool rfm__event_claim_inline(struct rfm_node *node, const struct rfm_ev_record *
 void rfm__event_run_inline(struct rfm_node *node)
 {
 	struct rfm_events *ev = node->ev;
-	const struct rfm_events *outer = inline_ev;
+	const struct rfm_events *outer;
 
 	pthread_mutex_lock(&ev->lock);
 	struct rfm_event_cb cb = ev->inline_cb;
@@ -320,9 +315,9 @@ void rfm__event_run_inline(struct rfm_node *node)
 	pthread_mutex_unlock(&ev->lock);
 
 	if (run) {
-		inline_ev = ev;
+		outer = rfm__event_set_inline(ev);
 		cb.fn(node, &rec, cb.arg);
-		inline_ev = outer;
+		rfm__event_set_inline(outer);
 	}
 
 	pthread_mutex_lock(&ev->lock);

@@ -4,6 +4,12 @@
  * sending), event-wait.c (taking and waiting), event-callback.c (the
  * dispatcher thread) and event-fd.c (the pollable descriptor).
  *
+ * The files form a stack, each calling only those below it: event.c over
+ * event-callback.c over event-wait.c over event-state.c (and event-fd.c,
+ * event-types.c). A lower file that must reach up is handed a function:
+ * the close a callback began is finished with rfm__event_close()'s
+ * free_node.
+ *
  * Locks: @lock guards configuration (mask, queue, callbacks, threads) and
  * is never held while a callback runs or a thread sleeps on the queue;
  * @take_lock serialises takes from the queue and guards the counters.
@@ -55,6 +61,10 @@ struct rfm_events {
 	uint32_t take_dgen;	/* the dispatch_gen that take started with */
 	unsigned int cb_type;	/* type whose callback runs, when in_callback */
 	bool close_deferred;	/* rfm_close() called from a callback */
+	/* What frees the handle once a deferred close is over: the caller of
+	 * rfm__event_close() (node.c) lends it, as the dispatcher that finishes
+	 * the close must not call up into the file that opens handles. */
+	void (*free_node)(struct rfm_node *node);
 	/*
 	 * A callback run by the thread that received its record (dds:
 	 * callbacks=receive), from rfm__event_claim_inline() to the end of
@@ -125,15 +135,20 @@ int rfm__event_enter(struct rfm_node *node, int check, bool receiver, struct rfm
 /* Return once no thread is inside a wait (closing is set). */
 void rfm__event_wait_for_waiters(struct rfm_events *ev);
 
-/* Wake every thread of the handle that sleeps on the queue or a flag. */
+/* event-state.c: wake every thread of the handle that sleeps on the
+ * queue or a flag. */
 void rfm__event_wake_all(struct rfm_node *node);
-
-/* event-callback.c / event-fd.c: threads, stopped by rfm__event_close(). */
+/* event-state.c: which thread this is. */
 bool rfm__event_is_dispatcher(const struct rfm_events *ev);
 /* This thread runs a callback of @ev now: the dispatcher, or a receive
  * thread inside rfm__event_run_inline(). */
 bool rfm__event_on_callback_thread(const struct rfm_events *ev);
 bool rfm__event_in_inline_callback(const struct rfm_events *ev);
+/* Mark this thread as running @ev's callbacks inline (NULL: none); the
+ * previous mark, to restore after a nested call. */
+const struct rfm_events *rfm__event_set_inline(const struct rfm_events *ev);
+
+/* event-callback.c / event-fd.c: threads, stopped by rfm__event_close(). */
 void rfm__event_stop_threads(struct rfm_node *node);
 /* The end of rfm_close(), from whichever thread finishes it. */
 void rfm__event_finish_close(struct rfm_node *node);

@@ -9,40 +9,12 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <unistd.h>
 
 #include "event-core.h"
 #include "rt-internal.h"
 #include "futex.h"
 #include "wait-notify.h"
-
-static const char *const type_names[RFM_EVENT_TYPE_MAX + 1] = {
-	[RFM_EVENT_RESET] = "reset",
-	[RFM_EVENT_INTR1] = "intr1",
-	[RFM_EVENT_INTR2] = "intr2",
-	[RFM_EVENT_INTR3] = "intr3",
-	[RFM_EVENT_INTR4] = "intr4",
-	[RFM_EVENT_OVERFLOW] = "overflow",
-	[RFM_EVENT_NODE_UP] = "node_up",
-	[RFM_EVENT_NODE_DOWN] = "node_down",
-	[RFM_EVENT_LINK] = "link",
-};
-
-RFM_API const char *rfm_event_type_name(unsigned int type)
-{
-	return type <= RFM_EVENT_TYPE_MAX && type_names[type] ? type_names[type] : "?";
-}
-
-RFM_API int rfm_event_type_parse(const char *name)
-{
-	if (name)
-		for (unsigned int t = 0; t <= RFM_EVENT_TYPE_MAX; t++)
-			if (type_names[t] && !strcasecmp(name, type_names[t]))
-				return (int)t;
-	return rfm__error(RFM_EINVAL, "unknown event type '%s' (expected reset, intr1..intr4)",
-			  name ? name : "(null)");
-}
 
 RFM_API uint64_t rfm_event_now_ns(void)
 {
@@ -97,16 +69,7 @@ int rfm__event_init(struct rfm_node *node)
 	return 0;
 }
 
-void rfm__event_wake_all(struct rfm_node *node)
-{
-	struct rfm_events *ev = node->ev;
-
-	rfm__futex_bump_wake(&ev->drain_gen, false);
-	if (EV_LOAD(ev->attached))
-		node->ops->ev->wake(node);
-}
-
-bool rfm__event_close(struct rfm_node *node)
+bool rfm__event_close(struct rfm_node *node, void (*free_node)(struct rfm_node *node))
 {
 	struct rfm_events *ev = node->ev;
 
@@ -125,6 +88,7 @@ bool rfm__event_close(struct rfm_node *node)
 	EV_STORE(ev->closing, 1);
 	pthread_cond_broadcast(&ev->cb_cond);
 	bool deferred = ev->close_deferred = rfm__event_on_callback_thread(ev);
+	ev->free_node = free_node;
 	/* A callback running on a receive thread ends first (no new one
 	 * starts now that closing is set). */
 	while (!deferred && ev->inline_running)
@@ -136,19 +100,6 @@ bool rfm__event_close(struct rfm_node *node)
 	rfm__event_stop_threads(node);
 	rfm__event_finish_close(node);
 	return true;
-}
-
-void rfm__event_finish_close(struct rfm_node *node)
-{
-	struct rfm_events *ev = node->ev;
-
-	if (ev->watcher_started)
-		pthread_join(ev->watcher, NULL);
-	/* Waits woken by the close leave before the handle is freed. */
-	rfm__event_wait_for_waiters(ev);
-	if (ev->efd >= 0)
-		close(ev->efd);
-	EV_STORE(ev->efd, -1);
 }
 
 void rfm__event_free(struct rfm_node *node)

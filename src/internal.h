@@ -115,8 +115,10 @@ void rfm__node_unregister(struct rfm_node *node);
 int rfm__event_options(struct rfm_node *node, struct rfm_uri *uri);
 int rfm__event_init(struct rfm_node *node);
 /* Stop threads, wake waiters; false when the close must finish later
- * (called from the handle's own callback: the dispatcher finishes it). */
-bool rfm__event_close(struct rfm_node *node);
+ * (called from the handle's own callback: the dispatcher finishes it and
+ * then frees the handle with @free_node, lent by the caller because the
+ * event files sit below the one that opens and frees handles). */
+bool rfm__event_close(struct rfm_node *node, void (*free_node)(struct rfm_node *node));
 void rfm__event_free(struct rfm_node *node);
 /* health.c: stop the heartbeat thread before the handle goes. */
 void rfm__health_close(struct rfm_node *node);
@@ -124,7 +126,5 @@ void rfm__health_close(struct rfm_node *node);
 void rfm__count_record_retry(uint64_t n);
 uint64_t rfm__counted_ring_lost(void);
 uint64_t rfm__counted_record_retries(void);
-/* node.c: detach from the backend and free the handle. */
-void rfm__node_free(struct rfm_node *node);
 
 #endif /* RFM_INTERNAL_H */

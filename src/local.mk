@@ -8,6 +8,7 @@ lib_LTLIBRARIES += src/librfm.la
 src_librfm_la_SOURCES = \
 	src/backend.h \
 	src/internal.h \
+	src/version.c \
 	src/error.c \
 	src/util.c \
 	src/uri.c \
@@ -37,6 +38,8 @@ src_librfm_la_SOURCES = \
 	src/wait-notify.h \
 	src/event-core.h \
 	src/event.c \
+	src/event-types.c \
+	src/event-state.c \
 	src/event-wait.c \
 	src/event-callback.c \
 	src/event-fd.c \

@@ -2,32 +2,14 @@
 /* Opening nodes by URI, choosing the backend by scheme; node facts. */
 #include "config.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "health-table.h"
 #include "rt-internal.h"
 
-int rfm__fd_keep_off_std(int fd)
-{
-	int moved;
-
-	/*
-	 * With stdin, stdout or stderr closed, the kernel hands out 0-2 for our
-	 * next descriptor, and the program's own printf() or perror() would then
-	 * write into a shared segment or a device. Move it above them.
-	 */
-	if (fd < 0 || fd > 2)
-		return fd;
-	moved = fcntl(fd, F_DUPFD_CLOEXEC, 3);
-	int err = errno;
-	close(fd);
-	errno = err;
-	return moved;
-}
+/* Detach from the backend and free the handle. */
+static void node_free(struct rfm_node *node);
 
 /*
  * RFM_NO_DDS_BACKEND: the copy of the core inside the static librfm2g.a,
@@ -108,7 +90,7 @@ static int open_node(const char *uri_text, const struct rfm_open_options *option
 	}
 	ret = rfm__mem_window(node);
 	if (ret) {
-		rfm__node_free(node);
+		node_free(node);
 		goto out_uri;
 	}
 	rfm__node_register(node);
@@ -129,7 +111,7 @@ RFM_API int rfm_open_with_options(const char *uri_text, const struct rfm_open_op
 	return open_node(uri_text, options, nodep);
 }
 
-void rfm__node_free(struct rfm_node *node)
+static void node_free(struct rfm_node *node)
 {
 	node->ops->close(node);
 	/* Only now: the backend's threads are gone (they may look at it). */
@@ -146,8 +128,8 @@ RFM_API void rfm_close(rfm_node *node)
 	rfm__node_unregister(node);
 	/* Threads first: nothing may touch the backend once it is closed. */
 	rfm__health_close(node);
-	if (rfm__event_close(node))
-		rfm__node_free(node);
+	if (rfm__event_close(node, node_free))
+		node_free(node);
 }
 
 RFM_API int rfm_node_id(const rfm_node *node)
@@ -215,14 +197,4 @@ RFM_API int rfm_network_destroy(const char *uri_text, unsigned int flags)
 		ret = ops->destroy(&uri, flags);
 	rfm__uri_free(&uri);
 	return ret;
-}
-
-RFM_API const char *rfm_version_string(void)
-{
-	return RFM_VERSION_STRING;
-}
-
-RFM_API unsigned int rfm_version(void)
-{
-	return RFM_VERSION;
 }
