@@ -51,7 +51,7 @@ struct dev_node {
 	uint32_t wake_gen;		/* bumped by ev_wake (atomic) */
 };
 
-/* An rfm_error for a failed device call (errno), with a message. */
+/* dev-error.c: an rfm_error for a failed device call (errno), with a message. */
 int rfm__dev_sys_error(const struct rfm_node *node, const char *what, int err);
 
 /* dev-events.c: the event ops of the backend */

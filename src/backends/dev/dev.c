@@ -26,28 +26,6 @@
  * copy through the mapping is cheaper than setting up a transfer. */
 #define DEV_DMA_DEFAULT_MIN (64u * 1024)
 
-int rfm__dev_sys_error(const struct rfm_node *node, const char *what, int err)
-{
-	const char *name = node->uri ? node->uri : "dev:";
-
-	switch (err) {
-	case EHOSTUNREACH:
-		return rfm__error(RFM_ENODE, "%s: %s: the target node is not attached", name, what);
-	case ENODEV:
-		return rfm__error(RFM_EIO, "%s: %s: the card was removed", name, what);
-	case ENOTTY:
-	case E2BIG:
-		return rfm__error(RFM_EVERSION, "%s: %s: the driver does not know this request (%s)",
-				  name, what, strerror(err));
-	case EOPNOTSUPP:
-		return rfm__error(RFM_ENOTSUP, "%s: %s: not available on this card", name, what);
-	case EFAULT:
-		return rfm__error(RFM_EINVAL, "%s: %s: bad buffer address", name, what);
-	default:
-		return rfm__error(rfm__errno_code(err), "%s: %s: %s", name, what, strerror(err));
-	}
-}
-
 struct dev_params {
 	uint64_t dma_min;	/* UINT64_MAX: never; 0: not given */
 	bool dma_given;

@@ -3,5 +3,6 @@
 # (driver/): part of librfm (src/local.mk).
 src_librfm_la_SOURCES += \
 	src/backends/dev/dev-internal.h \
+	src/backends/dev/dev-error.c \
 	src/backends/dev/dev.c \
 	src/backends/dev/dev-events.c

@@ -19,6 +19,27 @@
 /* The driver ignores the file offset of a special map; the vendor library passes a page. */
 #define R2G_SPECIAL_MAP_PAGE 4096
 
+/* The driver's errno as librfm's code and message; here, at the bottom of
+ * the backend, as rfm2g.c and the board controls both report with it. */
+int rfm__r2g_errno(int err, const char *what, const char *path)
+{
+	switch (err) {
+	case ENOENT:
+	case ENODEV:
+	case ENXIO:
+		return rfm__error(RFM_ENOENT, "%s: %s: no such RFM2g device", path, what);
+	case EACCES:
+	case EPERM:
+		return rfm__error(RFM_EPERM, "%s: %s: permission denied", path, what);
+	case ENOMEM:
+		return rfm__error(RFM_ENOMEM, "%s: %s: out of memory", path, what);
+	case EINVAL:
+		return rfm__error(RFM_EINVAL, "%s: %s: the driver refused the argument", path, what);
+	default:
+		return rfm__error(RFM_EIO, "%s: %s: %s", path, what, strerror(err));
+	}
+}
+
 static const char *where(const struct rfm_node *node)
 {
 	const struct r2g_node *r = node->priv;

@@ -40,7 +40,8 @@ struct r2g_node {
 	pthread_t thread[R2G_NET_TYPES];
 };
 
-/* A failed call of the driver as a librfm error, with a message naming @what. */
+/* rfm2g-board.c: a failed call of the driver as a librfm error, with a
+ * message naming @what. */
 int rfm__r2g_errno(int err, const char *what, const char *path);
 
 /*

@@ -50,25 +50,6 @@ struct r2g_waiter {
 	unsigned int type;
 };
 
-int rfm__r2g_errno(int err, const char *what, const char *path)
-{
-	switch (err) {
-	case ENOENT:
-	case ENODEV:
-	case ENXIO:
-		return rfm__error(RFM_ENOENT, "%s: %s: no such RFM2g device", path, what);
-	case EACCES:
-	case EPERM:
-		return rfm__error(RFM_EPERM, "%s: %s: permission denied", path, what);
-	case ENOMEM:
-		return rfm__error(RFM_ENOMEM, "%s: %s: out of memory", path, what);
-	case EINVAL:
-		return rfm__error(RFM_EINVAL, "%s: %s: the driver refused the argument", path, what);
-	default:
-		return rfm__error(RFM_EIO, "%s: %s: %s", path, what, strerror(err));
-	}
-}
-
 /* Optional DMA buffer from the URI; 0 when none was asked for. */
 static int map_dma(struct r2g_node *r, struct rfm_uri *uri)
 {

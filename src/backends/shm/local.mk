@@ -4,6 +4,7 @@
 src_librfm_la_SOURCES += \
 	src/backends/shm/shm-segment.h \
 	src/backends/shm/shm-segment.c \
+	src/backends/shm/shm-lock.c \
 	src/backends/shm/shm-internal.h \
 	src/backends/shm/shm.c \
 	src/backends/shm/shm-events.c \

@@ -47,6 +47,7 @@
 #include <fcntl.h>
 #include <sys/file.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "futex.h"
@@ -141,6 +142,19 @@ static void find_used_slabs(struct shm_node *shm, uint8_t *used)
 			used[(k - 1) / 8] |= (uint8_t)(1u << ((k - 1) % 8));
 		}
 	}
+}
+
+void rfm__shm_refresh_size(struct shm_node *shm)
+{
+	struct stat st;
+	uint64_t known = 0;
+
+	if (fstat(shm->seg_fd, &st) == 0 && (uint64_t)st.st_size > shm->map_size) {
+		known = (uint64_t)st.st_size - shm->map_size;
+		if (known > shm->events_size)
+			known = shm->events_size;
+	}
+	__atomic_store_n(&shm->events_known, known, __ATOMIC_RELEASE);
 }
 
 /* Take the lowest free slab and make sure the file holds it, reserved. */

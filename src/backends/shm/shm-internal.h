@@ -94,10 +94,16 @@ int rfm__shm_no_room(const char *uri, int err, uint64_t needed, uint64_t overhea
 /* The largest valid window that fits @avail bytes beside @overhead, or 0. */
 uint64_t rfm__shm_window_that_fits(uint64_t avail, uint64_t overhead);
 
-/* shm.c */
+/* shm-lock.c: the open lock (flock, with a deadline), by URI or URI text. */
+int rfm__shm_lock_open(int fd, const struct rfm_uri *uri);
 int rfm__shm_lock(int fd, const char *uri);
-/* Re-read the segment's size: the slabs that exist now. */
-void rfm__shm_refresh_size(struct shm_node *shm);
+/* Is @byte locked by some other open file description? */
 bool rfm__shm_byte_locked(int fd, uint64_t byte);
+/* Lock node @id's byte as @type (F_WRLCK to own it alone, F_RDLCK to
+ * share): 0 or -errno. */
+int rfm__shm_try_lock_node(int fd, int id, short type);
+
+/* shm-events.c: re-read the segment's size: the slabs that exist now. */
+void rfm__shm_refresh_size(struct shm_node *shm);
 
 #endif /* RFM_SHM_INTERNAL_H */

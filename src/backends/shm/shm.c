@@ -37,8 +37,6 @@
 #include "rt-internal.h"
 #include "backends/shm/shm-internal.h"
 
-/* How long an open waits for another process that is mid-open. */
-#define OPEN_LOCK_TIMEOUT_MS 5000
 
 
 static bool valid_name(const char *name)
@@ -72,66 +70,10 @@ static int sys_error(const struct rfm_uri *uri, const char *what)
 	return rfm__error(rfm__errno_code(err), "%s: %s: %s", uri->text, what, strerror(err));
 }
 
-/* flock with a deadline, so a stopped process cannot hang every opener. */
-static int lock_segment(int fd, const struct rfm_uri *uri)
-{
-	const struct timespec pause = { 0, 1000000 };
-
-	for (int waited = 0;; waited++) {
-		if (flock(fd, LOCK_EX | LOCK_NB) == 0)
-			return 0;
-		if (errno != EWOULDBLOCK && errno != EINTR)
-			return sys_error(uri, "flock");
-		if (waited >= OPEN_LOCK_TIMEOUT_MS)
-			return rfm__error(RFM_EBUSY,
-					  "%s: another process has held the network's open lock "
-					  "for %d ms",
-					  uri->text, OPEN_LOCK_TIMEOUT_MS);
-		nanosleep(&pause, NULL);
-	}
-}
-
-int rfm__shm_lock(int fd, const char *uri_text)
-{
-	struct rfm_uri uri = { .text = (char *)uri_text };
-
-	return lock_segment(fd, &uri);
-}
-
-static struct flock byte_lock(uint64_t byte, short type)
-{
-	struct flock fl;
-
-	memset(&fl, 0, sizeof(fl));
-	fl.l_type = type;
-	fl.l_whence = SEEK_SET;
-	fl.l_start = (off_t)byte;
-	fl.l_len = 1;
-	return fl;
-}
-
-/* Is @byte locked by some other open file description? */
-bool rfm__shm_byte_locked(int fd, uint64_t byte)
-{
-	struct flock fl = byte_lock(byte, F_WRLCK);
-
-	if (fcntl(fd, F_OFD_GETLK, &fl) < 0)
-		return false;
-	return fl.l_type != F_UNLCK;
-}
-
 /* Is node @id held by some other open file description? */
 static bool node_alive(int fd, int id)
 {
 	return rfm__shm_byte_locked(fd, RFM_SHM_LOCK_BASE + (uint64_t)id);
-}
-
-/* Lock node @id's byte as @type (F_WRLCK to own it alone, F_RDLCK to share). */
-static int try_lock_node(int fd, int id, short type)
-{
-	struct flock fl = byte_lock(RFM_SHM_LOCK_BASE + (uint64_t)id, type);
-
-	return fcntl(fd, F_OFD_SETLK, &fl) == 0 ? 0 : -errno;
 }
 
 static uint64_t now_realtime_ns(void)
@@ -140,19 +82,6 @@ static uint64_t now_realtime_ns(void)
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-void rfm__shm_refresh_size(struct shm_node *shm)
-{
-	struct stat st;
-	uint64_t known = 0;
-
-	if (fstat(shm->seg_fd, &st) == 0 && (uint64_t)st.st_size > shm->map_size) {
-		known = (uint64_t)st.st_size - shm->map_size;
-		if (known > shm->events_size)
-			known = shm->events_size;
-	}
-	__atomic_store_n(&shm->events_known, known, __ATOMIC_RELEASE);
 }
 
 /*
@@ -330,7 +259,7 @@ static int claim_node_id(struct rfm_node *node, struct shm_node *shm, const stru
 
 		if (shared && node_alive(shm->fd, id)) {
 			/* Join the live id beside its other handles. */
-			err = try_lock_node(shm->fd, id, F_RDLCK);
+			err = rfm__shm_try_lock_node(shm->fd, id, F_RDLCK);
 			if (err) {
 				errno = -err;
 				return sys_error(uri, "sharing the node id");
@@ -338,7 +267,7 @@ static int claim_node_id(struct rfm_node *node, struct shm_node *shm, const stru
 			node->id = id;
 			node->incarnation = shm->nodes[id].incarnation;
 		} else {
-			err = try_lock_node(shm->fd, id, F_WRLCK);
+			err = rfm__shm_try_lock_node(shm->fd, id, F_WRLCK);
 			if (err == -EAGAIN || err == -EACCES)
 				continue;
 			if (err) {
@@ -347,7 +276,7 @@ static int claim_node_id(struct rfm_node *node, struct shm_node *shm, const stru
 			}
 			take_node_id(node, shm, id);
 			/* Keep it shared from now on, so shared=1 handles can join. */
-			err = try_lock_node(shm->fd, id, F_RDLCK);
+			err = rfm__shm_try_lock_node(shm->fd, id, F_RDLCK);
 			if (err) {
 				errno = -err;
 				return sys_error(uri, "locking the node id");
@@ -549,7 +478,7 @@ static int open_lock_file(struct shm_node *shm, const struct rfm_uri *uri,
 			close(fd);
 			return sys_error(uri, "fchmod");
 		}
-		ret = lock_segment(fd, uri);
+		ret = rfm__shm_lock_open(fd, uri);
 		if (ret) {
 			close(fd);
 			return ret;
@@ -817,7 +746,7 @@ static void shm_close_node(struct rfm_node *node)
 
 		rfm__shm_release_queue(shm, locked);
 		/* The last handle of the id (we can own its byte alone) marks it free. */
-		if (locked && try_lock_node(shm->fd, node->id, F_WRLCK) == 0) {
+		if (locked && rfm__shm_try_lock_node(shm->fd, node->id, F_WRLCK) == 0) {
 			__atomic_store_n(&shm->nodes[node->id].pid, 0, __ATOMIC_RELAXED);
 			__atomic_store_n(&shm->nodes[node->id].state, RFM_SHM_NODE_FREE,
 					 __ATOMIC_RELEASE);
@@ -898,7 +827,7 @@ static int shm_destroy(struct rfm_uri *uri, unsigned int flags)
 		close(fd);
 		return ret;
 	}
-	ret = lock_segment(lfd, uri);
+	ret = rfm__shm_lock_open(lfd, uri);
 	if (ret) {
 		close(lfd);
 		close(fd);
