@@ -65,5 +65,16 @@ tests_core_test_publish_SOURCES = tests/core/test-publish.c
 tests_core_test_publish_CPPFLAGS = $(rfm_test_cppflags)
 tests_core_test_publish_LDADD = $(rfm_test_ldadd) -ldl
 
+# The one-way stacks of docs/architecture.md, read from the built objects
+# with nm: the list of libtool objects of librfm, librfm2g and the dds:
+# backend is written by make, so the test follows the sources lists.
+TESTS += tests/core/test-layering.sh
+layering_objects = $(src_librfm_la_OBJECTS) $(src_librfm2g_librfm2g_core_la_OBJECTS) \
+	$(src_backends_dds_librfm_dds_la_OBJECTS)
+tests/core/layering-objects.list: $(layering_objects)
+	$(AM_V_GEN)$(MKDIR_P) tests/core && printf '%s\n' $(layering_objects) >$@
+check_DATA = tests/core/layering-objects.list
+CLEANFILES += tests/core/layering-objects.list
 
 endif
+EXTRA_DIST += tests/core/test-layering.sh tests/core/layering-allow.txt
