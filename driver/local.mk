@@ -35,7 +35,8 @@ DRIVER_KBUILD_FILES = \
 	driver/linux/rfm-ioctl.c \
 	driver/linux/rfm-irq-prio.h \
 	driver/linux/rfm-irq-prio.c
-# /proc/rfm2g for RFM2g utilities (issue 14).
+# /proc/rfm2g, as the vendor driver writes it: RFM2g utilities count the
+# boards there before they open /dev/rfm2gN.
 DRIVER_KBUILD_FILES += driver/linux/rfm-procfs.h driver/linux/rfm-procfs.c
 DRIVER_UAPI_FILES = \
 	include/rfm/uapi/rfm_dev.h \

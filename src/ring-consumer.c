@@ -286,7 +286,8 @@ RFM_API void rfm_ring_consumer_close(rfm_ring_consumer *c)
  */
 static enum look find(rfm_ring_consumer *c, struct ring_slot **sp)
 {
-	/* Bounded: a damaged ring must not keep us here (issue 16, item 6). */
+	/* Bounded: a damaged ring (or a producer lapping us forever) must
+	 * not keep us here. */
 	for (int tries = 0;; tries++) {
 		enum look l = look(c, sp);
 

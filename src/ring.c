@@ -353,7 +353,8 @@ static int wait_room(rfm_ring *r, int64_t timeout_ns)
 					  (unsigned long long)r->offset);
 		if ((ret = rfm__event_poll_stop(r->node)))
 			return ret;
-		/* Yield for the handle's spin time, then sleep (issue 16, item 8). */
+		/* Yield for the handle's spin time (room usually comes within
+		 * a consumer's take), then sleep rather than burn a core. */
 		if (spin_ns < 0 || now - start < (uint64_t)spin_ns)
 			sched_yield();
 		else
