@@ -42,7 +42,7 @@ RFM_API int rfm_layout_add_region(rfm_layout *layout, const struct rfm_region_sp
 {
 	struct rfm_region_spec s;
 	int ret = check_builder(layout, spec, spec ? spec->struct_size : 0,
-				offsetof(struct rfm_region_spec, reserved), "rfm_layout_add_region");
+				LAY_REGION_SPEC_SIZE_1_0, "rfm_layout_add_region");
 
 	if (ret)
 		return ret;
@@ -56,7 +56,7 @@ RFM_API int rfm_layout_add_record(rfm_layout *layout, const char *region,
 {
 	struct rfm_record_spec s;
 	int ret = check_builder(layout, spec, spec ? spec->struct_size : 0,
-				offsetof(struct rfm_record_spec, reserved), "rfm_layout_add_record");
+				LAY_RECORD_SPEC_SIZE_1_0, "rfm_layout_add_record");
 
 	if (ret)
 		return ret;
@@ -80,7 +80,7 @@ RFM_API int rfm_layout_add_var(rfm_layout *layout, const char *parent,
 	struct rfm_var_spec s;
 	uint32_t record = LAY_NO_RECORD;
 	int ret = check_builder(layout, spec, spec ? spec->struct_size : 0,
-				offsetof(struct rfm_var_spec, reserved), "rfm_layout_add_var");
+				LAY_VAR_SPEC_SIZE_1_0, "rfm_layout_add_var");
 
 	if (ret)
 		return ret;

@@ -109,14 +109,13 @@ enum info_kind { INFO_REGION, INFO_RECORD, INFO_VAR };
 
 static const struct {
 	const char *fn;
-	size_t min_size, size;	/* the first version's fields; the whole struct */
+	size_t min_size, size;	/* RFM_1.0's fields; the whole struct */
 } info_kinds[] = {
-	[INFO_REGION] = { "rfm_layout_region_info", offsetof(struct rfm_region_info, reserved),
+	[INFO_REGION] = { "rfm_layout_region_info", LAY_REGION_INFO_SIZE_1_0,
 			  sizeof(struct rfm_region_info) },
-	[INFO_RECORD] = { "rfm_layout_record_info", offsetof(struct rfm_record_info, reserved),
+	[INFO_RECORD] = { "rfm_layout_record_info", LAY_RECORD_INFO_SIZE_1_0,
 			  sizeof(struct rfm_record_info) },
-	[INFO_VAR] = { "rfm_layout_var_info", offsetof(struct rfm_var_info, reserved),
-		       sizeof(struct rfm_var_info) },
+	[INFO_VAR] = { "rfm_layout_var_info", LAY_VAR_INFO_SIZE_1_0, sizeof(struct rfm_var_info) },
 };
 
 /* Item @index of @kind into the caller's @info (struct_size first). */

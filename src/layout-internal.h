@@ -19,6 +19,21 @@
 
 #include "internal.h"
 
+/*
+ * The smallest struct_size each versioned layout struct accepts: its
+ * fields as RFM_1.0 shipped them (up to its reserved words then), so a
+ * program built against that header keeps working. It must not follow
+ * the reserved words, which shrink each time a field is taken from them
+ * (digits and stale_after_ms, RFM_1.1): a newer field is read from a spec
+ * or filled in an info only when struct_size covers it.
+ */
+#define LAY_REGION_SPEC_SIZE_1_0 offsetof(struct rfm_region_spec, reserved)
+#define LAY_RECORD_SPEC_SIZE_1_0 offsetof(struct rfm_record_spec, stale_after_ms)
+#define LAY_VAR_SPEC_SIZE_1_0 offsetof(struct rfm_var_spec, digits)
+#define LAY_REGION_INFO_SIZE_1_0 offsetof(struct rfm_region_info, reserved)
+#define LAY_RECORD_INFO_SIZE_1_0 offsetof(struct rfm_record_info, stale_after_ms)
+#define LAY_VAR_INFO_SIZE_1_0 offsetof(struct rfm_var_info, digits)
+
 #define LAY_NAME_MAX 63
 /* A record: sequence word, reserved word, then the data (8-aligned). */
 #define LAY_RECORD_HEADER 8u

@@ -87,7 +87,7 @@ RFM_API int rfm_record_get_info(const rfm_record *rec, struct rfm_record_info *i
 {
 	struct rfm_record_info full;
 	int ret = rfm__sized_check("rfm_record_get_info", rec, info, info ? info->struct_size : 0,
-				 offsetof(struct rfm_record_info, reserved));
+				 LAY_RECORD_INFO_SIZE_1_0);
 
 	if (ret)
 		return ret;

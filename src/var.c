@@ -156,7 +156,7 @@ RFM_API int rfm_var_get_info(const rfm_var *var, struct rfm_var_info *info)
 {
 	struct rfm_var_info full;
 	int ret = rfm__sized_check("rfm_var_get_info", var, info, info ? info->struct_size : 0,
-				 offsetof(struct rfm_var_info, reserved));
+				 LAY_VAR_INFO_SIZE_1_0);
 
 	if (ret)
 		return ret;

@@ -22,18 +22,24 @@ check_PROGRAMS += \
 	tests/layout/test-layout-seqlock \
 	tests/layout/test-layout-header \
 	tests/layout/test-layout-limits \
-	tests/layout/test-layout-stale
+	tests/layout/test-layout-stale \
+	tests/layout/test-layout-v1-size
 TESTS += \
 	tests/layout/test-layout-parse \
 	tests/layout/test-layout-access \
 	tests/layout/test-layout-seqlock \
 	tests/layout/test-layout-header \
 	tests/layout/test-layout-limits \
-	tests/layout/test-layout-stale
+	tests/layout/test-layout-stale \
+	tests/layout/test-layout-v1-size
 
 tests_layout_test_layout_limits_SOURCES = tests/layout/test-layout-limits.c
 tests_layout_test_layout_limits_CFLAGS = $(layout_test_cflags)
 tests_layout_test_layout_limits_LDADD = $(layout_test_ldadd)
+
+tests_layout_test_layout_v1_size_SOURCES = tests/layout/test-layout-v1-size.c
+tests_layout_test_layout_v1_size_CFLAGS = $(layout_test_cflags)
+tests_layout_test_layout_v1_size_LDADD = $(layout_test_ldadd)
 
 tests_layout_test_layout_stale_SOURCES = tests/layout/test-layout-stale.c
 tests_layout_test_layout_stale_CFLAGS = $(layout_test_cflags)
