@@ -29,6 +29,31 @@ static int check_builder(rfm_layout *layout, const void *spec, uint32_t struct_s
 	return ret;
 }
 
+/*
+ * The checks of an addition below @parent, the argument called @arg (a
+ * region; for a variable, a region or region.record): the builder's, then
+ * the index of the parent's region (the part before a dot when @dotted),
+ * or a negative code with the error set.
+ */
+static long check_child(rfm_layout *layout, const void *spec, uint32_t struct_size,
+			size_t min_size, const char *what, const char *arg, const char *parent,
+			bool dotted)
+{
+	int ret = check_builder(layout, spec, struct_size, min_size, what);
+
+	if (ret)
+		return ret;
+	if (!parent)
+		return rfm__error(RFM_EINVAL, "%s: %s is NULL", what, arg);
+	const char *dot = dotted ? strchr(parent, '.') : NULL;
+	size_t len = dot ? (size_t)(dot - parent) : strlen(parent);
+	long r = rfm__layout_find_region(layout, parent, len);
+	if (r < 0)
+		return rfm__error(RFM_ENOTFOUND, "%s: no region '%.*s' in %s", what, (int)len,
+				  parent, layout->name);
+	return r;
+}
+
 /* Copy a caller's spec, possibly from older headers (smaller), zero-extended. */
 #define COPY_SPEC(dst, src)                                                   \
 	do {                                                                  \
@@ -55,17 +80,12 @@ RFM_API int rfm_layout_add_record(rfm_layout *layout, const char *region,
 				  const struct rfm_record_spec *spec)
 {
 	struct rfm_record_spec s;
-	int ret = check_builder(layout, spec, spec ? spec->struct_size : 0,
-				LAY_RECORD_SPEC_SIZE_1_0, "rfm_layout_add_record");
+	long r = check_child(layout, spec, spec ? spec->struct_size : 0, LAY_RECORD_SPEC_SIZE_1_0,
+			     "rfm_layout_add_record", "region", region, false);
+	int ret;
 
-	if (ret)
-		return ret;
-	if (!region)
-		return rfm__error(RFM_EINVAL, "rfm_layout_add_record: region is NULL");
-	long r = rfm__layout_find_region(layout, region, strlen(region));
 	if (r < 0)
-		return rfm__error(RFM_ENOTFOUND, "rfm_layout_add_record: no region '%s' in %s",
-				  region, layout->name);
+		return (int)r;
 	COPY_SPEC(s, spec);
 	if (s.notify > RFM_EVENT_INTR4)
 		return rfm__error(RFM_EINVAL, "rfm_layout_add_record: notify type %u is not intr1..intr4",
@@ -79,20 +99,13 @@ RFM_API int rfm_layout_add_var(rfm_layout *layout, const char *parent,
 {
 	struct rfm_var_spec s;
 	uint32_t record = LAY_NO_RECORD;
-	int ret = check_builder(layout, spec, spec ? spec->struct_size : 0,
-				LAY_VAR_SPEC_SIZE_1_0, "rfm_layout_add_var");
+	long r = check_child(layout, spec, spec ? spec->struct_size : 0, LAY_VAR_SPEC_SIZE_1_0,
+			     "rfm_layout_add_var", "parent", parent, true);
+	int ret;
 
-	if (ret)
-		return ret;
-	if (!parent)
-		return rfm__error(RFM_EINVAL, "rfm_layout_add_var: parent is NULL");
-	const char *dot = strchr(parent, '.');
-	size_t region_len = dot ? (size_t)(dot - parent) : strlen(parent);
-	long r = rfm__layout_find_region(layout, parent, region_len);
 	if (r < 0)
-		return rfm__error(RFM_ENOTFOUND, "rfm_layout_add_var: no region '%.*s' in %s",
-				  (int)region_len, parent, layout->name);
-	if (dot) {
+		return (int)r;
+	if (strchr(parent, '.')) {
 		long rec = rfm__layout_find_record(layout, parent, strlen(parent));
 		if (rec < 0)
 			return rfm__error(RFM_ENOTFOUND, "rfm_layout_add_var: no record '%s' in %s",

@@ -5,65 +5,24 @@
 # src/librfm2g/local.mk's.
 lib_LTLIBRARIES += src/librfm.la
 
+# One line a module, each in its stack's order, top first
+# (docs/architecture.md, "Module stacks").
 src_librfm_la_SOURCES = \
-	src/backend.h \
-	src/internal.h \
-	src/version.c \
-	src/error.c \
-	src/util.c \
-	src/uri.c \
-	src/node.c \
-	src/node-registry.c \
-	src/memory.c \
-	src/ffi.c \
-	src/layout-internal.h \
-	src/seqlock.h \
-	src/layout-types.c \
-	src/layout-diag.c \
-	src/layout.c \
-	src/layout-builder.c \
-	src/layout-load.c \
-	src/layout-info.c \
-	src/layout-check.c \
-	src/layout-yaml.h \
-	src/layout-yaml.c \
-	src/layout-yaml-doc.c \
-	src/layout-header.c \
-	src/var.c \
-	src/var-text.c \
-	src/var-stale.c \
-	src/record.c \
-	src/futex.h \
-	src/cpu-clock.h \
-	src/wait-notify.h \
-	src/event-core.h \
-	src/event.c \
-	src/event-types.c \
-	src/event-state.c \
-	src/event-wait.c \
-	src/event-callback.c \
-	src/event-fd.c \
-	src/event-localq.h \
-	src/event-localq.c \
-	src/ring-internal.h \
-	src/wire-order.h \
-	src/ring.c \
-	src/ring-format.c \
-	src/ring-consumer.c \
-	src/ring-inspect.c \
-	src/counters.c \
-	src/health.c \
-	src/health-table.c \
-	src/health-table.h \
-	src/selftest.c \
-	src/board.h \
-	src/private.h \
-	src/private.c \
-	src/rt-internal.h \
-	src/rt-options.c \
-	src/rt-cpus.c \
-	src/rt-thread.c \
-	src/mem-lock.c
+	src/backend.h src/internal.h src/board.h src/private.h src/private.c \
+	src/node.c src/node-registry.c src/memory.c src/ffi.c src/mem-lock.c \
+	src/version.c src/error.c src/util.c src/uri.c src/counters.c src/selftest.c \
+	src/rt-internal.h src/rt-options.c src/rt-cpus.c src/rt-thread.c \
+	src/health.c src/health-table.h src/health-table.c \
+	src/futex.h src/cpu-clock.h src/wait-notify.h src/event-core.h src/event-localq.h \
+	src/event.c src/event-callback.c src/event-wait.c src/event-state.c \
+	src/event-fd.c src/event-types.c src/event-localq.c \
+	src/layout-internal.h src/layout-yaml.h src/seqlock.h \
+	src/layout-load.c src/layout-yaml.c src/layout-yaml-doc.c src/layout-builder.c \
+	src/layout.c src/layout-check.c src/layout-diag.c src/layout-types.c \
+	src/layout-info.c src/layout-header.c \
+	src/var.c src/var-text.c src/var-stale.c src/record.c \
+	src/ring-internal.h src/wire-order.h \
+	src/ring.c src/ring-consumer.c src/ring-inspect.c src/ring-format.c
 # Internal headers are included by their path from src/ ("internal.h",
 # "backends/shm/shm-internal.h"): every target that includes them has
 # -I$(top_srcdir)/src.

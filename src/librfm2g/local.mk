@@ -6,20 +6,14 @@
 # its internals; librfm2g.la exports only what librfm2g.map lists.
 
 noinst_LTLIBRARIES += src/librfm2g/librfm2g-core.la
+# In the stack's order (compat.h): open/close, the API groups, release,
+# then the registry at the bottom.
 src_librfm2g_librfm2g_core_la_SOURCES = \
-	src/librfm2g/compat.h \
-	src/librfm2g/registry.c \
-	src/librfm2g/views.c \
-	src/librfm2g/release.c \
-	src/librfm2g/events.c \
-	src/librfm2g/callbacks.c \
-	src/librfm2g/memory.c \
-	src/librfm2g/info.c \
-	src/librfm2g/controls.c \
-	src/librfm2g/window.c \
-	src/librfm2g/regs.c \
-	src/librfm2g/open.c \
-	src/librfm2g/errlist.c
+	src/librfm2g/compat.h src/librfm2g/open.c \
+	src/librfm2g/memory.c src/librfm2g/window.c src/librfm2g/events.c \
+	src/librfm2g/callbacks.c src/librfm2g/info.c src/librfm2g/views.c \
+	src/librfm2g/controls.c src/librfm2g/regs.c src/librfm2g/errlist.c \
+	src/librfm2g/release.c src/librfm2g/registry.c
 src_librfm2g_librfm2g_core_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/include/rfm2g \
 	-I$(top_srcdir)/src
 src_librfm2g_librfm2g_core_la_CFLAGS = $(AM_CFLAGS) $(PTHREAD_CFLAGS)
