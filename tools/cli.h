@@ -4,9 +4,11 @@
  * command descriptor, option and argument parsing, number parsing, error
  * reporting and JSON output.
  *
- * Adding a subcommand: write tools/cmd-NAME.c defining
- * "const struct cli_command cli_cmd_NAME", then add NAME to the list in
- * tools/commands.c and the file to tools/local.mk.
+ * Adding a subcommand: write tools/cmd-NAME.c with its handler
+ * "int cli_run_NAME(struct cli *cli, int argc, char **argv)" and its help
+ * "const char cli_help_NAME[]" (declared below), add its row (name,
+ * synopsis, summary, help, handler) to the table in tools/commands.c,
+ * where rfm --help should list it, and the file to tools/local.mk.
  */
 #ifndef RFM_TOOLS_CLI_H
 #define RFM_TOOLS_CLI_H
@@ -55,8 +57,72 @@ struct cli_command {
 	unsigned int arg;
 };
 
-/* Every command, in the order rfm --help lists them; NULL-terminated. */
-extern const struct cli_command *const cli_commands[];
+/* Every command, in the order rfm --help lists them (commands.c); ends
+ * with a row whose name is NULL. */
+extern const struct cli_command cli_commands[];
+
+/* What the rows of the table name: each command's handler and help. */
+int cli_run_peek(struct cli *cli, int argc, char **argv);
+int cli_run_poke(struct cli *cli, int argc, char **argv);
+int cli_run_info(struct cli *cli, int argc, char **argv);
+extern const char cli_help_info[];
+extern const char cli_help_peek8[];
+extern const char cli_help_peek16[];
+extern const char cli_help_peek32[];
+extern const char cli_help_peek64[];
+extern const char cli_help_poke8[];
+extern const char cli_help_poke16[];
+extern const char cli_help_poke32[];
+extern const char cli_help_poke64[];
+int cli_run_read(struct cli *cli, int argc, char **argv);
+extern const char cli_help_read[];
+int cli_run_write(struct cli *cli, int argc, char **argv);
+extern const char cli_help_write[];
+int cli_run_dump(struct cli *cli, int argc, char **argv);
+extern const char cli_help_dump[];
+int cli_run_fill(struct cli *cli, int argc, char **argv);
+extern const char cli_help_fill[];
+int cli_run_verify(struct cli *cli, int argc, char **argv);
+extern const char cli_help_verify[];
+int cli_run_send(struct cli *cli, int argc, char **argv);
+extern const char cli_help_send[];
+int cli_run_wait(struct cli *cli, int argc, char **argv);
+extern const char cli_help_wait[];
+int cli_run_listen(struct cli *cli, int argc, char **argv);
+extern const char cli_help_listen[];
+int cli_run_stats(struct cli *cli, int argc, char **argv);
+extern const char cli_help_stats[];
+int cli_run_destroy(struct cli *cli, int argc, char **argv);
+extern const char cli_help_destroy[];
+int cli_run_list(struct cli *cli, int argc, char **argv);
+extern const char cli_help_list[];
+int cli_run_layout(struct cli *cli, int argc, char **argv);
+extern const char cli_help_layout[];
+int cli_run_get(struct cli *cli, int argc, char **argv);
+extern const char cli_help_get[];
+int cli_run_set(struct cli *cli, int argc, char **argv);
+extern const char cli_help_set[];
+int cli_run_watch(struct cli *cli, int argc, char **argv);
+extern const char cli_help_watch[];
+int cli_run_ping(struct cli *cli, int argc, char **argv);
+extern const char cli_help_ping[];
+int cli_run_jitter(struct cli *cli, int argc, char **argv);
+extern const char cli_help_jitter[];
+int cli_run_bench(struct cli *cli, int argc, char **argv);
+extern const char cli_help_bench[];
+int cli_run_ring(struct cli *cli, int argc, char **argv);
+extern const char cli_help_ring[];
+int cli_run_nodes(struct cli *cli, int argc, char **argv);
+extern const char cli_help_nodes[];
+int cli_run_serve(struct cli *cli, int argc, char **argv);
+extern const char cli_help_serve[];
+int cli_run_selftest(struct cli *cli, int argc, char **argv);
+extern const char cli_help_selftest[];
+int cli_run_help(struct cli *cli, int argc, char **argv);
+extern const char cli_help_help[];
+extern const char cli_serve_args[];
+extern const char cli_serve_summary[];
+
 
 const struct cli_command *cli_find_command(const char *name);
 

@@ -489,7 +489,7 @@ static int parse_options(struct cli *cli, int argc, char **argv, struct bench *b
 	return 0;
 }
 
-static int bench_run(struct cli *cli, int argc, char **argv)
+int cli_run_bench(struct cli *cli, int argc, char **argv)
 {
 	struct bench b = { .cli = cli, .budget_ns = 200 * MS, .length = sizes[NSIZES - 1] };
 	struct bench_args args = { 0 };
@@ -565,40 +565,34 @@ out:
 	return ret;
 }
 
-const struct cli_command cli_cmd_bench = {
-	.name = "bench",
-	.args = "[--duration MS] [--offset OFF [--length LEN]] "
-		"[--layout FILE [--var NAME] [--record NAME]]",
-	.summary = "Measure write/read bandwidth, peek/poke, table and ring rates on this node",
-	.help = "Write and read bandwidth through the library's copies for 4, 64, 256, 4096\n"
-		"and 65536-byte transfers at OFF (MB/s = 10^6 bytes/s, and operations/s),\n"
-		"each next to a raw memcpy to or from the same mapping measured in the same\n"
-		"run; then peek32/poke32/peek64/poke64 rates. With --layout, also typed\n"
-		"get/set of one variable and seqlock read/write of one record: by default\n"
-		"the first single-number variable and the first record in a region this\n"
-		"node writes. Last, a ring of 32 slots at OFF (rounded up to 64) carries\n"
-		"64 B and 1 KiB messages, each published and consumed in this process.\n"
-		"\n"
-		"Bench writes only OFF..OFF+LEN (default 0..64K) and puts back what it held\n"
-		"when it ends; transfers and rings that do not fit are left out. Under a\n"
-		"layout (--layout, else $RFM_LAYOUT), it refuses a range that a region of\n"
-		"another node covers, as fill does, and without --offset/--length it\n"
-		"writes only in the largest region this node writes.\n"
-		"On a terminal, progress is shown on stderr once a second; Ctrl-C prints\n"
-		"the figures measured so far (JSON \"interrupted\": true) and exits 130.\n"
-		"\n"
-		"Options:\n"
-		"      --duration MS   time per figure (default 200)\n"
-		"      --offset OFF    where to transfer (default 0; multiple of 8)\n"
-		"      --length LEN    the bytes from OFF bench may write (default 64K)\n"
-		"  -L, --layout FILE   the layout for the table rows and the write check\n"
-		"      --var NAME      the variable to get and set\n"
-		"      --record NAME   the record (\"region.record\") to read and write\n"
-		"\n"
-		"JSON keys: backend, duration_ms, offset, length, interrupted, bandwidth\n"
-		"(array of {size, write, read, raw_memcpy_write, raw_memcpy_read}), peek32,\n"
-		"poke32, peek64, poke64, and table {var_get, var_set, record_read,\n"
-		"record_write} with --layout, ring (array of {size, ops_per_s, ns_per_op,\n"
-		"mb_per_s}); each other figure is {ops_per_s, ns_per_op[, mb_per_s]}.\n",
-	.run = bench_run,
-};
+const char cli_help_bench[] =
+	"Write and read bandwidth through the library's copies for 4, 64, 256, 4096\n"
+	"and 65536-byte transfers at OFF (MB/s = 10^6 bytes/s, and operations/s),\n"
+	"each next to a raw memcpy to or from the same mapping measured in the same\n"
+	"run; then peek32/poke32/peek64/poke64 rates. With --layout, also typed\n"
+	"get/set of one variable and seqlock read/write of one record: by default\n"
+	"the first single-number variable and the first record in a region this\n"
+	"node writes. Last, a ring of 32 slots at OFF (rounded up to 64) carries\n"
+	"64 B and 1 KiB messages, each published and consumed in this process.\n"
+	"\n"
+	"Bench writes only OFF..OFF+LEN (default 0..64K) and puts back what it held\n"
+	"when it ends; transfers and rings that do not fit are left out. Under a\n"
+	"layout (--layout, else $RFM_LAYOUT), it refuses a range that a region of\n"
+	"another node covers, as fill does, and without --offset/--length it\n"
+	"writes only in the largest region this node writes.\n"
+	"On a terminal, progress is shown on stderr once a second; Ctrl-C prints\n"
+	"the figures measured so far (JSON \"interrupted\": true) and exits 130.\n"
+	"\n"
+	"Options:\n"
+	"      --duration MS   time per figure (default 200)\n"
+	"      --offset OFF    where to transfer (default 0; multiple of 8)\n"
+	"      --length LEN    the bytes from OFF bench may write (default 64K)\n"
+	"  -L, --layout FILE   the layout for the table rows and the write check\n"
+	"      --var NAME      the variable to get and set\n"
+	"      --record NAME   the record (\"region.record\") to read and write\n"
+	"\n"
+	"JSON keys: backend, duration_ms, offset, length, interrupted, bandwidth\n"
+	"(array of {size, write, read, raw_memcpy_write, raw_memcpy_read}), peek32,\n"
+	"poke32, peek64, poke64, and table {var_get, var_set, record_read,\n"
+	"record_write} with --layout, ring (array of {size, ops_per_s, ns_per_op,\n"
+	"mb_per_s}); each other figure is {ops_per_s, ns_per_op[, mb_per_s]}.\n";

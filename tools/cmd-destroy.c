@@ -9,7 +9,7 @@ static const struct option destroy_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int destroy_run(struct cli *cli, int argc, char **argv)
+int cli_run_destroy(struct cli *cli, int argc, char **argv)
 {
 	unsigned int flags = 0;
 	int opt, ret;
@@ -34,19 +34,14 @@ static int destroy_run(struct cli *cli, int argc, char **argv)
 	return CLI_EXIT_OK;
 }
 
-const struct cli_command cli_cmd_destroy = {
-	.name = "destroy",
-	.args = "[--force]",
-	.summary = "Remove the network named by the URI",
-	.help = "Remove the network of the URI (for shm:, its shared-memory segment);\n"
-		"the node and size parameters of the URI are ignored. A network with\n"
-		"attached nodes is refused unless --force is given: its nodes keep\n"
-		"their copy but no longer reach nodes that open the name afterwards.\n"
-		"Prints nothing on success.\n"
-		"\n"
-		"Options:\n"
-		"  -f, --force    remove it even while nodes are attached\n"
-		"\n"
-		"JSON keys: uri, destroyed, forced.\n",
-	.run = destroy_run,
-};
+const char cli_help_destroy[] =
+	"Remove the network of the URI (for shm:, its shared-memory segment);\n"
+	"the node and size parameters of the URI are ignored. A network with\n"
+	"attached nodes is refused unless --force is given: its nodes keep\n"
+	"their copy but no longer reach nodes that open the name afterwards.\n"
+	"Prints nothing on success.\n"
+	"\n"
+	"Options:\n"
+	"  -f, --force    remove it even while nodes are attached\n"
+	"\n"
+	"JSON keys: uri, destroyed, forced.\n";

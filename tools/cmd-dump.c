@@ -84,7 +84,7 @@ static const struct option dump_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int dump_run(struct cli *cli, int argc, char **argv)
+int cli_run_dump(struct cli *cli, int argc, char **argv)
 {
 	bool all = false;
 	uint64_t offset;
@@ -100,18 +100,13 @@ static int dump_run(struct cli *cli, int argc, char **argv)
 	return cli->json ? cli_json_print_bytes(cli, offset, length) : dump_text(cli, offset, length, all);
 }
 
-const struct cli_command cli_cmd_dump = {
-	.name = "dump",
-	.args = "OFFSET LENGTH [-v]",
-	.summary = "Show LENGTH bytes at OFFSET in hex and ASCII",
-	.help = "Print LENGTH bytes of the window from OFFSET as \"hexdump -C\" does: the\n"
-		"window offset, 16 bytes in hex, the same bytes as ASCII ('.' when not\n"
-		"printable), and the end offset on the last line. A run of lines equal to\n"
-		"the one before is shown as a single '*'.\n"
-		"\n"
-		"Options:\n"
-		"  -v, --all      show every line, do not fold repeats into '*'\n"
-		"\n"
-		"JSON keys: offset, length, hex (the bytes).\n",
-	.run = dump_run,
-};
+const char cli_help_dump[] =
+	"Print LENGTH bytes of the window from OFFSET as \"hexdump -C\" does: the\n"
+	"window offset, 16 bytes in hex, the same bytes as ASCII ('.' when not\n"
+	"printable), and the end offset on the last line. A run of lines equal to\n"
+	"the one before is shown as a single '*'.\n"
+	"\n"
+	"Options:\n"
+	"  -v, --all      show every line, do not fold repeats into '*'\n"
+	"\n"
+	"JSON keys: offset, length, hex (the bytes).\n";

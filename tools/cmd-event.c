@@ -158,7 +158,7 @@ static const struct option send_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int send_run(struct cli *cli, int argc, char **argv)
+int cli_run_send(struct cli *cli, int argc, char **argv)
 {
 	const char *to_text = NULL, *type_text = NULL, *data_text = NULL;
 	bool loopback = false;
@@ -232,25 +232,20 @@ static int send_run(struct cli *cli, int argc, char **argv)
 	return CLI_EXIT_OK;
 }
 
-const struct cli_command cli_cmd_send = {
-	.name = "send",
-	.args = "--to NODE|all --event TYPE [--data N] [--loopback]",
-	.summary = "Send a network interrupt to one node or to all others",
-	.help = "Send the event TYPE (intr1, intr2, intr3, intr4 or reset) with the 32-bit\n"
-		"word N (default 0) to node NODE (0..255), or to every other attached\n"
-		"node with --to all. Sending to the own node needs --loopback.\n"
-		"Prints how many receiving handles queued the event: 0 when the target\n"
-		"does not listen for TYPE (or its queue was full).\n"
-		"\n"
-		"Options:\n"
-		"  -t, --to NODE|all   target node id, or all\n"
-		"  -e, --event TYPE    intr1, intr2, intr3, intr4 or reset\n"
-		"  -d, --data N        the data word, 0..0xffffffff (default 0)\n"
-		"  -l, --loopback      allow sending to this node itself\n"
-		"\n"
-		"JSON keys: to, type, data, sender, receivers.\n",
-	.run = send_run,
-};
+const char cli_help_send[] =
+	"Send the event TYPE (intr1, intr2, intr3, intr4 or reset) with the 32-bit\n"
+	"word N (default 0) to node NODE (0..255), or to every other attached\n"
+	"node with --to all. Sending to the own node needs --loopback.\n"
+	"Prints how many receiving handles queued the event: 0 when the target\n"
+	"does not listen for TYPE (or its queue was full).\n"
+	"\n"
+	"Options:\n"
+	"  -t, --to NODE|all   target node id, or all\n"
+	"  -e, --event TYPE    intr1, intr2, intr3, intr4 or reset\n"
+	"  -d, --data N        the data word, 0..0xffffffff (default 0)\n"
+	"  -l, --loopback      allow sending to this node itself\n"
+	"\n"
+	"JSON keys: to, type, data, sender, receivers.\n";
 
 /* ---- rfm wait ---- */
 
@@ -263,7 +258,7 @@ static const struct option wait_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int wait_run(struct cli *cli, int argc, char **argv)
+int cli_run_wait(struct cli *cli, int argc, char **argv)
 {
 	enum cli_clock clock = CLI_CLOCK_REALTIME;
 	const char *type_text = NULL;
@@ -311,30 +306,25 @@ static int wait_run(struct cli *cli, int argc, char **argv)
 	return CLI_EXIT_OK;
 }
 
-const struct cli_command cli_cmd_wait = {
-	.name = "wait",
-	.args = "--event TYPE[,TYPE...] [--timeout MS] [--time CLOCK]",
-	.summary = "Wait for one network interrupt and print it",
-	.help = "Listen for the given event types on this node, wait for the first event\n"
-		"and print it: sequence number, type, sender, data and latency. With\n"
-		"--timeout, give up after MS milliseconds (0: only look) and exit 3.\n"
-		"Events sent before rfm wait started listening are not seen.\n"
-		"\n"
-		"Options:\n"
-		"  -e, --event TYPE    intr1, intr2, intr3, intr4, reset, node_up, node_down,\n"
-		"                      link or overflow; a comma list\n"
-		"  -t, --timeout MS    give up after MS milliseconds (default: never)\n"
-		"      --time CLOCK    timestamps in realtime (default: UTC, ISO 8601) or\n"
-		"                      monotonic (seconds) time\n"
-		"\n"
-		"node_up, node_down and link (its card's status changed: data = RFM_LINK_*\n"
-		"bits) come from a node-health monitor that this command then runs on its\n"
-		"node; overflow announces events its queue dropped.\n"
-		"\n"
-		"JSON keys: type, sender, data, seq, sent_ns, received_ns (monotonic ns),\n"
-		"time (in CLOCK).\n",
-	.run = wait_run,
-};
+const char cli_help_wait[] =
+	"Listen for the given event types on this node, wait for the first event\n"
+	"and print it: sequence number, type, sender, data and latency. With\n"
+	"--timeout, give up after MS milliseconds (0: only look) and exit 3.\n"
+	"Events sent before rfm wait started listening are not seen.\n"
+	"\n"
+	"Options:\n"
+	"  -e, --event TYPE    intr1, intr2, intr3, intr4, reset, node_up, node_down,\n"
+	"                      link or overflow; a comma list\n"
+	"  -t, --timeout MS    give up after MS milliseconds (default: never)\n"
+	"      --time CLOCK    timestamps in realtime (default: UTC, ISO 8601) or\n"
+	"                      monotonic (seconds) time\n"
+	"\n"
+	"node_up, node_down and link (its card's status changed: data = RFM_LINK_*\n"
+	"bits) come from a node-health monitor that this command then runs on its\n"
+	"node; overflow announces events its queue dropped.\n"
+	"\n"
+	"JSON keys: type, sender, data, seq, sent_ns, received_ns (monotonic ns),\n"
+	"time (in CLOCK).\n";
 
 /* ---- rfm listen ---- */
 
@@ -356,7 +346,7 @@ static void stop_listening(int sig)
 		rfm_event_cancel(listening_node);
 }
 
-static int listen_run(struct cli *cli, int argc, char **argv)
+int cli_run_listen(struct cli *cli, int argc, char **argv)
 {
 	enum cli_clock clock = CLI_CLOCK_REALTIME;
 	uint32_t mask = RFM_EVENT_MASK_NETWORK;
@@ -409,31 +399,26 @@ static int listen_run(struct cli *cli, int argc, char **argv)
 	return ret;
 }
 
-const struct cli_command cli_cmd_listen = {
-	.name = "listen",
-	.args = "[--event TYPE[,TYPE...]] [--count N] [--timeout MS] [--time CLOCK]",
-	.summary = "Print network interrupts as they arrive",
-	.help = "Listen for events on this node (all types unless --event says) and print\n"
-		"each on one line as it arrives, overflow announcements included, until\n"
-		"interrupted (SIGINT, SIGTERM: exit 0), N events were printed, or no event\n"
-		"came for MS milliseconds.\n"
-		"\n"
-		"Options:\n"
-		"  -e, --event TYPE    intr1, intr2, intr3, intr4, reset, node_up, node_down,\n"
-		"                      link or overflow; a comma list\n"
-		"  -c, --count N       stop after N events\n"
-		"  -t, --timeout MS    stop after MS milliseconds without an event\n"
-		"      --time CLOCK    timestamps in realtime (default: UTC, ISO 8601) or\n"
-		"                      monotonic (seconds) time\n"
-		"\n"
-		"node_up, node_down and link (its card's status changed: data = RFM_LINK_*\n"
-		"bits) come from a node-health monitor that this command then runs on its\n"
-		"node.\n"
-		"\n"
-		"JSON: one object per line and event, with the keys type, sender, data,\n"
-		"seq, sent_ns, received_ns (monotonic ns), time (in CLOCK).\n",
-	.run = listen_run,
-};
+const char cli_help_listen[] =
+	"Listen for events on this node (all types unless --event says) and print\n"
+	"each on one line as it arrives, overflow announcements included, until\n"
+	"interrupted (SIGINT, SIGTERM: exit 0), N events were printed, or no event\n"
+	"came for MS milliseconds.\n"
+	"\n"
+	"Options:\n"
+	"  -e, --event TYPE    intr1, intr2, intr3, intr4, reset, node_up, node_down,\n"
+	"                      link or overflow; a comma list\n"
+	"  -c, --count N       stop after N events\n"
+	"  -t, --timeout MS    stop after MS milliseconds without an event\n"
+	"      --time CLOCK    timestamps in realtime (default: UTC, ISO 8601) or\n"
+	"                      monotonic (seconds) time\n"
+	"\n"
+	"node_up, node_down and link (its card's status changed: data = RFM_LINK_*\n"
+	"bits) come from a node-health monitor that this command then runs on its\n"
+	"node.\n"
+	"\n"
+	"JSON: one object per line and event, with the keys type, sender, data,\n"
+	"seq, sent_ns, received_ns (monotonic ns), time (in CLOCK).\n";
 
 int cli_parse_event_types(struct cli *cli, const char *text, uint32_t *mask)
 {

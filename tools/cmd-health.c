@@ -105,7 +105,7 @@ static void print_nodes_table(struct cli *cli, const struct rfm_node_status *row
 	}
 }
 
-static int nodes_run(struct cli *cli, int argc, char **argv)
+int cli_run_nodes(struct cli *cli, int argc, char **argv)
 {
 	struct rfm_node_status rows[RFM_MAX_NODES];
 	enum cli_clock clock = CLI_CLOCK_REALTIME;
@@ -143,35 +143,30 @@ static int nodes_run(struct cli *cli, int argc, char **argv)
 	return CLI_EXIT_OK;
 }
 
-const struct cli_command cli_cmd_nodes = {
-	.name = "nodes",
-	.args = "[--time CLOCK]",
-	.summary = "List the network's nodes: attached, alive, incarnation, last beat",
-	.help = "Print the node table: every node id attached or that has beaten, whether\n"
-		"it beats within its misses (alive), its incarnation (1: cold start, more:\n"
-		"restarts), the age of its last heartbeat, its period, process and host.\n"
-		"The own node (this command's) is marked '*'; it only beats when a program\n"
-		"runs a health monitor on it (rfm listen --event node_up does). PID and\n"
-		"host are '-' when unknown (a node that left).\n"
-		"\n"
-		"Options:\n"
-		"      --time CLOCK    show the last beat as a time in realtime (UTC, ISO\n"
-		"                      8601) or monotonic (seconds) time, not as an age\n"
-		"\n"
-		"JSON: {\"nodes\": [{id, attached, alive, incarnation, age_ns (null: never),\n"
-		"last_beat (in CLOCK, default realtime; null: never), beats, period_ns,\n"
-		"pid (null: unknown), host, self, link_up (its card has signal and sync;\n"
-		"null: no card status)}]}. Off a single host (dev:, rfm2g:) the age is what\n"
-		"this command sees the node's beat counter do: it looks twice, a period apart.\n",
-	.run = nodes_run,
-};
+const char cli_help_nodes[] =
+	"Print the node table: every node id attached or that has beaten, whether\n"
+	"it beats within its misses (alive), its incarnation (1: cold start, more:\n"
+	"restarts), the age of its last heartbeat, its period, process and host.\n"
+	"The own node (this command's) is marked '*'; it only beats when a program\n"
+	"runs a health monitor on it (rfm listen --event node_up does). PID and\n"
+	"host are '-' when unknown (a node that left).\n"
+	"\n"
+	"Options:\n"
+	"      --time CLOCK    show the last beat as a time in realtime (UTC, ISO\n"
+	"                      8601) or monotonic (seconds) time, not as an age\n"
+	"\n"
+	"JSON: {\"nodes\": [{id, attached, alive, incarnation, age_ns (null: never),\n"
+	"last_beat (in CLOCK, default realtime; null: never), beats, period_ns,\n"
+	"pid (null: unknown), host, self, link_up (its card has signal and sync;\n"
+	"null: no card status)}]}. Off a single host (dev:, rfm2g:) the age is what\n"
+	"this command sees the node's beat counter do: it looks twice, a period apart.\n";
 
 static const struct option selftest_options[] = {
 	{ "offset", required_argument, NULL, 'o' },
 	{ NULL, 0, NULL, 0 },
 };
 
-static int selftest_run(struct cli *cli, int argc, char **argv)
+int cli_run_selftest(struct cli *cli, int argc, char **argv)
 {
 	struct rfm_selftest_result res = { .struct_size = sizeof(res) };
 	uint64_t offset = RFM_SELFTEST_NO_MEMORY;
@@ -217,30 +212,25 @@ static int selftest_run(struct cli *cli, int argc, char **argv)
 	return ret ? CLI_EXIT_FAILED : CLI_EXIT_OK;
 }
 
-const struct cli_command cli_cmd_selftest = {
-	.name = "selftest",
-	.args = "[--offset OFFSET] | --system [--cpu LIST] [--rt-prio P]",
-	.summary = "Test the own node (loopback event, write/readback), or the machine",
-	.help = "Send an event to this node with loopback and take it back; with --offset,\n"
-		"first write patterns to 64 bytes at OFFSET, read them back and restore\n"
-		"the old contents (choose bytes no other node writes meanwhile).\n"
-		"Exit 0 when every part passed, 1 otherwise.\n"
-		"\n"
-		"Options:\n"
-		"  -o, --offset OFFSET  also test 64 bytes of the window at OFFSET\n"
-		"\n"
-		"JSON keys: passed, memory_ok, memory_errors (with --offset), event_ok,\n"
-		"event_latency_ns.\n"
-		"\n"
-		"With --system, opens no node: checks the machine for a real-time loop on\n"
-		"the CPUs of --cpu LIST (default: all allowed), each finding with its fix\n"
-		"(see docs/tuning.md); --rt-prio P is the loop's SCHED_FIFO priority, which\n"
-		"the card's interrupt threads must be above. Exit 1 when a check fails for\n"
-		"those CPUs or that priority. JSON keys:\n"
-		"cpus, cpus_chosen, rt_prio, passed, failed, warnings, checks: {KEY: {status (ok,\n"
-		"warn, fail, unknown), finding, fix}} for kernel_preempt, isolcpus,\n"
-		"nohz_full, cpu_governor, cpu_idle, irqbalance, irq_affinity, irq_thread,\n"
-		"transparent_hugepages, swap, timer_slack, rt_throttling, rt_permission,\n"
-		"memlock_limit, hugepages.\n",
-	.run = selftest_run,
-};
+const char cli_help_selftest[] =
+	"Send an event to this node with loopback and take it back; with --offset,\n"
+	"first write patterns to 64 bytes at OFFSET, read them back and restore\n"
+	"the old contents (choose bytes no other node writes meanwhile).\n"
+	"Exit 0 when every part passed, 1 otherwise.\n"
+	"\n"
+	"Options:\n"
+	"  -o, --offset OFFSET  also test 64 bytes of the window at OFFSET\n"
+	"\n"
+	"JSON keys: passed, memory_ok, memory_errors (with --offset), event_ok,\n"
+	"event_latency_ns.\n"
+	"\n"
+	"With --system, opens no node: checks the machine for a real-time loop on\n"
+	"the CPUs of --cpu LIST (default: all allowed), each finding with its fix\n"
+	"(see docs/tuning.md); --rt-prio P is the loop's SCHED_FIFO priority, which\n"
+	"the card's interrupt threads must be above. Exit 1 when a check fails for\n"
+	"those CPUs or that priority. JSON keys:\n"
+	"cpus, cpus_chosen, rt_prio, passed, failed, warnings, checks: {KEY: {status (ok,\n"
+	"warn, fail, unknown), finding, fix}} for kernel_preempt, isolcpus,\n"
+	"nohz_full, cpu_governor, cpu_idle, irqbalance, irq_affinity, irq_thread,\n"
+	"transparent_hugepages, swap, timer_slack, rt_throttling, rt_permission,\n"
+	"memlock_limit, hugepages.\n";

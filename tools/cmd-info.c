@@ -24,7 +24,7 @@ static void print_size(uint64_t size)
 		printf("window size:    %llu bytes\n", (unsigned long long)size);
 }
 
-static int info_run(struct cli *cli, int argc, char **argv)
+int cli_run_info(struct cli *cli, int argc, char **argv)
 {
 	struct rfm_node_info info = { .struct_size = sizeof(info) };
 	int ret;
@@ -85,20 +85,15 @@ static int info_run(struct cli *cli, int argc, char **argv)
 	return CLI_EXIT_OK;
 }
 
-const struct cli_command cli_cmd_info = {
-	.name = "info",
-	.args = "",
-	.summary = "Show the node's id, window size, backend and network",
-	.help = "Open the node named by --uri and describe it: node id, window size,\n"
-		"backend, canonical URI, attached nodes, how many times this node id\n"
-		"has been attached (incarnation), the card's link status where the card\n"
-		"reports one (dev:) and the library version.\n"
-		"For an emulated (shm:) network, also the bytes it occupies in /dev/shm.\n"
-		"A shm: network that does not exist is created only when the URI gives\n"
-		"its size= (else the command fails: \"no network 'NAME'\").\n"
-		"\n"
-		"JSON keys: node_id, size, backend, uri, max_nodes, nodes_attached,\n"
-		"incarnation, link (RFM_LINK_* bits of node.h; null: no card status),\n"
-		"version, footprint (shm: only).\n",
-	.run = info_run,
-};
+const char cli_help_info[] =
+	"Open the node named by --uri and describe it: node id, window size,\n"
+	"backend, canonical URI, attached nodes, how many times this node id\n"
+	"has been attached (incarnation), the card's link status where the card\n"
+	"reports one (dev:) and the library version.\n"
+	"For an emulated (shm:) network, also the bytes it occupies in /dev/shm.\n"
+	"A shm: network that does not exist is created only when the URI gives\n"
+	"its size= (else the command fails: \"no network 'NAME'\").\n"
+	"\n"
+	"JSON keys: node_id, size, backend, uri, max_nodes, nodes_attached,\n"
+	"incarnation, link (RFM_LINK_* bits of node.h; null: no card status),\n"
+	"version, footprint (shm: only).\n";

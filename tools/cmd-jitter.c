@@ -269,7 +269,7 @@ static int parse(struct jitter *j, int argc, char **argv)
 	return cli_options_end(j->cli, opt, argc, argv, 0, 0);
 }
 
-static int jitter_run(struct cli *cli, int argc, char **argv)
+int cli_run_jitter(struct cli *cli, int argc, char **argv)
 {
 	struct jitter *j = calloc(1, sizeof(*j)); /* the histogram is 30 KiB: not on a stack */
 	pthread_t echo;
@@ -318,34 +318,28 @@ static int jitter_run(struct cli *cli, int argc, char **argv)
 	return ret;
 }
 
-const struct cli_command cli_cmd_jitter = {
-	.name = "jitter",
-	.args = "[--mode timer|event] [--rate HZ] [--count N] [--rt-prio P] [--cpu LIST] "
-		"[--lock-memory]",
-	.summary = "Measure the wake-up jitter of a periodic loop (cyclictest-style)",
-	.help = "Run a loop at --rate periods a second and record, from each period's\n"
-		"scheduled start, how late it is served: a log histogram, P50..P99.9, max.\n"
-		"  timer   sleep to each period start (CLOCK_MONOTONIC, absolute) and record\n"
-		"          how late the loop wakes (default; opens no node)\n"
-		"  event   then send INTR1 to an echo thread on a second node of the network\n"
-		"          and sleep in rfm_event_wait() for its INTR2: the cycle's event\n"
-		"          round trip, wake-up included; the round trip alone (send to\n"
-		"          answer) is reported apart as rtt_* (the URI must let the network\n"
-		"          choose both node ids)\n"
-		"\n"
-		"Options:\n"
-		"  -m, --mode MODE     timer or event\n"
-		"  -r, --rate HZ       periods per second (default 1000)\n"
-		"  -n, --count N       periods to measure (default 10000)\n"
-		"      --rt-prio P     run the loop (and the echo) SCHED_FIFO at priority P\n"
-		"      --cpu LIST      run them on these CPUs, e.g. 1 or 2-3\n"
-		"      --lock-memory   mlockall the process and open the nodes with lock=1\n"
-		"      --hist-csv FILE write the histogram for bench/plot-latency.py\n"
-		"\n"
-		"A refused priority or lock is an error naming the missing right, never a\n"
-		"run at normal priority. rfm selftest --system checks the machine first.\n"
-		"JSON keys: mode, rate_hz, count, rt_prio, cpus, lock_memory, min_ns, p50_ns,\n"
-		"p99_ns, p999_ns, max_ns, mean_ns, overruns; event mode also rtt_p50_ns,\n"
-		"rtt_p99_ns, rtt_p999_ns, rtt_max_ns.\n",
-	.run = jitter_run,
-};
+const char cli_help_jitter[] =
+	"Run a loop at --rate periods a second and record, from each period's\n"
+	"scheduled start, how late it is served: a log histogram, P50..P99.9, max.\n"
+	"  timer   sleep to each period start (CLOCK_MONOTONIC, absolute) and record\n"
+	"          how late the loop wakes (default; opens no node)\n"
+	"  event   then send INTR1 to an echo thread on a second node of the network\n"
+	"          and sleep in rfm_event_wait() for its INTR2: the cycle's event\n"
+	"          round trip, wake-up included; the round trip alone (send to\n"
+	"          answer) is reported apart as rtt_* (the URI must let the network\n"
+	"          choose both node ids)\n"
+	"\n"
+	"Options:\n"
+	"  -m, --mode MODE     timer or event\n"
+	"  -r, --rate HZ       periods per second (default 1000)\n"
+	"  -n, --count N       periods to measure (default 10000)\n"
+	"      --rt-prio P     run the loop (and the echo) SCHED_FIFO at priority P\n"
+	"      --cpu LIST      run them on these CPUs, e.g. 1 or 2-3\n"
+	"      --lock-memory   mlockall the process and open the nodes with lock=1\n"
+	"      --hist-csv FILE write the histogram for bench/plot-latency.py\n"
+	"\n"
+	"A refused priority or lock is an error naming the missing right, never a\n"
+	"run at normal priority. rfm selftest --system checks the machine first.\n"
+	"JSON keys: mode, rate_hz, count, rt_prio, cpus, lock_memory, min_ns, p50_ns,\n"
+	"p99_ns, p999_ns, max_ns, mean_ns, overruns; event mode also rtt_p50_ns,\n"
+	"rtt_p99_ns, rtt_p999_ns, rtt_max_ns.\n";

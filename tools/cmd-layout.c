@@ -137,7 +137,7 @@ done:
 	return ret;
 }
 
-static int layout_run(struct cli *cli, int argc, char **argv)
+int cli_run_layout(struct cli *cli, int argc, char **argv)
 {
 	const char *output = NULL, *prefix = NULL;
 	bool list = false;
@@ -168,21 +168,16 @@ static int layout_run(struct cli *cli, int argc, char **argv)
 	return cli_usage_error(cli, "unknown action '%s' (expected check or header)", action);
 }
 
-const struct cli_command cli_cmd_layout = {
-	.name = "layout",
-	.args = "check FILE [--list] | header FILE [-o OUT] [--prefix NAME]",
-	.summary = "Validate a layout file, or write its C header",
-	.help = "check: load and validate the layout FILE (docs/layout-format.md) and\n"
-		"print a summary; every problem is reported as FILE:LINE:COLUMN: message.\n"
-		"header: write a C header for FILE: offset macros, a packed struct per\n"
-		"region and a _Static_assert on every offset and size.\n"
-		"\n"
-		"Options:\n"
-		"      --list          check: also print the map (offset, size, type, name)\n"
-		"  -o, --output OUT    header: write to OUT instead of standard output\n"
-		"      --prefix NAME   header: prefix of every name (default: the layout's name)\n"
-		"\n"
-		"JSON keys (check): file, valid, and name, window, regions, records,\n"
-		"variables when valid, or problems (line, column, message, text).\n",
-	.run = layout_run,
-};
+const char cli_help_layout[] =
+	"check: load and validate the layout FILE (docs/layout-format.md) and\n"
+	"print a summary; every problem is reported as FILE:LINE:COLUMN: message.\n"
+	"header: write a C header for FILE: offset macros, a packed struct per\n"
+	"region and a _Static_assert on every offset and size.\n"
+	"\n"
+	"Options:\n"
+	"      --list          check: also print the map (offset, size, type, name)\n"
+	"  -o, --output OUT    header: write to OUT instead of standard output\n"
+	"      --prefix NAME   header: prefix of every name (default: the layout's name)\n"
+	"\n"
+	"JSON keys (check): file, valid, and name, window, regions, records,\n"
+	"variables when valid, or problems (line, column, message, text).\n";

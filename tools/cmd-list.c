@@ -142,7 +142,7 @@ static const char *human(uint64_t bytes, char *buf, size_t len)
 	return buf;
 }
 
-static int list_run(struct cli *cli, int argc, char **argv)
+int cli_run_list(struct cli *cli, int argc, char **argv)
 {
 	size_t prefix = strlen(RFM_SHM_PREFIX), count = 0, cap = 0;
 	struct network *nets = NULL;
@@ -222,19 +222,14 @@ static int list_run(struct cli *cli, int argc, char **argv)
 	return CLI_EXIT_OK;
 }
 
-const struct cli_command cli_cmd_list = {
-	.name = "list",
-	.args = "",
-	.summary = "List the emulated (shm:) networks on this host",
-	.help = "Show every emulated network in /dev/shm without attaching to it: its\n"
-		"name, window size, the bytes it occupies in /dev/shm (reserved pages:\n"
-		"window, a few header pages and one event queue per receiving handle),\n"
-		"the nodes attached, its mode and owner, and its state (ok, corrupt,\n"
-		"version N of another librfm, no access).\n"
-		"--uri is not used.\n"
-		"\n"
-		"JSON keys: networks, an array of objects with name, state, window_size,\n"
-		"bytes, nodes_attached (-1: unknown: no access, or another version's\n"
-		"network), mode, owner, uid.\n",
-	.run = list_run,
-};
+const char cli_help_list[] =
+	"Show every emulated network in /dev/shm without attaching to it: its\n"
+	"name, window size, the bytes it occupies in /dev/shm (reserved pages:\n"
+	"window, a few header pages and one event queue per receiving handle),\n"
+	"the nodes attached, its mode and owner, and its state (ok, corrupt,\n"
+	"version N of another librfm, no access).\n"
+	"--uri is not used.\n"
+	"\n"
+	"JSON keys: networks, an array of objects with name, state, window_size,\n"
+	"bytes, nodes_attached (-1: unknown: no access, or another version's\n"
+	"network), mode, owner, uid.\n";

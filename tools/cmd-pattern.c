@@ -102,7 +102,7 @@ static struct json_object *json_result(const struct pattern_args *a)
 
 /* ---- rfm fill ---- */
 
-static int fill_run(struct cli *cli, int argc, char **argv)
+int cli_run_fill(struct cli *cli, int argc, char **argv)
 {
 	struct pattern_args a;
 	uint8_t *buf;
@@ -183,7 +183,7 @@ static void print_verify(const struct cli *cli, const struct pattern_args *a,
 	}
 }
 
-static int verify_run(struct cli *cli, int argc, char **argv)
+int cli_run_verify(struct cli *cli, int argc, char **argv)
 {
 	struct mismatch m = { 0 };
 	struct pattern_args a;
@@ -233,26 +233,16 @@ static int verify_run(struct cli *cli, int argc, char **argv)
 	"  -p, --pattern P   the pattern (required)\n"                               \
 	"  -s, --seed N      seed of the random pattern (default 1)\n"
 
-const struct cli_command cli_cmd_fill = {
-	.name = "fill",
-	.args = "OFFSET LENGTH --pattern P [--seed N]",
-	.summary = "Write a test pattern over LENGTH bytes at OFFSET",
-	.help = "Write the pattern P over the range; nothing is written when the range\n"
-		"does not lie inside the window. Prints nothing on success.\n"
-		"\n" PATTERN_HELP "\n"
-		"JSON keys: offset, length, pattern, seed (random only).\n",
-	.run = fill_run,
-};
+const char cli_help_fill[] =
+	"Write the pattern P over the range; nothing is written when the range\n"
+	"does not lie inside the window. Prints nothing on success.\n"
+	"\n" PATTERN_HELP "\n"
+	"JSON keys: offset, length, pattern, seed (random only).\n";
 
-const struct cli_command cli_cmd_verify = {
-	.name = "verify",
-	.args = "OFFSET LENGTH --pattern P [--seed N]",
-	.summary = "Check LENGTH bytes at OFFSET against a test pattern",
-	.help = "Compare the range with the pattern P, byte by byte, and report the\n"
-		"number of mismatched bytes and the first one (offset, expected and\n"
-		"actual byte). Exits 3 when any byte differs.\n"
-		"\n" PATTERN_HELP "\n"
-		"JSON keys: offset, length, pattern, seed (random only), ok, mismatches,\n"
-		"first_mismatch (null, or an object with offset, expected, actual).\n",
-	.run = verify_run,
-};
+const char cli_help_verify[] =
+	"Compare the range with the pattern P, byte by byte, and report the\n"
+	"number of mismatched bytes and the first one (offset, expected and\n"
+	"actual byte). Exits 3 when any byte differs.\n"
+	"\n" PATTERN_HELP "\n"
+	"JSON keys: offset, length, pattern, seed (random only), ok, mismatches,\n"
+	"first_mismatch (null, or an object with offset, expected, actual).\n";

@@ -82,7 +82,7 @@ static const struct option peek_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int peek_run(struct cli *cli, int argc, char **argv)
+int cli_run_peek(struct cli *cli, int argc, char **argv)
 {
 	unsigned int bits = cli->command->arg;
 	bool decimal = false;
@@ -105,7 +105,7 @@ static int peek_run(struct cli *cli, int argc, char **argv)
 	return CLI_EXIT_OK;
 }
 
-static int poke_run(struct cli *cli, int argc, char **argv)
+int cli_run_poke(struct cli *cli, int argc, char **argv)
 {
 	unsigned int bits = cli->command->arg;
 	uint64_t offset, value;
@@ -131,37 +131,26 @@ static int poke_run(struct cli *cli, int argc, char **argv)
 	return CLI_EXIT_OK;
 }
 
-#define PEEK_POKE_COMMANDS(bits, bytes)                                                         \
-	const struct cli_command cli_cmd_peek##bits = {                                         \
-		.name = "peek" #bits,                                                           \
-		.args = "OFFSET [--dec]",                                                       \
-		.summary = "Read the " #bits "-bit value at OFFSET",                            \
-		.help = "Read " #bits " bits at OFFSET of the window in one atomic access\n"    \
-			"and print the value in hex, zero-padded to the width.\n"               \
-			"OFFSET must be a multiple of " #bytes " (natural alignment).\n"        \
-			"\n"                                                                    \
-			"Options:\n"                                                            \
-			"      --dec       print the value in decimal\n"                        \
-			"\n"                                                                    \
-			"JSON keys: offset, width, value (a number), hex.\n",                   \
-		.run = peek_run,                                                                \
-		.arg = bits,                                                                    \
-	};                                                                                      \
-	const struct cli_command cli_cmd_poke##bits = {                                         \
-		.name = "poke" #bits,                                                           \
-		.args = "OFFSET VALUE",                                                         \
-		.summary = "Write the " #bits "-bit VALUE at OFFSET",                           \
-		.help = "Write VALUE as " #bits " bits at OFFSET of the window in one atomic\n" \
-			"access; every other node sees it. VALUE must fit in " #bits " bits\n"  \
-			"and OFFSET must be a multiple of " #bytes " (natural alignment).\n"    \
-			"Prints nothing on success.\n"                                          \
-			"\n"                                                                    \
-			"JSON keys: offset, width, value, hex.\n",                              \
-		.run = poke_run,                                                                \
-		.arg = bits,                                                                    \
-	};
+/* The help of the four widths, alike but for the numbers. */
+#define PEEK_POKE_HELP(bits, bytes)                                                             \
+	const char cli_help_peek##bits[] =                                                      \
+		"Read " #bits " bits at OFFSET of the window in one atomic access\n"            \
+		"and print the value in hex, zero-padded to the width.\n"                       \
+		"OFFSET must be a multiple of " #bytes " (natural alignment).\n"                \
+		"\n"                                                                            \
+		"Options:\n"                                                                    \
+		"      --dec       print the value in decimal\n"                                \
+		"\n"                                                                            \
+		"JSON keys: offset, width, value (a number), hex.\n";                           \
+	const char cli_help_poke##bits[] =                                                      \
+		"Write VALUE as " #bits " bits at OFFSET of the window in one atomic\n"         \
+		"access; every other node sees it. VALUE must fit in " #bits " bits\n"          \
+		"and OFFSET must be a multiple of " #bytes " (natural alignment).\n"            \
+		"Prints nothing on success.\n"                                                  \
+		"\n"                                                                            \
+		"JSON keys: offset, width, value, hex.\n";
 
-PEEK_POKE_COMMANDS(8, 1)
-PEEK_POKE_COMMANDS(16, 2)
-PEEK_POKE_COMMANDS(32, 4)
-PEEK_POKE_COMMANDS(64, 8)
+PEEK_POKE_HELP(8, 1)
+PEEK_POKE_HELP(16, 2)
+PEEK_POKE_HELP(32, 4)
+PEEK_POKE_HELP(64, 8)

@@ -50,7 +50,7 @@ static struct json_object *range_json(uint64_t offset, size_t length)
 	return obj;
 }
 
-static int read_run(struct cli *cli, int argc, char **argv)
+int cli_run_read(struct cli *cli, int argc, char **argv)
 {
 	struct cli_out_file file = { 0 };
 	const char *path = NULL;
@@ -89,20 +89,15 @@ static int read_run(struct cli *cli, int argc, char **argv)
 	return ret;
 }
 
-const struct cli_command cli_cmd_read = {
-	.name = "read",
-	.args = "OFFSET LENGTH [-o FILE]",
-	.summary = "Copy LENGTH bytes at OFFSET to stdout or a file, raw",
-	.help = "Copy LENGTH bytes of the window, starting at OFFSET, to standard output\n"
-		"or to FILE as raw bytes. Nothing is written when the range does not lie\n"
-		"inside the window.\n"
-		"\n"
-		"Options:\n"
-		"  -o, --output FILE  write to FILE instead of standard output\n"
-		"\n"
-		"JSON keys: offset, length, and hex (the bytes) or file.\n",
-	.run = read_run,
-};
+const char cli_help_read[] =
+	"Copy LENGTH bytes of the window, starting at OFFSET, to standard output\n"
+	"or to FILE as raw bytes. Nothing is written when the range does not lie\n"
+	"inside the window.\n"
+	"\n"
+	"Options:\n"
+	"  -o, --output FILE  write to FILE instead of standard output\n"
+	"\n"
+	"JSON keys: offset, length, and hex (the bytes) or file.\n";
 
 /* ---- rfm write ---- */
 
@@ -177,7 +172,7 @@ static int load_input(struct cli *cli, const char *path, uint8_t **bufp, size_t 
 	return ret;
 }
 
-static int write_run(struct cli *cli, int argc, char **argv)
+int cli_run_write(struct cli *cli, int argc, char **argv)
 {
 	const char *path = NULL, *hex = NULL, *text = NULL;
 	unsigned int sources = 0;
@@ -235,19 +230,14 @@ static int write_run(struct cli *cli, int argc, char **argv)
 	return ret;
 }
 
-const struct cli_command cli_cmd_write = {
-	.name = "write",
-	.args = "OFFSET [-i FILE | --hex HEX | --string TEXT]",
-	.summary = "Write bytes from stdin, a file, hex or text at OFFSET",
-	.help = "Write bytes into the window starting at OFFSET. The bytes come from\n"
-		"standard input unless one of the options gives them. Nothing is written\n"
-		"when they would not fit inside the window. Prints nothing on success.\n"
-		"\n"
-		"Options:\n"
-		"  -i, --input FILE   the bytes of FILE\n"
-		"      --hex HEX      bytes in hex, e.g. deadbeef, \"de ad be ef\", de:ad:be:ef\n"
-		"      --string TEXT  the characters of TEXT, without a terminating NUL\n"
-		"\n"
-		"JSON keys: offset, length.\n",
-	.run = write_run,
-};
+const char cli_help_write[] =
+	"Write bytes into the window starting at OFFSET. The bytes come from\n"
+	"standard input unless one of the options gives them. Nothing is written\n"
+	"when they would not fit inside the window. Prints nothing on success.\n"
+	"\n"
+	"Options:\n"
+	"  -i, --input FILE   the bytes of FILE\n"
+	"      --hex HEX      bytes in hex, e.g. deadbeef, \"de ad be ef\", de:ad:be:ef\n"
+	"      --string TEXT  the characters of TEXT, without a terminating NUL\n"
+	"\n"
+	"JSON keys: offset, length.\n";

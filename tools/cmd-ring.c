@@ -312,7 +312,7 @@ static int parse_u32(struct cli *cli, const char *what, const char *text, uint32
 	return ret;
 }
 
-static int ring_run(struct cli *cli, int argc, char **argv)
+int cli_run_ring(struct cli *cli, int argc, char **argv)
 {
 	struct ring_args a = {
 		.cfg = { .struct_size = sizeof(a.cfg), .slot_size = 256, .slot_count = 64 },
@@ -410,37 +410,32 @@ static int ring_run(struct cli *cli, int argc, char **argv)
 			       action);
 }
 
-const struct cli_command cli_cmd_ring = {
-	.name = "ring",
-	.args = "create OFFSET [opts] | pub OFFSET MESSAGE... | tail OFFSET [opts] | stat OFFSET",
-	.summary = "Create a ring channel, publish to it, print its messages or its state",
-	.help = "create: make a ring at OFFSET (64-byte aligned) written by this node.\n"
-		"pub: publish each MESSAGE (text, or hex bytes with --hex) as this ring's\n"
-		"producer, going on after its last message.\n"
-		"tail: print the ring's messages from the oldest (or --newest) as they\n"
-		"come, until --count N were printed, nothing came for --timeout MS, or\n"
-		"SIGINT/SIGTERM. Lapped messages are reported as lost.\n"
-		"stat: print the ring's head and each registered consumer (node, entry,\n"
-		"pid, cursor, lag, laps, back-pressure, state) without taking part.\n"
-		"\n"
-		"Options:\n"
-		"  -s, --slot-size N   create: largest message in bytes (default 256)\n"
-		"  -n, --slots N       create: slots, a power of two (default 64)\n"
-		"  -N, --notify        create: commits interrupt sleeping consumers\n"
-		"  -b, --backpressure  create: registered consumers are never lapped\n"
-		"  -i, --id N          create: the ring id (data of its interrupts)\n"
-		"  -e, --event TYPE    create: interrupt type, intr1..intr4 (default intr3)\n"
-		"  -x, --hex           pub: messages are hex bytes; tail: print hex\n"
-		"  -T, --text          tail: print text, '.' for unprintable bytes (default)\n"
-		"  -c, --count N       tail: stop after N messages\n"
-		"  -t, --timeout MS    tail: stop after MS ms without a message;\n"
-		"                      pub: wait up to MS ms for back-pressure room\n"
-		"  -w, --newest        tail: only messages published from now on\n"
-		"\n"
-		"JSON keys: create: offset, footprint, slot_size, slots, producer, notify,\n"
-		"backpressure; tail (one object a line): seq, lost, len, hex, text;\n"
-		"stat: offset, producer, head, slots, slot_size, notify, backpressure,\n"
-		"consumer_count, consumers (node, entry, pid, cursor, lag, laps,\n"
-		"backpressure, holding, state).\n",
-	.run = ring_run,
-};
+const char cli_help_ring[] =
+	"create: make a ring at OFFSET (64-byte aligned) written by this node.\n"
+	"pub: publish each MESSAGE (text, or hex bytes with --hex) as this ring's\n"
+	"producer, going on after its last message.\n"
+	"tail: print the ring's messages from the oldest (or --newest) as they\n"
+	"come, until --count N were printed, nothing came for --timeout MS, or\n"
+	"SIGINT/SIGTERM. Lapped messages are reported as lost.\n"
+	"stat: print the ring's head and each registered consumer (node, entry,\n"
+	"pid, cursor, lag, laps, back-pressure, state) without taking part.\n"
+	"\n"
+	"Options:\n"
+	"  -s, --slot-size N   create: largest message in bytes (default 256)\n"
+	"  -n, --slots N       create: slots, a power of two (default 64)\n"
+	"  -N, --notify        create: commits interrupt sleeping consumers\n"
+	"  -b, --backpressure  create: registered consumers are never lapped\n"
+	"  -i, --id N          create: the ring id (data of its interrupts)\n"
+	"  -e, --event TYPE    create: interrupt type, intr1..intr4 (default intr3)\n"
+	"  -x, --hex           pub: messages are hex bytes; tail: print hex\n"
+	"  -T, --text          tail: print text, '.' for unprintable bytes (default)\n"
+	"  -c, --count N       tail: stop after N messages\n"
+	"  -t, --timeout MS    tail: stop after MS ms without a message;\n"
+	"                      pub: wait up to MS ms for back-pressure room\n"
+	"  -w, --newest        tail: only messages published from now on\n"
+	"\n"
+	"JSON keys: create: offset, footprint, slot_size, slots, producer, notify,\n"
+	"backpressure; tail (one object a line): seq, lost, len, hex, text;\n"
+	"stat: offset, producer, head, slots, slot_size, notify, backpressure,\n"
+	"consumer_count, consumers (node, entry, pid, cursor, lag, laps,\n"
+	"backpressure, holding, state).\n";

@@ -121,7 +121,7 @@ static int serve_loop(struct serve *s, const char *bind, uint16_t port, uint64_t
 	return CLI_EXIT_OK;
 }
 
-static int serve_run(struct cli *cli, int argc, char **argv)
+int cli_run_serve(struct cli *cli, int argc, char **argv)
 {
 	struct serve s = { .cli = cli, .max_streams = SERVE_MAX_STREAMS,
 			   .per_address = SERVE_PER_ADDRESS };
@@ -206,35 +206,35 @@ out:
 	return ret;
 }
 
-const struct cli_command cli_cmd_serve = {
-	.name = "serve",
-	.args = "[--port PORT] [--bind ADDR] [--layout FILE] [--rate HZ] [--hist FILE] "
-		"[--max-streams N] [--max-per-address N] [--allow-write]",
-	.summary = "Serve a live monitoring page, a JSON API and Prometheus metrics over HTTP",
-	.help = "Listen on ADDR:PORT (default 127.0.0.1:8080) and serve the network this\n"
-		"node is on: the page / (node table, event counters, variables with\n"
-		"out-of-range values marked, the latency histogram of --hist), the JSON\n"
-		"API /api/nodes, /api/vars?names=A,B, /api/rings (the layout's regions),\n"
-		"/api/stats, /api/hist, /api/snapshot (what one event of the stream\n"
-		"carries), the Server-Sent-Events stream /api/events (a snapshot HZ\n"
-		"times a second) and /metrics (Prometheus text format).\n"
-		"The server only reads the window. Once listening it prints its URL and\n"
-		"port (with --json: {url, port, node, token}); PORT 0 takes a free port.\n"
-		"SIGINT or SIGTERM stop it.\n"
-		"\n"
-		"Options:\n"
-		"  -p, --port PORT     TCP port (0: any free one; default 8080)\n"
-		"  -b, --bind ADDR     IPv4 or IPv6 address to listen on (default 127.0.0.1)\n"
-		"      --layout FILE   the variables of this layout (default: none)\n"
-		"      --rate HZ       snapshots a second for /api/events (1-1000, default 10)\n"
-		"      --hist FILE     the histogram rfm ping --hist-csv FILE wrote\n"
-		"      --max-streams N open /api/events streams (default 1024; 0: none);\n"
-		"                      one more is answered 503\n"
-		"      --max-per-address N\n"
-		"                      connections one client address may hold (default 64);\n"
-		"                      a head not sent within 5 s is dropped\n"
-		"      --allow-write   accept POST /api/vars {name, value} and POST /api/send\n"
-		"                      {to, type, data}; a random token is printed at start\n"
-		"                      and every write must send Authorization: Bearer TOKEN\n",
-	.run = serve_run,
-};
+/* Its synopsis and summary as well: rfm --help says what this build has. */
+const char cli_serve_args[] =
+	"[--port PORT] [--bind ADDR] [--layout FILE] [--rate HZ] [--hist FILE] "
+	"[--max-streams N] [--max-per-address N] [--allow-write]";
+const char cli_serve_summary[] =
+	"Serve a live monitoring page, a JSON API and Prometheus metrics over HTTP";
+const char cli_help_serve[] =
+	"Listen on ADDR:PORT (default 127.0.0.1:8080) and serve the network this\n"
+	"node is on: the page / (node table, event counters, variables with\n"
+	"out-of-range values marked, the latency histogram of --hist), the JSON\n"
+	"API /api/nodes, /api/vars?names=A,B, /api/rings (the layout's regions),\n"
+	"/api/stats, /api/hist, /api/snapshot (what one event of the stream\n"
+	"carries), the Server-Sent-Events stream /api/events (a snapshot HZ\n"
+	"times a second) and /metrics (Prometheus text format).\n"
+	"The server only reads the window. Once listening it prints its URL and\n"
+	"port (with --json: {url, port, node, token}); PORT 0 takes a free port.\n"
+	"SIGINT or SIGTERM stop it.\n"
+	"\n"
+	"Options:\n"
+	"  -p, --port PORT     TCP port (0: any free one; default 8080)\n"
+	"  -b, --bind ADDR     IPv4 or IPv6 address to listen on (default 127.0.0.1)\n"
+	"      --layout FILE   the variables of this layout (default: none)\n"
+	"      --rate HZ       snapshots a second for /api/events (1-1000, default 10)\n"
+	"      --hist FILE     the histogram rfm ping --hist-csv FILE wrote\n"
+	"      --max-streams N open /api/events streams (default 1024; 0: none);\n"
+	"                      one more is answered 503\n"
+	"      --max-per-address N\n"
+	"                      connections one client address may hold (default 64);\n"
+	"                      a head not sent within 5 s is dropped\n"
+	"      --allow-write   accept POST /api/vars {name, value} and POST /api/send\n"
+	"                      {to, type, data}; a random token is printed at start\n"
+	"                      and every write must send Authorization: Bearer TOKEN\n";

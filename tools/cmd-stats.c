@@ -97,7 +97,7 @@ static void print_stats(struct cli *cli, uint64_t duration_ms, const uint64_t by
 #undef COUNTER
 }
 
-static int stats_run(struct cli *cli, int argc, char **argv)
+int cli_run_stats(struct cli *cli, int argc, char **argv)
 {
 	struct rfm_event_stats ev = { .struct_size = sizeof(ev) };
 	struct rfm_health_counters hc = { .struct_size = sizeof(hc) };
@@ -131,28 +131,23 @@ static int stats_run(struct cli *cli, int argc, char **argv)
 	return interrupted ? CLI_EXIT_INTERRUPTED : CLI_EXIT_OK;
 }
 
-const struct cli_command cli_cmd_stats = {
-	.name = "stats",
-	.args = "[--event TYPE[,TYPE...]] [--duration MS]",
-	.summary = "Receive events for a while and show the library's event counters",
-	.help = "Listen for the event types (all network types unless --event says) for\n"
-		"MS milliseconds, taking every record, then print the records taken by\n"
-		"type and the counters the library keeps: of this node's queue (depth,\n"
-		"records delivered, dropped because the queue was full, overflow\n"
-		"announcements, still queued, samples from the network refused as\n"
-		"forged) and of the handle and process (events\n"
-		"sent, received, dropped; ring messages lost to laps; seqlock read\n"
-		"retries; node ups and downs seen by a health monitor). Ctrl-C ends the\n"
-		"period early (exit 130, JSON \"interrupted\": true).\n"
-		"\n"
-		"Options:\n"
-		"  -e, --event TYPE    intr1, intr2, intr3, intr4, reset, node_up, node_down\n"
-		"                      or overflow; a comma list\n"
-		"      --duration MS   how long to listen (default 1000; 0: only what is\n"
-		"                      queued at once)\n"
-		"\n"
-		"JSON keys: node, duration_ms, interrupted, taken (type: count), queue_depth,\n"
-		"delivered, dropped, overflows, queued, refused, events_sent, events_received,\n"
-		"events_dropped, ring_lost, record_retries, node_ups, node_downs.\n",
-	.run = stats_run,
-};
+const char cli_help_stats[] =
+	"Listen for the event types (all network types unless --event says) for\n"
+	"MS milliseconds, taking every record, then print the records taken by\n"
+	"type and the counters the library keeps: of this node's queue (depth,\n"
+	"records delivered, dropped because the queue was full, overflow\n"
+	"announcements, still queued, samples from the network refused as\n"
+	"forged) and of the handle and process (events\n"
+	"sent, received, dropped; ring messages lost to laps; seqlock read\n"
+	"retries; node ups and downs seen by a health monitor). Ctrl-C ends the\n"
+	"period early (exit 130, JSON \"interrupted\": true).\n"
+	"\n"
+	"Options:\n"
+	"  -e, --event TYPE    intr1, intr2, intr3, intr4, reset, node_up, node_down\n"
+	"                      or overflow; a comma list\n"
+	"      --duration MS   how long to listen (default 1000; 0: only what is\n"
+	"                      queued at once)\n"
+	"\n"
+	"JSON keys: node, duration_ms, interrupted, taken (type: count), queue_depth,\n"
+	"delivered, dropped, overflows, queued, refused, events_sent, events_received,\n"
+	"events_dropped, ring_lost, record_retries, node_ups, node_downs.\n";

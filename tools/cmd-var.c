@@ -121,7 +121,7 @@ static size_t member_count(const rfm_layout *layout, const char *name)
 	return n;
 }
 
-static int get_run(struct cli *cli, int argc, char **argv)
+int cli_run_get(struct cli *cli, int argc, char **argv)
 {
 	const char *layout_path = NULL;
 	rfm_layout *layout = NULL;
@@ -157,7 +157,7 @@ static int get_run(struct cli *cli, int argc, char **argv)
 	return ret;
 }
 
-static int set_run(struct cli *cli, int argc, char **argv)
+int cli_run_set(struct cli *cli, int argc, char **argv)
 {
 	const char *layout_path = NULL;
 	rfm_layout *layout = NULL;
@@ -315,7 +315,7 @@ static int watch_refresh(struct cli *cli, struct watch *w, uint64_t refresh)
 	return ret;
 }
 
-static int watch_run(struct cli *cli, int argc, char **argv)
+int cli_run_watch(struct cli *cli, int argc, char **argv)
 {
 	const char *layout_path = NULL;
 	rfm_layout *layout = NULL;
@@ -368,57 +368,42 @@ static int watch_run(struct cli *cli, int argc, char **argv)
 #define LAYOUT_OPTION_HELP                                                              \
 	"      --layout FILE   the layout naming the variables (default $RFM_LAYOUT)\n"
 
-const struct cli_command cli_cmd_get = {
-	.name = "get",
-	.args = "NAME... [--layout FILE]",
-	.summary = "Print variables of a layout by name",
-	.help = "Print the value of each variable NAME (region.var, region.record.var,\n"
-		"region.var[3]) of the layout, converted from its type and byte order;\n"
-		"a region or record NAME stands for every variable in it, as in watch.\n"
-		"One variable prints the bare value; several print NAME = VALUE UNIT lines.\n"
-		"A variable in a record is read consistently.\n"
-		"\n"
-		"Options:\n" LAYOUT_OPTION_HELP
-		"\n"
-		"JSON: one line per variable with keys name, type, unit, value.\n",
-	.run = get_run,
-};
+const char cli_help_get[] =
+	"Print the value of each variable NAME (region.var, region.record.var,\n"
+	"region.var[3]) of the layout, converted from its type and byte order;\n"
+	"a region or record NAME stands for every variable in it, as in watch.\n"
+	"One variable prints the bare value; several print NAME = VALUE UNIT lines.\n"
+	"A variable in a record is read consistently.\n"
+	"\n"
+	"Options:\n" LAYOUT_OPTION_HELP
+	"\n"
+	"JSON: one line per variable with keys name, type, unit, value.\n";
 
-const struct cli_command cli_cmd_set = {
-	.name = "set",
-	.args = "NAME VALUE [--layout FILE] [--force]",
-	.summary = "Write a variable of a layout by name",
-	.help = "Parse VALUE for the type of variable NAME and write it: numbers in C\n"
-		"notation, true/false, text for strings, hex for bytes, \"a, b, c\" for\n"
-		"arrays. Refused when VALUE does not parse, is outside the variable's\n"
-		"min/max, or the region belongs to another writer node than this one\n"
-		"(choose the node with -u URI?node=N). A variable in a record is\n"
-		"published as a one-variable update of the record.\n"
-		"\n"
-		"Options:\n" LAYOUT_OPTION_HELP
-		"      --force         write even into a region of another writer node\n"
-		"\n"
-		"JSON keys: name, type, unit, value (as written).\n",
-	.run = set_run,
-};
+const char cli_help_set[] =
+	"Parse VALUE for the type of variable NAME and write it: numbers in C\n"
+	"notation, true/false, text for strings, hex for bytes, \"a, b, c\" for\n"
+	"arrays. Refused when VALUE does not parse, is outside the variable's\n"
+	"min/max, or the region belongs to another writer node than this one\n"
+	"(choose the node with -u URI?node=N). A variable in a record is\n"
+	"published as a one-variable update of the record.\n"
+	"\n"
+	"Options:\n" LAYOUT_OPTION_HELP
+	"      --force         write even into a region of another writer node\n"
+	"\n"
+	"JSON keys: name, type, unit, value (as written).\n";
 
-const struct cli_command cli_cmd_watch = {
-	.name = "watch",
-	.args = "NAME... [--layout FILE] [--interval MS] [--count N] [--time CLOCK]",
-	.summary = "Show variables of a layout as they change",
-	.help = "Print the variables NAME (or every variable of a region or record\n"
-		"NAME) every --interval milliseconds, marking with * those that changed\n"
-		"since the previous refresh. On a terminal the display is redrawn in\n"
-		"place; otherwise each refresh is a block of lines.\n"
-		"\n"
-		"Options:\n" LAYOUT_OPTION_HELP
-		"      --interval MS   time between refreshes (default 200)\n"
-		"      --count N       stop after N refreshes (default: run until killed)\n"
-		"      --time CLOCK    the time of each refresh in realtime (default: UTC,\n"
-		"                      ISO 8601) or monotonic (seconds) time; without a\n"
-		"                      terminal, a line '# TIME' starts each refresh\n"
-		"\n"
-		"JSON: one line per refresh with keys refresh, time (in CLOCK), values\n"
-		"(name: value), changed (names).\n",
-	.run = watch_run,
-};
+const char cli_help_watch[] =
+	"Print the variables NAME (or every variable of a region or record\n"
+	"NAME) every --interval milliseconds, marking with * those that changed\n"
+	"since the previous refresh. On a terminal the display is redrawn in\n"
+	"place; otherwise each refresh is a block of lines.\n"
+	"\n"
+	"Options:\n" LAYOUT_OPTION_HELP
+	"      --interval MS   time between refreshes (default 200)\n"
+	"      --count N       stop after N refreshes (default: run until killed)\n"
+	"      --time CLOCK    the time of each refresh in realtime (default: UTC,\n"
+	"                      ISO 8601) or monotonic (seconds) time; without a\n"
+	"                      terminal, a line '# TIME' starts each refresh\n"
+	"\n"
+	"JSON: one line per refresh with keys refresh, time (in CLOCK), values\n"
+	"(name: value), changed (names).\n";

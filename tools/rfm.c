@@ -20,11 +20,11 @@ static void print_global_help(FILE *out)
 	      "\n"
 	      "Commands:\n",
 	      out);
-	for (const struct cli_command *const *c = cli_commands; *c; c++)
-		if (strlen((*c)->name) > width)
-			width = strlen((*c)->name);
-	for (const struct cli_command *const *c = cli_commands; *c; c++)
-		fprintf(out, "  %-*s  %s\n", (int)width, (*c)->name, (*c)->summary);
+	for (const struct cli_command *c = cli_commands; c->name; c++)
+		if (strlen(c->name) > width)
+			width = strlen(c->name);
+	for (const struct cli_command *c = cli_commands; c->name; c++)
+		fprintf(out, "  %-*s  %s\n", (int)width, c->name, c->summary);
 	fputs("\nrfm COMMAND --help shows a command's arguments and options.\n\n", out);
 	cli_print_common_help(out);
 }
@@ -85,7 +85,7 @@ int main(int argc, char **argv)
 
 /* ---- rfm help [COMMAND] ---- */
 
-static int help_run(struct cli *cli, int argc, char **argv)
+int cli_run_help(struct cli *cli, int argc, char **argv)
 {
 	const struct cli_command *cmd;
 	int ret = cli_parse_args(cli, argc, argv, 0, 1);
@@ -103,10 +103,4 @@ static int help_run(struct cli *cli, int argc, char **argv)
 	return CLI_EXIT_OK;
 }
 
-const struct cli_command cli_cmd_help = {
-	.name = "help",
-	.args = "[COMMAND]",
-	.summary = "Show the list of commands, or one command's help",
-	.help = "",
-	.run = help_run,
-};
+const char cli_help_help[] = "";
