@@ -169,10 +169,11 @@ struct fixture {
 static int setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
+	const int observer_id = NODES;
+	rfm_node **const nodes[] = { &f->observer };
 
-	harness_network_new(&f->net, WINDOW);
-	if (rfm_open(harness_node_uri(&f->net, NODES), &f->observer)) {
-		print_error("setup: %s\n", rfm_last_error());
+	if (!f || harness_fixture_nodes(&f->net, WINDOW, &observer_id, nodes, 1)) {
+		free(f);
 		return -1;
 	}
 	for (int i = 0; i < NODES; i++) {
@@ -186,10 +187,9 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct fixture *f = *state;
+	rfm_node **const nodes[] = { &f->observer };
 
-	harness_kill_children();
-	rfm_close(f->observer);
-	harness_network_destroy(&f->net);
+	harness_fixture_nodes_close(&f->net, nodes, 1);
 	free(f);
 	return 0;
 }

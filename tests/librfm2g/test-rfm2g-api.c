@@ -13,26 +13,26 @@
 
 #define NET_SIZE (1u << 20)
 
-static struct harness_network net;
+/* The shared fixture's network (harness_fixture_network), for the tests. */
+static struct harness_network *net;
 static RFM2GHANDLE rh;
 
 static int setup(void **state)
 {
-	(void) state;
 	unsetenv("RFM_URI");
-	harness_network_new(&net, NET_SIZE);
-	rh = rfm2g_test_open(&net, 3);
+	if (harness_fixture_network(state, NET_SIZE))
+		return -1;
+	net = *state;
+	rh = rfm2g_test_open(net, 3);
 	return 0;
 }
 
 static int teardown(void **state)
 {
-	(void) state;
 	if (rh)
 		assert_st(RFM2gClose(&rh), RFM2G_SUCCESS);
 	assert_null(rh);
-	harness_network_destroy(&net);
-	return 0;
+	return harness_fixture_teardown(state);
 }
 
 static void t_errmsg(void **state)
@@ -58,12 +58,12 @@ static void t_open_args(void **state)
 	(void) state;
 	assert_st(RFM2gOpen(NULL, &h), RFM2G_BAD_PARAMETER_1);
 	assert_st(RFM2gOpen((char *) "/no/such/rfm2g", &h), RFM2G_NO_RFM2G_BOARD);
-	assert_st(RFM2gOpen((char *) harness_node_uri(&net, 4), NULL), RFM2G_BAD_PARAMETER_2);
+	assert_st(RFM2gOpen((char *) harness_node_uri(net, 4), NULL), RFM2G_BAD_PARAMETER_2);
 	/* A URI that librfm refuses: not opened, handle cleared. */
-	assert_st(RFM2gOpen((char *) harness_network_uri(&net, "size=5"), &h), RFM2G_NOT_OPEN);
+	assert_st(RFM2gOpen((char *) harness_network_uri(net, "size=5"), &h), RFM2G_NOT_OPEN);
 	assert_null(h);
 	/* The URI of a node open in this process: another handle on that node. */
-	assert_st(RFM2gOpen((char *) harness_node_uri(&net, 3), &h), RFM2G_SUCCESS);
+	assert_st(RFM2gOpen((char *) harness_node_uri(net, 3), &h), RFM2G_SUCCESS);
 	assert_st(RFM2gClose(&h), RFM2G_SUCCESS);
 }
 
@@ -106,7 +106,7 @@ static void t_default_board(void **state)
 	assert_st(RFM2gClose(&a), RFM2G_SUCCESS);
 	harness_network_destroy(&fresh);
 	/* net exists at 1 MiB: joined as it is, not refused for its size. */
-	assert_st(RFM2gOpen((char *) net.uri, &c), RFM2G_SUCCESS);
+	assert_st(RFM2gOpen((char *) net->uri, &c), RFM2G_SUCCESS);
 	assert_st(RFM2gSize(c, &size), RFM2G_SUCCESS);
 	assert_int_equal(size, NET_SIZE);
 	assert_st(RFM2gClose(&c), RFM2G_SUCCESS);
@@ -120,7 +120,7 @@ static void t_env_uri(void **state)
 	char name[MAX_PATH];
 
 	(void) state;
-	setenv("RFM_URI", net.uri, 1);
+	setenv("RFM_URI", net->uri, 1);
 	assert_st(RFM2gOpen((char *) "/dev/rfm2g2", &a), RFM2G_SUCCESS);
 	assert_st(RFM2gOpen((char *) "/dev/rfm2g2", &b), RFM2G_SUCCESS);
 	unsetenv("RFM_URI");
@@ -160,7 +160,7 @@ static void t_bad_handles(void **state)
 	assert_st(RFM2gClose(NULL), RFM2G_BAD_PARAMETER_1);
 	assert_st(RFM2gClose(&h), RFM2G_NULL_DESCRIPTOR);
 
-	h = rfm2g_test_open(&net, 5);
+	h = rfm2g_test_open(net, 5);
 	stale = h;
 	assert_st(RFM2gClose(&h), RFM2G_SUCCESS);
 	assert_null(h);
@@ -187,7 +187,7 @@ static void t_config(void **state)
 	assert_st(RFM2gFirst(rh, &first), RFM2G_SUCCESS);
 	assert_int_equal(first, 0);
 	assert_st(RFM2gDeviceName(rh, buf), RFM2G_SUCCESS);
-	assert_string_equal(buf, harness_node_uri(&net, 3));
+	assert_string_equal(buf, harness_node_uri(net, 3));
 	assert_st(RFM2gDllVersion(rh, buf), RFM2G_SUCCESS);
 	assert_string_equal(buf, "R09.00");
 	assert_st(RFM2gDriverVersion(rh, buf), RFM2G_SUCCESS);
@@ -511,7 +511,7 @@ static void t_registers(void **state)
 /* A mapping outlives RFM2gClose(), as with the vendor driver. */
 static void t_mapping_survives_close(void **state)
 {
-	RFM2GHANDLE h = rfm2g_test_open(&net, 6);
+	RFM2GHANDLE h = rfm2g_test_open(net, 6);
 	volatile void *p = NULL;
 	RFM2G_UINT32 v = 0;
 

@@ -19,26 +19,26 @@
 
 #define NET_SIZE (1u << 20)
 
-static struct harness_network net;
+/* The shared fixture's network (harness_fixture_network), for the tests. */
+static struct harness_network *net;
 static RFM2GHANDLE tx, rx;	/* nodes 1 and 2 */
 
 static int setup(void **state)
 {
-	(void) state;
 	unsetenv("RFM_URI");
-	harness_network_new(&net, NET_SIZE);
-	tx = rfm2g_test_open(&net, 1);
-	rx = rfm2g_test_open(&net, 2);
+	if (harness_fixture_network(state, NET_SIZE))
+		return -1;
+	net = *state;
+	tx = rfm2g_test_open(net, 1);
+	rx = rfm2g_test_open(net, 2);
 	return 0;
 }
 
 static int teardown(void **state)
 {
-	(void) state;
 	assert_st(RFM2gClose(&tx), RFM2G_SUCCESS);
 	assert_st(RFM2gClose(&rx), RFM2G_SUCCESS);
-	harness_network_destroy(&net);
-	return 0;
+	return harness_fixture_teardown(state);
 }
 
 static RFM2GEVENTINFO wait_info(RFM2GEVENTTYPE type, RFM2G_UINT32 timeout)
@@ -286,7 +286,7 @@ static void t_wake_and_cancel(void **state)
 	assert_st(RFM2gClose(&rx), RFM2G_SUCCESS);
 	assert_int_equal(pthread_join(thread, NULL), 0);
 	assert_st(w.status, RFM2G_WAIT_EVENT_CANCELED);
-	rx = rfm2g_test_open(&net, 2);
+	rx = rfm2g_test_open(net, 2);
 }
 
 #define CB_MAX 16
@@ -431,7 +431,7 @@ static void t_one_event_path(void **state)
  */
 static void t_close_mapped_with_callback(void **state)
 {
-	RFM2GHANDLE h = rfm2g_test_open(&net, 8);
+	RFM2GHANDLE h = rfm2g_test_open(net, 8);
 	volatile void *p = NULL;
 
 	(void) state;
@@ -544,7 +544,7 @@ static void t_wait_inside_callback(void **state)
 
 static void t_close_from_callback(void **state)
 {
-	RFM2GHANDLE h = rfm2g_test_open(&net, 9);
+	RFM2GHANDLE h = rfm2g_test_open(net, 9);
 
 	(void) state;
 	sem_init(&cb.calls, 0, 0);

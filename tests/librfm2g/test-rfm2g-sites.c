@@ -28,27 +28,26 @@
 
 #include "rfm2g-test.h"
 
-static struct harness_network net;
+/* The shared fixture's network (harness_fixture_network), for the tests. */
+static struct harness_network *net;
 static char rx_uri[HARNESS_URI_MAX], tx_uri[HARNESS_URI_MAX];
 
 static int setup(void **state)
 {
-	(void) state;
-	harness_network_new(&net, 1u << 20);
+	if (harness_fixture_network(state, 1u << 20))
+		return -1;
+	net = *state;
 	/* Two boards: two URIs (on dev:, two cards). */
-	snprintf(rx_uri, sizeof(rx_uri), "%s", harness_node_uri(&net, 1));
-	snprintf(tx_uri, sizeof(tx_uri), "%s", harness_node_uri(&net, 2));
+	snprintf(rx_uri, sizeof(rx_uri), "%s", harness_node_uri(net, 1));
+	snprintf(tx_uri, sizeof(tx_uri), "%s", harness_node_uri(net, 2));
 	unsetenv("RFM_URI");
 	return 0;
 }
 
 static int teardown(void **state)
 {
-	(void) state;
-	harness_kill_children();
 	unsetenv("RFM_URI");
-	harness_network_destroy(&net);
-	return 0;
+	return harness_fixture_teardown(state);
 }
 
 static RFM2GEVENTINFO wait_for(RFM2GEVENTTYPE type)

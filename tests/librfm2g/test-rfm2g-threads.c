@@ -35,22 +35,21 @@
 #define RX_NODE 5
 #define TX_NODE 9
 
-static struct harness_network net;
+/* The shared fixture's network (harness_fixture_network), for the tests. */
+static struct harness_network *net;
 
 static int setup(void **state)
 {
-	(void) state;
-	harness_network_new(&net, 1u << 20);
+	if (harness_fixture_network(state, 1u << 20))
+		return -1;
+	net = *state;
 	return 0;
 }
 
 static int teardown(void **state)
 {
-	(void) state;
-	harness_kill_children();
 	unsetenv("RFM_URI");
-	harness_network_destroy(&net);
-	return 0;
+	return harness_fixture_teardown(state);
 }
 
 /* ---- concurrent opens ---- */
@@ -105,13 +104,13 @@ static void open_together(const char *uri, int want_node)
 static void t_concurrent_open_named_node(void **state)
 {
 	(void) state;
-	open_together(harness_network_uri(&net, "size=1M&node=%d", SHARED_NODE), SHARED_NODE);
+	open_together(harness_network_uri(net, "size=1M&node=%d", SHARED_NODE), SHARED_NODE);
 }
 
 static void t_concurrent_open_first_free(void **state)
 {
 	(void) state;
-	open_together(harness_network_uri(&net, "size=1M"), -1);
+	open_together(harness_network_uri(net, "size=1M"), -1);
 }
 
 /* ---- 8 threads open and close while interrupts flow ---- */
@@ -124,7 +123,7 @@ static int flood(struct harness_link *link, void *arg)
 	fd_set set;
 
 	unsetenv("RFM_URI");	/* it would name the receivers' board */
-	HARNESS_CHECK(RFM2gOpen((char *) harness_node_uri(&net, TX_NODE), &h) == RFM2G_SUCCESS);
+	HARNESS_CHECK(RFM2gOpen((char *) harness_node_uri(net, TX_NODE), &h) == RFM2G_SUCCESS);
 	harness_link_ready(link);
 	for (RFM2G_UINT32 i = 0;; i++) {
 		struct timeval now = { 0, 0 };
@@ -187,7 +186,7 @@ static void t_open_close_stress(void **state)
 	unsigned int seen = 0;
 
 	(void) state;
-	setenv("RFM_URI", harness_network_uri(&net, "size=1M&node=%d", SHARED_NODE), 1);
+	setenv("RFM_URI", harness_network_uri(net, "size=1M&node=%d", SHARED_NODE), 1);
 	/* One handle stays open, so the node is attached the whole time. */
 	assert_st(RFM2gOpen((char *) "/dev/rfm2g0", &keep), RFM2G_SUCCESS);
 	harness_child_start(&sender, flood, &to);
@@ -243,9 +242,9 @@ static void t_two_receiver_processes(void **state)
 
 	(void) state;
 	/* Another board is another URI (RFM_URI, set below, would win over the path). */
-	assert_st(RFM2gOpen((char *) harness_node_uri(&net, TX_NODE), &h), RFM2G_SUCCESS);
+	assert_st(RFM2gOpen((char *) harness_node_uri(net, TX_NODE), &h), RFM2G_SUCCESS);
 	/* Both processes: the same RFM_URI, as two programs on one host's card. */
-	setenv("RFM_URI", harness_network_uri(&net, "size=1M&node=%d", RX_NODE), 1);
+	setenv("RFM_URI", harness_network_uri(net, "size=1M&node=%d", RX_NODE), 1);
 	for (int i = 0; i < 2; i++) {
 		harness_child_start(&rx[i], receiver, NULL);
 		assert_int_equal(harness_child_recv(&rx[i], &id[i], sizeof(id[i])), 0);
@@ -413,8 +412,8 @@ static void t_lost_interrupt(void **state)
 	RFM2GHANDLE h = NULL;
 
 	(void) state;
-	assert_st(RFM2gOpen((char *) harness_node_uri(&net, TX_NODE), &h), RFM2G_SUCCESS);
-	setenv("RFM_URI", harness_network_uri(&net, "size=1M&node=%d", RX_NODE), 1);
+	assert_st(RFM2gOpen((char *) harness_node_uri(net, TX_NODE), &h), RFM2G_SUCCESS);
+	setenv("RFM_URI", harness_network_uri(net, "size=1M&node=%d", RX_NODE), 1);
 	/* The receiver first: a child forked from a threaded process is fragile (TSan). */
 	harness_child_start(&rx, lost_receiver, NULL);
 	for (unsigned int i = 0; i < SENDERS; i++) {
@@ -490,7 +489,7 @@ static void t_open_failure_says_why(void **state)
 
 	(void) state;
 	/* An explicit shared=0: a second handle of node 7 is refused, and told why. */
-	setenv("RFM_URI", harness_network_uri(&net, "size=1M&node=%d&shared=0", SHARED_NODE), 1);
+	setenv("RFM_URI", harness_network_uri(net, "size=1M&node=%d&shared=0", SHARED_NODE), 1);
 	assert_st(open_capturing("/dev/rfm2g0", &a, msg, sizeof(msg)), RFM2G_SUCCESS);
 	assert_string_equal(msg, "");
 	assert_st(open_capturing("/dev/rfm2g0", &b, msg, sizeof(msg)), RFM2G_NOT_OPEN);
