@@ -25,23 +25,22 @@
 #define SEND_OFF 0x1000
 #define ECHO_OFF 0x2000
 
-static struct harness_network net;
+/* The shared fixture's network (harness_fixture_network), for the tests. */
+static struct harness_network *net;
 
 static int setup(void **state)
 {
-	(void) state;
-	harness_network_new(&net, 1u << 20);
-	setenv("RFM_URI", harness_network_uri(&net, "size=1M"), 1);
+	if (harness_fixture_network(state, 1u << 20))
+		return -1;
+	net = *state;
+	setenv("RFM_URI", harness_network_uri(net, "size=1M"), 1);
 	return 0;
 }
 
 static int teardown(void **state)
 {
-	(void) state;
-	harness_kill_children();
 	unsetenv("RFM_URI");
-	harness_network_destroy(&net);
-	return 0;
+	return harness_fixture_teardown(state);
 }
 
 /* The receiver sample: its node id to the parent once INTR1 is enabled. */

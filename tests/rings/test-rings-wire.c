@@ -30,11 +30,15 @@ struct fixture {
 static int setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
+	const int ids[] = { 1, 2 };
 
-	harness_network_new(&f->net, WINDOW);
-	if (rfm_open(harness_node_uri(&f->net, 1), &f->prod) ||
-	    rfm_open(harness_node_uri(&f->net, 2), &f->cons))
+	if (!f)
 		return -1;
+	rfm_node **const nodes[] = { &f->prod, &f->cons };
+	if (harness_fixture_nodes(&f->net, WINDOW, ids, nodes, 2)) {
+		free(f);
+		return -1;
+	}
 	rfm_mem_map(f->cons, (void **)&f->base, NULL);
 	*state = f;
 	return 0;
@@ -43,10 +47,9 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct fixture *f = *state;
+	rfm_node **const nodes[] = { &f->prod, &f->cons };
 
-	rfm_close(f->cons);
-	rfm_close(f->prod);
-	harness_network_destroy(&f->net);
+	harness_fixture_nodes_close(&f->net, nodes, 2);
 	free(f);
 	return 0;
 }
