@@ -37,8 +37,6 @@
 #include "rt-internal.h"
 #include "backends/shm/shm-internal.h"
 
-
-
 static bool valid_name(const char *name)
 {
 	size_t len = strlen(name);
