@@ -100,23 +100,30 @@ sysroot() {
 	echo "$dir"
 }
 
-# The dds: backend's own suite on the big-endian host: its nodes are
-# handles of one process (Cyclone on loopback, a domain of its own: the
-# harness), so no fork. Not test-dds-callbacks and test-dds-rogue: they
-# posix_spawn a program of the target (node 2, the rogue publisher), which
-# qemu-user cannot exec without binfmt_misc; nor test-dds-boot (eight
-# emulated Cyclone processes, for the cost: the mixed test's s390x node
-# joins a native one).
+# The dds: suites on the big-endian host: the backend's own test-dds and
+# the shared suites (HARNESS_SHARED_SUITE, as run-dds-suites.sh finds
+# them) on dds:. Their nodes are handles of one process (Cyclone on
+# loopback, a domain of its own: the harness); cases that fork skip on
+# dds: by the harness's table. Not test-dds-callbacks and test-dds-rogue:
+# they posix_spawn a program of the target (node 2, the rogue publisher),
+# which qemu-user cannot exec without binfmt_misc; nor test-dds-boot
+# (eight emulated Cyclone processes, for the cost: the mixed test's s390x
+# node joins a native one).
 dds_suites() {
-	local build=$1 qemu=$2 sr=$3 t=tests/backends/dds/test-dds
-	if CROSS_QEMU="$qemu" CROSS_SYSROOT="$sr" CROSS_BUILD="$build" RFM_TEST_BACKEND=dds \
-		"$srcdir/tests/cross/qemu-run.sh" "$build/$t" >"$build/test-dds.out" 2>&1; then
-		echo "PASS: $t (dds:, s390x)"
-	else
-		tail -n 30 "$build/test-dds.out"
-		echo "FAIL: $t (dds:, s390x)"
-		return 1
-	fi
+	local build=$1 qemu=$2 sr=$3 t shared status=0
+	shared=$(cd "$srcdir" && grep -rl --include='*.c' --include='*.cc' '^HARNESS_SHARED_SUITE(' tests |
+		sed 's/\.cc*$//' | sort)
+	for t in tests/backends/dds/test-dds $shared; do
+		if CROSS_QEMU="$qemu" CROSS_SYSROOT="$sr" CROSS_BUILD="$build" RFM_TEST_BACKEND=dds \
+			"$srcdir/tests/cross/qemu-run.sh" "$build/$t" >"$build/$t.dds.out" 2>&1; then
+			echo "PASS: $t (dds:, s390x)"
+		else
+			tail -n 30 "$build/$t.dds.out"
+			echo "FAIL: $t (dds:, s390x)"
+			status=1
+		fi
+	done
+	return $status
 }
 
 run_arch() {
