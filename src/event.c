@@ -16,6 +16,7 @@
 #include "rt-internal.h"
 #include "futex.h"
 #include "wait-notify.h"
+#include "wire-order.h"
 
 static const char *const type_names[RFM_EVENT_TYPE_MAX + 1] = {
 	[RFM_EVENT_RESET] = "reset",
@@ -385,8 +386,8 @@ RFM_API int rfm_event_publish(rfm_node *node, uint64_t offset, const void *buf, 
 	ret = rfm__published(node, node->base + offset, len);
 	if (ret)
 		return ret;
-	/* Data, then the flag (release), then the event. */
-	uint32_t seq = __atomic_add_fetch((uint32_t *)(node->base + seq_offset), 1, __ATOMIC_RELEASE);
+	/* Data, then the flag (release, little-endian: the wire order), then the event. */
+	uint32_t seq = rfm__wadd32_release((uint32_t *)(node->base + seq_offset), 1);
 	ret = rfm__published(node, node->base + seq_offset, 4);
 	if (ret)
 		return ret;

@@ -10,10 +10,12 @@
  *   - creates its ring and publishes three messages,
  *   - runs the health monitor (heartbeats, NODE_UP events),
  *   - raises its "written" word;
- * then, once the peer's is up, checks the peer's memory, variables (typed
- * and as bytes), records (consistent snapshots, counter moving), ring
- * (sequence and text of each message), a NODE_UP event from the peer and
- * the peer alive in the node table; raises its "checked" word and goes on
+ * then, once the peer's is up, sends the peer an rfm_event_publish() and
+ * checks the peer's memory, variables (typed and as bytes), records
+ * (consistent snapshots, counter moving), ring (sequence and text of each
+ * message), the peer's publish (its sequence word little-endian in the
+ * window, the data there), a NODE_UP event from the peer and the peer
+ * alive in the node table; raises its "checked" word and goes on
  * publishing until the peer's is up too. The words are in the window,
  * little-endian: the ready signals of both sides.
  * Usage: mixed-peer URI NODE PEER (prints "ok" and exits 0, or says why).
@@ -33,6 +35,10 @@
 #define FLAG_OFF(id) (0x1000u + 64u * (id))
 #define MEM_OFF(id) (0x4000u + 0x2000u * (id))
 #define MEM_LEN 4096u
+/* rfm_event_publish()'s sequence word and data, after each node's block. */
+#define PSEQ_OFF(id) (MEM_OFF(id) + MEM_LEN + 8u)
+#define PUB_OFF(id) (MEM_OFF(id) + MEM_LEN + 64u)
+#define PUB_LEN 16u
 #define RING_OFF(id) (0x40000u + 0x40000u * (id))
 #define RING_LEN 0x10000u
 #define WRITTEN 1u
@@ -191,19 +197,53 @@ static int check_records(struct side *s)
 	}
 }
 
-/* A NODE_UP event from the peer, and the peer alive in the node table. */
-static int check_health(struct side *s)
+static void pub_data(uint32_t id, uint8_t *buf)
+{
+	for (uint32_t i = 0; i < PUB_LEN; i++)
+		buf[i] = (uint8_t)(0xe0u + i + id);
+}
+
+/* The peer's rfm_event_publish(): the event's data is the new sequence
+ * (1), and the sequence word in the window is that value in wire order,
+ * little-endian, whatever the publisher's host; the data is there. */
+static int check_published(struct side *s, const struct rfm_event *ev)
+{
+	uint8_t raw[4], data[PUB_LEN], want[PUB_LEN];
+
+	pub_data(s->peer, want);
+	if (rfm_mem_read(s->n, PSEQ_OFF(s->peer), raw, 4) ||
+	    rfm_mem_read(s->n, PUB_OFF(s->peer), data, PUB_LEN))
+		return fail(s, "published data");
+	if (ev->data != 1 || raw[0] != 1 || raw[1] || raw[2] || raw[3] ||
+	    memcmp(data, want, PUB_LEN)) {
+		fprintf(stderr, "mixed-peer %u: the peer's publish: event data %u, sequence word "
+			"bytes %02x %02x %02x %02x (expected 01 00 00 00), data %s\n", s->me, ev->data,
+			raw[0], raw[1], raw[2], raw[3], memcmp(data, want, PUB_LEN) ? "wrong" : "right");
+		return -1;
+	}
+	return 0;
+}
+
+/* The peer's published event, a NODE_UP event from the peer, and the
+ * peer alive in the node table. */
+static int check_events(struct side *s)
 {
 	struct rfm_event ev;
+	int up = 0, published = 0;
 
-	for (;;) {
+	while (!up || !published) {
 		int ret = rfm_event_wait(s->n, &ev, 0);
 
-		if (ret == 0 && ev.type == RFM_EVENT_NODE_UP && ev.sender == s->peer)
-			break;
+		if (ret == 0 && ev.sender == s->peer && ev.type == RFM_EVENT_NODE_UP)
+			up = 1;
+		if (ret == 0 && ev.sender == s->peer && ev.type == RFM_EVENT_INTR1) {
+			if (check_published(s, &ev))
+				return -1;
+			published = 1;
+		}
 		if (ret && ret != RFM_ETIMEDOUT && ret != RFM_EAGAIN)
 			return fail(s, "event wait");
-		if (ret && step(s, "NODE_UP from the peer"))
+		if (ret && step(s, up ? "the peer's published event" : "NODE_UP from the peer"))
 			return -1;
 	}
 	for (;;) {
@@ -221,13 +261,31 @@ static int check_health(struct side *s)
 	}
 }
 
+/* Once the peer has enabled its events (its written word is up). */
+static int publish_event(struct side *s)
+{
+	uint8_t data[PUB_LEN];
+	uint32_t seq = 0;
+
+	pub_data(s->me, data);
+	if (rfm_event_publish(s->n, PUB_OFF(s->me), data, PUB_LEN, PSEQ_OFF(s->me), s->peer,
+			      RFM_EVENT_INTR1, &seq) < 0)
+		return fail(s, "event publish");
+	if (seq != 1) {
+		fprintf(stderr, "mixed-peer %u: the first publish's sequence is %u\n", s->me, seq);
+		return -1;
+	}
+	return 0;
+}
+
 static int publish_all(struct side *s, rfm_ring **r)
 {
 	struct rfm_ring_config cfg = { .struct_size = sizeof(cfg), .slot_size = 48, .slot_count = 8 };
 	struct rfm_health_config hc = { .struct_size = sizeof(hc), .period_ns = PERIOD_NS };
 	char msg[64];
 
-	if (rfm_event_enable(s->n, RFM_EVENT_MASK_HEALTH) || rfm_health_start(s->n, &hc))
+	if (rfm_event_enable(s->n, RFM_EVENT_MASK_HEALTH | RFM_EVENT_BIT(RFM_EVENT_INTR1)) ||
+	    rfm_health_start(s->n, &hc))
 		return fail(s, "health monitor");
 	if (write_memory(s) || mixed_typed_set(s->typed) || mixed_records_publish(s->typed, ++s->k))
 		return -1;
@@ -262,8 +320,8 @@ int main(int argc, char **argv)
 	if (!(s.typed = mixed_typed_open(s.n, s.me, s.peer)))
 		return 1;
 	bad = publish_all(&s, &r) || wait_flag(&s, WRITTEN, "the peer's written word") ||
-	      check_memory(&s) || mixed_typed_check(s.typed) || check_records(&s) ||
-	      read_peer_ring(&s) || check_health(&s);
+	      publish_event(&s) || check_memory(&s) || mixed_typed_check(s.typed) ||
+	      check_records(&s) || read_peer_ring(&s) || check_events(&s);
 	/* Checked; publish on until the peer has checked us too. */
 	if (!bad && rfm_mem_poke32(s.n, FLAG_OFF(s.me), htole32(CHECKED)))
 		bad = fail(&s, "checked word");
