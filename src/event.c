@@ -15,6 +15,7 @@
 #include "rt-internal.h"
 #include "futex.h"
 #include "wait-notify.h"
+#include "wire-order.h"
 
 RFM_API uint64_t rfm_event_now_ns(void)
 {
@@ -336,8 +337,8 @@ RFM_API int rfm_event_publish(rfm_node *node, uint64_t offset, const void *buf, 
 	ret = rfm__published(node, node->base + offset, len);
 	if (ret)
 		return ret;
-	/* Data, then the flag (release), then the event. */
-	uint32_t seq = __atomic_add_fetch((uint32_t *)(node->base + seq_offset), 1, __ATOMIC_RELEASE);
+	/* Data, then the flag (release, little-endian: the wire order), then the event. */
+	uint32_t seq = rfm__wadd32_release((uint32_t *)(node->base + seq_offset), 1);
 	ret = rfm__published(node, node->base + seq_offset, 4);
 	if (ret)
 		return ret;

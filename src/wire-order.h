@@ -18,6 +18,7 @@
 #define RFM_WIRE_ORDER_H
 
 #include <endian.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #define rfm__wire16(v) htole16(v)
@@ -35,5 +36,25 @@
 /* Signed 32-bit words (process ids). */
 #define rfm__wloadi32(p, mo) ((int32_t)le32toh((uint32_t)__atomic_load_n((p), (mo))))
 #define rfm__wstorei32(p, v, mo) __atomic_store_n((p), (int32_t)htole32((uint32_t)(v)), (mo))
+
+/*
+ * Atomic increment of a wire-order word, returning the new host value
+ * (release order). An add does not commute with a byte swap, so a
+ * big-endian host loops on a compare-and-swap; a little-endian one adds.
+ */
+static inline uint32_t rfm__wadd32_release(uint32_t *p, uint32_t n)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return __atomic_add_fetch(p, n, __ATOMIC_RELEASE);
+#else
+	uint32_t old = __atomic_load_n(p, __ATOMIC_RELAXED), v;
+
+	do
+		v = le32toh(old) + n;
+	while (!__atomic_compare_exchange_n(p, &old, htole32(v), true, __ATOMIC_RELEASE,
+					    __ATOMIC_RELAXED));
+	return v;
+#endif
+}
 
 #endif /* RFM_WIRE_ORDER_H */

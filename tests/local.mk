@@ -37,7 +37,8 @@ CLEANFILES += tests-*.log
 
 # One side of the mixed-host test: built natively and for each target.
 check_PROGRAMS += tests/cross/mixed-peer
-tests_cross_mixed_peer_SOURCES = tests/cross/mixed-peer.c
+tests_cross_mixed_peer_SOURCES = tests/cross/mixed-peer.c tests/cross/mixed-peer.h \
+	tests/cross/mixed-layout.c
 tests_cross_mixed_peer_LDADD = src/librfm.la
 
 endif
@@ -49,7 +50,7 @@ EXTRA_DIST += tests/README.md
 # `make check-cross`: the C suites built for s390x (big-endian), arm64,
 # armhf and i386 (32-bit) and run under qemu-user (tests/cross/check-cross.sh;
 # RFM_CROSS_ARCHES picks architectures, RFM_CROSS_DIR keeps sysroots and builds).
-EXTRA_DIST += tests/cross/check-cross.sh tests/cross/qemu-run.sh tests/cross/mixed-shm.sh
+EXTRA_DIST += tests/cross/check-cross.sh tests/cross/qemu-run.sh tests/cross/mixed-hosts.sh
 check-cross:
 	$(SHELL) $(srcdir)/tests/cross/check-cross.sh $(srcdir) $(abs_top_builddir) $(RFM_CROSS_ARCHES)
 .PHONY: check-cross

@@ -186,7 +186,9 @@ RFM_API int rfm_event_send(rfm_node *node, unsigned int to, unsigned int type, u
  * Copies @p len bytes from @p buf to @p offset of the window, then
  * increments the 32-bit word at @p seq_offset with release order (readers
  * that see the new value see the data), then sends @p type to @p to with
- * the new sequence value as data. Everything is checked before anything is
+ * the new sequence value as data. The word is little-endian in the window
+ * on every host (read it with le32toh(), as nodes of either byte order
+ * share it: docs/architecture.md, "Byte order in the window"). Everything is checked before anything is
  * written; if the target detaches between the check and the send, the
  * write stays done and ::RFM_ENODE is returned.
  * @param seq_offset A 4-byte aligned offset outside [offset, offset+len),

@@ -4,6 +4,10 @@
 # cross compilers and run the C suites under qemu-user.
 #   s390x   64-bit big-endian: the wide set (every suite that qemu-user runs)
 #   arm64, armhf (32-bit), i386 (32-bit): the core set
+# then the mixed-host tests (tests/cross/mixed-hosts.sh): the s390x build,
+# with the dds: backend on the sysroot's Cyclone DDS, beside a native node
+# on one dds: network; an i386 and an armhf program beside a native one on
+# one shm: network.
 # Sysroots are made from Debian's archive with mmdebstrap (the mirror and
 # suite this machine's apt uses) and kept in $RFM_CROSS_DIR/sysroot-ARCH,
 # so a second run (or a second step of one CI run) reuses them; builds go
@@ -70,26 +74,62 @@ apt_suite() {
 	echo "${VERSION_CODENAME:-bookworm}"
 }
 
+# The packages of a sysroot: the library's build dependencies, and for
+# s390x Cyclone DDS too (its dds: build meets a native node; idlc is the
+# build machine's, its C output is portable).
+sysroot_packages() {
+	local p=libc6-dev,libstdc++6,libyaml-dev,libjson-c-dev,libcmocka-dev
+	[ "$1" = s390x ] && p=$p,cyclonedds-dev,libddsc0debian
+	echo "$p"
+}
+
 sysroot() {
-	local arch=$1 dir=$cross/sysroot-$1
-	if [ ! -e "$dir/.complete" ]; then
+	local arch=$1 dir=$cross/sysroot-$1 pkgs
+	pkgs=$(sysroot_packages "$arch")
+	# .complete names the packages, so a sysroot made with fewer is remade.
+	if [ "$(cat "$dir/.complete" 2>/dev/null)" != "$pkgs" ]; then
 		rm -rf "$dir"
 		echo "== sysroot $arch from $(apt_mirror) $(apt_suite)" >&2
-		mmdebstrap --quiet --arch="$arch" --variant=extract \
-			--include=libc6-dev,libstdc++6,libyaml-dev,libjson-c-dev,libcmocka-dev \
+		mmdebstrap --quiet --arch="$arch" --variant=extract --include="$pkgs" \
 			"$(apt_suite)" "$dir" "$(apt_mirror)"
 		# qemu -L looks up every path in the sysroot first: /dev, /tmp and
 		# /run must be the machine's (shm: files, sockets of native peers).
-		rm -rf "$dir/dev" "$dir/tmp" "$dir/run" "$dir/proc" "$dir/sys"
-		touch "$dir/.complete"
+		rm -rf "${dir:?}/dev" "$dir/tmp" "$dir/run" "$dir/proc" "$dir/sys"
+		echo "$pkgs" >"$dir/.complete"
 	fi
 	echo "$dir"
 }
 
+# The dds: suites on the big-endian host: the backend's own test-dds and
+# the shared suites (HARNESS_SHARED_SUITE, as run-dds-suites.sh finds
+# them) on dds:. Their nodes are handles of one process (Cyclone on
+# loopback, a domain of its own: the harness); cases that fork skip on
+# dds: by the harness's table. Not test-dds-callbacks and test-dds-rogue:
+# they posix_spawn a program of the target (node 2, the rogue publisher),
+# which qemu-user cannot exec without binfmt_misc; nor test-dds-boot
+# (eight emulated Cyclone processes, for the cost: the mixed test's s390x
+# node joins a native one).
+dds_suites() {
+	local build=$1 qemu=$2 sr=$3 t shared status=0
+	shared=$(cd "$srcdir" && grep -rl --include='*.c' --include='*.cc' '^HARNESS_SHARED_SUITE(' tests |
+		sed 's/\.cc*$//' | sort)
+	for t in tests/backends/dds/test-dds $shared; do
+		if CROSS_QEMU="$qemu" CROSS_SYSROOT="$sr" CROSS_BUILD="$build" RFM_TEST_BACKEND=dds \
+			"$srcdir/tests/cross/qemu-run.sh" "$build/$t" >"$build/$t.dds.out" 2>&1; then
+			echo "PASS: $t (dds:, s390x)"
+		else
+			tail -n 30 "$build/$t.dds.out"
+			echo "FAIL: $t (dds:, s390x)"
+			status=1
+		fi
+	done
+	return $status
+}
+
 run_arch() {
-	local arch=$1 triplet multiarch qemu set sr build t why tests="" skipped=0
+	local arch=$1 triplet multiarch qemu set sr build t why tests="" skipped=0 dds=--without-dds
 	case $arch in
-	s390x) triplet=s390x-linux-gnu qemu=qemu-s390x set=$wide ;;
+	s390x) triplet=s390x-linux-gnu qemu=qemu-s390x set=$wide dds="--with-dds IDLC=$(command -v idlc)" ;;
 	arm64) triplet=aarch64-linux-gnu qemu=qemu-aarch64 set=$core ;;
 	armhf) triplet=arm-linux-gnueabihf qemu=qemu-arm set=$core ;;
 	i386) triplet=i686-linux-gnu qemu=qemu-i386 set=$core ;;
@@ -100,14 +140,18 @@ run_arch() {
 	sr=$(sysroot "$arch" | tail -n 1)
 	build=$cross/build-$arch
 	mkdir -p "$build"
-	if [ ! -e "$build/Makefile" ]; then
+	# .configured names the dds: choice, so a tree configured otherwise is redone.
+	if [ ! -e "$build/Makefile" ] || [ "$(cat "$build/.configured" 2>/dev/null)" != "$dds" ]; then
 		echo "== configure $arch ($triplet)"
+		rm -f "$build/.configured"
+		# shellcheck disable=SC2086 # $dds is words
 		(cd "$build" && PKG_CONFIG_LIBDIR="$sr/usr/lib/$multiarch/pkgconfig:$sr/usr/share/pkgconfig" \
 			PKG_CONFIG_SYSROOT_DIR="$sr" "$srcdir/configure" --quiet --host="$triplet" \
 			--with-sysroot="$sr" CC="$triplet-gcc --sysroot=$sr" \
-			CXX="$triplet-g++ --sysroot=$sr" --without-dds --disable-bindings-python \
+			CXX="$triplet-g++ --sysroot=$sr" $dds --disable-bindings-python \
 			--disable-bindings-tcl --enable-werror >configure.out 2>&1) ||
 			{ cat "$build/configure.out"; return 1; }
+		echo "$dds" >"$build/.configured"
 	fi
 	for t in $set; do
 		why=${skip[$t]:-}
@@ -129,15 +173,19 @@ run_arch() {
 		grep -E '^(PASS|FAIL|ERROR|SKIP|XPASS|XFAIL|# [A-Z]+:)' || true
 	grep -q '^# FAIL: *0$' "$build/tests-cross.log" && grep -q '^# ERROR: *0$' "$build/tests-cross.log" ||
 		{ echo "check-cross: $arch failed (see $build/tests-cross.log)"; return 1; }
-	# 32-bit beside 64-bit on one shm: network (a segment of the other byte
-	# order is refused by design, so not for s390x).
+	[ "$arch" = s390x ] && { dds_suites "$build" "$qemu" "$sr" || return 1; }
+	# The mixed-host tests (tests/cross/mixed-hosts.sh): 32-bit beside 64-bit
+	# on one shm: network; big-endian beside little-endian on one dds:
+	# network (a shm: segment of the other byte order is refused by design).
+	local backend
 	case $arch in
-	armhf | i386)
-		make -C "$build" --no-print-directory tests/cross/mixed-peer >/dev/null
-		"$srcdir/tests/cross/mixed-shm.sh" "$native" "$build" "$qemu" "$sr" "$arch" ||
-			{ echo "check-cross: mixed shm: test on $arch failed"; return 1; }
-		;;
+	armhf | i386) backend=shm ;;
+	s390x) backend=dds ;;
+	*) return 0 ;;
 	esac
+	make -C "$build" --no-print-directory tests/cross/mixed-peer >/dev/null
+	"$srcdir/tests/cross/mixed-hosts.sh" "$native" "$build" "$qemu" "$sr" "$arch" "$backend" ||
+		{ echo "check-cross: mixed $backend: test on $arch failed"; return 1; }
 }
 
 # The build machine's generator for the generated-header test, and the

@@ -4,6 +4,7 @@
  * broadcast, blocking wake-ups, a crashed receiver, shared node ids.
  * Children signal readiness through pipes and are reaped by PID.
  */
+#include <endian.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -73,7 +74,8 @@ static int order_receiver(struct ev_child_ctx *c)
 				EV_CHILD_CHECK(e->type == RFM_EVENT_INTR3, 9, "type %u", e->type);
 				EV_CHILD_CHECK(e->data == next_seq, 10, "seq %u, expected %u",
 					       e->data, next_seq);
-				EV_CHILD_CHECK(rfm_load32_acquire(base, SEQ_OFF) >= e->data, 11,
+				/* Little-endian in the window (wire order). */
+				EV_CHILD_CHECK(le32toh(rfm_load32_acquire(base, SEQ_OFF)) >= e->data, 11,
 					       "sequence word behind");
 				for (int w = 0; w < 4; w++)
 					EV_CHILD_CHECK(rfm_load32(base, DATA_OFF + 4 * w) >= e->data,
