@@ -58,7 +58,9 @@ bool rfm__dds_writer_identity(struct dds_node *d, dds_entity_t reader, dds_insta
 			return false; /* gone before we learnt it */
 		e = &d->writers[d->writers_next++ % RFM_DDS_WRITERS_MAX];
 		e->handle = h;
-		e->stream = reader == d->reader;
+		/* Not d->reader: a listener may run before that is stored. The
+		 * node topic was made before either reader. */
+		e->id.stream = dds_get_topic(reader) != d->node_topic;
 		e->id.participant = ep->participant_key;
 		note_partitions(ep->qos, &e->id);
 		dds_builtintopic_free_endpoint(ep);
@@ -80,7 +82,7 @@ bool rfm__dds_writer_cached(struct dds_node *d, dds_instance_handle_t h, struct 
 bool rfm__dds_stream_writer_of(const struct dds_node *d, const dds_guid_t *who)
 {
 	for (unsigned int i = 0; i < RFM_DDS_WRITERS_MAX; i++)
-		if (d->writers[i].handle && d->writers[i].stream &&
+		if (d->writers[i].handle && d->writers[i].id.stream &&
 		    rfm__dds_same_participant(&d->writers[i].id.participant, who))
 			return true;
 	return false;

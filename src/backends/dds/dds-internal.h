@@ -167,6 +167,7 @@ struct dds_snap_vector {
 #define RFM_DDS_PARTITION_MAX 127
 struct dds_writer_id {
 	dds_guid_t participant;	/* its DDS participant */
+	bool stream;		/* a writer of the stream topic (else of the node topic) */
 	uint32_t npartitions;	/* how many partitions its QoS names */
 	char partition[RFM_DDS_PARTITION_MAX + 1]; /* the first one ("": none) */
 };
@@ -174,7 +175,6 @@ struct dds_writer_id {
 #define RFM_DDS_WRITERS_MAX 128
 struct dds_writer_entry {
 	dds_instance_handle_t handle; /* 0: free */
-	bool stream;		/* a writer of our stream topic */
 	struct dds_writer_id id;
 };
 

@@ -196,14 +196,14 @@ bool rfm__dds_bound(struct rfm_node *node, dds_entity_t reader, unsigned int id,
 			p->confirmed = true;
 			return true;
 		}
-		/* A node opening again: its held claim is on its way. */
-		if (!p->alive && rfm__dds_rival_live(d, id) &&
-		    rfm__dds_same_participant(&d->rivals[id].participant, &w.participant))
-			return true;
 		/* Its claim may have arrived and not been taken yet. */
 		if (pass == 0 && d->node_reader > 0)
 			rfm__dds_presence_take(node, d->node_reader);
 	}
+	/* A node opening again: its held claim is on its way. */
+	if (!p->alive && rfm__dds_rival_live(d, id) &&
+	    rfm__dds_same_participant(&d->rivals[id].participant, &w.participant))
+		return true;
 	return false;
 }
 
@@ -215,7 +215,7 @@ void rfm__dds_writer_matched(struct rfm_node *node, dds_entity_t reader,
 
 	if (!lost) {
 		/* Learnt now, while Cyclone still knows it. */
-		if (rfm__dds_writer_identity(d, reader, pub, &w) && reader == d->reader)
+		if (rfm__dds_writer_identity(d, reader, pub, &w) && w.stream)
 			for (int id = 0; id < RFM_MAX_NODES; id++)
 				if (rfm__dds_same_participant(&d->peers[id].participant,
 							      &w.participant))

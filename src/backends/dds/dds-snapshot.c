@@ -69,9 +69,13 @@ void rfm__dds_snapshot_answer(struct rfm_node *node, const rfm_dds_Msg *req)
 	struct dds_node *d = node->priv;
 	struct dds_peer *p = &d->peers[req->writer];
 
-	/* Only a node that holds its id is answered, and what a requester
-	 * asked again replaces what it asked before. */
-	if (!p->alive) {
+	/*
+	 * Only a node whose held claim we took is answered (not only its
+	 * pending one: a joiner asks after it holds its id). Not "alive": a
+	 * node back from a partition may ask before its presence is back.
+	 * What a requester asked again replaces what it asked before.
+	 */
+	if (!rfm__dds_guid_known(&p->participant)) {
 		rfm__dds_refuse(d);
 		return;
 	}

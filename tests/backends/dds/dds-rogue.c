@@ -1,23 +1,39 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * A stranger on the DDS domain, built from src/backends/dds/dds-wire.idl
- * with idlc as anyone could: it publishes on a network's stream topic
- * with librfm's QoS, without being a node. The tests run it against real
+ * with idlc as anyone could: it publishes on a network's topics with
+ * librfm's QoS, without being a node. The tests run it against real
  * nodes and assert what the victims did with its samples.
  *
- *   dds-rogue DOMAIN NETWORK WRITER INC SEQ OFFSET TEXT
+ *   dds-rogue DOMAIN NETWORK stream KEY=VALUE...
+ *     one sample of the stream topic, or count= of them (seq, word + 1
+ *     each): writer= inc= seq= kind= (1 write, 2 event, 3 snapshot
+ *     request, 4 snapshot piece) to= type= word= offset= text=;
+ *     claim=ID first writes a held presence claim of ID (incarnation inc=)
+ *     from the same participant; listen=MS then reads the stream for MS
+ *     and prints "answers SAMPLES BYTES": the snapshot pieces sent to
+ *     node writer= (their data bytes).
+ *   dds-rogue DOMAIN NETWORK presence KEY=VALUE...
+ *     one sample of the node topic: id= inc= pending=0|1 size= pid=, or
+ *     dispose=1: dispose the instance (id, inc); stay=1: print "ready"
+ *     and keep the participant until SIGTERM.
  *
- * writes one WRITE sample "from" node WRITER (incarnation INC, sequence
- * SEQ) of TEXT at OFFSET, once a reader matches, and waits until every
- * reader acknowledged it. Exit 0, or 1 with the reason on stderr.
+ * Every sample is written once a reader matches, and the program waits
+ * until every reader acknowledged it. Exit 0, or 1 with the reason on
+ * stderr.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <dds/dds.h>
 
 #include "backends/dds/dds-wire.h"
+
+static int argc_;
+static char **argv_;
 
 static int fail(const char *what, dds_return_t rc)
 {
@@ -25,58 +41,192 @@ static int fail(const char *what, dds_return_t rc)
 	return 1;
 }
 
-int main(int argc, char **argv)
+/* The value of KEY= among the arguments after the action, or @def. */
+static const char *opt(const char *key, const char *def)
 {
-	if (argc != 8) {
-		fprintf(stderr, "usage: %s DOMAIN NETWORK WRITER INC SEQ OFFSET TEXT\n", argv[0]);
-		return 2;
-	}
-	const char *part = argv[2];
-	dds_entity_t pp = dds_create_participant((dds_domainid_t)atoi(argv[1]), NULL, NULL);
-	if (pp < 0)
-		return fail("participant", pp);
-	dds_entity_t topic = dds_create_topic(pp, &rfm_dds_Msg_desc, "rfm_stream", NULL, NULL);
-	if (topic < 0)
-		return fail("topic", topic);
+	size_t n = strlen(key);
+
+	for (int i = 4; i < argc_; i++)
+		if (!strncmp(argv_[i], key, n) && argv_[i][n] == '=')
+			return argv_[i] + n + 1;
+	return def;
+}
+
+static unsigned long long num(const char *key, unsigned long long def)
+{
+	const char *v = opt(key, NULL);
+
+	return v ? strtoull(v, NULL, 0) : def;
+}
+
+static dds_qos_t *base_qos(const char *part)
+{
 	dds_qos_t *q = dds_create_qos();
+
 	dds_qset_partition(q, 1, &part);
 	dds_qset_reliability(q, DDS_RELIABILITY_RELIABLE, DDS_SECS(10));
-	dds_qset_history(q, DDS_HISTORY_KEEP_ALL, 0);
-	dds_qset_durability(q, DDS_DURABILITY_VOLATILE);
-	dds_entity_t w = dds_create_writer(pp, topic, q, NULL);
-	dds_delete_qos(q);
-	if (w < 0)
-		return fail("writer", w);
+	return q;
+}
 
-	/* Wait for a victim's reader: a waitset on the match, with a deadline. */
+/* Wait (with a deadline) until a reader matches writer @w. */
+static int wait_match(dds_entity_t pp, dds_entity_t w)
+{
 	dds_entity_t ws = dds_create_waitset(pp);
-	dds_set_status_mask(w, DDS_PUBLICATION_MATCHED_STATUS);
-	dds_waitset_attach(ws, w, w);
 	dds_publication_matched_status_t st = { 0 };
 	dds_time_t end = dds_time() + DDS_SECS(20);
+
+	dds_set_status_mask(w, DDS_PUBLICATION_MATCHED_STATUS);
+	dds_waitset_attach(ws, w, w);
 	while (dds_get_publication_matched_status(w, &st) == 0 && st.current_count == 0 &&
 	       dds_time() < end)
 		dds_waitset_wait_until(ws, NULL, 0, end);
-	if (st.current_count == 0)
-		return fail("no node's reader matched", DDS_RETCODE_TIMEOUT);
+	dds_delete(ws);
+	return st.current_count == 0 ? fail("no node's reader matched", DDS_RETCODE_TIMEOUT) : 0;
+}
 
-	const char *text = argv[7];
-	rfm_dds_Msg m = {
-		.inc = (uint32_t)strtoul(argv[4], NULL, 0),
-		.seq = strtoull(argv[5], NULL, 0),
-		.kind = 1, /* DDS_KIND_WRITE */
-		.writer = (uint8_t)atoi(argv[3]),
-		.to = 0xffff,
-		.offset = strtoull(argv[6], NULL, 0),
-		.data = { ._maximum = (uint32_t)strlen(text), ._length = (uint32_t)strlen(text),
-			  ._buffer = (uint8_t *)text },
+static dds_entity_t node_writer(dds_entity_t pp, const char *part)
+{
+	dds_entity_t topic = dds_create_topic(pp, &rfm_dds_Node_desc, "rfm_node", NULL, NULL);
+	dds_qos_t *q = base_qos(part);
+
+	dds_qset_durability(q, DDS_DURABILITY_TRANSIENT_LOCAL);
+	dds_qset_history(q, DDS_HISTORY_KEEP_LAST, 1);
+	dds_entity_t w = topic < 0 ? topic : dds_create_writer(pp, topic, q, NULL);
+	dds_delete_qos(q);
+	return w;
+}
+
+static int presence(dds_entity_t pp, const char *part)
+{
+	dds_entity_t w = node_writer(pp, part);
+	char host[64] = "rogue";
+	rfm_dds_Node n = {
+		.id = (uint8_t)num("id", 9),
+		.inc = (uint32_t)num("inc", 1),
+		.pending = num("pending", 0) != 0,
+		.pid = (int32_t)num("pid", (unsigned long long)getpid()),
+		.size = num("size", 64 * 1024),
+		.host = host,
 	};
-	dds_return_t rc = dds_write(w, &m);
+	dds_return_t rc;
+
+	if (w < 0)
+		return fail("node writer", w);
+	if (wait_match(pp, w))
+		return 1;
+	rc = num("dispose", 0) ? dds_writedispose(w, &n) : dds_write(w, &n);
 	if (rc < 0)
-		return fail("write", rc);
+		return fail("presence", rc);
 	rc = dds_wait_for_acks(w, DDS_SECS(10));
 	if (rc < 0)
 		return fail("waiting for the readers' acks", rc);
-	dds_delete(pp);
+	if (num("stay", 0)) {
+		printf("ready\n");
+		fflush(stdout);
+		for (;;)
+			pause(); /* SIGTERM ends us */
+	}
 	return 0;
+}
+
+/* Read the stream for @ms: the snapshot pieces sent to node @to. */
+static void listen(dds_entity_t reader, unsigned int to, unsigned long long ms)
+{
+	unsigned long long samples = 0, bytes = 0;
+	dds_time_t end = dds_time() + DDS_MSECS((int64_t)ms);
+
+	while (dds_time() < end) {
+		void *s[16] = { NULL };
+		dds_sample_info_t info[16];
+		int n = dds_take(reader, s, info, 16, 16);
+
+		for (int i = 0; i < n; i++) {
+			const rfm_dds_Msg *m = s[i];
+
+			if (info[i].valid_data && m->kind == 4 && m->to == to) {
+				samples++;
+				bytes += m->data._length;
+			}
+		}
+		if (n > 0)
+			dds_return_loan(reader, s, n);
+		else
+			dds_sleepfor(DDS_MSECS(5));
+	}
+	printf("answers %llu %llu\n", samples, bytes);
+}
+
+static int stream(dds_entity_t pp, const char *part)
+{
+	if (opt("claim", NULL)) {
+		dds_entity_t nw = node_writer(pp, part);
+		char host[64] = "rogue";
+		rfm_dds_Node n = { .id = (uint8_t)num("claim", 9), .inc = (uint32_t)num("inc", 1),
+				   .pid = (int32_t)getpid(), .size = num("size", 64 * 1024),
+				   .host = host };
+
+		if (nw < 0 || wait_match(pp, nw) || dds_write(nw, &n) < 0 ||
+		    dds_wait_for_acks(nw, DDS_SECS(10)) < 0)
+			return fail("claiming", DDS_RETCODE_ERROR);
+	}
+	dds_entity_t topic = dds_create_topic(pp, &rfm_dds_Msg_desc, "rfm_stream", NULL, NULL);
+	if (topic < 0)
+		return fail("topic", topic);
+	dds_qos_t *q = base_qos(part);
+	dds_qset_history(q, DDS_HISTORY_KEEP_ALL, 0);
+	dds_qset_durability(q, DDS_DURABILITY_VOLATILE);
+	/* Our own reader (listen=) must not count as a node's. */
+	dds_qset_ignorelocal(q, DDS_IGNORELOCAL_PARTICIPANT);
+	dds_entity_t w = dds_create_writer(pp, topic, q, NULL);
+	dds_entity_t r = dds_create_reader(pp, topic, q, NULL);
+	dds_delete_qos(q);
+	if (w < 0 || r < 0)
+		return fail("writer", w < 0 ? w : r);
+	if (wait_match(pp, w))
+		return 1;
+
+	const char *text = opt("text", "");
+	rfm_dds_Msg m = {
+		.inc = (uint32_t)num("inc", 1),
+		.seq = num("seq", 1),
+		.kind = (uint8_t)num("kind", 1),
+		.writer = (uint8_t)num("writer", 9),
+		.to = (uint16_t)num("to", 0xffff),
+		.type = (uint32_t)num("type", 0),
+		.word = (uint32_t)num("word", 0),
+		.offset = num("offset", 0),
+		.data = { ._maximum = (uint32_t)strlen(text), ._length = (uint32_t)strlen(text),
+			  ._buffer = (uint8_t *)text },
+	};
+	for (unsigned long long i = 0, count = num("count", 1); i < count; i++) {
+		dds_return_t rc = dds_write(w, &m);
+
+		if (rc < 0)
+			return fail("write", rc);
+		m.seq++;
+		m.word++;
+	}
+	dds_return_t rc = dds_wait_for_acks(w, DDS_SECS(10));
+	if (rc < 0)
+		return fail("waiting for the readers' acks", rc);
+	if (opt("listen", NULL))
+		listen(r, m.writer, num("listen", 0));
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	argc_ = argc;
+	argv_ = argv;
+	if (argc < 4 || (strcmp(argv[3], "stream") && strcmp(argv[3], "presence"))) {
+		fprintf(stderr, "usage: %s DOMAIN NETWORK stream|presence KEY=VALUE...\n", argv[0]);
+		return 2;
+	}
+	signal(SIGTERM, SIG_DFL);
+	dds_entity_t pp = dds_create_participant((dds_domainid_t)atoi(argv[1]), NULL, NULL);
+	if (pp < 0)
+		return fail("participant", pp);
+	int ret = !strcmp(argv[3], "stream") ? stream(pp, argv[2]) : presence(pp, argv[2]);
+	dds_delete(pp);
+	return ret;
 }

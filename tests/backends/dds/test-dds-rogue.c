@@ -4,11 +4,19 @@
  * against real nodes: what the victims do with its samples. A sample
  * naming the receiver as its writer would write the receiver's own words
  * of its own copy; a sequence jump past any real gap would make every
- * real sample of that writer look old for good. Both are refused and
- * counted (rfm_event_stats' refused), and the stream goes on.
+ * real sample of that writer look old for good; samples and presence
+ * naming a node id bound to another participant would write, send events
+ * and make nodes up or down as that node; requests from a node that does
+ * not exist, or too many from one, would make a node send its window
+ * again and again; a pending claim that never follows would block an id.
+ * All are refused and counted (rfm_event_stats' refused), and the
+ * victims go on (docs/security.md).
  * Runs with RFM_TEST_BACKEND=dds (tests/backends/dds/run-dds-suites.sh).
  */
+#include <signal.h>
 #include <spawn.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -48,25 +56,113 @@ static void name_and_domain(rfm_node *node, char *name, size_t len, char *domain
 	snprintf(domain, dlen, "%.*s", (int)strcspn(d + 7, "&"), d + 7);
 }
 
-/* Run the rogue: one WRITE "from" @writer; returns once the readers have it. */
-static void rogue(rfm_node *victim, int writer, uint32_t inc, uint64_t seq, uint64_t off,
-		  const char *text)
+/*
+ * Start the rogue: ACTION and its KEY=VALUE arguments (NULL-terminated),
+ * its standard output on a pipe (*@fd) for the caller to read.
+ */
+static pid_t rogue_spawn(rfm_node *victim, int *fd, const char *action, va_list ap)
 {
-	char name[128], domain[16], w[8], i[16], s[24], o[24];
-	char *argv[] = { "tests/backends/dds/dds-rogue", domain, name, w, i, s, o,
-			 (char *)text, NULL };
+	char name[128], domain[16];
+	char *argv[32] = { "tests/backends/dds/dds-rogue", domain, name, (char *)action };
+	int n = 4, pipefd[2];
+	posix_spawn_file_actions_t fa;
 	pid_t pid;
-	int status;
 
 	name_and_domain(victim, name, sizeof(name), domain, sizeof(domain));
-	snprintf(w, sizeof(w), "%d", writer);
-	snprintf(i, sizeof(i), "%u", inc);
-	snprintf(s, sizeof(s), "%llu", (unsigned long long)seq);
-	snprintf(o, sizeof(o), "%llu", (unsigned long long)off);
-	assert_int_equal(posix_spawn(&pid, argv[0], NULL, NULL, argv, environ), 0);
+	for (const char *a; n < 31 && (a = va_arg(ap, const char *));)
+		argv[n++] = (char *)a;
+	argv[n] = NULL;
+	assert_int_equal(pipe(pipefd), 0);
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
+	posix_spawn_file_actions_addclose(&fa, pipefd[0]);
+	assert_int_equal(posix_spawn(&pid, argv[0], &fa, NULL, argv, environ), 0);
+	posix_spawn_file_actions_destroy(&fa);
+	close(pipefd[1]);
+	*fd = pipefd[0];
+	return pid;
+}
+
+/* Run the rogue to its end (it returns once every reader has its samples);
+ * what it printed into @out. */
+static void rogue_out(rfm_node *victim, char *out, size_t len, const char *action, ...)
+{
+	va_list ap;
+	int fd, status;
+	size_t got = 0;
+	ssize_t r;
+
+	va_start(ap, action);
+	pid_t pid = rogue_spawn(victim, &fd, action, ap);
+	va_end(ap);
+	while (got + 1 < len && (r = read(fd, out + got, len - 1 - got)) > 0)
+		got += (size_t)r;
+	out[got] = '\0';
+	close(fd);
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_true(WIFEXITED(status));
 	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+#define rogue(victim, ...) do { char out_[256]; rogue_out(victim, out_, sizeof(out_), __VA_ARGS__, NULL); } while (0)
+
+/* The rogue that stays, if any: stopped by the teardown when a case failed. */
+static pid_t staying;
+
+/* A rogue that stays (stay=1): started, its samples acknowledged ("ready"). */
+static pid_t rogue_stay(rfm_node *victim, const char *action, ...)
+{
+	va_list ap;
+	int fd;
+	char buf[16] = "";
+
+	va_start(ap, action);
+	pid_t pid = rogue_spawn(victim, &fd, action, ap);
+	va_end(ap);
+	assert_true(read(fd, buf, sizeof(buf) - 1) > 0);
+	close(fd);
+	staying = pid;
+	assert_memory_equal(buf, "ready", 5);
+	return pid;
+}
+
+static void rogue_stop(pid_t pid)
+{
+	int status;
+
+	staying = 0;
+	assert_int_equal(kill(pid, SIGTERM), 0);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+}
+
+static int teardown(void **state)
+{
+	if (staying > 0)
+		rogue_stop(staying);
+	return harness_fixture_teardown(state);
+}
+
+static const char *arg(char *buf, size_t len, const char *key, unsigned long long v)
+{
+	snprintf(buf, len, "%s=%llu", key, v);
+	return buf;
+}
+#define ARG(key, v) arg((char[48]){ 0 }, 48, key, (unsigned long long)(v))
+
+static uint32_t incarnation(rfm_node *node)
+{
+	struct rfm_node_info info = { .struct_size = sizeof(info) };
+
+	assert_rfm_ok(rfm_node_get_info(node, &info));
+	return info.incarnation;
+}
+
+static uint32_t attached(rfm_node *node)
+{
+	struct rfm_node_info info = { .struct_size = sizeof(info) };
+
+	assert_rfm_ok(rfm_node_get_info(node, &info));
+	return info.nodes_attached;
 }
 
 static uint64_t refused(rfm_node *node)
@@ -101,6 +197,20 @@ static bool reads(rfm_node *node, uint64_t off, const char *text)
 	}
 }
 
+/*
+ * @node's refused count once it reached @n (the rogue returns when the
+ * readers acknowledged its samples, which may be before the listener
+ * took them); exactly @n, or the guard passed.
+ */
+static uint64_t refused_reach(rfm_node *node, uint64_t n)
+{
+	uint64_t end = now_ms() + GUARD_MS, got;
+
+	while ((got = refused(node)) < n && now_ms() < end)
+		nanosleep(&(struct timespec){ 0, 2000000 }, NULL);
+	return got;
+}
+
 /* A sample naming node 1 as its writer, at node 1: refused, its own copy untouched. */
 static void a_sample_naming_the_receiver_is_refused(void **state)
 {
@@ -108,9 +218,10 @@ static void a_sample_naming_the_receiver_is_refused(void **state)
 	struct rfm_node_info info = { .struct_size = sizeof(info) };
 
 	assert_rfm_ok(rfm_node_get_info(a, &info));
-	rogue(a, 1, info.incarnation, 1, 0x200, "EVIL");
+	rogue(a, "stream", "writer=1", ARG("inc", info.incarnation), "seq=1", "offset=0x200",
+	      "text=EVIL");
 	/* The rogue returned once every reader acknowledged the sample. */
-	assert_int_equal(refused(a), 1);
+	assert_int_equal(refused_reach(a, 1), 1);
 	char buf[4];
 	assert_rfm_ok(rfm_mem_read(a, 0x200, buf, 4));
 	assert_memory_equal(buf, "\0\0\0\0", 4);
@@ -130,14 +241,182 @@ static void a_sequence_jump_past_the_bound_is_refused(void **state)
 	assert_rfm_ok(rfm_node_get_info(a, &info));
 	assert_rfm_ok(rfm_mem_write(a, 0x300, "ONE.", 4));
 	assert_true(reads(b, 0x300, "ONE."));
-	rogue(b, 1, info.incarnation, UINT64_C(1) << 62, 0x200, "EVIL");
-	assert_int_equal(refused(b), 1);
+	rogue(b, "stream", "writer=1", ARG("inc", info.incarnation), ARG("seq", UINT64_C(1) << 62),
+	      "offset=0x200", "text=EVIL");
+	assert_int_equal(refused_reach(b, 1), 1);
 	assert_rfm_ok(rfm_mem_write(a, 0x300, "TWO.", 4));
 	assert_true(reads(b, 0x300, "TWO."));
 	char buf[4];
 	assert_rfm_ok(rfm_mem_read(b, 0x200, buf, 4));
 	assert_memory_equal(buf, "\0\0\0\0", 4);
 	rfm_close(b);
+	rfm_close(a);
+}
+
+/* The first record @node takes: the real INTR1 from node 1 with @data. */
+static void next_is_real(rfm_node *node, uint32_t data)
+{
+	struct rfm_event ev;
+
+	assert_rfm_ok(rfm_event_wait(node, &ev, (int64_t)GUARD_MS * 1000000));
+	assert_int_equal(ev.type, RFM_EVENT_INTR1);
+	assert_int_equal(ev.sender, 1);
+	assert_int_equal(ev.data, data);
+}
+
+/*
+ * Writes as live node 1 from another participant, with node 1's own
+ * incarnation, a plausible sequence, as a write, a resync answer and a
+ * batchless event: refused at node 2, its copy untouched, no false LINK,
+ * and node 1's real stream goes on.
+ */
+static void samples_naming_another_participants_node_are_refused(void **state)
+{
+	rfm_node *a = open_node(state, 1), *b = open_node(state, 2);
+	uint32_t inc = incarnation(a);
+	char buf[4];
+
+	assert_rfm_ok(rfm_event_enable(b, RFM_EVENT_BIT(RFM_EVENT_INTR1) |
+					      RFM_EVENT_BIT(RFM_EVENT_LINK)));
+	assert_rfm_ok(rfm_mem_write(a, 0x300, "ONE.", 4));
+	assert_true(reads(b, 0x300, "ONE."));
+	rogue(b, "stream", "writer=1", ARG("inc", inc), "seq=1000", "offset=0x200", "text=EVIL");
+	rogue(b, "stream", "writer=1", ARG("inc", inc), "seq=1001", "kind=4", "type=3", "to=2",
+	      "offset=0x204", "text=BAD!");
+	rogue(b, "stream", "writer=1", ARG("inc", inc), "seq=1002", "kind=2", "to=2", "type=1",
+	      "word=666");
+	assert_true(rfm_event_send(a, 2, RFM_EVENT_INTR1, 42) >= 0);
+	next_is_real(b, 42);
+	assert_rfm_ok(rfm_mem_write(a, 0x300, "TWO.", 4));
+	assert_true(reads(b, 0x300, "TWO."));
+	assert_rfm_ok(rfm_mem_read(b, 0x200, buf, 4));
+	assert_memory_equal(buf, "\0\0\0\0", 4);
+	assert_rfm_ok(rfm_mem_read(b, 0x204, buf, 4));
+	assert_memory_equal(buf, "\0\0\0\0", 4);
+	assert_int_equal(refused_reach(b, 3), 3);
+	rfm_close(b);
+	rfm_close(a);
+}
+
+/* Another incarnation of live node 1, from another participant: no false LINK, no resync. */
+static void a_spoofed_incarnation_is_refused(void **state)
+{
+	rfm_node *a = open_node(state, 1), *b = open_node(state, 2);
+
+	assert_rfm_ok(rfm_event_enable(b, RFM_EVENT_BIT(RFM_EVENT_INTR1) |
+					      RFM_EVENT_BIT(RFM_EVENT_LINK)));
+	rogue(b, "stream", "writer=1", ARG("inc", incarnation(a) ^ 0x5a5a), "seq=300",
+	      "offset=0x200", "text=EVIL");
+	assert_true(rfm_event_send(a, 2, RFM_EVENT_INTR1, 7) >= 0);
+	next_is_real(b, 7);
+	assert_int_equal(refused_reach(b, 1), 1);
+	rfm_close(b);
+	rfm_close(a);
+}
+
+/* Events "from" node 7, which does not exist: never delivered. */
+static void events_from_a_node_that_does_not_exist_are_refused(void **state)
+{
+	rfm_node *a = open_node(state, 1), *b = open_node(state, 2);
+
+	assert_rfm_ok(rfm_event_enable(b, RFM_EVENT_BIT(RFM_EVENT_INTR1)));
+	rogue(b, "stream", "writer=7", "inc=77", "seq=1", "kind=2", "to=65535", "type=1",
+	      "word=666", "count=5");
+	assert_true(rfm_event_send(a, 2, RFM_EVENT_INTR1, 9) >= 0);
+	next_is_real(b, 9);
+	assert_int_equal(refused_reach(b, 5), 5);
+	rfm_close(b);
+	rfm_close(a);
+}
+
+/*
+ * Presence forged from another participant: a dispose of live node 1's
+ * claim, a claim of node 1 with another window size, a claim of node 9
+ * by a participant without a stream writer. Node 2 still sees node 1
+ * attached and takes its writes, and never sees a node 9.
+ */
+static void forged_presence_is_refused(void **state)
+{
+	rfm_node *a = open_node(state, 1), *b = open_node(state, 2);
+	uint32_t inc = incarnation(a);
+
+	assert_int_equal(attached(b), 2);
+	rogue(b, "presence", "id=1", ARG("inc", inc), "dispose=1");
+	rogue(b, "presence", "id=1", ARG("inc", inc), "size=8192");
+	rogue(b, "presence", "id=9", "inc=99");
+	assert_int_equal(attached(b), 2);
+	assert_rfm_ok(rfm_mem_write(a, 0x300, "LIVE", 4));
+	assert_true(reads(b, 0x300, "LIVE"));
+	assert_int_equal(refused_reach(b, 2), 2);
+	rfm_close(b);
+	rfm_close(a);
+}
+
+/* 40 snapshot requests "from" node 9, which does not exist: none answered. */
+static void requests_from_a_node_that_does_not_exist_are_not_answered(void **state)
+{
+	rfm_node *a = open_node(state, 1);
+	char out[64];
+	unsigned long long samples = 1, bytes = 1;
+
+	rogue_out(a, out, sizeof(out), "stream", "writer=9", "inc=99", "seq=1", "kind=3", "to=1",
+		  "type=0", "word=1", "count=40", "listen=1000", NULL);
+	assert_int_equal(sscanf(out, "answers %llu %llu", &samples, &bytes), 2);
+	assert_int_equal(bytes, 0);
+	assert_int_equal(refused_reach(a, 40), 40);
+	rfm_close(a);
+}
+
+/*
+ * 40 requests from node 9, claimed by the asker's own participant: one
+ * copy of the window at most (a copy per requester per second, one
+ * request pending per requester), not 40.
+ */
+static void requests_are_rate_limited_per_requester(void **state)
+{
+	rfm_node *a = open_node(state, 1);
+	char out[64];
+	unsigned long long samples = 0, bytes = 0;
+
+	rogue_out(a, out, sizeof(out), "stream", "claim=9", "writer=9", "inc=99", "seq=1",
+		  "kind=3", "to=1", "type=0", "word=1", "count=40", "listen=1000", NULL);
+	assert_int_equal(sscanf(out, "answers %llu %llu", &samples, &bytes), 2);
+	assert_true(bytes <= WINDOW + sizeof(uint32_t) * 256 * 3);
+	rfm_close(a);
+}
+
+/* Node @id's URI with a discovery wait of @join ms (the harness's is 50). */
+static const char *uri_with_join(void **state, int id, unsigned int join, char *buf, size_t len)
+{
+	const char *uri = harness_node_uri(*state, id), *j = strstr(uri, "join=");
+
+	assert_non_null(j);
+	snprintf(buf, len, "%.*sjoin=%u%s", (int)(j - uri), uri, join, j + strcspn(j, "&"));
+	return buf;
+}
+
+/*
+ * A pending claim of node 5 that never follows with a node, from a
+ * participant that stays: node 5 opens once the claim expired (2 * join +
+ * 1 s), while the stranger is still there. A join of 1 s lets the opener
+ * see the claim each time, whatever the load.
+ */
+static void a_claim_that_never_follows_expires(void **state)
+{
+	rfm_node *a = open_node(state, 1), *five = NULL;
+	pid_t pid = rogue_stay(a, "presence", "id=5", "inc=1", "pending=1", "stay=1");
+	char uri[512];
+	uint64_t end;
+	int ret;
+
+	uri_with_join(state, 5, 1000, uri, sizeof(uri));
+	assert_rfm_code(rfm_open(uri, &five), RFM_EINUSE);
+	end = now_ms() + 2 * GUARD_MS;
+	while ((ret = rfm_open(uri, &five)) == RFM_EINUSE && now_ms() < end)
+		;
+	assert_rfm_ok(ret);
+	rfm_close(five);
+	rogue_stop(pid);
 	rfm_close(a);
 }
 
@@ -148,6 +427,20 @@ int main(void)
 						harness_fixture_teardown),
 		cmocka_unit_test_setup_teardown(a_sequence_jump_past_the_bound_is_refused, setup,
 						harness_fixture_teardown),
+		cmocka_unit_test_setup_teardown(samples_naming_another_participants_node_are_refused,
+						setup, harness_fixture_teardown),
+		cmocka_unit_test_setup_teardown(a_spoofed_incarnation_is_refused, setup,
+						harness_fixture_teardown),
+		cmocka_unit_test_setup_teardown(events_from_a_node_that_does_not_exist_are_refused,
+						setup, harness_fixture_teardown),
+		cmocka_unit_test_setup_teardown(forged_presence_is_refused, setup,
+						harness_fixture_teardown),
+		cmocka_unit_test_setup_teardown(
+			requests_from_a_node_that_does_not_exist_are_not_answered, setup,
+			harness_fixture_teardown),
+		cmocka_unit_test_setup_teardown(requests_are_rate_limited_per_requester, setup,
+						harness_fixture_teardown),
+		cmocka_unit_test_setup_teardown(a_claim_that_never_follows_expires, setup, teardown),
 	};
 
 	harness_init();
