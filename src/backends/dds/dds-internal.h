@@ -31,7 +31,8 @@
  *   dds-snapshot.c  the joiner's side: held samples, the pieces, the install,
  *                   requests noted for the handle's thread
  *   dds-presence.c  presence samples (node ids, liveliness, the peers'
- *                   facts) and the core's questions about nodes
+ *                   facts), which participant each node id is bound to,
+ *                   and the core's questions about nodes
  *   dds-receive.c   the dispatcher: Cyclone's listeners (both readers, the
  *                   matches), rfm__dds_apply per kind, a BATCH's pieces, the
  *                   held samples applied once joined
