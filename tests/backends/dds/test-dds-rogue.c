@@ -110,7 +110,7 @@ static void rogue_out(rfm_node *victim, char *out, size_t len, const char *actio
 static pid_t staying;
 
 /* A rogue that stays (stay=1): started, its samples acknowledged ("ready"). */
-static pid_t rogue_stay(rfm_node *victim, const char *action, ...)
+static pid_t rogue_stay_(rfm_node *victim, const char *action, ...)
 {
 	va_list ap;
 	int fd;
@@ -125,6 +125,8 @@ static pid_t rogue_stay(rfm_node *victim, const char *action, ...)
 	assert_memory_equal(buf, "ready", 5);
 	return pid;
 }
+
+#define rogue_stay(victim, ...) rogue_stay_(victim, __VA_ARGS__, NULL)
 
 static void rogue_stop(pid_t pid)
 {
