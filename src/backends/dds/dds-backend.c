@@ -234,9 +234,14 @@ static int open_entities(struct rfm_node *node, const struct rfm_uri *uri)
 		return rfm__dds_fail(uri, e, "joining the DDS domain");
 	d->participant = e;
 	ret = rfm__dds_start_thread(node);
+	if (!ret)
+		ret = create_entities(node, uri);
 	if (ret)
 		return ret;
-	return create_entities(node, uri);
+	pthread_mutex_lock(&d->lock); /* the stream's listener may take presence now */
+	d->presence_reader = d->node_reader;
+	pthread_mutex_unlock(&d->lock);
+	return 0;
 }
 
 static uint32_t new_incarnation(void)

@@ -44,8 +44,8 @@ static void note_partitions(const dds_qos_t *qos, struct dds_writer_id *id)
 	dds_free(ps);
 }
 
-bool rfm__dds_writer_identity(struct dds_node *d, dds_entity_t reader, dds_instance_handle_t h,
-			      struct dds_writer_id *out)
+bool rfm__dds_writer_identity(struct dds_node *d, dds_entity_t reader, bool stream,
+			      dds_instance_handle_t h, struct dds_writer_id *out)
 {
 	struct dds_writer_entry *e = h ? cached(d, h) : NULL;
 
@@ -58,9 +58,7 @@ bool rfm__dds_writer_identity(struct dds_node *d, dds_entity_t reader, dds_insta
 			return false; /* gone before we learnt it */
 		e = &d->writers[d->writers_next++ % RFM_DDS_WRITERS_MAX];
 		e->handle = h;
-		/* Not d->reader: a listener may run before that is stored. The
-		 * node topic was made before either reader. */
-		e->id.stream = dds_get_topic(reader) != d->node_topic;
+		e->id.stream = stream;
 		e->id.participant = ep->participant_key;
 		note_partitions(ep->qos, &e->id);
 		dds_builtintopic_free_endpoint(ep);

@@ -224,6 +224,9 @@ struct dds_node {
 
 	dds_entity_t participant, topic, reader, writer;
 	dds_entity_t node_topic, node_reader, node_writer;
+	/* node_reader, stored under lock once made: for the stream's listener,
+	 * which may run while node_reader is being stored. */
+	dds_entity_t presence_reader;
 	/* The handle's thread (dds-thread.c) sleeps on thread_futex; bump it
 	 * to give it work. thread_stop is atomic (it looks without a lock). */
 	pthread_t thread;
@@ -329,12 +332,14 @@ uint32_t rfm__dds_nonce(void);
  * The identity of the writer behind publication handle @h of @reader (a
  * SampleInfo's publication_handle, a match status's last one): its
  * participant and partitions, from the cache or from Cyclone (learnt
- * then). False: not known (the writer is gone and was never seen).
+ * then). @stream: @reader is the stream reader (not d->reader: a
+ * listener may run before that is stored). False: not known (the writer
+ * is gone and was never seen).
  * This is the lookup for binding other facts (certificates, partitions)
  * to a writer.
  */
-bool rfm__dds_writer_identity(struct dds_node *d, dds_entity_t reader, dds_instance_handle_t h,
-			      struct dds_writer_id *out);
+bool rfm__dds_writer_identity(struct dds_node *d, dds_entity_t reader, bool stream,
+			      dds_instance_handle_t h, struct dds_writer_id *out);
 /* The same from the cache only (a writer that is gone). */
 bool rfm__dds_writer_cached(struct dds_node *d, dds_instance_handle_t h, struct dds_writer_id *out);
 /* Is a stream writer of participant @who known? */
@@ -401,8 +406,8 @@ void rfm__dds_presence_take(struct rfm_node *node, dds_entity_t reader);
 /* May a stream sample from writer @pub of @reader name node id @id? */
 bool rfm__dds_bound(struct rfm_node *node, dds_entity_t reader, unsigned int id,
 		    dds_instance_handle_t pub);
-/* A writer of @reader matched (@lost false) or went away (true). */
-void rfm__dds_writer_matched(struct rfm_node *node, dds_entity_t reader,
+/* A writer of @reader (the stream's: @stream) matched (@lost false) or went away. */
+void rfm__dds_writer_matched(struct rfm_node *node, dds_entity_t reader, bool stream,
 			     dds_instance_handle_t pub, bool lost);
 /* Is node @id up: presence held and confirmed by its stream writer? */
 bool rfm__dds_peer_up(struct dds_node *d, unsigned int id);

@@ -117,7 +117,7 @@ static void take_one(struct rfm_node *node, dds_entity_t reader, const rfm_dds_N
 	struct dds_node *d = node->priv;
 	struct dds_peer *p = &d->peers[s->id];
 	struct dds_writer_id w;
-	bool known = rfm__dds_writer_identity(d, reader, info->publication_handle, &w);
+	bool known = rfm__dds_writer_identity(d, reader, false, info->publication_handle, &w);
 
 	if (info->valid_data) {
 		if (s->inc == d->inc)
@@ -187,7 +187,7 @@ bool rfm__dds_bound(struct rfm_node *node, dds_entity_t reader, unsigned int id,
 
 	if (pub && p->stream_writer == pub)
 		return true;
-	if (!rfm__dds_writer_identity(d, reader, pub, &w))
+	if (!rfm__dds_writer_identity(d, reader, true, pub, &w))
 		return false; /* gone before it was ever seen: not known to be anyone's */
 	for (int pass = 0; pass < 2; pass++) {
 		if (rfm__dds_guid_known(&p->participant) &&
@@ -197,8 +197,8 @@ bool rfm__dds_bound(struct rfm_node *node, dds_entity_t reader, unsigned int id,
 			return true;
 		}
 		/* Its claim may have arrived and not been taken yet. */
-		if (pass == 0 && d->node_reader > 0)
-			rfm__dds_presence_take(node, d->node_reader);
+		if (pass == 0 && d->presence_reader > 0)
+			rfm__dds_presence_take(node, d->presence_reader);
 	}
 	/* A node opening again: its held claim is on its way. */
 	if (!p->alive && rfm__dds_rival_live(d, id) &&
@@ -207,7 +207,7 @@ bool rfm__dds_bound(struct rfm_node *node, dds_entity_t reader, unsigned int id,
 	return false;
 }
 
-void rfm__dds_writer_matched(struct rfm_node *node, dds_entity_t reader,
+void rfm__dds_writer_matched(struct rfm_node *node, dds_entity_t reader, bool stream,
 			     dds_instance_handle_t pub, bool lost)
 {
 	struct dds_node *d = node->priv;
@@ -215,7 +215,7 @@ void rfm__dds_writer_matched(struct rfm_node *node, dds_entity_t reader,
 
 	if (!lost) {
 		/* Learnt now, while Cyclone still knows it. */
-		if (rfm__dds_writer_identity(d, reader, pub, &w) && w.stream)
+		if (rfm__dds_writer_identity(d, reader, stream, pub, &w) && stream)
 			for (int id = 0; id < RFM_MAX_NODES; id++)
 				if (rfm__dds_same_participant(&d->peers[id].participant,
 							      &w.participant))

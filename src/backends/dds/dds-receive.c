@@ -288,22 +288,28 @@ static void take_presence(dds_entity_t reader, void *arg)
  * (dds-join.c's wait_matched). A writer matched is learnt while Cyclone
  * still knows it (dds-identity.c); one lost takes its node down.
  */
-static void matched(struct rfm_node *node, dds_entity_t reader, dds_instance_handle_t pub,
-		    int32_t change)
+static void matched(struct rfm_node *node, dds_entity_t reader, bool stream,
+		    dds_instance_handle_t pub, int32_t change)
 {
 	struct dds_node *d = __atomic_load_n(&node->priv, __ATOMIC_ACQUIRE);
 
 	pthread_mutex_lock(&d->lock);
 	if (reader && pub && change)
-		rfm__dds_writer_matched(node, reader, pub, change < 0);
+		rfm__dds_writer_matched(node, reader, stream, pub, change < 0);
 	pthread_cond_broadcast(&d->cond);
 	pthread_mutex_unlock(&d->lock);
 }
 
-static void reader_matched(dds_entity_t reader, const dds_subscription_matched_status_t st,
+static void stream_matched(dds_entity_t reader, const dds_subscription_matched_status_t st,
 			   void *arg)
 {
-	matched(arg, reader, st.last_publication_handle, st.current_count_change);
+	matched(arg, reader, true, st.last_publication_handle, st.current_count_change);
+}
+
+static void presence_matched(dds_entity_t reader, const dds_subscription_matched_status_t st,
+			     void *arg)
+{
+	matched(arg, reader, false, st.last_publication_handle, st.current_count_change);
 }
 
 static void writer_matched(dds_entity_t writer, const dds_publication_matched_status_t st,
@@ -311,7 +317,7 @@ static void writer_matched(dds_entity_t writer, const dds_publication_matched_st
 {
 	(void)writer;
 	(void)st;
-	matched(arg, 0, 0, 0);
+	matched(arg, 0, false, 0, 0);
 }
 
 dds_listener_t *rfm__dds_listener(struct rfm_node *node, bool stream)
@@ -321,7 +327,7 @@ dds_listener_t *rfm__dds_listener(struct rfm_node *node, bool stream)
 	if (l)
 		dds_lset_data_available(l, stream ? take_stream : take_presence);
 	if (l)
-		dds_lset_subscription_matched(l, reader_matched);
+		dds_lset_subscription_matched(l, stream ? stream_matched : presence_matched);
 	return l;
 }
 
