@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu-clock.h"
 #include "backends/dds/dds-internal.h"
 
 /*
@@ -66,13 +67,19 @@ static void send_resyncs(struct dds_node *d)
 	for (int w = 0; w < RFM_MAX_NODES; w++) {
 		bool want;
 
+		uint32_t nonce;
+
 		pthread_mutex_lock(&d->lock);
 		want = d->resync_want[w];
 		d->resync_want[w] = false;
 		pthread_mutex_unlock(&d->lock);
 		if (!want)
 			continue;
-		rfm_dds_Msg req = { .kind = DDS_KIND_SNAP_REQ, .to = (uint16_t)w,
+		nonce = rfm__dds_nonce();
+		pthread_mutex_lock(&d->lock);
+		d->resync_nonce[w] = nonce; /* its answers carry it */
+		pthread_mutex_unlock(&d->lock);
+		rfm_dds_Msg req = { .kind = DDS_KIND_SNAP_REQ, .to = (uint16_t)w, .word = nonce,
 				    .type = DDS_REQ_OWN };
 		if (rfm__dds_send(d, &req) == 0)
 			__atomic_fetch_add(&d->resyncs, 1, __ATOMIC_RELAXED);
@@ -144,6 +151,8 @@ void rfm__dds_snapshot_answer_pending(struct rfm_node *node)
 		to = d->snap_req[0].to;
 		nonce = d->snap_req[0].nonce;
 		kind = d->snap_req[0].kind;
+		if (kind == DDS_REQ_COPY)
+			d->peers[to].copy_ns = rfm__now_ns(); /* rate limit */
 		__atomic_store_n(&d->snap_pending, d->snap_pending - 1, __ATOMIC_RELAXED);
 		memmove(&d->snap_req[0], &d->snap_req[1], d->snap_pending * sizeof(d->snap_req[0]));
 		pthread_mutex_unlock(&d->lock);

@@ -403,7 +403,7 @@ static void dds_get_info(const struct rfm_node *node, struct rfm_node_info *info
 
 	pthread_mutex_lock(&d->lock);
 	for (int id = 0; id < RFM_MAX_NODES; id++)
-		if (id != d->id && d->peers[id].alive)
+		if (id != d->id && rfm__dds_peer_up(d, id))
 			n++;
 	pthread_mutex_unlock(&d->lock);
 	info->nodes_attached = n;

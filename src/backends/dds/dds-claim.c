@@ -80,7 +80,7 @@ static int claim_lost_locked(const struct dds_node *d, const struct rfm_uri *uri
 	if (p->alive)
 		return rfm__error(RFM_EINUSE, "%s: node id %d is in use by pid %d on host %s",
 				  uri->text, d->id, (int)p->pid, p->host);
-	if (r->inc && r->inc < d->inc)
+	if (rfm__dds_rival_live(d, (unsigned int)d->id) && r->inc < d->inc)
 		return rfm__error(RFM_EINUSE,
 				  "%s: node id %d is in use by pid %d on host %s, which claimed "
 				  "it at the same time and keeps it",
@@ -104,7 +104,7 @@ static int claim_free_id_locked(struct rfm_node *node, const struct rfm_uri *uri
 		int id = 0;
 
 		while (id < RFM_MAX_NODES &&
-		       (tried[id] || d->peers[id].alive || d->rivals[id].inc))
+		       (tried[id] || d->peers[id].alive || rfm__dds_rival_live(d, (unsigned int)id)))
 			id++;
 		if (id == RFM_MAX_NODES) {
 			d->id = -1;

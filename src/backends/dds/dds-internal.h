@@ -14,8 +14,10 @@
  *
  *  dds-sample.c     one sample to Cyclone (rfm__dds_write), one piece into
  *                   our copy (rfm__dds_store), a copy of a sample for a list,
- *                   the event queue push, the refused counter, the
+ *                   the event queue push, the refused counter, nonces, the
  *                   thread-local modes, the wake of the handle's thread
+ *  dds-identity.c   who wrote a sample: participant and partition per
+ *                   publication handle, cached
  *  send side
  *   dds-backlog.c   pub_lock for a sender (rfm__dds_lock_to_send); numbering
  *                   a sample and handing it to Cyclone or, callbacks=receive,
@@ -161,6 +163,21 @@ struct dds_snap_vector {
 	uint64_t seq[RFM_MAX_NODES];
 };
 
+/* The writer of a sample (dds-identity.c). */
+#define RFM_DDS_PARTITION_MAX 127
+struct dds_writer_id {
+	dds_guid_t participant;	/* its DDS participant */
+	uint32_t npartitions;	/* how many partitions its QoS names */
+	char partition[RFM_DDS_PARTITION_MAX + 1]; /* the first one ("": none) */
+};
+/* Writers remembered: two per node, and room for strangers. */
+#define RFM_DDS_WRITERS_MAX 128
+struct dds_writer_entry {
+	dds_instance_handle_t handle; /* 0: free */
+	bool stream;		/* a writer of our stream topic */
+	struct dds_writer_id id;
+};
+
 /* A node as this handle knows it (presence, stream). */
 struct dds_peer {
 	bool alive;		/* its presence instance is alive (liveliness) */
@@ -168,8 +185,18 @@ struct dds_peer {
 	int32_t pid;
 	uint64_t size;
 	char host[64];
-	/* The DDS participant its presence came from (zero: not known). */
+	/*
+	 * The DDS participant its held claim came from (zero: not known): the
+	 * id is bound to it, and only its samples name this id. Kept when the
+	 * node goes down, until another participant holds the id.
+	 */
 	dds_guid_t participant;
+	/* The stream writer last seen bound to it: the fast path of the check. */
+	dds_instance_handle_t stream_writer;
+	/* A stream writer of its participant matched ours: a node, not only
+	 * a presence sample (dds-presence.c). */
+	bool confirmed;
+	uint64_t copy_ns;	/* when we last answered it a whole copy (rate limit) */
 	bool other_size;	/* its window size is not ours: its records are ignored */
 	/* Its stream as applied here. */
 	uint32_t stream_inc;
@@ -240,10 +267,15 @@ struct dds_node {
 		uint32_t inc;	/* 0: none */
 		int32_t pid;
 		char host[64];
+		dds_guid_t participant;
+		int64_t stamp;	/* its source timestamp (ns since 1970): it expires */
 	} rivals[RFM_MAX_NODES];
 	uint64_t gaps;		/* records missed, all writers (counted) */
 	uint64_t mismatched;	/* samples from a node with another window size */
 	uint64_t refused;	/* samples refused as forged (atomic: read without the lock) */
+	/* Writers' identities (dds-identity.c), under lock. */
+	struct dds_writer_entry writers[RFM_DDS_WRITERS_MAX];
+	uint32_t writers_next;
 
 	/* Joining: the snapshot we asked for. */
 	bool joined;		/* the window is a copy of the network's */
@@ -260,6 +292,7 @@ struct dds_node {
 	 * we lost records of, to ask for theirs (the thread asks). */
 	uint64_t *own;
 	bool resync_want[RFM_MAX_NODES];
+	uint32_t resync_nonce[RFM_MAX_NODES]; /* of the resync asked (0: none) */
 	bool resync_pending;
 	uint64_t resyncs;	/* resync requests sent */
 };
@@ -286,6 +319,29 @@ void rfm__dds_refuse(struct dds_node *d);
 uint64_t rfm__dds_refused(struct rfm_node *node);
 /* A Cyclone failure @rc while doing @what, as RFM_EIO naming the URI. */
 int rfm__dds_fail(const struct rfm_uri *uri, dds_return_t rc, const char *what);
+
+/* A random 32-bit nonce (getrandom(2)), never 0. */
+uint32_t rfm__dds_nonce(void);
+
+/* dds-identity.c (the lock is held) */
+/*
+ * The identity of the writer behind publication handle @h of @reader (a
+ * SampleInfo's publication_handle, a match status's last one): its
+ * participant and partitions, from the cache or from Cyclone (learnt
+ * then). False: not known (the writer is gone and was never seen).
+ * This is the lookup for binding other facts (certificates, partitions)
+ * to a writer.
+ */
+bool rfm__dds_writer_identity(struct dds_node *d, dds_entity_t reader, dds_instance_handle_t h,
+			      struct dds_writer_id *out);
+/* The same from the cache only (a writer that is gone). */
+bool rfm__dds_writer_cached(struct dds_node *d, dds_instance_handle_t h, struct dds_writer_id *out);
+/* Is a stream writer of participant @who known? */
+bool rfm__dds_stream_writer_of(const struct dds_node *d, const dds_guid_t *who);
+bool rfm__dds_same_participant(const dds_guid_t *a, const dds_guid_t *b);
+bool rfm__dds_guid_known(const dds_guid_t *g);
+/* Does @e (a stream writer or reader of ours) match an endpoint of participant @who? */
+bool rfm__dds_matches(dds_entity_t e, bool writer, const dds_guid_t *who);
 
 /* dds-backlog.c */
 /* pub_lock, for a thread about to send: waits while the backlog is full
@@ -338,9 +394,19 @@ void rfm__dds_hold(struct dds_node *d, const rfm_dds_Msg *m);
 void rfm__dds_hold_seq(struct dds_node *d, const rfm_dds_Msg *m);
 void rfm__dds_held_free(struct dds_node *d);
 
-/* dds-presence.c */
-/* Take presence samples: liveliness changes of peers (the lock is held). */
+/* dds-presence.c (the lock is held but for the node_ functions) */
+/* Take presence samples: liveliness changes of peers. */
 void rfm__dds_presence_take(struct rfm_node *node, dds_entity_t reader);
+/* May a stream sample from writer @pub of @reader name node id @id? */
+bool rfm__dds_bound(struct rfm_node *node, dds_entity_t reader, unsigned int id,
+		    dds_instance_handle_t pub);
+/* A writer of @reader matched (@lost false) or went away (true). */
+void rfm__dds_writer_matched(struct rfm_node *node, dds_entity_t reader,
+			     dds_instance_handle_t pub, bool lost);
+/* Is node @id up: presence held and confirmed by its stream writer? */
+bool rfm__dds_peer_up(struct dds_node *d, unsigned int id);
+/* A pending claim of @id that still counts (not expired). */
+bool rfm__dds_rival_live(const struct dds_node *d, unsigned int id);
 int rfm__dds_node_facts(struct rfm_node *node, unsigned int id, struct rfm_node_facts *facts);
 bool rfm__dds_node_alive(struct rfm_node *node, unsigned int id, uint32_t incarnation);
 bool rfm__dds_node_attached(struct rfm_node *node, unsigned int id);

@@ -56,27 +56,6 @@ static int next_peer(const struct dds_node *d, const bool *busy, const uint8_t *
 	return best;
 }
 
-/* Does @e (our stream writer or reader) match an endpoint of participant @who? */
-static bool matches(dds_entity_t e, bool writer, const dds_guid_t *who)
-{
-	dds_instance_handle_t h[2 * RFM_MAX_NODES];
-	dds_return_t n = writer ? dds_get_matched_subscriptions(e, h, RFM_ARRAY_SIZE(h))
-				: dds_get_matched_publications(e, h, RFM_ARRAY_SIZE(h));
-	bool found = false;
-
-	for (dds_return_t i = 0; i < n && i < (dds_return_t)RFM_ARRAY_SIZE(h) && !found; i++) {
-		dds_builtintopic_endpoint_t *ep = writer
-			? dds_get_matched_subscription_data(e, h[i])
-			: dds_get_matched_publication_data(e, h[i]);
-
-		if (ep) {
-			found = !memcmp(&ep->participant_key, who, sizeof(*who));
-			dds_builtintopic_free_endpoint(ep);
-		}
-	}
-	return found;
-}
-
 /*
  * Under d->lock: wait until @peer's stream reader and writer match ours,
  * at most until @until. Its presence can arrive before its stream
@@ -86,15 +65,14 @@ static bool matches(dds_entity_t e, bool writer, const dds_guid_t *who)
  */
 static bool wait_matched(struct dds_node *d, int peer, const struct timespec *until)
 {
-	static const dds_guid_t unknown;
-
 	for (;;) {
 		dds_guid_t who = d->peers[peer].participant;
 
-		if (!memcmp(&who, &unknown, sizeof(who)))
+		if (!rfm__dds_guid_known(&who))
 			return true; /* not known: ask at once, as before */
 		pthread_mutex_unlock(&d->lock);
-		bool both = matches(d->writer, true, &who) && matches(d->reader, false, &who);
+		bool both = rfm__dds_matches(d->writer, true, &who) &&
+			    rfm__dds_matches(d->reader, false, &who);
 		pthread_mutex_lock(&d->lock);
 		if (both || !d->peers[peer].alive)
 			return both;
@@ -115,7 +93,7 @@ static int ask(struct rfm_node *node, int peer, uint32_t wait_ms, bool *timed_ou
 	until.tv_nsec = (long)(ns % 1000000000u);
 	*timed_out = false;
 	d->snap_from = peer;
-	d->snap_nonce++;
+	d->snap_nonce = rfm__dds_nonce(); /* a stranger cannot guess it */
 	d->snap_header = false;
 	d->snap_busy = false;
 	if (!wait_matched(d, peer, &until)) {

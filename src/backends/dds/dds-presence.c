@@ -21,15 +21,39 @@
 
 #include "backends/dds/dds-internal.h"
 
+/*
+ * A pending claim counts for 2 * join + 1 s after it was written (its
+ * source timestamp): a real claimer holds or drops its claim within its
+ * own join wait, so one older than that was left by a participant that
+ * never follows with a node. Nodes of one network use like join waits
+ * (docs/security.md says what a much longer one risks).
+ */
+static int64_t pending_max_ns(const struct dds_node *d)
+{
+	return ((int64_t)d->join_ms * 2 + 1000) * 1000000;
+}
+
+bool rfm__dds_rival_live(const struct dds_node *d, unsigned int id)
+{
+	const struct dds_rival *r = &d->rivals[id];
+	int64_t age = dds_time() - r->stamp;
+
+	return r->inc && age < pending_max_ns(d) && age > -pending_max_ns(d);
+}
+
 /* A pending claim from elsewhere: the lowest incarnation per id is kept. */
-static void note_rival(struct dds_node *d, const rfm_dds_Node *s, bool alive)
+static void note_rival(struct dds_node *d, const rfm_dds_Node *s, const dds_sample_info_t *info,
+		       const struct dds_writer_id *w)
 {
 	struct dds_rival *r = &d->rivals[s->id];
 
-	if (!alive || (r->inc && r->inc <= s->inc))
+	if (info->instance_state != DDS_IST_ALIVE ||
+	    (rfm__dds_rival_live(d, s->id) && r->inc <= s->inc))
 		return;
 	r->inc = s->inc;
 	r->pid = s->pid;
+	r->participant = w->participant;
+	r->stamp = info->source_timestamp;
 	snprintf(r->host, sizeof(r->host), "%s", s->host ? s->host : "");
 }
 
@@ -40,18 +64,93 @@ static void forget_rival(struct dds_node *d, const rfm_dds_Node *s)
 		d->rivals[s->id].inc = 0;
 }
 
-/* The participant that wrote @info's sample, for the joiner's wait for
- * its stream endpoints (dds-join.c). */
-static void note_participant(dds_entity_t reader, const dds_sample_info_t *info,
-			     struct dds_peer *p)
+/* Is @p's id held, up, by another participant than @who? */
+static bool held_by_other(const struct dds_peer *p, const dds_guid_t *who)
 {
-	dds_builtintopic_endpoint_t *ep =
-		dds_get_matched_publication_data(reader, info->publication_handle);
+	return p->alive && rfm__dds_guid_known(&p->participant) &&
+	       !rfm__dds_same_participant(&p->participant, who);
+}
 
-	if (!ep)
-		return; /* gone already: the liveliness change follows */
-	p->participant = ep->participant_key;
-	dds_builtintopic_free_endpoint(ep);
+/* A held claim of @s->id from @w: the id is bound to its participant. */
+static void take_claim(struct rfm_node *node, const rfm_dds_Node *s,
+		       const dds_sample_info_t *info, const struct dds_writer_id *w)
+{
+	struct dds_node *d = node->priv;
+	struct dds_peer *p = &d->peers[s->id];
+	bool back = !p->alive && p->inc == s->inc && d->joined;
+
+	forget_rival(d, s);
+	if (!rfm__dds_same_participant(&p->participant, &w->participant)) {
+		p->participant = w->participant;
+		p->stream_writer = 0;
+		p->confirmed = false;
+	}
+	/* Its stream writer, learnt when it matched: a node, not a lone claim. */
+	if (!p->confirmed)
+		p->confirmed = rfm__dds_stream_writer_of(d, &w->participant);
+	p->alive = info->instance_state == DDS_IST_ALIVE;
+	p->inc = s->inc;
+	/* Back after a partition: its words may have changed. */
+	if (back && p->alive)
+		rfm__dds_want_resync(node, s->id);
+	p->pid = s->pid;
+	p->size = s->size;
+	snprintf(p->host, sizeof(p->host), "%s", s->host ? s->host : "");
+	if (d->joined && p->size != d->size && !p->other_size) {
+		/*
+		 * Met after opening (two networks of one name joined by a
+		 * healed partition): say so once, with both sizes known to
+		 * the caller's info.
+		 */
+		p->other_size = true;
+		struct rfm_ev_record rec = { .type = RFM_EVENT_LINK, .sender = s->id, .data = 0 };
+		rfm__dds_deliver(node, &rec);
+	} else if (p->size == d->size) {
+		p->other_size = false;
+	}
+}
+
+/* One presence sample: a claim, or a change of its instance's state. */
+static void take_one(struct rfm_node *node, dds_entity_t reader, const rfm_dds_Node *s,
+		     const dds_sample_info_t *info)
+{
+	struct dds_node *d = node->priv;
+	struct dds_peer *p = &d->peers[s->id];
+	struct dds_writer_id w;
+	bool known = rfm__dds_writer_identity(d, reader, info->publication_handle, &w);
+
+	if (info->valid_data) {
+		if (s->inc == d->inc)
+			return; /* our own claim */
+		if (!known)
+			return; /* its writer is gone: the liveliness change follows */
+		if (s->pending) {
+			note_rival(d, s, info, &w);
+			return;
+		}
+		/* A live node's id is its participant's: another's claim is forged. */
+		if (held_by_other(p, &w.participant)) {
+			rfm__dds_refuse(d);
+			return;
+		}
+		take_claim(node, s, info, &w);
+		return;
+	}
+	if (info->instance_state == DDS_IST_ALIVE)
+		return;
+	/*
+	 * Unregistered or disposed (closed), or no writer left (lease ran
+	 * out). A dispose names its writer: only the node's own participant
+	 * may end its claim. With no writer left, no one holds it.
+	 */
+	if (info->instance_state == DDS_IST_NOT_ALIVE_DISPOSED && p->inc == s->inc && p->alive &&
+	    (!known || held_by_other(p, &w.participant))) {
+		rfm__dds_refuse(d);
+		return;
+	}
+	forget_rival(d, s);
+	if (p->inc == s->inc)
+		p->alive = false;
 }
 
 /*
@@ -66,50 +165,8 @@ void rfm__dds_presence_take(struct rfm_node *node, dds_entity_t reader)
 	int n;
 
 	while ((n = dds_take(reader, samples, infos, 16, 16)) > 0) {
-		for (int i = 0; i < n; i++) {
-			const rfm_dds_Node *s = samples[i];
-			struct dds_peer *p = &d->peers[s->id];
-
-			if (infos[i].valid_data) {
-				if (s->inc == d->inc)
-					continue; /* our own claim */
-				if (s->pending) {
-					note_rival(d, s, infos[i].instance_state == DDS_IST_ALIVE);
-					continue;
-				}
-				forget_rival(d, s);
-				bool back = !p->alive && p->inc == s->inc && d->joined;
-
-				p->alive = infos[i].instance_state == DDS_IST_ALIVE;
-				p->inc = s->inc;
-				/* Back after a partition: its words may have changed. */
-				if (back && p->alive)
-					rfm__dds_want_resync(node, s->id);
-				p->pid = s->pid;
-				p->size = s->size;
-				note_participant(reader, &infos[i], p);
-				snprintf(p->host, sizeof(p->host), "%s", s->host ? s->host : "");
-				if (d->joined && p->size != d->size && !p->other_size) {
-					/*
-					 * Met after opening (two networks of one name
-					 * joined by a healed partition): say so once,
-					 * with both sizes known to the caller's info.
-					 */
-					p->other_size = true;
-					struct rfm_ev_record rec = { .type = RFM_EVENT_LINK,
-								     .sender = s->id,
-								     .data = 0 };
-					rfm__dds_deliver(node, &rec);
-				} else if (p->size == d->size) {
-					p->other_size = false;
-				}
-			} else if (infos[i].instance_state != DDS_IST_ALIVE) {
-				/* Unregistered (closed) or no writer left (lease ran out). */
-				forget_rival(d, s);
-				if (p->inc == s->inc)
-					p->alive = false;
-			}
-		}
+		for (int i = 0; i < n; i++)
+			take_one(node, reader, samples[i], &infos[i]);
 		dds_return_loan(reader, samples, n);
 	}
 	/* A peer in this process reads our writes as our calls return: hold none. */
@@ -119,6 +176,67 @@ void rfm__dds_presence_take(struct rfm_node *node, dds_entity_t reader)
 			near = true;
 	__atomic_store_n(&d->peer_in_process, near, __ATOMIC_RELAXED);
 	pthread_cond_broadcast(&d->cond);
+}
+
+bool rfm__dds_bound(struct rfm_node *node, dds_entity_t reader, unsigned int id,
+		    dds_instance_handle_t pub)
+{
+	struct dds_node *d = node->priv;
+	struct dds_peer *p = &d->peers[id];
+	struct dds_writer_id w;
+
+	if (pub && p->stream_writer == pub)
+		return true;
+	if (!rfm__dds_writer_identity(d, reader, pub, &w))
+		return false; /* gone before it was ever seen: not known to be anyone's */
+	for (int pass = 0; pass < 2; pass++) {
+		if (rfm__dds_guid_known(&p->participant) &&
+		    rfm__dds_same_participant(&p->participant, &w.participant)) {
+			p->stream_writer = pub;
+			p->confirmed = true;
+			return true;
+		}
+		/* A node opening again: its held claim is on its way. */
+		if (!p->alive && rfm__dds_rival_live(d, id) &&
+		    rfm__dds_same_participant(&d->rivals[id].participant, &w.participant))
+			return true;
+		/* Its claim may have arrived and not been taken yet. */
+		if (pass == 0 && d->node_reader > 0)
+			rfm__dds_presence_take(node, d->node_reader);
+	}
+	return false;
+}
+
+void rfm__dds_writer_matched(struct rfm_node *node, dds_entity_t reader,
+			     dds_instance_handle_t pub, bool lost)
+{
+	struct dds_node *d = node->priv;
+	struct dds_writer_id w;
+
+	if (!lost) {
+		/* Learnt now, while Cyclone still knows it. */
+		if (rfm__dds_writer_identity(d, reader, pub, &w) && reader == d->reader)
+			for (int id = 0; id < RFM_MAX_NODES; id++)
+				if (rfm__dds_same_participant(&d->peers[id].participant,
+							      &w.participant))
+					d->peers[id].confirmed = true;
+		return;
+	}
+	/*
+	 * A node's writer gone is the node gone, even when a stranger's
+	 * dispose was refused before and the instance shows nothing more.
+	 */
+	if (!rfm__dds_writer_cached(d, pub, &w))
+		return;
+	for (int id = 0; id < RFM_MAX_NODES; id++)
+		if (d->peers[id].alive &&
+		    rfm__dds_same_participant(&d->peers[id].participant, &w.participant))
+			d->peers[id].alive = false;
+}
+
+bool rfm__dds_peer_up(struct dds_node *d, unsigned int id)
+{
+	return d->peers[id].alive && d->peers[id].confirmed;
 }
 
 int rfm__dds_node_facts(struct rfm_node *node, unsigned int id, struct rfm_node_facts *facts)
@@ -134,7 +252,7 @@ int rfm__dds_node_facts(struct rfm_node *node, unsigned int id, struct rfm_node_
 		return 0;
 	}
 	pthread_mutex_lock(&d->lock);
-	facts->attached = d->peers[id].alive;
+	facts->attached = rfm__dds_peer_up(d, id);
 	facts->incarnation = d->peers[id].inc;
 	facts->pid = d->peers[id].pid;
 	pthread_mutex_unlock(&d->lock);
@@ -151,7 +269,7 @@ bool rfm__dds_node_alive(struct rfm_node *node, unsigned int id, uint32_t incarn
 	if ((int)id == d->id)
 		return incarnation == d->inc;
 	pthread_mutex_lock(&d->lock);
-	alive = d->peers[id].alive && d->peers[id].inc == incarnation;
+	alive = rfm__dds_peer_up(d, id) && d->peers[id].inc == incarnation;
 	pthread_mutex_unlock(&d->lock);
 	return alive;
 }
@@ -166,7 +284,7 @@ bool rfm__dds_node_attached(struct rfm_node *node, unsigned int id)
 	if ((int)id == d->id)
 		return true;
 	pthread_mutex_lock(&d->lock);
-	alive = d->peers[id].alive;
+	alive = rfm__dds_peer_up(d, id);
 	pthread_mutex_unlock(&d->lock);
 	return alive;
 }

@@ -214,6 +214,22 @@ void rfm__dds_joined_apply_held(struct rfm_node *node)
 }
 
 /*
+ * A node id is its participant's: a sample naming another node's id from
+ * a participant that id is not bound to is forged (dds-presence.c keeps
+ * the binding). Naming us is left to rfm__dds_apply, which refuses it.
+ */
+static void take_sample(struct rfm_node *node, dds_entity_t reader, const rfm_dds_Msg *m,
+			const dds_sample_info_t *info)
+{
+	struct dds_node *d = node->priv;
+
+	if (m->writer != d->id && !rfm__dds_bound(node, reader, m->writer, info->publication_handle))
+		rfm__dds_refuse(d);
+	else
+		rfm__dds_apply(node, m);
+}
+
+/*
  * Take what arrived and apply it, under the handle's lock. Called by
  * Cyclone's listener as each sample arrives: for a writer in this process
  * that is inside its dds_write(), so a peer in the same process has the
@@ -235,7 +251,7 @@ static void take_stream(dds_entity_t reader, void *arg)
 		n = dds_take(reader, samples, infos, TAKE_MAX, TAKE_MAX);
 		for (int i = 0; i < n; i++)
 			if (infos[i].valid_data)
-				rfm__dds_apply(node, samples[i]);
+				take_sample(node, reader, samples[i], &infos[i]);
 		if (n > 0)
 			dds_return_loan(reader, samples, n);
 	} while (n == TAKE_MAX);
@@ -267,13 +283,19 @@ static void take_presence(dds_entity_t reader, void *arg)
 		rfm__dds_thread_wake(d); /* it asks */
 }
 
-/* A stream endpoint matched or lost: wakes a joiner waiting for a match
- * (dds-join.c's wait_matched). */
-static void matched(struct rfm_node *node)
+/*
+ * A stream endpoint matched or lost: wakes a joiner waiting for a match
+ * (dds-join.c's wait_matched). A writer matched is learnt while Cyclone
+ * still knows it (dds-identity.c); one lost takes its node down.
+ */
+static void matched(struct rfm_node *node, dds_entity_t reader, dds_instance_handle_t pub,
+		    int32_t change)
 {
 	struct dds_node *d = __atomic_load_n(&node->priv, __ATOMIC_ACQUIRE);
 
 	pthread_mutex_lock(&d->lock);
+	if (reader && pub && change)
+		rfm__dds_writer_matched(node, reader, pub, change < 0);
 	pthread_cond_broadcast(&d->cond);
 	pthread_mutex_unlock(&d->lock);
 }
@@ -281,9 +303,7 @@ static void matched(struct rfm_node *node)
 static void reader_matched(dds_entity_t reader, const dds_subscription_matched_status_t st,
 			   void *arg)
 {
-	(void)reader;
-	(void)st;
-	matched(arg);
+	matched(arg, reader, st.last_publication_handle, st.current_count_change);
 }
 
 static void writer_matched(dds_entity_t writer, const dds_publication_matched_status_t st,
@@ -291,7 +311,7 @@ static void writer_matched(dds_entity_t writer, const dds_publication_matched_st
 {
 	(void)writer;
 	(void)st;
-	matched(arg);
+	matched(arg, 0, 0, 0);
 }
 
 dds_listener_t *rfm__dds_listener(struct rfm_node *node, bool stream)
@@ -300,7 +320,7 @@ dds_listener_t *rfm__dds_listener(struct rfm_node *node, bool stream)
 
 	if (l)
 		dds_lset_data_available(l, stream ? take_stream : take_presence);
-	if (l && stream)
+	if (l)
 		dds_lset_subscription_matched(l, reader_matched);
 	return l;
 }

@@ -14,8 +14,11 @@
 #include "config.h"
 
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
+#include <sys/random.h>
 
+#include "cpu-clock.h"
 #include "futex.h"
 #include "backends/dds/dds-internal.h"
 
@@ -140,4 +143,19 @@ int rfm__dds_fail(const struct rfm_uri *uri, dds_return_t rc, const char *what)
 {
 	return rfm__error(RFM_EIO, "%s: %s: %s (Cyclone DDS; see CYCLONEDDS_URI in docs/dds.md)",
 			  uri->text, what, dds_strretcode(rc));
+}
+
+uint32_t rfm__dds_nonce(void)
+{
+	uint32_t n = 0;
+	ssize_t got;
+
+	/* Unguessable: a stranger who sees one request's nonce learns nothing
+	 * of the next one. */
+	do
+		got = getrandom(&n, sizeof(n), 0);
+	while (got < 0 && errno == EINTR);
+	if (got != (ssize_t)sizeof(n))
+		n = (uint32_t)rfm__now_ns(); /* no entropy: still unique, no longer secret */
+	return n ? n : 1;
 }

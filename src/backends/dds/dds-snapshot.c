@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu-clock.h"
 #include "backends/dds/dds-internal.h"
 
 void rfm__dds_hold(struct dds_node *d, const rfm_dds_Msg *m)
@@ -59,10 +60,30 @@ void rfm__dds_held_free(struct dds_node *d)
 	d->held_tail = &d->held;
 }
 
+/* Whole copies a requester gets at most once per this long: a joiner asks
+ * again only after its wait of seconds. */
+#define COPY_EVERY_NS UINT64_C(1000000000)
+
 void rfm__dds_snapshot_answer(struct rfm_node *node, const rfm_dds_Msg *req)
 {
 	struct dds_node *d = node->priv;
+	struct dds_peer *p = &d->peers[req->writer];
 
+	/* Only a node that holds its id is answered, and what a requester
+	 * asked again replaces what it asked before. */
+	if (!p->alive) {
+		rfm__dds_refuse(d);
+		return;
+	}
+	if (req->type == DDS_REQ_COPY && p->copy_ns && rfm__now_ns() - p->copy_ns < COPY_EVERY_NS) {
+		rfm__dds_refuse(d);
+		return;
+	}
+	for (uint32_t i = 0; i < d->snap_pending; i++)
+		if (d->snap_req[i].to == req->writer && d->snap_req[i].kind == req->type) {
+			d->snap_req[i].nonce = req->word;
+			return;
+		}
 	/* A full list: the requester times out and asks again. */
 	if (d->snap_pending < RFM_ARRAY_SIZE(d->snap_req)) {
 		d->snap_req[d->snap_pending].to = req->writer;
@@ -105,7 +126,8 @@ bool rfm__dds_snapshot_piece(struct rfm_node *node, const rfm_dds_Msg *m)
 
 	if (m->type == DDS_SNAP_OWN) {
 		/* A resync we asked for: the giver's own words, in its order. */
-		if (d->joined && m->offset <= d->size && m->data._length <= d->size - m->offset)
+		if (d->joined && d->resync_nonce[m->writer] && m->word == d->resync_nonce[m->writer] &&
+		    m->offset <= d->size && m->data._length <= d->size - m->offset)
 			rfm__dds_store(d, m->offset, m->data._buffer, m->data._length);
 		return false;
 	}
