@@ -40,6 +40,8 @@
  *  dds-join.c       at open: who gives us our copy, an order with no wait
  *                   cycle
  *  dds-claim.c      at open: claiming a node id, the sizes agree
+ *  dds-security.c   at open, security=DIR: DDS Security's participant qos
+ *                   from DIR's files, the partition of each node id
  *  dds-backend.c    URI, the participant, topics, readers and writers, open
  *                   and close, node facts, the ops table
  *  dds-wire.idl     the wire types; idlc makes dds-wire.[ch] of it in the
@@ -214,6 +216,7 @@ struct dds_node {
 	struct rfm_localq q;
 	char name[RFM_DDS_NAME_MAX + 1];
 	uint32_t domain;
+	char *security;		/* security=DIR (owned), NULL: none */
 	uint32_t lease_ms;
 	uint32_t join_ms;
 	uint32_t inc;		/* our incarnation token */
@@ -435,5 +438,15 @@ int rfm__dds_join(struct rfm_node *node);
  * with *@sizep (taken from the others unless @size_given). */
 int rfm__dds_claim(struct rfm_node *node, const struct rfm_uri *uri, uint64_t *sizep,
 		   bool size_given);
+
+/* dds-security.c */
+/* The participant's qos for security=DIR into *@qp (NULL without it). */
+int rfm__dds_security_qos(struct dds_node *d, const char *uri, dds_qos_t **qp);
+/* Cyclone refused the participant (or a @writer) with @rc: the error naming the files. */
+int rfm__dds_security_refused(struct dds_node *d, const char *uri, dds_return_t rc, bool writer);
+/* The partition of a writer (ours: our node id's) or of a reader (all). */
+void rfm__dds_security_partition(const struct dds_node *d, dds_qos_t *q, bool writer);
+/* The node id a writer's @partition stands for; -1: none (or no security). */
+int rfm__dds_partition_node(const struct dds_node *d, const char *partition);
 
 #endif /* RFM_DDS_INTERNAL_H */
