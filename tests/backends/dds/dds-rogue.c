@@ -9,11 +9,28 @@
  *
  * writes one WRITE sample "from" node WRITER (incarnation INC, sequence
  * SEQ) of TEXT at OFFSET, once a reader matches, and waits until every
- * reader acknowledged it. Exit 0, or 1 with the reason on stderr.
+ * reader acknowledged it. Exit 0, or 1 with the reason on stderr, or 3
+ * when no node's reader matched it within the wait.
+ *
+ * From the environment, for the secure networks' tests:
+ *   RFM_ROGUE_SECURITY=DIR   its participant uses DDS Security with DIR's
+ *                            files, named as security=DIR's (ca.pem,
+ *                            node.pem, node.key, governance.p7s,
+ *                            permissions.p7s); RFM_ROGUE_PERMISSIONS_CA
+ *                            names another permissions CA file
+ *   RFM_ROGUE_PARTITION=P    publish in partition P, not NETWORK
+ *   RFM_ROGUE_WAIT_MS=MS     how long to wait for a match (20000)
+ *   RFM_ROGUE_READERS=N      wait for N readers, not 1 (a sample is only
+ *                            for the readers matched when it is written)
+ *   RFM_ROGUE_EVENT=TYPE     send an EVENT of TYPE to every node instead,
+ *                            its data word TEXT (a number)
  */
+#define _GNU_SOURCE /* dladdr */
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <dds/dds.h>
 
@@ -25,14 +42,73 @@ static int fail(const char *what, dds_return_t rc)
 	return 1;
 }
 
+static void prop_file(dds_qos_t *q, const char *prop, const char *dir, const char *file)
+{
+	char v[4200];
+
+	snprintf(v, sizeof(v), "file:%s/%s", dir, file);
+	dds_qset_prop(q, prop, v);
+}
+
+/* The participant's qos with DDS Security from @dir's files, as a node's. */
+static dds_qos_t *security_qos(const char *dir)
+{
+	static const char *const plugin[][3] = {
+		{ "auth", "libdds_security_auth.so", "authentication" },
+		{ "crypto", "libdds_security_crypto.so", "crypto" },
+		{ "access", "libdds_security_ac.so", "access_control" },
+	};
+	dds_qos_t *q = dds_create_qos();
+	const char *pca = getenv("RFM_ROGUE_PERMISSIONS_CA");
+	char lib[4096] = ".", key[64], v[4200];
+	Dl_info info;
+
+	/* Cyclone's plugins: in Debian's directory beside libddsc, else beside it. */
+	if (dladdr((void *)dds_create_participant, &info) && strrchr(info.dli_fname, '/'))
+		snprintf(lib, sizeof(lib), "%.*s", (int)(strrchr(info.dli_fname, '/') - info.dli_fname),
+			 info.dli_fname);
+	snprintf(v, sizeof(v), "%s/libddsc0debian/%s", lib, plugin[0][1]);
+	if (access(v, R_OK) == 0)
+		strcat(lib, "/libddsc0debian");
+	for (int i = 0; i < 3; i++) {
+		snprintf(key, sizeof(key), "dds.sec.%s.library.path", plugin[i][0]);
+		snprintf(v, sizeof(v), "%s/%s", lib, plugin[i][1]);
+		dds_qset_prop(q, key, v);
+		snprintf(key, sizeof(key), "dds.sec.%s.library.init", plugin[i][0]);
+		snprintf(v, sizeof(v), "init_%s", plugin[i][2]);
+		dds_qset_prop(q, key, v);
+		snprintf(key, sizeof(key), "dds.sec.%s.library.finalize", plugin[i][0]);
+		snprintf(v, sizeof(v), "finalize_%s", plugin[i][2]);
+		dds_qset_prop(q, key, v);
+	}
+	prop_file(q, "dds.sec.auth.identity_ca", dir, "ca.pem");
+	prop_file(q, "dds.sec.auth.identity_certificate", dir, "node.pem");
+	prop_file(q, "dds.sec.auth.private_key", dir, "node.key");
+	if (pca) {
+		snprintf(v, sizeof(v), "file:%s", pca);
+		dds_qset_prop(q, "dds.sec.access.permissions_ca", v);
+	} else {
+		prop_file(q, "dds.sec.access.permissions_ca", dir, "ca.pem");
+	}
+	prop_file(q, "dds.sec.access.governance", dir, "governance.p7s");
+	prop_file(q, "dds.sec.access.permissions", dir, "permissions.p7s");
+	return q;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 8) {
 		fprintf(stderr, "usage: %s DOMAIN NETWORK WRITER INC SEQ OFFSET TEXT\n", argv[0]);
 		return 2;
 	}
-	const char *part = argv[2];
-	dds_entity_t pp = dds_create_participant((dds_domainid_t)atoi(argv[1]), NULL, NULL);
+	const char *part = getenv("RFM_ROGUE_PARTITION") ? getenv("RFM_ROGUE_PARTITION") : argv[2];
+	const char *sec = getenv("RFM_ROGUE_SECURITY");
+	dds_qos_t *pq = sec ? security_qos(sec) : NULL;
+	uint32_t readers = getenv("RFM_ROGUE_READERS") ? (uint32_t)atoi(getenv("RFM_ROGUE_READERS")) : 1;
+	long wait_ms = getenv("RFM_ROGUE_WAIT_MS") ? atol(getenv("RFM_ROGUE_WAIT_MS")) : 20000;
+	dds_entity_t pp = dds_create_participant((dds_domainid_t)atoi(argv[1]), pq, NULL);
+	if (pq)
+		dds_delete_qos(pq);
 	if (pp < 0)
 		return fail("participant", pp);
 	dds_entity_t topic = dds_create_topic(pp, &rfm_dds_Msg_desc, "rfm_stream", NULL, NULL);
@@ -53,12 +129,14 @@ int main(int argc, char **argv)
 	dds_set_status_mask(w, DDS_PUBLICATION_MATCHED_STATUS);
 	dds_waitset_attach(ws, w, w);
 	dds_publication_matched_status_t st = { 0 };
-	dds_time_t end = dds_time() + DDS_SECS(20);
-	while (dds_get_publication_matched_status(w, &st) == 0 && st.current_count == 0 &&
+	dds_time_t end = dds_time() + DDS_MSECS(wait_ms);
+	while (dds_get_publication_matched_status(w, &st) == 0 && st.current_count < readers &&
 	       dds_time() < end)
 		dds_waitset_wait_until(ws, NULL, 0, end);
-	if (st.current_count == 0)
-		return fail("no node's reader matched", DDS_RETCODE_TIMEOUT);
+	if (st.current_count < readers) {
+		fail("no node's reader matched", DDS_RETCODE_TIMEOUT);
+		return 3;
+	}
 
 	const char *text = argv[7];
 	rfm_dds_Msg m = {
@@ -71,6 +149,13 @@ int main(int argc, char **argv)
 		.data = { ._maximum = (uint32_t)strlen(text), ._length = (uint32_t)strlen(text),
 			  ._buffer = (uint8_t *)text },
 	};
+	if (getenv("RFM_ROGUE_EVENT")) {
+		m.kind = 2; /* DDS_KIND_EVENT */
+		m.type = (uint32_t)atoi(getenv("RFM_ROGUE_EVENT"));
+		m.word = (uint32_t)strtoul(text, NULL, 0);
+		m.data._length = m.data._maximum = 0;
+		m.data._buffer = NULL;
+	}
 	dds_return_t rc = dds_write(w, &m);
 	if (rc < 0)
 		return fail("write", rc);
