@@ -24,6 +24,10 @@
  *                            for the readers matched when it is written)
  *   RFM_ROGUE_EVENT=TYPE     send an EVENT of TYPE to every node instead,
  *                            its data word TEXT (a number)
+ *   RFM_ROGUE_PRESENCE=SIZE  claim node WRITER on the presence topic
+ *                            instead (incarnation INC, a SIZE-byte window);
+ *                            once the readers have it, print "claimed" and
+ *                            hold the claim until stdin ends
  */
 #define _GNU_SOURCE /* dladdr */
 #include <dlfcn.h>
@@ -95,6 +99,59 @@ static dds_qos_t *security_qos(const char *dir)
 	return q;
 }
 
+/* Wait for @readers of the victims to match @w; 0, or 3 at the deadline. */
+static int wait_match(dds_entity_t pp, dds_entity_t w, uint32_t readers, long wait_ms)
+{
+	dds_entity_t ws = dds_create_waitset(pp);
+	dds_publication_matched_status_t st = { 0 };
+	dds_time_t end = dds_time() + DDS_MSECS(wait_ms);
+
+	dds_set_status_mask(w, DDS_PUBLICATION_MATCHED_STATUS);
+	dds_waitset_attach(ws, w, w);
+	while (dds_get_publication_matched_status(w, &st) == 0 && st.current_count < readers &&
+	       dds_time() < end)
+		dds_waitset_wait_until(ws, NULL, 0, end);
+	if (st.current_count < readers) {
+		fail("no node's reader matched", DDS_RETCODE_TIMEOUT);
+		return 3;
+	}
+	return 0;
+}
+
+/* A presence claim of node @id, held (not pending), as a node announces itself. */
+static int claim(dds_entity_t pp, const char *part, uint32_t readers, long wait_ms, int id,
+		 uint32_t inc, uint64_t size)
+{
+	dds_entity_t topic = dds_create_topic(pp, &rfm_dds_Node_desc, "rfm_node", NULL, NULL);
+	if (topic < 0)
+		return fail("node topic", topic);
+	dds_qos_t *q = dds_create_qos();
+	dds_qset_partition(q, 1, &part);
+	dds_qset_reliability(q, DDS_RELIABILITY_RELIABLE, DDS_SECS(10));
+	dds_qset_durability(q, DDS_DURABILITY_TRANSIENT_LOCAL);
+	dds_qset_history(q, DDS_HISTORY_KEEP_LAST, 1);
+	dds_entity_t w = dds_create_writer(pp, topic, q, NULL);
+	dds_delete_qos(q);
+	if (w < 0)
+		return fail("node writer", w);
+	int ret = wait_match(pp, w, readers, wait_ms);
+	if (ret)
+		return ret;
+	rfm_dds_Node me = { .id = (uint8_t)id, .inc = inc, .pid = 1, .size = size, .host = "rogue" };
+	dds_return_t rc = dds_write(w, &me);
+	if (rc < 0)
+		return fail("claim", rc);
+	rc = dds_wait_for_acks(w, DDS_SECS(10));
+	if (rc < 0)
+		return fail("waiting for the readers' acks", rc);
+	printf("claimed\n");
+	fflush(stdout);
+	while (getchar() != EOF)
+		;
+	dds_delete(pp);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 8) {
@@ -111,6 +168,10 @@ int main(int argc, char **argv)
 		dds_delete_qos(pq);
 	if (pp < 0)
 		return fail("participant", pp);
+	if (getenv("RFM_ROGUE_PRESENCE"))
+		return claim(pp, part, readers, wait_ms, atoi(argv[3]),
+			     (uint32_t)strtoul(argv[4], NULL, 0),
+			     strtoull(getenv("RFM_ROGUE_PRESENCE"), NULL, 0));
 	dds_entity_t topic = dds_create_topic(pp, &rfm_dds_Msg_desc, "rfm_stream", NULL, NULL);
 	if (topic < 0)
 		return fail("topic", topic);
@@ -124,19 +185,10 @@ int main(int argc, char **argv)
 	if (w < 0)
 		return fail("writer", w);
 
-	/* Wait for a victim's reader: a waitset on the match, with a deadline. */
-	dds_entity_t ws = dds_create_waitset(pp);
-	dds_set_status_mask(w, DDS_PUBLICATION_MATCHED_STATUS);
-	dds_waitset_attach(ws, w, w);
-	dds_publication_matched_status_t st = { 0 };
-	dds_time_t end = dds_time() + DDS_MSECS(wait_ms);
-	while (dds_get_publication_matched_status(w, &st) == 0 && st.current_count < readers &&
-	       dds_time() < end)
-		dds_waitset_wait_until(ws, NULL, 0, end);
-	if (st.current_count < readers) {
-		fail("no node's reader matched", DDS_RETCODE_TIMEOUT);
-		return 3;
-	}
+	/* Wait for the victims' readers: a waitset on the match, with a deadline. */
+	int ret = wait_match(pp, w, readers, wait_ms);
+	if (ret)
+		return ret;
 
 	const char *text = argv[7];
 	rfm_dds_Msg m = {

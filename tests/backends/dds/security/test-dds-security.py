@@ -10,12 +10,13 @@ so secure nodes never share one. The stranger is tests/backends/dds/dds-rogue,
 built from dds-wire.idl as anyone could.
 
 Cases:
-  baseline   without security, the stranger's write and event "from" node 7
-             reach the victims (what security is for);
+  baseline   without security, the stranger's write, event and presence
+             claim as node 7 reach the victims (what security is for);
   network    three secure nodes: memory, events, a record, a ring,
              heartbeats and presence (NODE_UP / NODE_DOWN);
   strangers  at the victims (no write lands, no event, no new node, and
-             the network still works): a participant without a certificate;
+             the network still works; a stranger no victim's reader
+             matches cannot send a snapshot answer either): a participant without a certificate;
              one with another CA's certificate; node 3's certificate
              publishing as node 1 (its own library refuses), and the same
              with permissions of its own making signed by another CA (the
@@ -121,7 +122,8 @@ class Network:
         self.peers.append(p)
         return p
 
-    def rogue(self, writer, text, partition=None, sec=None, pca=None, event=None):
+    def rogue(self, writer, text, partition=None, sec=None, pca=None, event=None,
+              presence=False):
         # Every node's reader: the sample is only for those matched by then.
         env = dict(self.env, RFM_ROGUE_WAIT_MS=ROGUE_WAIT_MS,
                    RFM_ROGUE_READERS=str(len(self.peers)))
@@ -134,12 +136,20 @@ class Network:
         if event:
             env["RFM_ROGUE_EVENT"] = str(event)
         self.seq += 1
-        out = subprocess.run([ROGUE, str(self.domain), self.name, str(writer), "1",
-                              str(self.seq), "0x400", text], env=env, capture_output=True, text=True,
-                             timeout=120)
-        print(f"  stranger as node {writer} ({partition or 'network'} partition, "
-              f"{'files ' + os.path.basename(sec) if sec else 'no certificate'}): "
-              f"exit {out.returncode} {out.stderr.strip()}")
+        argv = [ROGUE, str(self.domain), self.name, str(writer), "1", str(self.seq), "0x400",
+                text]
+        who = (f"  stranger as node {writer} ({partition or 'network'} partition, "
+               f"{'files ' + os.path.basename(sec) if sec else 'no certificate'})")
+        if presence:
+            env["RFM_ROGUE_PRESENCE"] = str(64 * 1024)
+            # It holds its claim while stdin is open: ready signal "claimed".
+            rogue = subprocess.Popen(argv, env=env, stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True)
+            line = rogue.stdout.readline().strip()
+            print(f"{who}: {line or 'exit ' + str(rogue.wait())}")
+            return rogue if line == "claimed" else rogue.wait()
+        out = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=120)
+        print(f"{who}: exit {out.returncode} {out.stderr.strip()}")
         return out.returncode
 
     def stop(self):
@@ -191,7 +201,7 @@ def make_files(out):
 
 
 def baseline(env, domain):
-    print("baseline: without security a stranger's write and event as node 7 land")
+    print("baseline: without security a stranger's write, event and claim as node 7 land")
     net = Network(env, f"plain{os.getpid()}", domain)
     try:
         p1, p2 = net.start(1), net.start(2)
@@ -200,6 +210,11 @@ def baseline(env, domain):
         assert p2.ask(f"until 0x400 EVIL {GUARD_MS}") == "ok"
         assert net.rogue(7, "0xbad", event=INTR1) == ROGUE_MATCHED
         assert p2.event(INTR1, 7) == 0xbad
+        claimer = net.rogue(7, "-", presence=True)
+        assert not isinstance(claimer, int), "the stranger's claim was not taken"
+        p2.nodes(3)  # node 7 counted as attached
+        claimer.stdin.close()
+        claimer.wait()
         del p1
     finally:
         net.stop()
@@ -244,10 +259,13 @@ def secure(env, domain, files):
         assert net.rogue(7, "EVIL") == ROGUE_UNMATCHED
         assert net.rogue(7, "EVIL", partition="node.7") == ROGUE_UNMATCHED
         assert net.rogue(7, "0xbad", partition="node.7", event=INTR1) == ROGUE_UNMATCHED
+        assert net.rogue(7, "-", partition="node.7", presence=True) == ROGUE_UNMATCHED
         untouched(victims, 3)
         print("- a certificate of another CA")
         assert net.rogue(7, "EVIL", partition="node.1",
                          sec=f"{files}/other/node1") == ROGUE_UNMATCHED
+        assert net.rogue(7, "-", partition="node.1", sec=f"{files}/other/node1",
+                         presence=True) == ROGUE_UNMATCHED
         untouched(victims, 3)
         print("- node 3's certificate publishing as node 1")
         assert net.rogue(1, "EVIL", partition="node.1",
