@@ -7,8 +7,9 @@
  *       &callbacks=receive|dispatcher&security=DIR
  *
  * NAME is the network (a DDS partition), D the DDS domain (0..230), N
- * this node's id, DIR the node's DDS Security files (dds-security.c). Cyclone itself (interfaces, peers, multicast) is set up
- * through its own CYCLONEDDS_URI environment variable (docs/dds.md).
+ * this node's id, DIR the node's DDS Security files (dds-security.c).
+ * Cyclone itself (interfaces, peers, multicast) is set up through its own
+ * CYCLONEDDS_URI environment variable (docs/dds.md).
  *
  * Each node holds its own copy of the window in private memory. What the
  * library writes is replicated by dds-publish.c; stores through the
