@@ -12,6 +12,9 @@
  * (docs/architecture.md names them in this order).
  * Bottom first:
  *
+ *  dds-security.c   security=DIR: DDS Security's participant qos from
+ *                   DIR's files, the partition of each node id, whether a
+ *                   writer's partition is the node id its sample names
  *  dds-sample.c     one sample to Cyclone (rfm__dds_write), one piece into
  *                   our copy (rfm__dds_store), a copy of a sample for a list,
  *                   the event queue push, the refused counter, nonces, the
@@ -40,8 +43,6 @@
  *  dds-join.c       at open: who gives us our copy, an order with no wait
  *                   cycle
  *  dds-claim.c      at open: claiming a node id, the sizes agree
- *  dds-security.c   at open, security=DIR: DDS Security's participant qos
- *                   from DIR's files, the partition of each node id
  *  dds-backend.c    URI, the participant, topics, readers and writers, open
  *                   and close, node facts, the ops table
  *  dds-wire.idl     the wire types; idlc makes dds-wire.[ch] of it in the
@@ -446,7 +447,10 @@ int rfm__dds_security_qos(struct dds_node *d, const char *uri, dds_qos_t **qp);
 int rfm__dds_security_refused(struct dds_node *d, const char *uri, dds_return_t rc, bool writer);
 /* The partition of a writer (ours: our node id's) or of a reader (all). */
 void rfm__dds_security_partition(const struct dds_node *d, dds_qos_t *q, bool writer);
-/* The node id a writer's @partition stands for; -1: none (or no security). */
-int rfm__dds_partition_node(const struct dds_node *d, const char *partition);
+/* May writer @w publish as node @id? Without security, always; with it,
+ * only from the partition of @id ("NAME.node.ID"), which only the holder
+ * of node ID's permissions can publish in. */
+bool rfm__dds_security_writer_ok(const struct dds_node *d, const struct dds_writer_id *w,
+				 unsigned int id);
 
 #endif /* RFM_DDS_INTERNAL_H */

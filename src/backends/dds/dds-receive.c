@@ -222,8 +222,14 @@ static void take_sample(struct rfm_node *node, dds_entity_t reader, const rfm_dd
 			const dds_sample_info_t *info)
 {
 	struct dds_node *d = node->priv;
+	struct dds_writer_id w;
 
-	if (m->writer != d->id && !rfm__dds_bound(node, reader, m->writer, info->publication_handle))
+	/* security=: node N's samples only from N's partition (before the binding). */
+	if (d->security && (!rfm__dds_writer_identity(d, reader, info->publication_handle, &w) ||
+			    !rfm__dds_security_writer_ok(d, &w, m->writer)))
+		rfm__dds_refuse(d);
+	else if (m->writer != d->id &&
+		 !rfm__dds_bound(node, reader, m->writer, info->publication_handle))
 		rfm__dds_refuse(d);
 	else
 		rfm__dds_apply(node, m);

@@ -10,12 +10,16 @@
  *   node.key         its private key
  *   permissions.p7s  what the certificate may do, signed by the CA: publish
  *                    only in the partitions of its node id
+ *   crl.pem          optional: the CA's list of revoked certificates
  *
  * Cyclone checks the signatures, the handshake with each peer and each
  * peer's permissions; this file only finds the files, says which one is
  * wrong when it can, and puts each node's writers in a partition of its
  * node id ("NAME.node.N") so that the permissions can bind a certificate
- * to the node ids it may use. Readers take every node's partition.
+ * to the node ids it may use. Readers take every node's partition, and
+ * the receive side refuses a sample (stream or presence) whose node id is
+ * not its writer's partition's: a certificate allowed to publish as node 3
+ * cannot claim node 7 or write as it from node 3's partition.
  */
 #include "config.h"
 
@@ -46,6 +50,11 @@ static const struct sec_file {
 	{ "permissions.p7s", "dds.sec.access.permissions", "MIME-Version",
 	  "this node's permissions signed by the CA (S/MIME)" },
 };
+
+/* Optional: when DIR has it, Cyclone refuses peers whose certificate it lists. */
+static const struct sec_file sec_crl = { "crl.pem", "org.eclipse.cyclonedds.sec.auth.crl",
+					 "-----BEGIN X509 CRL-----",
+					 "the CA's certificate revocation list (PEM)" };
 
 static const struct sec_plugin {
 	const char *kind;	/* dds.sec.KIND.library.* */
@@ -128,6 +137,10 @@ int rfm__dds_security_qos(struct dds_node *d, const char *uri, dds_qos_t **qp)
 		if (ret)
 			return ret;
 	}
+	snprintf(value, sizeof(value), "%s/%s", d->security, sec_crl.name);
+	bool crl = access(value, F_OK) == 0;
+	if (crl && (ret = check_file(uri, value, &sec_crl)))
+		return ret;
 	ret = plugin_dir(uri, dir, sizeof(dir));
 	if (ret)
 		return ret;
@@ -148,6 +161,10 @@ int rfm__dds_security_qos(struct dds_node *d, const char *uri, dds_qos_t **qp)
 	for (size_t i = 0; i < RFM_ARRAY_SIZE(sec_files); i++) {
 		snprintf(value, sizeof(value), "file:%s/%s", d->security, sec_files[i].name);
 		dds_qset_prop(q, sec_files[i].prop, value);
+	}
+	if (crl) {
+		snprintf(value, sizeof(value), "file:%s/%s", d->security, sec_crl.name);
+		dds_qset_prop(q, sec_crl.prop, value);
 	}
 	*qp = q;
 	return 0;
@@ -182,13 +199,12 @@ void rfm__dds_security_partition(const struct dds_node *d, dds_qos_t *q, bool wr
 	dds_qset_partition(q, 1, &p);
 }
 
-int rfm__dds_partition_node(const struct dds_node *d, const char *partition)
+/* The node id a writer's @partition stands for; -1: none. */
+static int partition_node(const struct dds_node *d, const char *partition)
 {
 	size_t len = strlen(d->name);
 	char *end;
 
-	if (!d->security)
-		return -1;
 	if (strncmp(partition, d->name, len) || strncmp(partition + len, ".node.", 6))
 		return -1;
 	const char *digits = partition + len + 6;
@@ -201,4 +217,13 @@ int rfm__dds_partition_node(const struct dds_node *d, const char *partition)
 	if (errno || *end || id >= RFM_MAX_NODES)
 		return -1;
 	return (int)id;
+}
+
+bool rfm__dds_security_writer_ok(const struct dds_node *d, const struct dds_writer_id *w,
+				 unsigned int id)
+{
+	if (!d->security)
+		return true;
+	/* One partition: a writer in two would be read in both. */
+	return w->npartitions == 1 && partition_node(d, w->partition) == (int)id;
 }

@@ -24,10 +24,11 @@
  *                            for the readers matched when it is written)
  *   RFM_ROGUE_EVENT=TYPE     send an EVENT of TYPE to every node instead,
  *                            its data word TEXT (a number)
- *   RFM_ROGUE_PRESENCE=SIZE  claim node WRITER on the presence topic
- *                            instead (incarnation INC, a SIZE-byte window);
- *                            once the readers have it, print "claimed" and
- *                            hold the claim until stdin ends
+ *   RFM_ROGUE_PRESENCE=SIZE  first claim node WRITER on the presence topic
+ *                            (incarnation INC, a SIZE-byte window), from
+ *                            the participant of the stream writer; then
+ *                            (TEXT "-": no sample) print "claimed" and hold
+ *                            the claim until stdin ends
  */
 #define _GNU_SOURCE /* dladdr */
 #include <dlfcn.h>
@@ -118,6 +119,24 @@ static int wait_match(dds_entity_t pp, dds_entity_t w, uint32_t readers, long wa
 	return 0;
 }
 
+/* A writer of @topic in partition @part, reliable, with @durability and history @keep (0: all). */
+static dds_entity_t make_writer(dds_entity_t topic, const char *part,
+				dds_durability_kind_t durability, int keep)
+{
+	dds_qos_t *q = dds_create_qos();
+
+	dds_qset_partition(q, 1, &part);
+	dds_qset_reliability(q, DDS_RELIABILITY_RELIABLE, DDS_SECS(10));
+	dds_qset_durability(q, durability);
+	if (keep)
+		dds_qset_history(q, DDS_HISTORY_KEEP_LAST, keep);
+	else
+		dds_qset_history(q, DDS_HISTORY_KEEP_ALL, 0);
+	dds_entity_t w = dds_create_writer(dds_get_participant(topic), topic, q, NULL);
+	dds_delete_qos(q);
+	return w;
+}
+
 /* A presence claim of node @id, held (not pending), as a node announces itself. */
 static int claim(dds_entity_t pp, const char *part, uint32_t readers, long wait_ms, int id,
 		 uint32_t inc, uint64_t size)
@@ -125,13 +144,7 @@ static int claim(dds_entity_t pp, const char *part, uint32_t readers, long wait_
 	dds_entity_t topic = dds_create_topic(pp, &rfm_dds_Node_desc, "rfm_node", NULL, NULL);
 	if (topic < 0)
 		return fail("node topic", topic);
-	dds_qos_t *q = dds_create_qos();
-	dds_qset_partition(q, 1, &part);
-	dds_qset_reliability(q, DDS_RELIABILITY_RELIABLE, DDS_SECS(10));
-	dds_qset_durability(q, DDS_DURABILITY_TRANSIENT_LOCAL);
-	dds_qset_history(q, DDS_HISTORY_KEEP_LAST, 1);
-	dds_entity_t w = dds_create_writer(pp, topic, q, NULL);
-	dds_delete_qos(q);
+	dds_entity_t w = make_writer(topic, part, DDS_DURABILITY_TRANSIENT_LOCAL, 1);
 	if (w < 0)
 		return fail("node writer", w);
 	int ret = wait_match(pp, w, readers, wait_ms);
@@ -144,52 +157,12 @@ static int claim(dds_entity_t pp, const char *part, uint32_t readers, long wait_
 	rc = dds_wait_for_acks(w, DDS_SECS(10));
 	if (rc < 0)
 		return fail("waiting for the readers' acks", rc);
-	printf("claimed\n");
-	fflush(stdout);
-	while (getchar() != EOF)
-		;
-	dds_delete(pp);
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* The stream sample of argv (a WRITE, or an EVENT with RFM_ROGUE_EVENT) on @w. */
+static int send_sample(dds_entity_t w, char **argv)
 {
-	if (argc != 8) {
-		fprintf(stderr, "usage: %s DOMAIN NETWORK WRITER INC SEQ OFFSET TEXT\n", argv[0]);
-		return 2;
-	}
-	const char *part = getenv("RFM_ROGUE_PARTITION") ? getenv("RFM_ROGUE_PARTITION") : argv[2];
-	const char *sec = getenv("RFM_ROGUE_SECURITY");
-	dds_qos_t *pq = sec ? security_qos(sec) : NULL;
-	uint32_t readers = getenv("RFM_ROGUE_READERS") ? (uint32_t)atoi(getenv("RFM_ROGUE_READERS")) : 1;
-	long wait_ms = getenv("RFM_ROGUE_WAIT_MS") ? atol(getenv("RFM_ROGUE_WAIT_MS")) : 20000;
-	dds_entity_t pp = dds_create_participant((dds_domainid_t)atoi(argv[1]), pq, NULL);
-	if (pq)
-		dds_delete_qos(pq);
-	if (pp < 0)
-		return fail("participant", pp);
-	if (getenv("RFM_ROGUE_PRESENCE"))
-		return claim(pp, part, readers, wait_ms, atoi(argv[3]),
-			     (uint32_t)strtoul(argv[4], NULL, 0),
-			     strtoull(getenv("RFM_ROGUE_PRESENCE"), NULL, 0));
-	dds_entity_t topic = dds_create_topic(pp, &rfm_dds_Msg_desc, "rfm_stream", NULL, NULL);
-	if (topic < 0)
-		return fail("topic", topic);
-	dds_qos_t *q = dds_create_qos();
-	dds_qset_partition(q, 1, &part);
-	dds_qset_reliability(q, DDS_RELIABILITY_RELIABLE, DDS_SECS(10));
-	dds_qset_history(q, DDS_HISTORY_KEEP_ALL, 0);
-	dds_qset_durability(q, DDS_DURABILITY_VOLATILE);
-	dds_entity_t w = dds_create_writer(pp, topic, q, NULL);
-	dds_delete_qos(q);
-	if (w < 0)
-		return fail("writer", w);
-
-	/* Wait for the victims' readers: a waitset on the match, with a deadline. */
-	int ret = wait_match(pp, w, readers, wait_ms);
-	if (ret)
-		return ret;
-
 	const char *text = argv[7];
 	rfm_dds_Msg m = {
 		.inc = (uint32_t)strtoul(argv[4], NULL, 0),
@@ -214,6 +187,53 @@ int main(int argc, char **argv)
 	rc = dds_wait_for_acks(w, DDS_SECS(10));
 	if (rc < 0)
 		return fail("waiting for the readers' acks", rc);
-	dds_delete(pp);
 	return 0;
+}
+
+static long env_number(const char *name, long dflt)
+{
+	const char *v = getenv(name);
+
+	return v ? strtol(v, NULL, 0) : dflt;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 8) {
+		fprintf(stderr, "usage: %s DOMAIN NETWORK WRITER INC SEQ OFFSET TEXT\n", argv[0]);
+		return 2;
+	}
+	const char *part = getenv("RFM_ROGUE_PARTITION") ? getenv("RFM_ROGUE_PARTITION") : argv[2];
+	const char *sec = getenv("RFM_ROGUE_SECURITY");
+	const char *presence = getenv("RFM_ROGUE_PRESENCE");
+	uint32_t readers = (uint32_t)env_number("RFM_ROGUE_READERS", 1);
+	long wait_ms = env_number("RFM_ROGUE_WAIT_MS", 20000);
+	dds_qos_t *pq = sec ? security_qos(sec) : NULL;
+	dds_entity_t pp = dds_create_participant((dds_domainid_t)atoi(argv[1]), pq, NULL);
+	if (pq)
+		dds_delete_qos(pq);
+	if (pp < 0)
+		return fail("participant", pp);
+	/* The stream writer first: a claim counts once its participant has one. */
+	dds_entity_t topic = dds_create_topic(pp, &rfm_dds_Msg_desc, "rfm_stream", NULL, NULL);
+	if (topic < 0)
+		return fail("topic", topic);
+	dds_entity_t w = make_writer(topic, part, DDS_DURABILITY_VOLATILE, 0);
+	if (w < 0)
+		return fail("writer", w);
+	/* Wait for the victims' readers: a waitset on the match, with a deadline. */
+	int ret = wait_match(pp, w, readers, wait_ms);
+	if (!ret && presence)
+		ret = claim(pp, part, readers, wait_ms, atoi(argv[3]),
+			    (uint32_t)strtoul(argv[4], NULL, 0), strtoull(presence, NULL, 0));
+	if (!ret && strcmp(argv[7], "-"))
+		ret = send_sample(w, argv);
+	if (!ret && presence) {
+		printf("claimed\n");
+		fflush(stdout);
+		while (getchar() != EOF)
+			;
+	}
+	dds_delete(pp);
+	return ret;
 }

@@ -2,12 +2,19 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Make a site's DDS Security files with the commands of docs/security.md,
 # as written there: its "site" block (with protect= set) and its "node"
-# block once per node id (with node= set), in the directory OUT.
+# block once per node id (with node= set), in the directory OUT; or its
+# "revoke" block for one node id.
 #
 #   make-files.sh DOC OUT PROTECT NODE...
-#
-# OUT/site (ca.pem, ca.key, governance.p7s) and OUT/nodeN for each NODE.
+#       OUT/site (ca.pem, ca.key, governance.p7s) and OUT/nodeN per NODE
+#   make-files.sh --revoke DOC OUT NODE
+#       the "revoke" block: NODE's certificate revoked, OUT/site/crl.pem
 set -eu
+revoke=
+if [ "$1" = --revoke ]; then
+	revoke=$4
+	set -- "$2" "$3" ""
+fi
 doc=$1 out=$2 protect=$3
 shift 3
 
@@ -28,6 +35,10 @@ run_block() { # NAME VAR VALUE
 	printf '%s\n' "$text" | sed "s|^$2=.*|$2=$3|" | (cd "$out" && bash -e)
 }
 
+if [ -n "$revoke" ]; then
+	run_block revoke node "$revoke" 2>>"$out/openssl.log"
+	exit 0
+fi
 mkdir -p "$out"
 run_block site protect "$protect" 2>"$out/openssl.log"
 for n in "$@"; do

@@ -20,7 +20,12 @@ Cases:
              one with another CA's certificate; node 3's certificate
              publishing as node 1 (its own library refuses), and the same
              with permissions of its own making signed by another CA (the
-             victims refuse to match it);
+             victims refuse to match it); node 3's certificate in its own
+             partition claiming node 7 and writing as it, or writing as
+             node 1 (the victims refuse a sample whose node id is not its
+             writer's partition's);
+  revoked    node 3's certificate revoked (docs/security.md's commands),
+             the CA's list at nodes 1 and 2: it never matches them;
   errors     security= with missing files, a key that is not PEM, another
              node's files, a certificate that is not the key's, no node=:
              clear errors naming the file or directory.
@@ -200,21 +205,31 @@ def make_files(out):
     shutil.copy(os.path.join(out, "node2", "node.pem"), mismatch)
 
 
+def claimed(net, writer, text, **kw):
+    """The stranger claims node `writer` and sends its sample; it holds the claim."""
+    claimer = net.rogue(writer, text, presence=True, **kw)
+    assert not isinstance(claimer, int), f"the stranger's claim was not taken: exit {claimer}"
+    return claimer
+
+
+def release(claimer):
+    claimer.stdin.close()
+    assert claimer.wait() == 0
+
+
 def baseline(env, domain):
-    print("baseline: without security a stranger's write, event and claim as node 7 land")
+    print("baseline: without security a stranger claims node 7, writes and sends events as it")
     net = Network(env, f"plain{os.getpid()}", domain)
     try:
         p1, p2 = net.start(1), net.start(2)
         p2.ok(f"enable {1 << INTR1:x}")
-        assert net.rogue(7, "EVIL") == ROGUE_MATCHED
-        assert p2.ask(f"until 0x400 EVIL {GUARD_MS}") == "ok"
-        assert net.rogue(7, "0xbad", event=INTR1) == ROGUE_MATCHED
-        assert p2.event(INTR1, 7) == 0xbad
-        claimer = net.rogue(7, "-", presence=True)
-        assert not isinstance(claimer, int), "the stranger's claim was not taken"
+        claimer = claimed(net, 7, "EVIL")
         p2.nodes(3)  # node 7 counted as attached
-        claimer.stdin.close()
-        claimer.wait()
+        assert p2.ask(f"until 0x400 EVIL {GUARD_MS}") == "ok"
+        release(claimer)
+        claimer = claimed(net, 7, "0xbad", event=INTR1)
+        assert p2.event(INTR1, 7) == 0xbad
+        release(claimer)
         del p1
     finally:
         net.stop()
@@ -259,12 +274,12 @@ def secure(env, domain, files):
         assert net.rogue(7, "EVIL") == ROGUE_UNMATCHED
         assert net.rogue(7, "EVIL", partition="node.7") == ROGUE_UNMATCHED
         assert net.rogue(7, "0xbad", partition="node.7", event=INTR1) == ROGUE_UNMATCHED
-        assert net.rogue(7, "-", partition="node.7", presence=True) == ROGUE_UNMATCHED
+        assert net.rogue(7, "EVIL", partition="node.7", presence=True) == ROGUE_UNMATCHED
         untouched(victims, 3)
         print("- a certificate of another CA")
         assert net.rogue(7, "EVIL", partition="node.1",
                          sec=f"{files}/other/node1") == ROGUE_UNMATCHED
-        assert net.rogue(7, "-", partition="node.1", sec=f"{files}/other/node1",
+        assert net.rogue(7, "EVIL", partition="node.1", sec=f"{files}/other/node1",
                          presence=True) == ROGUE_UNMATCHED
         untouched(victims, 3)
         print("- node 3's certificate publishing as node 1")
@@ -272,6 +287,13 @@ def secure(env, domain, files):
                          sec=f"{files}/node3") == ROGUE_NOT_PUBLISHED
         assert net.rogue(1, "EVIL", partition="node.1", sec=f"{files}/forged3",
                          pca=f"{files}/other/site/ca.pem") == ROGUE_UNMATCHED
+        untouched(victims, 3)
+        print("- node 3's certificate, in its own partition, claiming node 7 and writing as 7")
+        claimer = claimed(net, 7, "EVIL", partition="node.3", sec=f"{files}/node3")
+        untouched(victims, 3)
+        release(claimer)
+        print("- node 3's certificate, in its own partition, writing as node 1")
+        assert net.rogue(1, "EVIL", partition="node.3", sec=f"{files}/node3") == ROGUE_MATCHED
         untouched(victims, 3)
         print("the network still works, and a node that leaves is gone")
         p1.ok("write 0x500 after")
@@ -281,6 +303,33 @@ def secure(env, domain, files):
         p2.event(NODE_DOWN, 1)
     finally:
         net.stop()
+
+
+def revoked(env, domain, files):
+    print("a revoked certificate: node 3's, with the CA's list at nodes 1 and 2")
+    subprocess.run([MAKE_FILES, "--revoke", DOC, files, "3"], check=True)
+    for k in (1, 2):
+        shutil.copy(os.path.join(files, "site", "crl.pem"), os.path.join(files, f"node{k}"))
+    net = Network(env, f"crl{os.getpid()}", domain)
+    try:
+        p1, p2 = (net.start(k, f"&security={files}/node{k}") for k in (1, 2))
+        p2.nodes(2)
+        for p in (p1, p2):
+            p.ok(f"enable {1 << INTR1:x}")
+        assert net.rogue(3, "EVIL", partition="node.3", sec=f"{files}/node3") == ROGUE_UNMATCHED
+        untouched((p1, p2), 2)
+        p1.ok("write 0x500 after")
+        assert p2.ask(f"until 0x500 after {GUARD_MS}") == "ok"
+    finally:
+        net.stop()
+    # Not a CRL where crl.pem stands: an error naming it.
+    bad = os.path.join(files, "badcrl")
+    shutil.copytree(os.path.join(files, "node1"), bad)
+    with open(os.path.join(bad, "crl.pem"), "w") as f:
+        f.write("not a list\n")
+    code, msg = open_error(env, f"dds:crl{os.getpid()}?node=1&size=64K&domain={domain}"
+                                f"&join=50&security={bad}")
+    assert code == -1 and f"{bad}/crl.pem" in msg, (code, msg)  # RFM_EINVAL
 
 
 def errors(env, domain, files):
@@ -320,6 +369,7 @@ def main():
         baseline(env, domain)
         secure(env, domain, files)
         errors(env, domain, files)
+        revoked(env, domain, files)
     finally:
         shutil.rmtree(files, ignore_errors=True)
     print("test-dds-security: PASS")
