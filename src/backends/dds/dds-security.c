@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "backends/dds/dds-internal.h"
@@ -119,6 +120,22 @@ static int check_file(const char *uri, const char *path, const struct sec_file *
 	return 0;
 }
 
+/* As ssh does: a private key others may read is no longer private. */
+static int check_key_mode(const char *uri, const char *dir)
+{
+	char path[4200];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/node.key", dir);
+	if (stat(path, &st))
+		return rfm__error(RFM_EPERM, "%s: security: %s: %s", uri, path, strerror(errno));
+	if (st.st_mode & 077)
+		return rfm__error(RFM_EPERM,
+				  "%s: security: %s is readable by others (mode %04o): chmod 600 it",
+				  uri, path, (unsigned int)(st.st_mode & 07777));
+	return 0;
+}
+
 int rfm__dds_security_qos(struct dds_node *d, const char *uri, dds_qos_t **qp)
 {
 	char dir[4096], value[4200];
@@ -131,12 +148,17 @@ int rfm__dds_security_qos(struct dds_node *d, const char *uri, dds_qos_t **qp)
 		return rfm__error(RFM_EURI,
 				  "%s: security= needs node=N: the node's permissions name its id",
 				  uri);
+	if (strlen(d->security) > sizeof(dir) - 64)
+		return rfm__error(RFM_EURI, "%s: security= directory name too long", uri);
 	for (size_t i = 0; i < RFM_ARRAY_SIZE(sec_files); i++) {
 		snprintf(value, sizeof(value), "%s/%s", d->security, sec_files[i].name);
 		ret = check_file(uri, value, &sec_files[i]);
 		if (ret)
 			return ret;
 	}
+	ret = check_key_mode(uri, d->security);
+	if (ret)
+		return ret;
 	snprintf(value, sizeof(value), "%s/%s", d->security, sec_crl.name);
 	bool crl = access(value, F_OK) == 0;
 	if (crl && (ret = check_file(uri, value, &sec_crl)))

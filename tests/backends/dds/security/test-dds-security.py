@@ -27,7 +27,8 @@ Cases:
   revoked    node 3's certificate revoked (docs/security.md's commands),
              the CA's list at nodes 1 and 2: it never matches them;
   errors     security= with missing files, a key that is not PEM, another
-             node's files, a certificate that is not the key's, no node=:
+             node's files, a certificate that is not the key's, a key
+             others may read, no node=:
              clear errors naming the file or directory.
 
 Exit 77 without Cyclone DDS in the build or without openssl.
@@ -343,6 +344,11 @@ def errors(env, domain, files):
     assert code == -8 and f"{files}/node1" in msg, (code, msg)  # RFM_EPERM
     code, msg = open_error(env, f"{base}&security={files}/node1")
     assert code == -4 and "node=" in msg, (code, msg)  # RFM_EURI
+    loose = os.path.join(files, "loosekey")
+    shutil.copytree(os.path.join(files, "node1"), loose)
+    os.chmod(os.path.join(loose, "node.key"), 0o644)
+    code, msg = open_error(env, f"{base}&node=1&security={loose}")
+    assert code == -8 and "node.key is readable by others (mode 0644)" in msg, (code, msg)
     code, msg = open_error(env, f"{base}&node=1&security={files}/mismatch")
     assert code == -8 and f"{files}/mismatch" in msg, (code, msg)  # RFM_EPERM
 
