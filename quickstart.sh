@@ -59,6 +59,8 @@ DEMO_PACKAGES="build-essential autoconf automake autoconf-archive libtool pkg-co
 # compiles src/backends/dds/dds-wire.idl; ddsperf is the dds: benchmark's
 # yardstick) build and test the dds: backend, several hosts without cards;
 # iproute2 makes the network namespaces of its multi-host tests.
+# openssl makes the DDS Security files (a CA, node certificates, signed
+# governance and permissions) of the authenticated dds: networks' tests.
 # curl asks rfm serve's API in the README's example (the README test runs it).
 # prometheus scrapes rfm serve in its tests; its promtool checks /metrics and
 # examples/prometheus/rfm-alerts.yml (tests/cli/test_serve_prometheus.py).
@@ -73,7 +75,7 @@ TEST_PACKAGES="libcmocka-dev python3 python3-pytest python3-matplotlib clang
 	iceoryx libiceoryx-binding-c-dev stress-ng chromium chromium-driver python3-selenium
 	gcc-i686-linux-gnu libc6-dev-i386-cross g++-i686-linux-gnu g++-s390x-linux-gnu
 	g++-aarch64-linux-gnu g++-arm-linux-gnueabihf mmdebstrap qemu-user linux-source-6.1
-	curl prometheus"
+	curl prometheus openssl"
 PACKAGES="$DEMO_PACKAGES $TEST_PACKAGES"
 
 # The lab's suites each end with "NAME: N passed, N failed" (NAME may be

@@ -180,6 +180,15 @@ bench-dds: $(bench_dds_deps)
 bench: bench-dds
 .PHONY: bench-dds
 
+# What DDS Security costs: plain dds: against signed against encrypted, on
+# loopback, in one run (bench/bench-dds-security.py; openssl makes the files
+# with docs/security.md's commands). BENCH_DDS_SECURITY_ARGS passes options.
+EXTRA_DIST += bench/bench-dds-security.py
+bench-dds-security: $(bench_dds_deps)
+	/usr/bin/python3 $(top_srcdir)/bench/bench-dds-security.py --build $(abs_top_builddir) \
+		$(BENCH_DDS_SECURITY_ARGS)
+.PHONY: bench-dds-security
+
 # Simultaneous boot: 8, 16 and 32 processes, one node each, released by one
 # barrier, open at once (tests/backends/dds/test-dds-boot); prints the open
 # times' P50 and max. BENCH_BOOT_NODES picks the counts.

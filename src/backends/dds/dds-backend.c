@@ -4,11 +4,12 @@
  * for hosts without cards. URI:
  *
  *   dds:NAME?node=N&size=BYTES&domain=D&lease=MS&join=MS&depth=N&coalesce=NS
- *       &callbacks=receive|dispatcher
+ *       &callbacks=receive|dispatcher&security=DIR
  *
  * NAME is the network (a DDS partition), D the DDS domain (0..230), N
- * this node's id. Cyclone itself (interfaces, peers, multicast) is set up
- * through its own CYCLONEDDS_URI environment variable (docs/dds.md).
+ * this node's id, DIR the node's DDS Security files (dds-security.c).
+ * Cyclone itself (interfaces, peers, multicast) is set up through its own
+ * CYCLONEDDS_URI environment variable (docs/dds.md).
  *
  * Each node holds its own copy of the window in private memory. What the
  * library writes is replicated by dds-publish.c; stores through the
@@ -38,6 +39,7 @@ struct dds_params {
 	uint32_t depth;
 	uint64_t coalesce_ns;
 	bool callbacks_receive;
+	const char *security;	/* in the URI's storage */
 };
 
 static bool valid_name(const char *name)
@@ -133,6 +135,9 @@ static int parse_params(struct rfm_uri *uri, struct dds_params *p)
 					  "receives the event) or dispatcher (the default)",
 					  uri->text, v);
 	}
+	p->security = rfm__uri_take(uri, "security");
+	if (p->security && !*p->security)
+		return rfm__error(RFM_EURI, "%s: security= names no directory", uri->text);
 	return rfm__uri_check_all_used(uri);
 }
 
@@ -173,8 +178,12 @@ static int create_reader(struct rfm_node *node, const struct rfm_uri *uri, dds_e
 	*reader = dds_create_reader(d->participant, topic, q, l);
 	dds_delete_listener(l);
 	dds_delete_qos(q);
-	if (writer < 0 || *reader < 0)
-		return rfm__dds_fail(uri, writer < 0 ? writer : *reader, what);
+	dds_return_t rc = writer < 0 ? writer : *reader;
+
+	if (rc == DDS_RETCODE_NOT_ALLOWED_BY_SECURITY)
+		return rfm__dds_security_refused(d, uri->text, rc, true);
+	if (rc < 0)
+		return rfm__dds_fail(uri, rc, what);
 	return 0;
 }
 
@@ -192,9 +201,11 @@ static int create_entities(struct rfm_node *node, const struct rfm_uri *uri)
 	dds_qset_durability(q, DDS_DURABILITY_TRANSIENT_LOCAL);
 	dds_qset_history(q, DDS_HISTORY_KEEP_LAST, 1);
 	dds_qset_liveliness(q, DDS_LIVELINESS_AUTOMATIC, DDS_MSECS(d->lease_ms));
+	rfm__dds_security_partition(d, q, true);
 	d->node_writer = dds_create_writer(d->participant, d->node_topic, q, NULL);
 	/* Any lease is accepted from others: ours is what we promise. */
 	dds_qset_liveliness(q, DDS_LIVELINESS_AUTOMATIC, DDS_INFINITY);
+	rfm__dds_security_partition(d, q, false);
 	ret = create_reader(node, uri, d->node_topic, q, false, d->node_writer, &d->node_reader,
 			    "creating the node reader and writer");
 	if (ret)
@@ -213,8 +224,10 @@ static int create_entities(struct rfm_node *node, const struct rfm_uri *uri)
 	if (d->callbacks_receive)
 		dds_qset_reliability(q, DDS_RELIABILITY_RELIABLE, 0);
 	dds_listener_t *wl = rfm__dds_match_listener(node);
+	rfm__dds_security_partition(d, q, true);
 	d->writer = dds_create_writer(d->participant, d->topic, q, wl);
 	dds_delete_listener(wl);
+	rfm__dds_security_partition(d, q, false);
 	return create_reader(node, uri, d->topic, q, true, d->writer, &d->reader,
 			     "creating the stream reader and writer");
 }
@@ -227,9 +240,17 @@ static int create_entities(struct rfm_node *node, const struct rfm_uri *uri)
 static int open_entities(struct rfm_node *node, const struct rfm_uri *uri)
 {
 	struct dds_node *d = node->priv;
+	dds_qos_t *pq;
 	int ret;
 
-	dds_entity_t e = dds_create_participant((dds_domainid_t)d->domain, NULL, NULL);
+	ret = rfm__dds_security_qos(d, uri->text, &pq);
+	if (ret)
+		return ret;
+	dds_entity_t e = dds_create_participant((dds_domainid_t)d->domain, pq, NULL);
+	if (pq)
+		dds_delete_qos(pq);
+	if (e < 0 && d->security)
+		return rfm__dds_security_refused(d, uri->text, e, false);
 	if (e < 0)
 		return rfm__dds_fail(uri, e, "joining the DDS domain");
 	d->participant = e;
@@ -283,6 +304,7 @@ static void dds_release(struct dds_node *d)
 	free(d->snap_vec);
 	free(d->own);
 	rfm__localq_destroy(&d->q);
+	free(d->security);
 	pthread_mutex_destroy(&d->pub_lock);
 	pthread_mutex_destroy(&d->lock);
 	pthread_cond_destroy(&d->cond);
@@ -322,6 +344,10 @@ static int dds_open_node(struct rfm_node *node, struct rfm_uri *uri)
 		return rfm__error(RFM_ENOMEM, "%s: out of memory", uri->text);
 	snprintf(d->name, sizeof(d->name), "%s", uri->path);
 	d->domain = p.domain;
+	if (p.security && !(d->security = strdup(p.security))) {
+		free(d);
+		return rfm__error(RFM_ENOMEM, "%s: out of memory", uri->text);
+	}
 	d->lease_ms = p.lease_ms;
 	d->join_ms = p.join_ms;
 	d->coalesce_ns = p.coalesce_ns;
@@ -372,8 +398,9 @@ static int dds_open_node(struct rfm_node *node, struct rfm_uri *uri)
 	ret = rfm__dds_join(node);
 	if (ret)
 		goto fail;
-	if (asprintf(&node->uri, "dds:%s?node=%d&size=%llu&domain=%u", d->name, d->id,
-		     (unsigned long long)size, d->domain) < 0) {
+	if (asprintf(&node->uri, "dds:%s?node=%d&size=%llu&domain=%u%s%s", d->name, d->id,
+		     (unsigned long long)size, d->domain, d->security ? "&security=" : "",
+		     d->security ? d->security : "") < 0) {
 		node->uri = NULL;
 		ret = rfm__error(RFM_ENOMEM, "%s: out of memory", uri->text);
 		goto fail;
@@ -418,7 +445,8 @@ static void dds_get_info(const struct rfm_node *node, struct rfm_node_info *info
 static int dds_destroy(struct rfm_uri *uri, unsigned int flags)
 {
 	static const char *const keys[] = { "node", "size", "domain", "lease", "join",
-					    "depth", "loopback", "spin", "coalesce", "callbacks" };
+					    "depth", "loopback", "spin", "coalesce", "callbacks",
+					    "security" };
 
 	(void)flags;
 	if (!valid_name(uri->path))

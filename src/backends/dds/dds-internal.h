@@ -12,6 +12,9 @@
  * (docs/architecture.md names them in this order).
  * Bottom first:
  *
+ *  dds-security.c   security=DIR: DDS Security's participant qos from
+ *                   DIR's files, the partition of each node id, whether a
+ *                   writer's partition is the node id its sample names
  *  dds-sample.c     one sample to Cyclone (rfm__dds_write), one piece into
  *                   our copy (rfm__dds_store), a copy of a sample for a list,
  *                   the event queue push, the refused counter, nonces, the
@@ -215,6 +218,7 @@ struct dds_node {
 	struct rfm_localq q;
 	char name[RFM_DDS_NAME_MAX + 1];
 	uint32_t domain;
+	char *security;		/* security=DIR (owned), NULL: none */
 	uint32_t lease_ms;
 	uint32_t join_ms;
 	uint32_t inc;		/* our incarnation token */
@@ -441,5 +445,18 @@ int rfm__dds_join(struct rfm_node *node);
  * with *@sizep (taken from the others unless @size_given). */
 int rfm__dds_claim(struct rfm_node *node, const struct rfm_uri *uri, uint64_t *sizep,
 		   bool size_given);
+
+/* dds-security.c */
+/* The participant's qos for security=DIR into *@qp (NULL without it). */
+int rfm__dds_security_qos(struct dds_node *d, const char *uri, dds_qos_t **qp);
+/* Cyclone refused the participant (or a @writer) with @rc: the error naming the files. */
+int rfm__dds_security_refused(struct dds_node *d, const char *uri, dds_return_t rc, bool writer);
+/* The partition of a writer (ours: our node id's) or of a reader (all). */
+void rfm__dds_security_partition(const struct dds_node *d, dds_qos_t *q, bool writer);
+/* May writer @w publish as node @id? Without security, always; with it,
+ * only from the partition of @id ("NAME.node.ID"), which only the holder
+ * of node ID's permissions can publish in. */
+bool rfm__dds_security_writer_ok(const struct dds_node *d, const struct dds_writer_id *w,
+				 unsigned int id);
 
 #endif /* RFM_DDS_INTERNAL_H */

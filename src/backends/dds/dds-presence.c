@@ -119,6 +119,11 @@ static void take_one(struct rfm_node *node, dds_entity_t reader, const rfm_dds_N
 	struct dds_writer_id w;
 	bool known = rfm__dds_writer_identity(d, reader, false, info->publication_handle, &w);
 
+	/* security=: a claim or a dispose of node N only from N's partition. */
+	if (known && !rfm__dds_security_writer_ok(d, &w, s->id)) {
+		rfm__dds_refuse(d);
+		return;
+	}
 	if (info->valid_data) {
 		if (s->inc == d->inc)
 			return; /* our own claim */

@@ -222,8 +222,19 @@ static void take_sample(struct rfm_node *node, dds_entity_t reader, const rfm_dd
 			const dds_sample_info_t *info)
 {
 	struct dds_node *d = node->priv;
+	dds_instance_handle_t pub = info->publication_handle;
+	struct dds_writer_id w;
 
-	if (m->writer != d->id && !rfm__dds_bound(node, reader, m->writer, info->publication_handle))
+	/*
+	 * security=: node N's samples only from N's partition. Checked before
+	 * the binding, so the writer bound to N (the common case, no look-up)
+	 * has passed it already.
+	 */
+	if (d->security && (!pub || pub != d->peers[m->writer].stream_writer) &&
+	    (!rfm__dds_writer_identity(d, reader, true, pub, &w) ||
+	     !rfm__dds_security_writer_ok(d, &w, m->writer)))
+		rfm__dds_refuse(d);
+	else if (m->writer != d->id && !rfm__dds_bound(node, reader, m->writer, pub))
 		rfm__dds_refuse(d);
 	else
 		rfm__dds_apply(node, m);
