@@ -68,6 +68,7 @@ struct json_object *serve_json_nodes(struct serve *s)
 		cli_json_add_bool(o, "self", self);
 		/* Ours now; another node's as it wrote it with its last beat. */
 		json_object_object_add(o, "link", link_json(self ? me.link : r->link));
+		serve_node_changes_json(s, r->id, o);
 		json_object_array_add(arr, o);
 	}
 	return arr;
@@ -173,6 +174,12 @@ struct json_object *serve_json_stats(struct serve *s)
 	cli_json_add_u64(o, "events_sent", hc.events_sent);
 	cli_json_add_u64(o, "ring_lost", hc.ring_lost);
 	cli_json_add_u64(o, "record_retries", hc.record_retries);
+	/* Node changes of every node, as the server's monitor reported them. */
+	uint64_t downs, ups;
+	serve_node_change_totals(s, &downs, &ups);
+	cli_json_add_bool(o, "monitor", s->monitor);
+	json_object_object_add(o, "node_downs", s->monitor ? json_object_new_uint64(downs) : NULL);
+	json_object_object_add(o, "node_ups", s->monitor ? json_object_new_uint64(ups) : NULL);
 	json_object_object_add(o, "by_node", serve_json_events(s));
 	json_object_object_add(o, "records", serve_json_records(s));
 	return o;
