@@ -79,8 +79,8 @@ def test_json_endpoints(serve, rfm, net):
     assert [v["name"] for v in got] == ["ctl.temp", "ctl.mode"]
     assert got[0] == {"name": "ctl.temp", "type": "f64", "unit": "degC", "value": 21.5,
                       "min": -10.0, "max": 80.0, "out_of_range": False, "writer": 1,
-                      "state": "fresh", "stale_reason": None, "stale_after_s": None,
-                      "digits": None}
+                      "state": "fresh", "stale_reason": None, "unchanged_s": None,
+                      "stale_after_s": None, "digits": None}
     assert got[1]["value"] == 7 and got[1]["out_of_range"] is True
     everything = s.get_json("/api/vars")["vars"]
     assert [v["name"] for v in everything] == ["ctl.mode", "ctl.temp", "ctl.gains", "ctl.label"]
@@ -197,7 +197,7 @@ def test_sse_sends_snapshots(serve):
                                                      "ctl.label"]
         # What changes only: the rest is /api/vars's.
         assert snap["vars"][1] == {"name": "ctl.temp", "value": 0.0, "out_of_range": False,
-                                   "state": "fresh", "stale_reason": None}
+                                   "state": "fresh", "stale_reason": None, "unchanged_s": None}
     assert second["time_s"] > first["time_s"]
 
 
@@ -423,7 +423,7 @@ def test_counts_by_node_rates_and_records(rfm, net, tmp_path):
         # Two publishes: the sequence word went 0 -> 2 -> 4. Its writer, node 2,
         # has closed since: the record is stale.
         frame = {"name": "pub.frame", "seq": 4, "writer": 2, "state": "stale",
-                 "stale_reason": "writer down", "stale_after_s": None}
+                 "stale_reason": "writer down", "unchanged_s": None, "stale_after_s": None}
         assert snap["stats"]["records"] == [frame]
         assert s.get_json("/api/stats")["records"] == [frame]
         # shm: has no card: no link status, for any node.
