@@ -4,9 +4,10 @@
  * Prometheus metrics for the network, over HTTP (serve-http.c). This file
  * parses the options, opens the node and runs the sampler: at --rate HZ it
  * takes the events queued for the server's handle and makes the snapshot
- * the SSE clients are sent. The server only reads the window (writes only
- * on request, with --allow-write and the token), so it never slows the
- * programs that share it.
+ * the SSE clients are sent. The server reads the window; it writes only
+ * its own node's heartbeat slot (its health monitor, which reports the
+ * other nodes going down and up; not with --no-monitor) and, on request
+ * with --allow-write and the token, variables and events.
  */
 #include "config.h"
 
@@ -28,6 +29,7 @@ enum {
 	OPT_HIST,
 	OPT_MAX_STREAMS,
 	OPT_MAX_PER_ADDRESS,
+	OPT_NO_MONITOR,
 };
 
 static const struct option serve_options[] = {
@@ -39,6 +41,7 @@ static const struct option serve_options[] = {
 	{ "hist", required_argument, NULL, OPT_HIST },
 	{ "max-streams", required_argument, NULL, OPT_MAX_STREAMS },
 	{ "max-per-address", required_argument, NULL, OPT_MAX_PER_ADDRESS },
+	{ "no-monitor", no_argument, NULL, OPT_NO_MONITOR },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -67,7 +70,10 @@ static void sample(struct serve *s)
 	serve_take_events(s);
 	serve_fresh_sample(s, rfm_event_now_ns());
 	struct json_object *snap = serve_json_snapshot(s);
-	serve_sse_publish(s, json_object_to_json_string_ext(snap, JSON_C_TO_STRING_PLAIN));
+	struct json_object *changes = serve_take_node_changes(s);
+	serve_sse_publish(s, json_object_to_json_string_ext(snap, JSON_C_TO_STRING_PLAIN),
+			  changes);
+	json_object_put(changes);
 	json_object_put(snap);
 	pthread_mutex_unlock(&s->lock);
 	serve_sse_wake(s);
@@ -124,7 +130,7 @@ static int serve_loop(struct serve *s, const char *bind, uint16_t port, uint64_t
 int cli_run_serve(struct cli *cli, int argc, char **argv)
 {
 	struct serve s = { .cli = cli, .max_streams = SERVE_MAX_STREAMS,
-			   .per_address = SERVE_PER_ADDRESS };
+			   .per_address = SERVE_PER_ADDRESS, .monitor = true };
 	const char *bind = "127.0.0.1", *layout_path = NULL, *hist_path = NULL;
 	uint64_t port = 8080, rate = 10, max_streams = SERVE_MAX_STREAMS,
 		 per_address = SERVE_PER_ADDRESS;
@@ -142,6 +148,8 @@ int cli_run_serve(struct cli *cli, int argc, char **argv)
 			s.allow_write = true;
 		else if (opt == OPT_HIST)
 			hist_path = optarg;
+		else if (opt == OPT_NO_MONITOR)
+			s.monitor = false;
 		else if (opt == OPT_MAX_STREAMS)
 			ret = cli_parse_u64(cli, "max-streams", optarg, 100000, &max_streams);
 		else if (opt == OPT_MAX_PER_ADDRESS && !(ret = cli_parse_u64(cli, "max-per-address",
@@ -175,7 +183,9 @@ int cli_run_serve(struct cli *cli, int argc, char **argv)
 	ret = cli_open_existing(cli);
 	if (ret)
 		goto out;
-	if (rfm_event_enable(cli->node, RFM_EVENT_MASK_NETWORK)) {
+	/* The monitor's records come to this handle's queue only. */
+	if (rfm_event_enable(cli->node, RFM_EVENT_MASK_NETWORK |
+					    (s.monitor ? RFM_EVENT_MASK_HEALTH : 0))) {
 		ret = cli_fail(cli);
 		goto out;
 	}
@@ -187,6 +197,13 @@ int cli_run_serve(struct cli *cli, int argc, char **argv)
 	if (serve_counts_init(&s)) {
 		ret = cli_error(cli, "out of memory");
 		goto out;
+	}
+	if (s.monitor) {
+		serve_note_start_nodes(&s);
+		if (rfm_health_start(cli->node, NULL)) {
+			ret = cli_fail(cli);
+			goto out;
+		}
 	}
 	pthread_mutex_init(&s.lock, NULL);
 	pthread_mutex_init(&s.sse_lock, NULL);
@@ -209,7 +226,7 @@ out:
 /* Its synopsis and summary as well: rfm --help says what this build has. */
 const char cli_serve_args[] =
 	"[--port PORT] [--bind ADDR] [--layout FILE] [--rate HZ] [--hist FILE] "
-	"[--max-streams N] [--max-per-address N] [--allow-write]";
+	"[--max-streams N] [--max-per-address N] [--no-monitor] [--allow-write]";
 const char cli_serve_summary[] =
 	"Serve a live monitoring page, a JSON API and Prometheus metrics over HTTP";
 const char cli_help_serve[] =
@@ -220,7 +237,11 @@ const char cli_help_serve[] =
 	"/api/stats, /api/hist, /api/snapshot (what one event of the stream\n"
 	"carries), the Server-Sent-Events stream /api/events (a snapshot HZ\n"
 	"times a second) and /metrics (Prometheus text format).\n"
-	"The server only reads the window. Once listening it prints its URL and\n"
+	"It runs the library's health monitor on its node: it beats into its own\n"
+	"heartbeat slot and reports each node going down or up (the page, the\n"
+	"node table's down_count/up_count/change/since_s, rfm_node_down_total and\n"
+	"rfm_node_up_total, a \"node\" event on the stream). Otherwise it only\n"
+	"reads the window. Once listening it prints its URL and\n"
 	"port (with --json: {url, port, node, token}); PORT 0 takes a free port.\n"
 	"SIGINT or SIGTERM stop it.\n"
 	"\n"
@@ -235,6 +256,9 @@ const char cli_help_serve[] =
 	"      --max-per-address N\n"
 	"                      connections one client address may hold (default 64);\n"
 	"                      a head not sent within 5 s is dropped\n"
+	"      --no-monitor    run no health monitor: the server does not beat, and\n"
+	"                      no node change is reported (another node's monitor's\n"
+	"                      records go to that node's queues only)\n"
 	"      --allow-write   accept POST /api/vars {name, value} and POST /api/send\n"
 	"                      {to, type, data}; a random token is printed at start\n"
 	"                      and every write must send Authorization: Bearer TOKEN\n";

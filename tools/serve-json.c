@@ -68,6 +68,7 @@ struct json_object *serve_json_nodes(struct serve *s)
 		cli_json_add_bool(o, "self", self);
 		/* Ours now; another node's as it wrote it with its last beat. */
 		json_object_object_add(o, "link", link_json(self ? me.link : r->link));
+		serve_node_changes_json(s, r->id, o);
 		json_object_array_add(arr, o);
 	}
 	return arr;
@@ -78,6 +79,21 @@ static void add_freshness(struct json_object *o, const char *reason)
 {
 	cli_json_add_string(o, "state", reason ? "stale" : "fresh");
 	json_object_object_add(o, "stale_reason", reason ? json_object_new_string(reason) : NULL);
+}
+
+/*
+ * "unchanged_s": how long the sampler has seen no change of what the
+ * layout gives a stale_after, at the moment the state was judged (null
+ * for what is not watched, or not looked at yet): the state follows from
+ * it and stale_after_s, so a client can check the rule on any snapshot.
+ */
+static void add_unchanged(struct json_object *o, bool watched, bool seen, uint64_t changed_ns,
+			  uint64_t now_ns)
+{
+	json_object_object_add(o, "unchanged_s",
+			       watched && seen && now_ns >= changed_ns
+				       ? json_object_new_double((double)(now_ns - changed_ns) / 1e9)
+				       : NULL);
 }
 
 /* The layout's stale_after in seconds, null where it sets none. */
@@ -104,7 +120,9 @@ static struct json_object *var_json(struct serve *s, struct serve_var *v,
 		json_object_object_add(o, "max", json_object_new_double(v->info.max));
 	cli_json_add_bool(o, "out_of_range", serve_out_of_range(v, number));
 	cli_json_add_u64(o, "writer", v->info.writer);
-	add_freshness(o, serve_var_stale(v, states, rfm_event_now_ns(), &why));
+	uint64_t now = rfm_event_now_ns();
+	add_freshness(o, serve_var_stale(v, states, now, &why));
+	add_unchanged(o, v->last, v->seen, v->changed_ns, now);
 	json_object_object_add(o, "stale_after_s", period_json(v->info.stale_after_ms));
 	/* The layout's significant digits for a float, null where it sets none. */
 	json_object_object_add(o, "digits",
@@ -173,6 +191,12 @@ struct json_object *serve_json_stats(struct serve *s)
 	cli_json_add_u64(o, "events_sent", hc.events_sent);
 	cli_json_add_u64(o, "ring_lost", hc.ring_lost);
 	cli_json_add_u64(o, "record_retries", hc.record_retries);
+	/* Node changes of every node, as the server's monitor reported them. */
+	uint64_t downs, ups;
+	serve_node_change_totals(s, &downs, &ups);
+	cli_json_add_bool(o, "monitor", s->monitor);
+	json_object_object_add(o, "node_downs", s->monitor ? json_object_new_uint64(downs) : NULL);
+	json_object_object_add(o, "node_ups", s->monitor ? json_object_new_uint64(ups) : NULL);
 	json_object_object_add(o, "by_node", serve_json_events(s));
 	json_object_object_add(o, "records", serve_json_records(s));
 	return o;
@@ -220,7 +244,10 @@ struct json_object *serve_json_records(struct serve *s)
 		cli_json_add_string(o, "name", name);
 		cli_json_add_u64(o, "seq", seq);
 		cli_json_add_u64(o, "writer", reg.writer);
-		add_freshness(o, serve_record_stale(s, i, states, rfm_event_now_ns(), &why));
+		uint64_t now = rfm_event_now_ns();
+		add_freshness(o, serve_record_stale(s, i, states, now, &why));
+		const struct serve_record *r = i < s->nrecords ? &s->records[i] : NULL;
+		add_unchanged(o, r && r->stale_after_ms, r && r->seen, r ? r->changed_ns : 0, now);
 		json_object_object_add(o, "stale_after_s", period_json(rec.stale_after_ms));
 		json_object_array_add(arr, o);
 	}
@@ -262,6 +289,7 @@ static struct json_object *snapshot_vars(struct serve *s)
 		json_object_object_add(o, "value", serve_var_value(s, &s->vars[i], &number));
 		cli_json_add_bool(o, "out_of_range", serve_out_of_range(&s->vars[i], number));
 		add_freshness(o, serve_var_stale(&s->vars[i], states, now, &why));
+		add_unchanged(o, s->vars[i].last, s->vars[i].seen, s->vars[i].changed_ns, now);
 		json_object_array_add(arr, o);
 	}
 	return arr;

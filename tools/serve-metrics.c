@@ -94,6 +94,38 @@ static void nodes(struct text *t, struct serve *s)
 				(rows[i].link & RFM_LINK_SIGNAL) && !(rows[i].link & RFM_LINK_SYNC_LOST));
 }
 
+static void node_downs(void *arg, unsigned int node, uint64_t downs, uint64_t ups)
+{
+	(void)ups;
+	fprintf(((struct text *)arg)->fp, "rfm_node_down_total{node=\"%u\"} %llu\n", node,
+		(unsigned long long)downs);
+}
+
+static void node_ups(void *arg, unsigned int node, uint64_t downs, uint64_t ups)
+{
+	(void)downs;
+	fprintf(((struct text *)arg)->fp, "rfm_node_up_total{node=\"%u\"} %llu\n", node,
+		(unsigned long long)ups);
+}
+
+/*
+ * Without the monitor nothing would ever count: the families are left out
+ * rather than shown as zeros that say no node ever went down.
+ */
+static void node_changes(struct text *t, struct serve *s)
+{
+	if (!s->monitor)
+		return;
+	head(t, "rfm_node_down_total", "counter",
+	     "Times the server's health monitor saw the node go down (beats stopped, detached "
+	     "or restarted)");
+	serve_each_node_change(s, node_downs, t);
+	head(t, "rfm_node_up_total", "counter",
+	     "Times the server's health monitor saw the node come up (one up when the server "
+	     "started is not counted)");
+	serve_each_node_change(s, node_ups, t);
+}
+
 static void by_node_count(void *arg, unsigned int node, const char *type, uint64_t count,
 			  double rate)
 {
@@ -302,6 +334,7 @@ char *serve_metrics(struct serve *s)
 	if (!t.fp)
 		return NULL;
 	nodes(&t, s);
+	node_changes(&t, s);
 	counters(&t, s);
 	vars(&t, s);
 	rings(&t, s);

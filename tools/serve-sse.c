@@ -6,7 +6,10 @@
  * every waiting stream when it makes the next one. A client that does not
  * read fills its socket buffer; libmicrohttpd then makes no progress on it
  * and drops it after the idle timeout. The number of streams is capped
- * (--max-streams), beyond which a client gets 503.
+ * (--max-streams), beyond which a client gets 503. A frame carries one
+ * "node" event per node change since the last frame, then the snapshot: a
+ * stream too slow to take every frame gets the latest, and the changes of
+ * the frames it skipped only as the counts and "since" of the snapshot.
  */
 #include "config.h"
 
@@ -27,16 +30,29 @@ struct sse_client {
 	bool waiting;
 };
 
-int serve_sse_publish(struct serve *s, const char *json)
+int serve_sse_publish(struct serve *s, const char *json, struct json_object *changes)
 {
-	size_t n = strlen(json);
-	struct serve_frame *f = malloc(sizeof(*f) + n + 64);
+	size_t n = strlen(json), nchanges = changes ? json_object_array_length(changes) : 0;
+	size_t size = n + 64;
+	struct serve_frame *f;
 
+	for (size_t i = 0; i < nchanges; i++)
+		size += strlen(json_object_to_json_string_ext(json_object_array_get_idx(changes, i),
+							      JSON_C_TO_STRING_PLAIN)) + 32;
+	f = malloc(sizeof(*f) + size);
 	if (!f)
 		return -1;
 	f->refs = 1;
-	f->len = (size_t)sprintf(f->text, "event: snapshot\nid: %llu\ndata: ",
-				 (unsigned long long)s->generation + 1);
+	f->len = 0;
+	/* Each change before the snapshot that shows it: a client acts on
+	 * the change, then draws the state it led to. */
+	for (size_t i = 0; i < nchanges; i++)
+		f->len += (size_t)sprintf(f->text + f->len, "event: node\ndata: %s\n\n",
+					  json_object_to_json_string_ext(
+						  json_object_array_get_idx(changes, i),
+						  JSON_C_TO_STRING_PLAIN));
+	f->len += (size_t)sprintf(f->text + f->len, "event: snapshot\nid: %llu\ndata: ",
+				  (unsigned long long)s->generation + 1);
 	memcpy(f->text + f->len, json, n);
 	f->len += n;
 	memcpy(f->text + f->len, "\n\n", 2);

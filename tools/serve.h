@@ -89,6 +89,9 @@ struct serve {
 	unsigned int sse_streams, max_streams;
 	bool sse_stopping;
 	struct serve_counts *counts;	/* by node and type (serve-counts.c) */
+	/* The library's health monitor runs on the server's handle (not with
+	 * --no-monitor): its NODE_UP/NODE_DOWN records are the node changes. */
+	bool monitor;
 };
 
 /* ---- serve-counts.c: counters by node and type, rates, record sequences ---- */
@@ -98,6 +101,22 @@ int serve_counts_init(struct serve *s);
 void serve_counts_free(struct serve *s);
 /* Count one record taken from the server's queue. */
 void serve_count_event(struct serve *s, const struct rfm_event *ev);
+/*
+ * Note which nodes beat when the server starts, before its monitor does:
+ * the monitor's first NODE_UP of such a node is its first sight of it, not
+ * a change, and counts no "up".
+ */
+void serve_note_start_nodes(struct serve *s);
+/* The node changes of @id into the node's JSON object @o (null without the monitor). */
+void serve_node_changes_json(struct serve *s, unsigned int id, struct json_object *o);
+/* Call @fn for every node the monitor reported, by id, with its counts. */
+void serve_each_node_change(struct serve *s,
+			    void (*fn)(void *arg, unsigned int node, uint64_t downs, uint64_t ups),
+			    void *arg);
+/* Down and up changes of all nodes since the start. */
+void serve_node_change_totals(struct serve *s, uint64_t *downs, uint64_t *ups);
+/* The node changes since the last call, as a JSON array (the caller puts it). */
+struct json_object *serve_take_node_changes(struct serve *s);
 /* Recompute the rates from the deltas when a second has passed since the last time. */
 void serve_update_rates(struct serve *s, uint64_t now_ns);
 /* Call @fn for every (node, type) with a count, in node then type order. */
@@ -255,8 +274,11 @@ struct serve_frame {
 	char text[];
 };
 
-/* Make @json the latest frame (s->lock held). -1: no memory, the old one stays. */
-int serve_sse_publish(struct serve *s, const char *json);
+/*
+ * Make @json the latest frame (s->lock held), after one "node" event per
+ * element of @changes (may be NULL). -1: no memory, the old one stays.
+ */
+int serve_sse_publish(struct serve *s, const char *json, struct json_object *changes);
 void serve_frame_put(struct serve *s, struct serve_frame *f);
 
 /* The response of a new stream on @conn; NULL with *@full at the cap, or no memory. */

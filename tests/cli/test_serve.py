@@ -45,6 +45,8 @@ STABLE_METRICS = {
     "rfm_events_received_by_node_total": "counter",
     "rfm_events_received_by_node_rate": "gauge",
     "rfm_record_sequence": "gauge",
+    "rfm_node_down_total": "counter",
+    "rfm_node_up_total": "counter",
 }
 
 
@@ -67,8 +69,9 @@ def test_json_endpoints(serve, rfm, net):
     me = [n for n in nodes if n["self"]]
     assert len(me) == 1 and me[0]["id"] == 1 and me[0]["up"] is True
     assert me[0]["incarnation"] >= 1 and me[0]["pid"] == s.proc.pid
-    # It runs no health monitor: no beat, no period.
-    assert me[0]["heartbeat_age_s"] is None and me[0]["heartbeat_period_s"] is None
+    # It runs the health monitor: it beats at the default period.
+    assert me[0]["heartbeat_period_s"] == pytest.approx(0.1)
+    assert me[0]["state"] == "up"
 
     ok(rfm("-u", net.node(2), "set", "--force", "--layout", s.layout, "ctl.temp", "21.5"))
     poke_out_of_range(rfm, net, 0, 7, "<I")     # ctl.mode, 0..3
@@ -76,8 +79,8 @@ def test_json_endpoints(serve, rfm, net):
     assert [v["name"] for v in got] == ["ctl.temp", "ctl.mode"]
     assert got[0] == {"name": "ctl.temp", "type": "f64", "unit": "degC", "value": 21.5,
                       "min": -10.0, "max": 80.0, "out_of_range": False, "writer": 1,
-                      "state": "fresh", "stale_reason": None, "stale_after_s": None,
-                      "digits": None}
+                      "state": "fresh", "stale_reason": None, "unchanged_s": None,
+                      "stale_after_s": None, "digits": None}
     assert got[1]["value"] == 7 and got[1]["out_of_range"] is True
     everything = s.get_json("/api/vars")["vars"]
     assert [v["name"] for v in everything] == ["ctl.mode", "ctl.temp", "ctl.gains", "ctl.label"]
@@ -134,13 +137,45 @@ def read_events(s, count, until=None):
             elif line.startswith("data: "):
                 data = json.loads(line[6:])
             elif line == "" and event:
-                assert event == "snapshot"
-                if until is None or until(data):
+                assert event in ("snapshot", "node"), event
+                if event == "snapshot" and (until is None or until(data)):
                     got.append(data)
                 event = None
     finally:
         conn.close()
     return got
+
+
+class Stream:
+    """An open /api/events: every event (type, data) in order, read on demand."""
+
+    def __init__(self, s):
+        self.conn = http.client.HTTPConnection("127.0.0.1", s.port, timeout=10)
+        self.conn.request("GET", "/api/events")
+        self.resp = self.conn.getresponse()
+        assert self.resp.status == 200
+
+    def until(self, want):
+        """The events up to and including the first snapshot meeting @want."""
+        give_up = time.monotonic() + STREAM_LIMIT_S
+        got, event = [], None
+        while True:
+            if time.monotonic() > give_up:
+                pytest.fail(f"no snapshot met the condition in {STREAM_LIMIT_S} s")
+            line = self.resp.readline().decode()
+            assert line, "the stream ended"
+            line = line.rstrip("\n")
+            if line.startswith("event: "):
+                event = line[7:]
+            elif line.startswith("data: "):
+                got.append((event, json.loads(line[6:])))
+            elif line == "" and event:
+                if event == "snapshot" and want(got[-1][1]):
+                    return got
+                event = None
+
+    def close(self):
+        self.conn.close()
 
 
 def next_snapshot(s, until):
@@ -162,7 +197,7 @@ def test_sse_sends_snapshots(serve):
                                                      "ctl.label"]
         # What changes only: the rest is /api/vars's.
         assert snap["vars"][1] == {"name": "ctl.temp", "value": 0.0, "out_of_range": False,
-                                   "state": "fresh", "stale_reason": None}
+                                   "state": "fresh", "stale_reason": None, "unchanged_s": None}
     assert second["time_s"] > first["time_s"]
 
 
@@ -388,7 +423,7 @@ def test_counts_by_node_rates_and_records(rfm, net, tmp_path):
         # Two publishes: the sequence word went 0 -> 2 -> 4. Its writer, node 2,
         # has closed since: the record is stale.
         frame = {"name": "pub.frame", "seq": 4, "writer": 2, "state": "stale",
-                 "stale_reason": "writer down", "stale_after_s": None}
+                 "stale_reason": "writer down", "unchanged_s": None, "stale_after_s": None}
         assert snap["stats"]["records"] == [frame]
         assert s.get_json("/api/stats")["records"] == [frame]
         # shm: has no card: no link status, for any node.
@@ -550,3 +585,106 @@ def test_beating_node_killed_goes_down(serve, net):
                          or not any(n["id"] == 4 for n in sn["nodes"]))
     rows = [n for n in down["nodes"] if n["id"] == 4]
     assert rows == [] or (rows[0]["alive"] is False and rows[0]["up"] is False)
+
+
+def node_row(snap, node):
+    rows = [n for n in snap["nodes"] if n["id"] == node]
+    return rows[0] if rows else None
+
+
+def node_is(node, **want):
+    """A snapshot condition: node @node's row has the fields of @want."""
+    def check(snap):
+        row = node_row(snap, node)
+        return row is not None and all(row.get(k) == v for k, v in want.items())
+    return check
+
+
+def test_killed_peer_shown_down_then_up(serve, net):
+    """The server's health monitor: a peer killed with SIGKILL (it sends
+    nothing) is down, with its down count, the time since and a "node"
+    event on the stream; started again, up with its up count. A second
+    server that starts while the peer beats saw it up at its start, which
+    counts no up."""
+    from test_serve_stale import beating_node
+    s = serve("--rate", "50")
+    stream = Stream(s)
+    peer = beating_node(net, 2)
+    other = None
+    try:
+        before = time.time()
+        events = stream.until(node_is(2, change="up"))
+        row = node_row(events[-1][1], 2)
+        assert (row["state"], row["up_count"], row["down_count"]) == ("up", 1, 0)
+        assert row["since_start"] is False and row["change_incarnation"] == row["incarnation"]
+        assert before - 1 <= row["since_s"] <= time.time()
+        changes = [d for e, d in events if e == "node"]
+        assert [(c["id"], c["change"], c["up_count"]) for c in changes] == [(2, "up", 1)]
+        # A second server, started while node 2 beats: up since its start.
+        other = Server(net.node(3), "--rate", "50")
+        snap = next_snapshot(other, node_is(2, change="up"))
+        row = node_row(snap, 2)
+        assert (row["up_count"], row["down_count"], row["since_start"]) == (0, 0, True)
+
+        os.kill(peer.pid, signal.SIGKILL)
+        peer.wait()
+        killed = time.time()
+        events = stream.until(node_is(2, change="down"))
+        row = node_row(events[-1][1], 2)
+        assert (row["state"], row["down_count"], row["up_count"]) == ("down", 1, 1)
+        assert killed - 1 <= row["since_s"] <= time.time()
+        # (the second server beats too: its node 3 came up meanwhile)
+        changes = [d for e, d in events if e == "node" and d["id"] == 2]
+        assert [(c["id"], c["change"], c["down_count"]) for c in changes] == [(2, "down", 1)]
+        stats = s.get_json("/api/stats")
+        # In total: node 2's down and up, and node 3's up.
+        assert (stats["monitor"], stats["node_downs"], stats["node_ups"]) == (True, 1, 2)
+        api = [n for n in s.get_json("/api/nodes")["nodes"] if n["id"] == 2][0]
+        assert (api["up"], api["change"], api["down_count"]) == (False, "down", 1)
+        snap = next_snapshot(other, node_is(2, change="down"))
+        assert (node_row(snap, 2)["down_count"], node_row(snap, 2)["up_count"]) == (1, 0)
+
+        peer = beating_node(net, 2)
+        events = stream.until(node_is(2, change="up", up_count=2))
+        row = node_row(events[-1][1], 2)
+        assert (row["state"], row["down_count"]) == ("up", 1)
+        assert row["change_incarnation"] == row["incarnation"] == 2
+        changes = [d for e, d in events if e == "node" and d["id"] == 2]
+        assert [(c["id"], c["change"], c["up_count"]) for c in changes] == [(2, "up", 2)]
+        fams = parse_metrics(s.request("GET", "/metrics")[2].decode())
+        assert fams["rfm_node_down_total"]["type"] == "counter"
+        assert sample(fams, "rfm_node_down_total", node="2") == 1
+        assert sample(fams, "rfm_node_up_total", node="2") == 2
+        stats = s.get_json("/api/stats")
+        assert (stats["node_downs"], stats["node_ups"]) == (1, 3)
+        snap = next_snapshot(other, node_is(2, change="up", up_count=1))
+        assert node_row(snap, 2)["down_count"] == 1
+    finally:
+        stream.close()
+        if peer.poll() is None:
+            os.kill(peer.pid, signal.SIGKILL)
+            peer.wait()
+        if other:
+            rc, err = other.stop()
+            assert rc == 0, err
+
+
+def test_no_monitor(serve, net):
+    """--no-monitor: the server does not beat and reports no node changes
+    (null, not 0: nothing would ever count them)."""
+    from test_serve_stale import beating_node
+    s = serve("--rate", "50", "--no-monitor")
+    peer = beating_node(net, 2)
+    try:
+        snap = next_snapshot(s, node_is(2, state="up"))
+        row = node_row(snap, 2)
+        assert (row["down_count"], row["up_count"], row["change"], row["since_s"]) == \
+            (None, None, None, None)
+        assert node_row(snap, 1)["state"] == "no_heartbeat"
+        stats = s.get_json("/api/stats")
+        assert (stats["monitor"], stats["node_downs"], stats["node_ups"]) == (False, None, None)
+        fams = parse_metrics(s.request("GET", "/metrics")[2].decode())
+        assert "rfm_node_down_total" not in fams and "rfm_node_up_total" not in fams
+    finally:
+        os.kill(peer.pid, signal.SIGKILL)
+        peer.wait()

@@ -158,8 +158,8 @@ def test_page_shows_stale_data_and_disconnection(browser, net, tmp_path):
         assert cell_text(browser, flow + " td.writer") == "4"
         assert cell_text(browser, flow + " td.freshness") == "fresh"
         assert has_class(browser, flow, "stale") is False
-        assert cell_text(browser, 'tr[data-node="1"] td:nth-child(2)') == \
-            "attached, no heartbeat"
+        # The server's own node beats: its health monitor.
+        assert cell_text(browser, 'tr[data-node="1"] td:nth-child(2)') == "up"
         # A writer that never attached: stale from the start.
         assert has_class(browser, 'tr[data-name="far.x"]', "stale") is True
         os.kill(writer.pid, signal.SIGKILL)
@@ -188,7 +188,7 @@ def test_page_shows_why_a_value_is_stale(browser, net, tmp_path):
     from test_serve_stale import PERIOD_LAYOUT
     layout = tmp_path / "period.yaml"
     # Fresh for 2 s after a write: longer than the driver's polls.
-    layout.write_text(PERIOD_LAYOUT.replace("1s", "2s"))
+    layout.write_text(PERIOD_LAYOUT.replace("5s", "2s"))
     s = Server(net.node(1), "--layout", str(layout), "--rate", "20", "--allow-write")
     try:
         browser.get(s.url + "/")
@@ -205,6 +205,63 @@ def test_page_shows_why_a_value_is_stale(browser, net, tmp_path):
     finally:
         rc, err = s.stop()
     assert rc == 0, err
+
+
+def test_page_shows_node_down_then_up(serve, browser, net):
+    """A peer killed with SIGKILL: its row says "down since HH:MM:SS" with
+    its down count, the list of changes and the totals say so; started
+    again, "up since" with its up count. A node beating when the server
+    started was seen up then, which counts no up."""
+    from test_serve_stale import beating_node
+    first = beating_node(net, 3)
+    s = serve("--rate", "20")
+    peer = beating_node(net, 2)
+    row = 'tr[data-node="2"] '
+    hhmmss = r"\d\d:\d\d:\d\d"
+    try:
+        browser.get(s.url + "/")
+        wait = WebDriverWait(browser, WAIT_S)
+        wait.until(lambda d: cell_text(d, row + "td.since") is not None and
+                   cell_text(d, row + "td.since").startswith("up since"))
+        assert re.fullmatch(rf"up since {hhmmss}", cell_text(browser, row + "td.since"))
+        assert (cell_text(browser, row + "td.downs"), cell_text(browser, row + "td.ups")) == \
+            ("0", "1")
+        # Node 3 may have started beating just before the server, or after.
+        wait.until(lambda d: (cell_text(d, 'tr[data-node="3"] td.since') or "").startswith("up"))
+        seen3 = cell_text(browser, 'tr[data-node="3"] td.since')
+        assert re.fullmatch(rf"up since {hhmmss}( \(server start\))?", seen3), seen3
+        ups3 = 0 if seen3.endswith("(server start)") else 1
+        assert cell_text(browser, 'tr[data-node="3"] td.ups') == str(ups3)
+
+        os.kill(peer.pid, signal.SIGKILL)
+        peer.wait()
+        wait.until(lambda d: cell_text(d, row + "td:nth-child(2)") == "down")
+        wait.until(lambda d: (cell_text(d, row + "td.since") or "").startswith("down since"))
+        assert re.fullmatch(rf"down since {hhmmss}", cell_text(browser, row + "td.since"))
+        assert (cell_text(browser, row + "td.downs"), cell_text(browser, row + "td.ups")) == \
+            ("1", "1")
+        wait.until(lambda d: count(d, '#node-log li[data-node="2"][data-change="down"]') == 1)
+        assert re.fullmatch(rf"{hhmmss} node 2 down", cell_text(
+            browser, '#node-log li[data-node="2"][data-change="down"]'))
+        wait.until(lambda d: cell_text(d, "#node-changes") ==
+                   f"node changes since the server started: 1 down, {1 + ups3} up")
+
+        peer = beating_node(net, 2)
+        wait.until(lambda d: cell_text(d, row + "td.ups") == "2")
+        assert cell_text(browser, row + "td:nth-child(2)") == "up"
+        assert re.fullmatch(rf"up since {hhmmss}", cell_text(browser, row + "td.since"))
+        assert cell_text(browser, row + "td.downs") == "1"
+        wait.until(lambda d: d.execute_script(
+            "const l = document.querySelector('#node-log li');"
+            "return l ? l.dataset.node + ' ' + l.dataset.change : null;") == "2 up")
+        wait.until(lambda d: cell_text(d, "#node-changes") ==
+                   f"node changes since the server started: 1 down, {2 + ups3} up")
+        assert console_errors(browser) == []
+    finally:
+        for p in (peer, first):
+            if p.poll() is None:
+                os.kill(p.pid, signal.SIGKILL)
+                p.wait()
 
 
 GLANCE_LAYOUT = """\

@@ -114,6 +114,36 @@ def test_promtool_checks_metrics_and_rules(serve):
 
 
 @need_prometheus
+def test_promtool_checks_node_change_counters(serve, net):
+    """rfm_node_down_total and rfm_node_up_total after a peer was killed
+    and started again: counted once each, and promtool passes them."""
+    from test_serve import next_snapshot, node_is
+    from test_serve_stale import beating_node
+    s = serve("--rate", "50")
+    peer = beating_node(net, 4)
+    try:
+        next_snapshot(s, node_is(4, change="up", up_count=1))
+        os.kill(peer.pid, signal.SIGKILL)
+        peer.wait()
+        next_snapshot(s, node_is(4, change="down", down_count=1))
+        peer = beating_node(net, 4)
+        next_snapshot(s, node_is(4, change="up", up_count=2))
+        _, _, body = s.request("GET", "/metrics")
+    finally:
+        if peer.poll() is None:
+            os.kill(peer.pid, signal.SIGKILL)
+            peer.wait()
+    text = body.decode()
+    assert 'rfm_node_down_total{node="4"} 1\n' in text, text
+    assert 'rfm_node_up_total{node="4"} 2\n' in text, text
+    assert "# TYPE rfm_node_down_total counter\n" in text
+    r = subprocess.run([PROMTOOL, "check", "metrics"], input=body, capture_output=True,
+                       timeout=60)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert not r.stdout.strip() and not r.stderr.strip(), r.stdout + r.stderr
+
+
+@need_prometheus
 def test_prometheus_scrapes_serve(serve, rfm, net, tmp_path):
     s = serve("--rate", "20")
     beater = subprocess.Popen([RFM, "-u", net.node(4), "listen", "--event", "node_up"],

@@ -71,8 +71,8 @@ def test_stale_when_writer_is_down(net, tmp_path):
         snap = next_snapshot(s, lambda sn: any(n["id"] == 4 and n["state"] == "up"
                                                for n in sn["nodes"]))
         nodes = {n["id"]: n for n in snap["nodes"]}
-        # The server's own node runs no health monitor.
-        assert nodes[1]["state"] == "no_heartbeat" and nodes[1]["up"] is True
+        # The server's own node beats (its health monitor).
+        assert nodes[1]["state"] == "up" and nodes[1]["up"] is True
         assert 7 not in nodes
         vars_ = by_name(s.get_json("/api/vars")["vars"])
         assert {n: (v["writer"], v["state"]) for n, v in vars_.items()} == {
@@ -112,11 +112,11 @@ regions:
     size: 0x100
     writer: 1
     variables:
-      - { name: count, type: u32, stale_after: 1s }
+      - { name: count, type: u32, stale_after: 5s }
       - { name: mode, type: u32 }
     records:
       - name: frame
-        stale_after: 1s
+        stale_after: 5s
         variables:
           - { name: n, type: u32 }
 """
@@ -125,8 +125,12 @@ regions:
 def test_stale_when_not_written_within_stale_after(net, tmp_path):
     """The layout's stale_after: a variable that has not changed, a record
     whose sequence has not advanced, for that long is stale with the reason;
-    its writer (the server's own node) is up all along."""
-    from test_serve import next_snapshot
+    its writer (the server's own node) is up all along. Each snapshot says
+    how long the server has seen no change (unchanged_s) when it judged, so
+    the state is checked against the rule on every snapshot seen, however
+    late the machine delivers them: stale exactly when unchanged_s passed
+    stale_after (5 s, which no loaded machine takes to show a write)."""
+    from test_serve import read_events
     layout = tmp_path / "period.yaml"
     layout.write_text(PERIOD_LAYOUT)
     s = Server(net.node(1), "--layout", str(layout), "--rate", "50", "--allow-write")
@@ -135,40 +139,51 @@ def test_stale_when_not_written_within_stale_after(net, tmp_path):
         status, got = s.post("/api/vars", {"name": name, "value": value}, token=s.token)
         assert status == 200, got
 
-    def states(sn):
+    def watched(sn):
         got = by_name(sn["vars"])
         got.update(by_name(sn["stats"]["records"]))
-        return {n: (v["state"], v["stale_reason"]) for n, v in got.items()}
+        return {n: got[n] for n in ("ctl.count", "ctl.frame")}
 
-    def not_written(reason):
-        return reason is not None and reason.startswith("not written for ") and \
-            reason.endswith(" s")
+    def by_the_rule(item):
+        """Fresh while unchanged for at most 5 s, then stale, saying for how long."""
+        assert item["unchanged_s"] is not None, item
+        if item["unchanged_s"] <= 5.0:
+            return item["state"] == "fresh" and item["stale_reason"] is None
+        reason = item["stale_reason"] or ""
+        assert reason.startswith("not written for ") and reason.endswith(" s"), item
+        return item["state"] == "stale" and float(reason.split()[3]) >= 5.0
+
+    seen = []
+
+    def until(pred):
+        """Every snapshot on the way obeys the rule; the first meeting @pred."""
+        def check(sn):
+            items = watched(sn)
+            for item in items.values():
+                assert by_the_rule(item), item
+            seen.append({n: v["state"] for n, v in items.items()})
+            return pred(sn, items)
+        return read_events(s, 1, check)[0]
 
     try:
         vars_ = by_name(s.get_json("/api/vars")["vars"])
-        assert vars_["ctl.count"]["stale_after_s"] == 1.0
+        assert vars_["ctl.count"]["stale_after_s"] == 5.0
         assert vars_["ctl.mode"]["stale_after_s"] is None
-        assert by_name(s.get_json("/api/stats")["records"])["ctl.frame"]["stale_after_s"] == 1.0
+        assert by_name(s.get_json("/api/stats")["records"])["ctl.frame"]["stale_after_s"] == 5.0
 
         write("ctl.count", 1)
         write("ctl.frame.n", 1)
-        snap = next_snapshot(s, lambda sn: states(sn)["ctl.count"] == ("fresh", None) and
-                             states(sn)["ctl.frame"] == ("fresh", None) and
-                             by_name(sn["vars"])["ctl.count"]["value"] == 1)
+        until(lambda sn, it: by_name(sn["vars"])["ctl.count"]["value"] == 1 and
+              all(v["state"] == "fresh" for v in it.values()))
         # Nothing new for the period: stale, saying why.
-        snap = next_snapshot(s, lambda sn: not_written(states(sn)["ctl.count"][1]) and
-                             not_written(states(sn)["ctl.frame"][1]))
-        got = states(snap)
-        assert got["ctl.count"][0] == "stale" and got["ctl.frame"][0] == "stale"
-        assert float(got["ctl.count"][1].split()[3]) >= 1.0
-        # No stale_after and its writer is up: fresh however old.
-        assert got["ctl.mode"] == ("fresh", None)
+        snap = until(lambda sn, it: all(v["state"] == "stale" for v in it.values()))
+        assert by_name(snap["vars"])["ctl.mode"]["state"] == "fresh"
+        assert by_name(snap["vars"])["ctl.mode"]["unchanged_s"] is None
         vars_ = by_name(s.get_json("/api/vars")["vars"])
-        assert vars_["ctl.count"]["state"] == "stale"
-        assert not_written(vars_["ctl.count"]["stale_reason"])
+        assert vars_["ctl.count"]["state"] == "stale" and by_the_rule(vars_["ctl.count"])
         assert vars_["ctl.mode"]["stale_reason"] is None
         rec = by_name(s.get_json("/api/stats")["records"])["ctl.frame"]
-        assert rec["state"] == "stale" and not_written(rec["stale_reason"])
+        assert rec["state"] == "stale" and by_the_rule(rec)
         assert stale_metrics(s)["ctl.count"] == ("1", 1)
         assert stale_metrics(s)["ctl.mode"] == ("1", 0)
 
@@ -176,9 +191,17 @@ def test_stale_when_not_written_within_stale_after(net, tmp_path):
         # data: its sequence advances, so it is fresh again too.
         write("ctl.count", 2)
         write("ctl.frame.n", 1)
-        next_snapshot(s, lambda sn: states(sn)["ctl.count"] == ("fresh", None) and
-                      states(sn)["ctl.frame"] == ("fresh", None) and
-                      by_name(sn["vars"])["ctl.count"]["value"] == 2)
+        until(lambda sn, it: by_name(sn["vars"])["ctl.count"]["value"] == 2 and
+              all(v["state"] == "fresh" for v in it.values()))
+        # The transitions the server reported, in order, for each: fresh,
+        # stale, fresh (stale first only if it took 5 s to show the server).
+        for name in ("ctl.count", "ctl.frame"):
+            order = []
+            for st in seen:
+                if not order or order[-1] != st[name]:
+                    order.append(st[name])
+            assert order in (["fresh", "stale", "fresh"],
+                             ["stale", "fresh", "stale", "fresh"]), (name, order)
     finally:
         rc, err = s.stop()
         assert rc == 0, err
@@ -206,7 +229,7 @@ def test_writer_down_is_the_reason_first(net, tmp_path):
 
 def test_malformed_stale_after_is_refused(net, tmp_path):
     layout = tmp_path / "bad.yaml"
-    layout.write_text(PERIOD_LAYOUT.replace("stale_after: 1s }", "stale_after: 0s }"))
+    layout.write_text(PERIOD_LAYOUT.replace("stale_after: 5s }", "stale_after: 0s }"))
     r = subprocess.run([RFM, "-u", net.node(1), "serve", "--port", "0", "--layout", str(layout)],
                        stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60,
                        env=_environment())

@@ -28,6 +28,9 @@ function showNodes(nodes) {
 		row.dataset.node = n.id;
 		cell(row, n.id + (n.self ? " (this server)" : ""));
 		cell(row, NODE_STATES[n.state] || n.state, "state " + n.state);
+		cell(row, sinceText(n), "since");
+		cell(row, n.down_count === null ? "-" : n.down_count, "num downs");
+		cell(row, n.up_count === null ? "-" : n.up_count, "num ups");
 		cell(row, n.incarnation, "num");
 		cell(row, n.heartbeat_period_s ? seconds(n.heartbeat_age_s) : "no heartbeat", "num");
 		cell(row, n.heartbeat_period_s ? seconds(n.heartbeat_period_s) : "-", "num");
@@ -35,6 +38,37 @@ function showNodes(nodes) {
 		cell(row, n.host || "-");
 		cell(row, linkText(n.link), n.link ? (n.link.up ? "up" : "down") : "");
 	}
+}
+
+// The last change the server's health monitor reported: "down since
+// 17:03:05"; a node already up when the server started was seen then.
+function sinceText(n) {
+	if (!n.change)
+		return n.down_count === null ? "no monitor" : "-";
+	return n.change + " since " + clock(n.since_s * 1000) +
+		(n.since_start ? " (server start)" : "");
+}
+
+// The totals of every node's changes under the table ("-" without the monitor).
+function showNodeTotals(st) {
+	const el = document.getElementById("node-changes");
+	el.textContent = st.monitor
+		? `node changes since the server started: ${st.node_downs} down, ${st.node_ups} up`
+		: "node changes: not watched (rfm serve --no-monitor)";
+}
+
+// One line per "node" event of the stream, newest first, the last 20.
+function logNodeChange(c) {
+	const list = document.getElementById("node-log");
+	const li = document.createElement("li");
+	li.dataset.node = c.id;
+	li.dataset.change = c.change;
+	li.className = c.change;
+	li.textContent = `${clock(c.since_s * 1000)} node ${c.id} ${c.change}` +
+		(c.since_start ? " (up when the server started)" : "");
+	list.prepend(li);
+	while (list.children.length > 20)
+		list.lastChild.remove();
 }
 
 // A card's status: "-" where the node has none (shm:), else up/down and
@@ -84,9 +118,9 @@ function showStats(st) {
 	const body = document.querySelector("#stats tbody");
 	body.replaceChildren();
 	const rows = [];
-	// The server runs no health monitor, so it never receives node_up,
-	// node_down or link records: the Nodes table shows those changes, a
-	// row counting 0 of them would say no node ever went down.
+	// Node changes are the Nodes table's (per node and in total); the
+	// server takes no link records, so a row counting 0 of them would
+	// say a card never lost its link.
 	for (const [type, count] of Object.entries(st.received))
 		if (!["node_up", "node_down", "link"].includes(type))
 			rows.push(["received " + type, count]);
@@ -454,6 +488,7 @@ function listen() {
 		const snap = JSON.parse(e.data);
 		showNodes(snap.nodes);
 		showStats(snap.stats);
+		showNodeTotals(snap.stats);
 		showByNode(snap.stats.by_node);
 		showRecords(snap.stats.records);
 		showVars(snap.vars);
@@ -462,6 +497,7 @@ function listen() {
 		status.textContent = "live";
 		status.className = "status live";
 	});
+	events.addEventListener("node", e => logNodeChange(JSON.parse(e.data)));
 	events.onerror = () => {
 		status.textContent = "connection lost, retrying";
 		status.className = "status lost";
