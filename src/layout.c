@@ -53,6 +53,14 @@ static int push_item(rfm_layout *layout, enum lay_item_kind kind, size_t index)
 
 static const struct lay_pos no_pos[6];
 
+/* The next slot of one of the layout's growing arrays, zeroed; NULL: no memory. */
+static void *next_slot(void *arrayp, size_t *cap, size_t count, size_t size)
+{
+	if (rfm__grow(arrayp, cap, count, size))
+		return NULL;
+	return memset((char *)*(void **)arrayp + count * size, 0, size);
+}
+
 int rfm__layout_push_region(rfm_layout *layout, const struct rfm_region_spec *spec,
 			    const struct lay_pos pos[4])
 {
@@ -60,11 +68,9 @@ int rfm__layout_push_region(rfm_layout *layout, const struct rfm_region_spec *sp
 
 	if (!pos)
 		pos = no_pos;
-	if (rfm__grow(&layout->regions, &layout->cap_regions, layout->nregions,
-		      sizeof(*layout->regions)))
+	r = next_slot(&layout->regions, &layout->cap_regions, layout->nregions, sizeof(*r));
+	if (!r)
 		return RFM_ENOMEM;
-	r = &layout->regions[layout->nregions];
-	memset(r, 0, sizeof(*r));
 	r->name = dup_or_empty(spec->name);
 	r->description = dup_or_empty(spec->description);
 	if (!r->name || !r->description) {
@@ -97,11 +103,9 @@ int rfm__layout_push_record(rfm_layout *layout, uint32_t region,
 
 	if (!pos)
 		pos = no_pos;
-	if (rfm__grow(&layout->records, &layout->cap_records, layout->nrecords,
-		      sizeof(*layout->records)))
+	r = next_slot(&layout->records, &layout->cap_records, layout->nrecords, sizeof(*r));
+	if (!r)
 		return RFM_ENOMEM;
-	r = &layout->records[layout->nrecords];
-	memset(r, 0, sizeof(*r));
 	r->name = dup_or_empty(spec->name);
 	r->full = join(layout->regions[region].name, spec->name ? spec->name : "", NULL);
 	r->description = dup_or_empty(spec->description);
@@ -134,10 +138,9 @@ int rfm__layout_push_var(rfm_layout *layout, uint32_t region, uint32_t record,
 
 	if (!pos)
 		pos = no_pos;
-	if (rfm__grow(&layout->vars, &layout->cap_vars, layout->nvars, sizeof(*layout->vars)))
+	v = next_slot(&layout->vars, &layout->cap_vars, layout->nvars, sizeof(*v));
+	if (!v)
 		return RFM_ENOMEM;
-	v = &layout->vars[layout->nvars];
-	memset(v, 0, sizeof(*v));
 	v->name = dup_or_empty(name);
 	v->full = record == LAY_NO_RECORD
 			  ? join(layout->regions[region].name, name, NULL)
