@@ -220,8 +220,8 @@ static void a_sample_naming_the_receiver_is_refused(void **state)
 	struct rfm_node_info info = { .struct_size = sizeof(info) };
 
 	assert_rfm_ok(rfm_node_get_info(a, &info));
-	rogue(a, "stream", "writer=1", ARG("inc", info.incarnation), "seq=1", "offset=0x200",
-	      "text=EVIL");
+	rogue(a, "stream", "readers=2", "writer=1", ARG("inc", info.incarnation), "seq=1",
+	      "offset=0x200", "text=EVIL");
 	/* The rogue returned once every reader acknowledged the sample. */
 	assert_int_equal(refused_reach(a, 1), 1);
 	char buf[4];
@@ -243,8 +243,8 @@ static void a_sequence_jump_past_the_bound_is_refused(void **state)
 	assert_rfm_ok(rfm_node_get_info(a, &info));
 	assert_rfm_ok(rfm_mem_write(a, 0x300, "ONE.", 4));
 	assert_true(reads(b, 0x300, "ONE."));
-	rogue(b, "stream", "writer=1", ARG("inc", info.incarnation), ARG("seq", UINT64_C(1) << 62),
-	      "offset=0x200", "text=EVIL");
+	rogue(b, "stream", "readers=2", "writer=1", ARG("inc", info.incarnation),
+	      ARG("seq", UINT64_C(1) << 62), "offset=0x200", "text=EVIL");
 	assert_int_equal(refused_reach(b, 1), 1);
 	assert_rfm_ok(rfm_mem_write(a, 0x300, "TWO.", 4));
 	assert_true(reads(b, 0x300, "TWO."));
@@ -282,11 +282,12 @@ static void samples_naming_another_participants_node_are_refused(void **state)
 					      RFM_EVENT_BIT(RFM_EVENT_LINK)));
 	assert_rfm_ok(rfm_mem_write(a, 0x300, "ONE.", 4));
 	assert_true(reads(b, 0x300, "ONE."));
-	rogue(b, "stream", "writer=1", ARG("inc", inc), "seq=1000", "offset=0x200", "text=EVIL");
-	rogue(b, "stream", "writer=1", ARG("inc", inc), "seq=1001", "kind=4", "type=3", "to=2",
-	      "offset=0x204", "text=BAD!");
-	rogue(b, "stream", "writer=1", ARG("inc", inc), "seq=1002", "kind=2", "to=2", "type=1",
-	      "word=666");
+	rogue(b, "stream", "readers=2", "writer=1", ARG("inc", inc), "seq=1000", "offset=0x200",
+	      "text=EVIL");
+	rogue(b, "stream", "readers=2", "writer=1", ARG("inc", inc), "seq=1001", "kind=4", "type=3",
+	      "to=2", "offset=0x204", "text=BAD!");
+	rogue(b, "stream", "readers=2", "writer=1", ARG("inc", inc), "seq=1002", "kind=2", "to=2",
+	      "type=1", "word=666");
 	assert_true(rfm_event_send(a, 2, RFM_EVENT_INTR1, 42) >= 0);
 	next_is_real(b, 42);
 	assert_rfm_ok(rfm_mem_write(a, 0x300, "TWO.", 4));
@@ -307,7 +308,7 @@ static void a_spoofed_incarnation_is_refused(void **state)
 
 	assert_rfm_ok(rfm_event_enable(b, RFM_EVENT_BIT(RFM_EVENT_INTR1) |
 					      RFM_EVENT_BIT(RFM_EVENT_LINK)));
-	rogue(b, "stream", "writer=1", ARG("inc", incarnation(a) ^ 0x5a5a), "seq=300",
+	rogue(b, "stream", "readers=2", "writer=1", ARG("inc", incarnation(a) ^ 0x5a5a), "seq=300",
 	      "offset=0x200", "text=EVIL");
 	assert_true(rfm_event_send(a, 2, RFM_EVENT_INTR1, 7) >= 0);
 	next_is_real(b, 7);
@@ -322,7 +323,7 @@ static void events_from_a_node_that_does_not_exist_are_refused(void **state)
 	rfm_node *a = open_node(state, 1), *b = open_node(state, 2);
 
 	assert_rfm_ok(rfm_event_enable(b, RFM_EVENT_BIT(RFM_EVENT_INTR1)));
-	rogue(b, "stream", "writer=7", "inc=77", "seq=1", "kind=2", "to=65535", "type=1",
+	rogue(b, "stream", "readers=2", "writer=7", "inc=77", "seq=1", "kind=2", "to=65535", "type=1",
 	      "word=666", "count=5");
 	assert_true(rfm_event_send(a, 2, RFM_EVENT_INTR1, 9) >= 0);
 	next_is_real(b, 9);
@@ -343,9 +344,9 @@ static void forged_presence_is_refused(void **state)
 	uint32_t inc = incarnation(a);
 
 	assert_int_equal(attached(b), 2);
-	rogue(b, "presence", "id=1", ARG("inc", inc), "dispose=1");
-	rogue(b, "presence", "id=1", ARG("inc", inc), "size=8192");
-	rogue(b, "presence", "id=9", "inc=99");
+	rogue(b, "presence", "readers=2", "id=1", ARG("inc", inc), "dispose=1");
+	rogue(b, "presence", "readers=2", "id=1", ARG("inc", inc), "size=8192");
+	rogue(b, "presence", "readers=2", "id=9", "inc=99");
 	assert_int_equal(attached(b), 2);
 	assert_rfm_ok(rfm_mem_write(a, 0x300, "LIVE", 4));
 	assert_true(reads(b, 0x300, "LIVE"));
