@@ -303,6 +303,12 @@ struct dds_node {
 	uint64_t *own;
 	bool resync_want[RFM_MAX_NODES];
 	uint32_t resync_nonce[RFM_MAX_NODES]; /* of the resync asked (0: none) */
+	/* A node met late, whose stream and presence race: its samples refused
+	 * before its claim came (reported as lost when it comes), and its
+	 * resync request (answered then). */
+	uint32_t early[RFM_MAX_NODES];
+	bool owe[RFM_MAX_NODES];
+	uint32_t owe_nonce[RFM_MAX_NODES];
 	bool resync_pending;
 	bool mark_pending;	/* a reader matched our writer: send a MARK (atomic) */
 	uint64_t resyncs;	/* resync requests sent */

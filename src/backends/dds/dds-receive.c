@@ -234,9 +234,11 @@ static void take_sample(struct rfm_node *node, dds_entity_t reader, const rfm_dd
 	    (!rfm__dds_writer_identity(d, reader, true, pub, &w) ||
 	     !rfm__dds_security_writer_ok(d, &w, m->writer)))
 		rfm__dds_refuse(d);
-	else if (m->writer != d->id && !rfm__dds_bound(node, reader, m->writer, pub))
+	else if (m->writer != d->id && !rfm__dds_bound(node, reader, m->writer, pub)) {
 		rfm__dds_refuse(d);
-	else
+		if (!rfm__dds_guid_known(&d->peers[m->writer].participant))
+			d->early[m->writer]++; /* maybe a node whose claim is on its way */
+	} else
 		rfm__dds_apply(node, m);
 }
 
