@@ -191,8 +191,22 @@ class Lab:
         return answers
 
     def all_ok(self, cmd, only=None):
-        for k, answer in self.all(cmd, only).items():
+        answers = self.all(cmd, only)
+        failed = {k: a for k, a in answers.items() if a != "ok"}
+        if failed:
+            self.trace()
+        for k, answer in failed.items():
             assert answer == "ok", f"node {k}: {cmd}: {answer}"
+
+    def trace(self):
+        """After a failed step: every node's accounts of every other (LINK reports,
+        records reported lost), its event stats and the switch's counters, so that a
+        failure in a loaded CI run says what each node saw."""
+        for k, node in self.nodes.items():
+            if node.proc.poll() is None:
+                print(f"  trace: node {k}: {node.ask('report', quiet=True)}")
+        for line in self.ctl("stats"):
+            print(f"  trace: switch: {line}")
 
     def close(self):
         for node in self.nodes.values():

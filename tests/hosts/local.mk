@@ -33,7 +33,8 @@ TESTS += \
 	tests/hosts/test-faults-loss.py \
 	tests/hosts/test-faults-heavy-loss.py \
 	tests/hosts/test-faults-partition.py \
-	tests/hosts/test-faults-disorder.py
+	tests/hosts/test-faults-disorder.py \
+	tests/hosts/test-faults-late-match.py
 endif
 
 EXTRA_DIST += \
@@ -48,4 +49,5 @@ EXTRA_DIST += \
 	tests/hosts/test-faults-heavy-loss.py \
 	tests/hosts/test-faults-partition.py \
 	tests/hosts/test-faults-disorder.py \
+	tests/hosts/test-faults-late-match.py \
 	examples/cyclonedds-unicast.xml

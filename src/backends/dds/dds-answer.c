@@ -86,6 +86,19 @@ static void send_resyncs(struct dds_node *d)
 	}
 }
 
+/* A reader matched late: our stream's place, if we sent anything before
+ * it (a gap there reports what it missed; it asks for our words). */
+static void send_mark(struct dds_node *d)
+{
+	rfm_dds_Msg m = { .kind = DDS_KIND_MARK, .to = RFM_NODE_ALL };
+
+	if (rfm__dds_lock_to_send(d))
+		return;
+	if (d->seq)
+		rfm__dds_send_locked(d, &m);
+	pthread_mutex_unlock(&d->pub_lock);
+}
+
 /* Send our copy to @to: header, chunks, end, with no write of ours between. */
 static void answer(struct dds_node *d, struct dds_snap_vector *v, uint16_t to, uint32_t nonce)
 {
@@ -135,6 +148,8 @@ void rfm__dds_snapshot_answer_pending(struct rfm_node *node)
 	struct dds_node *d = node->priv;
 	struct dds_snap_vector *v = calloc(1, sizeof(*v));
 
+	if (__atomic_exchange_n(&d->mark_pending, false, __ATOMIC_RELAXED))
+		send_mark(d);
 	if (__atomic_exchange_n(&d->resync_pending, false, __ATOMIC_RELAXED))
 		send_resyncs(d);
 	if (!v)

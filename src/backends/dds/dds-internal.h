@@ -124,6 +124,8 @@ enum dds_kind {
 	DDS_KIND_BATCH = 6,	/* data = writes (struct dds_piece each), in order;
 				 * extra & DDS_BATCH_EVENT: then the event of to,
 				 * type, word, stamp, as EVENT */
+	DDS_KIND_MARK = 7,	/* nothing: our stream's place, sent when a reader
+				 * matches our writer (dds-answer.c) */
 };
 
 /* A BATCH sample's data: a run of these, each followed by len bytes
@@ -301,7 +303,14 @@ struct dds_node {
 	uint64_t *own;
 	bool resync_want[RFM_MAX_NODES];
 	uint32_t resync_nonce[RFM_MAX_NODES]; /* of the resync asked (0: none) */
+	/* A node met late, whose stream and presence race: its samples refused
+	 * before its claim came (reported as lost when it comes), and its
+	 * resync request (answered then). */
+	uint32_t early[RFM_MAX_NODES];
+	bool owe[RFM_MAX_NODES];
+	uint32_t owe_nonce[RFM_MAX_NODES];
 	bool resync_pending;
+	bool mark_pending;	/* a reader matched our writer: send a MARK (atomic) */
 	uint64_t resyncs;	/* resync requests sent */
 };
 

@@ -71,6 +71,35 @@ static bool held_by_other(const struct dds_peer *p, const dds_guid_t *who)
 	       !rfm__dds_same_participant(&p->participant, who);
 }
 
+/*
+ * @id's claim is taken. Met late, its stream may have come first: what of
+ * it we refused (not yet known to be its) is lost, reported and resynced;
+ * a resync it asked for then is answered now.
+ */
+static void met_late(struct rfm_node *node, unsigned int id)
+{
+	struct dds_node *d = node->priv;
+	uint32_t refused = d->early[id];
+
+	d->early[id] = 0;
+	if (!d->peers[id].alive || d->peers[id].other_size)
+		return; /* another window: nothing of it is ours to miss (reported once) */
+	if (refused && d->joined) {
+		struct rfm_ev_record rec = { .type = RFM_EVENT_LINK, .sender = id, .data = refused };
+
+		__atomic_fetch_add(&d->gaps, refused, __ATOMIC_RELAXED);
+		rfm__dds_deliver(node, &rec);
+		rfm__dds_want_resync(node, id);
+	}
+	if (d->owe[id]) {
+		d->owe[id] = false;
+		rfm__dds_snapshot_answer(node, &(rfm_dds_Msg){ .writer = (uint16_t)id,
+							      .word = d->owe_nonce[id],
+							      .type = DDS_REQ_OWN });
+		rfm__dds_thread_wake(d);
+	}
+}
+
 /* A held claim of @s->id from @w: the id is bound to its participant. */
 static void take_claim(struct rfm_node *node, const rfm_dds_Node *s,
 		       const dds_sample_info_t *info, const struct dds_writer_id *w)
@@ -108,6 +137,7 @@ static void take_claim(struct rfm_node *node, const rfm_dds_Node *s,
 	} else if (p->size == d->size) {
 		p->other_size = false;
 	}
+	met_late(node, s->id);
 }
 
 /* One presence sample: a claim, or a change of its instance's state. */

@@ -234,9 +234,11 @@ static void take_sample(struct rfm_node *node, dds_entity_t reader, const rfm_dd
 	    (!rfm__dds_writer_identity(d, reader, true, pub, &w) ||
 	     !rfm__dds_security_writer_ok(d, &w, m->writer)))
 		rfm__dds_refuse(d);
-	else if (m->writer != d->id && !rfm__dds_bound(node, reader, m->writer, pub))
+	else if (m->writer != d->id && !rfm__dds_bound(node, reader, m->writer, pub)) {
 		rfm__dds_refuse(d);
-	else
+		if (!rfm__dds_guid_known(&d->peers[m->writer].participant))
+			d->early[m->writer]++; /* maybe a node whose claim is on its way */
+	} else
 		rfm__dds_apply(node, m);
 }
 
@@ -323,12 +325,24 @@ static void presence_matched(dds_entity_t reader, const dds_subscription_matched
 	matched(arg, reader, false, st.last_publication_handle, st.current_count_change);
 }
 
+/*
+ * A reader matched our writer, it may be late: what we sent before went
+ * only to the readers matched then (the stream keeps nothing for late
+ * ones), and it sees a gap, hence a LINK and a resync, only with our next
+ * sample. That may never come, so the handle's thread sends one now.
+ */
 static void writer_matched(dds_entity_t writer, const dds_publication_matched_status_t st,
 			   void *arg)
 {
+	struct rfm_node *node = arg;
+	struct dds_node *d = __atomic_load_n(&node->priv, __ATOMIC_ACQUIRE);
+
 	(void)writer;
-	(void)st;
-	matched(arg, 0, false, 0, 0);
+	if (st.current_count_change > 0) {
+		__atomic_store_n(&d->mark_pending, true, __ATOMIC_RELAXED);
+		rfm__dds_thread_wake(d);
+	}
+	matched(node, 0, false, 0, 0);
 }
 
 dds_listener_t *rfm__dds_listener(struct rfm_node *node, bool stream)

@@ -77,6 +77,11 @@ void rfm__dds_snapshot_answer(struct rfm_node *node, const rfm_dds_Msg *req)
 	 */
 	if (!rfm__dds_guid_known(&p->participant)) {
 		rfm__dds_refuse(d);
+		if (req->type == DDS_REQ_OWN) {
+			/* Answered if its claim comes: a node met late may ask first. */
+			d->owe[req->writer] = true;
+			d->owe_nonce[req->writer] = req->word;
+		}
 		return;
 	}
 	if (req->type == DDS_REQ_COPY && p->copy_ns && rfm__now_ns() - p->copy_ns < COPY_EVERY_NS) {

@@ -45,7 +45,8 @@ struct tick {
 static bool requests_pending(struct dds_node *d)
 {
 	return __atomic_load_n(&d->snap_pending, __ATOMIC_RELAXED) ||
-	       __atomic_load_n(&d->resync_pending, __ATOMIC_RELAXED);
+	       __atomic_load_n(&d->resync_pending, __ATOMIC_RELAXED) ||
+	       __atomic_load_n(&d->mark_pending, __ATOMIC_RELAXED);
 }
 
 /* Flush, send the backlog; when to look again (0: when woken). */
