@@ -50,4 +50,4 @@ tests_backends_dds_dds_peer_SOURCES = tests/backends/dds/dds-peer.c
 tests_backends_dds_dds_peer_LDADD = src/librfm.la
 TESTS += tests/backends/dds/test-dds-hosts.py
 endif
-EXTRA_DIST += tests/backends/dds/test-dds-hosts.py
+EXTRA_DIST += tests/backends/dds/test-dds-hosts.py tests/backends/dds/dds_peer.py

@@ -25,7 +25,6 @@ Namespaces and peers are removed on every way out.
 """
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -34,7 +33,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SRCDIR = os.environ.get("srcdir", os.path.join(HERE, "..", ".."))
 LAB = os.path.join(SRCDIR, "tests", "hosts", "netns-lab.sh")
 PEER = os.path.abspath(os.environ.get("RFM_DDS_PEER", "tests/backends/dds/dds-peer"))
-GUARD_MS = 20000  # hang guard of each wait, not a timing assertion
+
+sys.path.insert(0, HERE)
+import dds_peer  # noqa: E402
+from dds_peer import GUARD_MS  # noqa: E402
 
 INTR1, INTR2, NODE_UP, NODE_DOWN, LINK = 1, 2, 17, 18, 19
 
@@ -44,51 +46,13 @@ def skip(why):
     sys.exit(77)
 
 
-class Peer:
+class Peer(dds_peer.Peer):
     """A dds-peer in namespace K, node id K."""
 
     def __init__(self, lab_env, k, uri, libpath):
         env = dict(lab_env)
         env["LD_LIBRARY_PATH"] = libpath
-        self.k = k
-        self.proc = subprocess.Popen([LAB, "exec", str(k), PEER, uri], env=env,
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     text=True, bufsize=1)
-        line = self.proc.stdout.readline().strip()
-        if line != f"ready {k}":
-            raise AssertionError(f"peer {k} did not start: {line!r}")
-
-    def ask(self, cmd):
-        self.proc.stdin.write(cmd + "\n")
-        self.proc.stdin.flush()
-        answer = self.proc.stdout.readline().strip()
-        print(f"  peer {self.k}: {cmd} -> {answer}")
-        return answer
-
-    def ok(self, cmd):
-        answer = self.ask(cmd)
-        assert answer == "ok", f"peer {self.k}: {cmd}: {answer}"
-
-    def event(self, etype, sender):
-        answer = self.ask(f"wait {etype} {sender} {GUARD_MS}")
-        parts = answer.split()
-        assert parts[:3] == ["event", str(etype), str(sender)], \
-            f"peer {self.k}: no event {etype} from {sender}: {answer}"
-        return int(parts[3])
-
-    def kill(self):
-        if self.proc.poll() is None:
-            # The peer is ip netns exec's child: exec replaces it, same pid.
-            os.kill(self.proc.pid, signal.SIGKILL)
-        self.proc.wait()
-
-    def stop(self):
-        if self.proc.poll() is None:
-            try:
-                self.ask("quit")
-                self.proc.wait(timeout=30)
-            except (BrokenPipeError, subprocess.TimeoutExpired):
-                self.kill()
+        super().__init__([LAB, "exec", str(k), PEER, uri], env, k)
 
 
 def main():

@@ -46,7 +46,10 @@ DOC = os.path.join(SRCDIR, "docs", "security.md")
 MAKE_FILES = os.path.join(SRCDIR, "tests", "backends", "dds", "security", "make-files.sh")
 PEER = os.path.abspath("tests/backends/dds/dds-peer")
 ROGUE = os.path.abspath("tests/backends/dds/security/dds-stranger")
-GUARD_MS = 20000  # hang guard of each wait, not a timing assertion
+
+sys.path.insert(0, os.path.join(HERE, ".."))
+import dds_peer  # noqa: E402
+from dds_peer import GUARD_MS  # noqa: E402
 # How long a stranger tries to be matched: what the victims refuse they
 # refuse for good, so this only bounds the run time.
 ROGUE_WAIT_MS = "3000"
@@ -60,35 +63,11 @@ def skip(why):
     sys.exit(77)
 
 
-class Peer:
+class Peer(dds_peer.Peer):
     """A dds-peer: one node in a process of its own."""
 
     def __init__(self, env, uri, k):
-        self.k = k
-        self.proc = subprocess.Popen([PEER, uri], env=env, stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, text=True, bufsize=1)
-        line = self.proc.stdout.readline().strip()
-        if line != f"ready {k}":
-            self.proc.wait()
-            raise AssertionError(f"peer {k} did not start: {line!r}")
-
-    def ask(self, cmd):
-        self.proc.stdin.write(cmd + "\n")
-        self.proc.stdin.flush()
-        answer = self.proc.stdout.readline().strip()
-        print(f"  node {self.k}: {cmd} -> {answer}")
-        return answer
-
-    def ok(self, cmd):
-        answer = self.ask(cmd)
-        assert answer == "ok", f"node {self.k}: {cmd}: {answer}"
-
-    def event(self, etype, sender):
-        answer = self.ask(f"wait {etype} {sender} {GUARD_MS}")
-        parts = answer.split()
-        assert parts[:3] == ["event", str(etype), str(sender)], \
-            f"node {self.k}: no event {etype} from {sender}: {answer}"
-        return int(parts[3])
+        super().__init__([PEER, uri], env, k, label="node")
 
     def nodes(self, n):
         """Wait (the guard) until it sees n nodes, itself included."""
@@ -97,15 +76,6 @@ class Peer:
                 return
             self.ask("until 0x0 never 20")  # a bounded pause inside the peer
         raise AssertionError(f"node {self.k} never saw {n} nodes")
-
-    def stop(self):
-        if self.proc.poll() is None:
-            try:
-                self.ask("quit")
-                self.proc.wait(timeout=30)
-            except (BrokenPipeError, subprocess.TimeoutExpired):
-                self.proc.kill()
-                self.proc.wait()
 
 
 def open_error(env, uri):
