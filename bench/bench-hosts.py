@@ -131,6 +131,15 @@ class Lab:
                 proc.kill()
         return proc.communicate()
 
+    def finish(self, proc, timeout=60):
+        """Waits for a started process that ends by itself (returns (stdout,
+        stderr)); stopped by its PID only if it has not ended in timeout s."""
+        try:
+            return proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            sys.stderr.write(f"bench-hosts: pid {proc.pid} still running after {timeout} s\n")
+            return self.stop(proc)
+
     def close(self):
         for proc in self.procs:
             if proc.poll() is None:
@@ -220,7 +229,9 @@ def rfm_throughput(lab, build, args):
     reader = lab.start(2, prog, "read", uri(args, 2), ready="ready")
     res = must(lab.run(1, prog, "write", uri(args, 1), "2", str(args.writes)),
                "bench-repl-write write")
-    out, err = lab.stop(reader)
+    # The reader answers the last write, then closes its node and exits:
+    # wait for that rather than stop it (it may still be closing).
+    out, err = lab.finish(reader)
     if reader.returncode != 0:
         sys.exit(f"bench-hosts: the reading node failed ({reader.returncode}): {err.strip()}")
     return {"rate": last_json(res.stdout)["writes_per_s"], "lost": 0}
