@@ -13,6 +13,15 @@
  *     from the same participant; listen=MS then reads the stream for MS
  *     and prints "answers SAMPLES BYTES": the snapshot pieces sent to
  *     node writer= (their data bytes).
+ *   dds-rogue DOMAIN NETWORK answer KEY=VALUE...
+ *     a forged answer to a joiner's snapshot request: prints "ready" once
+ *     readers= readers matched, waits for one more (the joiner's), then
+ *     (up to listen= ms, 20 s unless given) for a copy request, and
+ *     answers it at once, as the node asked
+ *     and with the request's nonce (both on the wire): a header (window
+ *     size size=, 64 KiB unless given), one chunk of text= at offset=, an
+ *     end; prints "answered N" (the requester's id) once its readers
+ *     acknowledged them.
  *   dds-rogue DOMAIN NETWORK presence KEY=VALUE...
  *     one sample of the node topic: id= inc= pending=0|1 size= pid=, or
  *     dispose=1: dispose the instance (id, inc); stay=1: print "ready"
@@ -23,6 +32,8 @@
  * stderr.
  */
 #include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,12 +84,11 @@ static dds_qos_t *base_qos(const char *part)
  * writer @w: a sample reaches only the readers matched when it is
  * written, so a test with several victims names how many there are.
  */
-static int wait_match(dds_entity_t pp, dds_entity_t w)
+static int wait_matches(dds_entity_t pp, dds_entity_t w, uint32_t want)
 {
 	dds_entity_t ws = dds_create_waitset(pp);
 	dds_publication_matched_status_t st = { 0 };
 	dds_time_t end = dds_time() + DDS_SECS(20);
-	uint32_t want = (uint32_t)strtoul(opt("readers", "1"), NULL, 0);
 
 	dds_set_status_mask(w, DDS_PUBLICATION_MATCHED_STATUS);
 	dds_waitset_attach(ws, w, w);
@@ -88,6 +98,11 @@ static int wait_match(dds_entity_t pp, dds_entity_t w)
 	dds_delete(ws);
 	return st.current_count < want ? fail("not every node's reader matched", DDS_RETCODE_TIMEOUT)
 				       : 0;
+}
+
+static int wait_match(dds_entity_t pp, dds_entity_t w)
+{
+	return wait_matches(pp, w, (uint32_t)strtoul(opt("readers", "1"), NULL, 0));
 }
 
 static dds_entity_t node_writer(dds_entity_t pp, const char *part)
@@ -162,6 +177,122 @@ static void listen(dds_entity_t reader, unsigned int to, unsigned long long ms)
 	printf("answers %llu %llu\n", samples, bytes);
 }
 
+/*
+ * The stream topic's writer and reader with librfm's QoS (our own reader
+ * ignores our writer, so it never counts as a node's); 0, or 1 on failure.
+ */
+static int stream_endpoints(dds_entity_t pp, const char *part, dds_entity_t *w, dds_entity_t *r)
+{
+	dds_entity_t topic = dds_create_topic(pp, &rfm_dds_Msg_desc, "rfm_stream", NULL, NULL);
+
+	if (topic < 0)
+		return fail("topic", topic);
+	dds_qos_t *q = base_qos(part);
+	dds_qset_history(q, DDS_HISTORY_KEEP_ALL, 0);
+	dds_qset_durability(q, DDS_DURABILITY_VOLATILE);
+	dds_qset_ignorelocal(q, DDS_IGNORELOCAL_PARTICIPANT);
+	*w = dds_create_writer(pp, topic, q, NULL);
+	*r = dds_create_reader(pp, topic, q, NULL);
+	dds_delete_qos(q);
+	if (*w < 0 || *r < 0)
+		return fail("writer", *w < 0 ? *w : *r);
+	return 0;
+}
+
+/*
+ * The wire's snapshot numbers, as docs/dds.md and dds-wire.idl's comments
+ * give them to anyone: kind 3 a request (to = the node asked, word = its
+ * nonce, type 0 a whole copy), kind 4 an answer piece (type 0 the header,
+ * whose data is every writer's incarnation and last sequence number, 256
+ * of each; 1 a chunk; 2 the end).
+ */
+enum { KIND_SNAP_REQ = 3, KIND_SNAP = 4, REQ_COPY = 0 };
+enum { SNAP_HEADER = 0, SNAP_CHUNK = 1, SNAP_END = 2 };
+#define SNAP_VECTOR_BYTES (256 * (sizeof(uint32_t) + sizeof(uint64_t)))
+
+/* The next copy request on the stream, within @ms; false if none came. */
+static bool next_copy_request(dds_entity_t pp, dds_entity_t reader, unsigned long long ms,
+			      rfm_dds_Msg *req)
+{
+	dds_entity_t ws = dds_create_waitset(pp);
+	dds_entity_t rc = dds_create_readcondition(reader, DDS_ANY_STATE);
+	dds_time_t end = dds_time() + DDS_MSECS((int64_t)ms);
+	bool found = false;
+
+	dds_waitset_attach(ws, rc, rc);
+	while (!found && dds_time() < end) {
+		void *s[16] = { NULL };
+		dds_sample_info_t info[16];
+		int n = dds_take(reader, s, info, 16, 16);
+
+		for (int i = 0; i < n && !found; i++) {
+			const rfm_dds_Msg *m = s[i];
+
+			if (info[i].valid_data && m->kind == KIND_SNAP_REQ && m->type == REQ_COPY) {
+				*req = *m;
+				req->data = (dds_sequence_octet){ 0 };
+				found = true;
+			}
+		}
+		if (n > 0)
+			dds_return_loan(reader, s, n);
+		else if (!found)
+			dds_waitset_wait_until(ws, NULL, 0, end);
+	}
+	dds_delete(rc);
+	dds_delete(ws);
+	return found;
+}
+
+static int answer(dds_entity_t pp, const char *part)
+{
+	static uint8_t vector[SNAP_VECTOR_BYTES];
+	dds_entity_t w, r;
+	rfm_dds_Msg req;
+	const char *text = opt("text", "EVIL");
+	uint32_t want = (uint32_t)strtoul(opt("readers", "1"), NULL, 0);
+
+	if (stream_endpoints(pp, part, &w, &r) || wait_match(pp, w))
+		return 1;
+	printf("ready\n");
+	fflush(stdout);
+	/* The joiner's reader first, so that our answer can go out at once. */
+	if (wait_matches(pp, w, want + 1))
+		return 1;
+	if (!next_copy_request(pp, r, num("listen", 20000), &req))
+		return fail("no copy request came", DDS_RETCODE_TIMEOUT);
+
+	rfm_dds_Msg m = { .inc = (uint32_t)num("inc", 1), .seq = num("seq", 1),
+			  .kind = KIND_SNAP, .writer = (uint8_t)req.to, .to = req.writer,
+			  .word = req.word };
+	m.type = SNAP_HEADER;
+	m.extra = num("size", 64 * 1024);
+	m.data = (dds_sequence_octet){ ._maximum = sizeof(vector), ._length = sizeof(vector),
+				       ._buffer = vector };
+	dds_return_t rc = dds_write(w, &m);
+	m.seq++;
+	m.type = SNAP_CHUNK;
+	m.offset = num("offset", 0);
+	m.extra = 0;
+	m.data = (dds_sequence_octet){ ._maximum = (uint32_t)strlen(text),
+				       ._length = (uint32_t)strlen(text),
+				       ._buffer = (uint8_t *)text };
+	if (rc >= 0)
+		rc = dds_write(w, &m);
+	m.seq++;
+	m.type = SNAP_END;
+	m.offset = 0;
+	m.data = (dds_sequence_octet){ 0 };
+	if (rc >= 0)
+		rc = dds_write(w, &m);
+	if (rc >= 0)
+		rc = dds_wait_for_acks(w, DDS_SECS(10));
+	if (rc < 0)
+		return fail("answering", rc);
+	printf("answered %u\n", (unsigned int)req.writer);
+	return 0;
+}
+
 static int stream(dds_entity_t pp, const char *part)
 {
 	if (opt("claim", NULL)) {
@@ -175,20 +306,9 @@ static int stream(dds_entity_t pp, const char *part)
 		    dds_wait_for_acks(nw, DDS_SECS(10)) < 0)
 			return fail("claiming", DDS_RETCODE_ERROR);
 	}
-	dds_entity_t topic = dds_create_topic(pp, &rfm_dds_Msg_desc, "rfm_stream", NULL, NULL);
-	if (topic < 0)
-		return fail("topic", topic);
-	dds_qos_t *q = base_qos(part);
-	dds_qset_history(q, DDS_HISTORY_KEEP_ALL, 0);
-	dds_qset_durability(q, DDS_DURABILITY_VOLATILE);
-	/* Our own reader (listen=) must not count as a node's. */
-	dds_qset_ignorelocal(q, DDS_IGNORELOCAL_PARTICIPANT);
-	dds_entity_t w = dds_create_writer(pp, topic, q, NULL);
-	dds_entity_t r = dds_create_reader(pp, topic, q, NULL);
-	dds_delete_qos(q);
-	if (w < 0 || r < 0)
-		return fail("writer", w < 0 ? w : r);
-	if (wait_match(pp, w))
+	dds_entity_t w, r;
+
+	if (stream_endpoints(pp, part, &w, &r) || wait_match(pp, w))
 		return 1;
 
 	const char *text = opt("text", "");
@@ -224,15 +344,19 @@ int main(int argc, char **argv)
 {
 	argc_ = argc;
 	argv_ = argv;
-	if (argc < 4 || (strcmp(argv[3], "stream") && strcmp(argv[3], "presence"))) {
-		fprintf(stderr, "usage: %s DOMAIN NETWORK stream|presence KEY=VALUE...\n", argv[0]);
+	if (argc < 4 || (strcmp(argv[3], "stream") && strcmp(argv[3], "presence") &&
+			 strcmp(argv[3], "answer"))) {
+		fprintf(stderr, "usage: %s DOMAIN NETWORK stream|answer|presence KEY=VALUE...\n",
+			argv[0]);
 		return 2;
 	}
 	signal(SIGTERM, SIG_DFL);
 	dds_entity_t pp = dds_create_participant((dds_domainid_t)atoi(argv[1]), NULL, NULL);
 	if (pp < 0)
 		return fail("participant", pp);
-	int ret = !strcmp(argv[3], "stream") ? stream(pp, argv[2]) : presence(pp, argv[2]);
+	int ret = !strcmp(argv[3], "stream")   ? stream(pp, argv[2])
+		  : !strcmp(argv[3], "answer") ? answer(pp, argv[2])
+					       : presence(pp, argv[2]);
 	dds_delete(pp);
 	return ret;
 }

@@ -8,7 +8,8 @@
  * naming a node id bound to another participant would write, send events
  * and make nodes up or down as that node; requests from a node that does
  * not exist, or too many from one, would make a node send its window
- * again and again; a pending claim that never follows would block an id.
+ * again and again; a forged answer to a joiner's request would install
+ * the stranger's window; a pending claim that never follows would block an id.
  * All are refused and counted (rfm_event_stats' refused), and the
  * victims go on (docs/security.md).
  * Runs with RFM_TEST_BACKEND=dds (tests/backends/dds/run-dds-suites.sh).
@@ -80,6 +81,16 @@ static pid_t rogue_spawn(rfm_node *victim, int *fd, const char *action, va_list 
 	posix_spawn_file_actions_destroy(&fa);
 	close(pipefd[1]);
 	*fd = pipefd[0];
+	return pid;
+}
+
+static pid_t rogue_spawn_(rfm_node *victim, int *fd, const char *action, ...)
+{
+	va_list ap;
+
+	va_start(ap, action);
+	pid_t pid = rogue_spawn(victim, fd, action, ap);
+	va_end(ap);
 	return pid;
 }
 
@@ -388,6 +399,44 @@ static void requests_are_rate_limited_per_requester(void **state)
 	rfm_close(a);
 }
 
+/*
+ * A forged answer to a late joiner's snapshot request: the stranger reads
+ * the request off the wire (its nonce too) and answers first, as node 1,
+ * the peer asked, with a window holding EVIL where node 1's holds REAL.
+ * The joiner's copy is node 1's, and the forged pieces are refused.
+ */
+static void a_forged_snapshot_answer_is_refused(void **state)
+{
+	rfm_node *a = open_node(state, 1), *c;
+	char out[64] = "", buf[4];
+	int fd, status;
+	ssize_t got = 0, r;
+
+	assert_rfm_ok(rfm_mem_write(a, 0x100, "REAL", 4));
+	pid_t pid = rogue_spawn_(a, &fd, "answer", "readers=1", ARG("inc", incarnation(a)),
+				 ARG("size", WINDOW), "offset=0x100", "text=EVIL", NULL);
+	staying = pid;
+	/* "ready": its reader sees the stream, so it sees node 3's request. */
+	while (!strchr(out, '\n') && (r = read(fd, out + got, sizeof(out) - 1 - (size_t)got)) > 0)
+		got += r;
+	assert_memory_equal(out, "ready\n", 6);
+	c = open_node(state, 3);
+	while ((r = read(fd, out + got, sizeof(out) - 1 - (size_t)got)) > 0)
+		got += r;
+	out[got] = '\0';
+	close(fd);
+	staying = 0;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_string_equal(out, "ready\nanswered 3\n");
+	assert_rfm_ok(rfm_mem_read(c, 0x100, buf, 4));
+	assert_memory_equal(buf, "REAL", 4);
+	assert_true(refused_reach(c, 3) >= 3);
+	rfm_close(c);
+	rfm_close(a);
+}
+
 /* Node @id's URI with a discovery wait of @join ms (the harness's is 50). */
 static const char *uri_with_join(void **state, int id, unsigned int join, char *buf, size_t len)
 {
@@ -443,6 +492,7 @@ int main(void)
 			harness_fixture_teardown),
 		cmocka_unit_test_setup_teardown(requests_are_rate_limited_per_requester, setup,
 						harness_fixture_teardown),
+		cmocka_unit_test_setup_teardown(a_forged_snapshot_answer_is_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_claim_that_never_follows_expires, setup, teardown),
 	};
 
