@@ -151,6 +151,20 @@ struct rfm_layout {
 };
 
 /*
+ * What a handle on one entry of a layout holds, variables and records
+ * alike: the layout (referenced for the handle's life), the entry, and
+ * the ownership and read settings. rfm__lay_handle_init() sets it up,
+ * rfm__lay_handle_release() lets the layout go.
+ */
+struct lay_handle {
+	rfm_layout *layout;	/* referenced */
+	size_t index;		/* into layout->vars or layout->records */
+	uint32_t max_tries;	/* seqlock reads before RFM_ETORN */
+	bool foreign;		/* the node is not the region's writer */
+	bool enforce_owner;	/* refuse writes when foreign */
+};
+
+/*
  * A variable resolved on a node. The first fields are all a successful
  * get or set reads: the element address, the bounds and the flags that
  * say whether the one-load (one-store) fast path applies.
@@ -163,14 +177,10 @@ struct rfm_var {
 	bool swap;		/* byte order differs from the host's */
 	bool fast_get;		/* not in a record: a get is one atomic load */
 	bool fast_set;		/* and writable, no limits: a set is one store */
-	bool foreign;		/* the node is not the region's writer */
-	bool enforce_owner;
 	bool seq_swap;
 	uint8_t *seq;		/* sequence word of its record (direct handles), or NULL */
-	uint32_t max_tries;
 	struct lay_range range;	/* a set outside it fails */
-	rfm_layout *layout;	/* referenced */
-	size_t index;		/* into layout->vars */
+	struct lay_handle lh;	/* index into layout->vars */
 	uint32_t first;		/* first element covered */
 	char *name;		/* as resolved, with [index] */
 	rfm_node *node;		/* a node whose backend replicates by software (dds:), else NULL */
@@ -182,13 +192,8 @@ struct rfm_record {
 	uint8_t *data;
 	size_t size;
 	bool swap;
-	bool foreign;
-	bool enforce_owner;
-	uint32_t max_tries;
+	struct lay_handle lh;	/* index into layout->records */
 	uint8_t *image;		/* private copy for fetch/publish */
-	rfm_layout *layout;	/* referenced */
-	size_t index;		/* into layout->records */
-	int node_id;
 	rfm_node *node;
 	uint32_t notify;	/* event type broadcast after a publish, 0: none */
 };
@@ -199,9 +204,13 @@ void rfm__var_update_flags(struct rfm_var *var);
 int rfm__var_read_elems(const struct rfm_var *var, uint32_t first, uint32_t n, void *dst);
 /* Checked store of elements from @src (host order): owner, limits, record. */
 int rfm__var_write_elems(struct rfm_var *var, uint32_t first, uint32_t n, const void *src);
-/* Set up a handle on @var_index of @layout at @addr (shared by var and record code). */
-int rfm__var_new(rfm_layout *layout, size_t var_index, uint32_t first, uint32_t count,
-		 uint8_t *addr, const char *name, rfm_var **varp);
+/*
+ * Set up a handle on @var_index of @layout at @addr (shared by var and
+ * record code), opened through @node, or NULL for a variable of a
+ * record's private image (never foreign, never replicated).
+ */
+int rfm__var_new(rfm_layout *layout, size_t var_index, rfm_node *node, uint32_t first,
+		 uint32_t count, uint8_t *addr, const char *name, rfm_var **varp);
 
 /* ---- types (layout-types.c) ---- */
 
@@ -238,8 +247,21 @@ int rfm__layout_push_record(rfm_layout *layout, uint32_t region,
 			    const struct rfm_record_spec *spec, const struct lay_pos pos[3]);
 int rfm__layout_push_var(rfm_layout *layout, uint32_t region, uint32_t record,
 			 const struct rfm_var_spec *spec, const struct lay_pos pos[6]);
-rfm_layout *rfm__layout_ref(rfm_layout *layout);
 void rfm__layout_unref(rfm_layout *layout);
+/*
+ * Set up @lh on entry @index of @layout, whose region is @region, opened
+ * through @node (NULL: no node, never foreign): a reference to the
+ * layout, ownership enforced, the default read tries.
+ */
+void rfm__lay_handle_init(struct lay_handle *lh, rfm_layout *layout, size_t index,
+			  uint32_t region, const rfm_node *node);
+/* Drop @lh's reference to its layout. */
+void rfm__lay_handle_release(struct lay_handle *lh);
+/* Whether a handle may write its entry: its node's region, or the check relaxed. */
+static inline bool rfm__lay_handle_may_write(const struct lay_handle *lh)
+{
+	return !(lh->foreign && lh->enforce_owner);
+}
 /*
  * The checks of opening a handle on @layout's @name through @node
  * (@what: the function, for messages): no NULL argument (@out: where the

@@ -176,10 +176,20 @@ nomem:
 	return RFM_ENOMEM;
 }
 
-rfm_layout *rfm__layout_ref(rfm_layout *layout)
+void rfm__lay_handle_init(struct lay_handle *lh, rfm_layout *layout, size_t index,
+			  uint32_t region, const rfm_node *node)
 {
 	__atomic_add_fetch(&layout->refs, 1, __ATOMIC_RELAXED);
-	return layout;
+	lh->layout = layout;
+	lh->index = index;
+	lh->max_tries = RFM_RECORD_DEFAULT_TRIES;
+	lh->foreign = node && (uint32_t)node->id != layout->regions[region].writer;
+	lh->enforce_owner = true;
+}
+
+void rfm__lay_handle_release(struct lay_handle *lh)
+{
+	rfm__layout_unref(lh->layout);
 }
 
 int rfm__layout_open_check(const char *what, const rfm_layout *layout, const rfm_node *node,

@@ -57,12 +57,7 @@ RFM_API int rfm_record_open(rfm_layout *layout, rfm_node *node, const char *name
 	rec->data = rec->seq + LAY_RECORD_HEADER;
 	rec->size = def->data_size;
 	rec->swap = def->byte_order != HOST_ORDER;
-	rec->foreign = (uint32_t)node->id != layout->regions[def->region].writer;
-	rec->enforce_owner = true;
-	rec->max_tries = RFM_RECORD_DEFAULT_TRIES;
-	rec->layout = rfm__layout_ref(layout);
-	rec->index = (size_t)i;
-	rec->node_id = node->id;
+	rfm__lay_handle_init(&rec->lh, layout, (size_t)i, def->region, node);
 	rec->node = node;
 	rec->notify = def->notify;
 	*recp = rec;
@@ -73,7 +68,7 @@ RFM_API void rfm_record_close(rfm_record *rec)
 {
 	if (!rec)
 		return;
-	rfm__layout_unref(rec->layout);
+	rfm__lay_handle_release(&rec->lh);
 	free(rec->image);
 	free(rec);
 }
@@ -91,7 +86,7 @@ RFM_API int rfm_record_get_info(const rfm_record *rec, struct rfm_record_info *i
 
 	if (ret)
 		return ret;
-	rfm__record_info(rec->layout, rec->index, &full);
+	rfm__record_info(rec->lh.layout, rec->lh.index, &full);
 	rfm__sized_fill(info, &full, sizeof(full));
 	return 0;
 }
@@ -101,7 +96,7 @@ RFM_API int rfm_record_set_max_tries(rfm_record *rec, uint32_t tries)
 	if (!rec || tries == 0)
 		return rfm__error(RFM_EINVAL, "rfm_record_set_max_tries: %s",
 				  rec ? "tries must be at least 1" : "rec is NULL");
-	rec->max_tries = tries;
+	rec->lh.max_tries = tries;
 	return 0;
 }
 
@@ -109,13 +104,13 @@ RFM_API int rfm_record_set_owner_check(rfm_record *rec, bool enforce)
 {
 	if (!rec)
 		return rfm__error(RFM_EINVAL, "rfm_record_set_owner_check: rec is NULL");
-	rec->enforce_owner = enforce;
+	rec->lh.enforce_owner = enforce;
 	return 0;
 }
 
 static const char *rec_name(const rfm_record *rec)
 {
-	return rec->layout->records[rec->index].full;
+	return rec->lh.layout->records[rec->lh.index].full;
 }
 
 __attribute__((cold, noinline))
@@ -131,7 +126,7 @@ RFM_API int rfm_record_read(rfm_record *rec, void *buf, size_t len, uint32_t *se
 {
 	if (RFM_UNLIKELY(!rec || !buf || len != rec->size))
 		return io_error(rec, buf, len, "rfm_record_read");
-	for (uint32_t tries = 0; tries < rec->max_tries; tries++) {
+	for (uint32_t tries = 0; tries < rec->lh.max_tries; tries++) {
 		uint32_t start = rfm__seq_read_begin(rec->seq, rec->swap);
 
 		if (RFM_LIKELY(!(start & 1))) {
@@ -149,26 +144,26 @@ RFM_API int rfm_record_read(rfm_record *rec, void *buf, size_t len, uint32_t *se
 	return rfm__error(RFM_ETORN,
 			  "%s: a publish was in progress during all %u tries (is its writer "
 			  "alive? raise rfm_record_set_max_tries())",
-			  rec_name(rec), rec->max_tries);
+			  rec_name(rec), rec->lh.max_tries);
 }
 
 __attribute__((cold, noinline))
 static int owner_error(const rfm_record *rec)
 {
-	const rfm_layout *l = rec->layout;
-	const struct lay_region *r = &l->regions[l->records[rec->index].region];
+	const rfm_layout *l = rec->lh.layout;
+	const struct lay_region *r = &l->regions[l->records[rec->lh.index].region];
 
 	return rfm__error(RFM_EOWNER,
 			  "%s: region %s is written by node %u only, this is node %d (relax "
 			  "with rfm_record_set_owner_check())",
-			  rec_name(rec), r->name, r->writer, rec->node_id);
+			  rec_name(rec), r->name, r->writer, rec->node->id);
 }
 
 RFM_API int rfm_record_write(rfm_record *rec, const void *buf, size_t len)
 {
 	if (RFM_UNLIKELY(!rec || !buf || len != rec->size))
 		return io_error(rec, buf, len, "rfm_record_write");
-	if (RFM_UNLIKELY(rec->foreign && rec->enforce_owner))
+	if (RFM_UNLIKELY(!rfm__lay_handle_may_write(&rec->lh)))
 		return owner_error(rec);
 	uint32_t even = rfm__seq_write_begin(rec->seq, rec->swap);
 	/* A copy per node (dds:): odd sequence, data, even sequence, in order. */
@@ -219,25 +214,26 @@ RFM_API int rfm_record_var(rfm_record *rec, const char *name, rfm_var **varp)
 				  name);
 	if (asprintf(&full, "%s.%s", rec_name(rec), name) < 0)
 		return rfm__error(RFM_ENOMEM, "%s: out of memory", rec_name(rec));
-	long i = rfm__layout_find_var(rec->layout, full, strlen(rec_name(rec)) + 1 + len);
-	if (i < 0 || rec->layout->vars[i].record != rec->index) {
+	rfm_layout *layout = rec->lh.layout;
+	long i = rfm__layout_find_var(layout, full, strlen(rec_name(rec)) + 1 + len);
+	if (i < 0 || layout->vars[i].record != rec->lh.index) {
 		ret = rfm__error(RFM_ENOTFOUND, "%s: record %s has no variable '%.*s'",
-				 rec->layout->name, rec_name(rec), (int)len, name);
+				 layout->name, rec_name(rec), (int)len, name);
 		goto out;
 	}
-	const struct lay_var *def = &rec->layout->vars[i];
+	const struct lay_var *def = &layout->vars[i];
 	uint32_t first = 0, count = def->count;
 	if (has_index) {
 		if (element >= def->count || def->type == RFM_TYPE_STRING) {
 			ret = rfm__error(RFM_ENOTFOUND, "%s: %s has no element [%u]",
-					 rec->layout->name, def->full, element);
+					 layout->name, def->full, element);
 			goto out;
 		}
 		first = element;
 		count = 1;
 	}
 	unsigned int esize = rfm__type_size(def->type);
-	ret = rfm__var_new(rec->layout, (size_t)i, first, count,
+	ret = rfm__var_new(layout, (size_t)i, NULL, first, count,
 			   rec->image + def->offset + (uint64_t)first * esize, full, varp);
 	if (!ret)
 		rfm__var_update_flags(*varp);

@@ -18,7 +18,7 @@ RFM_API int rfm_var_stale(rfm_node *node, const rfm_var *var)
 
 	if (!node || !var)
 		return rfm__error(RFM_EINVAL, "rfm_var_stale: %s is NULL", node ? "var" : "node");
-	rfm__var_info(var->layout, var->index, &info);
+	rfm__var_info(var->lh.layout, var->lh.index, &info);
 	if (info.writer >= RFM_MAX_NODES)
 		return rfm__error(RFM_EINVAL, "rfm_var_stale: %s has no writer node", var->name);
 	/* The table is read whole (rows by id); on the heap, as it is 35 KiB. */

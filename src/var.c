@@ -28,14 +28,14 @@
 
 void rfm__var_update_flags(struct rfm_var *var)
 {
-	bool writable = !(var->foreign && var->enforce_owner);
+	bool writable = rfm__lay_handle_may_write(&var->lh);
 
 	var->fast_get = !var->seq;
 	var->fast_set = !var->seq && writable && !var->range.has_min && !var->range.has_max;
 }
 
-int rfm__var_new(rfm_layout *layout, size_t var_index, uint32_t first, uint32_t count,
-		 uint8_t *addr, const char *name, rfm_var **varp)
+int rfm__var_new(rfm_layout *layout, size_t var_index, rfm_node *node, uint32_t first,
+		 uint32_t count, uint8_t *addr, const char *name, rfm_var **varp)
 {
 	const struct lay_var *def = &layout->vars[var_index];
 	struct rfm_var *var = calloc(1, sizeof(*var));
@@ -49,12 +49,11 @@ int rfm__var_new(rfm_layout *layout, size_t var_index, uint32_t first, uint32_t 
 	var->type = (uint8_t)def->type;
 	var->esize = (uint8_t)rfm__type_size(def->type);
 	var->swap = var->esize > 1 && def->byte_order != HOST_ORDER;
-	var->enforce_owner = true;
-	var->max_tries = RFM_RECORD_DEFAULT_TRIES;
 	var->range = def->range;
-	var->layout = rfm__layout_ref(layout);
-	var->index = var_index;
+	rfm__lay_handle_init(&var->lh, layout, var_index, def->region, node);
 	var->first = first;
+	/* Set only where software replicates: one branch for the others. */
+	var->node = node && node->ops->publish ? node : NULL;
 	*varp = var;
 	return 0;
 }
@@ -117,13 +116,10 @@ RFM_API int rfm_var_open(rfm_layout *layout, rfm_node *node, const char *name, r
 	const struct lay_var *def = &layout->vars[index];
 	unsigned int esize = rfm__type_size(def->type);
 	rfm_var *var;
-	ret = rfm__var_new(layout, index, first, count,
+	ret = rfm__var_new(layout, index, node, first, count,
 			   node->base + def->abs + (uint64_t)first * esize, name, &var);
 	if (ret)
 		return ret;
-	/* Set only where software replicates: one branch for the others. */
-	var->node = node->ops->publish ? node : NULL;
-	var->foreign = (uint32_t)node->id != layout->regions[def->region].writer;
 	if (def->record != LAY_NO_RECORD) {
 		const struct lay_record *rec = &layout->records[def->record];
 		var->seq = node->base + rec->abs;
@@ -138,7 +134,7 @@ RFM_API void rfm_var_close(rfm_var *var)
 {
 	if (!var)
 		return;
-	rfm__layout_unref(var->layout);
+	rfm__lay_handle_release(&var->lh);
 	free(var->name);
 	free(var);
 }
@@ -147,7 +143,7 @@ RFM_API int rfm_var_set_owner_check(rfm_var *var, bool enforce)
 {
 	if (!var)
 		return rfm__error(RFM_EINVAL, "rfm_var_set_owner_check: var is NULL");
-	var->enforce_owner = enforce;
+	var->lh.enforce_owner = enforce;
 	rfm__var_update_flags(var);
 	return 0;
 }
@@ -160,7 +156,7 @@ RFM_API int rfm_var_get_info(const rfm_var *var, struct rfm_var_info *info)
 
 	if (ret)
 		return ret;
-	rfm__var_info(var->layout, var->index, &full);
+	rfm__var_info(var->lh.layout, var->lh.index, &full);
 	full.name = var->name;
 	full.offset += (uint64_t)var->first * var->esize;
 	full.record_offset += (uint64_t)var->first * var->esize;
@@ -248,11 +244,11 @@ int rfm__var_read_elems(const struct rfm_var *var, uint32_t first, uint32_t n, v
 			if (!var->seq || !rfm__seq_read_retry(var->seq, var->seq_swap, start))
 				break;
 		}
-		if (++tries >= var->max_tries)
+		if (++tries >= var->lh.max_tries)
 			return rfm__error(RFM_ETORN,
 					  "%s: its record was being published during all %u tries "
 					  "(is its writer alive?)",
-					  var->name, var->max_tries);
+					  var->name, var->lh.max_tries);
 		rfm__cpu_relax();
 	}
 	for (uint32_t i = 0; i < n; i++) {
@@ -268,8 +264,8 @@ int rfm__var_read_elems(const struct rfm_var *var, uint32_t first, uint32_t n, v
 __attribute__((cold, noinline))
 static int owner_error(const struct rfm_var *var)
 {
-	const rfm_layout *l = var->layout;
-	const struct lay_var *def = &l->vars[var->index];
+	const rfm_layout *l = var->lh.layout;
+	const struct lay_var *def = &l->vars[var->lh.index];
 
 	return rfm__error(RFM_EOWNER,
 			  "%s: region %s is written by node %u only (relax with "
@@ -317,7 +313,7 @@ int rfm__var_write_elems(struct rfm_var *var, uint32_t first, uint32_t n, const 
 	uint32_t even = 0;
 	int ret;
 
-	if (var->foreign && var->enforce_owner)
+	if (!rfm__lay_handle_may_write(&var->lh))
 		return owner_error(var);
 	ret = check_limits(var, first, n, src);
 	if (ret)
