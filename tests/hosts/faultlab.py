@@ -263,6 +263,13 @@ class Lab:
                 break
             time.sleep(0.1)  # polls the copies for an eventual state, with the guard above
         print(f"  digests: {digests}")
+        if len(set(digests.values())) != 1:
+            # Which writer's words a copy lacks, and what each node counted.
+            for k, node in self.nodes.items():
+                for s in self.nodes:
+                    if s != k:
+                        node.ask(f"vars {s}")
+                node.ask("report")
         assert len(set(digests.values())) == 1, f"copies differ: {digests}"
         assert digests[1].startswith("digest "), digests[1]
         for k, node in self.nodes.items():

@@ -49,6 +49,13 @@ static void answer_own(struct dds_node *d, uint16_t to, uint32_t nonce)
 					       ._buffer = d->window + start * 8 };
 		ret = rfm__dds_send_locked(d, &m);
 	}
+	/* The end, a piece with no data: the asker has every word (it asks
+	 * again until this comes, even when we wrote nothing). */
+	if (!ret) {
+		m.offset = 0;
+		m.data = (dds_sequence_octet){ 0 };
+		rfm__dds_send_locked(d, &m);
+	}
 	pthread_mutex_unlock(&d->pub_lock);
 }
 
@@ -78,12 +85,52 @@ static void send_resyncs(struct dds_node *d)
 		nonce = rfm__dds_nonce();
 		pthread_mutex_lock(&d->lock);
 		d->resync_nonce[w] = nonce; /* its answers carry it */
+		if (!d->resync_open_ns[w])
+			__atomic_store_n(&d->resync_open, d->resync_open + 1, __ATOMIC_RELAXED);
+		d->resync_open_ns[w] = rfm__now_ns();
 		pthread_mutex_unlock(&d->lock);
 		rfm_dds_Msg req = { .kind = DDS_KIND_SNAP_REQ, .to = (uint16_t)w, .word = nonce,
 				    .type = DDS_REQ_OWN };
 		if (rfm__dds_send(d, &req) == 0)
 			__atomic_fetch_add(&d->resyncs, 1, __ATOMIC_RELAXED);
 	}
+}
+
+/* Unanswered this long (doubling with each try, up to 16 s): ask again. */
+#define RESYNC_RETRY_NS UINT64_C(1000000000)
+#define RESYNC_RETRY_MAX_SHIFT 4u
+
+uint64_t rfm__dds_resync_retry(struct dds_node *d, uint64_t now)
+{
+	uint64_t next = 0;
+	bool due = false;
+
+	if (!__atomic_load_n(&d->resync_open, __ATOMIC_RELAXED))
+		return 0;
+	pthread_mutex_lock(&d->lock);
+	for (int w = 0; w < RFM_MAX_NODES; w++) {
+		uint32_t shift = d->resync_tries[w] < RESYNC_RETRY_MAX_SHIFT
+					 ? d->resync_tries[w]
+					 : RESYNC_RETRY_MAX_SHIFT;
+		uint64_t at = d->resync_open_ns[w] + (RESYNC_RETRY_NS << shift);
+
+		if (!d->resync_open_ns[w])
+			continue;
+		/* A writer cut off is asked once it is back (its presence). */
+		if (at <= now && d->peers[w].alive) {
+			d->resync_want[w] = true;
+			d->resync_tries[w]++;
+			due = true;
+			at = now;
+		} else if (at <= now) {
+			at = now + RESYNC_RETRY_NS;
+		}
+		next = !next || at < next ? at : next;
+	}
+	pthread_mutex_unlock(&d->lock);
+	if (due)
+		__atomic_store_n(&d->resync_pending, true, __ATOMIC_RELAXED);
+	return next;
 }
 
 /* A reader matched late: our stream's place, if we sent anything before

@@ -303,6 +303,13 @@ struct dds_node {
 	uint64_t *own;
 	bool resync_want[RFM_MAX_NODES];
 	uint32_t resync_nonce[RFM_MAX_NODES]; /* of the resync asked (0: none) */
+	/* A resync asked and not yet answered to its end: when it was asked
+	 * or its last piece came (0: none open), and how often it was asked.
+	 * The request or the answer may be lost (a reader not yet matched
+	 * after a partition drops it for good): asked again until answered. */
+	uint64_t resync_open_ns[RFM_MAX_NODES];
+	uint32_t resync_tries[RFM_MAX_NODES];
+	uint32_t resync_open;	/* how many are open (atomic: the thread looks) */
 	/* A node met late, whose stream and presence race: its samples refused
 	 * before its claim came (reported as lost when it comes), and its
 	 * resync request (answered then). */
@@ -396,6 +403,9 @@ extern const struct rfm_backend_ev_ops rfm__dds_ev_ops;
 /* dds-answer.c */
 /* In the handle's thread: answer the requests noted, send resync requests. */
 void rfm__dds_snapshot_answer_pending(struct rfm_node *node);
+/* In the handle's thread: ask again the resyncs unanswered for too long;
+ * when to look again (0: none is open). */
+uint64_t rfm__dds_resync_retry(struct dds_node *d, uint64_t now);
 
 /* dds-snapshot.c (the lock is held for all but held_free) */
 /* A SNAP_REQ for us: note it for the handle's thread. */

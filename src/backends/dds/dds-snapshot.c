@@ -129,15 +129,33 @@ static void install(struct rfm_node *node, const rfm_dds_Msg *end)
 	d->peers[end->writer].next_seq = end->seq + 1;
 }
 
+/* A piece of the resync we asked @m's writer for: it makes progress (the
+ * retry waits from here) or it is the end (nothing left to ask). */
+static void resync_piece(struct dds_node *d, const rfm_dds_Msg *m)
+{
+	if (m->data._length) {
+		rfm__dds_store(d, m->offset, m->data._buffer, m->data._length);
+		if (d->resync_open_ns[m->writer])
+			d->resync_open_ns[m->writer] = rfm__now_ns();
+		return;
+	}
+	if (d->resync_open_ns[m->writer]) {
+		d->resync_open_ns[m->writer] = 0;
+		d->resync_tries[m->writer] = 0;
+		__atomic_store_n(&d->resync_open, d->resync_open - 1, __ATOMIC_RELAXED);
+	}
+}
+
 bool rfm__dds_snapshot_piece(struct rfm_node *node, const rfm_dds_Msg *m)
 {
 	struct dds_node *d = node->priv;
 
 	if (m->type == DDS_SNAP_OWN) {
-		/* A resync we asked for: the giver's own words, in its order. */
+		/* A resync we asked for: the giver's own words, in its order,
+		 * then a piece with no data, its end. */
 		if (d->joined && d->resync_nonce[m->writer] && m->word == d->resync_nonce[m->writer] &&
 		    m->offset <= d->size && m->data._length <= d->size - m->offset)
-			rfm__dds_store(d, m->offset, m->data._buffer, m->data._length);
+			resync_piece(d, m);
 		return false;
 	}
 	if (d->joined || m->writer != d->snap_from || m->word != d->snap_nonce)

@@ -13,6 +13,8 @@
  *    a whole window may wait for acknowledgements, which a listener must
  *    never do. While the thread answers, pub_lock is held for the whole
  *    copy, so a batch could not go out anyway.
+ *  - A resync asked and not answered to its end is asked again
+ *    (dds-answer.c): after 1 s without a piece of it, then 2, 4... 16 s.
  *
  * It sleeps on thread_futex, which whoever has work for it bumps, and
  * without a deadline once nothing comes. The tick looks before it locks:
@@ -95,7 +97,11 @@ static void *handle_main(void *arg)
 			return NULL;
 		if (requests_pending(d))
 			rfm__dds_snapshot_answer_pending(node);
-		rfm__futex_wait(&d->thread_futex, token, tick(d, &t), false);
+		uint64_t at = tick(d, &t), retry = rfm__dds_resync_retry(d, rfm__now_ns());
+
+		if (retry && (!at || retry < at))
+			at = retry;
+		rfm__futex_wait(&d->thread_futex, token, at, false);
 	}
 }
 

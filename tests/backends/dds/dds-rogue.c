@@ -11,8 +11,9 @@
  *     request, 4 snapshot piece) to= type= word= offset= text=;
  *     claim=ID first writes a held presence claim of ID (incarnation inc=)
  *     from the same participant; listen=MS then reads the stream for MS
- *     and prints "answers SAMPLES BYTES": the snapshot pieces sent to
- *     node writer= (their data bytes).
+ *     and prints "answers SAMPLES BYTES requests N": the snapshot pieces
+ *     sent to node writer= (their data bytes), and the resync requests
+ *     for its own words asked of it (never answered).
  *   dds-rogue DOMAIN NETWORK answer KEY=VALUE...
  *     a forged answer to a joiner's snapshot request: prints "ready" once
  *     readers= readers matched, waits for one more (the joiner's), then
@@ -150,10 +151,11 @@ static int presence(dds_entity_t pp, const char *part)
 	return 0;
 }
 
-/* Read the stream for @ms: the snapshot pieces sent to node @to. */
+/* Read the stream for @ms: the snapshot pieces sent to node @to, and
+ * the resync requests (its own words) asked of it. */
 static void listen(dds_entity_t reader, unsigned int to, unsigned long long ms)
 {
-	unsigned long long samples = 0, bytes = 0;
+	unsigned long long samples = 0, bytes = 0, requests = 0;
 	dds_time_t end = dds_time() + DDS_MSECS((int64_t)ms);
 
 	while (dds_time() < end) {
@@ -167,6 +169,8 @@ static void listen(dds_entity_t reader, unsigned int to, unsigned long long ms)
 			if (info[i].valid_data && m->kind == 4 && m->to == to) {
 				samples++;
 				bytes += m->data._length;
+			} else if (info[i].valid_data && m->kind == 3 && m->type == 1 && m->to == to) {
+				requests++;
 			}
 		}
 		if (n > 0)
@@ -174,7 +178,7 @@ static void listen(dds_entity_t reader, unsigned int to, unsigned long long ms)
 		else
 			dds_sleepfor(DDS_MSECS(5));
 	}
-	printf("answers %llu %llu\n", samples, bytes);
+	printf("answers %llu %llu requests %llu\n", samples, bytes, requests);
 }
 
 /*

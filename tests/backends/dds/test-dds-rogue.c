@@ -437,6 +437,31 @@ static void a_forged_snapshot_answer_is_refused(void **state)
 	rfm_close(a);
 }
 
+/*
+ * A node that saw a gap in a writer's stream asks it for its own words
+ * (a resync). The request or its answer may be lost (after a partition, a
+ * reader not yet matched again drops it for good), so an unanswered
+ * resync is asked again: node 9 here (a participant that holds its id)
+ * never answers, and node 1 asks it more than once, each time with a new
+ * nonce. Before, one lost request left node 1's copy of node 9's words
+ * stale until node 9 wrote them again.
+ */
+static void an_unanswered_resync_is_asked_again(void **state)
+{
+	rfm_node *a = open_node(state, 1);
+	char out[96];
+	unsigned long long samples = 1, bytes = 1, requests = 0;
+
+	assert_rfm_ok(rfm_event_enable(a, RFM_EVENT_BIT(RFM_EVENT_LINK)));
+	/* Its first sample is number 5: four lost, a LINK and a resync. */
+	rogue_out(a, out, sizeof(out), "stream", "claim=9", "writer=9", "inc=99", "seq=5",
+		  "offset=0x400", "text=NINE", "listen=3500", NULL);
+	assert_int_equal(sscanf(out, "answers %llu %llu requests %llu", &samples, &bytes,
+				&requests), 3);
+	assert_true(requests >= 2);
+	rfm_close(a);
+}
+
 /* Node @id's URI with a discovery wait of @join ms (the harness's is 50). */
 static const char *uri_with_join(void **state, int id, unsigned int join, char *buf, size_t len)
 {
@@ -493,6 +518,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(requests_are_rate_limited_per_requester, setup,
 						harness_fixture_teardown),
 		cmocka_unit_test_setup_teardown(a_forged_snapshot_answer_is_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(an_unanswered_resync_is_asked_again, setup,
+						harness_fixture_teardown),
 		cmocka_unit_test_setup_teardown(a_claim_that_never_follows_expires, setup, teardown),
 	};
 
