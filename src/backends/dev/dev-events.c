@@ -221,6 +221,9 @@ static uint64_t dev_ev_queued(struct rfm_node *node)
 
 static pthread_key_t sleeper_key;
 static pthread_once_t sleeper_once = PTHREAD_ONCE_INIT;
+/* Counted in every fork()ed child: a sleeper made before its process's
+ * latest fork was made by an ancestor (see this_sleeper()). */
+static unsigned int sleeper_forks;
 
 static void sleeper_free(void *p)
 {
@@ -230,25 +233,50 @@ static void sleeper_free(void *p)
 	free(s);
 }
 
+/* pthread_atfork's child handler (the child has one thread yet): count
+ * the fork; each thread renews its sleeper on its next sleep. */
+static void sleeper_forked(void)
+{
+	__atomic_store_n(&sleeper_forks, sleeper_forks + 1, __ATOMIC_RELAXED);
+}
+
 static void sleeper_key_init(void)
 {
 	if (pthread_key_create(&sleeper_key, sleeper_free)) {
 		/* without the key every sleep falls back to polling (see below) */
+		return;
 	}
+	pthread_atfork(NULL, NULL, sleeper_forked);
 }
 
-/* This thread's sleeper, made on its first sleep; NULL if out of fds. */
+/*
+ * This thread's sleeper, made on its first sleep in this process; NULL if
+ * out of fds. A thread that forked keeps its sleeper in the child, and
+ * with it a copy of the descriptor of its parent's eventfd: one counter
+ * for two processes, so each one's ev_sleep_finish would read the other's
+ * wake-ups away and leave it asleep until its deadline. The child's
+ * thread drops that copy and makes its own.
+ */
 static struct rfm_dev_sleeper *this_sleeper(void)
 {
+	unsigned int forks;
 	struct rfm_dev_sleeper *s;
 
 	pthread_once(&sleeper_once, sleeper_key_init);
+	forks = __atomic_load_n(&sleeper_forks, __ATOMIC_RELAXED);
 	s = pthread_getspecific(sleeper_key);
-	if (s)
+	if (s && s->forks == forks)
 		return s;
+	if (s) {
+		/* Not on any sleepers list: a thread is only between its
+		 * ev_sleep_prepare and ev_sleep_finish. */
+		pthread_setspecific(sleeper_key, NULL);
+		sleeper_free(s);
+	}
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return NULL;
+	s->forks = forks;
 	s->efd = rfm__fd_keep_off_std(eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
 	if (s->efd < 0 || pthread_setspecific(sleeper_key, s)) {
 		if (s->efd >= 0)

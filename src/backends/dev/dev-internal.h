@@ -15,6 +15,7 @@
 /* A thread sleeping in ev_sleep (thread-local, one sleep at a time). */
 struct rfm_dev_sleeper {
 	int efd;			/* this thread's eventfd, woken by ev_wake */
+	unsigned int forks;		/* the process's fork count when it was made */
 	struct rfm_dev_sleeper *next;
 };
 

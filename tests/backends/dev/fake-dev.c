@@ -54,6 +54,7 @@ void fake_dev_reset(uint32_t id, uint32_t caps)
 		.driver_version = "0.1.0",
 	};
 	fake_dev.mode = S_IFCHR | 0600;
+	fake_dev.sleep_fd = -1;
 	fake_dev.class_link = "../../class/rfm";
 	pthread_mutex_lock(&queue_lock);
 	q_head = q_count = 0;
@@ -289,7 +290,21 @@ int __wrap_poll(struct pollfd *fds, nfds_t n, int timeout)
 
 int __wrap_ppoll(struct pollfd *fds, nfds_t n, const struct timespec *ts, const sigset_t *mask)
 {
+	bool dev = false;
+
 	assert_null(mask);
+	for (nfds_t i = 0; i < n; i++)
+		dev |= fds[i].fd == FAKE_DEV_FD;
+	if (dev) {
+		for (nfds_t i = 0; i < n; i++)
+			if (fds[i].fd != FAKE_DEV_FD && fds[i].fd >= 0)
+				fake_dev.sleep_fd = fds[i].fd;
+		if (fake_dev.push_on_sleep) {
+			fake_dev.push_on_sleep = false;
+			fake_dev_push(fake_dev.sleep_type, fake_dev.sleep_sender,
+				      fake_dev.sleep_data, 1, 0);
+		}
+	}
 	return fake_poll(fds, n, ts, 0, true);
 }
 

@@ -48,6 +48,14 @@ struct fake_dev {
 	struct rfm_dev_dma last_dma;
 	unsigned int dmas;
 	uint8_t *window;		/* the mapping handed out */
+	int sleep_fd;			/* the other descriptor of the last ppoll
+					 * on the device (the library's wake-up) */
+
+	/* A record queued when the library next sleeps (ppoll on the
+	 * device), before it polls: a wait that slept exactly once. */
+	bool push_on_sleep;
+	uint16_t sleep_type;
+	uint32_t sleep_sender, sleep_data;
 };
 
 extern struct fake_dev fake_dev;

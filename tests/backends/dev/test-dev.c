@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "fake-dev.h"
@@ -534,6 +535,68 @@ static void cancel_wakes_a_sleeping_wait(void **state)
 	close_ok(node);
 }
 
+/* A wait that sleeps once (?spin=0): the record comes when it polls. */
+static int wait_slept_once(rfm_node *node, uint32_t data)
+{
+	struct rfm_event ev;
+	int ret;
+
+	fake_dev.sleep_type = RFM_DEV_EV_INTR2;
+	fake_dev.sleep_sender = 3;
+	fake_dev.sleep_data = data;
+	fake_dev.push_on_sleep = true;
+	ret = rfm_event_wait(node, &ev, -1);
+	if (!ret && (ev.type != RFM_EVENT_INTR2 || ev.data != data || fake_dev.push_on_sleep))
+		ret = RFM_EIO;
+	return ret;
+}
+
+/*
+ * A child forked by a thread that has slept on a handle sleeps on a
+ * wake-up descriptor of its own: it never reads its parent's wake-ups
+ * away (a record the parent's health monitor posted would wait for the
+ * parent's deadline: test-health's survivor in the PREEMPT_RT lab).
+ */
+static void a_forked_child_leaves_its_parents_wakeups(void **state)
+{
+	rfm_node *node = open_receiver(URI "?spin=0");
+	struct pollfd p = { .events = POLLIN };
+	uint64_t one = 1;
+	int status, wake_fd;
+	pid_t pid;
+
+	(void)state;
+	assert_rfm_ok(wait_slept_once(node, 1));
+	wake_fd = fake_dev.sleep_fd;
+	assert_true(wake_fd >= 0);
+	/* A wake-up of this process that its thread has not read yet. */
+	assert_int_equal(write(wake_fd, &one, sizeof(one)), sizeof(one));
+
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		/* No CMocka assertion here: the exit status says it. */
+		rfm_node *mine = NULL;
+
+		will_return(__wrap_open, FAKE_DEV_FD);
+		will_return(__wrap_ioctl, 0);
+		if (rfm_open(URI "?spin=0", &mine) ||
+		    rfm_event_enable(mine, RFM_EVENT_MASK_NETWORK))
+			_exit(2);
+		_exit(wait_slept_once(mine, 2) ? 3 : 0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	/* The child slept and was woken, and our wake-up is still ours. */
+	p.fd = wake_fd;
+	assert_int_equal(poll(&p, 1, 0), 1);
+	assert_true(p.revents & POLLIN);
+	assert_rfm_ok(wait_slept_once(node, 3));
+	assert_int_equal(fake_dev.sleep_fd, wake_fd);
+	close_ok(node);
+}
+
 static void the_fd_is_readable_while_records_wait(void **state)
 {
 	rfm_node *node = open_receiver(URI);
@@ -579,6 +642,7 @@ int main(void)
 		cmocka_unit_test_setup(long_runs_keep_order, setup),
 		cmocka_unit_test_setup(blocking_wait_wakes_on_a_record, setup),
 		cmocka_unit_test_setup(cancel_wakes_a_sleeping_wait, setup),
+		cmocka_unit_test_setup(a_forked_child_leaves_its_parents_wakeups, setup),
 		cmocka_unit_test_setup(the_fd_is_readable_while_records_wait, setup),
 		cmocka_unit_test_setup(a_removed_card_does_not_spin_or_hang, setup),
 		cmocka_unit_test_setup(card_status_is_in_the_node_info, setup),
