@@ -42,7 +42,23 @@ struct tick {
 	uint32_t seen;		/* batches begun at the last tick */
 	uint32_t quiet;		/* ticks since one began */
 	uint32_t retry_us;	/* the backlog's next pause */
+	uint64_t retry_at;	/* the earliest open resync's next ask (0: none) */
+	uint64_t resyncs_seen;	/* resync requests sent when it was worked out */
 };
+
+/*
+ * Look at the open resyncs only when one may be due: the earliest is,
+ * or a request went out since (it may be due before the earliest). The
+ * tick comes every coalesce_ns while writes flow; the look takes the
+ * receive side's lock.
+ */
+static bool resync_retry_due(struct dds_node *d, const struct tick *t)
+{
+	if (!__atomic_load_n(&d->resync_open, __ATOMIC_RELAXED))
+		return t->retry_at != 0;
+	return __atomic_load_n(&d->resyncs, __ATOMIC_RELAXED) != t->resyncs_seen ||
+	       rfm__now_ns() >= t->retry_at;
+}
 
 static bool requests_pending(struct dds_node *d)
 {
@@ -97,10 +113,14 @@ static void *handle_main(void *arg)
 			return NULL;
 		if (requests_pending(d))
 			rfm__dds_snapshot_answer_pending(node);
-		uint64_t at = tick(d, &t), retry = rfm__dds_resync_retry(d, rfm__now_ns());
+		uint64_t at = tick(d, &t);
 
-		if (retry && (!at || retry < at))
-			at = retry;
+		if (resync_retry_due(d, &t)) {
+			t.retry_at = rfm__dds_resync_retry(d, rfm__now_ns());
+			t.resyncs_seen = __atomic_load_n(&d->resyncs, __ATOMIC_RELAXED);
+		}
+		if (t.retry_at && (!at || t.retry_at < at))
+			at = t.retry_at;
 		rfm__futex_wait(&d->thread_futex, token, at, false);
 	}
 }
