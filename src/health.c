@@ -46,6 +46,7 @@ struct rfm_health {
 	uint32_t misses;
 	uint64_t ups, downs;	/* atomic */
 	uint32_t link;		/* our card's status at the last look */
+	uint64_t first_ns;	/* when rfm_health_start() made the first tick */
 	struct peer peers[RFM_MAX_NODES];
 };
 
@@ -282,35 +283,57 @@ static void watch_link(rfm_node *node, struct rfm_health *h, uint32_t link)
 	h->link = link;
 }
 
+/* One period's work: our beat, our card, every other slot. */
+static void tick(rfm_node *node, struct rfm_health *h, struct rfm_hb_slot *table)
+{
+	uint64_t now = rfm__now_ns();
+	uint32_t link = own_link(node);
+
+	beat(node, &table[node->id], h->period_ns, link);
+	watch_link(node, h, link);
+	for (unsigned int id = 0; id < RFM_MAX_NODES; id++)
+		if ((int)id != node->id)
+			watch(node, h, &table[id], id, now);
+}
+
+/* Every period after the first, which rfm_health_start() made itself. */
 static void *health_main(void *arg)
 {
 	rfm_node *node = arg;
 	struct rfm_health *h = node->health;
 	struct rfm_hb_slot *table = NULL;
-	uint64_t next = rfm__now_ns();
+	uint64_t next = h->first_ns;
 
 	rfm__hb_table(node, &table); /* checked by rfm_health_start() */
-	while (!__atomic_load_n(&h->stop, __ATOMIC_ACQUIRE)) {
+	for (;;) {
 		uint64_t now = rfm__now_ns();
-		uint32_t link = own_link(node);
 
-		beat(node, &table[node->id], h->period_ns, link);
-		watch_link(node, h, link);
-		for (unsigned int id = 0; id < RFM_MAX_NODES; id++)
-			if ((int)id != node->id)
-				watch(node, h, &table[id], id, now);
 		next += h->period_ns;
 		if (next < now)
 			next = now + h->period_ns;
 		rfm__futex_wait(&h->stop, 0, next, false);
+		if (__atomic_load_n(&h->stop, __ATOMIC_ACQUIRE))
+			break;
+		tick(node, h, table);
 	}
 	return NULL;
+}
+
+/* A clean stop: others see us down now, not after our misses. */
+static void mark_stopped(rfm_node *node)
+{
+	struct rfm_hb_slot *s;
+
+	if (!own_slot(node, &s)) {
+		rfm__wstore32(&s->state, RFM__HB_STOPPED, __ATOMIC_RELEASE);
+		rfm__published(node, &s->state, sizeof(s->state));
+	}
 }
 
 RFM_API int rfm_health_start(rfm_node *node, const struct rfm_health_config *config)
 {
 	struct rfm_health *h;
-	struct rfm_hb_slot *s;
+	struct rfm_hb_slot *table;
 	int ret, err;
 
 	if (!node)
@@ -326,7 +349,7 @@ RFM_API int rfm_health_start(rfm_node *node, const struct rfm_health_config *con
 		return rfm__error(RFM_ECLOSED, "%s: handle inherited through fork()", node->uri);
 	if (node->health)
 		return rfm__error(RFM_EBUSY, "%s: the heartbeat is already running", node->uri);
-	ret = own_slot(node, &s);
+	ret = rfm__hb_table(node, &table);
 	if (ret)
 		return ret;
 	h = calloc(1, sizeof(*h));
@@ -338,8 +361,18 @@ RFM_API int rfm_health_start(rfm_node *node, const struct rfm_health_config *con
 	/* The status at start is no change: only later ones make records. */
 	h->link = own_link(node);
 	node->health = h;
+	/*
+	 * The first beat and the first look at every slot before returning,
+	 * not when the thread is first scheduled: a peer that starts after we
+	 * return is then measured against counters taken before it, so a
+	 * thread the scheduler runs late still reports its life (up, and down
+	 * after its misses) instead of taking its last count for a baseline.
+	 */
+	h->first_ns = rfm__now_ns();
+	tick(node, h, table);
 	err = rfm__rt_thread_create(node, &h->thread, health_main, node, "heartbeat");
 	if (err) {
+		mark_stopped(node);
 		node->health = NULL;
 		free(h);
 		return err;
@@ -350,7 +383,6 @@ RFM_API int rfm_health_start(rfm_node *node, const struct rfm_health_config *con
 RFM_API int rfm_health_stop(rfm_node *node)
 {
 	struct rfm_health *h;
-	struct rfm_hb_slot *s;
 
 	if (!node)
 		return rfm__error(RFM_EINVAL, "rfm_health_stop: node is NULL");
@@ -360,11 +392,7 @@ RFM_API int rfm_health_stop(rfm_node *node)
 	if (!node->forked) {
 		rfm__futex_bump_wake(&h->stop, false);
 		pthread_join(h->thread, NULL);
-		/* A clean stop: others see us down now, not after our misses. */
-		if (!own_slot(node, &s)) {
-			rfm__wstore32(&s->state, RFM__HB_STOPPED, __ATOMIC_RELEASE);
-			rfm__published(node, &s->state, sizeof(s->state));
-		}
+		mark_stopped(node);
 	}
 	node->health = NULL;
 	free(h);

@@ -74,6 +74,9 @@ struct rfm_health_config {
 /**
  * @brief Start beating and watching on a thread of this handle.
  * @param config NULL for defaults.
+ * The first beat and the first look at the other slots are made before
+ * this returns: a peer that starts beating after it returns is reported
+ * up (and down after its misses), however late the thread first runs.
  * The thread also watches this node's card (rfm_node_get_info()'s @c link)
  * and makes an ::RFM_EVENT_LINK record (data = the new RFM_LINK_* bits)
  * when it changes: link lost or restored, FIFO or sync errors.

@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Heartbeats across processes (src/health*.c): NODE_UP/NODE_DOWN, the node
-# table, self-test, counters. Backend: RFM_TEST_BACKEND.
+# table, self-test, counters. Backend: RFM_TEST_BACKEND. Interposes
+# pthread_create() (dlsym RTLD_NEXT) to hold a monitor thread back.
 
 if WITH_TESTS
 check_PROGRAMS += tests/health/test-health
 TESTS += tests/health/test-health
 tests_health_test_health_SOURCES = tests/health/test-health.c
 tests_health_test_health_CPPFLAGS = $(rfm_test_cppflags)
-tests_health_test_health_LDADD = $(rfm_test_ldadd)
+tests_health_test_health_LDADD = $(rfm_test_ldadd) -ldl
 endif

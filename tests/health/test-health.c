@@ -6,8 +6,14 @@
  * beats; the node table; the heartbeat table in the window (its place, one
  * writer per slot, readers write nothing); self-test; counters; bad input.
  */
+#include "config.h"
+
+#include <dlfcn.h>
 #include <endian.h>
+#include <errno.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -287,6 +293,80 @@ static void test_killed_peer_down_once_at_each_survivor(void **state)
 	rfm_close(mon);
 }
 
+/*
+ * Interposed pthread_create(): when armed, the next thread made (the
+ * monitor of rfm_health_start()) waits at a gate before it runs, as a
+ * thread the scheduler runs late does. Opened by writing a byte to it.
+ */
+struct late_start {
+	void *(*fn)(void *);
+	void *arg;
+};
+
+static int late_gate[2] = { -1, -1 };
+static bool late_armed, late_fired;
+
+static void *late_main(void *arg)
+{
+	struct late_start start = *(struct late_start *)arg;
+	char byte;
+
+	free(arg);
+	while (read(late_gate[0], &byte, 1) < 0 && errno == EINTR)
+		;
+	return start.fn(start.arg);
+}
+
+int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
+{
+	static int (*real_create)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+	struct late_start *start;
+
+	if (!real_create)
+		real_create = (int (*)(pthread_t *, const pthread_attr_t *, void *(*)(void *),
+				       void *))dlsym(RTLD_NEXT, "pthread_create");
+	if (!__atomic_exchange_n(&late_armed, false, __ATOMIC_ACQ_REL))
+		return real_create(thread, attr, fn, arg);
+	start = malloc(sizeof(*start));
+	if (!start)
+		return EAGAIN;
+	*start = (struct late_start){ fn, arg };
+	late_fired = true;
+	return real_create(thread, attr, late_main, start);
+}
+
+/*
+ * A monitor whose thread first runs after a peer beat its only beat still
+ * reports that peer: up, then down after its misses. rfm_health_start()
+ * took its first look before returning, so the beat is a move.
+ */
+static void test_a_late_monitor_thread_misses_no_life(void **state)
+{
+	struct rfm_node_status rows[8];
+	rfm_node *mon, *peer;
+
+	(void)state;
+	assert_int_equal(pipe(late_gate), 0);
+	assert_rfm_ok(rfm_open(harness_node_uri(net, 3), &mon));
+	assert_rfm_ok(rfm_open(harness_node_uri(net, 2), &peer));
+	assert_rfm_ok(rfm_event_enable(mon, RFM_EVENT_MASK_HEALTH));
+	late_armed = true;
+	assert_rfm_ok(rfm_health_start(mon, &hc));
+	assert_true(late_fired);
+	/* One beat, no more: alive once, then silent while attached. */
+	assert_rfm_ok(rfm_health_beat(peer, PERIOD_NS));
+	assert_int_equal(write(late_gate[1], "", 1), 1);
+	/* The incarnation: 1 on a fresh shm: network or card, dds:'s own elsewhere. */
+	int n = rfm_health_nodes(mon, rows, 8);
+	uint32_t incarnation = row_of(rows, n, rfm_node_id(peer))->incarnation;
+	expect_event(mon, RFM_EVENT_NODE_UP, (unsigned int)rfm_node_id(peer), incarnation);
+	expect_event(mon, RFM_EVENT_NODE_DOWN, (unsigned int)rfm_node_id(peer), incarnation);
+	rfm_close(peer);
+	rfm_close(mon);
+	close(late_gate[0]);
+	close(late_gate[1]);
+}
+
 static void test_callback_down(void **state)
 {
 	(void)state;
@@ -507,6 +587,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_up_down_restart, setup, harness_fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_killed_peer_down_once_at_each_survivor, setup,
+						harness_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_a_late_monitor_thread_misses_no_life, setup,
 						harness_fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_callback_down, setup, harness_fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_one_writer_per_slot, setup, harness_fixture_teardown),
