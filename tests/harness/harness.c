@@ -565,6 +565,7 @@ void harness_child_start(struct harness_child *child, harness_child_fn fn, void 
 	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(report, O_CLOEXEC) < 0)
 		harness_fail(__FILE__, __LINE__, "pipe2: %s", strerror(errno));
 	fflush(NULL); /* or buffered output is printed twice */
+	harness_quiet_before_fork();
 	pid = fork();
 	if (pid < 0)
 		harness_fail(__FILE__, __LINE__, "fork: %s", strerror(errno));
