@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Before a test forks a helper process: under AddressSanitizer, wait until
- * every other thread of this process sleeps.
+ * Before a test forks a helper process: under AddressSanitizer (or
+ * ThreadSanitizer), wait until every other thread of this process sleeps.
  *
  * Debian 12's AddressSanitizer (GCC 12's) does not hold its allocator's
  * locks across fork(): a child forked while another thread was inside the
@@ -9,8 +9,10 @@
  * that size class. The library's threads allocate when they start (ASan
  * sets up each new thread's state with calloc), and tests fork right after
  * starting them (rfm_health_start()): a loaded ASan run saw a beater child
- * hang for good in its own heartbeat thread's start. Other builds use
- * glibc's allocator, which fork() keeps consistent, and skip the wait.
+ * hang for good in its own heartbeat thread's start. ThreadSanitizer's
+ * allocator is GCC 12's too (CI runs it with die_after_fork=0). Other
+ * builds use glibc's allocator, which fork() keeps consistent, and skip
+ * the wait.
  */
 #include "config.h"
 
@@ -25,15 +27,15 @@
 
 #include "harness.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define HARNESS_ASAN 1
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define SANITIZER_ALLOCATOR 1
 #elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define HARNESS_ASAN 1
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define SANITIZER_ALLOCATOR 1
 #endif
 #endif
 
-#ifdef HARNESS_ASAN
+#ifdef SANITIZER_ALLOCATOR
 /* The scheduler state of thread @tid ('S': sleeping), or 0 when it is gone. */
 static char thread_state(const char *tid)
 {
@@ -80,7 +82,7 @@ static bool others_asleep(void)
 
 void harness_quiet_before_fork(void)
 {
-#ifdef HARNESS_ASAN
+#ifdef SANITIZER_ALLOCATOR
 	/* A hang guard, not a timing assumption: after it, fork as before. */
 	const struct timespec tick = { 0, 1000000 };
 

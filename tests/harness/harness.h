@@ -206,9 +206,9 @@ typedef int (*harness_child_fn)(struct harness_link *link, void *arg);
  */
 void harness_child_start(struct harness_child *child, harness_child_fn fn, void *arg);
 
-/* Before fork(): under AddressSanitizer, wait (bounded) until every other
- * thread sleeps, as its allocator is not fork-safe (fork-quiet.c); else
- * nothing. harness_child_start() calls it. */
+/* Before fork(): under a sanitizer, wait (bounded) until every other thread
+ * sleeps, as its allocator is not fork-safe (fork-quiet.c); else nothing.
+ * harness_child_start() calls it. */
 void harness_quiet_before_fork(void);
 
 /* In the child: tell the parent we are ready. */
