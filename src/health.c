@@ -47,6 +47,7 @@ struct rfm_health {
 	uint64_t ups, downs;	/* atomic */
 	uint32_t link;		/* our card's status at the last look */
 	uint64_t first_ns;	/* when rfm_health_start() made the first tick */
+	struct rfm_hb_slot *table; /* the heartbeat table, found at start */
 	struct peer peers[RFM_MAX_NODES];
 };
 
@@ -284,8 +285,9 @@ static void watch_link(rfm_node *node, struct rfm_health *h, uint32_t link)
 }
 
 /* One period's work: our beat, our card, every other slot. */
-static void tick(rfm_node *node, struct rfm_health *h, struct rfm_hb_slot *table)
+static void tick(rfm_node *node, struct rfm_health *h)
 {
+	struct rfm_hb_slot *table = h->table;
 	uint64_t now = rfm__now_ns();
 	uint32_t link = own_link(node);
 
@@ -301,10 +303,8 @@ static void *health_main(void *arg)
 {
 	rfm_node *node = arg;
 	struct rfm_health *h = node->health;
-	struct rfm_hb_slot *table = NULL;
 	uint64_t next = h->first_ns;
 
-	rfm__hb_table(node, &table); /* checked by rfm_health_start() */
 	for (;;) {
 		uint64_t now = rfm__now_ns();
 
@@ -314,7 +314,7 @@ static void *health_main(void *arg)
 		rfm__futex_wait(&h->stop, 0, next, false);
 		if (__atomic_load_n(&h->stop, __ATOMIC_ACQUIRE))
 			break;
-		tick(node, h, table);
+		tick(node, h);
 	}
 	return NULL;
 }
@@ -368,8 +368,9 @@ RFM_API int rfm_health_start(rfm_node *node, const struct rfm_health_config *con
 	 * thread the scheduler runs late still reports its life (up, and down
 	 * after its misses) instead of taking its last count for a baseline.
 	 */
+	h->table = table;
 	h->first_ns = rfm__now_ns();
-	tick(node, h, table);
+	tick(node, h);
 	err = rfm__rt_thread_create(node, &h->thread, health_main, node, "heartbeat");
 	if (err) {
 		mark_stopped(node);
