@@ -62,6 +62,10 @@ static void t_open_args(void **state)
 	/* A URI that librfm refuses: not opened, handle cleared. */
 	assert_st(RFM2gOpen((char *) harness_network_uri(net, "size=5"), &h), RFM2G_NOT_OPEN);
 	assert_null(h);
+	/* Every scheme of librfm is a URI, dds: too (its URI reaches rfm_open()). */
+	h = (RFM2GHANDLE) 0x1;
+	assert_st(RFM2gOpen((char *) "dds:t-rfm2g-api?colour=red", &h), RFM2G_NOT_OPEN);
+	assert_null(h);
 	/* The URI of a node open in this process: another handle on that node. */
 	assert_st(RFM2gOpen((char *) harness_node_uri(net, 3), &h), RFM2G_SUCCESS);
 	assert_st(RFM2gClose(&h), RFM2G_SUCCESS);
