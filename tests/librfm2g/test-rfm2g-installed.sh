@@ -13,6 +13,8 @@
 #    shared receiver answers the static sender on one network;
 #  - with Doxygen (configure's summary), the man3 pages and the HTML
 #    reference are installed by make install.
+# The programs meet on an emulated network of their own (shm:), whatever
+# RFM_TEST_BACKEND says.
 
 top_builddir=$(pwd)
 top_srcdir=$(cd "${srcdir:-.}" && pwd) || exit 99
@@ -31,10 +33,6 @@ for tool in "${CC%% *}" cmake pkg-config make realpath; do
 		exit 77
 	fi
 done
-if [ "${RFM_TEST_BACKEND:-shm}" != shm ]; then
-	echo "skipped: shm: backend only"
-	exit 77
-fi
 
 work=$(mktemp -d) || exit 99
 recv_pid=
