@@ -348,8 +348,8 @@ install_check() {
 	c++ -std=c++17 -Wall -Wextra -Werror -x c++ examples/minimal.c $flags -o "$out/examples/minimal-cxx"
 	c++ -std=c++17 -Wall -Wextra -Werror examples/cxx/two-node.cc $flags -o "$out/examples/two-node"
 	rfm --version
-	say "the manuals: man rfm, rfm-layout(5), rfm_open(3)"
-	man -w rfm rfm-layout rfm_open
+	say "the manuals: rfm(1), rfm-layout(5), a page per function"
+	man -w rfm rfm-layout rfm_open rfm_event_send
 	test -f "$(pkg-config --variable=completionsdir bash-completion 2>/dev/null ||
 		echo /usr/share/bash-completion/completions)/rfm"
 	"$out/examples/minimal" "shm:install-check-$$?size=4K"
