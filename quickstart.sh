@@ -66,6 +66,8 @@ DEMO_PACKAGES="build-essential autoconf automake autoconf-archive libtool pkg-co
 # examples/prometheus/rfm-alerts.yml (tests/cli/test_serve_prometheus.py).
 # cmake builds examples/rfm2g against an installed tree with the CMake
 # packages (find_package(rfm), tests/librfm2g/test-rfm2g-installed.sh).
+# groff-base and man-db check that the manual pages render without a
+# warning and that apropos finds them (tests/docs/check-man-pages.sh, make doc).
 TEST_PACKAGES="libcmocka-dev python3 python3-pytest python3-matplotlib clang
 	cyclonedds-dev cyclonedds-tools iproute2 cmake
 	swig python3-dev tcl-dev valgrind doxygen bash-completion
@@ -75,7 +77,7 @@ TEST_PACKAGES="libcmocka-dev python3 python3-pytest python3-matplotlib clang
 	iceoryx libiceoryx-binding-c-dev stress-ng chromium chromium-driver python3-selenium
 	gcc-i686-linux-gnu libc6-dev-i386-cross g++-i686-linux-gnu g++-s390x-linux-gnu
 	g++-aarch64-linux-gnu g++-arm-linux-gnueabihf mmdebstrap qemu-user linux-source-6.1
-	curl prometheus openssl"
+	curl prometheus openssl groff-base man-db"
 PACKAGES="$DEMO_PACKAGES $TEST_PACKAGES"
 
 # The lab's suites each end with "NAME: N passed, N failed" (NAME may be
@@ -348,8 +350,8 @@ install_check() {
 	c++ -std=c++17 -Wall -Wextra -Werror -x c++ examples/minimal.c $flags -o "$out/examples/minimal-cxx"
 	c++ -std=c++17 -Wall -Wextra -Werror examples/cxx/two-node.cc $flags -o "$out/examples/two-node"
 	rfm --version
-	say "the manuals: rfm(1), rfm-layout(5), a page per function"
-	man -w rfm rfm-layout rfm_open rfm_event_send
+	say "the manuals: rfm(1), rfm-layout(5), the concept pages of section 7, a page per function"
+	man -w rfm rfm-layout librfm rfm-protocols rfm-events rfm_open rfm_event_send
 	test -f "$(pkg-config --variable=completionsdir bash-completion 2>/dev/null ||
 		echo /usr/share/bash-completion/completions)/rfm"
 	"$out/examples/minimal" "shm:install-check-$$?size=4K"

@@ -1,12 +1,12 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Documentation: the API reference (HTML) and section-3 man pages from the
 # public headers (Doxygen, then a page per function by docs/doxy2man.py),
-# rfm-layout(5), and the layout-format page.
+# rfm-layout(5), the concept pages of section 7, and the layout-format page.
 
-man_MANS += man/rfm-layout.5
+man_MANS += man/rfm-layout.5 man/librfm.7 man/rfm-protocols.7 man/rfm-events.7
 EXTRA_DIST += docs/Doxyfile.in docs/man3-tidy.sh docs/doxy2man.py docs/layout-format.md \
 	docs/rfm2g-migration.md docs/architecture.md docs/dds.md \
-	man/rfm-layout.5
+	man/rfm-layout.5 man/librfm.7 man/rfm-protocols.7 man/rfm-events.7
 
 # `make doc`: doc/html/ and doc/man/man3/. Doxygen must not warn
 # (WARN_AS_ERROR): a new undocumented function, field or parameter fails

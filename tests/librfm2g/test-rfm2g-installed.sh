@@ -11,8 +11,9 @@
 #    and builds rfm2g-echo (rfm::rfm2g) and rfm2g-echo-static
 #    (rfm::rfm2g_static), and a librfm program builds with rfm::rfm; the
 #    shared receiver answers the static sender on one network;
-#  - with Doxygen (configure's summary), the man3 pages, one per
-#    function, and the HTML reference are installed by make install.
+#  - the concept pages of section 7 are installed; with Doxygen
+#    (configure's summary) the man3 pages, one per function, and the HTML
+#    reference too.
 # The programs meet on an emulated network of their own (shm:), whatever
 # RFM_TEST_BACKEND says.
 
@@ -142,6 +143,9 @@ recv_pid=
 LD_LIBRARY_PATH="$lib" "$work/rfm/build/uses-rfm" "$uri" || fail "uses-rfm"
 
 echo "== man pages and HTML"
+for name in librfm rfm-protocols rfm-events; do
+	[ -n "$(find "$root" -path "*/man7/$name.7")" ] || fail "no man7/$name.7"
+done
 if grep -q '^DOXYGEN = .' "$top_builddir/Makefile"; then
 	page=$(find "$root" -path '*/man3/rfm_open.3') && [ -n "$page" ] || fail "no man3/rfm_open.3"
 	html=$(find "$root" -path '*/html/index.html') && [ -n "$html" ] || fail "no html/index.html"
