@@ -34,6 +34,9 @@ EXTRA_DIST += \
 	bindings/python/tests/test_layout.py \
 	bindings/python/tests/test_rings.py \
 	bindings/python/tests/test_example_bench.py \
+	bindings/python/tests/test_builtin_errors.py \
+	bindings/python/tests/test_deadlines.py \
+	bindings/python/tests/test_asyncio.py \
 	examples/python/test_bench.py \
 	examples/python/hil-bench.yaml \
 	bindings/tcl/rfm_tcl.i \
@@ -50,7 +53,8 @@ rfmpython_PYTHON = \
 	bindings/python/rfm/_events.py \
 	bindings/python/rfm/_layout.py \
 	bindings/python/rfm/_node.py \
-	bindings/python/rfm/_rings.py
+	bindings/python/rfm/_rings.py \
+	bindings/python/rfm/_waits.py
 
 rfmpyexecdir = $(pyexecdir)/rfm
 rfmpyexec_LTLIBRARIES = bindings/python/_rfm_swig.la

@@ -23,10 +23,10 @@ __path__ = __import__("pkgutil").extend_path(__path__, __name__)
 from . import _rfm_swig as _swig  # noqa: E402
 from ._errors import (  # noqa: E402,F401
     ErrorCode, Error, InvalidArgument, OutOfMemory, SystemCallError, URIError,
-    NotSupported, NotFound, PermissionDenied, OwnerError, NodeError, Busy,
-    SizeError, CorruptError, NoSpace, RangeError, AlignmentError, Timeout,
-    Canceled, ClosedError, WouldBlock, DataLoss, LayoutError, DeviceError,
-    error_class, strerror,
+    NotSupported, NotFound, UnknownName, FileNotFound, PermissionDenied, OwnerError,
+    NodeError, Busy, SizeError, CorruptError, NoSpace, RangeError, AlignmentError,
+    Timeout, Canceled, ClosedError, NotEnabled, WouldBlock, DataLoss, LayoutError,
+    DeviceError, error_class, strerror,
 )
 from ._node import Node, NodeInfo  # noqa: E402,F401
 from ._events import (  # noqa: E402,F401
@@ -37,7 +37,8 @@ from ._rings import (  # noqa: E402,F401
     RING_F_BACKPRESSURE,
 )
 from ._layout import (  # noqa: E402,F401
-    Layout, Table, Variable, Record, Diagnostic, RegionInfo, RecordInfo, VarInfo,
+    Layout, Table, Variable, Record, RecordChange, Diagnostic, RegionInfo, RecordInfo,
+    VarInfo,
 )
 
 #: The run-time library's version, e.g. "0.1.0".
@@ -102,11 +103,12 @@ __all__ = [
     "DEFAULT_URI", "MAX_NODES", "NODE_ID_MAX", "SHM_DEFAULT_SIZE",
     "fence_acquire", "fence_release", "fence_full", "last_error",
     "ErrorCode", "Error", "InvalidArgument", "OutOfMemory", "SystemCallError",
-    "URIError", "NotSupported", "NotFound", "PermissionDenied", "OwnerError",
+    "URIError", "NotSupported", "NotFound", "UnknownName", "FileNotFound",
+    "PermissionDenied", "OwnerError",
     "NodeError", "Busy", "SizeError", "CorruptError", "NoSpace", "RangeError",
-    "AlignmentError", "Timeout", "Canceled", "ClosedError", "WouldBlock",
+    "AlignmentError", "Timeout", "Canceled", "ClosedError", "NotEnabled", "WouldBlock",
     "DataLoss", "LayoutError", "DeviceError", "error_class", "strerror",
     "Event", "EventType", "EventStats", "NODE_ALL", "NETWORK_TYPES", "EVENT_F_LOOPBACK",
-    "now_ns", "Layout", "Table", "Variable", "Record", "Diagnostic", "RegionInfo",
-    "RecordInfo", "VarInfo",
+    "now_ns", "Layout", "Table", "Variable", "Record", "RecordChange", "Diagnostic",
+    "RegionInfo", "RecordInfo", "VarInfo",
 ]

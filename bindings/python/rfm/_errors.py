@@ -5,14 +5,31 @@ Every failure of the C library arrives as an instance of a subclass of
 :class:`Error` carrying the code (``.code``, an :class:`ErrorCode`) and the
 library's detailed message (``.message``, from ``rfm_last_error()``).
 
-Where a family has an obvious built-in counterpart, the class derives from
-it too, so ``except ValueError`` also catches :class:`RangeError` and
-friends. Arguments of the wrong Python type raise plain :class:`TypeError`;
-values that are not representable at all (a negative length, a value too
-wide for a poke) raise plain :class:`ValueError`.
+Where a family has a built-in counterpart, the class derives from it too,
+so code written for Python's own exceptions catches librfm's:
+
+- :class:`Timeout` is a :class:`TimeoutError` (``pytest.raises(TimeoutError)``);
+- :class:`UnknownName` (a name a layout does not have) is a :class:`KeyError`
+  whose message suggests the closest names of the layout;
+- :class:`FileNotFound` (a layout file that is not there) is a
+  :class:`FileNotFoundError` with ``errno`` and ``filename``;
+- :class:`PermissionDenied` and :class:`OwnerError` are :class:`PermissionError`;
+- :class:`NotEnabled` (waiting for events with no type enabled) is a
+  :class:`RuntimeError`;
+- :class:`RangeError`, :class:`AlignmentError`, :class:`InvalidArgument` and
+  friends are :class:`ValueError`.
+
+The library's code stays in ``.code``, and each new class derives from the
+one raised before it (``except rfm.NotFound`` still catches an unknown name,
+``except rfm.ClosedError`` a wait with nothing enabled). Arguments of the
+wrong Python type raise plain :class:`TypeError`; values that are not
+representable at all (a negative length, a value too wide for a poke) raise
+plain :class:`ValueError`.
 """
 
+import difflib
 import enum
+import errno as _errno
 
 from . import _rfm_swig as _swig
 
@@ -58,7 +75,19 @@ class Error(Exception):
         return f"{self.message} [RFM_{name}]"
 
     def __reduce__(self):
-        return (_make, (int(self.code), self.message))
+        return (_rebuild, (type(self), int(self.code), self.message))
+
+
+class _OSErrorFamily(Error):
+    """An Error that is also an OSError: ``errno`` is the system's code for
+    the condition (OSError's own constructor would take librfm's code)."""
+
+    _errno = 0
+
+    def __init__(self, code, message, filename=None):
+        super().__init__(code, message)
+        self.errno = self._errno
+        self.filename = filename
 
 
 class InvalidArgument(Error, ValueError):
@@ -85,8 +114,23 @@ class NotFound(Error, LookupError):
     """RFM_ENOENT, RFM_ENOTFOUND: no such network, device or named object."""
 
 
-class PermissionDenied(Error):
-    """RFM_EPERM: the operating system refused access."""
+class UnknownName(NotFound, KeyError):
+    """RFM_ENOTFOUND from a look-up by name (``table["region.var"]``,
+    ``table.record()``, a record's field): also a KeyError. The message
+    suggests the layout's closest names ("did you mean ...?")."""
+
+
+class FileNotFound(_OSErrorFamily, NotFound, FileNotFoundError):
+    """RFM_ENOENT for a file (a layout): also a FileNotFoundError, with
+    ``errno`` ENOENT and ``filename``."""
+
+    _errno = _errno.ENOENT
+
+
+class PermissionDenied(_OSErrorFamily, PermissionError):
+    """RFM_EPERM: the operating system refused access (also a PermissionError)."""
+
+    _errno = _errno.EACCES
 
 
 class OwnerError(PermissionDenied):
@@ -121,8 +165,10 @@ class AlignmentError(Error, ValueError):
     """RFM_EALIGN: an access not naturally aligned to its width."""
 
 
-class Timeout(Error):
-    """RFM_ETIMEDOUT: a wait timed out."""
+class Timeout(_OSErrorFamily, TimeoutError):
+    """RFM_ETIMEDOUT: a wait timed out (also a TimeoutError)."""
+
+    _errno = _errno.ETIMEDOUT
 
 
 class Canceled(Error):
@@ -131,6 +177,12 @@ class Canceled(Error):
 
 class ClosedError(Error):
     """RFM_ECLOSED: the node (or peer) is closed."""
+
+
+class NotEnabled(ClosedError, RuntimeError):
+    """RFM_ECLOSED from a wait for events on a node with no event type
+    enabled and nothing queued: the node is open, the call is out of order
+    (call ``node.enable_events()`` first). Also a RuntimeError."""
 
 
 class WouldBlock(Error):
@@ -213,9 +265,36 @@ def _python_terms(message):
     return message
 
 
+# The one ECLOSED that is not about a closed handle (src/event-wait.c).
+_NOTHING_ENABLED = "no event type is enabled on this handle"
+
+
 def _make(code, message):
     """Build the exception for a code; the C wrapper calls this to raise."""
-    return error_class(code)(code, _python_terms(message))
+    cls = error_class(code)
+    if cls is ClosedError and _NOTHING_ENABLED in message:
+        cls = NotEnabled
+    return cls(code, _python_terms(message))
+
+
+def _rebuild(cls, code, message):
+    return cls(code, message)
+
+
+def unknown_name(error, name, candidates):
+    """An :class:`UnknownName` for the NotFound ``error`` a look-up of
+    ``name`` raised, its message naming the closest of ``candidates``."""
+    message = error.message
+    if isinstance(name, str):
+        close = difflib.get_close_matches(name, list(candidates), n=3, cutoff=0.75)
+        if close:
+            message += " (did you mean " + " or ".join(repr(c) for c in close) + "?)"
+    return UnknownName(int(error.code), message)
+
+
+def file_not_found(error, filename):
+    """A :class:`FileNotFound` for the ENOENT ``error`` about ``filename``."""
+    return FileNotFound(int(error.code), error.message, filename)
 
 
 _swig._set_error_factory(_make)

@@ -14,6 +14,7 @@ import collections
 import enum
 
 from . import _errors
+from . import _waits
 from . import _rfm_swig as _swig
 
 Event = _swig.Event
@@ -69,16 +70,7 @@ def _data_word(data):
     return data
 
 
-def _timeout_ns(timeout):
-    """Seconds (None or negative: forever) as the binding's nanoseconds."""
-    if timeout is None:
-        return None
-    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
-        raise TypeError(f"timeout must be a number of seconds or None, not "
-                        f"{type(timeout).__name__}")
-    if timeout < 0:
-        return None
-    return int(timeout * 1e9)
+_timeout_ns = _waits.timeout_ns
 
 
 def _mask(types):
@@ -145,7 +137,7 @@ def fetch_events(self, max=64, timeout=None):  # noqa: A002 - as in C
     return _fetch(self._h, max, _timeout_ns(timeout))
 
 
-def poll_events(self, max=64):
+def poll_events(self, max=64):  # noqa: A002 - as in C
     """Take the records queued now (up to ``max``), without waiting: [] if none.
     What a select/asyncio loop calls when :meth:`event_fd` is readable."""
     try:
@@ -154,16 +146,73 @@ def poll_events(self, max=64):
         return []
 
 
-def events(self, timeout=None, batch=64):
-    """Iterate over incoming events; stop when none arrives within
-    ``timeout`` seconds (None: never stop)."""
-    ns = _timeout_ns(timeout)
+def events(self, timeout=None, batch=64, *, total=None):
+    """Iterate over incoming events until one of two limits:
+
+    ``timeout``, the idle timeout: none arrives within that many seconds
+    (None: never; 0: only the events queued now); ``total``, the total
+    deadline: that many seconds after the call, however many arrive (None:
+    none). Reaching either ends the loop; neither raises. Records are taken
+    ``batch`` at a time, and a batch taken is yielded whole."""
+    idle = _timeout_ns(timeout)
+    deadline = _waits.Deadline(total)
+    return _events_until(self._h, idle, deadline, batch)
+
+
+def _events_until(handle, idle, deadline, batch):
     while True:
+        ns = deadline.wait_ns(idle)
+        if ns == -1:
+            return
         try:
-            batch_of = _fetch(self._h, batch, ns)
-        except _errors.Timeout:
+            batch_of = _fetch(handle, batch, ns)
+        except (_errors.Timeout, _errors.WouldBlock):
             return
         yield from batch_of
+
+
+def _timed_out(self, timeout):
+    return _errors._make(_swig.RFM_ETIMEDOUT, f"{self.uri}: no event within {timeout} s")
+
+
+async def wait_event_async(self, timeout=None):
+    """:meth:`wait_event` for asyncio: awaits the node's pollable descriptor
+    (no thread), so the event loop runs on while it waits. Raises as
+    :meth:`wait_event` does (:class:`rfm.Timeout`, also a TimeoutError,
+    when ``timeout`` seconds pass). Cancelling it takes nothing."""
+    deadline = _waits.Deadline(None if _timeout_ns(timeout) is None else timeout)
+    while True:
+        try:
+            return _wait(self._h, 0)
+        except _errors.WouldBlock:
+            pass
+        left = deadline.remaining_ns()
+        if left == 0 or not await _waits.readable(self.event_fd(), left):
+            try:
+                return _wait(self._h, 0)   # one that came with the deadline
+            except _errors.WouldBlock:
+                raise _timed_out(self, timeout) from None
+
+
+async def events_async(self, timeout=None, batch=64, *, total=None):
+    """:meth:`events` for asyncio (``async for ev in node.events_async(...)``):
+    the same idle ``timeout`` and ``total`` deadline, awaited on the node's
+    pollable descriptor."""
+    idle = _timeout_ns(timeout)
+    deadline = _waits.Deadline(total)
+    while True:
+        ready = poll_events(self, batch)
+        if ready:
+            for ev in ready:
+                yield ev
+            continue
+        ns = deadline.wait_ns(idle)
+        if ns == -1 or ns == 0:
+            return
+        if not await _waits.readable(self.event_fd(), ns):
+            for ev in poll_events(self, batch):   # what came with the limit
+                yield ev
+            return
 
 
 def cancel_wait(self):

@@ -16,10 +16,13 @@ whose ``diagnostics`` lists each as an :class:`rfm.Diagnostic`.
 """
 
 import collections
+import os
+import re
 import struct
 
 from . import _errors
 from . import _events
+from . import _waits
 from . import _rfm_swig as _swig
 
 Diagnostic = collections.namedtuple("Diagnostic", "file line column code message text")
@@ -35,6 +38,10 @@ VarInfo = collections.namedtuple(
     "VarInfo",
     "name type count offset size element_size byte_order writer min max unit description "
     "record region record_offset")
+RecordChange = collections.namedtuple("RecordChange", "seq values")
+RecordChange.__doc__ = """A publish of a record seen by :meth:`rfm.Record.changes`:
+its sequence word (even) and the snapshot of its fields, as a dict."""
+
 VarInfo.__doc__ = """A variable: type is its name ("u32", "f64", "string"...), count
 its elements (bytes for string/bytes), min/max None when unlimited, record
 the dotted name of its record or None, byte_order "little" or "big"."""
@@ -66,21 +73,33 @@ class Layout:
     variables and records. Immutable; share it freely between threads and
     nodes. Build one with :meth:`load` or :meth:`from_string`."""
 
-    __slots__ = ("_h", "_records", "__weakref__")
+    __slots__ = ("_h", "_records", "_counts", "__weakref__")
 
     def __init__(self, handle):
         if not isinstance(handle, _swig.Handle):
             raise TypeError("rfm.Layout is made by Layout.load() or Layout.from_string()")
         self._h = handle
         self._records = None
+        self._counts = None
 
     @classmethod
     def load(cls, path):
-        """Load and validate a layout file (YAML; docs/layout-format.md)."""
+        """Load and validate a layout file (YAML; docs/layout-format.md).
+
+        ``path`` is a str or path-like object. A file that is not there
+        raises :class:`rfm.FileNotFound` (a FileNotFoundError), one that may
+        not be read :class:`rfm.PermissionDenied` (a PermissionError), a
+        layout with problems :class:`rfm.LayoutError` with ``diagnostics``.
+        """
+        path = os.fsdecode(os.fspath(path))
         try:
-            return cls(_swig.rfm_layout_load_file(str(path)))
+            return cls(_swig.rfm_layout_load_file(path))
         except _errors.LayoutError as e:
             raise _convert_diagnostics(e) from None
+        except _errors.NotFound as e:
+            if e.code == _errors.ErrorCode.ENOENT:
+                raise _errors.file_not_found(e, path) from None
+            raise
 
     @classmethod
     def from_string(cls, text, source_name=None):
@@ -129,9 +148,33 @@ class Layout:
                 for i in range(_swig.rfm_layout_var_count(self._h))]
 
     def record_names(self):
+        """The records' names ("region.record"), as a frozenset."""
         if self._records is None:
             self._records = frozenset(r.name for r in self.records)
         return self._records
+
+    def _element_counts(self):
+        if self._counts is None:
+            self._counts = {v.name: v.count for v in self.variables}
+        return self._counts
+
+    def names(self):
+        """Every name a table looks up: variables (record fields as
+        "region.record.field") and records, in layout order."""
+        return list(self._element_counts()) + sorted(self.record_names())
+
+    def __contains__(self, name):
+        """Whether ``table[name]`` names something: a variable, a record, or
+        an element "region.var[i]" of an array (any other type: False)."""
+        if not isinstance(name, str):
+            return False
+        counts = self._element_counts()
+        if name in counts or name in self.record_names():
+            return True
+        element = _ELEMENT.fullmatch(name)
+        if element is None or element.group(1) not in counts:
+            return False
+        return int(element.group(2), 0) < max(counts[element.group(1)], 1)
 
     def header(self, prefix=None):
         """The generated C header for the layout, as text."""
@@ -139,6 +182,13 @@ class Layout:
 
     def __repr__(self):
         return f"<rfm.Layout {self.name!r} window={self.window_size:#x}>"
+
+
+# Reads of a record in _snapshot() before a writer that never pauses is an error.
+_SNAPSHOT_TRIES = 1000
+
+# "region.var[3]": an element of an array variable (as rfm_var_open() reads it).
+_ELEMENT = re.compile(r"(.+)\[\s*((?:0[xX][0-9a-fA-F]+)|[0-9]+)\s*\]")
 
 
 def _var_info(v, records=None):
@@ -303,13 +353,80 @@ class Record:
         _swig.rfm_record_fetch(self._h)
         return {k: v.get() for k, v in self._fields.items()}
 
+    def _snapshot(self):
+        """A consistent snapshot and the sequence it belongs to: the
+        sequence is the same before and after the read."""
+        for _ in range(_SNAPSHOT_TRIES):
+            before = self.sequence
+            _swig.rfm_record_fetch(self._h)
+            if self.sequence == before and before % 2 == 0:
+                return RecordChange(before, {k: v.get() for k, v in self._fields.items()})
+        raise _errors._make(_swig.RFM_ETORN,
+                            f"{self.name}: published again during each of "
+                            f"{_SNAPSHOT_TRIES} reads")
+
+    def changes(self, last=None, timeout=None, *, total=None):
+        """Iterate over the record's publishes after sequence ``last``
+        (default: its sequence now), each a :class:`rfm.RecordChange`
+        ``(seq, values)``, until one of two limits: ``timeout``, the idle
+        timeout (no publish within that many seconds; None: never), or
+        ``total``, the total deadline (that many seconds after the call,
+        however often the writer publishes; None: none). Either ends the
+        loop; neither raises. A writer faster than the loop is sampled:
+        each change is newer than the one before, not every publish."""
+        idle = _events._timeout_ns(timeout)
+        deadline = _waits.Deadline(total)
+        if last is None:
+            last = self.sequence
+        return self._changes_until(last, idle, deadline)
+
+    def _changes_until(self, last, idle, deadline):
+        while True:
+            ns = deadline.wait_ns(idle)
+            if ns == -1:
+                return
+            try:
+                _swig.rfm_record_wait(self._h, last, ns)
+            except (_errors.Timeout, _errors.WouldBlock):
+                return
+            change = self._snapshot()
+            last = change.seq
+            yield change
+
+    async def wait_async(self, last=None, timeout=None):
+        """:meth:`wait` for asyncio: the event loop runs on while it waits
+        (a worker thread waits in the library; see rfm._waits)."""
+        if last is None:
+            last = self.sequence
+        return await _waits.sliced(lambda ns: _swig.rfm_record_wait(self._h, last, ns), timeout)
+
+    async def changes_async(self, last=None, timeout=None, *, total=None):
+        """:meth:`changes` for asyncio (``async for change in record.changes_async()``)."""
+        idle = _events._timeout_ns(timeout)
+        deadline = _waits.Deadline(total)
+        if last is None:
+            last = self.sequence
+        while True:
+            ns = deadline.wait_ns(idle)
+            if ns == -1:
+                return
+            try:
+                await self.wait_async(last, None if ns is None else ns / 1e9)
+            except (_errors.Timeout, _errors.WouldBlock):
+                return
+            change = self._snapshot()
+            last = change.seq
+            yield change
+
     def write(self, values):
         """Publish ``values`` (a dict of fields) in one seqlock write. Fields
         not given keep the values the record has now."""
         unknown = [k for k in values if k not in self._fields]
         if unknown:
-            raise KeyError(f"{self.name} has no field {unknown[0]!r} "
-                           f"(fields: {', '.join(self._fields)})")
+            missing = _errors.NotFound(_swig.RFM_ENOTFOUND,
+                                       f"{self.name} has no field {unknown[0]!r} "
+                                       f"(fields: {', '.join(self._fields)})")
+            raise _errors.unknown_name(missing, unknown[0], self._fields)
         if len(values) != len(self._fields):
             _swig.rfm_record_fetch(self._h)
         for k, v in values.items():
@@ -347,7 +464,10 @@ class Table:
         """The :class:`Variable` ``name`` ("region.var", "region.rec.var", "x[2]")."""
         var = self._vars.get(name)
         if var is None:
-            var = Variable(_swig.rfm_var_open(self.layout._h, self.node._h, name))
+            try:
+                var = Variable(_swig.rfm_var_open(self.layout._h, self.node._h, name))
+            except _errors.NotFound as e:
+                raise _errors.unknown_name(e, name, self.layout.names()) from None
             self._vars[name] = var
         return var
 
@@ -363,10 +483,17 @@ class Table:
         """The :class:`Record` ``name`` ("region.record")."""
         rec = self._records.get(name)
         if rec is None:
-            rec = Record(_swig.rfm_record_open(self.layout._h, self.node._h, name), name,
-                         self.layout)
+            try:
+                handle = _swig.rfm_record_open(self.layout._h, self.node._h, name)
+            except _errors.NotFound as e:
+                raise _errors.unknown_name(e, name, sorted(self.layout.record_names())) from None
+            rec = Record(handle, name, self.layout)
             self._records[name] = rec
         return rec
+
+    def __contains__(self, name):
+        """``name in table``: as ``name in table.layout``."""
+        return name in self.layout
 
     def __getitem__(self, name):
         var = self._vars.get(name)  # the common case first: a variable seen before

@@ -213,6 +213,8 @@ class Node:
     fetch_events = _events.fetch_events
     poll_events = _events.poll_events
     events = _events.events
+    wait_event_async = _events.wait_event_async
+    events_async = _events.events_async
     cancel_wait = _events.cancel_wait
     event_fd = _events.event_fd
     fileno = _events.event_fd

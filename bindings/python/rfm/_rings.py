@@ -10,7 +10,9 @@
 import collections
 import threading
 
+from . import _errors
 from . import _events
+from . import _waits
 from . import _rfm_swig as _swig
 
 #: A message taken from a ring: its payload, number, and messages lost right before it.
@@ -102,28 +104,80 @@ class Consumer(_Handle):
 
     _close = staticmethod(_swig.rfm_ring_consumer_close)
 
+    def __init__(self, node, handle):
+        super().__init__(node, handle)
+        # Messages a worker took for an await that was cancelled meanwhile:
+        # the next take returns them first (appended by worker threads).
+        self._kept = collections.deque()
+
     def consume(self, timeout=None):
         """The next :class:`RingMessage`.
 
         ``timeout``: 0 raises rfm.WouldBlock when nothing is new; seconds
-        raise rfm.Timeout when they pass; None waits for ever. Waits
-        release the GIL.
+        raise rfm.Timeout (also a TimeoutError) when they pass; None waits
+        for ever. Waits release the GIL.
         """
+        ns = _events._timeout_ns(timeout)
+        if self._kept:
+            try:
+                return self._kept.popleft()
+            except IndexError:
+                pass  # another thread took it
         with self._lock:
-            data, seq, lost = _swig.rfm_ring_consume(self._h, _events._timeout_ns(timeout))
+            data, seq, lost = _swig.rfm_ring_consume(self._h, ns)
         return RingMessage(data, seq, lost)
 
-    def messages(self, timeout=None):
-        """Iterate over messages until ``timeout`` seconds pass with none (None: for ever)."""
-        from ._errors import Timeout, WouldBlock
+    def messages(self, timeout=None, *, total=None):
+        """Iterate over messages until one of two limits: ``timeout``, the
+        idle timeout (no message within that many seconds; None: never;
+        0: only what is there now), or ``total``, the total deadline (that
+        many seconds after the call, however busy the producer; None: none).
+        Either ends the loop; neither raises."""
+        idle = _events._timeout_ns(timeout)
+        return self._messages_until(idle, _waits.Deadline(total))
+
+    def _messages_until(self, idle, deadline):
         while True:
+            ns = deadline.wait_ns(idle)
+            if ns == -1:
+                return
             try:
-                yield self.consume(timeout)
-            except (Timeout, WouldBlock):
+                yield self.consume(None if ns is None else ns / 1e9)
+            except (_errors.Timeout, _errors.WouldBlock):
                 return
 
     def __iter__(self):
         return self.messages()
+
+    async def consume_async(self, timeout=None):
+        """:meth:`consume` for asyncio: the event loop runs on while it
+        waits (a worker thread waits in the library; see rfm._waits).
+        Cancelling it loses no message: one taken meanwhile is returned by
+        the next take."""
+        ns = _events._timeout_ns(timeout)
+        if ns == 0:
+            return self.consume(0)
+        if self._kept:
+            try:
+                return self._kept.popleft()
+            except IndexError:
+                pass  # another thread took it
+        return await _waits.sliced(lambda slice_ns: self.consume(slice_ns / 1e9), timeout,
+                                   keep=self._kept.append)
+
+    async def messages_async(self, timeout=None, *, total=None):
+        """:meth:`messages` for asyncio (``async for msg in consumer.messages_async()``),
+        with the same idle ``timeout`` and ``total`` deadline."""
+        idle = _events._timeout_ns(timeout)
+        deadline = _waits.Deadline(total)
+        while True:
+            ns = deadline.wait_ns(idle)
+            if ns == -1:
+                return
+            try:
+                yield await self.consume_async(None if ns is None else ns / 1e9)
+            except (_errors.Timeout, _errors.WouldBlock):
+                return
 
     def info(self):
         """The ring's shape (as validated at open) and its ``head`` now, as a dict."""

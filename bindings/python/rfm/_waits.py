@@ -1,0 +1,143 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Timeouts, deadlines and asyncio for every wait of the package.
+
+Two limits, and every iterator takes both:
+
+- ``timeout`` is the **idle timeout**: the iteration ends when nothing
+  arrives for that many seconds (None: never idle out; 0: take only what is
+  there now). A single wait (``wait_event``, ``consume``, ``Record.wait``)
+  has only this one, and raises :class:`rfm.Timeout` when it passes.
+- ``total`` is the **total deadline**: the iteration ends that many seconds
+  after it began, however busy the source is (None: no deadline). An
+  iterator never raises for either limit: it just ends.
+
+asyncio: events are awaited on the node's pollable descriptor
+(``loop.add_reader``), in the event loop's own thread. Ring messages and
+record changes have no descriptor of their own (a ring consumer sleeps on
+its producer's notification inside the library), so their awaits run the
+library's GIL-free wait in a worker thread of this module, in slices of
+:data:`ASYNC_SLICE` seconds: a cancelled await stops its worker within a
+slice, and a ring message the worker took after the cancel is kept for the
+consumer's next take, never lost.
+"""
+
+import asyncio
+import concurrent.futures
+import time
+
+#: Longest single library wait of a worker thread (seconds): how late a
+#: cancelled ring or record await lets its worker go.
+ASYNC_SLICE = 0.05
+
+
+def timeout_ns(timeout, what="timeout"):
+    """Seconds (None or negative: for ever) as the binding's nanoseconds (None: for ever)."""
+    if timeout is None:
+        return None
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
+        raise TypeError(f"{what} must be a number of seconds or None, not "
+                        f"{type(timeout).__name__}")
+    if timeout < 0:
+        return None
+    return int(timeout * 1e9)
+
+
+class Deadline:
+    """The end of a total deadline, on the monotonic clock (``total`` None: none)."""
+
+    __slots__ = ("end",)
+
+    def __init__(self, total):
+        if total is None:
+            self.end = None
+            return
+        if isinstance(total, bool) or not isinstance(total, (int, float)):
+            raise TypeError(f"total must be a number of seconds or None, not "
+                            f"{type(total).__name__}")
+        if total < 0 or total != total:
+            raise ValueError(f"total must be >= 0 seconds, not {total!r}")
+        self.end = time.monotonic_ns() + int(total * 1e9)
+
+    def remaining_ns(self):
+        """Nanoseconds left (None: no deadline; 0 once it has passed)."""
+        if self.end is None:
+            return None
+        return max(0, self.end - time.monotonic_ns())
+
+    def wait_ns(self, idle_ns):
+        """The next wait: the idle timeout, cut to what the deadline leaves.
+        None waits for ever; -1 means the deadline has passed (stop)."""
+        left = self.remaining_ns()
+        if left is None:
+            return idle_ns
+        if left == 0:
+            return -1
+        return left if idle_ns is None else min(idle_ns, left)
+
+
+# ---- asyncio ----
+
+_executor = None
+
+
+def _worker_pool():
+    global _executor
+    if _executor is None:
+        _executor = concurrent.futures.ThreadPoolExecutor(thread_name_prefix="rfm-wait")
+    return _executor
+
+
+async def readable(fd, timeout_ns=None):
+    """Wait until ``fd`` is readable (True) or ``timeout_ns`` passes (False)."""
+    loop = asyncio.get_running_loop()
+    ready = loop.create_future()
+
+    def wake():
+        if not ready.done():
+            ready.set_result(True)
+
+    loop.add_reader(fd, wake)
+    try:
+        if timeout_ns is None:
+            return await ready
+        try:
+            return await asyncio.wait_for(ready, timeout_ns / 1e9)
+        except asyncio.TimeoutError:
+            return False
+    finally:
+        loop.remove_reader(fd)
+
+
+async def sliced(take, timeout, keep=None):
+    """Await ``take(slice_ns)`` (a blocking, GIL-free library wait that
+    raises :class:`rfm.Timeout` when its slice passes) in a worker thread,
+    slice after slice, until it returns or ``timeout`` seconds pass (then
+    the last :class:`rfm.Timeout` is raised; None: no limit).
+
+    ``keep(result)`` is called with what a worker returns after its await
+    was cancelled, so that nothing taken is lost."""
+    from ._errors import Timeout  # noqa: PLC0415 - _errors imports the module
+
+    ns = timeout_ns(timeout)
+    limit = Deadline(None if ns is None else ns / 1e9)
+    slice_ns = int(ASYNC_SLICE * 1e9)
+    stop = False
+
+    def work():
+        while True:
+            left = limit.remaining_ns()
+            try:
+                return take(slice_ns if left is None else min(slice_ns, left))
+            except Timeout:
+                if stop or left is not None and left <= slice_ns:
+                    raise
+
+    future = _worker_pool().submit(work)
+    try:
+        return await asyncio.wrap_future(future)
+    except asyncio.CancelledError:
+        stop = True
+        if keep is not None:
+            future.add_done_callback(
+                lambda f: f.cancelled() or f.exception() is not None or keep(f.result()))
+        raise
