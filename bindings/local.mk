@@ -17,6 +17,8 @@ EXTRA_DIST += \
 	bindings/python/rfm_python_layout.i \
 	bindings/python/rfm_python_rings.i \
 	bindings/python/run-pytest.in \
+	bindings/python/pyproject.toml \
+	bindings/python/setup.py \
 	bindings/python/tests/conftest.py \
 	bindings/python/tests/peer.py \
 	bindings/python/tests/test_api.py \
@@ -37,7 +39,10 @@ EXTRA_DIST += \
 	bindings/python/tests/test_builtin_errors.py \
 	bindings/python/tests/test_deadlines.py \
 	bindings/python/tests/test_asyncio.py \
+	bindings/python/tests/test_pytest_plugin.py \
 	examples/python/test_bench.py \
+	examples/python/plant.py \
+	examples/python/test_hil_plant.py \
 	examples/python/hil-bench.yaml \
 	bindings/tcl/rfm_tcl.i \
 	bindings/tcl/run-smoke.in \
@@ -54,7 +59,29 @@ rfmpython_PYTHON = \
 	bindings/python/rfm/_layout.py \
 	bindings/python/rfm/_node.py \
 	bindings/python/rfm/_rings.py \
-	bindings/python/rfm/_waits.py
+	bindings/python/rfm/_waits.py \
+	bindings/python/rfm/pytest_plugin.py
+# PEP 561: the package carries its types (inline and in the .pyi stubs).
+rfmpython_DATA = bindings/python/rfm/py.typed
+
+# What pip would write beside the package: its name and version, and the
+# pytest11 entry point that loads rfm.pytest_plugin wherever rfm is
+# installed (make install, the Debian package), as pyproject.toml declares.
+rfmdistinfodir = $(pythondir)/rfm-$(VERSION).dist-info
+rfmdistinfo_DATA = \
+	bindings/python/dist-info/METADATA \
+	bindings/python/dist-info/entry_points.txt \
+	bindings/python/dist-info/top_level.txt
+bindings/python/dist-info/METADATA: Makefile
+	$(AM_V_GEN)$(MKDIR_P) bindings/python/dist-info && \
+	printf 'Metadata-Version: 2.1\nName: rfm\nVersion: %s\nSummary: %s\nLicense: LGPL-2.1-or-later\n' \
+		'$(VERSION)' 'Reflective-memory networks, real and emulated: librfm for Python test benches' >$@
+bindings/python/dist-info/entry_points.txt: $(top_srcdir)/bindings/python/pyproject.toml
+	$(AM_V_GEN)$(MKDIR_P) bindings/python/dist-info && \
+	sed -n '/^\[project.entry-points.pytest11\]/,/^\[/{s/^\[project.entry-points.\(pytest11\)\]/[\1]/p;/^[a-z]/{s/"//g;p;};}' \
+		$(top_srcdir)/bindings/python/pyproject.toml >$@ && grep -q '^rfm = ' $@
+bindings/python/dist-info/top_level.txt: Makefile
+	$(AM_V_GEN)$(MKDIR_P) bindings/python/dist-info && echo rfm >$@
 
 rfmpyexecdir = $(pyexecdir)/rfm
 rfmpyexec_LTLIBRARIES = bindings/python/_rfm_swig.la
@@ -85,7 +112,8 @@ bindings/python/rfm/_rfm_swig.so: bindings/python/_rfm_swig.la
 
 CLEANFILES += \
 	bindings/python/rfm_python_wrap.c \
-	bindings/python/rfm/_rfm_swig.so
+	bindings/python/rfm/_rfm_swig.so \
+	$(rfmdistinfo_DATA)
 endif
 
 # ---- Tcl: the same interface again, built for its smoke test only ----
