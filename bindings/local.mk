@@ -19,6 +19,8 @@ EXTRA_DIST += \
 	bindings/python/run-pytest.in \
 	bindings/python/pyproject.toml \
 	bindings/python/setup.py \
+	bindings/python/check-install.sh \
+	bindings/python/run-mypy.sh \
 	bindings/python/tests/conftest.py \
 	bindings/python/tests/peer.py \
 	bindings/python/tests/test_api.py \
@@ -40,6 +42,7 @@ EXTRA_DIST += \
 	bindings/python/tests/test_deadlines.py \
 	bindings/python/tests/test_asyncio.py \
 	bindings/python/tests/test_pytest_plugin.py \
+	bindings/python/tests/test_types.py \
 	examples/python/test_bench.py \
 	examples/python/plant.py \
 	examples/python/test_hil_plant.py \
@@ -62,7 +65,7 @@ rfmpython_PYTHON = \
 	bindings/python/rfm/_waits.py \
 	bindings/python/rfm/pytest_plugin.py
 # PEP 561: the package carries its types (inline and in the .pyi stubs).
-rfmpython_DATA = bindings/python/rfm/py.typed
+rfmpython_DATA = bindings/python/rfm/py.typed bindings/python/rfm/_rfm_swig.pyi
 
 # What pip would write beside the package: its name and version, and the
 # pytest11 entry point that loads rfm.pytest_plugin wherever rfm is
@@ -115,6 +118,15 @@ CLEANFILES += \
 	bindings/python/rfm/_rfm_swig.so \
 	$(rfmdistinfo_DATA)
 endif
+
+# The package as users install and type-check it, once per CI run (by
+# ./quickstart.sh test, not make check: neither depends on the compiler):
+# pip into a fresh venv and the example bench with the plugin; mypy.
+check-python-install: all
+	$(AM_V_at)srcdir='$(top_srcdir)' PYTHON='$(PYTHON)' $(SHELL) $(top_srcdir)/bindings/python/check-install.sh
+check-mypy:
+	$(AM_V_at)srcdir='$(top_srcdir)' PYTHON='$(PYTHON)' $(SHELL) $(top_srcdir)/bindings/python/run-mypy.sh
+.PHONY: check-python-install check-mypy
 
 # ---- Tcl: the same interface again, built for its smoke test only ----
 

@@ -71,6 +71,7 @@ def bench(network, deadline_ms, samples):
         table["bench.setpoint"] = 80.0
         proc = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--plant",
                                  uri + "&node=1"], stdout=subprocess.PIPE, text=True)
+        assert proc.stdout is not None
         try:
             ready = proc.stdout.readline().split()
             if ready[:1] != ["ready"]:

@@ -20,6 +20,8 @@ mirrors the C API function by function.
 # the Python files in the source directory's: let both form the package.
 __path__ = __import__("pkgutil").extend_path(__path__, __name__)
 
+from typing import Optional, Tuple  # noqa: E402
+
 from . import _rfm_swig as _swig  # noqa: E402
 from ._errors import (  # noqa: E402,F401
     ErrorCode, Error, InvalidArgument, OutOfMemory, SystemCallError, URIError,
@@ -42,23 +44,23 @@ from ._layout import (  # noqa: E402,F401
 )
 
 #: The run-time library's version, e.g. "0.1.0".
-version = _swig.rfm_version_string()
+version: str = _swig.rfm_version_string()
 __version__ = version
 _encoded = _swig.rfm_version()
 #: The run-time library's version as (major, minor, patch).
-version_info = (_encoded >> 16, (_encoded >> 8) & 0xFF, _encoded & 0xFF)
+version_info: Tuple[int, int, int] = (_encoded >> 16, (_encoded >> 8) & 0xFF, _encoded & 0xFF)
 del _encoded
 
 #: The URI opened when none is given and $RFM_URI is unset.
-DEFAULT_URI = _swig.RFM_DEFAULT_URI
+DEFAULT_URI: str = _swig.RFM_DEFAULT_URI
 #: Number of node ids on a network (ids are 0..NODE_ID_MAX).
-MAX_NODES = _swig.RFM_MAX_NODES
-NODE_ID_MAX = _swig.RFM_NODE_ID_MAX
+MAX_NODES: int = _swig.RFM_MAX_NODES
+NODE_ID_MAX: int = _swig.RFM_NODE_ID_MAX
 #: Window size of a new emulated network when the URI gives none.
-SHM_DEFAULT_SIZE = _swig.RFM_SHM_DEFAULT_SIZE
+SHM_DEFAULT_SIZE: int = _swig.RFM_SHM_DEFAULT_SIZE
 
 
-def open(uri=None):  # noqa: A001 - rfm.open, like gzip.open
+def open(uri: Optional[str] = None) -> Node:  # noqa: A001 - rfm.open, like gzip.open
     """Open a node by URI and return a :class:`Node`.
 
     ``shm:NAME?node=N&size=BYTES&mode=0600`` opens the emulated network NAME
@@ -68,7 +70,7 @@ def open(uri=None):  # noqa: A001 - rfm.open, like gzip.open
     return Node(_swig.rfm_open(uri))
 
 
-def destroy(uri, force=False):
+def destroy(uri: str, force: bool = False) -> None:
     """Remove the network named by ``uri`` (a ``shm:`` URI).
 
     By default a network with attached nodes is refused with :class:`Busy`;
@@ -78,22 +80,22 @@ def destroy(uri, force=False):
     _swig.rfm_network_destroy(uri, _swig.RFM_DESTROY_FORCE if force else 0)
 
 
-def fence_acquire():
+def fence_acquire() -> None:
     """Acquire fence: no later access moves before it (read the flag, then this)."""
     _swig.rfm_fence_acquire()
 
 
-def fence_release():
+def fence_release() -> None:
     """Release fence: no earlier access moves after it (write data, this, then the flag)."""
     _swig.rfm_fence_release()
 
 
-def fence_full():
+def fence_full() -> None:
     """Full fence, for store-then-load protocols."""
     _swig.rfm_fence_full()
 
 
-def last_error():
+def last_error() -> str:
     """The detailed message of this thread's last librfm failure ("" if none)."""
     return _swig.rfm_last_error()
 
@@ -111,4 +113,6 @@ __all__ = [
     "Event", "EventType", "EventStats", "NODE_ALL", "NETWORK_TYPES", "EVENT_F_LOOPBACK",
     "now_ns", "Layout", "Table", "Variable", "Record", "RecordChange", "Diagnostic",
     "RegionInfo", "RecordInfo", "VarInfo",
+    "Ring", "Consumer", "RingMessage", "RingConsumerView", "NodeStatus", "SelftestResult",
+    "RING_F_NOTIFY", "RING_F_BACKPRESSURE",
 ]

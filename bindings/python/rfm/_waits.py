@@ -21,16 +21,25 @@ slice, and a ring message the worker took after the cancel is kept for the
 consumer's next take, never lost.
 """
 
+from __future__ import annotations
+
 import asyncio
 import concurrent.futures
 import time
+from typing import Callable, Optional, TypeVar, Union
+
+T = TypeVar("T")
+
+#: What the package accepts as data to write: any C-contiguous bytes-like
+#: object (bytes, bytearray, memoryview, array.array, numpy arrays...).
+Buffer = Union[bytes, bytearray, memoryview]
 
 #: Longest single library wait of a worker thread (seconds): how late a
 #: cancelled ring or record await lets its worker go.
 ASYNC_SLICE = 0.05
 
 
-def timeout_ns(timeout, what="timeout"):
+def timeout_ns(timeout: Optional[float], what: str = "timeout") -> Optional[int]:
     """Seconds (None or negative: for ever) as the binding's nanoseconds (None: for ever)."""
     if timeout is None:
         return None
@@ -46,8 +55,9 @@ class Deadline:
     """The end of a total deadline, on the monotonic clock (``total`` None: none)."""
 
     __slots__ = ("end",)
+    end: Optional[int]
 
-    def __init__(self, total):
+    def __init__(self, total: Optional[float]) -> None:
         if total is None:
             self.end = None
             return
@@ -58,13 +68,13 @@ class Deadline:
             raise ValueError(f"total must be >= 0 seconds, not {total!r}")
         self.end = time.monotonic_ns() + int(total * 1e9)
 
-    def remaining_ns(self):
+    def remaining_ns(self) -> Optional[int]:
         """Nanoseconds left (None: no deadline; 0 once it has passed)."""
         if self.end is None:
             return None
         return max(0, self.end - time.monotonic_ns())
 
-    def wait_ns(self, idle_ns):
+    def wait_ns(self, idle_ns: Optional[int]) -> Optional[int]:
         """The next wait: the idle timeout, cut to what the deadline leaves.
         None waits for ever; -1 means the deadline has passed (stop)."""
         left = self.remaining_ns()
@@ -77,22 +87,22 @@ class Deadline:
 
 # ---- asyncio ----
 
-_executor = None
+_executor: Optional[concurrent.futures.ThreadPoolExecutor] = None
 
 
-def _worker_pool():
+def _worker_pool() -> concurrent.futures.ThreadPoolExecutor:
     global _executor
     if _executor is None:
         _executor = concurrent.futures.ThreadPoolExecutor(thread_name_prefix="rfm-wait")
     return _executor
 
 
-async def readable(fd, timeout_ns=None):
+async def readable(fd: int, timeout_ns: Optional[int] = None) -> bool:
     """Wait until ``fd`` is readable (True) or ``timeout_ns`` passes (False)."""
     loop = asyncio.get_running_loop()
-    ready = loop.create_future()
+    ready: asyncio.Future[bool] = loop.create_future()
 
-    def wake():
+    def wake() -> None:
         if not ready.done():
             ready.set_result(True)
 
@@ -108,7 +118,8 @@ async def readable(fd, timeout_ns=None):
         loop.remove_reader(fd)
 
 
-async def sliced(take, timeout, keep=None):
+async def sliced(take: Callable[[int], T], timeout: Optional[float],
+                 keep: Optional[Callable[[T], object]] = None) -> T:
     """Await ``take(slice_ns)`` (a blocking, GIL-free library wait that
     raises :class:`rfm.Timeout` when its slice passes) in a worker thread,
     slice after slice, until it returns or ``timeout`` seconds pass (then
@@ -123,7 +134,7 @@ async def sliced(take, timeout, keep=None):
     slice_ns = int(ASYNC_SLICE * 1e9)
     stop = False
 
-    def work():
+    def work() -> T:
         while True:
             left = limit.remaining_ns()
             try:
@@ -138,6 +149,11 @@ async def sliced(take, timeout, keep=None):
     except asyncio.CancelledError:
         stop = True
         if keep is not None:
-            future.add_done_callback(
-                lambda f: f.cancelled() or f.exception() is not None or keep(f.result()))
+            hand_over = keep
+
+            def keep_result(done: concurrent.futures.Future[T]) -> None:
+                if not done.cancelled() and done.exception() is None:
+                    hand_over(done.result())
+
+            future.add_done_callback(keep_result)
         raise

@@ -56,6 +56,8 @@ machine and cannot be made private, so a test asking for them is skipped;
 open their URIs yourself.
 """
 
+from __future__ import annotations
+
 import itertools
 import os
 import selectors
@@ -64,6 +66,7 @@ import signal
 import subprocess
 import sys
 import time
+from typing import IO, Any, Iterator, List, Mapping, Optional, Sequence, Union
 
 import pytest
 
@@ -89,7 +92,7 @@ _DDS_LOOPBACK = ('<CycloneDDS><Domain Id="any"><General><Interfaces>'
 _serial = itertools.count()
 
 
-def pytest_addoption(parser):
+def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("rfm", "reflective-memory networks (rfm)")
     group.addoption("--rfm-backend", metavar="NAME", default=None,
                     help="backend of the private networks: shm (default) or dds "
@@ -101,7 +104,7 @@ def pytest_addoption(parser):
                   default="")
 
 
-def pytest_configure(config):
+def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "rfm_backend(name): the backend of this test's private network (shm, dds)")
     config.addinivalue_line(
@@ -111,7 +114,7 @@ def pytest_configure(config):
         "markers", "rfm_window(size): the window of this test's network, e.g. 65536 or '64K'")
 
 
-def _marker_arg(request, name):
+def _marker_arg(request: pytest.FixtureRequest, name: str) -> Any:
     marker = request.node.get_closest_marker(name)
     if marker is None:
         return None
@@ -120,7 +123,7 @@ def _marker_arg(request, name):
     return marker.args[0]
 
 
-def _unavailable(backend):
+def _unavailable(backend: str) -> Optional[str]:
     """Why the plugin cannot make a private network on ``backend`` here (None: it can)."""
     if backend == "shm":
         return None
@@ -146,18 +149,18 @@ class Network:
     when the test ends, passed or failed.
     """
 
-    def __init__(self, backend, size, tag="t"):
+    def __init__(self, backend: str, size: int, tag: str = "t") -> None:
         self.backend = backend
         self.size = size
         self.name = f"pytest-{os.getpid()}-{tag}-{next(_serial)}"
-        self._nodes = []
+        self._nodes: List[rfm.Node] = []
         self._suffix = ""
         if backend == "dds":
             # Read by Cyclone when the process opens its first dds: node.
             os.environ.setdefault("CYCLONEDDS_URI", _DDS_LOOPBACK)
             self._suffix = f"&domain={20 + os.getpid() % 200}&join=50"
 
-    def uri(self, node=None, **params):
+    def uri(self, node: Optional[int] = None, **params: object) -> str:
         """The network's URI, with ``node=`` and any other URI parameter given."""
         uri = f"{self.backend}:{self.name}?size={self.size}{self._suffix}"
         if node is not None:
@@ -166,13 +169,13 @@ class Network:
             uri += f"&{key}={value}"
         return uri
 
-    def open(self, node=None, **params):
+    def open(self, node: Optional[int] = None, **params: object) -> rfm.Node:
         """Open a node (``rfm.open(self.uri(node, **params))``), closed after the test."""
         handle = rfm.open(self.uri(node, **params))
         self._nodes.append(handle)
         return handle
 
-    def close(self):
+    def close(self) -> None:
         """Close the nodes :meth:`open` made and remove the network."""
         nodes, self._nodes = self._nodes, []
         for handle in nodes:
@@ -183,7 +186,7 @@ class Network:
             except rfm.NotFound:
                 pass
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<rfm pytest Network {self.uri()}>"
 
 
@@ -192,7 +195,8 @@ class Peer:
     ``.pid``, ``.ready`` (the words of its ready line after ``ready``),
     ``.uri`` (its ``RFM_URI``)."""
 
-    def __init__(self, args, uri, ready_word, env, cwd, guard):
+    def __init__(self, args: Sequence[str], uri: str, ready_word: str,
+                 env: Optional[Mapping[str, str]], cwd: Optional[str], guard: float) -> None:
         self.args = list(args)
         self.uri = uri
         child_env = dict(os.environ if env is None else env)
@@ -201,23 +205,26 @@ class Peer:
         # stderr is the test's (pytest shows it with a failure); stdout is
         # read by the test (ready line, readline()): a peer that prints a
         # lot there must be read, or it blocks once the pipe is full.
-        self.proc = subprocess.Popen(self.args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     env=child_env, cwd=cwd)
+        self.proc: subprocess.Popen[bytes] = subprocess.Popen(
+            self.args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=child_env, cwd=cwd)
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self._stdin: IO[bytes] = self.proc.stdin
+        self._stdout: IO[bytes] = self.proc.stdout
         self.pid = self.proc.pid
         self._pending = b""   # read from stdout, not yet a whole line
-        self.ready = None
+        self.ready: Optional[List[str]] = None
         try:
             self.ready = self._wait_ready(ready_word, guard)
         except BaseException:
             self.stop()
             raise
 
-    def _line(self, timeout):
+    def _line(self, timeout: float) -> Optional[str]:
         """The next line of stdout (without its newline), None at its end;
         TimeoutError when none is whole within ``timeout`` seconds. Reads
         the descriptor itself: a buffered reader would hide lines from select."""
         end = time.monotonic() + timeout
-        fd = self.proc.stdout.fileno()
+        fd = self._stdout.fileno()
         with selectors.DefaultSelector() as sel:
             sel.register(fd, selectors.EVENT_READ)
             while b"\n" not in self._pending:
@@ -235,9 +242,9 @@ class Peer:
         line, self._pending = self._pending.split(b"\n", 1)
         return line.decode(errors="replace")
 
-    def _wait_ready(self, word, guard):
+    def _wait_ready(self, word: str, guard: float) -> List[str]:
         end = time.monotonic() + guard
-        seen = []
+        seen: List[str] = []
         while True:
             try:
                 line = self._line(max(0.0, end - time.monotonic()))
@@ -254,10 +261,10 @@ class Peer:
                 return words[1:]
             seen.append(line)
 
-    def _show(self):
+    def _show(self) -> str:
         return " ".join(shlex.quote(a) for a in self.args)
 
-    def readline(self, timeout=PEER_GUARD):
+    def readline(self, timeout: float = PEER_GUARD) -> str:
         """The peer's next line on stdout (without the newline); raises
         TimeoutError when none comes within ``timeout`` s, EOFError at its end."""
         line = self._line(timeout)
@@ -265,16 +272,16 @@ class Peer:
             raise EOFError(f"peer {self.pid} closed its output")
         return line
 
-    def send(self, line):
+    def send(self, line: str) -> None:
         """Write ``line`` (and a newline) to the peer's stdin."""
-        self.proc.stdin.write(line.encode() + b"\n")
-        self.proc.stdin.flush()
+        self._stdin.write(line.encode() + b"\n")
+        self._stdin.flush()
 
-    def wait(self, timeout=PEER_GUARD):
+    def wait(self, timeout: float = PEER_GUARD) -> int:
         """Wait for the peer to exit by itself and return its status."""
         return self.proc.wait(timeout=timeout)
 
-    def stop(self, timeout=10.0):
+    def stop(self, timeout: float = 10.0) -> Optional[int]:
         """Stop the peer by its PID (SIGTERM, then SIGKILL after ``timeout`` s),
         reap it and close its pipes; returns its exit status."""
         if self.proc.poll() is None:
@@ -284,8 +291,8 @@ class Peer:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
-        for stream in (self.proc.stdin, self.proc.stdout):
-            if stream is not None and not stream.closed:
+        for stream in (self._stdin, self._stdout):
+            if not stream.closed:
                 stream.close()
         return self.proc.returncode
 
@@ -294,13 +301,14 @@ class PeerStarter:
     """The ``rfm_peer`` fixture: starts peers on the test's network and stops
     every one still running when the test ends."""
 
-    def __init__(self, network, base):
+    def __init__(self, network: Network, base: str) -> None:
         self._network = network
         self._base = base
-        self._peers = []
+        self._peers: List[Peer] = []
 
-    def __call__(self, args, node=None, ready="ready", env=None, cwd=None, guard=PEER_GUARD,
-                 **params):
+    def __call__(self, args: Sequence[str], node: Optional[int] = None, ready: str = "ready",
+                 env: Optional[Mapping[str, str]] = None, cwd: Optional[str] = None,
+                 guard: float = PEER_GUARD, **params: object) -> Peer:
         """Start ``args`` (a list, as for subprocess) with ``RFM_URI`` set to
         the network's URI (``node=`` and other URI parameters added) and
         return its :class:`Peer` once it printed a line starting with
@@ -311,19 +319,20 @@ class PeerStarter:
         self._peers.append(peer)
         return peer
 
-    def python(self, script, *args, **kwargs):
+    def python(self, script: Union[str, "os.PathLike[str]"], *args: object,
+               **kwargs: Any) -> Peer:
         """Start the Python program ``script`` (relative to the test file)
         with this interpreter: ``rfm_peer.python("plant.py", node=1)``."""
         return self([sys.executable, os.path.join(self._base, os.fspath(script)),
                      *map(str, args)], **kwargs)
 
-    def stop_all(self):
+    def stop_all(self) -> None:
         peers, self._peers = self._peers, []
         for peer in peers:
             peer.stop()
 
 
-def _size(value):
+def _size(value: Union[int, str]) -> int:
     if isinstance(value, int):
         return value
     text = str(value).strip()
@@ -332,7 +341,7 @@ def _size(value):
 
 
 @pytest.fixture
-def rfm_backend(request):
+def rfm_backend(request: pytest.FixtureRequest) -> str:
     """The backend of this test's private network (skips when the machine lacks it)."""
     backend = (_marker_arg(request, "rfm_backend")
                or request.config.getoption("rfm_backend")
@@ -345,7 +354,7 @@ def rfm_backend(request):
     return backend
 
 
-def _layout_source(request):
+def _layout_source(request: pytest.FixtureRequest) -> Optional[rfm.Layout]:
     source = _marker_arg(request, "rfm_layout")
     if source is not None:
         text = os.fspath(source)
@@ -359,7 +368,7 @@ def _layout_source(request):
 
 
 @pytest.fixture
-def rfm_layout(request):
+def rfm_layout(request: pytest.FixtureRequest) -> rfm.Layout:
     """The test's layout (``@pytest.mark.rfm_layout`` or the ``rfm_layout`` ini option)."""
     layout = _layout_source(request)
     if layout is None:
@@ -370,7 +379,7 @@ def rfm_layout(request):
 
 
 @pytest.fixture
-def rfm_network(request, rfm_backend):
+def rfm_network(request: pytest.FixtureRequest, rfm_backend: str) -> Iterator[Network]:
     """A private network, removed (with its nodes) after the test."""
     window = _marker_arg(request, "rfm_window") or request.config.getini("rfm_window")
     if window:
@@ -385,26 +394,26 @@ def rfm_network(request, rfm_backend):
 
 
 @pytest.fixture
-def rfm_uri(rfm_network):
+def rfm_uri(rfm_network: Network) -> str:
     """The private network's URI (no node id: the first free one)."""
     return rfm_network.uri()
 
 
 @pytest.fixture
-def rfm_node(rfm_network):
+def rfm_node(rfm_network: Network) -> rfm.Node:
     """A node on the private network, closed after the test."""
     return rfm_network.open()
 
 
 @pytest.fixture
-def rfm_table(rfm_node, rfm_layout):
+def rfm_table(rfm_node: rfm.Node, rfm_layout: rfm.Layout) -> Iterator[rfm.Table]:
     """The layout on ``rfm_node`` (``rfm_table["region.var"]``)."""
     with rfm_node.attach_layout(rfm_layout) as table:
         yield table
 
 
 @pytest.fixture
-def rfm_peer(request, rfm_network):
+def rfm_peer(request: pytest.FixtureRequest, rfm_network: Network) -> Iterator[PeerStarter]:
     """Starts peer processes on the network; each is stopped after the test."""
     starter = PeerStarter(rfm_network, os.path.dirname(str(request.node.fspath)))
     # Torn down before rfm_network (it depends on it): peers stop before the network goes.

@@ -116,9 +116,9 @@ def test_a_missing_layout_file_is_file_not_found(tmp_path):
 
 def test_a_layout_path_of_the_wrong_type_is_a_type_error():
     with pytest.raises(TypeError):
-        rfm.Layout.load(None)
+        rfm.Layout.load(None)  # type: ignore[arg-type]  # the point of the test
     with pytest.raises(TypeError):
-        rfm.Layout.load(42)
+        rfm.Layout.load(42)  # type: ignore[arg-type]
 
 
 def test_a_refused_write_is_a_permission_error(table):
