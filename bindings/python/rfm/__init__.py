@@ -8,10 +8,26 @@
         print(node.peek32(0x100), node.read(0x100, 4))
         words = node.memory.cast("I")   # zero-copy view of the window
 
-A URI of None means $RFM_URI, else "shm:default". Failures raise
-:class:`rfm.Error` subclasses carrying ``.code`` and the library's message.
+A URI of None means $RFM_URI, else "shm:default". The API, by object:
 
-The C library does the work: this package is a thin layer over the
+- :func:`open` gives a :class:`Node`: peek/poke, read/write, ``memory``,
+  ``info()``; network interrupts (``enable_events``, ``send_event``,
+  ``wait_event``, ``events``, ``on_event``, ``fileno()`` for selectors);
+  ``attach_layout``; rings (``ring_create``, ``ring_consumer``) and health
+  (``health_start``, ``nodes``).
+- :class:`Layout` (``Layout.load(path)``) on a node is a :class:`Table`:
+  ``table["region.var"]``, ``table.var()``, ``table.record()`` (a
+  :class:`Record`: ``read``, ``write``, ``wait``, ``changes``).
+- :class:`Ring` and :class:`Consumer` (``consume``, ``messages``).
+- Waits: ``timeout=`` is an idle timeout, iterators also take a
+  ``total=`` deadline; ``*_async`` variants for asyncio (rfm._waits).
+- Errors: :class:`Error` subclasses with ``.code`` (:class:`ErrorCode`)
+  and ``.message``, each also Python's built-in where there is one
+  (:class:`Timeout` is a TimeoutError, :class:`UnknownName` a KeyError...).
+- Test benches: the pytest plugin ``rfm.pytest_plugin`` (fixtures
+  ``rfm_network``, ``rfm_node``, ``rfm_layout``, ``rfm_table``, ``rfm_peer``).
+
+The C library does the work: this package is a thin, typed layer over the
 SWIG-generated module ``rfm._rfm_swig`` (built from bindings/rfm.i), which
 mirrors the C API function by function.
 """
