@@ -65,7 +65,7 @@ rfmpython_PYTHON = \
 	bindings/python/rfm/_waits.py \
 	bindings/python/rfm/pytest_plugin.py
 # PEP 561: the package carries its types (inline and in the .pyi stubs).
-rfmpython_DATA = bindings/python/rfm/py.typed bindings/python/rfm/_rfm_swig.pyi
+dist_rfmpython_DATA = bindings/python/rfm/py.typed bindings/python/rfm/_rfm_swig.pyi
 
 # What pip would write beside the package: its name and version, and the
 # pytest11 entry point that loads rfm.pytest_plugin wherever rfm is
