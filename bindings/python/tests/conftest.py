@@ -17,6 +17,21 @@ WINDOW = 64 * 1024
 
 _serial = itertools.count()
 
+#: A layout with one record, plant.state (cycle: u32), written by node 0.
+RECORD_LAYOUT = """\
+version: 1
+window: 64K
+regions:
+  - name: plant
+    offset: 0x0
+    size: 0x100
+    writer: 0
+    records:
+      - name: state
+        variables:
+          - { name: cycle, type: u32 }
+"""
+
 
 def network_name(tag="t"):
     """A network name no other test (or test run) uses."""

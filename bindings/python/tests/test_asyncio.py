@@ -12,21 +12,7 @@ import asyncio
 import pytest
 
 import rfm
-
-LAYOUT = """\
-version: 1
-window: 64K
-regions:
-  - name: plant
-    offset: 0x0
-    size: 0x100
-    writer: 0
-    records:
-      - name: state
-        variables:
-          - { name: cycle, type: u32 }
-"""
-
+from conftest import RECORD_LAYOUT
 
 def run(coro):
     return asyncio.run(asyncio.wait_for(coro, 30))
@@ -120,7 +106,7 @@ def test_cancelling_consume_async_loses_no_message(uri):
 
 
 def test_record_changes_async(uri):
-    layout = rfm.Layout.from_string(LAYOUT)
+    layout = rfm.Layout.from_string(RECORD_LAYOUT)
 
     async def main(writer, reader):
         waiter = asyncio.create_task(reader.wait_async(timeout=20))

@@ -15,6 +15,7 @@ import threading
 import pytest
 
 import rfm
+from conftest import RECORD_LAYOUT
 
 PRODUCER_GUARD = 3000   # messages at 5 ms: 15 s, far beyond every deadline below
 PERIOD = 0.005
@@ -95,19 +96,7 @@ def test_events_end_by_the_total_deadline_under_a_steady_sender(uri, producers):
 
 
 def test_record_changes_end_by_the_total_deadline(uri, producers):
-    layout = rfm.Layout.from_string("""\
-version: 1
-window: 64K
-regions:
-  - name: plant
-    offset: 0x0
-    size: 0x100
-    writer: 0
-    records:
-      - name: state
-        variables:
-          - { name: cycle, type: u32 }
-""")
+    layout = rfm.Layout.from_string(RECORD_LAYOUT)
     with rfm.open(uri) as writer_node, rfm.open(uri) as reader_node:
         writer = writer_node.attach_layout(layout).record("plant.state")
         reader = reader_node.attach_layout(layout).record("plant.state")
