@@ -402,6 +402,8 @@ with rfm.open('shm:install-check-$$') as node:
     print('python3-rfm', rfm.version, 'node', node.node_id, 'ok')
 ")
 	rfm -u "shm:install-check-$$" destroy
+	say "the installed pytest plugin (python3-rfm's entry point): the example bench"
+	(cd / && /usr/bin/python3 -m pytest -p no:cacheprovider -q "$top/examples/python/test_hil_plant.py")
 	say "the demo, from the installed tools and library"
 	examples/demo.sh "$out" 500
 }
