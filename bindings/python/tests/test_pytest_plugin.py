@@ -17,7 +17,9 @@ PLUGIN_ARGS = ("-p", "no:rfm", "-p", "rfm.pytest_plugin", "-p", "no:cacheprovide
 
 
 def run(pytester, *args):
-    return pytester.runpytest_subprocess(*PLUGIN_ARGS, *args)
+    # In this process (its peers are processes of their own): a pytest
+    # session per case costs a second of CPU otherwise.
+    return pytester.runpytest_inprocess(*PLUGIN_ARGS, *args)
 
 
 def network_exists(name):
@@ -56,7 +58,7 @@ for line in sys.stdin:
 def test_fixtures_give_a_private_network_nodes_and_a_ready_peer(pytester):
     pytester.makefile(".py", peer=PEER)
     record = pytester.path / "record.txt"
-    pytester.makepyfile(test_bench=f"""
+    pytester.makepyfile(test_inner_bench=f"""
         import rfm
 
         def test_network(rfm_network, rfm_uri, rfm_node, rfm_backend, rfm_peer):
@@ -71,7 +73,8 @@ def test_fixtures_give_a_private_network_nodes_and_a_ready_peer(pytester):
             assert peer.readline() == "echo hello"
             other = rfm_network.open(node=3)
             assert other.node_id == 3
-            open({str(record)!r}, "w").write(rfm_network.name + " " + str(peer.pid))
+            with open({str(record)!r}, "w") as f:
+                f.write(rfm_network.name + " " + str(peer.pid))
     """)
     result = run(pytester)
     result.assert_outcomes(passed=1)
@@ -83,11 +86,12 @@ def test_fixtures_give_a_private_network_nodes_and_a_ready_peer(pytester):
 def test_a_failing_test_leaves_nothing_behind(pytester):
     pytester.makefile(".py", peer=PEER)
     record = pytester.path / "record.txt"
-    pytester.makepyfile(test_fails=f"""
+    pytester.makepyfile(test_inner_fails=f"""
         def test_fails(rfm_network, rfm_node, rfm_peer):
             peer = rfm_peer.python("peer.py")
             rfm_network.open()
-            open({str(record)!r}, "w").write(rfm_network.name + " " + str(peer.pid))
+            with open({str(record)!r}, "w") as f:
+                f.write(rfm_network.name + " " + str(peer.pid))
             assert False, "the bench found a fault"
     """)
     result = run(pytester)
@@ -100,7 +104,7 @@ def test_a_failing_test_leaves_nothing_behind(pytester):
 
 def test_each_test_has_its_own_network(pytester):
     record = pytester.path / "names.txt"
-    pytester.makepyfile(test_two=f"""
+    pytester.makepyfile(test_inner_two=f"""
         import pytest
 
         @pytest.mark.parametrize("i", range(3))
@@ -118,7 +122,7 @@ def test_each_test_has_its_own_network(pytester):
 def test_a_peer_that_exits_before_ready_fails_with_what_it_said(pytester):
     pytester.makefile(".py", bad="import sys\nprint('no card here')\n"
                                  "print('bad luck', file=sys.stderr)\nsys.exit(3)\n")
-    pytester.makepyfile(test_bad="""
+    pytester.makepyfile(test_inner_bad="""
         def test_bad(rfm_peer):
             rfm_peer.python("bad.py")
     """)
@@ -130,7 +134,7 @@ def test_a_peer_that_exits_before_ready_fails_with_what_it_said(pytester):
 
 def test_a_peer_that_never_says_ready_fails_after_its_guard(pytester):
     pytester.makefile(".py", mute="import sys\nprint('thinking', flush=True)\nsys.stdin.read()\n")
-    pytester.makepyfile(test_mute="""
+    pytester.makepyfile(test_inner_mute="""
         def test_mute(rfm_peer):
             rfm_peer.python("mute.py", guard=0.5)
     """)
@@ -151,7 +155,7 @@ regions:
     variables:
       - { name: mode, type: u32 }
 """)
-    pytester.makepyfile(test_layout='''
+    pytester.makepyfile(test_inner_layout='''
         import pytest
 
         pytestmark = pytest.mark.rfm_layout("rig.yaml")
@@ -181,7 +185,7 @@ regions:
 
 
 def test_a_layout_without_a_marker_is_a_usage_error(pytester):
-    pytester.makepyfile(test_nolayout="""
+    pytester.makepyfile(test_inner_nolayout="""
         def test_table(rfm_table):
             pass
     """)
@@ -191,7 +195,7 @@ def test_a_layout_without_a_marker_is_a_usage_error(pytester):
 
 
 def test_card_and_unknown_backends_are_skipped_saying_why(pytester):
-    pytester.makepyfile(test_backends="""
+    pytester.makepyfile(test_inner_backends="""
         import pytest
 
         @pytest.mark.rfm_backend("dev")
@@ -210,7 +214,7 @@ def test_card_and_unknown_backends_are_skipped_saying_why(pytester):
 
 def test_dds_on_request(pytester):
     pytester.makefile(".py", peer=PEER)
-    pytester.makepyfile(test_dds="""
+    pytester.makepyfile(test_inner_dds="""
         import pytest
 
         @pytest.mark.rfm_backend("dds")
@@ -230,7 +234,7 @@ def test_dds_on_request(pytester):
 
 
 def test_the_command_line_chooses_the_backend(pytester):
-    pytester.makepyfile(test_cli="""
+    pytester.makepyfile(test_inner_cli="""
         def test_backend(rfm_backend, rfm_node):
             assert rfm_node.backend == rfm_backend
     """)
@@ -242,5 +246,5 @@ def test_the_command_line_chooses_the_backend(pytester):
 def test_the_example_bench_passes_with_the_plugin_only(pytester):
     bench = os.path.join(os.path.dirname(__file__), "..", "..", "..", "examples", "python",
                          "test_hil_plant.py")
-    result = pytester.runpytest_subprocess(*PLUGIN_ARGS, "-q", os.path.abspath(bench))
+    result = pytester.runpytest_inprocess(*PLUGIN_ARGS, "-q", os.path.abspath(bench))
     result.assert_outcomes(passed=8)
