@@ -60,11 +60,11 @@ from __future__ import annotations
 
 import itertools
 import os
-import selectors
+import queue
 import shlex
-import signal
 import subprocess
 import sys
+import threading
 import time
 from typing import IO, Any, Iterator, List, Mapping, Optional, Sequence, Union
 
@@ -211,7 +211,11 @@ class Peer:
         self._stdin: IO[bytes] = self.proc.stdin
         self._stdout: IO[bytes] = self.proc.stdout
         self.pid = self.proc.pid
-        self._pending = b""   # read from stdout, not yet a whole line
+        self._lines: queue.Queue[Optional[str]] = queue.Queue()
+        self._ended = False
+        self._reader = threading.Thread(target=self._read_lines, daemon=True,
+                                        name=f"rfm-peer-{self.pid}")
+        self._reader.start()
         self.ready: Optional[List[str]] = None
         try:
             self.ready = self._wait_ready(ready_word, guard)
@@ -219,28 +223,31 @@ class Peer:
             self.stop()
             raise
 
+    def _read_lines(self) -> None:
+        """The reader thread: every line of the peer's stdout into the queue,
+        then None at its end. A thread, not select(): pipes are not
+        selectable on every system, and a buffered reader hides lines from
+        select() besides."""
+        try:
+            for raw in self._stdout:
+                self._lines.put(raw.rstrip(b"\n").decode(errors="replace"))
+        except (OSError, ValueError):
+            pass  # stop() closed the pipe under a peer's child that kept it open
+        self._lines.put(None)
+
     def _line(self, timeout: float) -> Optional[str]:
         """The next line of stdout (without its newline), None at its end;
-        TimeoutError when none is whole within ``timeout`` seconds. Reads
-        the descriptor itself: a buffered reader would hide lines from select."""
-        end = time.monotonic() + timeout
-        fd = self._stdout.fileno()
-        with selectors.DefaultSelector() as sel:
-            sel.register(fd, selectors.EVENT_READ)
-            while b"\n" not in self._pending:
-                left = end - time.monotonic()
-                if left <= 0 or not sel.select(left):
-                    raise TimeoutError(f"peer {self.pid} printed no whole line within "
-                                       f"{timeout:g} s")
-                chunk = os.read(fd, 65536)
-                if not chunk:
-                    if not self._pending:
-                        return None
-                    line, self._pending = self._pending, b""
-                    return line.decode(errors="replace")
-                self._pending += chunk
-        line, self._pending = self._pending.split(b"\n", 1)
-        return line.decode(errors="replace")
+        TimeoutError when none comes within ``timeout`` seconds."""
+        if self._ended:
+            return None
+        try:
+            line = self._lines.get(timeout=timeout)
+        except queue.Empty:
+            raise TimeoutError(f"peer {self.pid} printed no whole line within "
+                               f"{timeout:g} s") from None
+        if line is None:
+            self._ended = True
+        return line
 
     def _wait_ready(self, word: str, guard: float) -> List[str]:
         end = time.monotonic() + guard
@@ -282,18 +289,22 @@ class Peer:
         return self.proc.wait(timeout=timeout)
 
     def stop(self, timeout: float = 10.0) -> Optional[int]:
-        """Stop the peer by its PID (SIGTERM, then SIGKILL after ``timeout`` s),
+        """Stop the peer by its PID (SIGTERM, then SIGKILL after ``timeout`` s;
+        on Windows TerminateProcess),
         reap it and close its pipes; returns its exit status."""
         if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
+            self.proc.terminate()
             try:
                 self.proc.wait(timeout=timeout)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
-        for stream in (self._stdin, self._stdout):
-            if not stream.closed:
-                stream.close()
+        try:
+            self._stdin.close()
+        except BrokenPipeError:
+            pass
+        self._reader.join(timeout)   # ends with the peer's output (its last writer is gone)
+        self._stdout.close()
         return self.proc.returncode
 
 
