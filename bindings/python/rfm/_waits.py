@@ -15,10 +15,11 @@ asyncio: events are awaited on the node's pollable descriptor
 (``loop.add_reader``), in the event loop's own thread. Ring messages and
 record changes have no descriptor of their own (a ring consumer sleeps on
 its producer's notification inside the library), so their awaits run the
-library's GIL-free wait in a worker thread of this module, in slices of
-:data:`ASYNC_SLICE` seconds: a cancelled await stops its worker within a
-slice, and a ring message the worker took after the cancel is kept for the
-consumer's next take, never lost.
+library's GIL-free wait in worker threads of this module, one slice of
+:data:`ASYNC_SLICE` seconds at a time: a cancelled await ends with the
+slice under way, any number of awaits share the :data:`WORKERS` threads
+(more awaits than threads take turns, a slice each), and a ring message a
+slice took after the cancel is kept for the consumer's next take, never lost.
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ Buffer = Union[bytes, bytearray, memoryview]
 #: Longest single library wait of a worker thread (seconds): how late a
 #: cancelled ring or record await lets its worker go.
 ASYNC_SLICE = 0.05
+#: Worker threads of those awaits (slices of every await take turns on them).
+WORKERS = 16
 
 
 def timeout_ns(timeout: Optional[float], what: str = "timeout") -> Optional[int]:
@@ -93,7 +96,8 @@ _executor: Optional[concurrent.futures.ThreadPoolExecutor] = None
 def _worker_pool() -> concurrent.futures.ThreadPoolExecutor:
     global _executor
     if _executor is None:
-        _executor = concurrent.futures.ThreadPoolExecutor(thread_name_prefix="rfm-wait")
+        _executor = concurrent.futures.ThreadPoolExecutor(max_workers=WORKERS,
+                                                          thread_name_prefix="rfm-wait")
     return _executor
 
 
@@ -125,35 +129,32 @@ async def sliced(take: Callable[[int], T], timeout: Optional[float],
     slice after slice, until it returns or ``timeout`` seconds pass (then
     the last :class:`rfm.Timeout` is raised; None: no limit).
 
-    ``keep(result)`` is called with what a worker returns after its await
+    Each slice is a task of its own for the pool, so a worker is never
+    held longer than a slice and any number of awaits share the workers.
+    ``keep(result)`` is called with what a slice returns after its await
     was cancelled, so that nothing taken is lost."""
     from ._errors import Timeout  # noqa: PLC0415 - _errors imports the module
 
     ns = timeout_ns(timeout)
     limit = Deadline(None if ns is None else ns / 1e9)
     slice_ns = int(ASYNC_SLICE * 1e9)
-    stop = False
+    pool = _worker_pool()
+    while True:
+        left = limit.remaining_ns()
+        last = left is not None and left <= slice_ns
+        future = pool.submit(take, slice_ns if left is None else min(slice_ns, left))
+        try:
+            return await asyncio.wrap_future(future)
+        except Timeout:
+            if last:
+                raise
+        except asyncio.CancelledError:
+            if keep is not None:
+                hand_over = keep
 
-    def work() -> T:
-        while True:
-            left = limit.remaining_ns()
-            try:
-                return take(slice_ns if left is None else min(slice_ns, left))
-            except Timeout:
-                if stop or left is not None and left <= slice_ns:
-                    raise
+                def keep_result(done: concurrent.futures.Future[T]) -> None:
+                    if not done.cancelled() and done.exception() is None:
+                        hand_over(done.result())
 
-    future = _worker_pool().submit(work)
-    try:
-        return await asyncio.wrap_future(future)
-    except asyncio.CancelledError:
-        stop = True
-        if keep is not None:
-            hand_over = keep
-
-            def keep_result(done: concurrent.futures.Future[T]) -> None:
-                if not done.cancelled() and done.exception() is None:
-                    hand_over(done.result())
-
-            future.add_done_callback(keep_result)
-        raise
+                future.add_done_callback(keep_result)
+            raise

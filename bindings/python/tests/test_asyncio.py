@@ -125,3 +125,32 @@ def test_record_changes_async(uri):
     assert seq % 2 == 0 and seq > 0
     assert [c.values for c in changes] == [{"cycle": 2}]
     assert changes[0].seq > seq
+
+
+def test_awaits_that_wait_long_do_not_starve_the_others(name):
+    # More idle awaits than worker threads, started first: each holds a
+    # worker only for a slice, so the await whose message comes still gets
+    # a turn (it used to wait behind them for ever: the run's guard fails it).
+    from rfm import _waits
+    idle_count = _waits.WORKERS + 4
+
+    async def main(live_ring, live, idle):
+        idle_waits = [asyncio.create_task(c.consume_async()) for c in idle]
+        await asyncio.sleep(0.01)
+        waiter = asyncio.create_task(live.consume_async(timeout=20))
+        live_ring.publish(b"mine")
+        data = (await waiter).data
+        for w in idle_waits:
+            w.cancel()
+        await asyncio.gather(*idle_waits, return_exceptions=True)
+        return data
+
+    with rfm.open(f"shm:{name}?size=1M") as node:
+        rings = [node.ring_create(i * 0x8000, 0x8000, slot_size=64, slot_count=16)
+                 for i in range(idle_count + 1)]
+        consumers = [node.ring_consumer(i * 0x8000) for i in range(idle_count + 1)]
+        try:
+            assert run(main(rings[-1], consumers[-1], consumers[:-1])) == b"mine"
+        finally:
+            for c in consumers:
+                c.close()
