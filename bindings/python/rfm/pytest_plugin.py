@@ -158,7 +158,7 @@ class Network:
         if backend == "dds":
             # Read by Cyclone when the process opens its first dds: node.
             os.environ.setdefault("CYCLONEDDS_URI", _DDS_LOOPBACK)
-            self._suffix = f"&domain={20 + os.getpid() % 200}&join=50"
+            self._suffix = f"&domain={20 + os.getpid() % 200}"
 
     def uri(self, node: Optional[int] = None, **params: object) -> str:
         """The network's URI, with ``node=`` and any other URI parameter given."""
