@@ -16,6 +16,7 @@ rfminclude_HEADERS = \
 	include/rfm/health.h \
 	include/rfm/realtime.h \
 	include/rfm/layout.h \
+	include/rfm/recorder.h \
 	include/rfm/rfm.hpp
 # The C++ layer's classes, one header each, behind rfm.hpp.
 rfmcxxincludedir = $(includedir)/rfm/cxx

@@ -1,0 +1,349 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The recorder's sampler thread. Each pass reads what is due straight
+ * into the queue (a reservation, filled in place, committed), stamps it
+ * with both clocks, and sleeps to the next deadline. Per row nothing is
+ * allocated, locked or asked of the kernel: window reads are copies,
+ * records are seqlock reads, rings are consumer takes, stamps come from
+ * the vDSO clock. A row that finds the queue full is dropped and counted.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "internal.h"
+#include "recorder-internal.h"
+#include "wait-notify.h"
+
+/* Events taken from the node's queue per fetch; ring messages per ring per pass. */
+#define EVENT_BATCH 64
+#define RING_BATCH 256
+/* The longest sleep, so that a stop is seen soon. */
+#define MAX_SLEEP_NS 20000000u
+
+struct sampler {
+	struct rfm_recorder *r;
+	uint64_t start, end;	/* end: 0 until known */
+	uint64_t tick, next_tick;
+	bool triggered;
+	uint64_t frames_kept;	/* on-change */
+	uint8_t *scratch;	/* where a ring message goes when the queue is full */
+	struct rfm_event evs[EVENT_BATCH];
+};
+
+static struct rec_entry *reserve(struct rfm_recorder *r, uint32_t payload, uint16_t stream,
+				 uint64_t now)
+{
+	struct rec_entry *e = rfm__rec_q_reserve(&r->queue, (uint32_t)sizeof(*e) + payload);
+
+	if (!e) {
+		REC_ADD(r->n.queue_drops, 1);
+		return NULL;
+	}
+	e->len = payload;
+	e->stream = stream;
+	e->flags = 0;
+	e->t_mono = now;
+	e->t_real = rfm__realtime_ns();
+	e->a = e->b = 0;
+	e->c = e->d = 0;
+	return e;
+}
+
+static void commit(struct rfm_recorder *r)
+{
+	rfm__rec_q_commit(&r->queue);
+	REC_ADD(r->n.samples, 1);
+}
+
+/* Read the frame's copies into @pl. */
+static void read_frame(struct rfm_recorder *r, uint8_t *pl)
+{
+	for (uint32_t i = 0; i < r->ncopies; i++) {
+		const struct rec_copy *c = &r->copies[i];
+
+		if (!c->record) {
+			rfm_mem_read(r->node, c->window_offset, pl + c->payload_offset, c->length);
+			continue;
+		}
+		uint32_t seq;
+		uint8_t *at = pl + c->payload_offset;
+		if (rfm_record_read(c->record, at + 8, c->length, &seq) < 0) {
+			/* Torn for every try: no value; the sequence says so (odd, all ones). */
+			REC_ADD(r->n.torn_reads, 1);
+			memset(at + 8, 0, c->length);
+			seq = UINT32_MAX;
+		}
+		memcpy(at, &seq, 4);
+		memset(at + 4, 0, 4);
+	}
+}
+
+/*
+ * One frame: @a is the tick (rate) or the frame's number, @b the lag.
+ * On-change, only a frame that differs from the last one queued is kept.
+ */
+static void frame(struct sampler *sp, uint64_t now, uint64_t a, uint64_t b, uint32_t c,
+		  uint32_t d)
+{
+	struct rfm_recorder *r = sp->r;
+	struct rec_stream *s = &r->streams[r->frames];
+	struct rec_entry *e;
+
+	if (r->last_frame) {
+		/* On-change: read aside, queue only what differs from the last frame queued. */
+		read_frame(r, r->cur_frame);
+		if (sp->frames_kept && !memcmp(r->cur_frame, r->last_frame, s->payload))
+			return;
+		e = reserve(r, s->payload, (uint16_t)r->frames, now);
+		if (!e)
+			return;	/* still different next pass: queued late, not lost */
+		memcpy(e + 1, r->cur_frame, s->payload);
+		memcpy(r->last_frame, r->cur_frame, s->payload);
+		sp->frames_kept++;
+	} else {
+		e = reserve(r, s->payload, (uint16_t)r->frames, now);
+		if (!e)
+			return;
+		read_frame(r, (uint8_t *)(e + 1));
+	}
+	e->a = a;
+	e->b = b;
+	e->c = c;
+	e->d = d;
+	commit(r);
+}
+
+/* On-change: every record whose sequence moved. */
+static void watch_records(struct sampler *sp, uint64_t now)
+{
+	struct rfm_recorder *r = sp->r;
+
+	for (uint32_t i = 0; i < r->nwatches; i++) {
+		struct rec_watch *w = &r->watches[i];
+		uint32_t seq, got;
+
+		rfm_record_sequence(w->record, &seq);
+		if (seq & 1 || (w->seen && seq == w->last))
+			continue;
+		struct rec_entry *e = reserve(r, w->size, w->stream, now);
+		if (!e)
+			continue;	/* the next row counts this publish as missed */
+		if (rfm_record_read(w->record, e + 1, w->size, &got) < 0) {
+			REC_ADD(r->n.torn_reads, 1);
+			continue;
+		}
+		/* Each publish adds 2; a writer restarted mid-publish adds 1 once. */
+		uint32_t missed = w->seen ? ((got - w->last + 1) / 2) - 1 : 0;
+		e->a = got;
+		e->b = missed;
+		e->flags = w->seen ? 0 : REC_E_INITIAL;
+		w->seen = true;
+		w->last = got;
+		if (missed)
+			REC_ADD(r->n.missed_updates, missed);
+		commit(r);
+	}
+}
+
+static void take_rings(struct sampler *sp, uint64_t now)
+{
+	struct rfm_recorder *r = sp->r;
+
+	for (uint32_t i = 0; i < r->nrings; i++) {
+		struct rec_ring *ring = &r->rings[i];
+
+		for (int k = 0; k < RING_BATCH; k++) {
+			struct rfm_ring_msg msg;
+			struct rec_entry *e = rfm__rec_q_reserve(&r->queue,
+								 (uint32_t)sizeof(*e) + ring->slot);
+			void *buf = e ? (void *)(e + 1) : sp->scratch;
+			int ret = rfm_ring_consume(ring->cons, buf, ring->slot, &msg, 0);
+
+			if (ret == RFM_ECORRUPT)
+				continue;	/* skipped; counted in the next message's lost */
+			if (ret < 0)
+				break;
+			REC_ADD(r->n.ring_lost, msg.lost);
+			if (!e) {
+				REC_ADD(r->n.queue_drops, 1);
+				ring->pending_lost += msg.lost + 1;
+				continue;
+			}
+			e->len = ring->slot;
+			e->stream = ring->stream;
+			e->flags = 0;
+			e->t_mono = now;
+			e->t_real = rfm__realtime_ns();
+			e->a = msg.seq;
+			e->b = msg.lost + ring->pending_lost;
+			e->c = msg.len;
+			e->d = 0;
+			ring->pending_lost = 0;
+			commit(r);
+		}
+	}
+}
+
+static void fire_trigger(struct sampler *sp, uint64_t now)
+{
+	struct rfm_recorder *r = sp->r;
+
+	sp->triggered = true;
+	REC_SET(r->n.trigger_ns, now);
+	REC_SET(r->n.state, RFM_REC_STATE_RECORDING);
+	if (r->cfg.duration_ns)
+		sp->end = now + r->cfg.duration_ns;
+}
+
+static void on_event(struct sampler *sp, const struct rfm_event *ev, uint64_t now)
+{
+	struct rfm_recorder *r = sp->r;
+
+	if (ev->type == RFM_EVENT_OVERFLOW)
+		REC_ADD(r->n.event_overflow, ev->data);
+	if (r->trigger_kind == 1 && !sp->triggered && ev->type == r->trigger_type)
+		fire_trigger(sp, now);
+	if (r->events_stream >= 0 && (ev->type == RFM_EVENT_OVERFLOW ||
+				      (r->event_mask & RFM_EVENT_BIT(ev->type)))) {
+		struct rec_entry *e = reserve(r, 0, (uint16_t)r->events_stream, now);
+		if (e) {
+			e->a = ev->seq;
+			e->b = ev->sent_ns;
+			e->c = ev->type | ev->sender << 8;
+			e->d = ev->data;
+			commit(r);
+		}
+	}
+	if (r->cfg.mode == RFM_REC_ON_EVENT && ev->type == r->cfg.event_type && r->frames >= 0)
+		frame(sp, now, sp->tick++, 0, ev->type | ev->sender << 8, ev->data);
+}
+
+/* Take what the node's event queue holds, waiting up to @timeout_ns for the first. */
+static void take_events(struct sampler *sp, int64_t timeout_ns)
+{
+	struct rfm_recorder *r = sp->r;
+	int n = rfm_event_fetch(r->node, sp->evs, EVENT_BATCH, timeout_ns);
+
+	while (n > 0) {
+		uint64_t now = rfm__now_ns();
+
+		for (int i = 0; i < n; i++)
+			on_event(sp, &sp->evs[i], now);
+		if (n < EVENT_BATCH)
+			break;
+		n = rfm_event_fetch(r->node, sp->evs, EVENT_BATCH, 0);
+	}
+}
+
+static bool trigger_holds(const struct rfm_recorder *r)
+{
+	double v;
+
+	if (rfm__rec_trigger_value(r->trigger_var, &v))
+		return false;
+	switch (r->trigger_cmp) {
+	case RFM_REC_GT: return v > r->trigger_value;
+	case RFM_REC_GE: return v >= r->trigger_value;
+	case RFM_REC_LT: return v < r->trigger_value;
+	case RFM_REC_LE: return v <= r->trigger_value;
+	case RFM_REC_EQ: return v == r->trigger_value;
+	default: return v != r->trigger_value;
+	}
+}
+
+/* The samples due at @now. */
+static void pass(struct sampler *sp, uint64_t now)
+{
+	struct rfm_recorder *r = sp->r;
+	uint64_t period = r->cfg.period_ns;
+
+	if (r->trigger_kind == 2 && !sp->triggered && trigger_holds(r))
+		fire_trigger(sp, now);
+	if (r->frames >= 0 && r->cfg.mode == RFM_REC_RATE && now >= sp->next_tick) {
+		uint64_t lag = now - sp->next_tick;
+		uint64_t skipped = lag / period;
+
+		if (skipped) {
+			/* Woken past later ticks: they are lost, not made up. */
+			REC_ADD(r->n.late_ticks, skipped);
+			sp->tick += skipped;
+			lag -= skipped * period;
+		}
+		if (lag > REC_GET(r->n.lag_max_ns))
+			REC_SET(r->n.lag_max_ns, lag);
+		frame(sp, now, sp->tick, lag, 0, 0);
+		sp->tick++;
+		sp->next_tick = sp->start + sp->tick * period;
+	} else if (r->frames >= 0 && r->cfg.mode == RFM_REC_ON_CHANGE) {
+		frame(sp, now, sp->tick++, 0, 0, 0);
+	}
+	watch_records(sp, now);
+	take_rings(sp, now);
+}
+
+/* When the next pass is due after one at @now. */
+static uint64_t next_wake(struct sampler *sp, uint64_t now, uint64_t last_wake)
+{
+	struct rfm_recorder *r = sp->r;
+	uint64_t wake = now + MAX_SLEEP_NS;
+	bool polls = r->nwatches || r->nrings || r->enabled_mask ||
+		     r->cfg.mode == RFM_REC_ON_CHANGE || r->trigger_kind == 2;
+
+	if (polls && r->cfg.mode != RFM_REC_ON_EVENT) {
+		uint64_t poll = last_wake + r->cfg.poll_ns;
+		wake = poll > now ? poll : now;
+	}
+	if (r->frames >= 0 && r->cfg.mode == RFM_REC_RATE && sp->next_tick < wake)
+		wake = sp->next_tick;
+	if (sp->end && sp->end < wake)
+		wake = sp->end;
+	return wake;
+}
+
+static void wait_until(struct sampler *sp, uint64_t wake)
+{
+	struct rfm_recorder *r = sp->r;
+
+	if (r->cfg.mode == RFM_REC_ON_EVENT && r->enabled_mask) {
+		/* Events sample: sleep on the queue, so a frame follows its event at once. */
+		uint64_t now = rfm__now_ns();
+		take_events(sp, wake > now ? (int64_t)(wake - now) : 0);
+		return;
+	}
+	if (r->cfg.flags & RFM_REC_F_SPIN) {
+		while (rfm__now_ns() < wake && !__atomic_load_n(&r->stop, __ATOMIC_RELAXED))
+			rfm__cpu_relax();
+	} else {
+		rfm__sleep_until(wake);
+	}
+	if (r->enabled_mask)
+		take_events(sp, 0);
+}
+
+void *rfm__rec_sampler_main(void *arg)
+{
+	struct rfm_recorder *r = arg;
+	struct sampler sp = { .r = r };
+	uint64_t last_wake;
+
+	sp.scratch = r->scratch;
+	sp.start = r->origin_ns;
+	sp.next_tick = sp.start;
+	sp.triggered = !r->trigger_kind;
+	if (r->cfg.duration_ns && sp.triggered)
+		sp.end = sp.start + r->cfg.duration_ns;
+	last_wake = sp.start;
+	while (!__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE)) {
+		uint64_t now = rfm__now_ns();
+
+		if (sp.end && now >= sp.end)
+			break;
+		pass(&sp, now);
+		uint64_t wake = next_wake(&sp, now, last_wake);
+		last_wake = wake;
+		wait_until(&sp, wake);
+	}
+	__atomic_store_n(&r->sampler_done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
