@@ -225,14 +225,8 @@ static void column_attrs(hid_t d, const struct rec_column *c)
 	attr_u64(d, "offset", c->window_offset);
 	attr_i64(d, "size", c->size);
 	attr_string(d, "description", c->description ? c->description : "");
-	if (c->kind == REC_COL_VAR) {
+	if (c->kind == REC_COL_VAR)
 		field_attrs(d, &c->fields[0]);
-		if (c->fields[0].description)
-			attr_string(d, "field_description", c->fields[0].description);
-	}
-	if (c->kind == REC_COL_SEQ)
-		attr_string(d, "byte_order",
-			    c->nfields && c->fields[0].order == RFM_ORDER_BIG ? "big" : "little");
 }
 
 /* ---- datasets ---- */

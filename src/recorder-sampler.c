@@ -328,7 +328,8 @@ void *rfm__rec_sampler_main(void *arg)
 	uint64_t last_wake;
 
 	sp.scratch = r->scratch;
-	sp.start = r->origin_ns;
+	/* Ticks count from the thread's first pass: its start-up is not lateness. */
+	sp.start = rfm__now_ns();
 	sp.next_tick = sp.start;
 	sp.triggered = !r->trigger_kind;
 	if (r->cfg.duration_ns && sp.triggered)
