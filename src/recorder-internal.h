@@ -116,6 +116,8 @@ struct rec_copy {
 	uint32_t length;
 	uint32_t payload_offset;
 	rfm_record *record;	/* non-NULL: read consistently, sequence at payload_offset */
+	uint8_t *last;		/* a record's last consistent read (sequence, pad, data) */
+	bool have_last;
 };
 
 /* A record stream as the sampler sees it (on-change). */

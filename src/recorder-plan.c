@@ -340,8 +340,10 @@ static int record_copy(struct rfm_recorder *r, long rec, uint32_t *payload, uint
 	int ret = rfm_record_open(r->layout, r->node, def->full, &copy.record);
 	if (ret)
 		return ret;
-	ret = add_copy(r, &copy);
+	copy.last = calloc(1, 8 + (size_t)copy.length);
+	ret = copy.last ? add_copy(r, &copy) : rfm__error(RFM_ENOMEM, "recorder: out of memory");
 	if (ret) {
+		free(copy.last);
 		rfm_record_close(copy.record);
 		return ret;
 	}
@@ -516,8 +518,10 @@ void rfm__rec_plan_free(struct rfm_recorder *r)
 		free(r->streams[i].name);
 	}
 	free(r->streams);
-	for (uint32_t i = 0; i < r->ncopies; i++)
+	for (uint32_t i = 0; i < r->ncopies; i++) {
 		rfm_record_close(r->copies[i].record);
+		free(r->copies[i].last);
+	}
 	free(r->copies);
 	for (uint32_t i = 0; i < r->nwatches; i++)
 		rfm_record_close(r->watches[i].record);

@@ -62,20 +62,35 @@ static void read_frame(struct rfm_recorder *r, uint8_t *pl)
 	for (uint32_t i = 0; i < r->ncopies; i++) {
 		const struct rec_copy *c = &r->copies[i];
 
+
 		if (!c->record) {
 			rfm_mem_read(r->node, c->window_offset, pl + c->payload_offset, c->length);
 			continue;
 		}
+		struct rec_copy *cw = &r->copies[i];
 		uint32_t seq;
 		uint8_t *at = pl + c->payload_offset;
-		if (rfm_record_read(c->record, at + 8, c->length, &seq) < 0) {
-			/* Torn for every try: no value; the sequence says so (odd, all ones). */
-			REC_ADD(r->n.torn_reads, 1);
-			memset(at + 8, 0, c->length);
-			seq = UINT32_MAX;
+		if (rfm_record_read(c->record, at + 8, c->length, &seq) >= 0) {
+			memcpy(at, &seq, 4);
+			memset(at + 4, 0, 4);
+			memcpy(cw->last, at, 8 + (size_t)c->length);
+			cw->have_last = true;
+			continue;
 		}
-		memcpy(at, &seq, 4);
-		memset(at + 4, 0, 4);
+		/*
+		 * A publish under way for every try (where copies replicate, a
+		 * publish spans the network's latency): the last consistent read,
+		 * its sequence saying which publish it is; none yet: zeros and a
+		 * sequence of all ones. Counted either way.
+		 */
+		REC_ADD(r->n.torn_reads, 1);
+		if (cw->have_last) {
+			memcpy(at, cw->last, 8 + (size_t)c->length);
+		} else {
+			seq = UINT32_MAX;
+			memcpy(at, &seq, 4);
+			memset(at + 4, 0, 4 + (size_t)c->length);
+		}
 	}
 }
 
@@ -345,6 +360,12 @@ void *rfm__rec_sampler_main(void *arg)
 		last_wake = wake;
 		wait_until(&sp, wake);
 	}
+	/* Stopped: what was published, sent or queued up to now is still taken. */
+	uint64_t now = rfm__now_ns();
+	if (r->enabled_mask)
+		take_events(&sp, 0);
+	watch_records(&sp, now);
+	take_rings(&sp, now);
 	__atomic_store_n(&r->sampler_done, 1, __ATOMIC_RELEASE);
 	return NULL;
 }
