@@ -16,6 +16,7 @@ EXTRA_DIST += \
 	bindings/python/rfm_python_events.i \
 	bindings/python/rfm_python_layout.i \
 	bindings/python/rfm_python_rings.i \
+	bindings/python/rfm_python_recorder.i \
 	bindings/python/run-pytest.in \
 	bindings/python/tests/conftest.py \
 	bindings/python/tests/peer.py \
@@ -50,7 +51,10 @@ rfmpython_PYTHON = \
 	bindings/python/rfm/_events.py \
 	bindings/python/rfm/_layout.py \
 	bindings/python/rfm/_node.py \
-	bindings/python/rfm/_rings.py
+	bindings/python/rfm/_rings.py \
+	bindings/python/rfm/_recorder.py \
+	bindings/python/rfm/recording.py \
+	bindings/python/rfm/plot.py
 
 rfmpyexecdir = $(pyexecdir)/rfm
 rfmpyexec_LTLIBRARIES = bindings/python/_rfm_swig.la
@@ -66,7 +70,8 @@ bindings_python__rfm_swig_la_LIBADD = src/librfm.la
 bindings/python/rfm_python_wrap.c: $(SWIG_COMMON_DEPS) $(top_srcdir)/bindings/python/rfm_python.i \
 		$(top_srcdir)/bindings/python/rfm_python_events.i \
 		$(top_srcdir)/bindings/python/rfm_python_layout.i \
-		$(top_srcdir)/bindings/python/rfm_python_rings.i
+		$(top_srcdir)/bindings/python/rfm_python_rings.i \
+		$(top_srcdir)/bindings/python/rfm_python_recorder.i
 	$(AM_V_GEN)$(MKDIR_P) bindings/python && \
 	$(SWIG) -python -builtin -threads -module rfm_swig $(SWIG_INCLUDES) \
 		-outdir bindings/python -o $@ $(top_srcdir)/bindings/rfm.i && \

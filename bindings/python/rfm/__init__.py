@@ -39,6 +39,7 @@ from ._rings import (  # noqa: E402,F401
 from ._layout import (  # noqa: E402,F401
     Layout, Table, Variable, Record, Diagnostic, RegionInfo, RecordInfo, VarInfo,
 )
+from ._recorder import Recorder, RecorderStats  # noqa: E402,F401
 
 #: The run-time library's version, e.g. "0.1.0".
 version = _swig.rfm_version_string()
