@@ -57,17 +57,15 @@ static bool in_build_tree(void)
 
 int cli_run_plot(struct cli *cli, int argc, char **argv)
 {
-	static const struct option none[] = { { NULL, 0, NULL, 0 } };
 	char *path = NULL;
 	const char *python = getenv("RFM_PYTHON");
 	const char *old = getenv("PYTHONPATH");
-	int opt;
-
-	/* Everything after "plot" goes to the module: it parses its own options. */
-	while ((opt = cli_getopt(cli, argc, argv, "+", none)) > 0)
-		;
-	if (opt == CLI_OPT_STOP)
-		return cli->status;
+	/* Everything after "plot" goes to the module, which parses its own options. */
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			cli_print_command_help(stdout, cli->command);
+			return CLI_EXIT_DONE;
+		}
 	if (!python || !python[0])
 		python = RFM_PYTHON[0] ? RFM_PYTHON : "python3";
 	const char *first = in_build_tree() ? RFM_BUILD_PYTHONPATH : RFM_PYTHONDIR;
@@ -84,7 +82,7 @@ int cli_run_plot(struct cli *cli, int argc, char **argv)
 	args[n++] = (char *)python;
 	args[n++] = (char *)"-c";
 	args[n++] = (char *)bootstrap;
-	for (int i = optind; i < argc; i++)
+	for (int i = 1; i < argc; i++)
 		args[n++] = argv[i];
 	fflush(stdout);
 	execvp(python, args);

@@ -28,6 +28,7 @@ static char *dset_attr(hid_t d, const char *name)
 		char *v = NULL;
 		hid_t mt = H5Tcopy(H5T_C_S1);
 		H5Tset_size(mt, H5T_VARIABLE);
+		H5Tset_cset(mt, H5Tget_cset(t));
 		if (H5Aread(a, mt, &v) >= 0 && v) {
 			out = strdup(v);
 			H5free_memory(v);

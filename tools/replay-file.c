@@ -33,6 +33,7 @@ static char *attr_text(hid_t obj, const char *name)
 		char *v = NULL;
 		hid_t mt = H5Tcopy(H5T_C_S1);
 		H5Tset_size(mt, H5T_VARIABLE);
+		H5Tset_cset(mt, H5Tget_cset(t));
 		if (H5Aread(a, mt, &v) >= 0 && v) {
 			out = strdup(v);
 			H5free_memory(v);
