@@ -61,8 +61,8 @@ int cli_run_plot(struct cli *cli, int argc, char **argv)
 	const char *python = getenv("RFM_PYTHON");
 	const char *old = getenv("PYTHONPATH");
 	/* Everything after "plot" goes to the module, which parses its own options. */
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+	for (int i = 0; i < argc; i++)
+		if (cli->want_help || !strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			cli_print_command_help(stdout, cli->command);
 			return CLI_EXIT_DONE;
 		}
