@@ -72,6 +72,7 @@ struct h5_file {
 	hid_t file;
 	struct h5_stream *streams;
 	uint64_t pending;	/* bytes buffered, not yet written */
+	uint64_t room;		/* bytes the disk was last seen to have for us */
 	char *dir;		/* the directory, for the free-space check */
 };
 
@@ -565,14 +566,23 @@ fail:
 	return ret;
 }
 
-/* Is there room on the disk for @bytes more (and HDF5's metadata)? */
+/*
+ * Is there room on the disk for @bytes more (and HDF5's metadata)? The
+ * file system is asked again only once the room seen last is used up to
+ * its margin: a statvfs() per write would cost more than the check saves.
+ */
 static int check_room(struct rfm_recorder *r, struct h5_file *hf, uint64_t bytes)
 {
 	struct statvfs st;
 
+	if (hf->room >= bytes + 8 * (uint64_t)DISK_MARGIN) {
+		hf->room -= bytes;
+		return 0;
+	}
 	if (statvfs(hf->dir, &st) < 0)
 		return 0;	/* cannot tell: let the write say */
 	uint64_t avail = (uint64_t)st.f_bavail * st.f_frsize;
+	hf->room = avail > bytes ? avail - bytes : 0;
 	if (avail < bytes + DISK_MARGIN)
 		return rfm__error(RFM_ENOSPC, "%s: the disk is full (%llu bytes free, %llu to "
 				  "write); the file holds the rows flushed before", r->path,

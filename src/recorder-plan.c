@@ -182,13 +182,19 @@ static int record_stream(struct rfm_recorder *r, long rec)
 	return ret;
 }
 
+/* Do records (and their variables) get streams of their own? */
+static bool records_on_change(const struct rfm_recorder *r)
+{
+	return r->cfg.mode == RFM_REC_ON_CHANGE || (r->cfg.flags & RFM_REC_F_RECORDS_ON_CHANGE);
+}
+
 static int add_var(struct rfm_recorder *r, long v)
 {
 	const rfm_layout *l = r->layout;
 	const struct lay_var *def = &l->vars[v];
 	struct rec_column *c;
 
-	if (def->record != LAY_NO_RECORD && r->cfg.mode == RFM_REC_ON_CHANGE)
+	if (def->record != LAY_NO_RECORD && records_on_change(r))
 		return record_stream(r, (long)def->record);
 	int ret = frame_column(r, def->full, REC_COL_VAR, &c);
 	if (ret)
@@ -213,7 +219,7 @@ static int add_record(struct rfm_recorder *r, long rec)
 	struct rec_column *c;
 	char *seq_name;
 
-	if (r->cfg.mode == RFM_REC_ON_CHANGE)
+	if (records_on_change(r))
 		return record_stream(r, rec);
 	const char *name = r->layout->records[rec].full;
 	int ret = frame_column(r, name, REC_COL_RECORD, &c);

@@ -13,6 +13,7 @@
 
 #include "internal.h"
 #include "recorder-internal.h"
+#include "rt-internal.h"
 #include "wait-notify.h"
 
 /* Events taken from the node's queue per fetch; ring messages per ring per pass. */
@@ -305,6 +306,9 @@ static uint64_t next_wake(struct sampler *sp, uint64_t now, uint64_t last_wake)
 	bool polls = r->nwatches || r->nrings || r->enabled_mask ||
 		     r->cfg.mode == RFM_REC_ON_CHANGE || r->trigger_kind == 2;
 
+	/* At a rate polled no more often than its ticks, the ticks are the polls. */
+	if (r->cfg.mode == RFM_REC_RATE && r->frames >= 0 && r->cfg.poll_ns >= r->cfg.period_ns)
+		polls = false;
 	if (polls && r->cfg.mode != RFM_REC_ON_EVENT) {
 		uint64_t poll = last_wake + r->cfg.poll_ns;
 		wake = poll > now ? poll : now;
@@ -343,6 +347,7 @@ void *rfm__rec_sampler_main(void *arg)
 	uint64_t last_wake;
 
 	sp.scratch = r->scratch;
+	rfm__rt_thread_precise_timers();
 	/* Ticks count from the thread's first pass: its start-up is not lateness. */
 	sp.start = rfm__now_ns();
 	sp.next_tick = sp.start;

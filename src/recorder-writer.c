@@ -19,6 +19,8 @@
 
 /* Rows taken per look at the clock. */
 #define DRAIN_BATCH 4096
+/* rfm__backoff_sleep()'s step of its longest pause (1 ms). */
+#define WRITER_PAUSE_STEP 7
 /* Time slices of the pre-trigger time that count rows the hold buffer lost. */
 #define PRE_SLICES 64
 
@@ -167,7 +169,6 @@ void *rfm__rec_writer_main(void *arg)
 	struct rfm_recorder *r = arg;
 	struct writer w = { .r = r, .holding = r->trigger_kind != 0 };
 	uint64_t next_flush = rfm__now_ns() + r->cfg.flush_ns;
-	unsigned int step = 0;
 	int ret = 0;
 
 	if (w.holding) {
@@ -190,10 +191,14 @@ void *rfm__rec_writer_main(void *arg)
 		}
 		if (n == 0 && done)
 			break;
+		/*
+		 * Nothing queued: sleep a whole pause (1 ms) rather than look
+		 * again at once. The writer has no deadline but the flush, and
+		 * the queue holds far more than a millisecond of rows: waking
+		 * per row would cost more than writing it.
+		 */
 		if (n == 0)
-			rfm__backoff_sleep(step++, next_flush);
-		else
-			step = 0;
+			rfm__backoff_sleep(WRITER_PAUSE_STEP, next_flush);
 	}
 	if (w.holding && !ret && REC_GET(r->n.trigger_ns)) {
 		/* The trigger fired in the last pass: its rows are held. */

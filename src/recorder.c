@@ -38,7 +38,8 @@ static int check_config(const struct rfm_recorder_config *c)
 	if (c->mode == RFM_REC_ON_EVENT && c->event_type > RFM_EVENT_INTR4)
 		return rfm__error(RFM_EINVAL, "rfm_recorder_new: event type %u cannot be sent, so "
 				  "cannot sample (RESET, INTR1..INTR4)", c->event_type);
-	if (c->flags & ~(RFM_REC_F_OVERWRITE | RFM_REC_F_SPIN | RFM_REC_F_NO_CONVERT))
+	if (c->flags & ~(RFM_REC_F_OVERWRITE | RFM_REC_F_SPIN | RFM_REC_F_NO_CONVERT |
+			 RFM_REC_F_RECORDS_ON_CHANGE))
 		return rfm__error(RFM_EINVAL, "rfm_recorder_new: unknown flags 0x%x", c->flags);
 	if (!rfm__all_zero(c->reserved, sizeof(c->reserved)))
 		return rfm__error(RFM_EINVAL, "rfm_recorder_new: reserved fields must be zero");

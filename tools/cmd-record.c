@@ -69,7 +69,7 @@ struct record_args {
 	uint32_t event_mask;
 	const char *rings[MAX_EXTRA], *bytes[MAX_EXTRA];
 	int nrings, nbytes;
-	bool quiet;
+	bool quiet, rate_given, on_change;
 };
 
 /* Seconds (a decimal number, >= 0) into nanoseconds. */
@@ -108,9 +108,9 @@ static int parse_option(struct cli *cli, int opt, struct record_args *a)
 	case CLI_OPT_LAYOUT: a->layout_path = optarg; break;
 	case OPT_RATE:
 		ret = parse_rate(cli, optarg, &a->rate_hz);
-		a->cfg.mode = RFM_REC_RATE;
+		a->rate_given = true;
 		break;
-	case OPT_ON_CHANGE: a->cfg.mode = RFM_REC_ON_CHANGE; break;
+	case OPT_ON_CHANGE: a->on_change = true; break;
 	case OPT_ON_EVENT: {
 		int type = rfm_event_type_parse(optarg);
 		if (type < 0 || type > RFM_EVENT_INTR4)
@@ -378,6 +378,13 @@ int cli_run_record(struct cli *cli, int argc, char **argv)
 	if (optind == argc && !a.nrings && !a.nbytes && !a.event_mask)
 		return cli_usage_error(cli, "nothing to record: name variables, records or "
 				       "regions, or give --ring, --bytes or --events");
+	/* --rate with --on-change: frames at the rate, every record's publishes besides. */
+	if (a.on_change && a.cfg.mode == RFM_REC_ON_EVENT)
+		a.cfg.flags |= RFM_REC_F_RECORDS_ON_CHANGE;
+	else if (a.on_change && a.rate_given)
+		a.cfg.flags |= RFM_REC_F_RECORDS_ON_CHANGE;
+	else if (a.on_change)
+		a.cfg.mode = RFM_REC_ON_CHANGE;
 	a.cfg.period_ns = (uint64_t)llround(1e9 / a.rate_hz);
 	if (!a.cfg.period_ns)
 		a.cfg.period_ns = 1;
@@ -431,6 +438,8 @@ const char cli_help_record[] =
 	"      --rate HZ       a frame of every NAME at HZ (default 1000)\n"
 	"      --on-change     every publish of each record (a miss is counted from\n"
 	"                      its sequence); other NAMEs when their bytes change\n"
+	"                      (with --rate or --on-event: records on change, the\n"
+	"                      other NAMEs in frames at the rate or on the event)\n"
 	"      --on-event TYPE a frame each time event TYPE (intr1..) arrives\n"
 	"\n"
 	"Options:\n"

@@ -92,6 +92,13 @@ enum rfm_rec_mode {
 #define RFM_REC_F_SPIN 0x2u
 /** Leave a finished HDF5 file in the 1.10 format (skip the conversion for HDF5 1.8 readers). */
 #define RFM_REC_F_NO_CONVERT 0x4u
+/**
+ * ::RFM_REC_RATE and ::RFM_REC_ON_EVENT: records (and variables in them)
+ * get streams of their own with every publish, as in ::RFM_REC_ON_CHANGE,
+ * while the other names make the frames; one sampler does both, looking
+ * for publishes every rfm_recorder_config::poll_ns.
+ */
+#define RFM_REC_F_RECORDS_ON_CHANGE 0x8u
 
 /** The default of rfm_recorder_config::poll_ns: 50 microseconds. */
 #define RFM_REC_DEFAULT_POLL_NS 50000u
@@ -120,7 +127,9 @@ struct rfm_recorder_config {
 	/** Nanoseconds between flushes of the file: what a crash can lose
 	 *  (0: ::RFM_REC_DEFAULT_FLUSH_NS). */
 	uint64_t flush_ns;
-	uint32_t flags;		/**< ::RFM_REC_F_OVERWRITE, ::RFM_REC_F_SPIN, ::RFM_REC_F_NO_CONVERT. */
+	/** ::RFM_REC_F_OVERWRITE, ::RFM_REC_F_SPIN, ::RFM_REC_F_NO_CONVERT,
+	 *  ::RFM_REC_F_RECORDS_ON_CHANGE. */
+	uint32_t flags;
 	uint32_t reserved[9];	/**< Zero. */
 };
 

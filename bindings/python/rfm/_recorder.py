@@ -76,7 +76,8 @@ class Recorder:
     ``names``: variables (``region.var``), records (``region.record``) and
     regions of ``layout``. When: ``rate`` (Hz, the default 1000),
     ``on_change=True`` (every publish of each record, each miss counted)
-    or ``on_event="intr1"`` (a frame per event). Also ``events`` (types
+    or ``on_event="intr1"`` (a frame per event); ``on_change`` with
+    ``rate`` or ``on_event``: records on change, the rest in frames. Also ``events`` (types
     recorded as they arrive), ``rings`` ({name: offset}), ``byte_ranges``
     ({name: (offset, length)}), ``trigger`` (an event type, or
     ``("region.var", ">", 100.0)``) with ``pre`` seconds kept before it,
@@ -95,23 +96,25 @@ class Recorder:
                  overwrite: bool = False, poll: Optional[float] = None,
                  flush: Optional[float] = None, queue_bytes: Optional[int] = None,
                  spin: bool = False) -> None:
-        if sum((rate is not None, on_change, on_event is not None)) > 1:
-            raise ValueError("choose one of rate, on_change and on_event")
+        if rate is not None and on_event is not None:
+            raise ValueError("choose rate or on_event (on_change may go with either)")
         config = _swig.rfm_recorder_config()
         config.format = {None: _swig.RFM_REC_FORMAT_AUTO, "hdf5": _swig.RFM_REC_FORMAT_HDF5,
                          "csv": _swig.RFM_REC_FORMAT_CSV}[format]
-        if on_change:
-            config.mode = _swig.RFM_REC_ON_CHANGE
-        elif on_event is not None:
+        if on_event is not None:
             config.mode = _swig.RFM_REC_ON_EVENT
             config.event_type = _event_type(on_event)
+        elif on_change and rate is None:
+            config.mode = _swig.RFM_REC_ON_CHANGE
         config.period_ns = max(1, round(1e9 / (rate if rate is not None else 1000.0)))
         config.poll_ns = round(poll * 1e9) if poll else 0
         config.duration_ns = round(duration * 1e9) if duration else 0
         config.flush_ns = round(flush * 1e9) if flush else 0
         config.queue_bytes = int(queue_bytes or 0)
         config.flags = ((_swig.RFM_REC_F_OVERWRITE if overwrite else 0)
-                        | (_swig.RFM_REC_F_SPIN if spin else 0))
+                        | (_swig.RFM_REC_F_SPIN if spin else 0)
+                        | (_swig.RFM_REC_F_RECORDS_ON_CHANGE
+                           if on_change and config.mode != _swig.RFM_REC_ON_CHANGE else 0))
         self.path = path
         self._node = node
         self._lock = threading.Lock()
