@@ -23,9 +23,10 @@ jobs=$(nproc 2>/dev/null || echo 2)
 
 # Debian packages, each for a reason. The demo needs only the build:
 # the toolchain and autotools build it; json-c formats the CLI's --json
-# output; libyaml parses layout files; libmicrohttpd serves rfm serve's page.
+# output; libyaml parses layout files; libmicrohttpd serves rfm serve's page;
+# libhdf5-dev writes and replays recordings (rfm record, rfm replay).
 DEMO_PACKAGES="build-essential autoconf automake autoconf-archive libtool pkg-config
-	libjson-c-dev libyaml-dev libmicrohttpd-dev"
+	libjson-c-dev libyaml-dev libmicrohttpd-dev libhdf5-dev"
 # The tests need the rest: cmocka runs the C tests; python3-pytest runs the
 # CLI and binding tests; clang is the second compiler CI builds with; swig,
 # python3-dev and tcl-dev build the Python bindings and the Tcl one that
@@ -66,7 +67,12 @@ DEMO_PACKAGES="build-essential autoconf automake autoconf-archive libtool pkg-co
 # examples/prometheus/rfm-alerts.yml (tests/cli/test_serve_prometheus.py).
 # cmake builds examples/rfm2g against an installed tree with the CMake
 # packages (find_package(rfm), tests/librfm2g/test-rfm2g-installed.sh).
+# python3-h5py, python3-numpy and python3-pandas read recordings back in the
+# recorder's tests and rfm.recording (python3-matplotlib draws rfm plot);
+# hdf5-tools' h5dump, h5ls and h5clear are the documented way to look into
+# a recording and to mark one left by a crash as closed (docs/recording.md).
 TEST_PACKAGES="libcmocka-dev python3 python3-pytest python3-matplotlib clang
+	python3-h5py python3-numpy python3-pandas hdf5-tools
 	cyclonedds-dev cyclonedds-tools iproute2 cmake
 	swig python3-dev tcl-dev valgrind doxygen bash-completion
 	linux-headers-amd64 linux-headers-6.12-amd64 linux-headers-rt-amd64 linux-headers-6.12-rt-amd64
