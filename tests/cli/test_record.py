@@ -116,6 +116,10 @@ def test_record_then_replay_reproduces_values_and_events(rfm, net, layout, tmp_p
     rc, out, err = stop(rec)
     assert rc == 0, err
     assert out.startswith(f"{a}: ") and "lost:" in out
+    # Finished: converted to the HDF5 1.8 format, superblock version 2 (byte 8).
+    with open(a, "rb") as raw:
+        head = raw.read(9)
+    assert head[:8] == b"\x89HDF\r\n\x1a\n" and head[8] == 2
     with h5py.File(a, "r") as f:
         assert f.attrs["complete"] == 1
         assert list(f["events/data"][:]) == list(range(1, 21))
@@ -204,6 +208,8 @@ def test_sigkill_leaves_file_readable_to_last_flush(rfm, net, layout, tmp_path):
     # HDF5 says the file is still open for writing; SWMR readers read it.
     with pytest.raises(OSError):
         h5py.File(a, "r")
+    with open(a, "rb") as raw:
+        assert raw.read(9)[8] == 3  # still the 1.10 format SWMR writes
     with h5py.File(a, "r", swmr=True) as f:
         n = min(f["frames"][k].shape[0] for k in f["frames"])
         assert n >= 100

@@ -22,4 +22,4 @@ for arg; do
 done
 exec /usr/bin/python3 "$top_srcdir/tests/docs/run-readme.py" \
 	--srcdir "$top_srcdir" --builddir "$top_builddir" $opts \
-	${docs:-README.md docs/layout-format.md docs/rfm2g-migration.md bindings/README.md}
+	${docs:-README.md docs/layout-format.md docs/rfm2g-migration.md docs/recording.md bindings/README.md}
