@@ -34,6 +34,7 @@ EXTRA_DIST += \
 	bindings/python/tests/test_event_processes.py \
 	bindings/python/tests/test_layout.py \
 	bindings/python/tests/test_rings.py \
+	bindings/python/tests/test_recorder.py \
 	bindings/python/tests/test_example_bench.py \
 	examples/python/test_bench.py \
 	examples/python/hil-bench.yaml \

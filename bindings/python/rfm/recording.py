@@ -23,6 +23,9 @@ from typing import Any, Dict, List, Optional
 __all__ = ["Recording", "load", "open_file"]
 
 _STAMPS = ("t", "t_mono_ns", "t_real_ns")
+# The columns rows carry beside their values, in the order DataFrames show them.
+_HEADER_ORDER = _STAMPS + ("tick", "lag_ns", "event_type", "event_sender", "event_data", "seq",
+                           "missed", "lost", "len", "type", "sender", "data", "sent_ns")
 
 
 def _need(module: str, debian: str):
@@ -131,9 +134,10 @@ class Recording:
         g = self.file[stream]
         n = self.rows(stream)
         cols: Dict[str, Any] = {}
-        for name in list(_STAMPS) + [k for k in g if k not in _STAMPS]:
-            if name not in g:
-                continue
+        stamps = [k for k in g if _text(g[k].attrs.get("kind", "")) == "stamp"]
+        order = sorted(stamps, key=lambda k: (_HEADER_ORDER.index(k)
+                                              if k in _HEADER_ORDER else len(_HEADER_ORDER), k))
+        for name in order + sorted(k for k in g if k not in stamps):
             d = g[name]
             if _text(d.attrs.get("kind", "")) == "bytes" or d.dtype == np.uint8 and d.ndim == 2:
                 cols[name] = [bytes(row) for row in d[:n]]
