@@ -30,5 +30,6 @@ rfmcxxinclude_HEADERS = \
 	include/rfm/cxx/record.hpp \
 	include/rfm/cxx/ring.hpp \
 	include/rfm/cxx/ring-consumer.hpp \
-	include/rfm/cxx/node.hpp
+	include/rfm/cxx/node.hpp \
+	include/rfm/cxx/recorder.hpp
 nodist_rfminclude_HEADERS = include/rfm/version.h
