@@ -16,7 +16,8 @@ import time
 
 import pytest
 
-from conftest import RFM, failed, usage_error, _environment
+from conftest import RFM, HeldNode, failed, run_rfm, usage_error, _environment
+from test_dds import DOMAIN, LOOPBACK
 
 h5py = pytest.importorskip("h5py", reason="h5py missing (Debian: python3-h5py)")
 np = pytest.importorskip("numpy")
@@ -60,6 +61,7 @@ def layout(tmp_path):
 
 
 def start_record(net, layout, out, *args, node=3):
+    # dds: the recorder joins the network first; the file exists once it records.
     """rfm record in the background; returns once its file exists (its ready signal)."""
     proc = subprocess.Popen([RFM, "-u", net.node(node), "record", "--layout", layout, "-o", out,
                              *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -107,12 +109,51 @@ def write_run(rfm, net, layout, steps):
     assert rfm("-u", net.node(2), "set", "--layout", layout, "ctl.cmd", "--", "-7").rc == 0
 
 
-def test_record_then_replay_reproduces_values_and_events(rfm, net, layout, tmp_path):
+class DdsNet:
+    """The dds: twin of conftest's Network: a node per rfm run, each in its own
+    process, and a held node (9) that keeps the network's copy between runs."""
+
+    def __init__(self, name):
+        self.base, self.n, self.held = name, 0, None
+        self.start()
+
+    def start(self):
+        self.name = f"{self.base}-{self.n}"
+        self.held = HeldNode(self.node(9))
+
+    def node(self, node_id):
+        return f"dds:{self.name}?node={node_id}&size=64K&domain={DOMAIN}&join=300"
+
+    def remove(self):
+        """A fresh network: the next name."""
+        self.held.release()
+        self.n += 1
+        self.start()
+
+
+@pytest.fixture(params=["shm", "dds"])
+def anynet(request, net, monkeypatch):
+    if request.param == "shm":
+        yield net
+        return
+    monkeypatch.setenv("CYCLONEDDS_URI", LOOPBACK)
+    if "unknown scheme" in run_rfm("-u", f"dds:probe?node=0&domain={DOMAIN}&join=0",
+                                   "info").err:
+        pytest.skip("librfm was built without Cyclone DDS")
+    network = DdsNet(f"rec-{os.getpid()}")
+    yield network
+    network.held.release()
+
+
+def test_record_then_replay_reproduces_values_and_events(rfm, anynet, layout, tmp_path):
+    net = anynet
+    # Each rfm run on dds: joins the network: fewer steps keep the test short.
+    steps = 6 if isinstance(net, DdsNet) else 20
     a, b = str(tmp_path / "a.h5"), str(tmp_path / "b.h5")
     rec = start_record(net, layout, a, "st.ramp", "ctl.cmd", "--events", "intr1",
                        "--rate", "500", "--flush", "0.05")
-    write_run(rfm, net, layout, 20)
-    wait_rows(a, "events", 20)
+    write_run(rfm, net, layout, steps)
+    wait_rows(a, "events", steps)
     rc, out, err = stop(rec)
     assert rc == 0, err
     assert out.startswith(f"{a}: ") and "lost:" in out
@@ -122,10 +163,10 @@ def test_record_then_replay_reproduces_values_and_events(rfm, net, layout, tmp_p
     assert head[:8] == b"\x89HDF\r\n\x1a\n" and head[8] == 2
     with h5py.File(a, "r") as f:
         assert f.attrs["complete"] == 1
-        assert list(f["events/data"][:]) == list(range(1, 21))
+        assert list(f["events/data"][:]) == list(range(1, steps + 1))
         assert set(f["events/sender"][:]) == {1}
         ramp = f["frames/st.ramp"][:]
-        assert np.all(np.diff(ramp.astype(np.int64)) >= 0) and ramp[-1] == 20
+        assert np.all(np.diff(ramp.astype(np.int64)) >= 0) and ramp[-1] == steps
         assert f["frames/st.ramp"].attrs["unit"] == "V"
         span = (f["frames/t_mono_ns"][-1] - f["frames/t_mono_ns"][0]) / 1e9
         recorded = [v for i, v in enumerate(ramp) if i == 0 or v != ramp[i - 1]]
@@ -134,19 +175,19 @@ def test_record_then_replay_reproduces_values_and_events(rfm, net, layout, tmp_p
     net.remove()
     rec = start_record(net, layout, b, "st.ramp", "--on-change", "--events", "intr1",
                        "--flush", "0.05")
-    res = rfm("-u", net.node(1), "--json", "replay", a)
+    res = rfm("-u", net.node(1), "--json", "replay", "--speed", "4", a)
     assert res.rc == 0, res
     # ctl.cmd is node 2's: skipped, and said so.
     assert "skipping ctl.cmd (written by node 2, this is node 1)" in res.err
     report = res.json()
-    assert report["events_sent"] == 20
+    assert report["events_sent"] == steps
     assert report["rows"] >= len(ramp)
-    assert report["seconds"] >= span  # never ahead of the recorded times
-    wait_rows(b, "events", 20)
+    assert report["seconds"] >= span / 4  # never ahead of the recorded times
+    wait_rows(b, "events", steps)
     rc, out, err = stop(rec)
     assert rc == 0, err
     with h5py.File(b, "r") as f:
-        assert list(f["events/data"][:]) == list(range(1, 21))
+        assert list(f["events/data"][:]) == list(range(1, steps + 1))
         assert set(f["events/sender"][:]) == {1}
         replayed = list(f["frames/st.ramp"][:])
     # On change: each value the replay wrote, in the recorded order (the zero first).
