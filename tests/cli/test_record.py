@@ -148,7 +148,7 @@ def anynet(request, net, monkeypatch):
 def test_record_then_replay_reproduces_values_and_events(rfm, anynet, layout, tmp_path):
     net = anynet
     # Each rfm run on dds: joins the network: fewer steps keep the test short.
-    steps = 6 if isinstance(net, DdsNet) else 20
+    steps = 3 if isinstance(net, DdsNet) else 20
     a, b = str(tmp_path / "a.h5"), str(tmp_path / "b.h5")
     rec = start_record(net, layout, a, "st.ramp", "ctl.cmd", "--events", "intr1",
                        "--rate", "500", "--flush", "0.05")
