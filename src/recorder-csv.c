@@ -14,7 +14,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -26,7 +25,7 @@ struct csv_file {
 	char *buf;		/* rows since the last flush */
 	size_t len;
 	FILE *mem;		/* writes into buf */
-	char dir[4096];
+	struct rec_room room;
 };
 
 static int csv_error(const char *path, int err)
@@ -194,15 +193,13 @@ static int csv_append(struct rfm_recorder *r, struct rec_stream *s, const struct
 static int csv_flush(struct rfm_recorder *r)
 {
 	struct csv_file *cf = r->sink_state;
-	struct statvfs st;
 
 	fflush(cf->mem);
 	if (!cf->len)
 		return 0;
-	if (statvfs(cf->dir, &st) == 0 &&
-	    (uint64_t)st.f_bavail * st.f_frsize < cf->len + 4096)
-		return rfm__error(RFM_ENOSPC, "%s: the disk is full; the file holds the rows "
-				  "flushed before", r->path);
+	int ret = rfm__rec_room_check(&cf->room, r->path, cf->len, 4096);
+	if (ret)
+		return ret;
 	errno = 0;
 	if (fwrite(cf->buf, 1, cf->len, cf->fp) != cf->len || fflush(cf->fp))
 		return csv_error(r->path, errno ? errno : EIO);
@@ -220,36 +217,22 @@ static int csv_open(struct rfm_recorder *r)
 		return rfm__error(RFM_EINVAL, "recorder: a CSV file holds one table, and this "
 				  "recording has %u streams (frames, each on-change record, each "
 				  "ring, events): record them into HDF5", r->nstreams);
-	int flags = O_WRONLY | O_CREAT | O_CLOEXEC |
-		    (r->cfg.flags & RFM_REC_F_OVERWRITE ? O_TRUNC : O_EXCL);
-	int fd = open(r->path, flags, 0644);
-	if (fd < 0) {
-		int err = errno;
-		if (err == EEXIST)
-			return rfm__error(RFM_ESYS, "%s exists (replace it with RFM_REC_F_OVERWRITE)",
-					  r->path);
-		return rfm__error(rfm__errno_code(err), "%s: %s", r->path, strerror(err));
-	}
+	int fd = rfm__rec_create_file(r);
+	if (fd < 0)
+		return fd;
 	struct csv_file *cf = calloc(1, sizeof(*cf));
-	if (!cf || !(cf->fp = fdopen(fd, "w"))) {
+	if (!cf || !(cf->fp = fdopen(fd, "w")) || rfm__rec_room_init(&cf->room, r->path) ||
+	    !(cf->mem = open_memstream(&cf->buf, &cf->len))) {
+		if (cf && cf->fp)
+			fclose(cf->fp);
+		else
+			close(fd);
+		if (cf)
+			rfm__rec_room_free(&cf->room);
 		free(cf);
-		close(fd);
 		unlink(r->path);
 		return rfm__error(RFM_ENOMEM, "recorder: out of memory");
 	}
-	cf->mem = open_memstream(&cf->buf, &cf->len);
-	if (!cf->mem) {
-		fclose(cf->fp);
-		free(cf);
-		unlink(r->path);
-		return rfm__error(RFM_ENOMEM, "recorder: out of memory");
-	}
-	snprintf(cf->dir, sizeof(cf->dir), "%s", r->path);
-	char *slash = strrchr(cf->dir, '/');
-	if (slash)
-		slash[slash == cf->dir ? 1 : 0] = '\0';
-	else
-		strcpy(cf->dir, ".");
 	r->sink_state = cf;
 	header(cf->mem, r, &r->streams[0]);
 	return csv_flush(r);
@@ -266,6 +249,7 @@ static int csv_close(struct rfm_recorder *r, bool clean)
 		ret = csv_flush(r);
 	fclose(cf->mem);
 	free(cf->buf);
+	rfm__rec_room_free(&cf->room);
 	if (fclose(cf->fp) && !ret && clean)
 		ret = csv_error(r->path, errno);
 	free(cf);

@@ -25,7 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -72,8 +71,7 @@ struct h5_file {
 	hid_t file;
 	struct h5_stream *streams;
 	uint64_t pending;	/* bytes buffered, not yet written */
-	uint64_t room;		/* bytes the disk was last seen to have for us */
-	char *dir;		/* the directory, for the free-space check */
+	struct rec_room room;	/* the disk's free space */
 };
 
 static hid_t le_int(int type)
@@ -476,50 +474,29 @@ static void free_file(struct h5_file *hf, uint32_t nstreams)
 	free(hf->streams);
 	if (hf->file >= 0)
 		H5Fclose(hf->file);
-	free(hf->dir);
+	rfm__rec_room_free(&hf->room);
 	free(hf);
-}
-
-/* Create (or replace) the path as asked, so the refusal has its errno. */
-static int claim_path(struct rfm_recorder *r)
-{
-	int flags = O_WRONLY | O_CREAT | O_CLOEXEC |
-		    (r->cfg.flags & RFM_REC_F_OVERWRITE ? O_TRUNC : O_EXCL);
-	int fd = open(r->path, flags, 0644);
-
-	if (fd < 0) {
-		int err = errno;
-		if (err == EEXIST)
-			return rfm__error(RFM_ESYS, "%s exists (replace it with RFM_REC_F_OVERWRITE)",
-					  r->path);
-		return rfm__error(rfm__errno_code(err), "%s: %s", r->path, strerror(err));
-	}
-	close(fd);
-	return 0;
 }
 
 static int h5_open(struct rfm_recorder *r)
 {
 	H5E_auto2_t old_fn;
 	void *old_data;
-	int ret = claim_path(r);
+	int ret = rfm__rec_create_file(r);
 
-	if (ret)
+	if (ret < 0)
 		return ret;
+	close(ret);	/* made exclusively: HDF5 truncates it as its own */
+	ret = 0;
 	struct h5_file *hf = calloc(1, sizeof(*hf));
 	if (!hf || !(hf->streams = calloc(r->nstreams, sizeof(*hf->streams))) ||
-	    !(hf->dir = strdup(r->path))) {
+	    rfm__rec_room_init(&hf->room, r->path)) {
 		if (hf)
 			free(hf->streams);
 		free(hf);
 		unlink(r->path);
 		return rfm__error(RFM_ENOMEM, "recorder: out of memory");
 	}
-	char *slash = strrchr(hf->dir, '/');
-	if (slash)
-		slash[slash == hf->dir ? 1 : 0] = '\0';
-	else
-		strcpy(hf->dir, ".");
 	for (uint32_t i = 0; i < r->nstreams; i++)
 		hf->streams[i].group = H5I_INVALID_HID;
 	/* HDF5 prints its error stacks by default: this thread's messages are ours. */
@@ -566,28 +543,10 @@ fail:
 	return ret;
 }
 
-/*
- * Is there room on the disk for @bytes more (and HDF5's metadata)? The
- * file system is asked again only once the room seen last is used up to
- * its margin: a statvfs() per write would cost more than the check saves.
- */
+/* Is there room on the disk for @bytes more (and HDF5's metadata)? */
 static int check_room(struct rfm_recorder *r, struct h5_file *hf, uint64_t bytes)
 {
-	struct statvfs st;
-
-	if (hf->room >= bytes + 8 * (uint64_t)DISK_MARGIN) {
-		hf->room -= bytes;
-		return 0;
-	}
-	if (statvfs(hf->dir, &st) < 0)
-		return 0;	/* cannot tell: let the write say */
-	uint64_t avail = (uint64_t)st.f_bavail * st.f_frsize;
-	hf->room = avail > bytes ? avail - bytes : 0;
-	if (avail < bytes + DISK_MARGIN)
-		return rfm__error(RFM_ENOSPC, "%s: the disk is full (%llu bytes free, %llu to "
-				  "write); the file holds the rows flushed before", r->path,
-				  (unsigned long long)avail, (unsigned long long)bytes);
-	return 0;
+	return rfm__rec_room_check(&hf->room, r->path, bytes, DISK_MARGIN);
 }
 
 static int write_out(struct rfm_recorder *r, struct h5_file *hf, struct h5_out *o)

@@ -225,9 +225,25 @@ void rfm__rec_plan_free(struct rfm_recorder *r);
 /* Is @name taken by a column of the frames, or a name the frames use themselves? */
 bool rfm__rec_name_taken(const struct rfm_recorder *r, const char *name);
 
-/* ---- recorder.c ---- */
-/* The trigger variable's value as a double: 0, or an error of its getter. */
-int rfm__rec_trigger_value(rfm_var *var, double *value);
+/* ---- recorder-file.c: the output file, for the sinks ---- */
+
+/* Create (or, with RFM_REC_F_OVERWRITE, truncate) the file: its fd, or an rfm error. */
+int rfm__rec_create_file(struct rfm_recorder *r);
+
+/* The free space of the file's file system, as last seen. */
+struct rec_room {
+	char *dir;
+	uint64_t free;		/* bytes the disk was last seen to have for us */
+};
+int rfm__rec_room_init(struct rec_room *room, const char *path);
+void rfm__rec_room_free(struct rec_room *room);
+/*
+ * Room for @bytes more and @margin beyond (a sink's metadata)? The file
+ * system is asked again only once the room seen last is used up to eight
+ * margins: a statvfs() per write would cost more than it saves. 0, or
+ * RFM_ENOSPC saying so.
+ */
+int rfm__rec_room_check(struct rec_room *room, const char *path, uint64_t bytes, uint64_t margin);
 
 /* ---- recorder-sampler.c / recorder-writer.c: thread bodies ---- */
 void *rfm__rec_sampler_main(void *arg);

@@ -252,11 +252,36 @@ static void take_events(struct sampler *sp, int64_t timeout_ns)
 	}
 }
 
+/* The trigger variable's value as a double: 0, or an error of its getter. */
+static int trigger_value(rfm_var *var, double *value)
+{
+	struct rfm_var_info info = { .struct_size = sizeof(info) };
+	union { uint8_t u8; uint16_t u16; uint32_t u32; uint64_t u64; int8_t i8; int16_t i16;
+		int32_t i32; int64_t i64; float f32; double f64; bool b; } v;
+	int ret;
+
+	rfm_var_get_info(var, &info);
+	switch (info.type) {
+	case RFM_TYPE_U8: ret = rfm_var_get_u8(var, 0, &v.u8); *value = v.u8; break;
+	case RFM_TYPE_U16: ret = rfm_var_get_u16(var, 0, &v.u16); *value = v.u16; break;
+	case RFM_TYPE_U32: ret = rfm_var_get_u32(var, 0, &v.u32); *value = v.u32; break;
+	case RFM_TYPE_U64: ret = rfm_var_get_u64(var, 0, &v.u64); *value = (double)v.u64; break;
+	case RFM_TYPE_I8: ret = rfm_var_get_i8(var, 0, &v.i8); *value = v.i8; break;
+	case RFM_TYPE_I16: ret = rfm_var_get_i16(var, 0, &v.i16); *value = v.i16; break;
+	case RFM_TYPE_I32: ret = rfm_var_get_i32(var, 0, &v.i32); *value = v.i32; break;
+	case RFM_TYPE_I64: ret = rfm_var_get_i64(var, 0, &v.i64); *value = (double)v.i64; break;
+	case RFM_TYPE_F32: ret = rfm_var_get_f32(var, 0, &v.f32); *value = v.f32; break;
+	case RFM_TYPE_F64: ret = rfm_var_get_f64(var, 0, &v.f64); *value = v.f64; break;
+	default: ret = rfm_var_get_bool(var, 0, &v.b); *value = v.b; break;
+	}
+	return ret;
+}
+
 static bool trigger_holds(const struct rfm_recorder *r)
 {
 	double v;
 
-	if (rfm__rec_trigger_value(r->trigger_var, &v))
+	if (trigger_value(r->trigger_var, &v))
 		return false;
 	switch (r->trigger_cmp) {
 	case RFM_REC_GT: return v > r->trigger_value;

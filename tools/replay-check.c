@@ -17,29 +17,6 @@
 
 #include "replay.h"
 
-static char *dset_attr(hid_t d, const char *name)
-{
-	char *out = NULL;
-
-	if (H5Aexists(d, name) <= 0)
-		return NULL;
-	hid_t a = H5Aopen(d, name, H5P_DEFAULT), t = H5Aget_type(a);
-	if (H5Tis_variable_str(t) > 0) {
-		char *v = NULL;
-		hid_t mt = H5Tcopy(H5T_C_S1);
-		H5Tset_size(mt, H5T_VARIABLE);
-		H5Tset_cset(mt, H5Tget_cset(t));
-		if (H5Aread(a, mt, &v) >= 0 && v) {
-			out = strdup(v);
-			H5free_memory(v);
-		}
-		H5Tclose(mt);
-	}
-	H5Tclose(t);
-	H5Aclose(a);
-	return out;
-}
-
 static int mismatch(struct cli *cli, struct replay *rp, const char *what, const char *name,
 		    const char *detail)
 {
@@ -93,7 +70,7 @@ static int check_var(struct cli *cli, struct replay *rp, rfm_layout *layout, str
 	if (rfm_var_open(layout, cli->node, t->name, &var))
 		return mismatch(cli, rp, "variable", t->name, "is not in it");
 	rfm_var_get_info(var, &info);
-	char *type = dset_attr(t->dset, "rfm_type"), *order = dset_attr(t->dset, "byte_order");
+	char *type = replay_attr_text(t->dset, "rfm_type"), *order = replay_attr_text(t->dset, "byte_order");
 	bool same = type && !strcmp(type, rfm_type_name(info.type)) && order &&
 		    !strcmp(order, info.byte_order == RFM_ORDER_BIG ? "big" : "little") &&
 		    t->offset == info.offset && t->size == info.size;

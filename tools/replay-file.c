@@ -20,8 +20,7 @@ static bool has(hid_t loc, const char *name)
 	return H5Lexists(loc, name, H5P_DEFAULT) > 0;
 }
 
-/* A string attribute (fixed or variable length) as a new string, or NULL. */
-static char *attr_text(hid_t obj, const char *name)
+char *replay_attr_text(hid_t obj, const char *name)
 {
 	char *out = NULL;
 
@@ -140,7 +139,7 @@ static herr_t frame_member(hid_t g, const char *name, const H5L_info_t *info, vo
 	hid_t d = H5Dopen2(g, name, H5P_DEFAULT);
 	if (d < 0)
 		return 0;
-	char *kind = attr_text(d, "kind");
+	char *kind = replay_attr_text(d, "kind");
 	enum track_kind k = TRACK_VAR;
 	bool use = kind && (!strcmp(kind, "variable") || !strcmp(kind, "record") ||
 			    !strcmp(kind, "bytes"));
@@ -186,7 +185,7 @@ static herr_t sub_stream(hid_t parent, const char *name, const H5L_info_t *info,
 	if (!w->ret) {
 		hid_t d = H5Dopen2(g, "data", H5P_DEFAULT);
 		bool ring = !strcmp(w->parent, "rings");
-		char *rec = ring ? NULL : attr_text(g, "record");
+		char *rec = ring ? NULL : replay_attr_text(g, "record");
 		w->ret = add_track(w->cli, s, ring ? TRACK_RING : TRACK_RECORD,
 				   ring ? name : rec ? rec : name, d, &t);
 		free(rec);
@@ -258,7 +257,7 @@ int replay_open(struct cli *cli, struct replay *rp, const char *path)
 	if (H5Aexists(rp->file, "rfm_recording") <= 0)
 		return cli_error(cli, "%s is an HDF5 file, but not a recording of rfm record (no "
 				 "rfm_recording attribute)", path);
-	rp->layout_text = attr_text(rp->file, "layout");
+	rp->layout_text = replay_attr_text(rp->file, "layout");
 	if (rp->layout_text && !rp->layout_text[0]) {
 		free(rp->layout_text);
 		rp->layout_text = NULL;

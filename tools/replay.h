@@ -66,6 +66,8 @@ struct replay {
 };
 
 /* replay-file.c */
+/* A string attribute (fixed or variable length) as a new string, or NULL. */
+char *replay_attr_text(hid_t obj, const char *name);
 int replay_open(struct cli *cli, struct replay *rp, const char *path);
 void replay_close(struct replay *rp);
 /* Rows [first, end) of each stream whose t lies in [from, to] (seconds). */
