@@ -24,11 +24,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stddef.h>
 
 #include <rfm/recorder.h>
 #include <rfm/ring.h>
 
 #include "recorder-queue.h"
+#include "window-copy.h"
 
 enum rec_stream_kind {
 	REC_STREAM_FRAMES,
