@@ -197,8 +197,11 @@ RFM_API int rfm_recorder_new(rfm_node *node, rfm_layout *layout, const char *pat
  * @brief Record a variable (`region.var`, `region.record.var`), a record
  *        (`region.record`) or a whole region (`region`) of the layout.
  *
- * In ::RFM_REC_ON_CHANGE a record, or a variable in one, is a stream of
- * its own (every publish); everything else goes into the frames.
+ * In ::RFM_REC_ON_CHANGE (or with ::RFM_REC_F_RECORDS_ON_CHANGE) a record,
+ * or a variable in one, is a stream of its own (every publish);
+ * everything else goes into the frames.
+ * @param rec The recorder, not started.
+ * @param name The name; copied.
  * @return 0, or
  * @retval RFM_EINVAL NULL argument, no layout, the recorder already started.
  * @retval RFM_ENOTFOUND No variable, record or region of that name (the
@@ -211,6 +214,11 @@ RFM_API int rfm_recorder_add(rfm_recorder *rec, const char *name);
 
 /**
  * @brief Record @p length raw bytes at window offset @p offset, as @p name.
+ * @param rec The recorder, not started.
+ * @param name The dataset's name: an identifier, not a name the frames use
+ *        for their times (t, t_mono_ns, t_real_ns, tick, lag_ns...); copied.
+ * @param offset Where the bytes start in the window.
+ * @param length How many; in the window.
  * @return 0, or
  * @retval RFM_EINVAL NULL argument, empty length, a name that is not an
  *         identifier, the recorder already started.
@@ -223,6 +231,9 @@ RFM_API int rfm_recorder_add_bytes(rfm_recorder *rec, const char *name, uint64_t
 
 /**
  * @brief Record every message of the ring channel at window offset @p offset, as @p name.
+ * @param rec The recorder, not started.
+ * @param name The stream's name (`/rings/NAME`): an identifier; copied.
+ * @param offset The ring's offset in the window.
  *
  * The recorder reads as a consumer that starts at the newest point and
  * never holds the producer back; a message overwritten before it was read
@@ -238,6 +249,8 @@ RFM_API int rfm_recorder_add_ring(rfm_recorder *rec, const char *name, uint64_t 
 /**
  * @brief Record the events of @p mask (network types RESET, INTR1..INTR4)
  *        that reach the node, with their sender, data and sequence.
+ * @param rec The recorder, not started.
+ * @param mask RFM_EVENT_BIT() of the types; adds to those added before.
  *
  * The types are enabled on the node by rfm_recorder_start() and disabled
  * again when the recording ends.
@@ -250,6 +263,11 @@ RFM_API int rfm_recorder_add_events(rfm_recorder *rec, uint32_t mask);
 /**
  * @brief Start writing the file when an event of @p type arrives; keep the
  *        @p pre_ns nanoseconds before it.
+ * @param rec The recorder, not started.
+ * @param type RESET or INTR1..INTR4 (enabled on the node by rfm_recorder_start()).
+ * @param pre_ns The time before the trigger to keep: rows of it are held
+ *        in a buffer as large as the queue (rfm_recorder_stats::pre_lost
+ *        counts those that did not fit).
  * @return 0, or
  * @retval RFM_EINVAL NULL argument, a type that cannot be sent, a trigger
  *         set already, the recorder already started.
@@ -263,6 +281,11 @@ RFM_API int rfm_recorder_set_trigger_event(rfm_recorder *rec, unsigned int type,
  *
  * The variable (a number or bool, one element: `region.var[2]` for an
  * array) is read at every pass of the sampler, whether it is recorded or not.
+ * @param rec The recorder, not started, with a layout.
+ * @param name The variable; copied.
+ * @param compare An ::rfm_rec_compare.
+ * @param threshold The value compared with (the variable's, as a double).
+ * @param pre_ns As rfm_recorder_set_trigger_event().
  * @return 0, or
  * @retval RFM_EINVAL NULL argument, no layout, an unknown comparison, a
  *         string, bytes or several elements, a trigger set already, the
@@ -275,6 +298,7 @@ RFM_API int rfm_recorder_set_trigger_var(rfm_recorder *rec, const char *name, in
 
 /**
  * @brief Create the file and start the sampler and writer threads.
+ * @param rec The recorder, with something to record, not started.
  *
  * The file is complete in structure when this returns (every dataset and
  * attribute exists, empty), so a reader may open it at once.
@@ -295,6 +319,7 @@ RFM_API int rfm_recorder_start(rfm_recorder *rec);
 /**
  * @brief Wait until the recording ends by itself (its duration passed, or
  *        an error such as a full disk stopped it).
+ * @param rec The recorder, started.
  * @param timeout_ns 0: only look; < 0: for ever; else nanoseconds.
  * @return 0 when it ended (rfm_recorder_stop() then returns how), or
  * @retval RFM_ETIMEDOUT Still recording.
@@ -306,8 +331,10 @@ RFM_API int rfm_recorder_wait(rfm_recorder *rec, int64_t timeout_ns);
 /**
  * @brief End the recording: stop sampling, write what is queued, close the file.
  *
+ * What was published, sent or queued up to the call is still taken.
  * Calling it on a recording that ended by itself, or again, only returns
  * its result.
+ * @param rec The recorder, started.
  * @return 0 when the file holds everything sampled, or the error that ended
  *         the recording early:
  * @retval RFM_ENOSPC The disk filled; the file holds what was flushed before.
@@ -321,12 +348,17 @@ RFM_API int rfm_recorder_stop(rfm_recorder *rec);
  *
  * Thread-safe: may be called while the recording runs (the counters are
  * read one by one, each exact, not all at one instant).
+ * @param rec The recorder.
+ * @param[out] stats Set its @c struct_size first; filled as far as it reaches.
  * @return 0, or
  * @retval RFM_EINVAL NULL, or struct_size smaller than the first version's.
  */
 RFM_API int rfm_recorder_get_stats(rfm_recorder *rec, struct rfm_recorder_stats *stats);
 
-/** @brief Stop the recording if it runs (as rfm_recorder_stop()) and free it; NULL is ignored. */
+/**
+ * @brief Stop the recording if it runs (as rfm_recorder_stop()) and free it.
+ * @param rec The recorder; NULL is ignored. Its layout reference is dropped.
+ */
 RFM_API void rfm_recorder_free(rfm_recorder *rec);
 
 RFM_END_DECLS

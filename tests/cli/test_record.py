@@ -199,7 +199,7 @@ def test_record_then_replay_reproduces_values_and_events(rfm, anynet, layout, tm
 def test_replay_refusals(rfm, net, layout, tmp_path):
     a = str(tmp_path / "a.h5")
     rec = start_record(net, layout, a, "st.ramp", "ctl.cmd", "--rate", "200")
-    wait_rows(a, "frames", 1)
+    wait_rows(a, "frames", 10)
     assert stop(rec)[0] == 0
     text = tmp_path / "notes.txt"
     text.write_text("t,x\n0,1\n")
@@ -218,6 +218,14 @@ def test_replay_refusals(rfm, net, layout, tmp_path):
            "refusing to replay ctl.cmd: it is written by node 2, this is node 1")
     failed(rfm("-u", net.node(5), "replay", a), "nothing in")
     assert rfm("-u", net.node(1), "replay", "--force", a, "ctl.cmd").rc == 0
+    # --from and --to pick rows by their t, the ends included (a seek).
+    with h5py.File(a, "r") as f:
+        t = f["frames/t"][:]
+    mid = repr(float(t[len(t) // 2]))
+    head = rfm("-u", net.node(1), "--json", "replay", "--speed", "100", "--to", mid, a)
+    tail = rfm("-u", net.node(1), "--json", "replay", "--speed", "100", "--from", mid, a)
+    assert head.json()["rows"] == int((t <= float(mid)).sum())
+    assert tail.json()["rows"] == int((t >= float(mid)).sum())
 
 
 def test_record_refusals(rfm, net, layout, tmp_path):
