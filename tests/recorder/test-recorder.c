@@ -531,7 +531,7 @@ static void test_csv_record_stream(void **state)
 	assert_non_null(in);
 	assert_non_null(fgets(line, sizeof(line), in));
 	assert_string_equal(line, "t,t_mono_ns,t_real_ns,seq,missed,n,half,tag\n");
-	unsigned long long lines = 0, last_seq = 0, sum_missed = 0;
+	unsigned long long lines = 0, first_seq = 0, last_seq = 0, sum_missed = 0;
 	while (fgets(line, sizeof(line), in)) {
 		double t, half;
 		unsigned long long mono, seq, missed, n;
@@ -546,6 +546,8 @@ static void test_csv_record_stream(void **state)
 		if (lines)
 			assert_int_equal(missed, (seq - last_seq) / 2 - 1);
 		sum_missed += lines ? missed : 0;
+		if (!lines)
+			first_seq = seq;
 		last_seq = seq;
 		lines++;
 	}
@@ -553,6 +555,8 @@ static void test_csv_record_stream(void **state)
 	unlink(path);
 	assert_int_equal(last_seq, 1000);
 	assert_true(lines >= 1);
+	/* Rows and misses: every publish from the first row's on. */
+	assert_int_equal(lines + sum_missed, (last_seq - first_seq) / 2 + 1);
 }
 
 /* ---- refusals ---- */
