@@ -13,9 +13,9 @@
 static int h5_missing(struct rfm_recorder *r)
 {
 	return rfm__error(RFM_ENOTSUP,
-			  "%s: this librfm was built without HDF5 (configure found no libhdf5; "
-			  "Debian: libhdf5-dev, then configure --with-hdf5): record to a .csv "
-			  "file, or use a build with HDF5", r->path);
+			  "%s: this librfm was built without HDF5 (configure --without-hdf5, or "
+			  "no libhdf5 found; Debian: libhdf5-dev, then configure --with-hdf5): "
+			  "record to a .csv file, or use a build with HDF5", r->path);
 }
 
 static int h5_none(struct rfm_recorder *r)

@@ -10,8 +10,9 @@ int cli_run_replay(struct cli *cli, int argc, char **argv)
 
 	if (ret)
 		return ret;
-	return cli_error(cli, "this rfm was built without HDF5, and recordings are HDF5 files "
-			 "(Debian: libhdf5-dev, then configure --with-hdf5)");
+	return cli_error(cli, "this rfm was built without HDF5 (configure --without-hdf5, or no "
+			 "libhdf5 found), and recordings are HDF5 files (Debian: libhdf5-dev, "
+			 "then configure --with-hdf5)");
 }
 
 const char cli_help_replay[] =
