@@ -482,19 +482,19 @@ static int h5_open(struct rfm_recorder *r)
 {
 	H5E_auto2_t old_fn;
 	void *old_data;
-	int ret = rfm__rec_create_file(r);
+	char *tmp = NULL;
+	int ret = rfm__rec_temp_path(r, &tmp);
 
-	if (ret < 0)
+	if (ret)
 		return ret;
-	close(ret);	/* made exclusively: HDF5 truncates it as its own */
-	ret = 0;
 	struct h5_file *hf = calloc(1, sizeof(*hf));
 	if (!hf || !(hf->streams = calloc(r->nstreams, sizeof(*hf->streams))) ||
 	    rfm__rec_room_init(&hf->room, r->path)) {
 		if (hf)
 			free(hf->streams);
 		free(hf);
-		unlink(r->path);
+		unlink(tmp);
+		free(tmp);
 		return rfm__error(RFM_ENOMEM, "recorder: out of memory");
 	}
 	for (uint32_t i = 0; i < r->nstreams; i++)
@@ -506,7 +506,7 @@ static int h5_open(struct rfm_recorder *r)
 	/* SWMR needs the 1.10 format; a clean end converts it back for 1.8 readers. */
 	H5Pset_libver_bounds(fapl, H5F_LIBVER_LATEST, H5F_LIBVER_LATEST);
 	errno = 0;
-	hf->file = H5Fcreate(r->path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+	hf->file = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
 	H5Pclose(fapl);
 	if (hf->file < 0) {
 		ret = h5_error(r->path, "creating the HDF5 file");
@@ -528,8 +528,11 @@ static int h5_open(struct rfm_recorder *r)
 	H5Pclose(lcpl);
 	if (!ret && H5Fstart_swmr_write(hf->file) < 0)
 		ret = h5_error(r->path, "starting single-writer/multiple-reader mode");
+	if (!ret)
+		ret = rfm__rec_put_in_place(r, tmp);
 	if (ret)
 		goto fail;
+	free(tmp);
 	r->sink_state = hf;
 	hsize_t size = 0;
 	if (H5Fget_filesize(hf->file, &size) >= 0)
@@ -538,7 +541,8 @@ static int h5_open(struct rfm_recorder *r)
 	return 0;
 fail:
 	free_file(hf, r->nstreams);
-	unlink(r->path);
+	unlink(tmp);
+	free(tmp);
 	H5Eset_auto2(H5E_DEFAULT, old_fn, old_data);
 	return ret;
 }

@@ -231,6 +231,13 @@ bool rfm__rec_name_taken(const struct rfm_recorder *r, const char *name);
 
 /* Create (or, with RFM_REC_F_OVERWRITE, truncate) the file: its fd, or an rfm error. */
 int rfm__rec_create_file(struct rfm_recorder *r);
+/*
+ * An empty file beside the path to build the file in (*@tmpp, freed by the
+ * caller), after refusing an existing path without RFM_REC_F_OVERWRITE.
+ */
+int rfm__rec_temp_path(struct rfm_recorder *r, char **tmpp);
+/* Give the built file @tmp the recording's path (replacing only with RFM_REC_F_OVERWRITE). */
+int rfm__rec_put_in_place(struct rfm_recorder *r, const char *tmp);
 
 /* The free space of the file's file system, as last seen. */
 struct rec_room {

@@ -354,7 +354,8 @@ static uint64_t next_wake(struct sampler *sp, uint64_t now, uint64_t last_wake)
 {
 	struct rfm_recorder *r = sp->r;
 	uint64_t wake = now + MAX_SLEEP_NS;
-	bool polls = r->nwatches || r->nrings || r->enabled_mask ||
+	bool events_only = r->frames < 0 && !r->nwatches && !r->nrings && r->trigger_kind != 2;
+	bool polls = r->nwatches || r->nrings || (r->enabled_mask && !events_only) ||
 		     r->cfg.mode == RFM_REC_ON_CHANGE || r->trigger_kind == 2;
 
 	/* At a rate polled no more often than its ticks, the ticks are the polls. */
@@ -375,8 +376,13 @@ static void wait_until(struct sampler *sp, uint64_t wake)
 {
 	struct rfm_recorder *r = sp->r;
 
-	if (r->cfg.mode == RFM_REC_ON_EVENT && r->enabled_mask) {
-		/* Events sample: sleep on the queue, so a frame follows its event at once. */
+	/*
+	 * Events sample, or events are all there is to take: sleep on the
+	 * node's event queue, so a frame (a row) follows its event at once and
+	 * nothing polls meanwhile.
+	 */
+	bool events_only = r->frames < 0 && !r->nwatches && !r->nrings && r->trigger_kind != 2;
+	if (r->enabled_mask && (r->cfg.mode == RFM_REC_ON_EVENT || events_only)) {
 		uint64_t now = rfm__now_ns();
 		take_events(sp, wake > now ? (int64_t)(wake - now) : 0);
 		return;

@@ -388,7 +388,9 @@ int cli_run_record(struct cli *cli, int argc, char **argv)
 	a.cfg.period_ns = (uint64_t)llround(1e9 / a.rate_hz);
 	if (!a.cfg.period_ns)
 		a.cfg.period_ns = 1;
-	if (optind < argc || a.trigger || getenv("RFM_LAYOUT") || a.layout_path)
+	/* Names and a trigger on a variable need the layout; rings, bytes and events do not. */
+	if (optind < argc || (a.trigger && rfm_event_type_parse(a.trigger) < 0) ||
+	    getenv("RFM_LAYOUT") || a.layout_path)
 		ret = cli_load_layout(cli, a.layout_path, &layout);
 	if (!ret)
 		ret = cli_open_existing(cli);
