@@ -317,3 +317,31 @@ def test_plot(rfm, net, layout, tmp_path):
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     res = rfm("plot", a, "st.nope", "-o", str(png))
     assert res.rc == 1 and "no variable, record or field named 'st.nope'" in res.err
+
+
+def test_events_alone_into_csv(rfm, net, layout, tmp_path):
+    """Events and nothing else: one table, each event's type, sender and data in order."""
+    out = str(tmp_path / "events.csv")
+    assert rfm("-u", net.node(1), "info").rc == 0  # the network exists
+    proc = subprocess.Popen([RFM, "-u", net.node(3), "record", "--events", "intr1,intr2",
+                             "-o", out], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=_environment())
+    deadline = time.monotonic() + GUARD
+    while not os.path.exists(out):  # the header is flushed once it records
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    for k, kind in ((5, "intr1"), (6, "intr2"), (7, "intr1")):
+        assert rfm("-u", net.node(1), "send", "--to", "3", "--event", kind,
+                   "--data", str(k)).rc == 0
+    deadline = time.monotonic() + GUARD
+    while len(open(out).read().splitlines()) < 4:
+        assert time.monotonic() < deadline, "the events did not reach the file"
+        time.sleep(0.01)
+    rc, stdout, err = stop(proc)
+    assert rc == 0, err
+    lines = open(out).read().splitlines()
+    assert lines[0] == "t,t_mono_ns,t_real_ns,type,sender,data,seq,sent_ns"
+    rows = [line.split(",") for line in lines[1:]]
+    assert [(r[3], r[4], r[5]) for r in rows] == [("intr1", "1", "5"), ("intr2", "1", "6"),
+                                                  ("intr1", "1", "7")]
