@@ -23,13 +23,14 @@ jobs=$(nproc 2>/dev/null || echo 2)
 
 # Debian packages, each for a reason. The demo needs only the build:
 # the toolchain and autotools build it; json-c formats the CLI's --json
-# output; libyaml parses layout files; libmicrohttpd serves rfm serve's page.
+# output; libyaml parses layout files; libmicrohttpd serves rfm serve's page;
+# libhdf5-dev writes and replays recordings (rfm record, rfm replay).
 # The README's next steps after the demo use the Python package: swig and
 # python3-dev build its extension, python3-venv, python3-setuptools and
 # python3-wheel install it with pip into a venv (offline: Debian's, through
 # --system-site-packages), python3-pytest runs the example bench with its plugin.
 DEMO_PACKAGES="build-essential autoconf automake autoconf-archive libtool pkg-config
-	libjson-c-dev libyaml-dev libmicrohttpd-dev
+	libjson-c-dev libyaml-dev libmicrohttpd-dev libhdf5-dev
 	swig python3-dev python3-venv python3-setuptools python3-wheel python3-pytest"
 # The tests need the rest: cmocka runs the C tests; python3-pytest runs the
 # CLI and binding tests; python3-mypy type-checks the Python package, its
@@ -72,7 +73,12 @@ DEMO_PACKAGES="build-essential autoconf automake autoconf-archive libtool pkg-co
 # examples/prometheus/rfm-alerts.yml (tests/cli/test_serve_prometheus.py).
 # cmake builds examples/rfm2g against an installed tree with the CMake
 # packages (find_package(rfm), tests/librfm2g/test-rfm2g-installed.sh).
+# python3-h5py, python3-numpy and python3-pandas read recordings back in the
+# recorder's tests and rfm.recording (python3-matplotlib draws rfm plot);
+# hdf5-tools' h5dump, h5ls and h5clear are the documented way to look into
+# a recording and to mark one left by a crash as closed (docs/recording.md).
 TEST_PACKAGES="libcmocka-dev python3 python3-pytest python3-mypy python3-matplotlib clang
+	python3-h5py python3-numpy python3-pandas hdf5-tools
 	cyclonedds-dev cyclonedds-tools iproute2 cmake
 	swig python3-dev tcl-dev valgrind doxygen bash-completion
 	linux-headers-amd64 linux-headers-6.12-amd64 linux-headers-rt-amd64 linux-headers-6.12-rt-amd64

@@ -16,6 +16,7 @@ EXTRA_DIST += \
 	bindings/python/rfm_python_events.i \
 	bindings/python/rfm_python_layout.i \
 	bindings/python/rfm_python_rings.i \
+	bindings/python/rfm_python_recorder.i \
 	bindings/python/run-pytest.in \
 	bindings/python/pyproject.toml \
 	bindings/python/setup.py \
@@ -37,6 +38,7 @@ EXTRA_DIST += \
 	bindings/python/tests/test_event_processes.py \
 	bindings/python/tests/test_layout.py \
 	bindings/python/tests/test_rings.py \
+	bindings/python/tests/test_recorder.py \
 	bindings/python/tests/test_example_bench.py \
 	bindings/python/tests/test_builtin_errors.py \
 	bindings/python/tests/test_deadlines.py \
@@ -63,7 +65,10 @@ rfmpython_PYTHON = \
 	bindings/python/rfm/_node.py \
 	bindings/python/rfm/_rings.py \
 	bindings/python/rfm/_waits.py \
-	bindings/python/rfm/pytest_plugin.py
+	bindings/python/rfm/pytest_plugin.py \
+	bindings/python/rfm/_recorder.py \
+	bindings/python/rfm/recording.py \
+	bindings/python/rfm/plot.py
 # PEP 561: the package carries its types (inline and in the .pyi stubs).
 dist_rfmpython_DATA = bindings/python/rfm/py.typed bindings/python/rfm/_rfm_swig.pyi
 
@@ -100,7 +105,8 @@ bindings_python__rfm_swig_la_LIBADD = src/librfm.la
 bindings/python/rfm_python_wrap.c: $(SWIG_COMMON_DEPS) $(top_srcdir)/bindings/python/rfm_python.i \
 		$(top_srcdir)/bindings/python/rfm_python_events.i \
 		$(top_srcdir)/bindings/python/rfm_python_layout.i \
-		$(top_srcdir)/bindings/python/rfm_python_rings.i
+		$(top_srcdir)/bindings/python/rfm_python_rings.i \
+		$(top_srcdir)/bindings/python/rfm_python_recorder.i
 	$(AM_V_GEN)$(MKDIR_P) bindings/python && \
 	$(SWIG) -python -builtin -threads -module rfm_swig $(SWIG_INCLUDES) \
 		-outdir bindings/python -o $@ $(top_srcdir)/bindings/rfm.i && \

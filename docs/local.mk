@@ -4,7 +4,7 @@
 
 man_MANS += man/rfm-layout.5
 EXTRA_DIST += docs/Doxyfile.in docs/man3-tidy.sh docs/layout-format.md docs/rfm2g-migration.md \
-	docs/architecture.md docs/dds.md docs/benchmarks.md \
+	docs/architecture.md docs/dds.md docs/benchmarks.md docs/recording.md \
 	man/rfm-layout.5
 
 # `make doc`: doc/html/ and doc/man/man3/. Every function of the ABI

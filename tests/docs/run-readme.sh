@@ -29,4 +29,4 @@ if [ ! -x "$top_builddir/tools/rfm" ] || [ ! -x "$top_builddir/rfm-env" ]; then
 fi
 exec /usr/bin/python3 "$top_srcdir/tests/docs/run-readme.py" \
 	--srcdir "$top_srcdir" --builddir "$top_builddir" $opts \
-	${docs:-README.md docs/layout-format.md docs/rfm2g-migration.md bindings/README.md}
+	${docs:-README.md docs/layout-format.md docs/rfm2g-migration.md docs/recording.md bindings/README.md}

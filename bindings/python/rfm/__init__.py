@@ -58,6 +58,7 @@ from ._layout import (  # noqa: E402,F401
     Layout, Table, Variable, Record, RecordChange, Diagnostic, RegionInfo, RecordInfo,
     VarInfo,
 )
+from ._recorder import Recorder, RecorderStats  # noqa: E402,F401
 
 #: The run-time library's version, e.g. "0.1.0".
 version: str = _swig.rfm_version_string()
