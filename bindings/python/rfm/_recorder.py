@@ -16,10 +16,15 @@ from __future__ import annotations
 
 import dataclasses
 import threading
-from typing import Iterable, Mapping, Optional, Sequence, Union
+from types import TracebackType
+from typing import TYPE_CHECKING, Iterable, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _rfm_swig as _swig
 from ._errors import Timeout
+
+if TYPE_CHECKING:
+    from ._layout import Layout
+    from ._node import Node
 
 _COMPARE = {">": _swig.RFM_REC_GT, ">=": _swig.RFM_REC_GE, "<": _swig.RFM_REC_LT,
             "<=": _swig.RFM_REC_LE, "==": _swig.RFM_REC_EQ, "!=": _swig.RFM_REC_NE}
@@ -86,13 +91,14 @@ class Recorder:
     events. As a context manager it starts on entry and stops on exit.
     """
 
-    def __init__(self, node, path: str, names: Sequence[str] = (), *, layout=None,
+    def __init__(self, node: "Node", path: str, names: Sequence[str] = (), *,
+                 layout: Optional["Layout"] = None,
                  rate: Optional[float] = None, on_change: bool = False,
                  on_event: Union[None, str, int] = None, duration: Optional[float] = None,
                  events: Union[None, str, int, Iterable[Union[str, int]]] = None,
                  rings: Optional[Mapping[str, int]] = None,
                  byte_ranges: Optional[Mapping[str, Sequence[int]]] = None,
-                 trigger=None, pre: float = 0.0, format: Optional[str] = None,
+                 trigger: Union[None, str, int, Tuple[str, str, float]] = None, pre: float = 0.0, format: Optional[str] = None,
                  overwrite: bool = False, poll: Optional[float] = None,
                  flush: Optional[float] = None, queue_bytes: Optional[int] = None,
                  spin: bool = False) -> None:
@@ -190,7 +196,8 @@ class Recorder:
     def __enter__(self) -> "Recorder":
         return self.start()
 
-    def __exit__(self, exc_type, exc, tb) -> None:
+    def __exit__(self, exc_type: Optional[type], exc: Optional[BaseException],
+                 tb: Optional[TracebackType]) -> None:
         try:
             self.stop()
         except Exception:

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import List, Optional, Sequence, Tuple
+from typing import Any, List, Optional, Sequence, Tuple
 
 from . import recording as _recording
 
 EXIT_FAILED, EXIT_USAGE = 1, 2
 
 
-def _series(run: "_recording.Recording", name: str) -> List[Tuple[str, object, object]]:
+def _series(run: "_recording.Recording", name: str) -> List[Tuple[str, Any, Any]]:
     """(label, t, values) for each number NAME stands for."""
     import numpy as np
 
@@ -41,10 +41,11 @@ def _series(run: "_recording.Recording", name: str) -> List[Tuple[str, object, o
         if data is None:
             raise KeyError(f"{run.path} holds no variable, record or field named {name!r} "
                            f"(frames: {', '.join(run.names()) or 'none'})")
+    assert stream is not None  # each branch that found data named its stream
     t = run.time(stream)
-    out: List[Tuple[str, object, object]] = []
+    out: List[Tuple[str, Any, Any]] = []
 
-    def add(label: str, values) -> None:
+    def add(label: str, values: Any) -> None:
         if values.dtype.names:
             for f in values.dtype.names:
                 add(f"{label}.{f}", values[f])
@@ -77,9 +78,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except SystemExit as e:
         return EXIT_USAGE if e.code else 0
     try:
-        import matplotlib
+        import matplotlib  # type: ignore[import]
         matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+        import matplotlib.pyplot as plt  # type: ignore[import]
     except ImportError:
         print("rfm: plot: matplotlib is missing (Debian: python3-matplotlib)", file=sys.stderr)
         return EXIT_FAILED

@@ -18,7 +18,7 @@ The file's layout is docs/recording.md.
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 __all__ = ["Recording", "load", "open_file"]
 
@@ -28,14 +28,14 @@ _HEADER_ORDER = _STAMPS + ("tick", "lag_ns", "event_type", "event_sender", "even
                            "missed", "lost", "len", "type", "sender", "data", "sent_ns")
 
 
-def _need(module: str, debian: str):
+def _need(module: str, debian: str) -> Any:
     try:
         return __import__(module)
     except ImportError as e:
         raise ImportError(f"rfm.recording needs {module} (Debian: {debian})") from e
 
 
-def open_file(path: str, swmr: bool = False):
+def open_file(path: str, swmr: bool = False) -> Any:
     """The recording as an ``h5py.File``, read-only. A file still being
     written (or left by a killed recorder) is opened in SWMR mode."""
     h5py = _need("h5py", "python3-h5py")
@@ -73,7 +73,7 @@ class Recording:
     def __enter__(self) -> "Recording":
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     # ---- what is in it ----
@@ -101,7 +101,7 @@ class Recording:
         g = self.file["frames"]
         return [n for n in g if _text(g[n].attrs.get("kind", "")) not in ("stamp", "sequence")]
 
-    def _find(self, name: str):
+    def _find(self, name: str) -> Tuple[Any, Optional[str]]:
         if "frames" in self.file and name in self.file["frames"]:
             return self.file["frames"][name], "frames"
         for top in ("records", "rings"):
@@ -112,20 +112,20 @@ class Recording:
         raise KeyError(f"{self.path} holds nothing named {name!r} (frames: "
                        f"{', '.join(self.names()) or 'none'}; streams: {', '.join(self.streams())})")
 
-    def array(self, name: str):
+    def array(self, name: str) -> Any:
         """The dataset @name (a frame value, or a record or ring stream's data)
         as a numpy array, cut to its stream's rows."""
         dset, stream = self._find(name)
         n = self.rows(stream) if stream else dset.shape[0]
         return dset[:n]
 
-    def time(self, stream: str = "frames"):
+    def time(self, stream: str = "frames") -> Any:
         """Seconds from the start (or the trigger) of each row of @stream."""
         return self.file[stream]["t"][: self.rows(stream)]
 
     # ---- pandas ----
 
-    def dataframe(self, stream: str = "frames"):
+    def dataframe(self, stream: str = "frames") -> Any:
         """@stream as a pandas DataFrame, a column per stamp and value: arrays
         as ``name[i]``, records' fields as ``record.field``, strings decoded,
         bytes as ``bytes``."""
@@ -149,7 +149,7 @@ class Recording:
         return frame
 
     @staticmethod
-    def _columns(cols: Dict[str, Any], name: str, data, np, rfm_type: str) -> None:
+    def _columns(cols: Dict[str, Any], name: str, data: Any, np: Any, rfm_type: str) -> None:
         if data.dtype.names:
             for field in data.dtype.names:
                 sub = f"{name}.{field}" if name else field
@@ -165,12 +165,12 @@ class Recording:
         cols[name] = data.astype(bool) if rfm_type == "bool" else data
 
     @property
-    def frames(self):
+    def frames(self) -> Any:
         """The frames as a DataFrame (see :meth:`dataframe`)."""
         return self.dataframe("frames")
 
     @property
-    def events(self):
+    def events(self) -> Any:
         """The recorded events as a DataFrame: t, type, sender, data, seq, sent_ns."""
         return self.dataframe("events")
 
