@@ -23,11 +23,18 @@ jobs=$(nproc 2>/dev/null || echo 2)
 
 # Debian packages, each for a reason. The demo needs only the build:
 # the toolchain and autotools build it; json-c formats the CLI's --json
-# output; libyaml parses layout files; libmicrohttpd serves rfm serve's page.
+# output; libyaml parses layout files; libmicrohttpd serves rfm serve's page;
+# libhdf5-dev writes and replays recordings (rfm record, rfm replay).
+# The README's next steps after the demo use the Python package: swig and
+# python3-dev build its extension, python3-venv, python3-setuptools and
+# python3-wheel install it with pip into a venv (offline: Debian's, through
+# --system-site-packages), python3-pytest runs the example bench with its plugin.
 DEMO_PACKAGES="build-essential autoconf automake autoconf-archive libtool pkg-config
-	libjson-c-dev libyaml-dev libmicrohttpd-dev"
+	libjson-c-dev libyaml-dev libmicrohttpd-dev libhdf5-dev
+	swig python3-dev python3-venv python3-setuptools python3-wheel python3-pytest"
 # The tests need the rest: cmocka runs the C tests; python3-pytest runs the
-# CLI and binding tests; clang is the second compiler CI builds with; swig,
+# CLI and binding tests; python3-mypy type-checks the Python package, its
+# tests and examples (make check-mypy); clang is the second compiler CI builds with; swig,
 # python3-dev and tcl-dev build the Python bindings and the Tcl one that
 # shows the interface is neutral; valgrind runs make check-valgrind;
 # python3-matplotlib draws the latency plot of bench/plot-latency.py (the
@@ -66,9 +73,14 @@ DEMO_PACKAGES="build-essential autoconf automake autoconf-archive libtool pkg-co
 # examples/prometheus/rfm-alerts.yml (tests/cli/test_serve_prometheus.py).
 # cmake builds examples/rfm2g against an installed tree with the CMake
 # packages (find_package(rfm), tests/librfm2g/test-rfm2g-installed.sh).
+# python3-h5py, python3-numpy and python3-pandas read recordings back in the
+# recorder's tests and rfm.recording (python3-matplotlib draws rfm plot);
+# hdf5-tools' h5dump, h5ls and h5clear are the documented way to look into
+# a recording and to mark one left by a crash as closed (docs/recording.md).
 # groff-base and man-db check that the manual pages render without a
 # warning and that apropos finds them (tests/docs/check-man-pages.sh, make doc).
-TEST_PACKAGES="libcmocka-dev python3 python3-pytest python3-matplotlib clang
+TEST_PACKAGES="libcmocka-dev python3 python3-pytest python3-mypy python3-matplotlib clang
+	python3-h5py python3-numpy python3-pandas hdf5-tools
 	cyclonedds-dev cyclonedds-tools iproute2 cmake
 	swig python3-dev tcl-dev valgrind doxygen bash-completion
 	linux-headers-amd64 linux-headers-6.12-amd64 linux-headers-rt-amd64 linux-headers-6.12-rt-amd64
@@ -184,9 +196,34 @@ check() {
 	fi
 }
 
+# once TARGET: make TARGET in build/ (a check of the tree, not of one
+# compiler's build: run once), its "N passed, N failed" line counted and
+# its wall time printed.
+once() {
+	say "make $1"
+	start=$(date +%s)
+	make -C build "$1" >"build/$1.out" 2>&1 || {
+		tail -60 "build/$1.out"
+		echo "test: $total_pass passed, 1 failed, $total_skip skipped"
+		exit 1
+	}
+	grep -E '^(SKIP|FAIL|[a-z-]+: [0-9]+ passed, [0-9]+ failed)' "build/$1.out" || true
+	for n in $(sed -n 's/^[a-z-]*: \([0-9][0-9]*\) passed, [0-9]* failed.*/\1/p' "build/$1.out"); do
+		total_pass=$((total_pass + n))
+	done
+	echo "$1: $(($(date +%s) - start)) s"
+}
+
 run_tests() {
 	build
 	check build "gcc"
+
+	# The Python package installed with pip into a fresh venv and its example
+	# bench run with the plugin there; mypy over the package, its tests and
+	# examples; the README followed top to bottom in a fresh clone.
+	once check-python-install
+	once check-mypy
+	once check-readme
 
 	say "building (clang, -Werror) in build-clang/"
 	configure_and_build build-clang CC=clang CXX=clang++
@@ -373,6 +410,8 @@ with rfm.open('shm:install-check-$$') as node:
     print('python3-rfm', rfm.version, 'node', node.node_id, 'ok')
 ")
 	rfm -u "shm:install-check-$$" destroy
+	say "the installed pytest plugin (python3-rfm's entry point): the example bench"
+	(cd / && /usr/bin/python3 -m pytest -p no:cacheprovider -q "$top/examples/python/test_hil_plant.py")
 	say "the demo, from the installed tools and library"
 	examples/demo.sh "$out" 500
 }

@@ -5,7 +5,8 @@
 
 man_MANS += man/rfm-layout.5 man/librfm.7 man/rfm-protocols.7 man/rfm-events.7
 EXTRA_DIST += docs/Doxyfile.in docs/man3-tidy.sh docs/doxy2man.py docs/layout-format.md \
-	docs/rfm2g-migration.md docs/architecture.md docs/dds.md \
+	docs/rfm2g-migration.md docs/architecture.md docs/dds.md docs/benchmarks.md \
+	docs/recording.md \
 	man/rfm-layout.5 man/librfm.7 man/rfm-protocols.7 man/rfm-events.7
 
 # `make doc`: doc/html/ and doc/man/man3/. Doxygen must not warn

@@ -6,8 +6,10 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <sys/eventfd.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "event-core.h"
@@ -391,6 +393,15 @@ void rfm__backoff_sleep(unsigned int step, uint64_t deadline_ns)
 	ts.tv_sec = 0;
 	ts.tv_nsec = (long)ns;
 	nanosleep(&ts, NULL);
+}
+
+void rfm__sleep_until(uint64_t deadline_ns)
+{
+	struct timespec ts = { (time_t)(deadline_ns / 1000000000u),
+			       (long)(deadline_ns % 1000000000u) };
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
 }
 
 int rfm__event_poll_stop(struct rfm_node *node)

@@ -136,6 +136,8 @@ struct rfm_layout {
 	bool finished;
 	char *name;
 	char *source;		/* file name for diagnostics */
+	char *text;		/* the YAML it was loaded from (recordings keep it), or NULL */
+	size_t text_len;
 	uint64_t window_size;
 	uint32_t max_nodes;	/* writers must be below this */
 	struct lay_pos pos_window, pos_nodes;

@@ -232,6 +232,7 @@ void rfm__layout_unref(rfm_layout *layout)
 	free(layout->items);
 	free(layout->name);
 	free(layout->source);
+	free(layout->text);
 	free(layout);
 }
 

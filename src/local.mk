@@ -21,16 +21,27 @@ src_librfm_la_SOURCES = \
 	src/layout.c src/layout-check.c src/layout-diag.c src/layout-types.c \
 	src/layout-info.c src/layout-header.c \
 	src/var.c src/var-text.c src/var-stale.c src/record.c \
-	src/ring-internal.h src/wire-order.h \
-	src/ring.c src/ring-consumer.c src/ring-inspect.c src/ring-format.c
+	src/ring-internal.h src/wire-order.h src/window-copy.h \
+	src/ring.c src/ring-consumer.c src/ring-inspect.c src/ring-format.c \
+	src/recorder-internal.h src/recorder-queue.h \
+	src/recorder.c src/recorder-plan.c src/recorder-writer.c src/recorder-sampler.c \
+	src/recorder-queue.c src/recorder-file.c src/recorder-csv.c
+# The recorder's HDF5 file, or its refusal in a build without libhdf5.
+if HAVE_HDF5
+src_librfm_la_SOURCES += src/recorder-hdf5.c
+else
+src_librfm_la_SOURCES += src/recorder-hdf5-missing.c
+endif
+EXTRA_DIST += src/recorder-hdf5.c src/recorder-hdf5-missing.c
 # Internal headers are included by their path from src/ ("internal.h",
 # "backends/shm/shm-internal.h"): every target that includes them has
 # -I$(top_srcdir)/src.
 src_librfm_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src
 # Layout files are YAML (libyaml); -lm for the typed variables' limits;
+# recordings are HDF5 (libhdf5, when configure found it);
 # RFM_DDS_LIBADD is the dds: backend (src/backends/dds/local.mk).
-src_librfm_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden $(YAML_CFLAGS)
-src_librfm_la_LIBADD = $(YAML_LIBS) -lm $(RFM_DDS_LIBADD)
+src_librfm_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden $(YAML_CFLAGS) $(HDF5_CFLAGS)
+src_librfm_la_LIBADD = $(YAML_LIBS) -lm $(RFM_DDS_LIBADD) $(HDF5_LIBS)
 src_librfm_la_LDFLAGS = \
 	-version-info $(RFM_LT_VERSION) \
 	-Wl,--version-script=$(top_srcdir)/src/librfm.map \

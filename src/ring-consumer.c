@@ -18,6 +18,7 @@
 
 #include "futex.h"
 #include "wait-notify.h"
+#include "window-copy.h"
 #include "ring-internal.h"
 
 enum look { LOOK_READY, LOOK_EMPTY, LOOK_LAPPED };
@@ -547,8 +548,8 @@ static inline int take(rfm_ring_consumer *c, const char *what, void *buf, size_t
 			skip_to(c, c->cursor + 1);
 			return rfm__ring_corrupt(c->offset, "a slot's length exceeds the slot size");
 		}
-		if (cap)
-			memcpy(buf, s->data, len < cap ? len : cap);
+		if (cap)	/* another thread may fill the slot (dds:): no plain memcpy */
+			rfm__copy_from_window(buf, s->data, len < cap ? len : cap);
 		if (RFM_UNLIKELY(!still(c, s)))
 			continue;
 		deliver(c, msg, len);

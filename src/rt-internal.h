@@ -49,6 +49,13 @@ int rfm__rt_parse_cpus(const char *text, cpu_set_t *set);
  */
 int rfm__rt_thread_create(struct rfm_node *node, pthread_t *thread, void *(*fn)(void *),
 			  void *arg, const char *what);
+/*
+ * For the calling thread, which sleeps to absolute deadlines (the
+ * recorder's sampler): wake as close to them as the OS allows (Linux:
+ * no timer slack, which otherwise adds up to 50 us to every sleep of a
+ * normal-policy thread). Best effort; nothing where the OS has no such knob.
+ */
+void rfm__rt_thread_precise_timers(void);
 /* Start and join a thread with @rt's attributes: 0, or the error it would get. */
 int rfm__rt_probe(const struct rfm_rt_opts *rt, const char *uri);
 /* rt-cpus.c: RFM_EINVAL naming the CPUs of @set this process cannot run on, and those it can. */

@@ -13,6 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#ifdef HAVE_SYS_PRCTL_H
+#include <sys/prctl.h>
+#endif
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -145,6 +148,13 @@ static void *rt_thread_main(void *p)
 	free(p);
 	prefault_stack(start.lock);
 	return start.fn(start.arg);
+}
+
+void rfm__rt_thread_precise_timers(void)
+{
+#if defined(HAVE_SYS_PRCTL_H) && defined(PR_SET_TIMERSLACK)
+	(void)prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+#endif
 }
 
 static void *probe_main(void *arg)

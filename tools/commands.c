@@ -85,6 +85,16 @@ const struct cli_command cli_commands[] = {
 	{ "watch", "NAME... [--layout FILE] [--interval MS] [--count N] [--time CLOCK]",
 	  "Show variables of a layout as they change",
 	  cli_help_watch, cli_run_watch, 0 },
+	{ "record", "NAMES... -o FILE [--rate HZ | --on-change | --on-event TYPE] [--duration S] "
+	  "[--trigger T [--pre S]] [--events TYPES] [--ring SPEC] [--bytes SPEC]",
+	  "Record variables, records, regions, rings and events into HDF5 or CSV",
+	  cli_help_record, cli_run_record, 0 },
+	{ "replay", "FILE [NAMES...] [--speed X] [--loop] [--from S] [--to S] [--force]",
+	  "Write a recording back into the network at its recorded times",
+	  cli_help_replay, cli_run_replay, 0 },
+	{ "plot", "FILE NAMES... -o PNG",
+	  "Plot recorded variables against time into a PNG (matplotlib)",
+	  cli_help_plot, cli_run_plot, 0 },
 	{ "ping", "[--local | --echo | --peer NODE] [--mode spin|event|ring] [--rt-prio P] "
 	  "[--cpu LIST] [--lock-memory] [OPTIONS]",
 	  "Measure round-trip latency to another node (latency histogram)",

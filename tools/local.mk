@@ -54,8 +54,23 @@ tools_rfm_SOURCES = \
 	tools/cmd-selftest-system.c \
 	tools/cmd-jitter.c \
 	tools/cmd-list.c \
-	tools/cmd-stats.c
-tools_rfm_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(MHD_CFLAGS)
+	tools/cmd-stats.c \
+	tools/cmd-record.c \
+	tools/cmd-plot.c
+tools_rfm_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(MHD_CFLAGS) $(HDF5_CFLAGS)
+
+# rfm replay reads HDF5 recordings; without libhdf5 it only says why it is missing.
+if HAVE_HDF5
+tools_rfm_SOURCES += \
+	tools/replay.h \
+	tools/cmd-replay.c \
+	tools/replay-file.c \
+	tools/replay-check.c
+else
+tools_rfm_SOURCES += tools/cmd-replay-missing.c
+endif
+EXTRA_DIST += tools/replay.h tools/cmd-replay.c tools/replay-file.c tools/replay-check.c \
+	tools/cmd-replay-missing.c
 
 # rfm serve: on libmicrohttpd when configure found it. Its page is built
 # into the binary from tools/serve/ (serve-assets.c, generated).
@@ -89,8 +104,11 @@ EXTRA_DIST += tools/serve/embed.sh $(SERVE_ASSETS) tools/serve.h tools/cmd-serve
 	tools/serve-hist.c tools/serve-sse.c tools/serve-http.c tools/cmd-serve-missing.c
 # cmd-list.c reads segment headers without attaching: it knows their layout.
 tools_rfm_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src -I$(top_srcdir)/tools \
-	-I$(top_srcdir)/bench
-tools_rfm_LDADD = src/librfm.la $(JSONC_LIBS) $(MHD_LIBS)
+	-I$(top_srcdir)/bench \
+	-DRFM_PYTHON='"$(PYTHON)"' -DRFM_PYTHONDIR='"$(pythondir)"' \
+	-DRFM_BUILDDIR='"$(abs_top_builddir)"' \
+	-DRFM_BUILD_PYTHONPATH='"$(abs_top_builddir)/bindings/python:$(abs_top_srcdir)/bindings/python"'
+tools_rfm_LDADD = src/librfm.la $(JSONC_LIBS) $(MHD_LIBS) $(HDF5_LIBS) -lm
 
 EXTRA_DIST += man/rfm.1
 

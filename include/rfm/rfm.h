@@ -50,5 +50,6 @@
 #include <rfm/ring.h>
 #include <rfm/health.h>
 #include <rfm/realtime.h>
+#include <rfm/recorder.h>
 
 #endif /* RFM_RFM_H */

@@ -10,7 +10,7 @@ from conftest import MANPAGE, WINDOW, failed, ok
 
 COMMANDS = ["info", "peek8", "peek16", "peek32", "peek64", "poke8", "poke16", "poke32",
             "poke64", "read", "write", "dump", "fill", "verify", "send", "wait", "listen",
-            "stats", "destroy", "list", "layout", "get", "set", "watch", "ping", "jitter", "bench", "ring", "nodes", "serve",
+            "stats", "destroy", "list", "layout", "get", "set", "watch", "record", "replay", "plot", "ping", "jitter", "bench", "ring", "nodes", "serve",
             "selftest", "help"]
 
 

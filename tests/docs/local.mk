@@ -17,6 +17,13 @@ AM_TESTS_ENVIRONMENT += \
 	export RFM_DOCS_CC RFM_DOCS_CFLAGS RFM_DOCS_LDFLAGS;
 endif
 
+# README.md followed as a new user does, in a fresh copy of the tree from
+# ./quickstart.sh demo on (the packages must be installed): once per CI
+# run, by ./quickstart.sh test, not in every build's make check.
+check-readme:
+	$(AM_V_at)srcdir='$(top_srcdir)' $(SHELL) $(top_srcdir)/tests/docs/run-readme.sh --fresh-clone
+.PHONY: check-readme
+
 EXTRA_DIST += \
 	tests/docs/run-readme.sh \
 	tests/docs/run-readme.py \

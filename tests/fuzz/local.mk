@@ -23,8 +23,8 @@ if WITH_TESTS
 check_LTLIBRARIES += tests/fuzz/librfm-internal.la
 tests_fuzz_librfm_internal_la_SOURCES = $(src_librfm_la_SOURCES)
 tests_fuzz_librfm_internal_la_CPPFLAGS = $(src_librfm_la_CPPFLAGS)
-tests_fuzz_librfm_internal_la_CFLAGS = $(AM_CFLAGS) $(YAML_CFLAGS)
-tests_fuzz_librfm_internal_la_LIBADD = $(YAML_LIBS) -lm $(RFM_DDS_LIBADD)
+tests_fuzz_librfm_internal_la_CFLAGS = $(AM_CFLAGS) $(YAML_CFLAGS) $(HDF5_CFLAGS)
+tests_fuzz_librfm_internal_la_LIBADD = $(YAML_LIBS) -lm $(RFM_DDS_LIBADD) $(HDF5_LIBS)
 
 fuzz_replays = \
 	tests/fuzz/replay-uri \
@@ -49,8 +49,9 @@ nodist_tests_fuzz_replay_cli_SOURCES = $(nodist_tools_rfm_SOURCES)
 tests_fuzz_replay_cli_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tools -I$(top_srcdir)/src \
 	-I$(top_srcdir)/bench -Dmain=rfm_cli_main
 # main() renamed has no prototype in the tool's own sources.
-tests_fuzz_replay_cli_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(MHD_CFLAGS) -Wno-missing-prototypes
-tests_fuzz_replay_cli_LDADD = src/librfm.la $(JSONC_LIBS) $(MHD_LIBS)
+tests_fuzz_replay_cli_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(MHD_CFLAGS) $(HDF5_CFLAGS) \
+	-Wno-missing-prototypes
+tests_fuzz_replay_cli_LDADD = src/librfm.la $(JSONC_LIBS) $(MHD_LIBS) $(HDF5_LIBS) -lm
 
 TESTS += tests/fuzz/replay-corpora.sh
 endif

@@ -23,12 +23,22 @@ clang=${FUZZ_CC:-clang}
 bin="$build/fuzz-$target-bin"
 work="$build/fuzz-$target-work"
 
+# Recordings: HDF5's writer and rfm replay where this build has libhdf5,
+# else their stand-ins (*-missing.c), never both.
+if grep -q '^#define HAVE_HDF5 1' "$build/config.h"; then
+	skip='/recorder-hdf5-missing\.c$|/cmd-replay-missing\.c$'
+	hdf5=$(pkg-config --cflags --libs hdf5)
+else
+	skip='/recorder-hdf5\.c$|/cmd-replay\.c$|/replay-[a-z]*\.c$'
+	hdf5=""
+fi
+
 extra=""
 case "$target" in
 # The tool without rfm serve (its HTTP side is not what this fuzzes): its
 # stand-in cmd-serve-missing.c instead of cmd-serve.c and serve-*.c.
 # rfm bench measures with bench/stats.c, which the tool links.
-cli) extra="-Dmain=rfm_cli_main -I$src/tools -I$src/bench $src/bench/stats.c $(ls "$src"/tools/*.c | grep -v -e '/cmd-serve\.c$' -e '/serve-[a-z]*\.c$') $(pkg-config --cflags --libs json-c)" ;;
+cli) extra="-Dmain=rfm_cli_main -I$src/tools -I$src/bench $src/bench/stats.c $(ls "$src"/tools/*.c | grep -v -e '/cmd-serve\.c$' -e '/serve-[a-z]*\.c$' | grep -v -E -e "$skip") $(pkg-config --cflags --libs json-c)" ;;
 uri | segment | layout) ;;
 *) echo "run-fuzz.sh: unknown target '$target'" >&2; exit 2 ;;
 esac
@@ -43,7 +53,8 @@ fi
 # shellcheck disable=SC2086
 "$clang" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-D_GNU_SOURCE -I"$build" -I"$src/include" -I"$build/include" -I"$src/src" \
-	"$src"/src/*.c "$src"/src/backends/*/*.c "$src/tests/fuzz/$target-fuzz.c" $extra $dds \
+	$(ls "$src"/src/*.c | grep -v -E -e "$skip") "$src"/src/backends/*/*.c \
+	"$src/tests/fuzz/$target-fuzz.c" $extra $dds $hdf5 \
 	$(pkg-config --cflags --libs yaml-0.1) -lm -lpthread -lrt -o "$bin"
 
 rm -rf "$work"
