@@ -35,10 +35,9 @@ doc: $(DOC_DEPS)
 	$(AM_V_at)$(DOC_PYTHON) $(top_srcdir)/docs/doxy2man.py --xml doc/xml \
 		--map $(top_srcdir)/src/librfm.map --out doc/man/man3 --version $(VERSION)
 	@if command -v groff >/dev/null; then \
-		bad=`cd doc/man/man3 && for p in *.3; do \
-			head -n 1 $$p | grep -q '^\.so ' && continue; \
-			groff -ww -z -man $$p 2>&1 | sed "s|^|$$p: |"; done`; \
-		if test -n "$$bad"; then echo "$$bad" >&2; \
+		cd doc/man/man3 && pages=`grep -L '^\.so ' *.3` && \
+		if test -n "`groff -ww -z -man $$pages 2>&1`"; then \
+			for p in $$pages; do groff -ww -z -man $$p 2>&1 | sed "s|^|$$p: |"; done >&2; \
 			echo "make doc: pages that do not render clean (docs/doxy2man.py," \
 				"docs/man3-tidy.sh)" >&2; exit 1; fi; \
 	fi

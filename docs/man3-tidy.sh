@@ -14,14 +14,13 @@
 # request and lost, and non-ASCII characters become groff's escapes.
 set -eu
 cd "$1"
-for page in *.3; do
-	head -n 1 "$page" | grep -q '^\.so ' && continue
-	LC_ALL=C sed -i -e "s/^'/\\\\\&'/" \
-		-e 's/\xe2\x80\x94/\\(em/g; s/\xe2\x80\x93/\\(en/g; s/\xc2\xb5/\\(mc/g' \
-		-e 's/\xc3\x97/\\(mu/g; s/\xe2\x89\xa4/\\(<=/g; s/\xe2\x89\xa5/\\(>=/g' \
-		-e 's/\xe2\x86\x92/\\(->/g; s/\xe2\x80\x9c/\\(lq/g; s/\xe2\x80\x9d/\\(rq/g' \
-		-e 's/\xe2\x80\x99/\\(cq/g' "$page"
-done
+real=$(grep -L '^\.so ' ./*.3)
+# shellcheck disable=SC2086 # page names have no spaces
+LC_ALL=C sed -i -e "s/^'/\\\\\&'/" \
+	-e 's/\xe2\x80\x94/\\(em/g; s/\xe2\x80\x93/\\(en/g; s/\xc2\xb5/\\(mc/g' \
+	-e 's/\xc3\x97/\\(mu/g; s/\xe2\x89\xa4/\\(<=/g; s/\xe2\x89\xa5/\\(>=/g' \
+	-e 's/\xe2\x86\x92/\\(->/g; s/\xe2\x80\x9c/\\(lq/g; s/\xe2\x80\x9d/\\(rq/g' \
+	-e 's/\xe2\x80\x99/\\(cq/g' $real
 for page in *.3; do
 	case $page in
 	rfm_* | RFM_*) continue ;;
