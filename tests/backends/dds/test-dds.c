@@ -354,6 +354,20 @@ static void records_reach_the_other_copy(void **state)
 	rfm_close(a);
 }
 
+/* After node 1's sets: an event behind them, then node 2's copy holds @u and @d. */
+static void copy_holds(rfm_node *a, rfm_node *b, rfm_var *ra, rfm_var *rb, uint32_t u, double d)
+{
+	uint32_t got_u = 0;
+	double got_d = 0;
+
+	send_ok(rfm_event_send(a, 2, RFM_EVENT_INTR1, u));
+	wait_from(b, RFM_EVENT_INTR1, 1);
+	assert_rfm_ok(rfm_var_get_u32(ra, 0, &got_u));
+	assert_rfm_ok(rfm_var_get_f64(rb, 0, &got_d));
+	assert_int_equal(got_u, u);
+	assert_true(got_d == d);
+}
+
 /* Typed variables go out by themselves, the inline view's stores too. */
 static void typed_variables_reach_the_other_copy(void **state)
 {
@@ -361,8 +375,6 @@ static void typed_variables_reach_the_other_copy(void **state)
 	struct rfm_var_view va = { .struct_size = sizeof(va) }, vb = { .struct_size = sizeof(vb) };
 	rfm_layout *layout = NULL;
 	rfm_var *wa, *wb, *ra, *rb;
-	uint32_t u = 0;
-	double d = 0;
 
 	(void)state;
 	assert_rfm_ok(rfm_layout_load_string(layout_text, strlen(layout_text), "t", &layout, NULL));
@@ -374,23 +386,13 @@ static void typed_variables_reach_the_other_copy(void **state)
 
 	assert_rfm_ok(rfm_var_set_u32(wa, 0, 41));
 	assert_rfm_ok(rfm_var_set_f64(wb, 0, 2.5));
-	send_ok(rfm_event_send(a, 2, RFM_EVENT_INTR1, 1));
-	wait_from(b, RFM_EVENT_INTR1, 1);
-	assert_rfm_ok(rfm_var_get_u32(ra, 0, &u));
-	assert_rfm_ok(rfm_var_get_f64(rb, 0, &d));
-	assert_int_equal(u, 41);
-	assert_true(d == 2.5);
+	copy_holds(a, b, ra, rb, 41, 2.5);
 
 	assert_rfm_ok(rfm_var_get_view(wa, &va));
 	assert_rfm_ok(rfm_var_get_view(wb, &vb));
 	assert_rfm_ok(rfm_view_set_u32(&va, 0, 42));
 	assert_rfm_ok(rfm_view_set_f64(&vb, 0, 3.5));
-	send_ok(rfm_event_send(a, 2, RFM_EVENT_INTR1, 2));
-	wait_from(b, RFM_EVENT_INTR1, 1);
-	assert_rfm_ok(rfm_var_get_u32(ra, 0, &u));
-	assert_rfm_ok(rfm_var_get_f64(rb, 0, &d));
-	assert_int_equal(u, 42);
-	assert_true(d == 3.5);
+	copy_holds(a, b, ra, rb, 42, 3.5);
 
 	rfm_var_close(rb);
 	rfm_var_close(ra);
