@@ -7,8 +7,6 @@
 #include "config.h"
 
 #include <stdlib.h>
-#include <sys/eventfd.h>
-#include <unistd.h>
 
 #include "event-core.h"
 #include "futex.h"
@@ -36,15 +34,12 @@ static void announce_overflow(struct rfm_node *node, struct rfm_events *ev, uint
 /* The fd watcher signalled and the queue is now empty: unsignal it. */
 static void drain_fd(struct rfm_node *node, struct rfm_events *ev)
 {
-	int efd = EV_LOAD(ev->efd);
-	uint64_t count;
+	intptr_t ready = EV_LOAD(ev->ready);
 
-	if (efd < 0 || node->ops->ev->ready(node) || !__atomic_exchange_n(&ev->fd_signalled, 0,
-									 __ATOMIC_ACQ_REL))
+	if (ready == RFM_OS_READY_NONE || node->ops->ev->ready(node) ||
+	    !__atomic_exchange_n(&ev->fd_signalled, 0, __ATOMIC_ACQ_REL))
 		return;
-	if (read(efd, &count, sizeof(count)) < 0) {
-		/* EAGAIN: already clear */
-	}
+	rfm__os_ready_clear(ready);
 	rfm__futex_bump_wake(&ev->drain_gen, false);
 }
 
@@ -379,7 +374,6 @@ int rfm__event_sleep(struct rfm_node *node, int64_t timeout_ns)
 void rfm__backoff_sleep(unsigned int step, uint64_t deadline_ns)
 {
 	uint64_t ns = step < 7 ? 10000u << step : 1000000u;
-	struct timespec ts;
 
 	if (deadline_ns) {
 		uint64_t now = rfm__now_ns();
@@ -388,9 +382,7 @@ void rfm__backoff_sleep(unsigned int step, uint64_t deadline_ns)
 		if (deadline_ns - now < ns)
 			ns = deadline_ns - now;
 	}
-	ts.tv_sec = 0;
-	ts.tv_nsec = (long)ns;
-	nanosleep(&ts, NULL);
+	rfm__os_sleep_ns(ns);
 }
 
 int rfm__event_poll_stop(struct rfm_node *node)

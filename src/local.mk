@@ -28,9 +28,10 @@ src_librfm_la_SOURCES = \
 # -I$(top_srcdir)/src.
 src_librfm_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src
 # Layout files are YAML (libyaml); -lm for the typed variables' limits;
-# RFM_DDS_LIBADD is the dds: backend (src/backends/dds/local.mk).
+# RFM_DDS_LIBADD is the dds: backend (src/backends/dds/local.mk);
+# RFM_OS_LIBS what the OS layer needs (configure.ac).
 src_librfm_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden $(YAML_CFLAGS)
-src_librfm_la_LIBADD = $(YAML_LIBS) -lm $(RFM_DDS_LIBADD)
+src_librfm_la_LIBADD = $(YAML_LIBS) -lm $(RFM_DDS_LIBADD) $(RFM_OS_LIBS)
 src_librfm_la_LDFLAGS = \
 	-version-info $(RFM_LT_VERSION) \
 	-Wl,--version-script=$(top_srcdir)/src/librfm.map \
