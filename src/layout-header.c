@@ -68,7 +68,7 @@ static void note_ident(struct gen *g, const char *scope, const char *name)
 }
 
 /* Append to the header text; out of memory is remembered in g->nomem. */
-__attribute__((format(printf, 2, 0)))
+__attribute__((format(RFM_PRINTF_FORMAT, 2, 0)))
 static void emit_v(struct gen *g, const char *fmt, va_list ap)
 {
 	va_list again;
@@ -100,7 +100,7 @@ static void emit_v(struct gen *g, const char *fmt, va_list ap)
 		g->len += (size_t)n;
 }
 
-__attribute__((format(printf, 2, 3)))
+__attribute__((format(RFM_PRINTF_FORMAT, 2, 3)))
 static void emit(struct gen *g, const char *fmt, ...)
 {
 	va_list ap;
@@ -125,7 +125,7 @@ static void struct_name(const struct gen *g, const char *dotted, char *buf, size
 		*c = *c == '.' ? '_' : (char)tolower((unsigned char)*c);
 }
 
-__attribute__((format(printf, 4, 5)))
+__attribute__((format(RFM_PRINTF_FORMAT, 4, 5)))
 static void define(struct gen *g, const char *base, const char *suffix, const char *fmt, ...)
 {
 	char name[256];
