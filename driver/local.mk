@@ -58,7 +58,9 @@ EXTRA_DIST += \
 	driver/lab/guest/stress/stress.h
 
 # ---- the lab's ivshmem server (a host program, built with everything) ----
+if RFM_OS_POSIX
 noinst_PROGRAMS += driver/lab/rfm-ivshmem-server
+endif
 driver_lab_rfm_ivshmem_server_SOURCES = driver/lab/rfm-ivshmem-server.c driver/linux/rfm-ivs-mbox.c
 driver_lab_rfm_ivshmem_server_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/driver/linux
 

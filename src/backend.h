@@ -18,7 +18,9 @@
  *    unless they say so, so a backend's locks nest inside nothing.
  *
  * The services the core lends a backend (errors, URI parameters, the local
- * event queue, the clock) are in internal.h, event-localq.h and cpu-clock.h.
+ * event queue, the clock) are in internal.h, event-localq.h and cpu-clock.h;
+ * what differs between operating systems (files, mappings, locks, threads,
+ * processes) is the OS layer's: the headers in src/os/.
  */
 #ifndef RFM_BACKEND_H
 #define RFM_BACKEND_H
@@ -28,6 +30,8 @@
 #include <stdint.h>
 
 #include <rfm/rfm.h>
+
+#include "os/file.h" /* rfm__fd_keep_off_std(): every descriptor a backend opens */
 
 struct rfm_uri;			/* internal.h: the parsed URI */
 struct rfm_events;		/* event-core.h: the core's event state */
@@ -256,13 +260,6 @@ struct rfm_node {
 };
 
 /* ---- what the core offers a backend ---- */
-
-/*
- * Every descriptor the library opens goes through this: one on 0-2 (the
- * caller runs with stdin, stdout or stderr closed) is moved to 3 or above,
- * close-on-exec. Returns the descriptor to use, or -1 with errno.
- */
-int rfm__fd_keep_off_std(int fd);
 
 /*
  * event-callback.c, for a backend that receives on threads of its own and

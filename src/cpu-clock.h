@@ -9,16 +9,10 @@
 #define RFM_CPU_CLOCK_H
 
 #include <stdint.h>
-#include <time.h>
 
-/* CLOCK_MONOTONIC in nanoseconds: the clock of every deadline and sent_ns. */
-static inline uint64_t rfm__now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
+/* rfm__now_ns(): CLOCK_MONOTONIC in nanoseconds, the clock of every
+ * deadline and sent_ns; inline on every OS (os/clock.h). */
+#include "os/clock.h"
 
 /* CLOCK_REALTIME in nanoseconds since 1970 (recordings stamp rows with both clocks). */
 static inline int64_t rfm__realtime_ns(void)

@@ -92,7 +92,9 @@ int rfm__errno_code(int err)
 	case EPERM:
 		return RFM_EPERM;
 	case ENOSPC:
+#ifdef EDQUOT /* not every C library has disk quotas */
 	case EDQUOT:
+#endif
 	case EFBIG:
 		return RFM_ENOSPC;
 	case EINVAL:

@@ -257,9 +257,9 @@ void rfm__event_finish_close(struct rfm_node *node)
 		pthread_join(ev->watcher, NULL);
 	/* Waits woken by the close leave before the handle is freed. */
 	rfm__event_wait_for_waiters(ev);
-	if (ev->efd >= 0)
-		close(ev->efd);
-	EV_STORE(ev->efd, -1);
+	if (ev->ready != RFM_OS_READY_NONE)
+		rfm__os_ready_close(ev->ready);
+	EV_STORE(ev->ready, RFM_OS_READY_NONE);
 }
 
 bool rfm__event_claim_inline(struct rfm_node *node, const struct rfm_ev_record *rec)

@@ -21,6 +21,7 @@
 #include <pthread.h>
 
 #include "internal.h"
+#include "os/ready.h"
 
 #define RFM_EV_WAIT_SLOTS 8
 
@@ -81,11 +82,12 @@ struct rfm_events {
 				 * finished its callback (atomic; set under
 				 * take_lock, cleared under lock) */
 
-	int efd;		/* eventfd of rfm_event_fd(), or -1 (atomic) */
+	intptr_t ready;		/* rfm_event_fd()'s object (os/ready.h), or
+				 * RFM_OS_READY_NONE (atomic) */
 	pthread_t watcher;
 	bool watcher_started;
 	uint32_t drain_gen;	/* a futex: bumped when a take drains a signalled fd */
-	uint32_t fd_signalled;	/* the watcher has written efd (atomic) */
+	uint32_t fd_signalled;	/* the watcher has set ready (atomic) */
 
 	/*
 	 * Every thread inside a wait holds a slot (or counts in waiters), so

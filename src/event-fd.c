@@ -12,12 +12,12 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <string.h>
-#include <sys/eventfd.h>
-#include <unistd.h>
 
 #include "event-core.h"
 #include "futex.h"
+#include "os/ready.h"
 #include "rt-internal.h"
 
 static void wait_drained(struct rfm_events *ev, uint32_t gen)
@@ -52,10 +52,7 @@ static void *watcher_main(void *arg)
 		rfm__lock(&ev->take_lock);
 		bool ready = ops->ev->ready(node);
 		if (ready) {
-			uint64_t one = 1;
-			if (write(ev->efd, &one, sizeof(one)) < 0) {
-				/* cannot overflow: every drain reads it back to 0 */
-			}
+			rfm__os_ready_set(ev->ready);
 			EV_STORE(ev->fd_signalled, 1);
 		}
 		rfm__unlock(&ev->take_lock);
@@ -73,25 +70,34 @@ RFM_API int rfm_event_fd(rfm_node *node)
 
 	if (ret)
 		return ret;
-	ret = ev->efd;
-	if (ret >= 0)
-		goto out;
-	int efd = rfm__fd_keep_off_std(eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
-	if (efd < 0) {
-		ret = rfm__error(rfm__errno_code(errno), "%s: eventfd: %s", node->uri,
-				 strerror(errno));
+	if (rfm__os_ready_kind != RFM_OS_READY_FD) {
+		ret = rfm__error(RFM_ENOTSUP,
+				 "%s: rfm_event_fd: this OS has no pollable descriptors; "
+				 "rfm_event_handle() gives a waitable handle",
+				 node->uri);
 		goto out;
 	}
-	EV_STORE(ev->efd, efd);
-	int err = rfm__rt_thread_create(node, &ev->watcher, watcher_main, node, "event-fd watcher");
+	if (ev->ready != RFM_OS_READY_NONE) {
+		ret = (int)ev->ready;
+		goto out;
+	}
+	intptr_t obj;
+	int err = rfm__os_ready_create(&obj);
 	if (err) {
-		EV_STORE(ev->efd, -1);
-		close(efd);
+		ret = rfm__error(rfm__errno_code(-err), "%s: eventfd: %s", node->uri,
+				 strerror(-err));
+		goto out;
+	}
+	EV_STORE(ev->ready, obj);
+	err = rfm__rt_thread_create(node, &ev->watcher, watcher_main, node, "event-fd watcher");
+	if (err) {
+		EV_STORE(ev->ready, RFM_OS_READY_NONE);
+		rfm__os_ready_close(obj);
 		ret = err;
 		goto out;
 	}
 	ev->watcher_started = true;
-	ret = efd;
+	ret = (int)obj;
 out:
 	pthread_mutex_unlock(&ev->lock);
 	return ret;

@@ -6,11 +6,7 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <stdlib.h>
-#include <sys/eventfd.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "event-core.h"
 #include "futex.h"
@@ -38,15 +34,12 @@ static void announce_overflow(struct rfm_node *node, struct rfm_events *ev, uint
 /* The fd watcher signalled and the queue is now empty: unsignal it. */
 static void drain_fd(struct rfm_node *node, struct rfm_events *ev)
 {
-	int efd = EV_LOAD(ev->efd);
-	uint64_t count;
+	intptr_t ready = EV_LOAD(ev->ready);
 
-	if (efd < 0 || node->ops->ev->ready(node) || !__atomic_exchange_n(&ev->fd_signalled, 0,
-									 __ATOMIC_ACQ_REL))
+	if (ready == RFM_OS_READY_NONE || node->ops->ev->ready(node) ||
+	    !__atomic_exchange_n(&ev->fd_signalled, 0, __ATOMIC_ACQ_REL))
 		return;
-	if (read(efd, &count, sizeof(count)) < 0) {
-		/* EAGAIN: already clear */
-	}
+	rfm__os_ready_clear(ready);
 	rfm__futex_bump_wake(&ev->drain_gen, false);
 }
 
@@ -381,7 +374,6 @@ int rfm__event_sleep(struct rfm_node *node, int64_t timeout_ns)
 void rfm__backoff_sleep(unsigned int step, uint64_t deadline_ns)
 {
 	uint64_t ns = step < 7 ? 10000u << step : 1000000u;
-	struct timespec ts;
 
 	if (deadline_ns) {
 		uint64_t now = rfm__now_ns();
@@ -390,18 +382,7 @@ void rfm__backoff_sleep(unsigned int step, uint64_t deadline_ns)
 		if (deadline_ns - now < ns)
 			ns = deadline_ns - now;
 	}
-	ts.tv_sec = 0;
-	ts.tv_nsec = (long)ns;
-	nanosleep(&ts, NULL);
-}
-
-void rfm__sleep_until(uint64_t deadline_ns)
-{
-	struct timespec ts = { (time_t)(deadline_ns / 1000000000u),
-			       (long)(deadline_ns % 1000000000u) };
-
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-		;
+	rfm__os_sleep_ns(ns);
 }
 
 int rfm__event_poll_stop(struct rfm_node *node)

@@ -9,11 +9,11 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "event-core.h"
 #include "rt-internal.h"
 #include "futex.h"
+#include "os/memory.h"
 #include "wait-notify.h"
 #include "wire-order.h"
 
@@ -58,14 +58,14 @@ int rfm__event_init(struct rfm_node *node)
 {
 	/* Cache-line aligned: the wait slots must not share lines. */
 	size_t size = (sizeof(struct rfm_events) + 63) & ~(size_t)63;
-	struct rfm_events *ev = aligned_alloc(64, size);
+	struct rfm_events *ev = rfm__os_aligned_alloc(64, size);
 
 	if (!ev)
 		return rfm__error(RFM_ENOMEM, "%s: out of memory", node->uri);
 	memset(ev, 0, size);
 	pthread_mutex_init(&ev->lock, NULL);
 	pthread_cond_init(&ev->cb_cond, NULL);
-	ev->efd = -1;
+	ev->ready = RFM_OS_READY_NONE;
 	node->ev = ev;
 	return 0;
 }
@@ -79,9 +79,9 @@ bool rfm__event_close(struct rfm_node *node, void (*free_node)(struct rfm_node *
 	if (node->forked) {
 		/* Inherited through fork(): the parent's threads do not exist
 		 * here and its locks may be held; free our copy, touch nothing. */
-		if (ev->efd >= 0)
-			close(ev->efd);
-		free(ev);
+		if (ev->ready != RFM_OS_READY_NONE)
+			rfm__os_ready_close(ev->ready);
+		rfm__os_aligned_free(ev);
 		node->ev = NULL;
 		return true;
 	}
@@ -111,7 +111,7 @@ void rfm__event_free(struct rfm_node *node)
 		return;
 	pthread_cond_destroy(&ev->cb_cond);
 	pthread_mutex_destroy(&ev->lock);
-	free(ev);
+	rfm__os_aligned_free(ev);
 	node->ev = NULL;
 }
 

@@ -18,7 +18,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <rfm/health.h>
 
@@ -26,6 +25,7 @@
 #include "health-table.h"
 #include "wait-notify.h"
 #include "internal.h"
+#include "os/process.h"
 #include "rt-internal.h"
 
 #define PERIOD_MIN_NS UINT64_C(1000000)
@@ -118,19 +118,18 @@ static uint32_t own_incarnation(rfm_node *node, const struct rfm_hb_slot *s)
 /* The first beat of this handle: who we are, then the magic. */
 static void claim_slot(rfm_node *node, struct rfm_hb_slot *s)
 {
-	char host[64] = "";
+	char host[64];
 	uint64_t beats = rfm__wload32(&s->magic, __ATOMIC_ACQUIRE) == RFM__HB_MAGIC
 				 ? rfm__wload64(&s->beats, __ATOMIC_RELAXED)
 				 : 0;
 
 	node->hb_incarnation = own_incarnation(node, s);
-	if (gethostname(host, sizeof(host) - 1))
-		host[0] = 0;
+	rfm__os_hostname(host, sizeof(host));
 	for (size_t i = 0; i < sizeof(s->host); i++)
 		__atomic_store_n(&s->host[i], i < sizeof(s->host) - 1 ? host[i] : 0,
 				 __ATOMIC_RELAXED);
 	rfm__wstore32(&s->incarnation, node->hb_incarnation, __ATOMIC_RELAXED);
-	rfm__wstorei32(&s->pid, (int32_t)getpid(), __ATOMIC_RELAXED);
+	rfm__wstorei32(&s->pid, rfm__os_pid(), __ATOMIC_RELAXED);
 	/* Counting on from a dead predecessor's count: readers see a move. */
 	rfm__wstore64(&s->beats, beats, __ATOMIC_RELAXED);
 	rfm__wstore32(&s->magic, RFM__HB_MAGIC, __ATOMIC_RELEASE);
@@ -457,8 +456,8 @@ RFM_API int rfm_health_nodes(rfm_node *node, struct rfm_node_status *rows, size_
 		return ret;
 	/* One host: every node runs on this one. */
 	bool one_host = node->ops->caps & RFM__CAP_SINGLE_HOST;
-	if (one_host && gethostname(host, sizeof(host) - 1))
-		host[0] = 0;
+	if (one_host)
+		rfm__os_hostname(host, sizeof(host));
 	for (unsigned int id = 0; id < RFM_MAX_NODES; id++) {
 		struct rfm_node_facts f = { 0 };
 		struct slot_view v;

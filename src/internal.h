@@ -15,6 +15,15 @@
 
 #include "backend.h"
 
+/*
+ * The printf format archetype the C library's printf() follows: printf,
+ * or gnu_printf where configure says so (mingw-w64, whose C99 printf,
+ * __USE_MINGW_ANSI_STDIO, GCC would otherwise check as Microsoft's).
+ */
+#ifndef RFM_PRINTF_FORMAT
+#define RFM_PRINTF_FORMAT printf
+#endif
+
 #define RFM_LIKELY(x) __builtin_expect(!!(x), 1)
 #define RFM_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define RFM_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -26,7 +35,7 @@
  * failure paths read "return rfm__error(RFM_ERANGE, "...", ...);".
  * Cold: it is never on a successful path.
  */
-__attribute__((cold, format(printf, 2, 3)))
+__attribute__((cold, format(RFM_PRINTF_FORMAT, 2, 3)))
 int rfm__error(int code, const char *fmt, ...);
 
 /* Map an errno value from a failed system call to an rfm_error code. */

@@ -21,7 +21,8 @@
 #define NAME_MAX_LEN 256 /* of a macro prefix or a struct name */
 
 struct gen {
-	FILE *f;
+	char *text;		/* the header so far (NUL-terminated), len bytes */
+	size_t len, size;
 	const rfm_layout *layout;
 	const char *prefix;
 	char **idents;		/* every macro and member name, scoped */
@@ -66,6 +67,49 @@ static void note_ident(struct gen *g, const char *scope, const char *name)
 	g->idents[g->nidents++] = s;
 }
 
+/* Append to the header text; out of memory is remembered in g->nomem. */
+__attribute__((format(RFM_PRINTF_FORMAT, 2, 0)))
+static void emit_v(struct gen *g, const char *fmt, va_list ap)
+{
+	va_list again;
+	int n;
+
+	if (g->nomem)
+		return;
+	va_copy(again, ap);
+	n = vsnprintf(g->text ? g->text + g->len : NULL, g->text ? g->size - g->len : 0, fmt, ap);
+	if (n >= 0 && g->len + (size_t)n >= g->size) {
+		size_t size = g->size ? g->size : 4096;
+		char *p;
+
+		while (size <= g->len + (size_t)n)
+			size *= 2;
+		p = realloc(g->text, size);
+		if (p) {
+			g->text = p;
+			g->size = size;
+			n = vsnprintf(g->text + g->len, g->size - g->len, fmt, again);
+		} else {
+			n = -1;
+		}
+	}
+	va_end(again);
+	if (n < 0)
+		g->nomem = true;
+	else
+		g->len += (size_t)n;
+}
+
+__attribute__((format(RFM_PRINTF_FORMAT, 2, 3)))
+static void emit(struct gen *g, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	emit_v(g, fmt, ap);
+	va_end(ap);
+}
+
 /* "sim.state.pos" -> "RIG_SIM_STATE_POS" */
 static void macro_name(const struct gen *g, const char *dotted, char *buf, size_t len)
 {
@@ -81,7 +125,7 @@ static void struct_name(const struct gen *g, const char *dotted, char *buf, size
 		*c = *c == '.' ? '_' : (char)tolower((unsigned char)*c);
 }
 
-__attribute__((format(printf, 4, 5)))
+__attribute__((format(RFM_PRINTF_FORMAT, 4, 5)))
 static void define(struct gen *g, const char *base, const char *suffix, const char *fmt, ...)
 {
 	char name[256];
@@ -89,11 +133,11 @@ static void define(struct gen *g, const char *base, const char *suffix, const ch
 
 	snprintf(name, sizeof(name), "%s%s", base, suffix);
 	note_ident(g, "macro", name);
-	fprintf(g->f, "#define %s ", name);
+	emit(g, "#define %s ", name);
 	va_start(ap, fmt);
-	vfprintf(g->f, fmt, ap);
+	emit_v(g, fmt, ap);
 	va_end(ap);
-	fputc('\n', g->f);
+	emit(g, "\n");
 }
 
 /* Does @v's value depend on byte order (a multi-byte number)? */
@@ -142,7 +186,7 @@ static const char *order_name(enum rfm_byte_order o)
  */
 static void open_host_branch(struct gen *g, const struct lay_var *v)
 {
-	fprintf(g->f, "#if %s%s\n", v->byte_order == RFM_ORDER_BIG ? "!" : "",
+	emit(g, "#if %s%s\n", v->byte_order == RFM_ORDER_BIG ? "!" : "",
 		g->host_macro);
 }
 
@@ -166,16 +210,16 @@ static int by_offset(const void *a, const void *b)
 	return x->offset < y->offset ? -1 : x->offset > y->offset;
 }
 
-static void comment_text(FILE *f, const char *text)
+static void comment_text(struct gen *g, const char *text)
 {
 	/* A description must not end the comment it is put in. */
 	for (const char *c = text; *c; c++) {
 		if (c[0] == '*' && c[1] == '/')
-			fputs("* /", f), c++;
+			emit(g, "* /"), c++;
 		else if (*c == '\n')
-			fputc(' ', f);
+			emit(g, " ");
 		else
-			fputc(*c, f);
+			emit(g, "%c", *c);
 	}
 }
 
@@ -188,24 +232,24 @@ static void emit_member_line(struct gen *g, const struct lay_var *v, bool raw)
 		raw_name(v, name, sizeof(name));
 	else
 		snprintf(name, sizeof(name), "%s", v->name);
-	fprintf(g->f, "\t%s %s", raw ? raw_type(v) : c_type(v), name);
+	emit(g, "\t%s %s", raw ? raw_type(v) : c_type(v), name);
 	if (v->count > 1 || v->type == RFM_TYPE_STRING || v->type == RFM_TYPE_BYTES)
-		fprintf(g->f, "[%u]", v->count);
-	fprintf(g->f, ";");
+		emit(g, "[%u]", v->count);
+	emit(g, ";");
 	if (raw || v->type == RFM_TYPE_BOOL || v->unit[0]) {
-		fprintf(g->f, " /* ");
+		emit(g, " /* ");
 		if (raw)
-			fprintf(g->f, "%s-endian %s", order_name(v->byte_order),
+			emit(g, "%s-endian %s", order_name(v->byte_order),
 				rfm_type_name(v->type));
 		else if (v->type == RFM_TYPE_BOOL)
-			fprintf(g->f, "bool, 0 or 1");
+			emit(g, "bool, 0 or 1");
 		if (v->unit[0]) {
-			fprintf(g->f, "%s", raw || v->type == RFM_TYPE_BOOL ? ", " : "");
-			comment_text(g->f, v->unit);
+			emit(g, "%s", raw || v->type == RFM_TYPE_BOOL ? ", " : "");
+			comment_text(g, v->unit);
 		}
-		fprintf(g->f, " */");
+		emit(g, " */");
 	}
-	fputc('\n', g->f);
+	emit(g, "\n");
 }
 
 /* A variable's member: for a multi-byte number, both byte-order branches. */
@@ -222,9 +266,9 @@ static void emit_var_member(struct gen *g, const char *scope, const struct lay_v
 	note_ident(g, scope, raw);
 	open_host_branch(g, v);
 	emit_member_line(g, v, false);
-	fprintf(g->f, "#else\n");
+	emit(g, "#else\n");
 	emit_member_line(g, v, true);
-	fprintf(g->f, "#endif\n");
+	emit(g, "#endif\n");
 }
 
 /* Emit "struct NAME { members, padding } packed;" for members within [0, size). */
@@ -237,15 +281,15 @@ static void emit_struct(struct gen *g, const char *sname, struct member *m, size
 	snprintf(scope, sizeof(scope), "struct %s", sname);
 	note_ident(g, "struct", sname);
 	qsort(m, n, sizeof(*m), by_offset);
-	fprintf(g->f, "struct %s {\n", sname);
+	emit(g, "struct %s {\n", sname);
 	for (size_t i = 0; i < n; i++) {
 		if (m[i].offset > at)
-			fprintf(g->f, "\tuint8_t _rfm_pad%d[%llu];\n", g->pad++,
+			emit(g, "\tuint8_t _rfm_pad%d[%llu];\n", g->pad++,
 				(unsigned long long)(m[i].offset - at));
 		if (m[i].rec) {
 			char rs[256];
 			struct_name(g, m[i].rec->full, rs, sizeof(rs));
-			fprintf(g->f, "\tstruct %s %s;\n", rs, m[i].rec->name);
+			emit(g, "\tstruct %s %s;\n", rs, m[i].rec->name);
 			note_ident(g, scope, m[i].rec->name);
 		} else {
 			emit_var_member(g, scope, m[i].var);
@@ -253,9 +297,9 @@ static void emit_struct(struct gen *g, const char *sname, struct member *m, size
 		at = m[i].offset + m[i].size;
 	}
 	if (at < size)
-		fprintf(g->f, "\tuint8_t _rfm_pad%d[%llu];\n", g->pad++,
+		emit(g, "\tuint8_t _rfm_pad%d[%llu];\n", g->pad++,
 			(unsigned long long)(size - at));
-	fprintf(g->f, "} __attribute__((packed));\n");
+	emit(g, "} __attribute__((packed));\n");
 }
 
 static void emit_var_macros(struct gen *g, const struct lay_var *v)
@@ -263,23 +307,23 @@ static void emit_var_macros(struct gen *g, const struct lay_var *v)
 	char m[256];
 
 	macro_name(g, v->full, m, sizeof(m));
-	fprintf(g->f, "/* %s: %s", v->full, rfm_type_name(v->type));
+	emit(g, "/* %s: %s", v->full, rfm_type_name(v->type));
 	if (v->count > 1 || v->type == RFM_TYPE_STRING || v->type == RFM_TYPE_BYTES)
-		fprintf(g->f, "[%u]", v->count);
+		emit(g, "[%u]", v->count);
 	if (orderable(v))
-		fprintf(g->f, ", %s-endian", order_name(v->byte_order));
+		emit(g, ", %s-endian", order_name(v->byte_order));
 	if (v->unit[0]) {
-		fprintf(g->f, ", ");
-		comment_text(g->f, v->unit);
+		emit(g, ", ");
+		comment_text(g, v->unit);
 	}
 	if (v->range.has_min || v->range.has_max)
-		fprintf(g->f, ", range %g..%g", v->range.has_min ? v->range.min : -INFINITY,
+		emit(g, ", range %g..%g", v->range.has_min ? v->range.min : -INFINITY,
 			v->range.has_max ? v->range.max : INFINITY);
 	if (v->description[0]) {
-		fprintf(g->f, ". ");
-		comment_text(g->f, v->description);
+		emit(g, ". ");
+		comment_text(g, v->description);
 	}
-	fprintf(g->f, " */\n");
+	emit(g, " */\n");
 	define(g, m, "_OFFSET", "UINT64_C(0x%llx)", (unsigned long long)v->abs);
 	define(g, m, "_COUNT", "%uu", v->count);
 	define(g, m, "_SIZE", "%lluu",
@@ -289,18 +333,18 @@ static void emit_var_macros(struct gen *g, const struct lay_var *v)
 /* "#if" opening the branch where @order differs from the host's (swap). */
 static void open_swap_branch(struct gen *g, enum rfm_byte_order order)
 {
-	fprintf(g->f, "#if %s%s\n", order == RFM_ORDER_BIG ? "" : "!", g->host_macro);
+	emit(g, "#if %s%s\n", order == RFM_ORDER_BIG ? "" : "!", g->host_macro);
 }
 
 /* The raw word at @at (an expression from the struct's start) as host order into raw. */
 static void emit_raw_load(struct gen *g, const char *rtype, unsigned int bits,
 			  enum rfm_byte_order order, const char *at)
 {
-	fprintf(g->f, "\t%s raw;\n\n\tmemcpy(&raw, (const char *)r + %s, sizeof(raw));\n", rtype,
+	emit(g, "\t%s raw;\n\n\tmemcpy(&raw, (const char *)r + %s, sizeof(raw));\n", rtype,
 		at);
 	if (bits > 8) {
 		open_swap_branch(g, order);
-		fprintf(g->f, "\traw = __builtin_bswap%u(raw);\n#endif\n", bits);
+		emit(g, "\traw = __builtin_bswap%u(raw);\n#endif\n", bits);
 	}
 }
 
@@ -329,19 +373,19 @@ static void emit_accessors(struct gen *g, const char *sname, const char *base_ma
 	char name[NAME_MAX_LEN + 8];
 	snprintf(name, sizeof(name), "%s_get", fn);
 	note_ident(g, "function", name);
-	fprintf(g->f, "static inline %s %s(const struct %s *r%s)\n{\n\t%s v;\n", t, name, sname,
+	emit(g, "static inline %s %s(const struct %s *r%s)\n{\n\t%s v;\n", t, name, sname,
 		idx, t);
 	emit_raw_load(g, rtype, bits, v->byte_order, at);
-	fprintf(g->f, "\tmemcpy(&v, &raw, sizeof(v));\n\treturn v;\n}\n");
+	emit(g, "\tmemcpy(&v, &raw, sizeof(v));\n\treturn v;\n}\n");
 	snprintf(name, sizeof(name), "%s_set", fn);
 	note_ident(g, "function", name);
-	fprintf(g->f, "static inline void %s(struct %s *r%s, %s v)\n{\n\t%s raw;\n\n"
+	emit(g, "static inline void %s(struct %s *r%s, %s v)\n{\n\t%s raw;\n\n"
 		      "\tmemcpy(&raw, &v, sizeof(raw));\n", name, sname, idx, t, rtype);
 	if (bits > 8) {
 		open_swap_branch(g, v->byte_order);
-		fprintf(g->f, "\traw = __builtin_bswap%u(raw);\n#endif\n", bits);
+		emit(g, "\traw = __builtin_bswap%u(raw);\n#endif\n", bits);
 	}
-	fprintf(g->f, "\tmemcpy((char *)r + %s, &raw, sizeof(raw));\n}\n", at);
+	emit(g, "\tmemcpy((char *)r + %s, &raw, sizeof(raw));\n}\n", at);
 }
 
 static void emit_all_accessors(struct gen *g, const char *sname, const char *base_macro,
@@ -368,21 +412,21 @@ static void emit_asserts(struct gen *g, const char *sname, const char *base_macr
 		for (int branch = 0; branch < (both ? 2 : 1); branch++) {
 			if (branch) {
 				raw_name(m[i].var, member, sizeof(member));
-				fprintf(g->f, "#else\n");
+				emit(g, "#else\n");
 			}
-			fprintf(g->f,
+			emit(g,
 				"_Static_assert(offsetof(struct %s, %s) == %s_OFFSET - %s, "
 				"\"%s moved\");\n",
 				sname, member, mm, base_macro, full);
-			fprintf(g->f,
+			emit(g,
 				"_Static_assert(sizeof(((struct %s *)0)->%s) == %s_SIZE, "
 				"\"%s resized\");\n",
 				sname, member, mm, full);
 		}
 		if (both)
-			fprintf(g->f, "#endif\n");
+			emit(g, "#endif\n");
 	}
-	fprintf(g->f, "_Static_assert(sizeof(struct %s) == %s, \"struct %s resized\");\n", sname,
+	emit(g, "_Static_assert(sizeof(struct %s) == %s, \"struct %s resized\");\n", sname,
 		size_macro, sname);
 }
 
@@ -413,9 +457,9 @@ static void emit_sequence_get(struct gen *g, const char *sname, enum rfm_byte_or
 	snprintf(name, sizeof(name), "%s_sequence", sname);
 	snprintf(at, sizeof(at), "offsetof(struct %s, sequence)", sname);
 	note_ident(g, "function", name);
-	fprintf(g->f, "static inline uint32_t %s(const struct %s *r)\n{\n", name, sname);
+	emit(g, "static inline uint32_t %s(const struct %s *r)\n{\n", name, sname);
 	emit_raw_load(g, "uint32_t", 32, order, at);
-	fprintf(g->f, "\treturn raw;\n}\n");
+	emit(g, "\treturn raw;\n}\n");
 }
 
 static void emit_record(struct gen *g, size_t ri)
@@ -428,13 +472,13 @@ static void emit_record(struct gen *g, size_t ri)
 
 	if (!m)
 		return;
-	fprintf(g->f, "\n/* record %s: sequence word (%s-endian), 4 reserved bytes, data.",
+	emit(g, "\n/* record %s: sequence word (%s-endian), 4 reserved bytes, data.",
 		rec->full, rec->byte_order == RFM_ORDER_BIG ? "big" : "little");
 	if (rec->description[0]) {
-		fputc(' ', g->f);
-		comment_text(g->f, rec->description);
+		emit(g, " ");
+		comment_text(g, rec->description);
 	}
-	fprintf(g->f, " */\n");
+	emit(g, " */\n");
 	define(g, mm, "_OFFSET", "UINT64_C(0x%llx)", (unsigned long long)rec->abs);
 	define(g, mm, "_SIZE", "%lluu", (unsigned long long)(LAY_RECORD_HEADER + rec->data_size));
 	define(g, mm, "_DATA_OFFSET", "UINT64_C(0x%llx)",
@@ -454,13 +498,13 @@ static void emit_record(struct gen *g, size_t ri)
 	snprintf(size, sizeof(size), "%s_DATA_SIZE", mm);
 	emit_asserts(g, dname, base, m, n, size);
 	emit_all_accessors(g, dname, base, m, n);
-	fprintf(g->f, "struct %s {\n\tuint32_t sequence; /* %s-endian; odd while publishing */\n"
+	emit(g, "struct %s {\n\tuint32_t sequence; /* %s-endian; odd while publishing */\n"
 		      "\tuint32_t reserved;\n\tstruct %s data;\n} __attribute__((packed));\n",
 		sname, rec->byte_order == RFM_ORDER_BIG ? "big" : "little", dname);
 	note_ident(g, "struct", sname);
-	fprintf(g->f, "_Static_assert(offsetof(struct %s, data) == %s_DATA_OFFSET - %s_OFFSET, "
+	emit(g, "_Static_assert(offsetof(struct %s, data) == %s_DATA_OFFSET - %s_OFFSET, "
 		      "\"%s header\");\n", sname, mm, mm, rec->full);
-	fprintf(g->f, "_Static_assert(sizeof(struct %s) == %s_SIZE, \"%s resized\");\n", sname, mm,
+	emit(g, "_Static_assert(sizeof(struct %s) == %s_SIZE, \"%s resized\");\n", sname, mm,
 		rec->full);
 	emit_sequence_get(g, sname, rec->byte_order);
 	free(m);
@@ -476,13 +520,13 @@ static void emit_region(struct gen *g, size_t ri)
 
 	if (!m)
 		return;
-	fprintf(g->f, "\n/* ---- region %s: [0x%llx, 0x%llx), written by node %u only.", r->name,
+	emit(g, "\n/* ---- region %s: [0x%llx, 0x%llx), written by node %u only.", r->name,
 		(unsigned long long)r->offset, (unsigned long long)(r->offset + r->size), r->writer);
 	if (r->description[0]) {
-		fputc(' ', g->f);
-		comment_text(g->f, r->description);
+		emit(g, " ");
+		comment_text(g, r->description);
 	}
-	fprintf(g->f, " */\n");
+	emit(g, " */\n");
 	define(g, mm, "_OFFSET", "UINT64_C(0x%llx)", (unsigned long long)r->offset);
 	define(g, mm, "_SIZE", "%lluu", (unsigned long long)r->size);
 	define(g, mm, "_WRITER", "%uu", r->writer);
@@ -493,7 +537,7 @@ static void emit_region(struct gen *g, size_t ri)
 						  LAY_RECORD_HEADER + l->records[i].data_size, NULL,
 						  &l->records[i] };
 		}
-	fputc('\n', g->f);
+	emit(g, "\n");
 	for (size_t i = 0; i < l->nvars; i++) {
 		const struct lay_var *v = &l->vars[i];
 		if (v->region != ri || v->record != LAY_NO_RECORD)
@@ -507,11 +551,11 @@ static void emit_region(struct gen *g, size_t ri)
 	snprintf(size, sizeof(size), "%s_SIZE", mm);
 	emit_asserts(g, sname, base, m, n, size);
 	emit_all_accessors(g, sname, base, m, n);
-	fprintf(g->f, "/* The region in a window mapped at @base (rfm_mem_map()). */\n");
+	emit(g, "/* The region in a window mapped at @base (rfm_mem_map()). */\n");
 	char ptr[300];
 	snprintf(ptr, sizeof(ptr), "%s", mm);
 	note_ident(g, "macro", ptr);
-	fprintf(g->f, "#define %s(base) ((struct %s *)((char *)(base) + %s_OFFSET))\n", mm, sname,
+	emit(g, "#define %s(base) ((struct %s *)((char *)(base) + %s_OFFSET))\n", mm, sname,
 		mm);
 	free(m);
 }
@@ -547,7 +591,7 @@ static void emit_host_order(struct gen *g)
 	const char *m = g->host_macro;
 
 	note_ident(g, "macro", m);
-	fprintf(g->f,
+	emit(g,
 		"/*\n * Byte order: a multi-byte number in the host's order is a plain C member;\n"
 		" * one in the other order holds raw words (NAME_be, NAME_le). NAME_get()\n"
 		" * and NAME_set() read and write every number in host order on any host.\n */\n"
@@ -559,8 +603,7 @@ static void emit_host_order(struct gen *g)
 RFM_API int rfm_layout_write_header(const rfm_layout *layout, const char *prefix, FILE *out)
 {
 	struct gen g = { .layout = layout };
-	char *text = NULL, guard[128];
-	size_t len = 0;
+	char guard[128];
 	int ret = 0;
 
 	if (!layout || !out)
@@ -575,31 +618,25 @@ RFM_API int rfm_layout_write_header(const rfm_layout *layout, const char *prefix
 	ret = check_names(&g);
 	if (ret)
 		return ret;
-	g.f = open_memstream(&text, &len);
-	if (!g.f)
-		return rfm__error(RFM_ENOMEM, "rfm_layout_write_header: out of memory");
 
 	macro_name(&g, "LAYOUT_H", guard, sizeof(guard));
-	fprintf(g.f, "/* Generated by librfm %s from %s: do not edit; regenerate it. */\n",
+	emit(&g, "/* Generated by librfm %s from %s: do not edit; regenerate it. */\n",
 		RFM_VERSION_STRING, layout->source);
-	fprintf(g.f, "#ifndef %s\n#define %s\n\n#include <stddef.h>\n#include <stdint.h>\n"
+	emit(&g, "#ifndef %s\n#define %s\n\n#include <stddef.h>\n#include <stdint.h>\n"
 		     "#include <string.h>\n\n", guard, guard);
 	macro_name(&g, "HOST_LITTLE", g.host_macro, sizeof(g.host_macro));
 	emit_host_order(&g);
-	fprintf(g.f, "#if defined(__cplusplus) && !defined(_Static_assert)\n"
+	emit(&g, "#if defined(__cplusplus) && !defined(_Static_assert)\n"
 		     "#define _Static_assert static_assert\n#endif\n\n");
 	char m[256];
 	macro_name(&g, "WINDOW_SIZE", m, sizeof(m));
 	note_ident(&g, "macro", m);
-	fprintf(g.f, "/* Layout %s for a window of %llu bytes. */\n#define %s UINT64_C(0x%llx)\n",
+	emit(&g, "/* Layout %s for a window of %llu bytes. */\n#define %s UINT64_C(0x%llx)\n",
 		layout->name, (unsigned long long)layout->window_size, m,
 		(unsigned long long)layout->window_size);
 	for (size_t i = 0; i < layout->nregions; i++)
 		emit_region(&g, i);
-	fprintf(g.f, "\n#endif /* %s */\n", guard);
-	if (fclose(g.f) != 0)
-		g.nomem = true;
-
+	emit(&g, "\n#endif /* %s */\n", guard);
 	if (g.nomem) {
 		ret = rfm__error(RFM_ENOMEM, "rfm_layout_write_header: out of memory");
 		goto out;
@@ -613,12 +650,12 @@ RFM_API int rfm_layout_write_header(const rfm_layout *layout, const char *prefix
 					 layout->name, strchr(g.idents[i], ' ') + 1);
 			goto out;
 		}
-	if (fwrite(text, 1, len, out) != len || fflush(out) != 0)
+	if (fwrite(g.text, 1, g.len, out) != g.len || fflush(out) != 0)
 		ret = rfm__error(RFM_ESYS, "rfm_layout_write_header: write failed");
 out:
 	for (size_t i = 0; i < g.nidents; i++)
 		free(g.idents[i]);
 	free(g.idents);
-	free(text);
+	free(g.text);
 	return ret;
 }

@@ -233,7 +233,7 @@ bool rfm__valid_name(const char *name);
 /* ---- diagnostics (layout-diag.c) ---- */
 
 struct rfm_diag_list *rfm__diag_list_new(const char *file);
-__attribute__((format(printf, 4, 5)))
+__attribute__((format(RFM_PRINTF_FORMAT, 4, 5)))
 void rfm__diag(struct rfm_diag_list *list, struct lay_pos pos, int code, const char *fmt, ...);
 /* Sort by position; set rfm_last_error(); return RFM_ELAYOUT (or ENOMEM). */
 int rfm__diag_finish(struct rfm_diag_list *list);

@@ -7,13 +7,13 @@
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "layout-internal.h"
+#include "os/file.h"
 
 RFM_API int rfm_layout_load_string(const char *text, size_t len, const char *source_name,
 				   rfm_layout **layoutp, rfm_diag_list **diagsp)
@@ -77,7 +77,7 @@ RFM_API int rfm_layout_load_file(const char *path, rfm_layout **layoutp,
 		*diagsp = NULL;
 	if (!path || !layoutp)
 		return rfm__error(RFM_EINVAL, "rfm_layout_load_file: NULL argument");
-	fd = rfm__fd_keep_off_std(open(path, O_RDONLY | O_CLOEXEC));
+	fd = rfm__os_open_read(path);
 	if (fd < 0) {
 		int err = errno;
 		return rfm__error(rfm__errno_code(err), "%s: %s", path, strerror(err));
@@ -91,7 +91,7 @@ RFM_API int rfm_layout_load_file(const char *path, rfm_layout **layoutp,
 		close(fd);
 		return rfm__error(RFM_EINVAL, "%s: not a regular file", path);
 	}
-	if (st.st_size > LAY_TEXT_MAX) {
+	if ((unsigned long long)st.st_size > LAY_TEXT_MAX) {
 		close(fd);
 		return rfm__error(RFM_ELAYOUT, "%s: %llu bytes, more than the %u a layout file may have",
 				  path, (unsigned long long)st.st_size, LAY_TEXT_MAX);

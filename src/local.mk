@@ -36,16 +36,23 @@ EXTRA_DIST += src/recorder-hdf5.c src/recorder-hdf5-missing.c
 # Internal headers are included by their path from src/ ("internal.h",
 # "backends/shm/shm-internal.h"): every target that includes them has
 # -I$(top_srcdir)/src.
-src_librfm_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src
+# RFM_BUILDING_DLL: RFM_API exports (include/rfm/common.h; on Windows,
+# dllexport rather than dllimport).
+src_librfm_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src -DRFM_BUILDING_DLL
 # Layout files are YAML (libyaml); -lm for the typed variables' limits;
 # recordings are HDF5 (libhdf5, when configure found it);
-# RFM_DDS_LIBADD is the dds: backend (src/backends/dds/local.mk).
+# RFM_DDS_LIBADD is the dds: backend (src/backends/dds/local.mk);
+# RFM_OS_LIBS what the OS layer needs (configure.ac).
 src_librfm_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden $(YAML_CFLAGS) $(HDF5_CFLAGS)
-src_librfm_la_LIBADD = $(YAML_LIBS) -lm $(RFM_DDS_LIBADD) $(HDF5_LIBS)
-src_librfm_la_LDFLAGS = \
-	-version-info $(RFM_LT_VERSION) \
-	-Wl,--version-script=$(top_srcdir)/src/librfm.map \
-	$(RFM_LDFLAGS_DEFS)
+src_librfm_la_LIBADD = $(YAML_LIBS) -lm $(RFM_DDS_LIBADD) $(HDF5_LIBS) $(RFM_OS_LIBS)
+src_librfm_la_LDFLAGS = -version-info $(RFM_LT_VERSION) $(RFM_LDFLAGS_DEFS)
+if RFM_OS_WIN
+# A DLL (librfm-1.dll) exports what RFM_API marks; -no-undefined lets
+# libtool make one. The version script is ELF's.
+src_librfm_la_LDFLAGS += -no-undefined
+else
+src_librfm_la_LDFLAGS += -Wl,--version-script=$(top_srcdir)/src/librfm.map
+endif
 EXTRA_src_librfm_la_DEPENDENCIES = src/librfm.map
 
 EXTRA_DIST += src/librfm.map

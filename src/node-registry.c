@@ -11,6 +11,7 @@
 #include <pthread.h>
 
 #include "internal.h"
+#include "os/process.h"
 
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
@@ -38,7 +39,7 @@ static void after_fork_child(void)
 
 static void install_atfork(void)
 {
-	pthread_atfork(before_fork, after_fork_parent, after_fork_child);
+	rfm__os_at_fork(before_fork, after_fork_parent, after_fork_child);
 }
 
 void rfm__node_register(struct rfm_node *node)

@@ -2,6 +2,7 @@
 /* Opening nodes by URI, choosing the backend by scheme; node facts. */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,10 +21,16 @@ static void node_free(struct rfm_node *node);
 #define WITH_DDS_BACKEND 1
 #endif
 
+/* The backends this build has: dev: and rfm2g: where their drivers exist
+ * (configure: Linux), dds: where Cyclone DDS was found. */
 static const struct rfm_backend_ops *const backends[] = {
 	&rfm__shm_ops,
-	&rfm__rfm2g_ops,
+#ifdef HAVE_DEV_BACKEND
 	&rfm__dev_ops,
+#endif
+#ifdef HAVE_RFM2G_BACKEND
+	&rfm__rfm2g_ops,
+#endif
 #ifdef WITH_DDS_BACKEND
 	&rfm__dds_ops,
 #endif
@@ -31,21 +38,27 @@ static const struct rfm_backend_ops *const backends[] = {
 
 static int find_backend(const struct rfm_uri *uri, const struct rfm_backend_ops **opsp)
 {
-	for (size_t i = 0; i < RFM_ARRAY_SIZE(backends); i++)
+	char expected[128] = "";
+	size_t n = RFM_ARRAY_SIZE(backends);
+
+	for (size_t i = 0; i < n; i++)
 		if (!strcmp(backends[i]->scheme, uri->scheme)) {
 			*opsp = backends[i];
 			return 0;
 		}
-	return rfm__error(RFM_ESCHEME, "%s: unknown scheme '%s:' (expected shm:, dev:, rfm2g:"
+	for (size_t i = 0; i < n; i++)
+		snprintf(expected + strlen(expected), sizeof(expected) - strlen(expected), "%s%s:",
+			 i == 0 ? "" : i + 1 < n ? ", " : " or ", backends[i]->scheme);
+	return rfm__error(RFM_ESCHEME, "%s: unknown scheme '%s:' (expected %s%s)", uri->text,
+			  uri->scheme, expected,
 #ifdef WITH_DDS_BACKEND
-			  " or dds:)",
+			  ""
 #elif defined(HAVE_DDS)
-			  "; dds: is not in the static librfm2g.a: link the shared "
-			  "librfm2g for it)",
+			  "; dds: is not in the static librfm2g.a: link the shared librfm2g for it"
 #else
-			  " or, in a build with Cyclone DDS, dds:)",
+			  "; dds: needs a build with Cyclone DDS"
 #endif
-			  uri->text, uri->scheme);
+	);
 }
 
 static int open_node(const char *uri_text, const struct rfm_open_options *options,

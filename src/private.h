@@ -15,8 +15,8 @@
 #include <rfm/common.h>
 #include <rfm/event.h>
 
-/* Visible from librfm.so, but only in RFM_PRIVATE (not RFM_API). */
-#define RFM_PRIVATE_API __attribute__((visibility("default")))
+/* Exported as RFM_API is, but in the version node RFM_PRIVATE (src/librfm.map). */
+#define RFM_PRIVATE_API RFM_API
 
 struct rfm_backend_board_ops;
 

@@ -6,7 +6,6 @@
  */
 #include "config.h"
 
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -312,7 +311,7 @@ RFM_API int rfm_record_wait(rfm_record *rec, uint32_t last, int64_t timeout_ns, 
 			 * to 1 ms at a time.
 			 */
 			if (now - start < YIELD_NS)
-				sched_yield();
+				rfm__os_yield();
 			else
 				rfm__backoff_sleep(polls++, deadline);
 			continue;

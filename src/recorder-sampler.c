@@ -13,6 +13,8 @@
 
 #include "internal.h"
 #include "layout-internal.h"
+#include "os/clock.h"
+#include "os/thread.h"
 #include "recorder-internal.h"
 #include "rt-internal.h"
 #include "seqlock.h"
@@ -391,7 +393,7 @@ static void wait_until(struct sampler *sp, uint64_t wake)
 		while (rfm__now_ns() < wake && !__atomic_load_n(&r->stop, __ATOMIC_RELAXED))
 			rfm__cpu_relax();
 	} else {
-		rfm__sleep_until(wake);
+		rfm__os_sleep_until_ns(wake);
 	}
 	if (r->enabled_mask)
 		take_events(sp, 0);
@@ -404,7 +406,7 @@ void *rfm__rec_sampler_main(void *arg)
 	uint64_t last_wake;
 
 	sp.scratch = r->scratch;
-	rfm__rt_thread_precise_timers();
+	rfm__os_thread_precise_timers();
 	/* Ticks count from the thread's first pass: its start-up is not lateness. */
 	sp.start = rfm__now_ns();
 	sp.next_tick = sp.start;

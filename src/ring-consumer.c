@@ -8,15 +8,13 @@
 #include "config.h"
 
 #include <errno.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include <rfm/event.h>
 
 #include "futex.h"
+#include "os/process.h"
 #include "wait-notify.h"
 #include "window-copy.h"
 #include "ring-internal.h"
@@ -33,9 +31,7 @@ static bool lane_takeable(rfm_ring_consumer *c, const struct ring_entry *e, uint
 	if (!owner)
 		return true;
 	if (owner & RING_CLAIMING) {
-		pid_t pid = (pid_t)(owner & ~RING_CLAIMING);
-
-		return pid > 0 && kill(pid, 0) < 0 && errno == ESRCH;
+		return rfm__os_pid_gone((int32_t)(owner & ~RING_CLAIMING));
 	}
 	return !rfm__ring_entry_alive(c->node, (uint32_t)c->node->id, e);
 }
@@ -49,7 +45,7 @@ static bool lane_takeable(rfm_ring_consumer *c, const struct ring_entry *e, uint
 static int claim_entry(rfm_ring_consumer *c)
 {
 	uint32_t me = (uint32_t)c->node->id;
-	uint32_t mark = RING_CLAIMING | ((uint32_t)getpid() & ~RING_CLAIMING);
+	uint32_t mark = RING_CLAIMING | ((uint32_t)rfm__os_pid() & ~RING_CLAIMING);
 
 	if (c->node->id < 0 || me >= RING_NODES)
 		return rfm__error(RFM_ENODEID, "ring at 0x%llx: node id %d has no table row",
@@ -69,7 +65,7 @@ static int claim_entry(rfm_ring_consumer *c)
 		c->published = c->cursor;
 		c->batch = c->g.slot_count / 16 ? c->g.slot_count / 16 : 1;
 		e->incarnation = rfm__wire32(c->node->incarnation);
-		e->pid = (int32_t)rfm__wire32((uint32_t)getpid());
+		e->pid = (int32_t)rfm__wire32((uint32_t)rfm__os_pid());
 		e->flags = rfm__wire32(c->flags & RFM_RING_CONSUMER_BACKPRESSURE);
 		rfm__wstore32(&e->sleep, 0, __ATOMIC_RELAXED);
 		rfm__wstore32(&e->owner, me + 1, __ATOMIC_RELEASE);
@@ -87,7 +83,7 @@ static int claim_entry(rfm_ring_consumer *c)
 		c->lane = lane;
 		/* Sleep values unique to this consumer: the producer remembers the
 		 * last value it woke per entry, and a new holder must not match it. */
-		c->sleep_gen = (uint32_t)(rfm__now_ns() ^ ((uint64_t)getpid() << 20));
+		c->sleep_gen = (uint32_t)(rfm__now_ns() ^ ((uint64_t)(uint32_t)rfm__os_pid() << 20));
 		return 0;
 	}
 	return rfm__error(RFM_EFULL,
@@ -651,11 +647,8 @@ RFM_API int rfm_ring_consumer_set_callback(rfm_ring_consumer *c, rfm_ring_callba
 	 * for the next tick (a few ms at most), so that the kick below takes
 	 * what they published and every later commit interrupts us.
 	 */
-	while (c->node->ops->caps & RFM__CAP_SINGLE_HOST && rfm__ring_tick() <= c->claim_tick) {
-		struct timespec pause = { 0, 500000 };
-
-		nanosleep(&pause, NULL);
-	}
+	while (c->node->ops->caps & RFM__CAP_SINGLE_HOST && rfm__ring_tick() <= c->claim_tick)
+		rfm__os_sleep_ns(500000);
 	/* Kick the dispatcher once for what is already in the ring. */
 	rfm__event_post(c->node, (unsigned int)c->node->id, c->g.notify_type,
 			(uint32_t)c->node->id, c->g.ring_id);

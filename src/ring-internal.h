@@ -33,9 +33,8 @@
 
 #include <rfm/ring.h>
 
-#include <time.h>
-
 #include "internal.h"
+#include "os/clock.h"
 #include "wire-order.h"
 
 #define RING_MAGIC 0x474e4952u /* "RING" */
@@ -177,17 +176,14 @@ static inline struct ring_slot *rfm__ring_slot(uint8_t *slots, const struct ring
 #define RING_SCAN_COMMITS 64u
 
 /*
- * The coarse monotonic clock (a few ns to read), in ns. A commit in a
+ * The coarse monotonic clock (a few ns to read, os/clock.h), in ns. A commit in a
  * later tick than the producer's last directory scan scans again, so a
  * consumer that read tick T after listing itself is seen by every commit
  * made in a tick after T; until then its sleeps are short (ring-consumer.c).
  */
 static inline uint64_t rfm__ring_tick(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	return rfm__os_coarse_ns();
 }
 
 /* Directory word of node @node_id. */

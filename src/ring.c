@@ -12,14 +12,13 @@
 #include "config.h"
 
 #include <errno.h>
-#include <sched.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <rfm/event.h>
 
 #include "futex.h"
+#include "os/process.h"
 #include "wait-notify.h"
 #include "ring-internal.h"
 
@@ -182,7 +181,7 @@ bool rfm__ring_entry_alive(rfm_node *node, uint32_t node_id, const struct ring_e
 	/* One host, or our own node (its processes run beside us): a dead
 	 * process is gone even if its node id lives on. */
 	if (((node->ops->caps & RFM__CAP_SINGLE_HOST) || node_id == (uint32_t)node->id) &&
-	    pid > 0 && kill(pid, 0) < 0 && errno == ESRCH)
+	    rfm__os_pid_gone(pid))
 		return false;
 	return true;
 }
@@ -356,7 +355,7 @@ static int wait_room(rfm_ring *r, int64_t timeout_ns)
 		/* Yield for the handle's spin time (room usually comes within
 		 * a consumer's take), then sleep rather than burn a core. */
 		if (spin_ns < 0 || now - start < (uint64_t)spin_ns)
-			sched_yield();
+			rfm__os_yield();
 		else
 			sleep_for_room(r, deadline);
 	}

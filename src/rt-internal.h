@@ -8,13 +8,13 @@
 #define RFM_RT_INTERNAL_H
 
 #include <pthread.h>
-#include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
 
 #include <rfm/realtime.h>
 
 #include "internal.h"
+#include "os/thread.h"
 
 /* A handle's options; node->rt, NULL when none was asked. */
 struct rfm_rt_opts {
@@ -22,7 +22,7 @@ struct rfm_rt_opts {
 	int policy;		/* enum rfm_rt_policy */
 	int priority;		/* 1..99 for FIFO and RR */
 	bool has_cpus;
-	cpu_set_t cpus;
+	struct rfm_os_cpus cpus;
 };
 
 /* ---- rt-options.c ---- */
@@ -37,31 +37,22 @@ int rfm__rt_options(struct rfm_node *node, struct rfm_uri *uri,
 		    const struct rfm_open_options *options);
 /* Mark the URI's determinism parameters used (rfm_network_destroy ignores them). */
 void rfm__rt_uri_ignore(struct rfm_uri *uri);
-/* Parse "0,2-3" into @set; RFM_EINVAL for anything else or CPUs >= CPU_SETSIZE. */
-int rfm__rt_parse_cpus(const char *text, cpu_set_t *set);
+/* Parse "0,2-3" into @set; RFM_EINVAL for anything else or CPUs >= RFM_OS_CPUS. */
+int rfm__rt_parse_cpus(const char *text, struct rfm_os_cpus *set);
 
 /* ---- rt-thread.c ---- */
 
 /*
- * pthread_create() for a thread the library owns (@what: "dispatcher"...),
- * with the handle's policy, priority and CPU set. Returns 0 or an rfm error
- * with a message saying what right is missing.
+ * Start a thread the library owns (@what: "dispatcher"...) with the
+ * handle's policy, priority and CPU set (os/thread.h). Returns 0 or an rfm
+ * error with a message saying what right is missing.
  */
 int rfm__rt_thread_create(struct rfm_node *node, pthread_t *thread, void *(*fn)(void *),
 			  void *arg, const char *what);
-/*
- * For the calling thread, which sleeps to absolute deadlines (the
- * recorder's sampler): wake as close to them as the OS allows (Linux:
- * no timer slack, which otherwise adds up to 50 us to every sleep of a
- * normal-policy thread). Best effort; nothing where the OS has no such knob.
- */
-void rfm__rt_thread_precise_timers(void);
 /* Start and join a thread with @rt's attributes: 0, or the error it would get. */
 int rfm__rt_probe(const struct rfm_rt_opts *rt, const char *uri);
 /* rt-cpus.c: RFM_EINVAL naming the CPUs of @set this process cannot run on, and those it can. */
-int rfm__rt_check_cpus(const char *uri, const cpu_set_t *set);
-/* @set as a CPU list ("0-3,6") in @buf. */
-void rfm__rt_format_cpus(const cpu_set_t *set, char *buf, size_t size);
+int rfm__rt_check_cpus(const char *uri, const struct rfm_os_cpus *set);
 
 /* ---- mem-lock.c ---- */
 
@@ -70,9 +61,5 @@ int rfm__mem_window(struct rfm_node *node);
 /* After the handle's event queue exists: the same for the queue's memory,
  * [addr, addr+len), as the backend's event ops told the event code. */
 int rfm__mem_event_queue(struct rfm_node *node, void *addr, size_t len);
-/* Map every page of [addr, addr+len) without changing its contents. */
-void rfm__mem_prefault(void *addr, size_t len);
-/* mlock [addr, addr+len); 0 or RFM_ENOMEM/RFM_EPERM naming RLIMIT_MEMLOCK. */
-int rfm__mem_lock(const char *uri, const char *what, void *addr, size_t len);
 
 #endif /* RFM_RT_INTERNAL_H */

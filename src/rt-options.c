@@ -30,11 +30,11 @@ static const char *policy_name(int policy)
 	}
 }
 
-int rfm__rt_parse_cpus(const char *text, cpu_set_t *set)
+int rfm__rt_parse_cpus(const char *text, struct rfm_os_cpus *set)
 {
 	const char *p = text;
 
-	CPU_ZERO(set);
+	rfm__os_cpus_zero(set);
 	if (!text || !*text)
 		return RFM_EINVAL;
 	while (*p) {
@@ -51,10 +51,10 @@ int rfm__rt_parse_cpus(const char *text, cpu_set_t *set)
 				return RFM_EINVAL;
 			hi = strtoul(p, &end, 10);
 		}
-		if (hi < lo || hi >= CPU_SETSIZE)
+		if (hi < lo || hi >= RFM_OS_CPUS)
 			return RFM_EINVAL;
 		for (unsigned long c = lo; c <= hi; c++)
-			CPU_SET(c, set);
+			rfm__os_cpus_add(set, (unsigned int)c);
 		if (*end == ',' && end[1])
 			end++;
 		else if (*end)
@@ -98,10 +98,10 @@ static int from_struct(const struct rfm_open_options *o, struct rfm_rt_opts *rt)
 	rt->mem_flags = o->mem_flags;
 	rt->policy = o->rt_policy;
 	rt->priority = o->rt_priority;
-	CPU_ZERO(&rt->cpus);
-	for (unsigned int c = 0; c < RFM_RT_CPUS_MAX && c < CPU_SETSIZE; c++)
+	rfm__os_cpus_zero(&rt->cpus);
+	for (unsigned int c = 0; c < RFM_RT_CPUS_MAX && c < RFM_OS_CPUS; c++)
 		if (o->cpus[c / 64] >> (c % 64) & 1) {
-			CPU_SET(c, &rt->cpus);
+			rfm__os_cpus_add(&rt->cpus, c);
 			rt->has_cpus = true;
 		}
 	return 0;
@@ -161,7 +161,7 @@ static int from_uri(struct rfm_uri *uri, struct rfm_rt_opts *rt)
 			return rfm__error(RFM_EURI,
 					  "%s: cpus must be a CPU list such as 1 or 0,2-3 (CPUs below "
 					  "%d), not '%s'",
-					  uri->text, CPU_SETSIZE, v);
+					  uri->text, RFM_OS_CPUS, v);
 		rt->has_cpus = true;
 	}
 	return 0;
@@ -236,8 +236,8 @@ RFM_API int rfm_node_get_options(const rfm_node *node, struct rfm_open_options *
 		full.mem_flags = node->rt->mem_flags;
 		full.rt_policy = node->rt->policy;
 		full.rt_priority = node->rt->priority;
-		for (unsigned int c = 0; c < RFM_RT_CPUS_MAX && c < CPU_SETSIZE; c++)
-			if (node->rt->has_cpus && CPU_ISSET(c, &node->rt->cpus))
+		for (unsigned int c = 0; c < RFM_RT_CPUS_MAX && c < RFM_OS_CPUS; c++)
+			if (node->rt->has_cpus && rfm__os_cpus_has(&node->rt->cpus, c))
 				full.cpus[c / 64] |= UINT64_C(1) << (c % 64);
 	}
 	rfm__sized_fill(options, &full, sizeof(full));

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "os/process.h"
 
 #define URI_MAX_LENGTH 1024
 
@@ -194,7 +195,7 @@ const char *rfm__default_uri(const char *uri)
 {
 	if (uri && uri[0])
 		return uri;
-	/* secure_getenv: a set-uid program must not be steered by the caller. */
-	const char *env = secure_getenv("RFM_URI");
+	/* A set-uid program must not be steered by the caller (os/process.h). */
+	const char *env = rfm__os_getenv("RFM_URI");
 	return env && env[0] ? env : RFM_DEFAULT_URI;
 }

@@ -1,16 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Small helpers several modules share (internal.h): the versioned
- * out-structs of the API, growing an array, a zero test, a descriptor
- * kept off 0-2.
+ * out-structs of the API, growing an array, a zero test.
  */
 #include "config.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "internal.h"
 
@@ -58,22 +54,4 @@ bool rfm__all_zero(const void *p, size_t len)
 		if (b[i])
 			return false;
 	return true;
-}
-
-int rfm__fd_keep_off_std(int fd)
-{
-	int moved;
-
-	/*
-	 * With stdin, stdout or stderr closed, the kernel hands out 0-2 for our
-	 * next descriptor, and the program's own printf() or perror() would then
-	 * write into a shared segment or a device. Move it above them.
-	 */
-	if (fd < 0 || fd > 2)
-		return fd;
-	moved = fcntl(fd, F_DUPFD_CLOEXEC, 3);
-	int err = errno;
-	close(fd);
-	errno = err;
-	return moved;
 }

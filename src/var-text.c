@@ -22,7 +22,7 @@ struct out {
 	size_t len, used;	/* used may exceed len: then it did not fit */
 };
 
-__attribute__((format(printf, 2, 3)))
+__attribute__((format(RFM_PRINTF_FORMAT, 2, 3)))
 static void put(struct out *o, const char *fmt, ...)
 {
 	va_list ap;

@@ -68,12 +68,6 @@ static inline int rfm__spin_turns_over(unsigned int turn, unsigned int turns)
 void rfm__backoff_sleep(unsigned int step, uint64_t deadline_ns);
 
 /*
- * Sleep until CLOCK_MONOTONIC reaches @deadline_ns (absolute), the pace of
- * a periodic loop that must not drift (the recorder's sampler).
- */
-void rfm__sleep_until(uint64_t deadline_ns);
-
-/*
  * The error to stop with when rfm_event_cancel() (say from a SIGTERM
  * handler) or rfm_close() was called, consuming the cancel as
  * rfm_event_wait() does; else 0.

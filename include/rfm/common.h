@@ -23,9 +23,18 @@
 
 /**
  * Marks a symbol as part of the public ABI. The library is built with
- * -fvisibility=hidden, so everything not marked stays private.
+ * -fvisibility=hidden, so everything not marked stays private. On Windows
+ * librfm-1.dll exports what it marks (its own build defines
+ * RFM_BUILDING_DLL) and a program imports it; a program that links the
+ * library's objects statically defines RFM_STATIC.
  */
-#if defined(__GNUC__) && !defined(SWIG)
+#if defined(SWIG) || (defined(_WIN32) && defined(RFM_STATIC))
+#define RFM_API
+#elif defined(_WIN32) && defined(RFM_BUILDING_DLL)
+#define RFM_API __declspec(dllexport)
+#elif defined(_WIN32)
+#define RFM_API __declspec(dllimport)
+#elif defined(__GNUC__)
 #define RFM_API __attribute__((visibility("default")))
 #else
 #define RFM_API

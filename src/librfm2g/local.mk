@@ -4,7 +4,9 @@
 # librfm.so's private accessor (src/private.h, node RFM_PRIVATE).
 # The code is built once as a convenience library so that tests can reach
 # its internals; librfm2g.la exports only what librfm2g.map lists.
+# Linux only so far: on Windows it is to become rfm2g.dll (issue 38).
 
+if RFM_OS_POSIX
 noinst_LTLIBRARIES += src/librfm2g/librfm2g-core.la
 # In the stack's order (compat.h): open/close, the API groups, release,
 # then the registry at the bottom.
@@ -54,15 +56,16 @@ install-exec-local: install-rfm2g-static
 install-rfm2g-static: $(rfm2g_static)
 	$(MKDIR_P) '$(DESTDIR)$(libdir)'
 	$(INSTALL_DATA) $(rfm2g_static) '$(DESTDIR)$(libdir)/librfm2g.a'
+pkgconfig_DATA += rfm2g.pc
+endif
 uninstall-rfm2g-static:
 	rm -f '$(DESTDIR)$(libdir)/librfm2g.a'
 .PHONY: install-rfm2g-static uninstall-rfm2g-static
-
-pkgconfig_DATA += rfm2g.pc
 EXTRA_DIST += rfm2g.pc.in
 
 EXTRA_DIST += docs/rfm2g-migration.md examples/rfm2g/CMakeLists.txt
 
+if RFM_OS_POSIX
 if WITH_EXAMPLES
 # An RFM2g program built only against the compatibility headers.
 noinst_PROGRAMS += examples/rfm2g/rfm2g-echo
@@ -71,4 +74,5 @@ examples_rfm2g_rfm2g_echo_CPPFLAGS = -I$(top_srcdir)/include/rfm2g -DRFM2G_LINUX
 # librfm too, though the program calls only RFM2g: a cross linker finds
 # librfm2g's own dependency only on the command line (no -rpath-link).
 examples_rfm2g_rfm2g_echo_LDADD = src/librfm2g/librfm2g.la src/librfm.la
+endif
 endif

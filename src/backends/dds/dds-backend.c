@@ -24,10 +24,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <time.h>
-#include <unistd.h>
 
+#include "os/clock.h"
+#include "os/map.h"
+#include "os/process.h"
 #include "backends/dds/dds-internal.h"
 
 struct dds_params {
@@ -267,12 +267,12 @@ static int open_entities(struct rfm_node *node, const struct rfm_uri *uri)
 
 static uint32_t new_incarnation(void)
 {
-	struct timespec ts;
+	uint64_t ns = rfm__os_realtime_ns();
 	uint32_t x;
 
 	/* A token, not a count: nodes on other hosts share no counter. */
-	clock_gettime(CLOCK_REALTIME, &ts);
-	x = (uint32_t)ts.tv_nsec ^ (uint32_t)ts.tv_sec * 2654435761u ^ (uint32_t)getpid() << 16;
+	x = (uint32_t)(ns % 1000000000u) ^ (uint32_t)(ns / 1000000000u) * 2654435761u ^
+	    (uint32_t)rfm__os_pid() << 16;
 	return x ? x : 1;
 }
 
@@ -299,7 +299,7 @@ static void dds_release(struct dds_node *d)
 		pthread_mutex_unlock(&d->pub_lock);
 	}
 	if (d->window)
-		munmap(d->window, d->size);
+		rfm__os_unmap_private(d->window, d->size);
 	rfm__dds_held_free(d);
 	free(d->snap_vec);
 	free(d->own);
@@ -376,8 +376,8 @@ static int dds_open_node(struct rfm_node *node, struct rfm_uri *uri)
 		ret = rfm__dds_claim(node, uri, &size, p.size != 0);
 	if (ret)
 		goto fail;
-	void *window = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (window == MAP_FAILED) {
+	void *window = rfm__os_map_private(size);
+	if (!window) {
 		ret = rfm__error(RFM_ENOMEM, "%s: no memory for a %llu-byte window", uri->text,
 				 (unsigned long long)size);
 		goto fail;

@@ -11,8 +11,8 @@
 
 #include <errno.h>
 #include <time.h>
-#include <unistd.h>
 
+#include "os/process.h"
 #include "backends/dds/dds-internal.h"
 
 static uint64_t deadline_after_ms(uint32_t ms, struct timespec *ts)
@@ -27,14 +27,14 @@ static uint64_t deadline_after_ms(uint32_t ms, struct timespec *ts)
 /* Writes our claim of d->id: pending while we wait, then held. */
 static dds_return_t write_claim(struct dds_node *d, uint64_t size, bool pending)
 {
-	char host[64] = "";
+	char host[64];
 
-	gethostname(host, sizeof(host) - 1);
+	rfm__os_hostname(host, sizeof(host));
 	rfm_dds_Node me = {
 		.id = (uint8_t)d->id,
 		.inc = d->inc,
 		.pending = pending,
-		.pid = (int32_t)getpid(),
+		.pid = rfm__os_pid(),
 		.size = size,
 		.host = host,
 	};

@@ -26,11 +26,11 @@
  */
 #include "config.h"
 
-#include <endian.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "futex.h"
+#include "os/byteorder.h"
 #include "backends/dds/dds-internal.h"
 
 static uint32_t piece_size(uint64_t len)
@@ -58,7 +58,7 @@ int rfm__dds_flush_locked(struct dds_node *d, const rfm_dds_Msg *ev)
 bool rfm__dds_hold_write(struct dds_node *d, uint64_t offset, uint64_t len, int *ret)
 {
 	uint32_t need = len <= RFM_DDS_BATCH_MAX ? piece_size(len) : UINT32_MAX;
-	struct dds_piece pc = { .offset = htole64(offset), .len = htole32((uint32_t)len) };
+	struct dds_piece pc = { .offset = rfm__htole64(offset), .len = rfm__htole32((uint32_t)len) };
 	uint8_t *at;
 
 	*ret = 0;

@@ -17,8 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "os/process.h"
 #include "backends/dds/dds-internal.h"
 
 /*
@@ -205,11 +205,11 @@ void rfm__dds_presence_take(struct rfm_node *node, dds_entity_t reader)
 		dds_return_loan(reader, samples, n);
 	}
 	/* A peer in this process reads our writes as our calls return: hold none. */
-	bool near = false;
+	bool in_process = false;
 	for (int id = 0; id < RFM_MAX_NODES; id++)
-		if (id != d->id && d->peers[id].alive && d->peers[id].pid == (int32_t)getpid())
-			near = true;
-	__atomic_store_n(&d->peer_in_process, near, __ATOMIC_RELAXED);
+		if (id != d->id && d->peers[id].alive && d->peers[id].pid == rfm__os_pid())
+			in_process = true;
+	__atomic_store_n(&d->peer_in_process, in_process, __ATOMIC_RELAXED);
 	pthread_cond_broadcast(&d->cond);
 }
 
@@ -283,7 +283,7 @@ int rfm__dds_node_facts(struct rfm_node *node, unsigned int id, struct rfm_node_
 	if ((int)id == d->id) {
 		facts->attached = true;
 		facts->incarnation = d->inc;
-		facts->pid = (int32_t)getpid();
+		facts->pid = rfm__os_pid();
 		return 0;
 	}
 	pthread_mutex_lock(&d->lock);

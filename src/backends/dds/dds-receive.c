@@ -13,12 +13,12 @@
  */
 #include "config.h"
 
-#include <endian.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cpu-clock.h"
+#include "os/byteorder.h"
 #include "backends/dds/dds-internal.h"
 
 /* Samples taken off the stream per call. */
@@ -86,8 +86,8 @@ static bool batch_valid(const struct dds_node *d, const uint8_t *p, uint32_t n)
 		if (n - at < sizeof(pc))
 			return false;
 		memcpy(&pc, p + at, sizeof(pc));
-		off = le64toh(pc.offset);
-		len = le32toh(pc.len);
+		off = rfm__le64toh(pc.offset);
+		len = rfm__le32toh(pc.len);
 		at += sizeof(pc);
 		if (((len + 7) & ~UINT64_C(7)) > n - at || off > d->size || len > d->size - off)
 			return false;
@@ -110,8 +110,8 @@ static bool apply_batch(struct dds_node *d, const rfm_dds_Msg *m)
 		memcpy(&pc, p + at, sizeof(pc));
 		at += sizeof(pc);
 		/* Piece by piece in the writer's order, each highest address first. */
-		rfm__dds_store(d, le64toh(pc.offset), p + at, le32toh(pc.len));
-		at += (uint32_t)((le32toh(pc.len) + UINT64_C(7)) & ~UINT64_C(7));
+		rfm__dds_store(d, rfm__le64toh(pc.offset), p + at, rfm__le32toh(pc.len));
+		at += (uint32_t)((rfm__le32toh(pc.len) + UINT64_C(7)) & ~UINT64_C(7));
 	}
 	return true;
 }

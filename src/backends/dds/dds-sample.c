@@ -16,10 +16,10 @@
 #include <stdlib.h>
 #include <errno.h>
 #include <string.h>
-#include <sys/random.h>
 
 #include "cpu-clock.h"
 #include "futex.h"
+#include "os/random.h"
 #include "backends/dds/dds-internal.h"
 
 /* Inside a dds_write() of this process: a reader of this process may be
@@ -148,14 +148,10 @@ int rfm__dds_fail(const struct rfm_uri *uri, dds_return_t rc, const char *what)
 uint32_t rfm__dds_nonce(void)
 {
 	uint32_t n = 0;
-	ssize_t got;
 
 	/* Unguessable: a stranger who sees one request's nonce learns nothing
 	 * of the next one. */
-	do
-		got = getrandom(&n, sizeof(n), 0);
-	while (got < 0 && errno == EINTR);
-	if (got != (ssize_t)sizeof(n))
+	if (rfm__os_random(&n, sizeof(n)))
 		n = (uint32_t)rfm__now_ns(); /* no entropy: still unique, no longer secret */
 	return n ? n : 1;
 }

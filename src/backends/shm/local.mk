@@ -10,7 +10,13 @@ src_librfm_la_SOURCES += \
 	src/backends/shm/shm-events.c \
 	src/backends/shm/shm-health.c \
 	src/backends/shm/shm-names.c \
-	src/backends/shm/shm-room.c \
-	src/backends/shm/shm-huge.c
+	src/backends/shm/shm-room.c
+# hugepages=1: a window on hugetlbfs, where the OS has it (Linux); elsewhere
+# the refusal that says so.
+if RFM_OS_POSIX
+src_librfm_la_SOURCES += src/backends/shm/shm-huge.c
+else
+src_librfm_la_SOURCES += src/backends/shm/shm-huge-none.c
+endif
 # Its threat model (shm.c, shm-events.c).
 EXTRA_DIST += docs/security.md

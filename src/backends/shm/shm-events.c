@@ -10,8 +10,8 @@
  * says which node ids have any, so a broadcast visits only those.
  *
  * A queue's memory is a slab after the window: the receiver takes a free
- * one or grows the file by one (posix_fallocate: a full /dev/shm fails
- * the attach, never a later store), and records it in its node entry.
+ * one or grows the file by one (rfm__os_file_reserve(): a full /dev/shm
+ * fails the attach, never a later store), and records it in its node entry.
  * Senders check that slab number against the file's size before touching
  * it, and the slab's owner field against the queue, so a scribbled entry
  * costs a counted, skipped record, never a SIGBUS.
@@ -44,13 +44,11 @@
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <sys/file.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "futex.h"
+#include "os/memory.h"
+#include "os/process.h"
 #include "rt-internal.h"
 #include "backends/shm/shm-internal.h"
 
@@ -84,27 +82,15 @@ static void set_listening(struct shm_node *shm, unsigned int id, bool on)
 		__atomic_fetch_and(&shm->header->listening[id / 64], ~bit, __ATOMIC_RELEASE);
 }
 
-/* Set the byte lock of queue @qi to @type (F_WRLCK, F_UNLCK): 0 or -errno. */
-static int queue_lock_set(struct shm_node *shm, unsigned int qi, short type)
-{
-	struct flock fl;
-
-	memset(&fl, 0, sizeof(fl));
-	fl.l_type = type;
-	fl.l_whence = SEEK_SET;
-	fl.l_start = RFM_SHM_QUEUE_LOCK_BASE + qi;
-	fl.l_len = 1;
-	return fcntl(shm->fd, F_OFD_SETLK, &fl) == 0 ? 0 : -errno;
-}
-
+/* Hold the byte lock of queue @qi alone: 0 or -errno (-EAGAIN: held). */
 static int queue_lock(struct shm_node *shm, unsigned int qi)
 {
-	return queue_lock_set(shm, qi, F_WRLCK);
+	return rfm__os_byte_lock(shm->fd, RFM_SHM_QUEUE_LOCK_BASE + qi, RFM_OS_LOCK_EXCL);
 }
 
 static void queue_unlock(struct shm_node *shm, unsigned int qi)
 {
-	queue_lock_set(shm, qi, F_UNLCK);
+	rfm__os_byte_lock(shm->fd, RFM_SHM_QUEUE_LOCK_BASE + qi, RFM_OS_UNLOCK);
 }
 
 void rfm__shm_reclaim_queues(struct shm_node *shm, int id)
@@ -146,11 +132,10 @@ static void find_used_slabs(struct shm_node *shm, uint8_t *used)
 
 void rfm__shm_refresh_size(struct shm_node *shm)
 {
-	struct stat st;
-	uint64_t known = 0;
+	uint64_t size, known = 0;
 
-	if (fstat(shm->seg_fd, &st) == 0 && (uint64_t)st.st_size > shm->map_size) {
-		known = (uint64_t)st.st_size - shm->map_size;
+	if (rfm__os_file_size(shm->seg_fd, &size) == 0 && size > shm->map_size) {
+		known = size - shm->map_size;
 		if (known > shm->events_size)
 			known = shm->events_size;
 	}
@@ -175,7 +160,7 @@ static int take_slab(struct rfm_node *node, struct shm_node *shm, unsigned int *
 				  node->uri, RFM_SHM_QUEUE_COUNT);
 	offset = shm->map_size + (uint64_t)k * shm->stride;
 	/* Reserve the slab's pages: a full /dev/shm fails here, not with SIGBUS. */
-	err = posix_fallocate(shm->seg_fd, (off_t)offset, shm->stride);
+	err = rfm__os_file_reserve(shm->seg_fd, offset, shm->stride);
 	if (err)
 		return rfm__shm_no_room(node->uri, err, shm->stride, 0, "reserving an event queue");
 	rfm__shm_refresh_size(shm);
@@ -206,7 +191,7 @@ static int shm_ev_attach(struct rfm_node *node, uint32_t *depth)
 			break;
 	}
 	if (err) {
-		flock(shm->fd, LOCK_UN);
+		rfm__os_file_unlock(shm->fd);
 		if (err == EAGAIN || err == EACCES)
 			return rfm__error(RFM_EFULL,
 					  "%s: node %d already has %u handles receiving events",
@@ -218,7 +203,7 @@ static int shm_ev_attach(struct rfm_node *node, uint32_t *depth)
 	ret = take_slab(node, shm, &slab);
 	if (ret) {
 		queue_unlock(shm, qi);
-		flock(shm->fd, LOCK_UN);
+		rfm__os_file_unlock(shm->fd);
 		return ret;
 	}
 
@@ -229,7 +214,7 @@ static int shm_ev_attach(struct rfm_node *node, uint32_t *depth)
 	__atomic_store_n(&q->sleepers, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&q->head, tail, __ATOMIC_RELEASE);
 	q->incarnation++;
-	q->pid = (int32_t)getpid();
+	q->pid = rfm__os_pid();
 	/* Senders holding an old view of this slab see the new owner and skip it. */
 	__atomic_store_n(&q->owner, qi + 1, __ATOMIC_RELEASE);
 	shm->queue = (int)qi;
@@ -245,7 +230,7 @@ static int shm_ev_attach(struct rfm_node *node, uint32_t *depth)
 			 __ATOMIC_RELEASE);
 	__atomic_fetch_or(&shm->nodes[node->id].event_queues, 1u << j, __ATOMIC_RELEASE);
 	set_listening(shm, (unsigned int)node->id, true);
-	flock(shm->fd, LOCK_UN);
+	rfm__os_file_unlock(shm->fd);
 	*depth = shm->depth;
 	return 0;
 }
@@ -328,7 +313,7 @@ static bool push(struct shm_node *shm, struct rfm_shm_queue *q, unsigned int k,
 			 * once, rather than the first lap faulting page by page.
 			 */
 			if (shm->prefault_sends && !__atomic_load_n(&shm->limits[k], __ATOMIC_RELAXED))
-				rfm__mem_prefault(q, shm->stride);
+				rfm__os_prefault(q, shm->stride);
 
 			__atomic_store_n(&shm->limits[k], head + depth, __ATOMIC_RELEASE);
 			if (p >= head + depth) {

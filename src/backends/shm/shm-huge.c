@@ -38,6 +38,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
+#include "os/file.h"
 #include "backends/shm/shm-internal.h"
 
 #define HUGE_DIR_MAX 512
@@ -184,7 +185,7 @@ static int map_file(struct shm_node *shm, const char *uri, int fd, uint64_t len)
 }
 
 int rfm__shm_huge_create(struct shm_node *shm, const char *uri, const char *name, uint64_t size,
-			 mode_t mode, uint32_t *page_kib)
+			 unsigned int mode, uint32_t *page_kib)
 {
 	uint64_t page = default_page(), len, needed;
 	char dir[HUGE_DIR_MAX], path[HUGE_DIR_MAX + RFM_SHM_NAME_MAX + 16];
@@ -218,7 +219,7 @@ int rfm__shm_huge_create(struct shm_node *shm, const char *uri, const char *name
 	 */
 	if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid())
 		unlink(path);
-	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, (mode_t)mode);
 	if (fd < 0) {
 		if (errno == EEXIST && lstat(path, &st) == 0)
 			return rfm__error(RFM_EPERM,
@@ -230,7 +231,7 @@ int rfm__shm_huge_create(struct shm_node *shm, const char *uri, const char *name
 	}
 	shm->huge_created = true;
 	/* The umask must not narrow the mode the caller asked for. */
-	if (fchmod(fd, mode) < 0) {
+	if (fchmod(fd, (mode_t)mode) < 0) {
 		ret = rfm__error(rfm__errno_code(errno), "%s: fchmod %s: %s", uri, path,
 				 strerror(errno));
 		goto fail;
@@ -335,12 +336,19 @@ static void remove_in(const char *dir, const struct remove_file *rf)
 		unlink(path);
 }
 
-void rfm__shm_huge_remove(const char *name, uid_t owner)
+void rfm__shm_huge_remove(const char *name, int owner_fd)
 {
-	struct remove_file rf = { .name = name, .owner = owner };
-	FILE *mounts = setmntent("/proc/self/mounts", "re");
+	struct remove_file rf = { .name = name, .owner = geteuid() };
+	struct stat owner;
+	FILE *mounts;
 	struct mntent *m;
 
+	if (owner_fd >= 0) {
+		if (fstat(owner_fd, &owner) < 0)
+			return;
+		rf.owner = owner.st_uid;
+	}
+	mounts = setmntent("/proc/self/mounts", "re");
 	if (!mounts)
 		return;
 	/* Every mount: the page size of a stray file is unknown. */

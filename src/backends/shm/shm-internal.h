@@ -6,10 +6,9 @@
 #ifndef RFM_SHM_INTERNAL_H
 #define RFM_SHM_INTERNAL_H
 
-#include <sys/types.h>
-
 #include "backend.h"
 #include "internal.h"
+#include "os/lock.h"
 #include "backends/shm/shm-segment.h"
 
 struct shm_node {
@@ -73,12 +72,13 @@ bool rfm__shm_node_alive(struct rfm_node *node, unsigned int id, uint32_t incarn
  * Nothing is left behind on failure.
  */
 int rfm__shm_huge_create(struct shm_node *shm, const char *uri, const char *name, uint64_t size,
-			 mode_t mode, uint32_t *page_kib);
+			 unsigned int mode, uint32_t *page_kib);
 /* Map the window of an existing version-4 network whose segment @seg_fd is. */
 int rfm__shm_huge_attach(struct shm_node *shm, const char *uri, const char *name, uint64_t size,
 			 uint32_t page_kib);
-/* Remove the hugetlbfs file of network @name if @owner owns it (destroy). */
-void rfm__shm_huge_remove(const char *name, uid_t owner);
+/* Remove the hugetlbfs file of network @name if the owner of the open file
+ * @owner_fd (-1: this process's user) owns it (destroy). */
+void rfm__shm_huge_remove(const char *name, int owner_fd);
 
 /* shm-names.c: "no network 'x'", with the names that do exist. */
 int rfm__shm_no_network(const char *uri, const char *name);
@@ -94,14 +94,15 @@ int rfm__shm_no_room(const char *uri, int err, uint64_t needed, uint64_t overhea
 /* The largest valid window that fits @avail bytes beside @overhead, or 0. */
 uint64_t rfm__shm_window_that_fits(uint64_t avail, uint64_t overhead);
 
-/* shm-lock.c: the open lock (flock, with a deadline), by URI or URI text. */
+/* shm-lock.c: the open lock (the file lock, with a deadline), by URI or
+ * URI text; released with rfm__os_file_unlock(). */
 int rfm__shm_lock_open(int fd, const struct rfm_uri *uri);
 int rfm__shm_lock(int fd, const char *uri);
-/* Is @byte locked by some other open file description? */
+/* Is @byte locked by some other open of the lock file? */
 bool rfm__shm_byte_locked(int fd, uint64_t byte);
-/* Lock node @id's byte as @type (F_WRLCK to own it alone, F_RDLCK to
- * share): 0 or -errno. */
-int rfm__shm_try_lock_node(int fd, int id, short type);
+/* Make our lock on node @id's byte @kind (RFM_OS_LOCK_EXCL to own it
+ * alone, RFM_OS_LOCK_SHARED to share): 0 or -errno (-EAGAIN: held). */
+int rfm__shm_try_lock_node(int fd, int id, enum rfm_os_lock kind);
 
 /* shm-events.c: re-read the segment's size: the slabs that exist now. */
 void rfm__shm_refresh_size(struct shm_node *shm);

@@ -51,7 +51,7 @@ int rfm__shm_no_network(const char *uri, const char *name)
 	unsigned int best = 3; /* suggest only names at most two edits away */
 	size_t prefix = strlen(RFM_SHM_PREFIX);
 	int count = 0;
-	DIR *dir = opendir(RFM_SHM_DIR);
+	DIR *dir = opendir(rfm__os_seg_dir());
 	struct dirent *de;
 
 	while (dir && (de = readdir(dir))) {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * What a full /dev/shm says: how big it is, how much is free, what was
+ * What a full segment directory (/dev/shm on Linux, os/file.h) says: how big it is, how much is free, what was
  * needed, and a fix that can work. When a window was being sized, the hint
  * names the largest window that fits what is free once the header, the
  * node table and one receiver's event queue are counted, rounded down to
@@ -12,7 +12,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/statvfs.h>
 
 #include "internal.h"
 #include "backends/shm/shm-internal.h"
@@ -41,19 +40,15 @@ uint64_t rfm__shm_window_that_fits(uint64_t avail, uint64_t overhead)
 int rfm__shm_no_room(const char *uri, int err, uint64_t needed, uint64_t overhead,
 		     const char *what)
 {
-	static const char more[] = "give /dev/shm more room (docker run --shm-size=256m, "
-				   "or remount it with size=)";
-	unsigned long long total = 0, avail = 0;
-	struct statvfs fs;
+	const char *more = rfm__os_seg_more_room();
+	uint64_t total = 0, avail = 0;
 	char fix[192], fit[32];
 	uint64_t w;
 
-	if (err != ENOSPC && err != EDQUOT && err != EFBIG)
+	if (rfm__errno_code(err) != RFM_ENOSPC) /* ENOSPC, EDQUOT, EFBIG */
 		return rfm__error(rfm__errno_code(err), "%s: %s: %s", uri, what, strerror(err));
-	if (statvfs(RFM_SHM_DIR, &fs) == 0) {
-		total = (unsigned long long)fs.f_blocks * fs.f_frsize;
-		avail = (unsigned long long)fs.f_bavail * fs.f_frsize;
-	}
+	if (rfm__os_seg_room(&total, &avail) < 0)
+		total = avail = 0;
 	w = overhead ? rfm__shm_window_that_fits(avail, overhead) : 0;
 	if (w) {
 		size_text(w, fit, sizeof(fit));
@@ -64,7 +59,8 @@ int rfm__shm_no_room(const char *uri, int err, uint64_t needed, uint64_t overhea
 		snprintf(fix, sizeof(fix), "%s", more);
 	}
 	return rfm__error(RFM_ENOSPC,
-			  "%s: %s: is /dev/shm full? it holds %llu bytes, %llu are free and %llu "
+			  "%s: %s: is %s full? it holds %llu bytes, %llu are free and %llu "
 			  "are needed; %s",
-			  uri, what, total, avail, (unsigned long long)needed, fix);
+			  uri, what, rfm__os_seg_dir(), (unsigned long long)total, (unsigned long long)avail,
+			  (unsigned long long)needed, fix);
 }

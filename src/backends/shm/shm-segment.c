@@ -3,9 +3,9 @@
 #include "config.h"
 
 #include <string.h>
-#include <time.h>
 
 #include "internal.h"
+#include "os/clock.h"
 #include "backends/shm/shm-segment.h"
 
 static uint64_t round_up_page(uint64_t v)
@@ -54,10 +54,8 @@ void rfm__shm_header_init(struct rfm_shm_header *h, uint64_t window_size, uint32
 			  uint32_t huge_page_kib)
 {
 	struct rfm_shm_layout layout;
-	struct timespec now;
 
 	rfm__shm_layout(window_size, queue_depth, &layout);
-	clock_gettime(CLOCK_REALTIME, &now);
 	h->version = huge_page_kib ? RFM_SHM_VERSION_HUGE : RFM_SHM_VERSION;
 	h->huge_page_kib = huge_page_kib;
 	h->header_size = sizeof(*h);
@@ -67,7 +65,7 @@ void rfm__shm_header_init(struct rfm_shm_header *h, uint64_t window_size, uint32
 	h->node_table_offset = layout.node_table_offset;
 	h->node_count = RFM_MAX_NODES;
 	h->node_entry_size = sizeof(struct rfm_shm_node_entry);
-	h->created_ns = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+	h->created_ns = rfm__os_realtime_ns();
 	h->event_offset = layout.event_offset;
 	h->event_size = layout.event_size;
 	h->queue_depth = queue_depth;

@@ -48,7 +48,11 @@
 #define RFM_SHM_MIN_WINDOW RFM_SHM_PAGE
 #define RFM_SHM_MAX_WINDOW (UINT64_C(1) << 40)
 #define RFM_SHM_NAME_MAX 64
-/* Where shm_open() puts its files, and the names of a network's two files. */
+/*
+ * Where Linux's shm_open() puts a network's files (the library asks the OS
+ * layer, rfm__os_seg_dir(): another directory on Windows; this is for the
+ * Linux tests that look at the files), and the names of its two files.
+ */
 #define RFM_SHM_DIR "/dev/shm"
 #define RFM_SHM_PREFIX "rfm-"
 #define RFM_SHM_LOCK_PREFIX "rfmlock-"

@@ -5,13 +5,17 @@
  * One POSIX shared-memory segment per network. Cache coherence plays the
  * fibre: a store by one node is visible to every other at once.
  *
- * Two kinds of file lock do the coordination, and the kernel drops both
- * when a process dies, so nothing goes stale. They are taken on a second
- * file, /dev/shm/rfmlock-NAME, whose mode gives read access only to those
- * who may also write: a lock needs only an open descriptor, so a process
- * allowed merely to read the segment could otherwise hold locks every node
- * waits on (docs/security.md). Opening a network needs write access.
- *  - flock(LOCK_EX) serialises creation, validation and node-id claims;
+ * The files live in the OS's segment directory (os/file.h: /dev/shm on
+ * Linux, a per-user directory on Windows), reached through the OS layer.
+ * Two kinds of file lock do the coordination, and the OS drops both
+ * when a process dies, so nothing goes stale (os/lock.h). They are taken
+ * on a second file, rfmlock-NAME beside the segment, whose mode gives read
+ * access only to those who may also write: a lock needs only an open
+ * descriptor, so a process allowed merely to read the segment could
+ * otherwise hold locks every node waits on (docs/security.md). Opening a
+ * network needs write access.
+ *  - the file lock (flock() on Linux) serialises creation, validation and
+ *    node-id claims;
  *  - one open-file-description (OFD) byte lock per node id is held for as
  *    long as the node is attached. A node id whose table entry says
  *    "attached" but whose lock is free belonged to a crashed process and
@@ -24,16 +28,13 @@
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 
+#include "os/clock.h"
+#include "os/map.h"
+#include "os/process.h"
 #include "rt-internal.h"
 #include "backends/shm/shm-internal.h"
 
@@ -74,14 +75,6 @@ static bool node_alive(int fd, int id)
 	return rfm__shm_byte_locked(fd, RFM_SHM_LOCK_BASE + (uint64_t)id);
 }
 
-static uint64_t now_realtime_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /*
  * Map a segment laid out as @h describes: everything up to the event area
  * populated at once, the event slabs apart, over the largest size the file
@@ -98,12 +91,10 @@ static int map_segment(struct shm_node *shm, const struct rfm_uri *uri,
 
 	/* A window in huge pages is a hole here: mapping it would fill it. */
 	shm->seg_len = huge ? h->window_offset : h->event_offset;
-	shm->segment = mmap(NULL, shm->seg_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE,
-			    shm->seg_fd, 0);
-	if (shm->segment == MAP_FAILED) {
-		shm->segment = NULL;
+	shm->segment = rfm__os_map(shm->seg_fd, 0, shm->seg_len,
+				   RFM_OS_MAP_WRITE | RFM_OS_MAP_POPULATE);
+	if (!shm->segment)
 		return sys_error(uri, "mmap");
-	}
 	shm->map_size = h->event_offset;
 	if (huge && !shm->huge) {
 		int ret = rfm__shm_huge_attach(shm, uri->text, uri->path, h->window_size,
@@ -112,12 +103,9 @@ static int map_segment(struct shm_node *shm, const struct rfm_uri *uri,
 		if (ret)
 			return ret;
 	}
-	shm->events = mmap(NULL, h->event_size, PROT_READ | PROT_WRITE, MAP_SHARED, shm->seg_fd,
-			   (off_t)h->event_offset);
-	if (shm->events == MAP_FAILED) {
-		shm->events = NULL;
+	shm->events = rfm__os_map(shm->seg_fd, h->event_offset, h->event_size, RFM_OS_MAP_WRITE);
+	if (!shm->events)
 		return sys_error(uri, "mmap of the event queues");
-	}
 	shm->events_size = h->event_size;
 	shm->depth = h->queue_depth;
 	shm->stride = h->queue_stride;
@@ -130,7 +118,7 @@ static int map_segment(struct shm_node *shm, const struct rfm_uri *uri,
  * window in huge pages (shm-huge.c) when @huge.
  */
 static int create_segment(struct shm_node *shm, const struct rfm_uri *uri, uint64_t window_size,
-			  uint32_t depth, bool huge, mode_t mode)
+			  uint32_t depth, bool huge, unsigned int mode)
 {
 	struct rfm_shm_header header;
 	uint32_t huge_page_kib = 0;
@@ -142,7 +130,7 @@ static int create_segment(struct shm_node *shm, const struct rfm_uri *uri, uint6
 		return ret;
 	memset(&header, 0, sizeof(header));
 	rfm__shm_header_init(&header, window_size, depth, huge_page_kib);
-	if (ftruncate(shm->seg_fd, 0) < 0)
+	if (rfm__os_file_truncate(shm->seg_fd, 0) < 0)
 		return sys_error(uri, "ftruncate");
 	/*
 	 * Reserve every page of header, node table and window now: on a full
@@ -150,12 +138,12 @@ static int create_segment(struct shm_node *shm, const struct rfm_uri *uri, uint6
 	 * later store into the window. Event slabs come when receivers do.
 	 */
 	reserve = huge ? header.window_offset : header.event_offset;
-	err = posix_fallocate(shm->seg_fd, 0, (off_t)reserve);
-	if (!err && huge && ftruncate(shm->seg_fd, (off_t)header.event_offset) < 0)
+	err = rfm__os_file_reserve(shm->seg_fd, 0, reserve);
+	if (!err && huge && rfm__os_file_truncate(shm->seg_fd, header.event_offset) < 0)
 		err = errno;
 	if (err) {
 		/* Give back what was reserved first: the hint counts it as free. */
-		if (ftruncate(shm->seg_fd, 0) < 0) {
+		if (rfm__os_file_truncate(shm->seg_fd, 0) < 0) {
 			/* nothing more to undo: the caller removes a segment it created */
 		}
 		/* A window fits with the header, node table and one receiver's queue. */
@@ -200,14 +188,14 @@ static int attach_segment(struct shm_node *shm, const struct rfm_uri *uri, uint6
 		*uninitialised = true;
 		return 0;
 	}
-	page = mmap(NULL, peek, PROT_READ, MAP_SHARED, shm->seg_fd, 0);
-	if (page == MAP_FAILED)
+	page = rfm__os_map(shm->seg_fd, 0, peek, 0);
+	if (!page)
 		return sys_error(uri, "mmap");
 	/* Work on a private copy: a peer cannot change it under our checks. */
 	memset(&header, 0, sizeof(header));
 	memcpy(&header, page, peek < sizeof(header) ? peek : sizeof(header));
 	bool blank = rfm__all_zero(page, peek);
-	munmap(page, peek);
+	rfm__os_unmap(page, peek);
 
 	/*
 	 * No magic: the creator died before its last store (it held the open
@@ -239,8 +227,8 @@ static void take_node_id(struct rfm_node *node, struct shm_node *shm, int id)
 
 	/* A previous holder that still shows "attached" has crashed: reclaim. */
 	e->incarnation++;
-	e->pid = (int32_t)getpid();
-	e->attach_ns = now_realtime_ns();
+	e->pid = rfm__os_pid();
+	e->attach_ns = rfm__os_realtime_ns();
 	__atomic_store_n(&e->state, RFM_SHM_NODE_ATTACHED, __ATOMIC_RELEASE);
 	node->id = id;
 	node->incarnation = e->incarnation;
@@ -257,7 +245,7 @@ static int claim_node_id(struct rfm_node *node, struct shm_node *shm, const stru
 
 		if (shared && node_alive(shm->fd, id)) {
 			/* Join the live id beside its other handles. */
-			err = rfm__shm_try_lock_node(shm->fd, id, F_RDLCK);
+			err = rfm__shm_try_lock_node(shm->fd, id, RFM_OS_LOCK_SHARED);
 			if (err) {
 				errno = -err;
 				return sys_error(uri, "sharing the node id");
@@ -265,7 +253,7 @@ static int claim_node_id(struct rfm_node *node, struct shm_node *shm, const stru
 			node->id = id;
 			node->incarnation = shm->nodes[id].incarnation;
 		} else {
-			err = rfm__shm_try_lock_node(shm->fd, id, F_WRLCK);
+			err = rfm__shm_try_lock_node(shm->fd, id, RFM_OS_LOCK_EXCL);
 			if (err == -EAGAIN || err == -EACCES)
 				continue;
 			if (err) {
@@ -274,7 +262,7 @@ static int claim_node_id(struct rfm_node *node, struct shm_node *shm, const stru
 			}
 			take_node_id(node, shm, id);
 			/* Keep it shared from now on, so shared=1 handles can join. */
-			err = rfm__shm_try_lock_node(shm->fd, id, F_RDLCK);
+			err = rfm__shm_try_lock_node(shm->fd, id, RFM_OS_LOCK_SHARED);
 			if (err) {
 				errno = -err;
 				return sys_error(uri, "locking the node id");
@@ -296,7 +284,7 @@ static int claim_node_id(struct rfm_node *node, struct shm_node *shm, const stru
 struct shm_params {
 	int node_id;		/* -1: first free */
 	uint64_t size;		/* 0: the network's, or the default when creating */
-	mode_t mode;
+	unsigned int mode;	/* permission bits (os/file.h: an ACL on Windows) */
 	bool mode_given;	/* mode= was in the URI */
 	bool shared;		/* join a live node id beside its other handles */
 	uint32_t depth;		/* event queue depth; 0: the network's, or the default */
@@ -337,7 +325,7 @@ static int parse_params(struct rfm_uri *uri, struct shm_params *p)
 					  "%s: mode '%s' must be octal like 0600 or 0660, owner "
 					  "read-write, no execute",
 					  uri->text, v);
-		p->mode = (mode_t)n;
+		p->mode = (unsigned int)n;
 		p->mode_given = true;
 	}
 	p->shared = false;
@@ -379,16 +367,16 @@ static char *canonical_uri(const struct rfm_uri *uri, int id, uint64_t size, boo
 static void shm_release(struct shm_node *shm)
 {
 	if (shm->events)
-		munmap(shm->events, shm->events_size);
+		rfm__os_unmap(shm->events, shm->events_size);
 	free(shm->limits);
 	if (shm->segment)
-		munmap(shm->segment, shm->seg_len);
+		rfm__os_unmap(shm->segment, shm->seg_len);
 	if (shm->huge)
-		munmap(shm->huge, shm->huge_len);
+		rfm__os_unmap(shm->huge, shm->huge_len);
 	if (shm->fd >= 0)
-		close(shm->fd);
+		rfm__os_close(shm->fd);
 	if (shm->seg_fd >= 0)
-		close(shm->seg_fd);
+		rfm__os_close(shm->seg_fd);
 	free(shm);
 }
 
@@ -402,7 +390,7 @@ static void shm_forget(struct rfm_node *node)
 	struct shm_node *shm = node->priv;
 
 	if (shm->fd >= 0)
-		close(shm->fd);
+		rfm__os_close(shm->fd);
 	shm->fd = -1;
 }
 
@@ -410,57 +398,51 @@ static void shm_forget(struct rfm_node *node)
 
 static bool name_exists(const char *name)
 {
-	char path[RFM_SHM_NAME_MAX + 32];
-	struct stat st;
+	struct rfm_os_stat st;
 
-	snprintf(path, sizeof(path), RFM_SHM_DIR "%s", name);
-	return lstat(path, &st) == 0;
+	return rfm__os_seg_stat(name, &st) == 0;
 }
 
 /* Read bits only where the class may also write: readers get no lock file. */
-static mode_t lock_mode(mode_t mode)
+static unsigned int lock_mode(unsigned int mode)
 {
 	mode &= 0666;
-	if (!(mode & S_IWGRP))
-		mode &= ~(mode_t)S_IRGRP;
-	if (!(mode & S_IWOTH))
-		mode &= ~(mode_t)S_IROTH;
+	if (!(mode & 0020))
+		mode &= ~0040u;
+	if (!(mode & 0002))
+		mode &= ~0004u;
 	return mode;
 }
 
 static int no_write_error(const struct rfm_uri *uri, const char *seg)
 {
-	char path[RFM_SHM_NAME_MAX + 32];
-	struct stat st;
+	struct rfm_os_stat st;
 
-	snprintf(path, sizeof(path), RFM_SHM_DIR "%s", seg);
-	if (stat(path, &st) < 0)
+	if (rfm__os_seg_stat(seg, &st) < 0)
 		return rfm__error(RFM_EPERM, "%s: no permission to open the network", uri->text);
 	return rfm__error(RFM_EPERM,
-			  "%s: no write permission on %s (owner uid %u, mode 0%03o): every node "
+			  "%s: no write permission on %s%s (owner %s, mode 0%03o): every node "
 			  "takes locks others wait on, so opening needs write access; the owner "
 			  "can share it with mode=0660 and a common group",
-			  uri->text, path, (unsigned int)st.st_uid, (unsigned int)(st.st_mode & 0777));
+			  uri->text, rfm__os_seg_dir(), seg, st.owner, st.mode);
 }
 
 static int open_lock_file(struct shm_node *shm, const struct rfm_uri *uri,
 			  const struct shm_params *p, const char *lock, const char *seg,
 			  bool *lock_created)
 {
-	char path[RFM_SHM_NAME_MAX + 32];
-	mode_t mode = lock_mode(p->mode);
+	unsigned int mode = lock_mode(p->mode);
 
-	snprintf(path, sizeof(path), RFM_SHM_DIR "%s", lock);
 	for (int tries = 0;; tries++) {
-		struct stat held, linked;
+		struct rfm_os_stat held, linked;
 		int fd, ret;
 
 		*lock_created = false;
-		fd = shm_open(lock, O_RDWR | O_NOFOLLOW | O_CLOEXEC, 0);
+		fd = rfm__os_seg_open(lock, 0, 0);
 		if (fd < 0 && errno == ENOENT) {
 			if (!p->create && !name_exists(seg))
 				return rfm__shm_no_network(uri->text, uri->path);
-			fd = shm_open(lock, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+			fd = rfm__os_seg_open(lock, RFM_OS_SEG_CREATE | RFM_OS_SEG_EXCL, mode);
 			if (fd < 0 && errno == EEXIST && tries < 16)
 				continue;
 			*lock_created = fd >= 0;
@@ -468,29 +450,27 @@ static int open_lock_file(struct shm_node *shm, const struct rfm_uri *uri,
 		if (fd < 0)
 			return errno == EACCES ? no_write_error(uri, seg)
 					       : sys_error(uri, "opening the network's lock file");
-		fd = rfm__fd_keep_off_std(fd);
-		if (fd < 0)
-			return sys_error(uri, "opening the network's lock file");
 		/* The umask must not narrow the mode the caller asked for. */
-		if (*lock_created && fchmod(fd, mode) < 0) {
-			close(fd);
+		if (*lock_created && rfm__os_file_set_mode(fd, mode) < 0) {
+			rfm__os_close(fd);
 			return sys_error(uri, "fchmod");
 		}
 		ret = rfm__shm_lock_open(fd, uri);
 		if (ret) {
-			close(fd);
+			rfm__os_close(fd);
 			return ret;
 		}
 		/* Still the file of that name? destroy removes it while others wait. */
-		if (fstat(fd, &held) == 0 && S_ISREG(held.st_mode) && lstat(path, &linked) == 0 &&
-		    held.st_ino == linked.st_ino && held.st_dev == linked.st_dev) {
+		if (rfm__os_file_stat(fd, &held) == 0 && held.regular &&
+		    rfm__os_seg_stat(lock, &linked) == 0 && held.ino == linked.ino &&
+		    held.dev == linked.dev) {
 			shm->fd = fd;
 			return 0;
 		}
-		close(fd);
+		rfm__os_close(fd);
 		if (tries >= 16)
-			return rfm__error(RFM_EBUSY, "%s: %s keeps being removed under us",
-					  uri->text, path);
+			return rfm__error(RFM_EBUSY, "%s: %s%s keeps being removed under us",
+					  uri->text, rfm__os_seg_dir(), lock);
 	}
 }
 
@@ -501,60 +481,58 @@ static int open_segment_file(struct shm_node *shm, const struct rfm_uri *uri,
 	int fd;
 
 	*created = false;
-	fd = shm_open(seg, O_RDWR | O_NOFOLLOW | O_CLOEXEC, 0);
+	fd = rfm__os_seg_open(seg, 0, 0);
 	if (fd < 0 && errno == ENOENT) {
 		if (!p->create)
 			return rfm__shm_no_network(uri->text, uri->path);
-		fd = shm_open(seg, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, p->mode);
+		fd = rfm__os_seg_open(seg, RFM_OS_SEG_CREATE | RFM_OS_SEG_EXCL, p->mode);
 		*created = fd >= 0;
 	}
 	if (fd < 0)
 		return errno == EACCES ? no_write_error(uri, seg)
 				       : sys_error(uri, "opening the network segment");
-	shm->seg_fd = rfm__fd_keep_off_std(fd);
-	if (shm->seg_fd < 0)
-		return sys_error(uri, "opening the network segment");
+	shm->seg_fd = fd;
 	/* The umask must not narrow the mode the caller asked for. */
-	if (*created && fchmod(shm->seg_fd, p->mode) < 0)
+	if (*created && rfm__os_file_set_mode(shm->seg_fd, p->mode) < 0)
 		return sys_error(uri, "fchmod");
 	return 0;
 }
 
 /*
- * A name in /dev/shm belongs to whoever created it first. Refuse a
- * segment another user owns when the opener asked for a mode of its own
- * (it expects its own network) or when anyone may write it (anyone may
- * have planted it), and a lock file that is not the network owner's.
+ * A name in the segment directory belongs to whoever created it first.
+ * Refuse a segment another user owns when the opener asked for a mode of
+ * its own (it expects its own network) or when anyone may write it (anyone
+ * may have planted it), and a lock file that is not the network owner's.
  */
 static int check_owner(const struct rfm_uri *uri, const struct shm_params *p, const char *seg,
-		       const struct stat *s, const struct stat *l, bool lock_created)
+		       const struct rfm_os_stat *s, const struct rfm_os_stat *l, bool lock_created)
 {
-	unsigned int smode = (unsigned int)(s->st_mode & 0777);
+	unsigned int smode = s->mode;
+	char me[RFM_OS_ID_TEXT];
 
 	if (p->accept_owner)
 		return 0;
-	if (s->st_uid != geteuid() && (p->mode_given || (s->st_mode & S_IWOTH)))
+	rfm__os_user(me, sizeof(me));
+	if (!s->mine && (p->mode_given || (s->mode & 0002)))
 		return rfm__error(RFM_EPERM,
-				  "%s: " RFM_SHM_DIR "%s belongs to uid %u with mode 0%03o, not to "
-				  "uid %u%s: another user created the name first; add "
-				  "accept_owner=1 to join it as it is",
-				  uri->text, seg, (unsigned int)s->st_uid, smode,
-				  (unsigned int)geteuid(),
+				  "%s: %s%s belongs to %s with mode 0%03o, not to %s%s: another "
+				  "user created the name first; add accept_owner=1 to join it as "
+				  "it is",
+				  uri->text, rfm__os_seg_dir(), seg, s->owner, smode, me,
 				  p->mode_given ? " as asked" : "");
 	/*
 	 * The lock file may belong to the network's owner, or to a member of
 	 * a group that may write the network (who made it in the group's
 	 * name); and it must give nobody more than the network's writers.
 	 */
-	bool member = (s->st_mode & S_IWGRP) && l->st_gid == s->st_gid;
-	if (!lock_created && ((l->st_uid != s->st_uid && !member) ||
-			      ((unsigned int)l->st_mode & 0777 & ~(unsigned int)lock_mode(s->st_mode))))
+	bool member = (s->mode & 0020) && !strcmp(l->group, s->group);
+	if (!lock_created &&
+	    ((strcmp(l->owner, s->owner) && !member) || (l->mode & ~lock_mode(s->mode))))
 		return rfm__error(RFM_EPERM,
-				  "%s: its lock file belongs to uid %u with mode 0%03o, the network "
-				  "to uid %u with mode 0%03o: another user may hold its locks; "
+				  "%s: its lock file belongs to %s with mode 0%03o, the network "
+				  "to %s with mode 0%03o: another user may hold its locks; "
 				  "destroy the network or add accept_owner=1",
-				  uri->text, (unsigned int)l->st_uid, (unsigned int)(l->st_mode & 0777),
-				  (unsigned int)s->st_uid, smode);
+				  uri->text, l->owner, l->mode, s->owner, smode);
 	return 0;
 }
 
@@ -585,9 +563,9 @@ static struct shm_node *shm_node_new(void)
  */
 static int open_files(struct shm_node *shm, const struct rfm_uri *uri, const struct shm_params *p,
 		      const char *lock, const char *seg, bool *created, bool *lock_created,
-		      struct stat *st)
+		      struct rfm_os_stat *st)
 {
-	struct stat lst;
+	struct rfm_os_stat lst;
 	int ret;
 
 	ret = open_lock_file(shm, uri, p, lock, seg, lock_created);
@@ -596,9 +574,9 @@ static int open_files(struct shm_node *shm, const struct rfm_uri *uri, const str
 	ret = open_segment_file(shm, uri, p, seg, created);
 	if (ret)
 		return ret;
-	if (fstat(shm->seg_fd, st) < 0 || fstat(shm->fd, &lst) < 0)
+	if (rfm__os_file_stat(shm->seg_fd, st) < 0 || rfm__os_file_stat(shm->fd, &lst) < 0)
 		return sys_error(uri, "fstat");
-	if (!S_ISREG(st->st_mode))
+	if (!st->regular)
 		return rfm__error(RFM_ECORRUPT, "%s: %s is not a regular shared-memory file",
 				  uri->text, seg);
 	/*
@@ -607,11 +585,10 @@ static int open_files(struct shm_node *shm, const struct rfm_uri *uri, const str
 	 * open it too.
 	 */
 	if (*lock_created && !*created) {
-		if (fchown(shm->fd, geteuid() == 0 ? st->st_uid : (uid_t)-1, st->st_gid) == 0 &&
-		    fchmod(shm->fd, lock_mode(st->st_mode)) == 0) {
+		if (rfm__os_file_share_like(shm->fd, shm->seg_fd, lock_mode(st->mode)) == 0) {
 			/* done; if not, the check below says why it cannot be used */
 		}
-		fstat(shm->fd, &lst);
+		rfm__os_file_stat(shm->fd, &lst);
 	}
 	return check_owner(uri, p, seg, st, &lst, *lock_created);
 }
@@ -661,7 +638,7 @@ static int shm_open_node(struct rfm_node *node, struct rfm_uri *uri)
 	struct shm_node *shm;
 	char seg[RFM_SHM_NAME_MAX + 16], lock[RFM_SHM_NAME_MAX + 16];
 	bool created = false, lock_created = false, uninitialised;
-	struct stat st;
+	struct rfm_os_stat st;
 	uint64_t window_size = 0, window_offset = 0;
 	bool want_huge = node->rt && (node->rt->mem_flags & RFM_MEM_HUGEPAGES);
 	int ret;
@@ -680,7 +657,7 @@ static int shm_open_node(struct rfm_node *node, struct rfm_uri *uri)
 	ret = open_files(shm, uri, &params, lock, seg, &created, &lock_created, &st);
 	if (ret)
 		goto fail;
-	ret = attach_segment(shm, uri, (uint64_t)st.st_size, &uninitialised);
+	ret = attach_segment(shm, uri, st.size, &uninitialised);
 	if (ret)
 		goto fail;
 	if (uninitialised) {
@@ -696,7 +673,7 @@ static int shm_open_node(struct rfm_node *node, struct rfm_uri *uri)
 	ret = claim_node_id(node, shm, uri, params.node_id, params.shared);
 	if (ret)
 		goto fail;
-	flock(shm->fd, LOCK_UN);
+	rfm__os_file_unlock(shm->fd);
 
 	node->base = shm->huge ? shm->huge : shm->segment + window_offset;
 	shm->prefault_sends = node->rt && (node->rt->mem_flags & (RFM_MEM_PREFAULT | RFM_MEM_LOCK));
@@ -713,15 +690,15 @@ static int shm_open_node(struct rfm_node *node, struct rfm_uri *uri)
 fail:
 	/* Leave no half-made network behind for others to trip over. */
 	if (created)
-		shm_unlink(seg);
+		rfm__os_seg_unlink(seg);
 	if (shm->huge_created)
-		rfm__shm_huge_remove(uri->path, geteuid());
+		rfm__shm_huge_remove(uri->path, -1);
 	/*
 	 * Nor a lock file without its network. We hold its lock: an opener
 	 * waiting on it sees the name gone and starts afresh.
 	 */
 	if (shm->fd >= 0 && !name_exists(seg))
-		shm_unlink(lock);
+		rfm__os_seg_unlink(lock);
 	shm_release(shm);
 	return ret;
 }
@@ -744,7 +721,7 @@ static void shm_close_node(struct rfm_node *node)
 
 		rfm__shm_release_queue(shm, locked);
 		/* The last handle of the id (we can own its byte alone) marks it free. */
-		if (locked && rfm__shm_try_lock_node(shm->fd, node->id, F_WRLCK) == 0) {
+		if (locked && rfm__shm_try_lock_node(shm->fd, node->id, RFM_OS_LOCK_EXCL) == 0) {
 			__atomic_store_n(&shm->nodes[node->id].pid, 0, __ATOMIC_RELAXED);
 			__atomic_store_n(&shm->nodes[node->id].state, RFM_SHM_NODE_FREE,
 					 __ATOMIC_RELEASE);
@@ -770,22 +747,19 @@ static void shm_get_info(const struct rfm_node *node, struct rfm_node_info *info
 /* A lock file whose segment was removed by hand: remove it too, under its lock. */
 static void remove_stale_lock(const char *seg, const char *lock)
 {
-	int lfd = shm_open(lock, O_RDWR | O_NOFOLLOW | O_CLOEXEC, 0);
+	int lfd = rfm__os_seg_open(lock, 0, 0);
 
 	if (lfd < 0)
 		return;
-	lfd = rfm__fd_keep_off_std(lfd);
-	if (lfd >= 0 && flock(lfd, LOCK_EX | LOCK_NB) == 0 && !name_exists(seg))
-		shm_unlink(lock);
-	if (lfd >= 0)
-		close(lfd);
+	if (rfm__os_file_lock(lfd) == 0 && !name_exists(seg))
+		rfm__os_seg_unlink(lock);
+	rfm__os_close(lfd);
 }
 
 static int shm_destroy(struct rfm_uri *uri, unsigned int flags)
 {
 	char seg[RFM_SHM_NAME_MAX + 16], lock[RFM_SHM_NAME_MAX + 16];
 	int fd, lfd, ret, alive = 0, first_alive = -1;
-	struct stat st;
 
 	ret = segment_path(uri, seg, sizeof(seg));
 	if (ret)
@@ -805,7 +779,7 @@ static int shm_destroy(struct rfm_uri *uri, unsigned int flags)
 	if (ret)
 		return ret;
 
-	fd = rfm__fd_keep_off_std(shm_open(seg, O_RDWR | O_NOFOLLOW | O_CLOEXEC, 0));
+	fd = rfm__os_seg_open(seg, 0, 0);
 	if (fd < 0) {
 		bool gone = errno == ENOENT;
 
@@ -814,21 +788,21 @@ static int shm_destroy(struct rfm_uri *uri, unsigned int flags)
 		remove_stale_lock(seg, lock);
 		/* A huge-page window whose segment was removed by hand. */
 		if (gone)
-			rfm__shm_huge_remove(uri->path, geteuid());
+			rfm__shm_huge_remove(uri->path, -1);
 		return ret;
 	}
 	/* A segment written by hand may have no lock file yet: make one to lock. */
-	lfd = rfm__fd_keep_off_std(shm_open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600));
+	lfd = rfm__os_seg_open(lock, RFM_OS_SEG_CREATE, 0600);
 	if (lfd < 0) {
 		ret = errno == EACCES ? no_write_error(uri, seg)
 				      : sys_error(uri, "opening the network's lock file");
-		close(fd);
+		rfm__os_close(fd);
 		return ret;
 	}
 	ret = rfm__shm_lock_open(lfd, uri);
 	if (ret) {
-		close(lfd);
-		close(fd);
+		rfm__os_close(lfd);
+		rfm__os_close(fd);
 		return ret;
 	}
 	/* The locks are the truth even when the segment itself is corrupt. */
@@ -839,21 +813,21 @@ static int shm_destroy(struct rfm_uri *uri, unsigned int flags)
 				first_alive = id;
 		}
 	if (alive && !(flags & RFM_DESTROY_FORCE)) {
-		close(lfd);
-		close(fd);
+		rfm__os_close(lfd);
+		rfm__os_close(fd);
 		return rfm__error(RFM_EBUSY,
 				  "%s: %d node(s) still attached (node %d first); "
 				  "close them or force the removal",
 				  uri->text, alive, first_alive);
 	}
-	ret = shm_unlink(seg) < 0 ? sys_error(uri, "shm_unlink") : 0;
+	ret = rfm__os_seg_unlink(seg) < 0 ? sys_error(uri, "shm_unlink") : 0;
 	/* A window in huge pages: its pages go back to the pool with the file. */
-	if (!ret && fstat(fd, &st) == 0)
-		rfm__shm_huge_remove(uri->path, st.st_uid);
+	if (!ret)
+		rfm__shm_huge_remove(uri->path, fd);
 	/* Openers waiting on this lock file see it gone and start afresh. */
-	shm_unlink(lock);
-	close(lfd);
-	close(fd);
+	rfm__os_seg_unlink(lock);
+	rfm__os_close(lfd);
+	rfm__os_close(fd);
 	return ret;
 }
 
