@@ -77,6 +77,8 @@ DEMO_PACKAGES="build-essential autoconf automake autoconf-archive libtool pkg-co
 # recorder's tests and rfm.recording (python3-matplotlib draws rfm plot);
 # hdf5-tools' h5dump, h5ls and h5clear are the documented way to look into
 # a recording and to mark one left by a crash as closed (docs/recording.md).
+# groff-base and man-db check that the manual pages render without a
+# warning and that apropos finds them (tests/docs/check-man-pages.sh, make doc).
 TEST_PACKAGES="libcmocka-dev python3 python3-pytest python3-mypy python3-matplotlib clang
 	python3-h5py python3-numpy python3-pandas hdf5-tools
 	cyclonedds-dev cyclonedds-tools iproute2 cmake
@@ -87,7 +89,7 @@ TEST_PACKAGES="libcmocka-dev python3 python3-pytest python3-mypy python3-matplot
 	iceoryx libiceoryx-binding-c-dev stress-ng chromium chromium-driver python3-selenium
 	gcc-i686-linux-gnu libc6-dev-i386-cross g++-i686-linux-gnu g++-s390x-linux-gnu
 	g++-aarch64-linux-gnu g++-arm-linux-gnueabihf mmdebstrap qemu-user linux-source-6.1
-	curl prometheus openssl"
+	curl prometheus openssl groff-base man-db"
 PACKAGES="$DEMO_PACKAGES $TEST_PACKAGES"
 
 # The lab's suites each end with "NAME: N passed, N failed" (NAME may be
@@ -385,8 +387,8 @@ install_check() {
 	c++ -std=c++17 -Wall -Wextra -Werror -x c++ examples/minimal.c $flags -o "$out/examples/minimal-cxx"
 	c++ -std=c++17 -Wall -Wextra -Werror examples/cxx/two-node.cc $flags -o "$out/examples/two-node"
 	rfm --version
-	say "the manuals: man rfm, rfm-layout(5), rfm_open(3)"
-	man -w rfm rfm-layout rfm_open
+	say "the manuals: rfm(1), rfm-layout(5), the concept pages of section 7, a page per function"
+	man -w rfm rfm-layout librfm rfm-protocols rfm-events rfm_open rfm_event_send
 	test -f "$(pkg-config --variable=completionsdir bash-completion 2>/dev/null ||
 		echo /usr/share/bash-completion/completions)/rfm"
 	"$out/examples/minimal" "shm:install-check-$$?size=4K"

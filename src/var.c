@@ -646,7 +646,9 @@ RFM_API int rfm_var_get_view(rfm_var *var, struct rfm_var_view *view)
 	bool plain = var->type != RFM_TYPE_BOOL && var->type != RFM_TYPE_STRING &&
 		     var->type != RFM_TYPE_BYTES;
 	full.get_key = plain && var->fast_get ? key : 0;
-	full.set_key = plain && var->fast_set ? key : 0;
+	/* A store that must be sent to the other copies (dds:, var->node set)
+	 * is never inline: the caller's code cannot send it. */
+	full.set_key = plain && var->fast_set && !var->node ? key : 0;
 	full.addr = var->addr;
 	full.var = var;
 	rfm__sized_fill(view, &full, sizeof(full));

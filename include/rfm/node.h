@@ -6,27 +6,32 @@
  * @defgroup node Nodes
  * @{
  * A node is one attachment to a reflective-memory network: a card in a
- * host, or a process on the emulated network. Every backend is reached
- * through the one constructor, rfm_open(), by URI:
+ * host, a process on the emulated network, or a host of a `dds:` network.
+ * Every backend is reached through the one constructor, rfm_open(), by
+ * URI:
  *
- * | URI                                   | backend                                  |
- * |---------------------------------------|------------------------------------------|
- * | `shm:NAME[?node=N&size=BYTES&mode=0600]` | emulated network on this host (POSIX shm) |
- * | `dev:/dev/rfm0`                        | librfm's kernel driver (5565, QEMU cards) |
- * | `rfm2g:/dev/rfm2g0`                    | the vendor's RFM2g kernel driver          |
+ * | URI                                         | backend                                      |
+ * |---------------------------------------------|----------------------------------------------|
+ * | `shm:NAME[?node=N&size=BYTES&mode=0600...]` | emulated network on this host (POSIX shm)     |
+ * | `dev:/dev/rfm0[?dma=BYTES&depth=N]`         | librfm's kernel driver (5565, QEMU cards)     |
+ * | `rfm2g:/dev/rfm2g0[?dma=...]`               | the vendor's RFM2g kernel driver              |
+ * | `dds:NAME[?node=N&size=BYTES&domain=D...]`  | several hosts over Cyclone DDS, a copy each   |
  *
  * A NULL or empty URI means `$RFM_URI`, or `shm:default` when that is unset.
  *
  * `shm:` parameters: `node` is the node id 0..255 (omitted: the first free
  * one); `size` the window in bytes, a multiple of 4096, with an optional
- * K, M or G suffix (powers of 1024; default 64M) — it is fixed by whoever
- * creates the network, and an attach asking another size fails with
- * ::RFM_ESIZE; `mode` the octal permission of a segment being created
- * (default 0600; 0660 shares it with the group); `depth` the records per
- * event queue, a power of two 1024..65536 fixed at creation (default 1024;
- * a different one at attach fails with ::RFM_ESIZE); `shared=1` (needs
- * `node`) opens another handle on a node id that is live, beside its other
- * handles (without it that is ::RFM_EINUSE).
+ * K, M or G suffix (powers of 1024; default ::RFM_SHM_DEFAULT_SIZE) — it
+ * is fixed by whoever creates the network, and an attach asking another
+ * size fails with ::RFM_ESIZE; `mode` the octal permission of a segment
+ * being created (default 0600; 0660 shares it with the group); `depth` the
+ * records per event queue, a power of two 1024..65536 fixed at creation
+ * (default 1024; a different one at attach fails with ::RFM_ESIZE);
+ * `shared=1` (needs `node`) opens another handle on a node id that is
+ * live, beside its other handles (without it that is ::RFM_EINUSE);
+ * `create=0` opens only a network that exists (else ::RFM_ENOENT);
+ * `accept_owner=1` joins a segment another user created as it is
+ * (docs/security.md).
  *
  * `dev:` parameters: the path names the card's device (node id, window
  * and node count are the card's); `dma=BYTES` is the length from which
@@ -37,19 +42,38 @@
  * another interface version ::RFM_EVERSION. rfm_event_send() returns 1
  * when the card took the record (it cannot count receiving handles).
  *
- * Every backend takes `loopback=1` and `spin=NS` (see event.h), and the
- * determinism options `prefault`, `lock`, `rt_policy`, `rt_prio` and `cpus`
- * (see realtime.h and rfm_open_with_options()).
+ * `rfm2g:` opens a card through the vendor's driver (docs/rfm2g-migration.md
+ * lists its parameters: DMA buffer and threshold).
  *
- * Thread-safety: a node handle may be used from several threads at once
- * for memory access; rfm_close() must not race with other calls on the
- * same handle.
+ * `dds:` parameters (docs/dds.md): NAME is the network, a DDS partition;
+ * `node` and `size` as for `shm:` (`size` a multiple of 8, 4 KiB..4 GiB;
+ * the first node's default 16 MiB); `domain` the DDS domain 0..230;
+ * `lease`, `join` (milliseconds: how soon a dead node is seen gone, how
+ * long an open listens for the nodes already there); `depth`; `coalesce`
+ * (how long a write may wait for the ones that follow it, ns);
+ * `callbacks=dispatcher|receive`; `security=DIR` (DDS Security). A node id
+ * another live node holds fails with ::RFM_EINUSE, another window size
+ * with ::RFM_ESIZE, no copy of the window from the running nodes within a
+ * few seconds with ::RFM_ETIMEDOUT.
+ *
+ * Every backend takes `loopback=1` and `spin=NS` (see event.h), the
+ * heartbeat table's place `heartbeat=OFFSET` (see health.h), and the
+ * determinism options `prefault`, `lock`, `hugepages`, `rt_policy`,
+ * `rt_prio` and `cpus` (see realtime.h and rfm_open_with_options()).
  *
  * fork(): a child inherits its parent's handles, but not their node ids —
  * the parent alone holds those, and its rfm_close() frees them whatever
  * its children do. In the child, memory access through an inherited
  * handle still works (the window is shared); the child should
  * rfm_close() it and open a node of its own.
+ *
+ * @par Thread safety
+ * A node handle may be used from several threads at once; rfm_close()
+ * must not race with other calls on the same handle (a thread blocked in
+ * an event wait is woken by it, see event.h). rfm_open() may be called
+ * from any thread.
+ *
+ * @sa librfm(7)
  */
 #ifndef RFM_NODE_H
 #define RFM_NODE_H
@@ -73,41 +97,97 @@ RFM_BEGIN_DECLS
 
 /**
  * @brief Open a node by URI.
- * @param uri The network and node to open (see above); NULL or "" uses
- *        $RFM_URI, else ::RFM_DEFAULT_URI.
+ *
+ * Attaches to the network the URI names (creating an emulated one that
+ * does not exist yet) and takes a node id on it. The URI grammar and each
+ * backend's parameters are in librfm(7) (and node.h); rfm_last_error()
+ * names what a refused URI got wrong.
+ * @param uri The network and node to open; NULL or "" uses $RFM_URI, else
+ *        ::RFM_DEFAULT_URI.
  * @param[out] nodep Receives the new handle; the caller frees it with
  *        rfm_close(). Left untouched on failure.
- * @return 0, or ::RFM_EURI, ::RFM_ESCHEME, ::RFM_ENOTSUP, ::RFM_ENODEID,
- *         ::RFM_EINUSE, ::RFM_EFULL, ::RFM_ESIZE, ::RFM_ECORRUPT,
- *         ::RFM_EVERSION, ::RFM_ENOSPC, ::RFM_EPERM, ::RFM_ENOENT,
- *         ::RFM_ENOMEM, ::RFM_ESYS. A failed open changes nothing that
- *         other nodes can see.
+ * @return 0 on success, or a negative ::rfm_error code. A failed open
+ *         changes nothing that other nodes can see.
+ * @retval RFM_EINVAL @p nodep is NULL.
+ * @retval RFM_EURI The URI is malformed: no scheme, a bad name, an
+ *         unknown or repeated parameter, a value that does not parse.
+ * @retval RFM_ESCHEME No backend has the URI's scheme (`dds:` in a build
+ *         without Cyclone DDS, or in the static librfm2g.a).
+ * @retval RFM_ENOTSUP The backend cannot do what a parameter asks
+ *         (`hugepages=1` off `shm:` or without hugetlbfs, `security=` where
+ *         Cyclone has no security plugin).
+ * @retval RFM_ENOENT No such device, or (`create=0`) no such network.
+ * @retval RFM_EPERM No permission for the device or the segment, or the
+ *         real-time scheduling asked is not allowed (the message names
+ *         CAP_SYS_NICE and RLIMIT_RTPRIO).
+ * @retval RFM_ENODEID `node=` is outside 0..255.
+ * @retval RFM_EINUSE The node id is held by a live node (without `shared=1`).
+ * @retval RFM_EFULL No node id is free on the network.
+ * @retval RFM_ESIZE The window size is invalid, or differs from the
+ *         network's; or the event queue depth differs from the network's.
+ * @retval RFM_ECORRUPT The network's shared state failed validation.
+ * @retval RFM_EVERSION The network or driver is of another version, or the
+ *         segment of the other byte order.
+ * @retval RFM_ENOSPC No room to create the network (a full /dev/shm: the
+ *         message says how big a window fits).
+ * @retval RFM_EBUSY `shm:` another process held the network's open lock
+ *         too long, or the segment kept being removed during the open.
+ * @retval RFM_ETIMEDOUT `dds:` no running node gave this one its copy of
+ *         the window in time.
+ * @retval RFM_EIO The device, or the DDS participant, failed.
+ * @retval RFM_ENOMEM Out of memory, or (`lock=1`) the window cannot be
+ *         locked within RLIMIT_MEMLOCK.
+ * @retval RFM_ESYS Another system call failed (errno is kept).
+ * @sa rfm_open_with_options(), rfm_close(), rfm_network_destroy()
  */
 RFM_API int rfm_open(const char *uri, rfm_node **nodep);
 
 /**
  * @brief Close a node: detach from the network and free the handle.
  *
- * The node id becomes free for others; mappings from rfm_mem_map() die.
+ * Stops the handle's threads (event dispatcher, fd watcher, heartbeat),
+ * wakes its blocked waits (they return ::RFM_ECLOSED), closes the
+ * descriptor of rfm_event_fd() and frees the handle. The node id becomes
+ * free for others; the pointer of rfm_mem_map() is no longer valid.
+ * Called from one of the handle's own callbacks, the close completes when
+ * the callback returns. Rings, consumers, variables and records opened on
+ * the node must be closed first.
  * @param node The handle, or NULL (then nothing happens).
+ * @sa rfm_open()
  */
 RFM_API void rfm_close(rfm_node *node);
 
-/** @brief This node's id on the network (0..255), or ::RFM_EINVAL for NULL. */
+/**
+ * @brief This node's id on the network.
+ * @param node The handle.
+ * @return The node id, 0..255, or a negative ::rfm_error code.
+ * @retval RFM_EINVAL @p node is NULL.
+ */
 RFM_API int rfm_node_id(const rfm_node *node);
 
-/** @brief Size of the reflective window in bytes; 0 for NULL. */
+/**
+ * @brief Size of the reflective window in bytes.
+ * @param node The handle.
+ * @return The window size, or 0 when @p node is NULL.
+ */
 RFM_API uint64_t rfm_node_size(const rfm_node *node);
 
 /**
- * @brief Name of the backend ("shm", "dev" or "rfm2g").
- * @return A static string owned by the library; "" for NULL.
+ * @brief Name of the node's backend: "shm", "dev", "rfm2g" or "dds".
+ * @param node The handle.
+ * @return The URI scheme without its colon: a static string owned by the
+ *         library; "" when @p node is NULL.
  */
 RFM_API const char *rfm_node_backend(const rfm_node *node);
 
 /**
  * @brief The canonical URI of this node, with the node id it received.
- * @return A string owned by the handle, valid until rfm_close(); "" for NULL.
+ *
+ * Opening it again reaches the same network and node id
+ * (`shm:NAME?node=N&size=S`).
+ * @param node The handle.
+ * @return A string owned by the handle, valid until rfm_close(); "" when
+ *         @p node is NULL.
  */
 RFM_API const char *rfm_node_uri(const rfm_node *node);
 
@@ -150,8 +230,15 @@ struct rfm_node_info {
 
 /**
  * @brief Fill @p info with facts about @p node.
- * @return 0, or ::RFM_EINVAL when an argument is NULL or
- *         info->struct_size is smaller than the first two fields.
+ *
+ * The library fills as much of the structure as @c info->struct_size
+ * says it has, and sets @c struct_size to what it filled.
+ * @param node The handle.
+ * @param[in,out] info The caller sets @c struct_size to
+ *        sizeof(struct rfm_node_info); the rest is filled.
+ * @return 0 on success, or a negative ::rfm_error code.
+ * @retval RFM_EINVAL An argument is NULL, or @c info->struct_size is
+ *         smaller than its first two fields.
  */
 RFM_API int rfm_node_get_info(const rfm_node *node, struct rfm_node_info *info);
 
@@ -164,18 +251,38 @@ RFM_API int rfm_node_get_info(const rfm_node *node, struct rfm_node_info *info);
  * Attached nodes keep their mapping of the removed segment but are cut
  * off from nodes that open the name afterwards, so by default a network
  * with live nodes is refused with ::RFM_EBUSY. The node and size
- * parameters of the URI are ignored.
+ * parameters of the URI are ignored. A `dds:` network lives as long as
+ * its nodes: there is nothing to remove, and the call succeeds.
  * @param uri A `shm:` URI (NULL or "" as in rfm_open()).
  * @param flags 0 or ::RFM_DESTROY_FORCE.
- * @return 0, or ::RFM_ENOENT, ::RFM_EBUSY, ::RFM_EPERM, ::RFM_ENOTSUP
- *         (backends without a removable network), ::RFM_EURI.
+ * @return 0 on success, or a negative ::rfm_error code.
+ * @retval RFM_EINVAL @p flags has unknown bits.
+ * @retval RFM_EURI The URI is malformed.
+ * @retval RFM_ESCHEME No backend has the URI's scheme.
+ * @retval RFM_ENOTSUP The backend has no network to remove (`dev:`, `rfm2g:`).
+ * @retval RFM_ENOENT No such network.
+ * @retval RFM_EBUSY Nodes are still attached (without ::RFM_DESTROY_FORCE).
+ * @retval RFM_EPERM The segment belongs to another user.
+ * @retval RFM_ESYS Removing it failed otherwise (errno is kept).
+ * @par Thread safety
+ * Any thread; the nodes of the network may be open in this process (they
+ * are cut off, as those of other processes).
  */
 RFM_API int rfm_network_destroy(const char *uri, unsigned int flags);
 
-/** @brief The library's version string at run time, e.g. "0.1.0". */
+/**
+ * @brief The library's version string at run time, e.g. "0.1.0".
+ * @return A static string owned by the library, "MAJOR.MINOR.PATCH".
+ */
 RFM_API const char *rfm_version_string(void);
 
-/** @brief The library's version at run time, encoded as RFM_VERSION_ENCODE(). */
+/**
+ * @brief The library's version at run time, encoded as RFM_VERSION_ENCODE().
+ *
+ * Compare with ::RFM_VERSION (the headers' version at compile time) to
+ * learn whether the library loaded is older than the headers used.
+ * @return (major << 16) | (minor << 8) | patch.
+ */
 RFM_API unsigned int rfm_version(void);
 
 RFM_END_DECLS

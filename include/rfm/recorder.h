@@ -57,9 +57,12 @@
  * rfm_recorder_free(), and give it a node handle of its own when it
  * takes events (they are taken from the handle's queue).
  *
- * Thread-safety: configure, start, stop and free a recorder from one
- * thread at a time; rfm_recorder_get_stats() and rfm_recorder_wait() may
- * be called from any thread while it runs.
+ * @par Thread safety
+ * Configure, start, stop and free a recorder from one thread at a time;
+ * rfm_recorder_get_stats() and rfm_recorder_wait() may be called from any
+ * thread while it runs.
+ *
+ * @sa rfm(1), librfm(7)
  */
 #ifndef RFM_RECORDER_H
 #define RFM_RECORDER_H
@@ -184,7 +187,7 @@ struct rfm_recorder_stats {
  * @param path The file to write.
  * @param config The settings; NULL: HDF5 (or CSV by the name), ::RFM_REC_RATE at 1 kHz.
  * @param[out] recp Receives the recorder; free it with rfm_recorder_free().
- * @return 0, or
+ * @return 0 on success, or a negative ::rfm_error code:
  * @retval RFM_EINVAL NULL argument, struct_size too small, unknown format,
  *         mode or flag, a rate mode without a period, an event type that
  *         cannot be sent.
@@ -202,7 +205,7 @@ RFM_API int rfm_recorder_new(rfm_node *node, rfm_layout *layout, const char *pat
  * everything else goes into the frames.
  * @param rec The recorder, not started.
  * @param name The name; copied.
- * @return 0, or
+ * @return 0 on success, or a negative ::rfm_error code:
  * @retval RFM_EINVAL NULL argument, no layout, the recorder already started.
  * @retval RFM_ENOTFOUND No variable, record or region of that name (the
  *         message names the nearest one).
@@ -219,7 +222,7 @@ RFM_API int rfm_recorder_add(rfm_recorder *rec, const char *name);
  *        for their times (t, t_mono_ns, t_real_ns, tick, lag_ns...); copied.
  * @param offset Where the bytes start in the window.
  * @param length How many; in the window.
- * @return 0, or
+ * @return 0 on success, or a negative ::rfm_error code:
  * @retval RFM_EINVAL NULL argument, empty length, a name that is not an
  *         identifier, the recorder already started.
  * @retval RFM_ERANGE The range leaves the window.
@@ -239,7 +242,7 @@ RFM_API int rfm_recorder_add_bytes(rfm_recorder *rec, const char *name, uint64_t
  * never holds the producer back; a message overwritten before it was read
  * is counted in the next row's `lost`. The ring is opened by
  * rfm_recorder_start() (its errors: those of rfm_ring_consumer_open()).
- * @return 0, or
+ * @return 0 on success, or a negative ::rfm_error code:
  * @retval RFM_EINVAL NULL argument, a name that is not an identifier, the recorder already started.
  * @retval RFM_EBUSY The name is taken.
  * @retval RFM_ENOMEM Out of memory.
@@ -254,7 +257,7 @@ RFM_API int rfm_recorder_add_ring(rfm_recorder *rec, const char *name, uint64_t 
  *
  * The types are enabled on the node by rfm_recorder_start() and disabled
  * again when the recording ends.
- * @return 0, or
+ * @return 0 on success, or a negative ::rfm_error code:
  * @retval RFM_EINVAL NULL argument, an empty mask or a type that cannot be
  *         sent, the recorder already started.
  */
@@ -268,7 +271,7 @@ RFM_API int rfm_recorder_add_events(rfm_recorder *rec, uint32_t mask);
  * @param pre_ns The time before the trigger to keep: rows of it are held
  *        in a buffer as large as the queue (rfm_recorder_stats::pre_lost
  *        counts those that did not fit).
- * @return 0, or
+ * @return 0 on success, or a negative ::rfm_error code:
  * @retval RFM_EINVAL NULL argument, a type that cannot be sent, a trigger
  *         set already, the recorder already started.
  */
@@ -286,7 +289,7 @@ RFM_API int rfm_recorder_set_trigger_event(rfm_recorder *rec, unsigned int type,
  * @param compare An ::rfm_rec_compare.
  * @param threshold The value compared with (the variable's, as a double).
  * @param pre_ns As rfm_recorder_set_trigger_event().
- * @return 0, or
+ * @return 0 on success, or a negative ::rfm_error code:
  * @retval RFM_EINVAL NULL argument, no layout, an unknown comparison, a
  *         string, bytes or several elements, a trigger set already, the
  *         recorder already started.
@@ -301,8 +304,10 @@ RFM_API int rfm_recorder_set_trigger_var(rfm_recorder *rec, const char *name, in
  * @param rec The recorder, with something to record, not started.
  *
  * The file is complete in structure when this returns (every dataset and
- * attribute exists, empty), so a reader may open it at once.
- * @return 0, or
+ * attribute exists, empty), so a reader may open it at once. It may also
+ * fail as rfm_ring_consumer_open() and rfm_event_enable() do, for the
+ * rings and events it records.
+ * @return 0 on success, or a negative ::rfm_error code:
  * @retval RFM_EINVAL Nothing to record, started already, a CSV file for
  *         more than one stream.
  * @retval RFM_ENOTSUP HDF5 asked of a build without libhdf5 (the message says
@@ -312,7 +317,6 @@ RFM_API int rfm_recorder_set_trigger_var(rfm_recorder *rec, const char *name, in
  * @retval RFM_EBUSY An event type to take is enabled on the node already.
  * @retval RFM_ENOMEM The queue or the file's buffers cannot be allocated.
  * @retval RFM_EPERM The node's real-time options cannot be given to the threads.
- * @return Also the errors of rfm_ring_consumer_open() and rfm_event_enable().
  */
 RFM_API int rfm_recorder_start(rfm_recorder *rec);
 
@@ -321,7 +325,8 @@ RFM_API int rfm_recorder_start(rfm_recorder *rec);
  *        an error such as a full disk stopped it).
  * @param rec The recorder, started.
  * @param timeout_ns 0: only look; < 0: for ever; else nanoseconds.
- * @return 0 when it ended (rfm_recorder_stop() then returns how), or
+ * @return 0 when it ended (rfm_recorder_stop() then returns how), or a
+ *         negative ::rfm_error code:
  * @retval RFM_ETIMEDOUT Still recording.
  * @retval RFM_EAGAIN @p timeout_ns was 0 and it still records.
  * @retval RFM_EINVAL NULL, or never started.
@@ -350,7 +355,7 @@ RFM_API int rfm_recorder_stop(rfm_recorder *rec);
  * read one by one, each exact, not all at one instant).
  * @param rec The recorder.
  * @param[out] stats Set its @c struct_size first; filled as far as it reaches.
- * @return 0, or
+ * @return 0 on success, or a negative ::rfm_error code:
  * @retval RFM_EINVAL NULL, or struct_size smaller than the first version's.
  */
 RFM_API int rfm_recorder_get_stats(rfm_recorder *rec, struct rfm_recorder_stats *stats);

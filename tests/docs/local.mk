@@ -8,7 +8,8 @@ TESTS += \
 	tests/docs/selftest-run-readme.py \
 	tests/docs/run-readme.sh \
 	tests/docs/check-completion.sh \
-	tests/docs/check-pkgconfig.sh
+	tests/docs/check-pkgconfig.sh \
+	tests/docs/check-man-pages.sh
 # The C examples are built with this build's compiler and flags (an ASan
 # build's snippets link against its ASan library).
 AM_TESTS_ENVIRONMENT += \
@@ -29,4 +30,5 @@ EXTRA_DIST += \
 	tests/docs/selftest-run-readme.py \
 	tests/docs/check-completion.sh \
 	tests/docs/check-pkgconfig.sh \
+	tests/docs/check-man-pages.sh \
 	bindings/python/rfm-env.in
