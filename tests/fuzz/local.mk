@@ -20,7 +20,7 @@ fuzz:
 			$(abs_top_builddir) $(FUZZ_SECONDS) || exit 1; \
 	done
 fuzz-uri fuzz-segment fuzz-layout fuzz-cli:
-	$(FUZZ_ENV) $(SHELL) $(srcdir)/tests/fuzz/run-fuzz.sh $(@:fuzz-%=%) $(abs_top_srcdir) \
+	@$(FUZZ_ENV) $(SHELL) $(srcdir)/tests/fuzz/run-fuzz.sh $(@:fuzz-%=%) $(abs_top_srcdir) \
 		$(abs_top_builddir) $(FUZZ_SECONDS)
 .PHONY: fuzz fuzz-uri fuzz-segment fuzz-layout fuzz-cli
 

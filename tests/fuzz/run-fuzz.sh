@@ -40,9 +40,9 @@ extra=""
 case "$target" in
 # The tool without rfm serve (its HTTP side is not what this fuzzes): its
 # stand-in cmd-serve-missing.c instead of cmd-serve.c and serve-*.c.
-# rfm bench measures with bench/stats.c, which the tool links.
+# rfm bench measures with bench/stats.c, which the tool lists.
 # shellcheck disable=SC2086 # the list is words
-cli) extra="-Dmain=rfm_cli_main -I$src/tools -I$src/bench $src/bench/stats.c $(in_src $RFM_FUZZ_TOOL_SOURCES | grep -v -e '/cmd-serve\.c$' -e '/serve-[a-z]*\.c$' -e '/cmd-serve-missing\.c$') $src/tools/cmd-serve-missing.c $(pkg-config --cflags --libs json-c)" ;;
+cli) extra="-Dmain=rfm_cli_main -I$src/tools -I$src/bench $(in_src $RFM_FUZZ_TOOL_SOURCES | grep -v -e '/cmd-serve\.c$' -e '/serve-[a-z]*\.c$' -e '/cmd-serve-missing\.c$') $src/tools/cmd-serve-missing.c $(pkg-config --cflags --libs json-c)" ;;
 uri | segment | layout) ;;
 *) echo "run-fuzz.sh: unknown target '$target'" >&2; exit 2 ;;
 esac
