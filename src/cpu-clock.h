@@ -14,15 +14,6 @@
  * deadline and sent_ns; inline on every OS (os/clock.h). */
 #include "os/clock.h"
 
-/* CLOCK_REALTIME in nanoseconds since 1970 (recordings stamp rows with both clocks). */
-static inline int64_t rfm__realtime_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 /*
  * A hint to the core that we spin; lets a sibling thread run. Also a
  * compiler barrier, so a spin loop re-reads what it polls.

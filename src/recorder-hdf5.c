@@ -31,6 +31,7 @@
 #include "internal.h"
 #include "cpu-clock.h"
 #include "layout-internal.h"
+#include "os/clock.h"
 #include "recorder-internal.h"
 
 /* A chunk holds about this many bytes, and between these many rows. */
@@ -672,7 +673,7 @@ static int finish(struct rfm_recorder *r, struct h5_file *hf)
 		return h5_error(r->path, "opening the file to finish it");
 	attr_i64(f, "complete", 1);
 	attr_u64(f, "end_mono_ns", rfm__now_ns());
-	attr_i64(f, "end_real_ns", rfm__realtime_ns());
+	attr_i64(f, "end_real_ns", (int64_t)rfm__os_realtime_ns());
 	attr_u64(f, "trigger_mono_ns", REC_GET(n->trigger_ns));
 	attr_u64(f, "samples", REC_GET(n->samples));
 	attr_u64(f, "rows_written", REC_GET(n->rows_written));

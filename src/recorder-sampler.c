@@ -49,7 +49,7 @@ static struct rec_entry *reserve(struct rfm_recorder *r, uint32_t payload, uint1
 	e->stream = stream;
 	e->flags = 0;
 	e->t_mono = now;
-	e->t_real = rfm__realtime_ns();
+	e->t_real = (int64_t)rfm__os_realtime_ns();
 	e->a = e->b = 0;
 	e->c = e->d = 0;
 	return e;
@@ -218,7 +218,7 @@ static void take_rings(struct sampler *sp, uint64_t now)
 			e->stream = ring->stream;
 			e->flags = 0;
 			e->t_mono = now;
-			e->t_real = rfm__realtime_ns();
+			e->t_real = (int64_t)rfm__os_realtime_ns();
 			e->a = msg.seq;
 			e->b = msg.lost + ring->pending_lost;
 			e->c = msg.len;

@@ -11,6 +11,7 @@
 
 #include "internal.h"
 #include "layout-internal.h"
+#include "os/clock.h"
 #include "recorder-internal.h"
 #include "rt-internal.h"
 #include "wait-notify.h"
@@ -271,7 +272,7 @@ RFM_API int rfm_recorder_start(rfm_recorder *rec)
 	}
 	r->enabled_mask = mask;
 	r->origin_ns = rfm__now_ns();
-	r->origin_real_ns = rfm__realtime_ns();
+	r->origin_real_ns = (int64_t)rfm__os_realtime_ns();
 	REC_SET(r->n.start_ns, r->origin_ns);
 	if ((ret = r->sink->open(r))) {
 		unstart(r, false);
