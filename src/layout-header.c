@@ -17,12 +17,12 @@
 #include <string.h>
 
 #include "layout-internal.h"
+#include "textbuf.h"
 
 #define NAME_MAX_LEN 256 /* of a macro prefix or a struct name */
 
 struct gen {
-	char *text;		/* the header so far (NUL-terminated), len bytes */
-	size_t len, size;
+	struct rfm_textbuf out;	/* the header so far */
 	const rfm_layout *layout;
 	const char *prefix;
 	char **idents;		/* every macro and member name, scoped */
@@ -67,46 +67,13 @@ static void note_ident(struct gen *g, const char *scope, const char *name)
 	g->idents[g->nidents++] = s;
 }
 
-/* Append to the header text; out of memory is remembered in g->nomem. */
-__attribute__((format(RFM_PRINTF_FORMAT, 2, 0)))
-static void emit_v(struct gen *g, const char *fmt, va_list ap)
-{
-	va_list again;
-	int n;
-
-	if (g->nomem)
-		return;
-	va_copy(again, ap);
-	n = vsnprintf(g->text ? g->text + g->len : NULL, g->text ? g->size - g->len : 0, fmt, ap);
-	if (n >= 0 && g->len + (size_t)n >= g->size) {
-		size_t size = g->size ? g->size : 4096;
-		char *p;
-
-		while (size <= g->len + (size_t)n)
-			size *= 2;
-		p = realloc(g->text, size);
-		if (p) {
-			g->text = p;
-			g->size = size;
-			n = vsnprintf(g->text + g->len, g->size - g->len, fmt, again);
-		} else {
-			n = -1;
-		}
-	}
-	va_end(again);
-	if (n < 0)
-		g->nomem = true;
-	else
-		g->len += (size_t)n;
-}
-
 __attribute__((format(RFM_PRINTF_FORMAT, 2, 3)))
 static void emit(struct gen *g, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	emit_v(g, fmt, ap);
+	rfm__textbuf_vprintf(&g->out, fmt, ap);
 	va_end(ap);
 }
 
@@ -135,7 +102,7 @@ static void define(struct gen *g, const char *base, const char *suffix, const ch
 	note_ident(g, "macro", name);
 	emit(g, "#define %s ", name);
 	va_start(ap, fmt);
-	emit_v(g, fmt, ap);
+	rfm__textbuf_vprintf(&g->out, fmt, ap);
 	va_end(ap);
 	emit(g, "\n");
 }
@@ -637,7 +604,7 @@ RFM_API int rfm_layout_write_header(const rfm_layout *layout, const char *prefix
 	for (size_t i = 0; i < layout->nregions; i++)
 		emit_region(&g, i);
 	emit(&g, "\n#endif /* %s */\n", guard);
-	if (g.nomem) {
+	if (g.nomem || g.out.nomem) {
 		ret = rfm__error(RFM_ENOMEM, "rfm_layout_write_header: out of memory");
 		goto out;
 	}
@@ -650,12 +617,12 @@ RFM_API int rfm_layout_write_header(const rfm_layout *layout, const char *prefix
 					 layout->name, strchr(g.idents[i], ' ') + 1);
 			goto out;
 		}
-	if (fwrite(g.text, 1, g.len, out) != g.len || fflush(out) != 0)
+	if (fwrite(g.out.text, 1, g.out.len, out) != g.out.len || fflush(out) != 0)
 		ret = rfm__error(RFM_ESYS, "rfm_layout_write_header: write failed");
 out:
 	for (size_t i = 0; i < g.nidents; i++)
 		free(g.idents[i]);
 	free(g.idents);
-	free(g.text);
+	rfm__textbuf_free(&g.out);
 	return ret;
 }

@@ -25,7 +25,7 @@ src_librfm_la_SOURCES = \
 	src/ring.c src/ring-consumer.c src/ring-inspect.c src/ring-format.c \
 	src/recorder-internal.h src/recorder-queue.h \
 	src/recorder.c src/recorder-plan.c src/recorder-writer.c src/recorder-sampler.c \
-	src/recorder-queue.c src/recorder-file.c src/recorder-csv.c
+	src/recorder-queue.c src/recorder-file.c src/recorder-csv.c src/textbuf.h src/textbuf.c
 # The recorder's HDF5 file, or its refusal in a build without libhdf5.
 if HAVE_HDF5
 src_librfm_la_SOURCES += src/recorder-hdf5.c
