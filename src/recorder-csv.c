@@ -10,58 +10,57 @@
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "internal.h"
 #include "layout-internal.h"
+#include "os/file.h"
 #include "recorder-internal.h"
+#include "textbuf.h"
 
 struct csv_file {
 	FILE *fp;
-	char *buf;		/* rows since the last flush */
-	size_t len;
-	FILE *mem;		/* writes into buf */
+	struct rfm_textbuf rows;	/* rows since the last flush */
 	struct rec_room room;
 };
 
 static int csv_error(const char *path, int err)
 {
-	if (err == ENOSPC || err == EDQUOT)
+	if (rfm__errno_code(err) == RFM_ENOSPC)	/* ENOSPC, EDQUOT, EFBIG */
 		return rfm__error(RFM_ENOSPC, "%s: the disk is full; the file holds the rows "
 				  "flushed before", path);
 	return rfm__error(RFM_ESYS, "%s: %s", path, strerror(err));
 }
 
-static void header_field(FILE *f, const char *prefix, const struct rec_field *fl)
+static void header_field(struct rfm_textbuf *f, const char *prefix, const struct rec_field *fl)
 {
 	const char *sep = prefix[0] ? "." : "";
 
 	if (fl->type == RFM_TYPE_STRING || fl->type == RFM_TYPE_BYTES || fl->count <= 1) {
-		fprintf(f, ",%s%s%s", prefix, sep, fl->name);
+		rfm__textbuf_printf(f, ",%s%s%s", prefix, sep, fl->name);
 		return;
 	}
 	for (uint32_t i = 0; i < fl->count; i++)
-		fprintf(f, ",%s%s%s[%u]", prefix, sep, fl->name, i);
+		rfm__textbuf_printf(f, ",%s%s%s[%u]", prefix, sep, fl->name, i);
 }
 
-static void header(FILE *f, const struct rfm_recorder *r, const struct rec_stream *s)
+static void header(struct rfm_textbuf *f, const struct rfm_recorder *r, const struct rec_stream *s)
 {
-	fputs(REC_T "," REC_T_MONO "," REC_T_REAL, f);
+	rfm__textbuf_puts(f, REC_T "," REC_T_MONO "," REC_T_REAL);
 	switch (s->kind) {
 	case REC_STREAM_FRAMES:
-		fputs(",tick", f);
+		rfm__textbuf_puts(f, ",tick");
 		if (r->cfg.mode == RFM_REC_RATE)
-			fputs(",lag_ns", f);
+			rfm__textbuf_puts(f, ",lag_ns");
 		if (r->cfg.mode == RFM_REC_ON_EVENT)
-			fputs(",event_type,event_sender,event_data", f);
+			rfm__textbuf_puts(f, ",event_type,event_sender,event_data");
 		break;
-	case REC_STREAM_RECORD: fputs(",seq,missed", f); break;
-	case REC_STREAM_RING: fputs(",seq,lost,len,data", f); break;
-	case REC_STREAM_EVENTS: fputs(",type,sender,data,seq,sent_ns", f); break;
+	case REC_STREAM_RECORD: rfm__textbuf_puts(f, ",seq,missed"); break;
+	case REC_STREAM_RING: rfm__textbuf_puts(f, ",seq,lost,len,data"); break;
+	case REC_STREAM_EVENTS: rfm__textbuf_puts(f, ",type,sender,data,seq,sent_ns"); break;
 	}
 	for (uint32_t i = 0; i < s->ncols; i++) {
 		const struct rec_column *c = &s->cols[i];
@@ -74,9 +73,9 @@ static void header(FILE *f, const struct rfm_recorder *r, const struct rec_strea
 				header_field(f, s->kind == REC_STREAM_RECORD ? "" : c->name,
 					     &c->fields[k]);
 		else
-			fprintf(f, ",%s", c->name);
+			rfm__textbuf_printf(f, ",%s", c->name);
 	}
-	fputc('\n', f);
+	rfm__textbuf_putc(f, '\n');
 }
 
 static uint64_t load(const uint8_t *p, unsigned int size, uint32_t order)
@@ -90,7 +89,7 @@ static uint64_t load(const uint8_t *p, unsigned int size, uint32_t order)
 	return v;
 }
 
-static void element(FILE *f, int type, const uint8_t *p, uint32_t order)
+static void element(struct rfm_textbuf *f, int type, const uint8_t *p, uint32_t order)
 {
 	uint64_t v = load(p, rfm__type_size(type), order);
 	union { uint32_t u; float f; } f32;
@@ -98,44 +97,44 @@ static void element(FILE *f, int type, const uint8_t *p, uint32_t order)
 
 	switch (type) {
 	case RFM_TYPE_U8: case RFM_TYPE_U16: case RFM_TYPE_U32: case RFM_TYPE_U64:
-		fprintf(f, "%" PRIu64, v);
+		rfm__textbuf_printf(f, "%" PRIu64, v);
 		break;
-	case RFM_TYPE_I8: fprintf(f, "%d", (int8_t)v); break;
-	case RFM_TYPE_I16: fprintf(f, "%d", (int16_t)v); break;
-	case RFM_TYPE_I32: fprintf(f, "%" PRId32, (int32_t)v); break;
-	case RFM_TYPE_I64: fprintf(f, "%" PRId64, (int64_t)v); break;
-	case RFM_TYPE_F32: f32.u = (uint32_t)v; fprintf(f, "%.9g", f32.f); break;
-	case RFM_TYPE_F64: f64.u = v; fprintf(f, "%.17g", f64.d); break;
-	default: fputs(v ? "true" : "false", f); break;
+	case RFM_TYPE_I8: rfm__textbuf_printf(f, "%d", (int8_t)v); break;
+	case RFM_TYPE_I16: rfm__textbuf_printf(f, "%d", (int16_t)v); break;
+	case RFM_TYPE_I32: rfm__textbuf_printf(f, "%" PRId32, (int32_t)v); break;
+	case RFM_TYPE_I64: rfm__textbuf_printf(f, "%" PRId64, (int64_t)v); break;
+	case RFM_TYPE_F32: f32.u = (uint32_t)v; rfm__textbuf_printf(f, "%.9g", f32.f); break;
+	case RFM_TYPE_F64: f64.u = v; rfm__textbuf_printf(f, "%.17g", f64.d); break;
+	default: rfm__textbuf_puts(f, v ? "true" : "false"); break;
 	}
 }
 
-static void hex(FILE *f, const uint8_t *p, uint32_t n)
+static void hex(struct rfm_textbuf *f, const uint8_t *p, uint32_t n)
 {
 	for (uint32_t i = 0; i < n; i++)
-		fprintf(f, "%02x", p[i]);
+		rfm__textbuf_printf(f, "%02x", p[i]);
 }
 
 /* Each value is written after its separator: the line starts with t. */
-static void field(FILE *f, const struct rec_field *fl, const uint8_t *p)
+static void field(struct rfm_textbuf *f, const struct rec_field *fl, const uint8_t *p)
 {
 	if (fl->type == RFM_TYPE_STRING) {
-		fputs(",\"", f);
+		rfm__textbuf_puts(f, ",\"");
 		for (uint32_t i = 0; i < fl->count && p[i]; i++) {
 			if (p[i] == '"')
-				fputc('"', f);
-			fputc(p[i], f);
+				rfm__textbuf_putc(f, '"');
+			rfm__textbuf_putc(f, p[i]);
 		}
-		fputc('"', f);
+		rfm__textbuf_putc(f, '"');
 		return;
 	}
 	if (fl->type == RFM_TYPE_BYTES) {
-		fputc(',', f);
+		rfm__textbuf_putc(f, ',');
 		hex(f, p, fl->count);
 		return;
 	}
 	for (uint32_t i = 0; i < (fl->count ? fl->count : 1); i++) {
-		fputc(',', f);
+		rfm__textbuf_putc(f, ',');
 		element(f, fl->type, p + (size_t)i * fl->esize, fl->order);
 	}
 }
@@ -144,26 +143,26 @@ static int csv_append(struct rfm_recorder *r, struct rec_stream *s, const struct
 		      const uint8_t *payload)
 {
 	struct csv_file *cf = r->sink_state;
-	FILE *f = cf->mem;
+	struct rfm_textbuf *f = &cf->rows;
 
-	fprintf(f, "%.9f,%" PRIu64 ",%" PRId64, rfm__rec_t(r, e->t_mono), e->t_mono, e->t_real);
+	rfm__textbuf_printf(f, "%.9f,%" PRIu64 ",%" PRId64, rfm__rec_t(r, e->t_mono), e->t_mono, e->t_real);
 	switch (s->kind) {
 	case REC_STREAM_FRAMES:
-		fprintf(f, ",%" PRIu64, e->a);
+		rfm__textbuf_printf(f, ",%" PRIu64, e->a);
 		if (r->cfg.mode == RFM_REC_RATE)
-			fprintf(f, ",%" PRIu64, e->b);
+			rfm__textbuf_printf(f, ",%" PRIu64, e->b);
 		if (r->cfg.mode == RFM_REC_ON_EVENT)
-			fprintf(f, ",%s,%u,%u", rfm_event_type_name(e->c & 0xff), e->c >> 8, e->d);
+			rfm__textbuf_printf(f, ",%s,%u,%u", rfm_event_type_name(e->c & 0xff), e->c >> 8, e->d);
 		break;
 	case REC_STREAM_RECORD:
-		fprintf(f, ",%" PRIu32 ",%" PRIu64, (uint32_t)e->a, e->b);
+		rfm__textbuf_printf(f, ",%" PRIu32 ",%" PRIu64, (uint32_t)e->a, e->b);
 		break;
 	case REC_STREAM_RING:
-		fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%u,", e->a, e->b, e->c);
+		rfm__textbuf_printf(f, ",%" PRIu64 ",%" PRIu64 ",%u,", e->a, e->b, e->c);
 		hex(f, payload, e->c < e->len ? e->c : e->len);
 		break;
 	case REC_STREAM_EVENTS:
-		fprintf(f, ",%s,%u,%u,%" PRIu64 ",%" PRIu64, rfm_event_type_name(e->c & 0xff),
+		rfm__textbuf_printf(f, ",%s,%u,%u,%" PRIu64 ",%" PRIu64, rfm_event_type_name(e->c & 0xff),
 			e->c >> 8, e->d, e->a, e->b);
 		break;
 	}
@@ -179,37 +178,38 @@ static int csv_append(struct rfm_recorder *r, struct rec_stream *s, const struct
 		} else if (c->kind == REC_COL_SEQ) {
 			uint32_t seq;
 			memcpy(&seq, p, 4);
-			fprintf(f, ",%" PRIu32, seq);
+			rfm__textbuf_printf(f, ",%" PRIu32, seq);
 		} else {
-			fputc(',', f);
+			rfm__textbuf_putc(f, ',');
 			hex(f, p, c->size);
 		}
 	}
-	fputc('\n', f);
+	rfm__textbuf_putc(f, '\n');
 	s->rows++;
-	return ferror(f) ? rfm__error(RFM_ENOMEM, "%s: out of memory", r->path) : 0;
+	return f->nomem ? rfm__error(RFM_ENOMEM, "%s: out of memory", r->path) : 0;
 }
 
 static int csv_flush(struct rfm_recorder *r)
 {
 	struct csv_file *cf = r->sink_state;
+	size_t len = cf->rows.len;
 
-	fflush(cf->mem);
-	if (!cf->len)
+	if (!len)
 		return 0;
-	int ret = rfm__rec_room_check(&cf->room, r->path, cf->len, 4096);
+	int ret = rfm__rec_room_check(&cf->room, r->path, len, 4096);
 	if (ret)
 		return ret;
 	errno = 0;
-	if (fwrite(cf->buf, 1, cf->len, cf->fp) != cf->len || fflush(cf->fp))
+	if (fwrite(cf->rows.text, 1, len, cf->fp) != len || fflush(cf->fp))
 		return csv_error(r->path, errno ? errno : EIO);
-	rewind(cf->mem);
-	cf->len = 0;
+	rfm__textbuf_clear(&cf->rows);
 	long size = ftell(cf->fp);
 	if (size >= 0)
 		REC_SET(r->n.file_bytes, (uint64_t)size);
 	return 0;
 }
+
+static int csv_close(struct rfm_recorder *r, bool clean);
 
 static int csv_open(struct rfm_recorder *r)
 {
@@ -221,21 +221,21 @@ static int csv_open(struct rfm_recorder *r)
 	if (fd < 0)
 		return fd;
 	struct csv_file *cf = calloc(1, sizeof(*cf));
-	if (!cf || !(cf->fp = fdopen(fd, "w")) || rfm__rec_room_init(&cf->room, r->path) ||
-	    !(cf->mem = open_memstream(&cf->buf, &cf->len))) {
-		if (cf && cf->fp)
-			fclose(cf->fp);
-		else
-			close(fd);
-		if (cf)
-			rfm__rec_room_free(&cf->room);
+	if (!cf || !(cf->fp = fdopen(fd, "wb"))) {
+		rfm__os_close(fd);
 		free(cf);
-		unlink(r->path);
+		rfm__rec_remove_file(r->path);
 		return rfm__error(RFM_ENOMEM, "recorder: out of memory");
 	}
 	r->sink_state = cf;
-	header(cf->mem, r, &r->streams[0]);
-	return csv_flush(r);
+	header(&cf->rows, r, &r->streams[0]);
+	int ret = cf->rows.nomem ? rfm__error(RFM_ENOMEM, "recorder: out of memory")
+				 : csv_flush(r);
+	if (ret) {
+		csv_close(r, false);
+		rfm__rec_remove_file(r->path);
+	}
+	return ret;
 }
 
 static int csv_close(struct rfm_recorder *r, bool clean)
@@ -247,9 +247,7 @@ static int csv_close(struct rfm_recorder *r, bool clean)
 		return 0;
 	if (clean)
 		ret = csv_flush(r);
-	fclose(cf->mem);
-	free(cf->buf);
-	rfm__rec_room_free(&cf->room);
+	rfm__textbuf_free(&cf->rows);
 	if (fclose(cf->fp) && !ret && clean)
 		ret = csv_error(r->path, errno);
 	free(cf);

@@ -20,18 +20,16 @@
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <hdf5.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "internal.h"
 #include "cpu-clock.h"
 #include "layout-internal.h"
 #include "os/clock.h"
+#include "os/process.h"
 #include "recorder-internal.h"
 
 /* A chunk holds about this many bytes, and between these many rows. */
@@ -151,7 +149,7 @@ static int h5_error(const char *path, const char *what)
 {
 	int err = errno;
 
-	if (err == ENOSPC || err == EDQUOT)
+	if (rfm__errno_code(err) == RFM_ENOSPC)	/* ENOSPC, EDQUOT, EFBIG */
 		return rfm__error(RFM_ENOSPC, "%s: %s: the disk is full", path, what);
 	return rfm__error(RFM_ESYS, "%s: %s failed (HDF5%s%s)", path, what, err ? ": " : "",
 			  err ? strerror(err) : "");
@@ -440,10 +438,9 @@ static void root_attrs(struct rfm_recorder *r, hid_t f)
 		    rfm_event_type_name(r->cfg.event_type) : "");
 	attr_string(f, "trigger", r->trigger_text ? r->trigger_text : "");
 	attr_u64(f, "pre_trigger_ns", r->pre_ns);
-	if (gethostname(buf, sizeof(buf) - 1) == 0) {
-		buf[sizeof(buf) - 1] = '\0';
+	rfm__os_hostname(buf, sizeof(buf));
+	if (buf[0])
 		attr_string(f, "host", buf);
-	}
 	if (r->layout) {
 		attr_string(f, "layout_name", rfm_layout_name(r->layout));
 		attr_string(f, "layout", text ? text : "");
@@ -475,7 +472,6 @@ static void free_file(struct h5_file *hf, uint32_t nstreams)
 	free(hf->streams);
 	if (hf->file >= 0)
 		H5Fclose(hf->file);
-	rfm__rec_room_free(&hf->room);
 	free(hf);
 }
 
@@ -489,12 +485,9 @@ static int h5_open(struct rfm_recorder *r)
 	if (ret)
 		return ret;
 	struct h5_file *hf = calloc(1, sizeof(*hf));
-	if (!hf || !(hf->streams = calloc(r->nstreams, sizeof(*hf->streams))) ||
-	    rfm__rec_room_init(&hf->room, r->path)) {
-		if (hf)
-			free(hf->streams);
+	if (!hf || !(hf->streams = calloc(r->nstreams, sizeof(*hf->streams)))) {
 		free(hf);
-		unlink(tmp);
+		rfm__rec_remove_file(tmp);
 		free(tmp);
 		return rfm__error(RFM_ENOMEM, "recorder: out of memory");
 	}
@@ -542,7 +535,7 @@ static int h5_open(struct rfm_recorder *r)
 	return 0;
 fail:
 	free_file(hf, r->nstreams);
-	unlink(tmp);
+	rfm__rec_remove_file(tmp);
 	free(tmp);
 	H5Eset_auto2(H5E_DEFAULT, old_fn, old_data);
 	return ret;
@@ -729,9 +722,9 @@ static int h5_close(struct rfm_recorder *r, bool clean)
 		ret = finish(r, hf);
 	free_file(hf, r->nstreams);
 	r->sink_state = NULL;
-	struct stat st;
-	if (stat(r->path, &st) == 0)
-		REC_SET(r->n.file_bytes, (uint64_t)st.st_size);
+	uint64_t size;
+	if (rfm__rec_file_size(r->path, &size) == 0)
+		REC_SET(r->n.file_bytes, size);
 	return clean ? ret : 0;
 }
 

@@ -236,21 +236,26 @@ int rfm__rec_create_file(struct rfm_recorder *r);
  * caller), after refusing an existing path without RFM_REC_F_OVERWRITE.
  */
 int rfm__rec_temp_path(struct rfm_recorder *r, char **tmpp);
-/* Give the built file @tmp the recording's path (replacing only with RFM_REC_F_OVERWRITE). */
+/*
+ * Give the built file @tmp the recording's path (replacing only with
+ * RFM_REC_F_OVERWRITE): 0, after which @tmp is gone, or an rfm error,
+ * after which the caller removes @tmp.
+ */
 int rfm__rec_put_in_place(struct rfm_recorder *r, const char *tmp);
+/* Remove a file the recording made and will not keep; errno is left as it was. */
+void rfm__rec_remove_file(const char *path);
+/* The size of file @path in bytes: 0 or -1 with errno. */
+int rfm__rec_file_size(const char *path, uint64_t *size);
 
-/* The free space of the file's file system, as last seen. */
+/* The free space of the file's file system, as last seen (zero at first). */
 struct rec_room {
-	char *dir;
 	uint64_t free;		/* bytes the disk was last seen to have for us */
 };
-int rfm__rec_room_init(struct rec_room *room, const char *path);
-void rfm__rec_room_free(struct rec_room *room);
 /*
- * Room for @bytes more and @margin beyond (a sink's metadata)? The file
- * system is asked again only once the room seen last is used up to eight
- * margins: a statvfs() per write would cost more than it saves. 0, or
- * RFM_ENOSPC saying so.
+ * Room for @bytes more and @margin beyond (a sink's metadata) beside
+ * @path? The file system is asked again only once the room seen last is
+ * used up to eight margins: asking per write would cost more than it
+ * saves. 0, or RFM_ENOSPC saying so.
  */
 int rfm__rec_room_check(struct rec_room *room, const char *path, uint64_t bytes, uint64_t margin);
 
