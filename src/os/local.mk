@@ -29,3 +29,10 @@ src_librfm_la_SOURCES += src/os/win/file-write.c
 else
 src_librfm_la_SOURCES += src/os/posix/file-write.c
 endif
+# Modules the library opens at run time (the recorder's HDF5 writer).
+src_librfm_la_SOURCES += src/os/module.h
+if RFM_OS_WIN
+src_librfm_la_SOURCES += src/os/win/module.c
+else
+src_librfm_la_SOURCES += src/os/posix/module.c
+endif
