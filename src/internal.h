@@ -10,6 +10,7 @@
 #ifndef RFM_INTERNAL_H
 #define RFM_INTERNAL_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <rfm/rfm.h>
 
@@ -37,6 +38,9 @@
  */
 __attribute__((cold, format(RFM_PRINTF_FORMAT, 2, 3)))
 int rfm__error(int code, const char *fmt, ...);
+/* rfm__error() with a va_list (the recorder's HDF5 module reports through it). */
+__attribute__((cold, format(RFM_PRINTF_FORMAT, 2, 0)))
+int rfm__verror(int code, const char *fmt, va_list ap);
 
 /* Map an errno value from a failed system call to an rfm_error code. */
 int rfm__errno_code(int err);

@@ -409,11 +409,20 @@ static uint64_t fnv1a64(const char *p, size_t len)
 
 static const char *const mode_names[] = { "rate", "on-change", "on-event" };
 
+/* The layout text to store, or NULL (a layout built in code). */
+static const char *layout_text(const struct rfm_recorder *r, size_t *len)
+{
+	if (!r->layout || !r->layout->text)
+		return NULL;
+	*len = r->layout->text_len;
+	return r->layout->text;
+}
+
 static void root_attrs(struct rfm_recorder *r, hid_t f)
 {
 	char buf[64];
 	size_t len = 0;
-	const char *text = rfm__rec_layout_text(r, &len);
+	const char *text = layout_text(r, &len);
 	time_t secs = (time_t)(r->origin_real_ns / 1000000000);
 	struct tm tm;
 

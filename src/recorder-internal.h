@@ -7,8 +7,11 @@
  *   recorder-sampler.c  the sampler thread: reads, stamps, queues
  *   recorder-writer.c   the writer thread: queue to sink, pre-trigger, flushes
  *   recorder-queue.[ch] the bounded single-producer single-consumer queue
- *   recorder-hdf5.c     the HDF5 sink (recorder-hdf5-missing.c without libhdf5)
+ *   recorder-file.c     the output file, through the OS layer (os/file.h)
  *   recorder-csv.c      the CSV sink
+ *   recorder-module.[ch] the HDF5 sink: the module that has it, opened when needed
+ *   recorder-hdf5.c     the HDF5 sink itself, in that module (rfm-hdf5.so), with
+ *   recorder-hdf5-module.c  the module's entry and its way to librfm's services
  *
  * A *stream* is what has one time base: the frames (variables, records
  * and regions sampled together), each record of an on-change recording,
@@ -152,6 +155,12 @@ struct rec_sink_ops {
 	int (*close)(struct rfm_recorder *r, bool clean);
 };
 
+/*
+ * The HDF5 sink is librfm's rfm__rec_hdf5_module_sink (recorder-module.c):
+ * it opens the recorder's HDF5 module, whose rfm__rec_hdf5_sink
+ * (recorder-hdf5.c) then takes the recording.
+ */
+extern const struct rec_sink_ops rfm__rec_hdf5_module_sink;
 extern const struct rec_sink_ops rfm__rec_hdf5_sink;
 extern const struct rec_sink_ops rfm__rec_csv_sink;
 
@@ -276,7 +285,5 @@ static inline double rfm__rec_t(const struct rfm_recorder *r, uint64_t t_mono)
 	return (double)(int64_t)(t_mono - r->origin_ns) * 1e-9;
 }
 
-/* The layout text to store, or NULL (a layout built in code). */
-const char *rfm__rec_layout_text(const struct rfm_recorder *r, size_t *len);
 
 #endif /* RFM_RECORDER_INTERNAL_H */

@@ -539,11 +539,3 @@ void rfm__rec_plan_free(struct rfm_recorder *r)
 	free(r->cur_frame);
 	free(r->scratch);
 }
-
-const char *rfm__rec_layout_text(const struct rfm_recorder *r, size_t *len)
-{
-	if (!r->layout || !r->layout->text)
-		return NULL;
-	*len = r->layout->text_len;
-	return r->layout->text;
-}

@@ -86,7 +86,7 @@ RFM_API int rfm_recorder_new(rfm_node *node, rfm_layout *layout, const char *pat
 		r->layout = layout;
 	}
 	r->cfg = cfg;
-	r->sink = cfg.format == RFM_REC_FORMAT_CSV ? &rfm__rec_csv_sink : &rfm__rec_hdf5_sink;
+	r->sink = cfg.format == RFM_REC_FORMAT_CSV ? &rfm__rec_csv_sink : &rfm__rec_hdf5_module_sink;
 	r->frames = -1;
 	r->events_stream = -1;
 	*recp = r;

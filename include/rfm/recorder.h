@@ -47,9 +47,12 @@
  * flush (every rfm_recorder_config::flush_ns), and readers (h5py's
  * `swmr=True`) may watch it grow. A recording that ends cleanly is
  * converted to the HDF5 1.8 file format, which every reader since HDF5
- * 1.8 (MATLAB before R2021b included) opens. A build without libhdf5
- * answers ::RFM_ENOTSUP for HDF5 files; CSV, for small captures of one
- * stream, always works.
+ * 1.8 (MATLAB before R2021b included) opens. librfm does not link
+ * libhdf5: its HDF5 writer is a module (`rfm-hdf5.so`, Debian package
+ * librfm1-hdf5) that the first HDF5 recording of a process opens, so a
+ * process that never writes HDF5 never loads it. Without the module (or
+ * in a build without libhdf5), HDF5 files are answered ::RFM_ENOTSUP;
+ * CSV, for small captures of one stream, always works.
  *
  * **Handles.** The recorder uses the node (reads, its event queue when
  * events are recorded or sampled on, ring consumers) and the layout from
@@ -310,8 +313,9 @@ RFM_API int rfm_recorder_set_trigger_var(rfm_recorder *rec, const char *name, in
  * @return 0 on success, or a negative ::rfm_error code:
  * @retval RFM_EINVAL Nothing to record, started already, a CSV file for
  *         more than one stream.
- * @retval RFM_ENOTSUP HDF5 asked of a build without libhdf5 (the message says
- *         how to get it; CSV works).
+ * @retval RFM_ENOTSUP HDF5 asked, and librfm's HDF5 module is missing, cannot
+ *         be loaded (HDF5's library missing) or is another build's, or
+ *         this build has none; the message says what to install. CSV works.
  * @retval RFM_ESYS The file cannot be created (errno EEXIST: it exists and
  *         ::RFM_REC_F_OVERWRITE is not set).
  * @retval RFM_EBUSY An event type to take is enabled on the node already.

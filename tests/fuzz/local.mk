@@ -8,8 +8,9 @@ FUZZ_TARGETS = uri segment layout cli
 FUZZ_SECONDS = 20
 
 # run-fuzz.sh compiles the library's and the tool's sources once more with
-# libFuzzer's instrumentation: the lists are this build's (the OS's half,
-# the recorder's HDF5 writer or its stand-in), never a glob of the tree.
+# libFuzzer's instrumentation: the lists are this build's (the OS's half;
+# never the recorder's HDF5 writer, a module of its own), never a glob of
+# the tree.
 FUZZ_ENV = \
 	RFM_FUZZ_LIB_SOURCES='$(src_librfm_la_SOURCES)' \
 	RFM_FUZZ_DDS_SOURCES='$(src_backends_dds_librfm_dds_la_SOURCES)' \
@@ -30,8 +31,8 @@ if WITH_TESTS
 check_LTLIBRARIES += tests/fuzz/librfm-internal.la
 tests_fuzz_librfm_internal_la_SOURCES = $(src_librfm_la_SOURCES)
 tests_fuzz_librfm_internal_la_CPPFLAGS = $(src_librfm_la_CPPFLAGS)
-tests_fuzz_librfm_internal_la_CFLAGS = $(AM_CFLAGS) $(YAML_CFLAGS) $(HDF5_CFLAGS)
-tests_fuzz_librfm_internal_la_LIBADD = $(YAML_LIBS) -lm $(RFM_DDS_LIBADD) $(HDF5_LIBS)
+tests_fuzz_librfm_internal_la_CFLAGS = $(AM_CFLAGS) $(YAML_CFLAGS)
+tests_fuzz_librfm_internal_la_LIBADD = $(YAML_LIBS) -lm $(RFM_DDS_LIBADD)
 
 fuzz_replays = \
 	tests/fuzz/replay-uri \

@@ -8,6 +8,8 @@ counted, as numpy arrays and pandas DataFrames.
 """
 
 import os
+import subprocess
+import sys
 
 import pytest
 
@@ -139,3 +141,34 @@ def test_refusals(nodes, layout, tmp_path):
     with pytest.raises(ValueError, match="not a recording"):
         recording.load(str(plain))
     assert not os.path.exists(tmp_path / "x.h5")
+
+
+def test_without_the_hdf5_module_hdf5_is_not_supported_and_csv_works(name, tmp_path):
+    """librfm opens its HDF5 module when an HDF5 recording starts, once per
+    process: in a process that cannot find it, rfm.Recorder raises
+    rfm.NotSupported saying what to install, and CSV still records."""
+    empty = tmp_path / "modules"
+    empty.mkdir()
+    script = f"""
+import rfm, sys
+with rfm.open("shm:{name}?node=1&size={WINDOW}") as node:
+    rec = rfm.Recorder(node, {str(tmp_path / "run.h5")!r}, [], byte_ranges={{"raw": (0, 8)}}, rate=100,
+                       duration=0.02)
+    try:
+        rec.start()
+    except rfm.NotSupported as e:
+        print("NotSupported:", e)
+    rec.close()
+    with rfm.Recorder(node, {str(tmp_path / "run.csv")!r}, [], byte_ranges={{"raw": (0, 8)}}, rate=100,
+                      duration=0.02) as csv:
+        csv.wait()
+    print("csv", csv.stats.state)
+"""
+    env = dict(os.environ, RFM_MODULE_DIR=str(empty))
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          env=env, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert "NotSupported:" in proc.stdout and "rfm-hdf5" in proc.stdout, proc.stdout
+    assert proc.stdout.splitlines()[-1] == "csv ended", proc.stdout
+    assert not (tmp_path / "run.h5").exists()
+    assert (tmp_path / "run.csv").read_text().count("\n") > 1
