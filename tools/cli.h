@@ -108,6 +108,9 @@ int cli_run_record(struct cli *cli, int argc, char **argv);
 extern const char cli_help_record[];
 int cli_run_replay(struct cli *cli, int argc, char **argv);
 extern const char cli_help_replay[];
+/* rfm replay's row, in rfm's table and in its helper program's (rfm-replay). */
+#define CLI_REPLAY_ARGS "FILE [NAMES...] [--speed X] [--loop] [--from S] [--to S] [--force]"
+#define CLI_REPLAY_SUMMARY "Write a recording back into the network at its recorded times"
 int cli_run_plot(struct cli *cli, int argc, char **argv);
 extern const char cli_help_plot[];
 int cli_run_ping(struct cli *cli, int argc, char **argv);
@@ -140,6 +143,7 @@ int cli_unknown_command(struct cli *cli, const char *name);
 
 /* The state of one run of the tool. */
 struct cli {
+	char **argv;		/* the whole command line, argv[0] first, NULL after the last */
 	const char *uri;	/* -u/--uri; NULL lets the library choose */
 	bool json;		/* --json: print one JSON object */
 	const struct cli_command *command; /* the subcommand being run */
@@ -333,6 +337,19 @@ void cli_format_time(enum cli_clock clock, uint64_t mono_ns, char *buf, size_t l
 /* Add it to @obj: an ISO 8601 string (realtime) or a number of seconds (monotonic). */
 void cli_json_add_time(struct json_object *obj, const char *key, enum cli_clock clock,
 		       uint64_t mono_ns);
+
+/* ---- programs run in the tool's place (cli-exec.c) ---- */
+
+/* Does this program run from the build tree it was made in (RFM_BUILDDIR)? */
+bool cli_in_build_tree(void);
+
+/*
+ * Run the tool's helper program @name in this process's place, with the
+ * whole command line (cli->argv): the build tree's tools/@name when this
+ * rfm runs from its build tree, else $(pkglibexecdir)/@name. Returns only
+ * when it could not, having said why: CLI_EXIT_FAILED.
+ */
+int cli_exec_helper(struct cli *cli, const char *name);
 
 /* ---- output files (cli-file.c) ---- */
 

@@ -25,9 +25,6 @@
 #ifndef RFM_BUILD_PYTHONPATH
 #define RFM_BUILD_PYTHONPATH ""
 #endif
-#ifndef RFM_BUILDDIR
-#define RFM_BUILDDIR ""
-#endif
 
 /* The module's errors are its own; a package that cannot be imported is said here. */
 static const char bootstrap[] =
@@ -42,19 +39,6 @@ static const char bootstrap[] =
 	"sys.argv[0] = 'rfm plot'\n"
 	"sys.exit(plot.main(sys.argv[1:]))\n";
 
-/* Does this program run from the build tree it was made in? */
-static bool in_build_tree(void)
-{
-	char exe[PATH_MAX], build[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-
-	if (n <= 0 || !RFM_BUILDDIR[0] || !realpath(RFM_BUILDDIR, build))
-		return false;
-	exe[n] = '\0';
-	size_t len = strlen(build);
-	return !strncmp(exe, build, len) && exe[len] == '/';
-}
-
 int cli_run_plot(struct cli *cli, int argc, char **argv)
 {
 	char *path = NULL;
@@ -68,8 +52,8 @@ int cli_run_plot(struct cli *cli, int argc, char **argv)
 		}
 	if (!python || !python[0])
 		python = RFM_PYTHON[0] ? RFM_PYTHON : "python3";
-	const char *first = in_build_tree() ? RFM_BUILD_PYTHONPATH : RFM_PYTHONDIR;
-	const char *second = in_build_tree() ? RFM_PYTHONDIR : "";
+	const char *first = cli_in_build_tree() ? RFM_BUILD_PYTHONPATH : RFM_PYTHONDIR;
+	const char *second = cli_in_build_tree() ? RFM_PYTHONDIR : "";
 	if (asprintf(&path, "%s%s%s%s%s", first, second[0] ? ":" : "", second,
 		     old && old[0] ? ":" : "", old && old[0] ? old : "") < 0)
 		return cli_error(cli, "out of memory");

@@ -8,8 +8,6 @@
  */
 #include "config.h"
 
-#include <string.h>
-
 #include "cli.h"
 
 const struct cli_command cli_commands[] = {
@@ -89,9 +87,7 @@ const struct cli_command cli_commands[] = {
 	  "[--trigger T [--pre S]] [--events TYPES] [--ring SPEC] [--bytes SPEC]",
 	  "Record variables, records, regions, rings and events into HDF5 or CSV",
 	  cli_help_record, cli_run_record, 0 },
-	{ "replay", "FILE [NAMES...] [--speed X] [--loop] [--from S] [--to S] [--force]",
-	  "Write a recording back into the network at its recorded times",
-	  cli_help_replay, cli_run_replay, 0 },
+	{ "replay", CLI_REPLAY_ARGS, CLI_REPLAY_SUMMARY, cli_help_replay, cli_run_replay, 0 },
 	{ "plot", "FILE NAMES... -o PNG",
 	  "Plot recorded variables against time into a PNG (matplotlib)",
 	  cli_help_plot, cli_run_plot, 0 },
@@ -122,30 +118,3 @@ const struct cli_command cli_commands[] = {
 	  cli_help_help, cli_run_help, 0 },
 	{ NULL, NULL, NULL, NULL, NULL, 0 },
 };
-
-const struct cli_command *cli_find_command(const char *name)
-{
-	for (const struct cli_command *c = cli_commands; c->name; c++)
-		if (!strcmp(c->name, name))
-			return c;
-	return NULL;
-}
-
-const char *cli_suggest_command(const char *name)
-{
-	const char *names[sizeof(cli_commands) / sizeof(cli_commands[0])];
-	size_t n = 0;
-
-	for (const struct cli_command *c = cli_commands; c->name; c++)
-		names[n++] = c->name;
-	return cli_suggest(name, names, n);
-}
-
-int cli_unknown_command(struct cli *cli, const char *name)
-{
-	const char *near = cli_suggest_command(name);
-
-	if (near)
-		return cli_usage_error(cli, "unknown command '%s'; did you mean '%s'?", name, near);
-	return cli_usage_error(cli, "unknown command '%s'", name);
-}

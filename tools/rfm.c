@@ -76,6 +76,7 @@ int main(int argc, char **argv)
 	int status;
 
 	memset(&cli, 0, sizeof(cli));
+	cli.argv = argv;
 	status = run(&cli, argc, argv);
 	if (status == CLI_EXIT_DONE)
 		status = CLI_EXIT_OK;

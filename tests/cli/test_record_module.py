@@ -105,3 +105,16 @@ def test_not_a_module(rfm, net, tmp_path):
     (mods / "rfm-hdf5.so").write_bytes(b"not a shared object\n")
     res = failed(record(rfm, net, tmp_path / "run.h5", mods), "cannot be loaded")
     assert str(mods / "rfm-hdf5.so") in res.err, res
+
+
+def test_rfm_itself_maps_no_hdf5(rfm, net, tmp_path):
+    """What ldd says of the files (test-hdf5-link.sh), seen in a running rfm:
+    a CSV recording maps no libhdf5, an HDF5 recording maps it."""
+    for out, hdf5 in ((tmp_path / "run.csv", False), (tmp_path / "run.h5", True)):
+        env = dict(os.environ, LD_DEBUG="files")
+        proc = subprocess.run([RFM, "-u", net.node(3), "record", "--bytes", "raw=0:8",
+                               "--rate", "100", "--duration", "0.03", "-o", str(out)],
+                              capture_output=True, text=True, env=env, timeout=60)
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        loaded = "file=libhdf5" in proc.stderr
+        assert loaded == hdf5, f"{out.name}: libhdf5 loaded: {loaded}"

@@ -57,9 +57,9 @@ nodist_tests_fuzz_replay_cli_SOURCES = $(nodist_tools_rfm_SOURCES)
 tests_fuzz_replay_cli_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tools -I$(top_srcdir)/src \
 	-I$(top_srcdir)/bench -Dmain=rfm_cli_main
 # main() renamed has no prototype in the tool's own sources.
-tests_fuzz_replay_cli_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(MHD_CFLAGS) $(HDF5_CFLAGS) \
+tests_fuzz_replay_cli_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(MHD_CFLAGS) \
 	-Wno-missing-prototypes
-tests_fuzz_replay_cli_LDADD = src/librfm.la $(JSONC_LIBS) $(MHD_LIBS) $(HDF5_LIBS) -lm
+tests_fuzz_replay_cli_LDADD = src/librfm.la $(JSONC_LIBS) $(MHD_LIBS) -lm
 
 TESTS += tests/fuzz/replay-corpora.sh
 endif

@@ -3,10 +3,11 @@
 #
 # librfm does not link libhdf5 (docs/recording.md, "How librfm depends on
 # HDF5"): the recorder's HDF5 writer is a module of its own, rfm-hdf5.so,
-# opened only when an HDF5 recording starts. So neither librfm nor a
-# program linked with it (the pkg-config file asks for no hdf5) maps
-# libhdf5 and what it needs; the module does. Read with ldd, which lists
-# every library a file brings, its libraries' included.
+# opened only when an HDF5 recording starts, and rfm replay is a program
+# of its own, rfm-replay. So neither librfm, nor the rfm tool, nor a
+# program linked with them (the pkg-config file asks for no hdf5) maps
+# libhdf5 and what it needs; the module and rfm-replay do. Read with ldd,
+# which lists every library a file brings, its libraries' included.
 #
 # make check runs this from the top build directory, on a build with HDF5.
 set -u
@@ -42,10 +43,12 @@ with() {
 }
 
 without src/.libs/librfm.so.1 "the HDF5 writer belongs in the module rfm-hdf5.so"
+without tools/.libs/rfm "reading HDF5 (rfm replay) belongs in rfm-replay"
 if [ -e bindings/python/.libs/_rfm_swig.so ]; then
 	without bindings/python/.libs/_rfm_swig.so "the Python binding links librfm alone"
 fi
 with src/.libs/rfm-hdf5.so "it is the module that writes HDF5"
+with tools/.libs/rfm-replay "it is the program that reads HDF5"
 
 # A program built against librfm asks for no HDF5 either.
 for pc in rfm.pc rfm-uninstalled.pc; do
