@@ -444,8 +444,8 @@ package() {
 
 install_check() {
 	say "installing the packages"
-	as_root dpkg -i build-deb/librfm1_*.deb build-deb/librfm2g0_*.deb build-deb/librfm-dev_*.deb \
-		build-deb/rfm-tools_*.deb build-deb/python3-rfm_*.deb
+	as_root dpkg -i build-deb/librfm1_*.deb build-deb/librfm1-hdf5_*.deb build-deb/librfm2g0_*.deb \
+		build-deb/librfm-dev_*.deb build-deb/rfm-tools_*.deb build-deb/python3-rfm_*.deb
 	out=build-deb/installed
 	rm -rf "$out"
 	mkdir -p "$out/tools" "$out/examples"
@@ -458,6 +458,15 @@ install_check() {
 	c++ -std=c++17 -Wall -Wextra -Werror -x c++ examples/minimal.c $flags -o "$out/examples/minimal-cxx"
 	c++ -std=c++17 -Wall -Wextra -Werror examples/cxx/two-node.cc $flags -o "$out/examples/two-node"
 	rfm --version
+	say "librfm without HDF5; an HDF5 recording through librfm1-hdf5's module, replayed"
+	if ldd "$(ldconfig -p | sed -n 's/.*librfm\.so\.1 .*=> //p' | head -n 1)" | grep hdf5; then
+		echo "quickstart: the installed librfm.so.1 brings libhdf5 (above)" >&2
+		exit 1
+	fi
+	rfm -u "shm:install-check-$$?node=3&size=64K" record --bytes raw=0:16 --rate 100 \
+		--duration 0.05 -o "$out/run.h5"
+	rfm -u "shm:install-check-$$?node=3" replay "$out/run.h5" --force
+	rfm -u "shm:install-check-$$" destroy
 	say "the manuals: rfm(1), rfm-layout(5), the concept pages of section 7, a page per function"
 	man -w rfm rfm-layout librfm rfm-protocols rfm-events rfm_open rfm_event_send
 	test -f "$(pkg-config --variable=completionsdir bash-completion 2>/dev/null ||
