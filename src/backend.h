@@ -136,6 +136,13 @@ enum rfm_backend_caps {
 	/* The window can live in huge pages (hugepages=1, RFM_MEM_HUGEPAGES):
 	 * the backend reads node->rt at open and does it. */
 	RFM__CAP_HUGE_WINDOW = 1u << 1,
+	/* A thread of the backend's own stores into the node's copy of the
+	 * window (each word atomically) while the program's threads read
+	 * it: readers that copy out of the window and check the copy
+	 * afterwards (ring consumers, the recorder) then copy with atomic
+	 * loads (window-copy.h), so the two are no data race; without it
+	 * they copy with memcpy(), as fast as the C library can. */
+	RFM__CAP_WINDOW_THREAD = 1u << 2,
 };
 
 struct rfm_backend_ops {

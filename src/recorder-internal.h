@@ -196,6 +196,7 @@ struct rfm_recorder {
 	uint32_t nrings;
 	int events_stream;	/* -1: events not recorded */
 	uint32_t event_mask;	/* recorded types */
+	bool atomic_copy;	/* a backend thread fills the window (window-copy.h) */
 	uint32_t enabled_mask;	/* what start enabled on the node */
 
 	/* The trigger. */

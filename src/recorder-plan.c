@@ -482,6 +482,7 @@ int rfm__rec_plan_open(struct rfm_recorder *r)
 {
 	int ret = 0;
 
+	r->atomic_copy = rfm__window_filled_by_thread(r->node);
 	if (r->frames >= 0)
 		ret = plan_frames(r);
 	for (uint32_t i = 0; !ret && i < r->nstreams; i++) {

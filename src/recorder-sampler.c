@@ -63,16 +63,18 @@ static void commit(struct rfm_recorder *r)
 
 /*
  * A consistent copy of @rec's data into @dst (the seqlock read of
- * rfm_record_read(), copying with rfm__copy_from_window()): 0 with its
- * sequence in *@seqp, or -1 when a publish was under way at every try.
+ * rfm_record_read(), copying with rfm__window_copy(), atomic where a
+ * backend's thread fills the window): 0 with its sequence in *@seqp, or
+ * -1 when a publish was under way at every try.
  */
-static int read_record(const rfm_record *rec, void *dst, uint32_t *seqp)
+static int read_record(const struct rfm_recorder *r, const rfm_record *rec, void *dst,
+		       uint32_t *seqp)
 {
 	for (uint32_t tries = 0; tries < rec->lh.max_tries; tries++) {
 		uint32_t start = rfm__seq_read_begin(rec->seq, rec->swap);
 
 		if (!(start & 1)) {
-			rfm__copy_from_window(dst, rec->data, rec->size);
+			rfm__window_copy(r->atomic_copy, dst, rec->data, rec->size);
 			if (!rfm__seq_read_retry(rec->seq, rec->swap, start)) {
 				*seqp = start;
 				return 0;
@@ -92,14 +94,14 @@ static void read_frame(struct rfm_recorder *r, uint8_t *pl)
 
 		if (!c->record) {
 			/* In the window: checked when the recording was planned. */
-			rfm__copy_from_window(pl + c->payload_offset, r->node->base + c->window_offset,
-					     c->length);
+			rfm__window_copy(r->atomic_copy, pl + c->payload_offset,
+					 r->node->base + c->window_offset, c->length);
 			continue;
 		}
 		struct rec_copy *cw = &r->copies[i];
 		uint32_t seq;
 		uint8_t *at = pl + c->payload_offset;
-		if (read_record(c->record, at + 8, &seq) == 0) {
+		if (read_record(r, c->record, at + 8, &seq) == 0) {
 			memcpy(at, &seq, 4);
 			memset(at + 4, 0, 4);
 			memcpy(cw->last, at, 8 + (size_t)c->length);
@@ -173,7 +175,7 @@ static void watch_records(struct sampler *sp, uint64_t now)
 		struct rec_entry *e = reserve(r, w->size, w->stream, now);
 		if (!e)
 			continue;	/* the next row counts this publish as missed */
-		if (read_record(w->record, e + 1, &got)) {
+		if (read_record(r, w->record, e + 1, &got)) {
 			REC_ADD(r->n.torn_reads, 1);
 			continue;
 		}

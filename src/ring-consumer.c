@@ -216,6 +216,7 @@ static int open_at(rfm_node *node, uint64_t offset, unsigned int flags, rfm_ring
 		goto fail;
 	}
 	c->node = node;
+	c->atomic_copy = rfm__window_filled_by_thread(node);
 	c->offset = offset;
 	c->flags = flags;
 	c->hdr = (struct ring_header *)(node->base + offset);
@@ -544,8 +545,8 @@ static inline int take(rfm_ring_consumer *c, const char *what, void *buf, size_t
 			skip_to(c, c->cursor + 1);
 			return rfm__ring_corrupt(c->offset, "a slot's length exceeds the slot size");
 		}
-		if (cap)	/* another thread may fill the slot (dds:): no plain memcpy */
-			rfm__copy_from_window(buf, s->data, len < cap ? len : cap);
+		if (cap)	/* a backend's thread may fill the slot meanwhile (dds:) */
+			rfm__window_copy(c->atomic_copy, buf, s->data, len < cap ? len : cap);
 		if (RFM_UNLIKELY(!still(c, s)))
 			continue;
 		deliver(c, msg, len);

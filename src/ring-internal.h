@@ -159,6 +159,7 @@ struct rfm_ring_consumer {
 	uint32_t sleep_gen;
 	unsigned int flags;
 	bool peeking;
+	bool atomic_copy;	/* a backend thread fills the window (window-copy.h) */
 	uint64_t taken, lost, laps, sleeps;
 	uint64_t pending_lost;	/* lost since the last message returned */
 	rfm_ring_callback cb;

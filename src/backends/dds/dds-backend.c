@@ -458,7 +458,8 @@ static int dds_destroy(struct rfm_uri *uri, unsigned int flags)
 
 const struct rfm_backend_ops rfm__dds_ops = {
 	.scheme = "dds",
-	.caps = 0, /* several hosts, each with its own copy */
+	/* Several hosts, each with its own copy, filled by the receive thread. */
+	.caps = RFM__CAP_WINDOW_THREAD,
 	.open = dds_open_node,
 	.close = dds_close_node,
 	.get_info = dds_get_info,
