@@ -207,8 +207,8 @@ struct rfm_backend_ops {
 	 */
 	int (*publish)(struct rfm_node *node, uint64_t offset, uint64_t len);
 	/*
-	 * Samples from the network refused as forged (rfm_event_stats'
-	 * refused); any thread, no lock held. NULL: none can be (the
+	 * Samples from the network refused (rfm_event_stats' refused:
+	 * forged, malformed, unasked...); any thread, no lock held. NULL: none can be (the
 	 * hardware is the only writer).
 	 */
 	uint64_t (*refused)(struct rfm_node *node);

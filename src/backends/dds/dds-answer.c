@@ -84,7 +84,9 @@ static void send_resyncs(struct dds_node *d)
 			continue;
 		nonce = rfm__dds_nonce();
 		pthread_mutex_lock(&d->lock);
-		d->resync_nonce[w] = nonce; /* its answers carry it */
+		/* Its answers carry it; one to the request before is late. */
+		d->resync_nonce_before[w] = d->resync_nonce[w];
+		d->resync_nonce[w] = nonce;
 		if (!d->resync_open_ns[w])
 			__atomic_store_n(&d->resync_open, d->resync_open + 1, __ATOMIC_RELAXED);
 		d->resync_open_ns[w] = rfm__now_ns();

@@ -116,6 +116,9 @@
 #define RFM_DDS_QUEUE_MAX (1u << 20)
 
 enum dds_kind {
+	/* Never on the wire (refused there): a sample held while joining of
+	 * which only the place in its writer's sequence is kept. */
+	DDS_KIND_PLACE = 0,
 	DDS_KIND_WRITE = 1,	/* data -> window[offset] */
 	DDS_KIND_EVENT = 2,	/* to, type, word, stamp = sent_ns */
 	DDS_KIND_SNAP_REQ = 3,	/* to = the peer asked, word = nonce */
@@ -281,8 +284,10 @@ struct dds_node {
 		int64_t stamp;	/* its source timestamp (ns since 1970): it expires */
 	} rivals[RFM_MAX_NODES];
 	uint64_t gaps;		/* records missed, all writers (counted) */
-	uint64_t mismatched;	/* samples from a node with another window size */
-	uint64_t refused;	/* samples refused as forged (atomic: read without the lock) */
+	/* Samples refused: forged, malformed, unasked, of a kind or type no
+	 * node sends, or from a node whose window has another size (atomic:
+	 * read without the lock). */
+	uint64_t refused;
 	/* Writers' identities (dds-identity.c), under lock. */
 	struct dds_writer_entry writers[RFM_DDS_WRITERS_MAX];
 	uint32_t writers_next;
@@ -291,6 +296,10 @@ struct dds_node {
 	bool joined;		/* the window is a copy of the network's */
 	uint32_t snap_nonce;
 	int snap_from;		/* the peer asked, -1: none */
+	/* Every copy asked so far (the last 8): an answer to an earlier one
+	 * (a retry's) is late, not unasked. */
+	struct { uint16_t peer; uint32_t nonce; } snap_asked[8];
+	uint32_t snap_asks;
 	bool snap_busy;		/* it answered BUSY: ask the next one */
 	bool snap_header;	/* its header arrived */
 	struct dds_snap_vector *snap_vec;
@@ -303,6 +312,7 @@ struct dds_node {
 	uint64_t *own;
 	bool resync_want[RFM_MAX_NODES];
 	uint32_t resync_nonce[RFM_MAX_NODES]; /* of the resync asked (0: none) */
+	uint32_t resync_nonce_before[RFM_MAX_NODES]; /* the one it replaced: late, not unasked */
 	/* A resync asked and not yet answered to its end: when it was asked
 	 * or its last piece came (0: none open), and how often it was asked.
 	 * The request or the answer may be lost (a reader not yet matched
@@ -338,7 +348,8 @@ void rfm__dds_store(struct dds_node *d, uint64_t off, const uint8_t *src, uint64
 struct dds_held *rfm__dds_held_new(const rfm_dds_Msg *m);
 /* Queue a record for this handle (takes the queue's lock). */
 void rfm__dds_deliver(struct rfm_node *node, const struct rfm_ev_record *rec);
-/* Count a sample refused as forged; the count (rfm_event_stats' refused). */
+/* Count a sample refused (a rule of docs/security.md); the count
+ * (rfm_event_stats' refused). */
 void rfm__dds_refuse(struct dds_node *d);
 uint64_t rfm__dds_refused(struct rfm_node *node);
 /* A Cyclone failure @rc while doing @what, as RFM_EIO naming the URI. */
@@ -408,12 +419,15 @@ void rfm__dds_snapshot_answer_pending(struct rfm_node *node);
 uint64_t rfm__dds_resync_retry(struct dds_node *d, uint64_t now);
 
 /* dds-snapshot.c (the lock is held for all but held_free) */
-/* A SNAP_REQ for us: note it for the handle's thread. */
+/* A SNAP_REQ for us from the network: refused unless a kind we answer. */
+void rfm__dds_request(struct rfm_node *node, const rfm_dds_Msg *req);
+/* A request to answer (ours: a BUSY, a resync owed): note it for the handle's thread. */
 void rfm__dds_snapshot_answer(struct rfm_node *node, const rfm_dds_Msg *req);
 /* Ask @writer for its own words again. */
 void rfm__dds_want_resync(struct rfm_node *node, unsigned int writer);
-/* A SNAP piece for us; true: it was the END that installed our copy, the
- * caller applies what was held (rfm__dds_joined_apply_held). */
+/* A SNAP piece for us (refused unless asked for and well formed); true:
+ * it was the END that installed our copy, the caller applies what was
+ * held (rfm__dds_joined_apply_held). */
 bool rfm__dds_snapshot_piece(struct rfm_node *node, const rfm_dds_Msg *m);
 /* A sample while we are joining: held, or taken; true as above. */
 bool rfm__dds_join_sample(struct rfm_node *node, const rfm_dds_Msg *m);
