@@ -164,6 +164,7 @@ enum dds_req_kind {
 	DDS_REQ_OWN = 1,
 	/* Never on the wire: a queued BUSY answer to a COPY request. */
 	DDS_REQ_BUSY = 2,
+	DDS_REQ_KINDS
 };
 
 /* What a snapshot's giver had applied of each writer's stream. */
@@ -205,7 +206,9 @@ struct dds_peer {
 	/* A stream writer of its participant matched ours: a node, not only
 	 * a presence sample (dds-presence.c). */
 	bool confirmed;
-	uint64_t copy_ns;	/* when we last answered it a whole copy (rate limit) */
+	/* When we last answered it each kind of request (enum dds_req_kind):
+	 * at most one answer of a kind a second (dds-snapshot.c). */
+	uint64_t answered_ns[DDS_REQ_KINDS];
 	bool other_size;	/* its window size is not ours: its records are ignored */
 	/* Its stream as applied here. */
 	uint32_t stream_inc;
@@ -304,9 +307,10 @@ struct dds_node {
 	bool snap_header;	/* its header arrived */
 	struct dds_snap_vector *snap_vec;
 	struct dds_held *held, **held_tail;
-	/* Requests for our copy, answered by the handle's thread. */
+	/* Requests for our copy, answered by the handle's thread once due
+	 * (0: at once; else when the requester's second is up). */
 	uint32_t snap_pending;	/* how many in snap_req[] */
-	struct { uint16_t to; uint32_t nonce; uint32_t kind; } snap_req[64];
+	struct { uint16_t to; uint32_t nonce; uint32_t kind; uint64_t due_ns; } snap_req[64];
 	/* Resync: the 8-byte words we wrote (bit per word), and the peers
 	 * we lost records of, to ask for theirs (the thread asks). */
 	uint64_t *own;
@@ -412,8 +416,9 @@ int rfm__dds_publish(struct rfm_node *node, uint64_t offset, uint64_t len);
 extern const struct rfm_backend_ev_ops rfm__dds_ev_ops;
 
 /* dds-answer.c */
-/* In the handle's thread: answer the requests noted, send resync requests. */
-void rfm__dds_snapshot_answer_pending(struct rfm_node *node);
+/* In the handle's thread: answer the requests noted that are due, send
+ * resync requests; when the next one falls due (0: none waits). */
+uint64_t rfm__dds_snapshot_answer_pending(struct rfm_node *node);
 /* In the handle's thread: ask again the resyncs unanswered for too long;
  * when to look again (0: none is open). */
 uint64_t rfm__dds_resync_retry(struct dds_node *d, uint64_t now);

@@ -12,7 +12,8 @@
  *  - Snapshot and resync requests are answered (dds-snapshot.c): sending
  *    a whole window may wait for acknowledgements, which a listener must
  *    never do. While the thread answers, pub_lock is held for the whole
- *    copy, so a batch could not go out anyway.
+ *    copy, so a batch could not go out anyway. A request waiting for its
+ *    requester's second (one answer of a kind a second) wakes it then.
  *  - A resync asked and not answered to its end is asked again
  *    (dds-answer.c): after 1 s without a piece of it, then 2, 4... 16 s.
  *
@@ -111,9 +112,12 @@ static void *handle_main(void *arg)
 
 		if (__atomic_load_n(&d->thread_stop, __ATOMIC_ACQUIRE))
 			return NULL;
-		if (requests_pending(d))
-			rfm__dds_snapshot_answer_pending(node);
+		/* Requests waiting for their requester's second: woken then. */
+		uint64_t due = requests_pending(d) ? rfm__dds_snapshot_answer_pending(node) : 0;
 		uint64_t at = tick(d, &t);
+
+		if (due && (!at || due < at))
+			at = due;
 
 		if (resync_retry_due(d, &t)) {
 			t.retry_at = rfm__dds_resync_retry(d, rfm__now_ns());

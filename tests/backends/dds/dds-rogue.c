@@ -10,7 +10,7 @@
  *     each): writer= inc= seq= kind= (1 write, 2 event, 3 snapshot
  *     request, 4 snapshot piece, 6 batch) to= type= word= offset= extra=,
  *     its data text=, or hex= (bytes in hex: a batch's pieces), or len=N
- *     (N bytes of a pattern);
+ *     (N bytes of a pattern); pace_ms=MS between two of them;
  *     claim=ID first writes a held presence claim of ID (incarnation inc=)
  *     from the same participant; listen=MS then reads the stream for MS
  *     and prints "answers SAMPLES BYTES requests N": the snapshot pieces
@@ -367,6 +367,8 @@ static int stream(dds_entity_t pp, const char *part)
 		}
 		m.seq++;
 		m.word++;
+		if (opt("pace_ms", NULL))
+			dds_sleepfor(DDS_MSECS((int64_t)num("pace_ms", 0)));
 	}
 	free(data);
 	dds_return_t rc = dds_wait_for_acks(w, DDS_SECS(10));

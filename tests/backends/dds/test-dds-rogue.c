@@ -400,6 +400,36 @@ static void requests_are_rate_limited_per_requester(void **state)
 }
 
 /*
+ * 20 resync requests (node 1's own words) from node 9, claimed by the
+ * asker's own participant, one every 100 ms: node 1 answers one at once
+ * and then the newest waiting one each second, and refuses (counts) every
+ * request it does not answer. Before, it answered each (a node holding
+ * 128 KiB sent 71.9 MB for 490 requests in 5 s).
+ */
+static void resync_requests_are_rate_limited_per_requester(void **state)
+{
+	rfm_node *a = open_node(state, 1);
+	char out[96], words[4096];
+	unsigned long long samples = 0, bytes = 0;
+
+	memset(words, 0x5a, sizeof(words));
+	assert_rfm_ok(rfm_mem_write(a, 0x1000, words, sizeof(words)));
+	rogue_out(a, out, sizeof(out), "stream", "claim=9", "writer=9", "inc=99", "seq=1",
+		  "kind=3", "to=1", "type=1", "word=1", "count=20", "pace_ms=100",
+		  "listen=1500", NULL);
+	assert_int_equal(sscanf(out, "answers %llu %llu", &samples, &bytes), 2);
+	/* Whole answers only, each the 4 KiB and an empty end piece. */
+	assert_int_equal(bytes % sizeof(words), 0);
+	assert_int_equal(samples, 2 * (bytes / sizeof(words)));
+	/* One at once, then one a second: the requests span 2 s, the
+	 * listening 1.5 s more (a hang guard's margin: at most 5). */
+	unsigned long long answered = bytes / sizeof(words);
+	assert_true(answered >= 2 && answered <= 5);
+	assert_int_equal(refused_reach(a, 20 - answered), 20 - answered);
+	rfm_close(a);
+}
+
+/*
  * A forged answer to a late joiner's snapshot request: the stranger reads
  * the request off the wire (its nonce too) and answers first, as node 1,
  * the peer asked, with a window holding EVIL where node 1's holds REAL.
@@ -674,6 +704,8 @@ int main(void)
 			harness_fixture_teardown),
 		cmocka_unit_test_setup_teardown(requests_are_rate_limited_per_requester, setup,
 						harness_fixture_teardown),
+		cmocka_unit_test_setup_teardown(resync_requests_are_rate_limited_per_requester,
+						setup, harness_fixture_teardown),
 		cmocka_unit_test_setup_teardown(a_forged_snapshot_answer_is_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(an_unanswered_resync_is_asked_again, setup,
 						harness_fixture_teardown),
