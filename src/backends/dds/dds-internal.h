@@ -12,6 +12,10 @@
  * (docs/architecture.md names them in this order).
  * Bottom first:
  *
+ *  dds-security-grant.c   whether permissions.p7s grants node.pem's
+ *                   subject, valid now (its XML, read as Cyclone does)
+ *  dds-security-files.c   security=DIR's files checked with OpenSSL
+ *                   before Cyclone sees them: each wrong one named, why
  *  dds-security.c   security=DIR: DDS Security's participant qos from
  *                   DIR's files, the partition of each node id, whether a
  *                   writer's partition is the node id its sample names
@@ -483,6 +487,18 @@ int rfm__dds_join(struct rfm_node *node);
  * with *@sizep (taken from the others unless @size_given). */
 int rfm__dds_claim(struct rfm_node *node, const struct rfm_uri *uri, uint64_t *sizep,
 		   bool size_given);
+
+/* dds-security-grant.c */
+/* Does permissions document @doc (its text, signature checked) grant
+ * certificate subject @subject (RFC 2253), valid now? 0, or RFM_EPERM
+ * naming DIR/permissions.p7s and why. A document it cannot read: 0. */
+int rfm__dds_permissions_check(const char *uri, const char *dir, const char *doc,
+			       const char *subject);
+
+/* dds-security-files.c */
+/* Check security=DIR's files (@crl: crl.pem is there) with OpenSSL; 0, or
+ * the error naming the file that is wrong and why. */
+int rfm__dds_security_files_check(const char *uri, const char *dir, bool crl);
 
 /* dds-security.c */
 /* The participant's qos for security=DIR into *@qp (NULL without it). */

@@ -13,8 +13,9 @@
  *   crl.pem          optional: the CA's list of revoked certificates
  *
  * Cyclone checks the signatures, the handshake with each peer and each
- * peer's permissions; this file only finds the files, says which one is
- * wrong when it can, and puts each node's writers in a partition of its
+ * peer's permissions; this file finds the files, has each checked first
+ * (dds-security-files.c: which one is wrong, and why, where Cyclone's
+ * refusal names none), and puts each node's writers in a partition of its
  * node id ("NAME.node.N") so that the permissions can bind a certificate
  * to the node ids it may use. Readers take every node's partition, and
  * the receive side refuses a sample (stream or presence) whose node id is
@@ -162,6 +163,10 @@ int rfm__dds_security_qos(struct dds_node *d, const char *uri, dds_qos_t **qp)
 	snprintf(value, sizeof(value), "%s/%s", d->security, sec_crl.name);
 	bool crl = access(value, F_OK) == 0;
 	if (crl && (ret = check_file(uri, value, &sec_crl)))
+		return ret;
+	/* What Cyclone would refuse without naming the file: said here. */
+	ret = rfm__dds_security_files_check(uri, d->security, crl);
+	if (ret)
 		return ret;
 	ret = plugin_dir(uri, dir, sizeof(dir));
 	if (ret)

@@ -21,6 +21,8 @@ src_backends_dds_librfm_dds_la_SOURCES = \
 	src/backends/dds/dds-thread.c \
 	src/backends/dds/dds-join.c \
 	src/backends/dds/dds-claim.c \
+	src/backends/dds/dds-security-grant.c \
+	src/backends/dds/dds-security-files.c \
 	src/backends/dds/dds-security.c \
 	src/backends/dds/dds-backend.c
 nodist_src_backends_dds_librfm_dds_la_SOURCES = \
