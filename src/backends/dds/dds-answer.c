@@ -47,7 +47,9 @@ static void answer_own(struct dds_node *d, uint16_t to, uint32_t nonce)
 		m.offset = start * 8;
 		m.data = (dds_sequence_octet){ ._maximum = n, ._length = n,
 					       ._buffer = d->window + start * 8 };
-		ret = rfm__dds_send_locked(d, &m);
+		ret = rfm__dds_backlog_room_locked(d);
+		if (!ret)
+			ret = rfm__dds_send_locked(d, &m);
 	}
 	/* The end, a piece with no data: the asker has every word (it asks
 	 * again until this comes, even when we wrote nothing). */
@@ -181,7 +183,9 @@ static void answer(struct dds_node *d, struct dds_snap_vector *v, uint16_t to, u
 		m.offset = off;
 		m.data = (dds_sequence_octet){ ._maximum = n, ._length = n,
 					       ._buffer = d->window + off };
-		ret = rfm__dds_send_locked(d, &m);
+		ret = rfm__dds_backlog_room_locked(d);
+		if (!ret)
+			ret = rfm__dds_send_locked(d, &m);
 	}
 	if (!ret) {
 		m.type = DDS_SNAP_END;

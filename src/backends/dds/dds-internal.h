@@ -25,6 +25,9 @@
  *                   thread-local modes, the wake of the handle's thread
  *  dds-identity.c   who wrote a sample: participant and partition per
  *                   publication handle, cached
+ *  dds-route.c      which readers our stream waits for: a node the
+ *                   monitor reports down is left out by moving the stream
+ *                   to a writer its reader does not match
  *  send side
  *   dds-backlog.c   pub_lock for a sender (rfm__dds_lock_to_send); numbering
  *                   a sample and handing it to Cyclone or, callbacks=receive,
@@ -80,7 +83,9 @@
  *  receiving      set by dds-receive.c's listeners, on a Cyclone receive
  *                 thread; read by dds-backlog.c: a full backlog fails with
  *                 RFM_EAGAIN instead of waiting, since the thread that
- *                 would drain it may be waiting for this one.
+ *                 would drain it may be waiting for this one. (So does the
+ *                 heartbeat monitor's thread, rfm__health_monitor_thread()
+ *                 in backend.h: its verdict ends a stall, dds-route.c.)
  *  handle_thread  set by dds-thread.c; read by dds-backlog.c: the handle's
  *                 thread never waits for the backlog, which it is the one
  *                 to send; it sends what waits first.
@@ -148,10 +153,13 @@ struct dds_piece {
 #define RFM_DDS_COALESCE_DEFAULT_NS 1000000u
 /* The send backlog (dds-backlog.c): other threads wait while it holds
  * more than WAIT bytes, for at most BLOCK_NS (the writer's old
- * max_blocking_time); the receive thread's writes fail past MAX. */
+ * max_blocking_time); the receive thread's writes fail past MAX. A
+ * dds_write() waits at most WRITE_BLOCK_NS for room in Cyclone (0 with
+ * callbacks=receive): then the sample joins the backlog. */
 #define RFM_DDS_BACKLOG_WAIT (1024u * 1024u)
 #define RFM_DDS_BACKLOG_MAX (64u * 1024u * 1024u)
 #define RFM_DDS_BLOCK_NS 10000000000ull
+#define RFM_DDS_WRITE_BLOCK_NS 50000000ull
 
 enum dds_snap_part {
 	DDS_SNAP_HEADER = 0,	/* data = struct dds_snap_vector, extra = window size */
@@ -182,8 +190,9 @@ struct dds_snap_vector {
 struct dds_writer_id {
 	dds_guid_t participant;	/* its DDS participant */
 	bool stream;		/* a writer of the stream topic (else of the node topic) */
-	uint32_t npartitions;	/* how many partitions its QoS names */
-	char partition[RFM_DDS_PARTITION_MAX + 1]; /* the first one ("": none) */
+	/* security=: the node id all its partitions name (-1: none, or not
+	 * one for all; dds-security.c rfm__dds_partition_node). */
+	int node;
 };
 /* Writers remembered: two per node, and room for strangers. */
 #define RFM_DDS_WRITERS_MAX 128
@@ -219,6 +228,36 @@ struct dds_peer {
 	uint64_t next_seq;	/* the next seq expected; 0: none seen yet */
 };
 
+/* A participant whose reader our stream no longer waits for (dds-route.c). */
+struct dds_excluded {
+	uint32_t id, inc;	/* the node the monitor reported down */
+	dds_guid_t participant;
+};
+
+/* Most partitions of a writer that leaves some out: every node id, two
+ * incarnations of each (a node and a claim pending), the observers'. */
+#define ROUTE_PARTS_MAX (3 * RFM_MAX_NODES + 1)
+
+/* Which readers our stream waits for (dds-route.c). */
+struct dds_route {
+	dds_qos_t *qos;		/* the stream writer's, partitions aside */
+	dds_listener_t *listener; /* the stream writer's */
+	/* Under lock: the monitor's verdicts, who may be left out. */
+	struct dds_excluded excluded[RFM_MAX_NODES];
+	uint32_t nexcluded;
+	/* The handle's thread's: */
+	uint64_t key;		/* the current writer's partitions (parts_key) */
+	bool excluding;		/* it leaves someone out (atomic: looked at by the tick) */
+	dds_entity_t next;	/* a writer being matched before it takes over (0: none) */
+	uint64_t next_key, next_since_ns;
+	dds_entity_t retired[4]; /* former writers keeping what was not acknowledged */
+	uint32_t nretired;
+	char (*store)[RFM_DDS_PARTITION_MAX + 1]; /* ROUTE_PARTS_MAX partition names */
+	bool ready;		/* made at open (atomic: the thread runs before) */
+	bool pending;		/* a verdict came: look (atomic) */
+	uint64_t swaps;		/* writers taken over (atomic) */
+};
+
 /* A record held back while the joiner waits for its snapshot. */
 struct dds_held {
 	struct dds_held *next;
@@ -238,6 +277,8 @@ struct dds_node {
 	uint8_t *window;	/* our copy (anonymous private mapping) */
 	uint64_t size;
 
+	/* writer: the one carrying our stream now; dds-route.c replaces it
+	 * under pub_lock (atomic loads elsewhere). */
 	dds_entity_t participant, topic, reader, writer;
 	dds_entity_t node_topic, node_reader, node_writer;
 	/* node_reader, stored under lock once made: for the stream's listener,
@@ -337,6 +378,7 @@ struct dds_node {
 	bool resync_pending;
 	bool mark_pending;	/* a reader matched our writer: send a MARK (atomic) */
 	uint64_t resyncs;	/* resync requests sent */
+	struct dds_route route;
 };
 
 /* dds-sample.c: the bottom */
@@ -388,6 +430,17 @@ bool rfm__dds_guid_known(const dds_guid_t *g);
 /* Does @e (a stream writer or reader of ours) match an endpoint of participant @who? */
 bool rfm__dds_matches(dds_entity_t e, bool writer, const dds_guid_t *who);
 
+/* dds-route.c */
+/* At open: the stream writer's qos and listener, for the writers to come. */
+int rfm__dds_route_init(struct dds_node *d, const dds_qos_t *qos, const dds_listener_t *listener);
+void rfm__dds_route_fini(struct dds_node *d);
+/* The monitor's verdict on node @id (the backend's peer_verdict op). */
+void rfm__dds_route_verdict(struct rfm_node *node, unsigned int id, uint32_t incarnation, bool up);
+/* Move the stream to the writer the verdicts ask for, a step at a time (the
+ * handle's thread; @pub_locked: it holds pub_lock); when to look again
+ * (0: when woken). */
+uint64_t rfm__dds_route_step(struct dds_node *d, bool pub_locked);
+
 /* dds-backlog.c */
 /* pub_lock, for a thread about to send: waits while the backlog is full
  * (0, locked), or fails with the message set (unlocked). */
@@ -401,6 +454,10 @@ int rfm__dds_backlog_add(struct dds_node *d, const rfm_dds_Msg *m);
 bool rfm__dds_backlog_send_locked(struct dds_node *d);
 /* At close: wait for the handle's thread to send it, at most RFM_DDS_BLOCK_NS. */
 void rfm__dds_backlog_drain(struct dds_node *d);
+/* On the handle's thread (pub_lock held), before a sample of a long answer:
+ * send what waits until at most RFM_DDS_BACKLOG_WAIT does (moving the
+ * stream when a verdict asks), at most RFM_DDS_BLOCK_NS. */
+int rfm__dds_backlog_room_locked(struct dds_node *d);
 /* Free what is left, counted as lost (pub_lock held, or no other thread). */
 void rfm__dds_backlog_discard(struct dds_node *d);
 
@@ -507,6 +564,16 @@ int rfm__dds_security_qos(struct dds_node *d, const char *uri, dds_qos_t **qp);
 int rfm__dds_security_refused(struct dds_node *d, const char *uri, dds_return_t rc, bool writer);
 /* The partition of a writer (ours: our node id's) or of a reader (all). */
 void rfm__dds_security_partition(const struct dds_node *d, dds_qos_t *q, bool writer);
+/* The stream reader's: the network's (as above), and the "to" ones naming
+ * our node id (when node= gave it) and our incarnation (dds-route.c). */
+void rfm__dds_stream_reader_partitions(const struct dds_node *d, dds_qos_t *q);
+/* The "to" partition of node @id (-1: observers), or of incarnation @inc
+ * (not 0: any node's), for our stream writer (@writer) or reader, into @buf. */
+void rfm__dds_to_partition(const struct dds_node *d, int id, uint32_t inc, bool writer, char *buf,
+			   size_t len);
+/* The node id @partition names (security=: "NAME.node.N", or a "to"
+ * partition of a writer of node N); -1: none. */
+int rfm__dds_partition_node(const struct dds_node *d, const char *partition);
 /* May writer @w publish as node @id? Without security, always; with it,
  * only from the partition of @id ("NAME.node.ID"), which only the holder
  * of node ID's permissions can publish in. */

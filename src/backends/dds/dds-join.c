@@ -71,7 +71,8 @@ static bool wait_matched(struct dds_node *d, int peer, const struct timespec *un
 		if (!rfm__dds_guid_known(&who))
 			return true; /* not known: ask at once, as before */
 		pthread_mutex_unlock(&d->lock);
-		bool both = rfm__dds_matches(d->writer, true, &who) &&
+		bool both = rfm__dds_matches(__atomic_load_n(&d->writer, __ATOMIC_ACQUIRE), true,
+					     &who) &&
 			    rfm__dds_matches(d->reader, false, &who);
 		pthread_mutex_lock(&d->lock);
 		if (both || !d->peers[peer].alive)

@@ -16,6 +16,9 @@
  *    requester's second (one answer of a kind a second) wakes it then.
  *  - A resync asked and not answered to its end is asked again
  *    (dds-answer.c): after 1 s without a piece of it, then 2, 4... 16 s.
+ *  - When the heartbeat monitor reports a node down whose reader still
+ *    matches our writer, the stream moves to a writer that does not wait
+ *    for it, and back when it returns (dds-route.c).
  *
  * It sleeps on thread_futex, which whoever has work for it bumps, and
  * without a deadline once nothing comes. The tick looks before it locks:
@@ -125,6 +128,10 @@ static void *handle_main(void *arg)
 		}
 		if (t.retry_at && (!at || t.retry_at < at))
 			at = t.retry_at;
+		/* A node reported down may be what holds our writes back. */
+		uint64_t route = rfm__dds_route_step(d, false);
+		if (route && (!at || route < at))
+			at = route;
 		rfm__futex_wait(&d->thread_futex, token, at, false);
 	}
 }

@@ -10,6 +10,7 @@ src_backends_dds_librfm_dds_la_SOURCES = \
 	src/backends/dds/dds-internal.h \
 	src/backends/dds/dds-sample.c \
 	src/backends/dds/dds-identity.c \
+	src/backends/dds/dds-route.c \
 	src/backends/dds/dds-backlog.c \
 	src/backends/dds/dds-coalesce.c \
 	src/backends/dds/dds-publish.c \
