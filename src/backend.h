@@ -222,6 +222,11 @@ struct rfm_backend_ops {
 	 * hardware is the only writer).
 	 */
 	uint64_t (*refused)(struct rfm_node *node);
+	/*
+	 * Streams found taken over by another's samples (rfm_event_stats'
+	 * forged); any thread, no lock held. NULL: none can be.
+	 */
+	uint64_t (*forged)(struct rfm_node *node);
 };
 
 /* The backends node.c chooses from by scheme. */

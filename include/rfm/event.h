@@ -539,7 +539,13 @@ struct rfm_event_stats {
 	 *  rule); 0 where the hardware is the only writer. Since 0.2 (was
 	 *  reserved). */
 	uint64_t refused;
-	uint64_t reserved[7];	/**< Zero. */
+	/** `dds:` streams found taken over: samples of another took the place
+	 *  of a node's own (an RTPS-level takeover, possible without DDS
+	 *  Security), seen as a difference in the stream's digest; each is
+	 *  also reported with ::RFM_EVENT_LINK and resynchronised. 0 where the
+	 *  hardware is the only writer. Since 0.2 (was reserved). */
+	uint64_t forged;
+	uint64_t reserved[6];	/**< Zero. */
 };
 
 /**

@@ -27,7 +27,7 @@
  *   vars FROM              -> vars COUNTER VALUE A
  *   report                 -> report K:events,skipped,bad,link_lost,links,ups,downs,
  *                             rec_reads,torn,rec_back,taken,gap,lost,ring_bad ...
- *                             stats:dropped,refused
+ *                             stats:dropped,refused,forged
  *   quit                   -> bye
  */
 #include "config.h"
@@ -156,7 +156,7 @@ static void report(struct fnode *f)
 		       k, p->events, p->skipped, p->bad, p->link_lost, p->links, p->ups, p->downs,
 		       p->rec_reads, p->torn, p->rec_back, c->taken, c->gap, c->lost, c->bad);
 	}
-	printf(" stats:%" PRIu64 ",%" PRIu64 "\n", st.dropped, st.refused);
+	printf(" stats:%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", st.dropped, st.refused, st.forged);
 	pthread_mutex_unlock(&f->lock);
 }
 

@@ -26,6 +26,7 @@
  *   record stop                         stop recording; the tape is kept
  *   replay MS                           play the tape back as its port's
  *                                       frames, looping, for MS ms
+ *   save PATH                           the tape as a pcap file
  *   quit                                stop the switch
  */
 #include "config.h"
@@ -326,14 +327,19 @@ void lab_command(struct lab *lab, int fd, char *line)
 		cmd_record(lab, fd, argv + 1, argc - 1);
 	else if (!strcmp(argv[0], "replay") && argc == 2)
 		cmd_replay(lab, fd, argv[1]);
-	else if (!strcmp(argv[0], "seed") && argc == 1)
+	else if (!strcmp(argv[0], "save") && argc == 2) {
+		if (lab_tape_save(lab, argv[1]))
+			answer(fd, "error save %s: %s\n.\n", argv[1], strerror(errno));
+		else
+			answer(fd, "ok %zu frames\n.\n", lab->tape.n);
+	} else if (!strcmp(argv[0], "seed") && argc == 1)
 		answer(fd, "seed %llu\n.\n", (unsigned long long)lab->seed);
 	else if (!strcmp(argv[0], "quit") && argc == 1) {
 		lab->quit = true;
 		answer(fd, "bye\n.\n");
 	} else
 		answer(fd, "error unknown command '%s' (set clear partition heal link stats zero "
-			   "clock hold record replay seed quit)\n.\n", argv[0]);
+			   "clock hold record replay save seed quit)\n.\n", argv[0]);
 }
 
 /* The client side: one command, its answer to stdout, exit 2 for an error. */

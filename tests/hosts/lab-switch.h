@@ -126,6 +126,8 @@ int lab_tape_replay(struct lab *lab, uint64_t ms);
 uint64_t lab_tape_due(const struct lab *lab);
 void lab_tape_run(struct lab *lab);
 void lab_tape_free(struct lab *lab);
+/* Write the tape to @path as a pcap file; -1: it could not. */
+int lab_tape_save(const struct lab *lab, const char *path);
 
 /* lab-ctl.c */
 /* One command line from a client; the answer written to @out. */

@@ -11,6 +11,8 @@
  *   record K      start recording port K's frames (a new tape)
  *   record stop   stop; the tape is kept
  *   replay MS     play the tape back as port K's, looping, for MS ms
+ *   save PATH     write the tape to PATH as a pcap file (tcpdump,
+ *                 Wireshark, and the takeover test's RTPS reader)
  *
  * Played frames go through the same forwarding and rules as live ones;
  * port K's "replayed" counter counts them. A tape holds LAB_TAPE_MAX bytes
@@ -18,6 +20,7 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -127,4 +130,24 @@ void lab_tape_run(struct lab *lab)
 						    : t->frames[t->n - 1].at_ns + 1;
 		}
 	}
+}
+
+int lab_tape_save(const struct lab *lab, const char *path)
+{
+	const struct lab_tape *t = &lab->tape;
+	/* pcap: magic, version 2.4, zone 0, accuracy 0, snap length, Ethernet. */
+	const uint32_t head[6] = { 0xa1b2c3d4u, 0x00040002u, 0, 0, LAB_FRAME_MAX, 1 };
+	FILE *f = fopen(path, "we");
+	bool ok = f && fwrite(head, sizeof(head), 1, f) == 1;
+
+	for (size_t i = 0; ok && i < t->n; i++) {
+		const struct lab_frame *fr = &t->frames[i];
+		uint32_t rec[4] = { (uint32_t)(fr->at_ns / 1000000000u),
+				    (uint32_t)(fr->at_ns % 1000000000u / 1000u), fr->len, fr->len };
+
+		ok = fwrite(rec, sizeof(rec), 1, f) == 1 && fwrite(fr->data, fr->len, 1, f) == 1;
+	}
+	if (f && fclose(f))
+		ok = false;
+	return ok ? 0 : -1;
 }

@@ -36,7 +36,8 @@ TESTS += \
 	tests/hosts/test-faults-partition.py \
 	tests/hosts/test-faults-disorder.py \
 	tests/hosts/test-faults-late-match.py \
-	tests/hosts/test-faults-replay.py
+	tests/hosts/test-faults-replay.py \
+	tests/hosts/test-faults-takeover.py
 endif
 
 EXTRA_DIST += \
@@ -53,4 +54,6 @@ EXTRA_DIST += \
 	tests/hosts/test-faults-disorder.py \
 	tests/hosts/test-faults-late-match.py \
 	tests/hosts/test-faults-replay.py \
+	tests/hosts/test-faults-takeover.py \
+	tests/hosts/rtps_forge.py \
 	examples/cyclonedds-unicast.xml

@@ -95,6 +95,7 @@ def test(make):
                 lab.nodes[k].ok(f"settle {s} {final[s]} {faultlab.GUARD_MS}")
     for k in HEALTHY:
         peers, stats = lab.nodes[k].report()
+        assert stats["forged"] == 0, f"node {k}: a stream seen taken over: {stats}"
         for s in HEALTHY:
             if s == k:
                 continue

@@ -8,7 +8,8 @@
 # of it (and nothing the other way); dup=1 doubles every frame; delay and
 # jitter queue them; reorder makes later frames overtake; a partition
 # blocks every frame across it and heal restores it; what a port sent,
-# recorded, comes again when replayed; link down takes the carrier away; the seed given is the seed used; bad commands are refused
+# recorded, is saved as a pcap file and comes again when replayed; link
+# down takes the carrier away; the seed given is the seed used; bad commands are refused
 # and change nothing; `down` stops the switch by its pid and leaves nothing
 # in this namespace. Skipped (77) without root, `ip netns` or /dev/net/tun.
 
@@ -140,6 +141,11 @@ recorded=$("$lab" ctl record stop) || fail "record stop"
 echo "  $answer; $recorded"
 set -- $recorded
 [ "$2" -ge 301 ] || fail "recorded $2 frames of a 300-datagram burst"
+pcap=/tmp/$RFM_LAB.switch/tape.pcap
+[ "$("$lab" ctl save "$pcap")" = "ok $2 frames" ] || fail "save $pcap"
+# A pcap file: its magic, then a 16-byte header and the frame for each.
+[ "$(od -An -tx4 -N4 "$pcap" | tr -d ' ')" = a1b2c3d4 ] || fail "$pcap is no pcap file"
+[ "$(wc -c <"$pcap")" -gt $((24 + 16 * $2)) ] || fail "$pcap holds less than $2 frames"
 start_counter 2 7100 300
 "$lab" ctl replay 3000 >/dev/null || fail "replay"
 answer=$(wait "$counter"; cat <&3)

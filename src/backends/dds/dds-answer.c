@@ -137,17 +137,25 @@ uint64_t rfm__dds_resync_retry(struct dds_node *d, uint64_t now)
 	return next;
 }
 
+int rfm__dds_send_digest(struct dds_node *d)
+{
+	/* The digest is filled in as it is numbered (dds-backlog.c). */
+	rfm_dds_Msg m = { .kind = DDS_KIND_MARK, .to = RFM_NODE_ALL, .extra = DDS_MARK_DIGEST };
+	int ret = rfm__dds_lock_to_send(d);
+
+	if (ret)
+		return ret;
+	if (d->seq)
+		ret = rfm__dds_send_locked(d, &m);
+	pthread_mutex_unlock(&d->pub_lock);
+	return ret;
+}
+
 /* A reader matched late: our stream's place, if we sent anything before
  * it (a gap there reports what it missed; it asks for our words). */
 static void send_mark(struct dds_node *d)
 {
-	rfm_dds_Msg m = { .kind = DDS_KIND_MARK, .to = RFM_NODE_ALL };
-
-	if (rfm__dds_lock_to_send(d))
-		return;
-	if (d->seq)
-		rfm__dds_send_locked(d, &m);
-	pthread_mutex_unlock(&d->pub_lock);
+	rfm__dds_send_digest(d);
 }
 
 /* Send our copy to @to: header, chunks, end, with no write of ours between. */

@@ -366,6 +366,7 @@ static int dds_open_node(struct rfm_node *node, struct rfm_uri *uri)
 	d->coalesce_ns = p.coalesce_ns;
 	d->callbacks_receive = p.callbacks_receive;
 	d->inc = new_incarnation();
+	d->digest = rfm__dds_digest_start(d->inc); /* our stream's, before its first sample */
 	d->id = p.node_id;
 	d->snap_from = -1;
 	d->held_tail = &d->held;
@@ -483,4 +484,5 @@ const struct rfm_backend_ops rfm__dds_ops = {
 	.peer_verdict = rfm__dds_route_verdict,
 	.publish = rfm__dds_publish,
 	.refused = rfm__dds_refused,
+	.forged = rfm__dds_forged,
 };

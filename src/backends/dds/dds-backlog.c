@@ -32,6 +32,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "cpu-clock.h"
@@ -107,10 +108,30 @@ int rfm__dds_backlog_add(struct dds_node *d, const rfm_dds_Msg *m)
 int rfm__dds_emit_locked(struct dds_node *d, rfm_dds_Msg *msg)
 {
 	dds_return_t rc;
+	const uint8_t *data = msg->data._buffer;
 
 	msg->inc = d->inc;
 	msg->writer = (uint8_t)d->id;
 	msg->seq = ++d->seq;
+	/*
+	 * What the digest covers is what goes out (dds-digest.c): data taken
+	 * from the window, which the node's other threads may be storing to
+	 * meanwhile, is copied first.
+	 */
+	if (data && data >= d->window && data < d->window + d->size &&
+	    msg->data._length <= RFM_DDS_CHUNK && d->scratch) {
+		memcpy(d->scratch, data, msg->data._length);
+		msg->data._buffer = d->scratch;
+	}
+	if (msg->kind == DDS_KIND_MARK && (msg->extra & DDS_MARK_DIGEST))
+		msg->stamp = d->digest;
+	d->digest = rfm__dds_digest(d->digest, msg);
+	__atomic_store_n(&d->sent_seq, msg->seq, __ATOMIC_RELAXED);
+	/* Its thread sends the digest while the stream moves: not asleep. */
+	if (d->thread_idle) {
+		d->thread_idle = false;
+		rfm__dds_thread_wake(d);
+	}
 	/* callbacks=receive: behind what waits already, or first to wait. */
 	if (d->backlog)
 		return rfm__dds_backlog_add(d, msg);

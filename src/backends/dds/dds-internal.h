@@ -23,6 +23,9 @@
  *                   our copy (rfm__dds_store), a copy of a sample for a list,
  *                   the event queue push, the refused counter, nonces, the
  *                   thread-local modes, the wake of the handle's thread
+ *  dds-digest.c     the running digest of a stream's samples, which
+ *                   MARKs carry: a node's stream taken over (no DDS
+ *                   Security) shows as a digest that differs
  *  dds-identity.c   who wrote a sample: participant and partition per
  *                   publication handle, cached
  *  dds-route.c      which readers our stream waits for: a node the
@@ -136,9 +139,12 @@ enum dds_kind {
 	DDS_KIND_BATCH = 6,	/* data = writes (struct dds_piece each), in order;
 				 * extra & DDS_BATCH_EVENT: then the event of to,
 				 * type, word, stamp, as EVENT */
-	DDS_KIND_MARK = 7,	/* nothing: our stream's place, sent when a reader
-				 * matches our writer (dds-answer.c) */
+	DDS_KIND_MARK = 7,	/* our stream's place, sent when a reader matches
+				 * our writer (dds-answer.c) and while the stream
+				 * moves: extra & DDS_MARK_DIGEST: stamp = the
+				 * digest of our samples before it (dds-digest.c) */
 };
+#define DDS_MARK_DIGEST UINT64_C(1)
 
 /* A BATCH sample's data: a run of these, each followed by len bytes
  * padded to 8. */
@@ -226,6 +232,10 @@ struct dds_peer {
 	/* Its stream as applied here. */
 	uint32_t stream_inc;
 	uint64_t next_seq;	/* the next seq expected; 0: none seen yet */
+	/* The digest of what we took of it (dds-digest.c): valid since its
+	 * first sample or the MARK at digest_seq, until a gap. */
+	bool digest_ok;
+	uint64_t digest, digest_seq;
 };
 
 /* A participant whose reader our stream no longer waits for (dds-route.c). */
@@ -297,6 +307,11 @@ struct dds_node {
 	/* Sending: one sequence for every sample of ours. */
 	pthread_mutex_t pub_lock;
 	uint64_t seq;		/* last seq sent */
+	uint64_t sent_seq;	/* the same, for the thread (atomic) */
+	uint64_t digest;	/* of every sample numbered so far (dds-digest.c) */
+	/* A sample's data from the window, copied before it is digested and
+	 * sent: what the digest covers is what goes out (RFM_DDS_CHUNK bytes). */
+	uint8_t *scratch;
 	/* Coalescing (dds-coalesce.c), under pub_lock: writes held back for
 	 * the event that usually follows them, to go out as one sample. */
 	uint64_t coalesce_ns;	/* how long a write may wait; 0: never held */
@@ -336,6 +351,9 @@ struct dds_node {
 	 * node sends, or from a node whose window has another size (atomic:
 	 * read without the lock). */
 	uint64_t refused;
+	/* Samples of another in a node's stream, found by its digest
+	 * (dds-digest.c; atomic: read without the lock). */
+	uint64_t forged;
 	/* Writers' identities (dds-identity.c), under lock. */
 	struct dds_writer_entry writers[RFM_DDS_WRITERS_MAX];
 	uint32_t writers_next;
@@ -402,8 +420,16 @@ void rfm__dds_deliver(struct rfm_node *node, const struct rfm_ev_record *rec);
  * (rfm_event_stats' refused). */
 void rfm__dds_refuse(struct dds_node *d);
 uint64_t rfm__dds_refused(struct rfm_node *node);
+/* Streams found taken over (rfm_event_stats' forged). */
+uint64_t rfm__dds_forged(struct rfm_node *node);
 /* A Cyclone failure @rc while doing @what, as RFM_EIO naming the URI. */
 int rfm__dds_fail(const struct rfm_uri *uri, dds_return_t rc, const char *what);
+
+/* dds-digest.c */
+/* The digest of a stream of incarnation @inc before its first sample. */
+uint64_t rfm__dds_digest_start(uint32_t inc);
+/* @h, and sample @m after it. */
+uint64_t rfm__dds_digest(uint64_t h, const rfm_dds_Msg *m);
 
 /* A random 32-bit nonce (getrandom(2)), never 0. */
 uint32_t rfm__dds_nonce(void);
@@ -477,6 +503,8 @@ int rfm__dds_publish(struct rfm_node *node, uint64_t offset, uint64_t len);
 extern const struct rfm_backend_ev_ops rfm__dds_ev_ops;
 
 /* dds-answer.c */
+/* A MARK with our stream's digest (dds-digest.c), if we sent anything. */
+int rfm__dds_send_digest(struct dds_node *d);
 /* In the handle's thread: answer the requests noted that are due, send
  * resync requests; when the next one falls due (0: none waits). */
 uint64_t rfm__dds_snapshot_answer_pending(struct rfm_node *node);

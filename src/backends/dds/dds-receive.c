@@ -40,6 +40,41 @@ static void report_gap(struct rfm_node *node, unsigned int writer, uint64_t miss
 }
 
 /*
+ * The writer's stream, taken in order, against the digests its MARKs carry
+ * (dds-digest.c): one that differs means samples of another took the
+ * place of the writer's own (an RTPS-level takeover, without DDS
+ * Security). Those since the last good digest are reported lost, counted
+ * as forged, and the writer's words are asked for again. A gap, or a
+ * stream met mid-way, is followed from its next MARK.
+ */
+static void check_digest(struct rfm_node *node, struct dds_peer *p, const rfm_dds_Msg *m,
+			 bool gap, bool new_stream)
+{
+	struct dds_node *d = node->priv;
+
+	if (new_stream && m->seq == 1) {
+		p->digest = rfm__dds_digest_start(m->inc);
+		p->digest_ok = true;
+		p->digest_seq = 0;
+	} else if (gap || new_stream || m->kind == DDS_KIND_PLACE) {
+		p->digest_ok = false; /* what was missed cannot be digested */
+	}
+	if (m->kind == DDS_KIND_MARK && (m->extra & DDS_MARK_DIGEST)) {
+		if (p->digest_ok && p->digest != m->stamp) {
+			uint64_t lost = m->seq - 1 - p->digest_seq;
+
+			__atomic_fetch_add(&d->forged, 1, __ATOMIC_RELAXED);
+			report_gap(node, m->writer, lost ? lost : 1);
+		}
+		p->digest = m->stamp; /* the writer's: followed from here */
+		p->digest_ok = true;
+		p->digest_seq = m->seq;
+	}
+	if (p->digest_ok)
+		p->digest = rfm__dds_digest(p->digest, m);
+}
+
+/*
  * callbacks=receive: may a callback run on this thread? Not inside a
  * write of this process (above), and not while a node of this network
  * lives in this process: its writes reach us inside its dds_write(), and
@@ -158,6 +193,7 @@ void rfm__dds_apply(struct rfm_node *node, const rfm_dds_Msg *m)
 	}
 	if (m->seq > expected)
 		report_gap(node, m->writer, m->seq - expected);
+	check_digest(node, p, m, m->seq > expected, p->stream_inc != m->inc);
 	p->stream_inc = m->inc;
 	p->next_seq = m->seq + 1;
 

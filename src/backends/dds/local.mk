@@ -9,6 +9,7 @@ noinst_LTLIBRARIES += src/backends/dds/librfm-dds.la
 src_backends_dds_librfm_dds_la_SOURCES = \
 	src/backends/dds/dds-internal.h \
 	src/backends/dds/dds-sample.c \
+	src/backends/dds/dds-digest.c \
 	src/backends/dds/dds-identity.c \
 	src/backends/dds/dds-route.c \
 	src/backends/dds/dds-backlog.c \
