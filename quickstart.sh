@@ -66,6 +66,9 @@ DEMO_PACKAGES="build-essential autoconf automake autoconf-archive libtool pkg-co
 # compiles src/backends/dds/dds-wire.idl; ddsperf is the dds: benchmark's
 # yardstick) build and test the dds: backend, several hosts without cards;
 # iproute2 makes the network namespaces of its multi-host tests.
+# libssl-dev (OpenSSL's libcrypto, which Cyclone's security plugins use
+# too) checks a dds: node's security=DIR files before Cyclone takes them,
+# so that a bad one is named with why.
 # openssl makes the DDS Security files (a CA, node certificates, signed
 # governance and permissions) of the authenticated dds: networks' tests.
 # curl asks rfm serve's API in the README's example (the README test runs it).
@@ -81,7 +84,7 @@ DEMO_PACKAGES="build-essential autoconf automake autoconf-archive libtool pkg-co
 # warning and that apropos finds them (tests/docs/check-man-pages.sh, make doc).
 TEST_PACKAGES="libcmocka-dev python3 python3-pytest python3-mypy python3-matplotlib clang
 	python3-h5py python3-numpy python3-pandas hdf5-tools
-	cyclonedds-dev cyclonedds-tools iproute2 cmake
+	cyclonedds-dev cyclonedds-tools libssl-dev iproute2 cmake
 	swig python3-dev tcl-dev valgrind doxygen bash-completion
 	linux-headers-amd64 linux-headers-6.12-amd64 linux-headers-rt-amd64 linux-headers-6.12-rt-amd64
 	linux-image-rt-amd64 linux-image-6.12-rt-amd64
@@ -512,8 +515,9 @@ demo)
 	;;
 demo-hosts)
 	# The demo's packages, Cyclone DDS (the library, and idlc for the wire
-	# types) for the dds: backend, iproute2 for the hosts' namespaces.
-	deps "$DEMO_PACKAGES cyclonedds-dev cyclonedds-tools iproute2"
+	# types) and libcrypto (security= files' checks) for the dds: backend,
+	# iproute2 for the hosts' namespaces.
+	deps "$DEMO_PACKAGES cyclonedds-dev cyclonedds-tools libssl-dev iproute2"
 	bootstrap
 	say "building (gcc, -Werror) in build/"
 	configure_and_build build --disable-tests --with-dds

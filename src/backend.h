@@ -192,6 +192,16 @@ struct rfm_backend_ops {
 	int (*node_facts)(struct rfm_node *node, unsigned int id, struct rfm_node_facts *facts);
 	bool (*node_alive)(struct rfm_node *node, unsigned int id, uint32_t incarnation);
 	uint32_t (*link_status)(struct rfm_node *node);
+	/*
+	 * The heartbeat monitor's verdict on node @id (optional): down (its
+	 * beats stopped or it detached; @incarnation the one that went down)
+	 * or up again. Called as the monitor announces NODE_DOWN or NODE_UP
+	 * (its thread, or rfm_health_start()'s caller for the first look), no
+	 * lock of the core held; it must not block
+	 * (the monitor's next look waits for it). dds: a node seen down
+	 * stops counting for its reliable stream's acknowledgements.
+	 */
+	void (*peer_verdict)(struct rfm_node *node, unsigned int id, uint32_t incarnation, bool up);
 
 	/*
 	 * Bulk transfer by the hardware (DMA), optional: called by
@@ -214,11 +224,16 @@ struct rfm_backend_ops {
 	 */
 	int (*publish)(struct rfm_node *node, uint64_t offset, uint64_t len);
 	/*
-	 * Samples from the network refused as forged (rfm_event_stats'
-	 * refused); any thread, no lock held. NULL: none can be (the
+	 * Samples from the network refused (rfm_event_stats' refused:
+	 * forged, malformed, unasked...); any thread, no lock held. NULL: none can be (the
 	 * hardware is the only writer).
 	 */
 	uint64_t (*refused)(struct rfm_node *node);
+	/*
+	 * Streams found taken over by another's samples (rfm_event_stats'
+	 * forged); any thread, no lock held. NULL: none can be.
+	 */
+	uint64_t (*forged)(struct rfm_node *node);
 };
 
 /* The backends node.c chooses from by scheme. */
@@ -267,6 +282,14 @@ struct rfm_node {
 };
 
 /* ---- what the core offers a backend ---- */
+
+/*
+ * Is the calling thread a heartbeat monitor's (health.c)? Its verdicts
+ * are what end a stall caused by a dead peer, so its beats must never
+ * wait for the network's back-pressure: a backend that makes writers wait
+ * queues (or drops) them instead.
+ */
+bool rfm__health_monitor_thread(void);
 
 /*
  * event-callback.c, for a backend that receives on threads of its own and

@@ -373,6 +373,8 @@ RFM_API int rfm_event_get_stats(rfm_node *node, struct rfm_event_stats *stats)
 	rfm__unlock(&ev->take_lock);
 	if (node->ops->refused)
 		full.refused = node->ops->refused(node);
+	if (node->ops->forged)
+		full.forged = node->ops->forged(node);
 	rfm__sized_fill(stats, &full, sizeof(full));
 	return 0;
 }

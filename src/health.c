@@ -234,6 +234,10 @@ static void announce(rfm_node *node, struct rfm_health *h, unsigned int type, un
 		__atomic_fetch_add(type == RFM_EVENT_NODE_UP ? &h->ups : &h->downs, 1,
 				   __ATOMIC_RELAXED);
 	rfm__event_post(node, (unsigned int)node->id, type, id, incarnation);
+	/* The backend acts on it too (dds: a node down counts no more for
+	 * acknowledgements). */
+	if ((type == RFM_EVENT_NODE_UP || type == RFM_EVENT_NODE_DOWN) && node->ops->peer_verdict)
+		node->ops->peer_verdict(node, id, incarnation, type == RFM_EVENT_NODE_UP);
 }
 
 static void watch(rfm_node *node, struct rfm_health *h, const struct rfm_hb_slot *slot,
@@ -297,6 +301,14 @@ static void tick(rfm_node *node, struct rfm_health *h)
 			watch(node, h, &table[id], id, now);
 }
 
+/* The monitor's thread: its beats never wait for back-pressure (backend.h). */
+static _Thread_local bool monitor_thread;
+
+bool rfm__health_monitor_thread(void)
+{
+	return monitor_thread;
+}
+
 /* Every period after the first, which rfm_health_start() made itself. */
 static void *health_main(void *arg)
 {
@@ -304,6 +316,7 @@ static void *health_main(void *arg)
 	struct rfm_health *h = node->health;
 	uint64_t next = h->first_ns;
 
+	monitor_thread = true;
 	for (;;) {
 		uint64_t now = rfm__now_ns();
 

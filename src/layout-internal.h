@@ -131,6 +131,20 @@ struct rfm_diag_list {
 	bool out_of_memory;	/* a diagnostic could not be stored */
 };
 
+/* What the name indexes (layout-index.c) hold: one table per kind. */
+enum lay_name_kind { LAY_NAME_REGION, LAY_NAME_RECORD, LAY_NAME_VAR, LAY_NAME_KINDS };
+
+struct lay_name_slot {
+	uint32_t index_plus_1;	/* 0: empty */
+	uint32_t hash;
+};
+
+/* Open addressing, at most half full; cap a power of two. */
+struct lay_names {
+	struct lay_name_slot *slots;
+	size_t cap, count;
+};
+
 struct rfm_layout {
 	unsigned int refs;	/* atomic: the caller's plus one per open handle */
 	bool finished;
@@ -150,6 +164,8 @@ struct rfm_layout {
 	size_t nvars, cap_vars;
 	struct lay_item *items;
 	size_t nitems, cap_items;
+	/* Names to indexes, filled as the builder adds (layout-index.c). */
+	struct lay_names names[LAY_NAME_KINDS];
 };
 
 /*
@@ -283,6 +299,36 @@ int rfm__layout_validate(rfm_layout *layout, struct rfm_diag_list *diags, rfm_di
 /* Full descriptions (layout-info.c), for the public info calls and handles. */
 void rfm__record_info(const rfm_layout *layout, size_t index, struct rfm_record_info *full);
 void rfm__var_info(const rfm_layout *layout, size_t index, struct rfm_var_info *full);
+
+/* ---- indexes (layout-index.c) ---- */
+
+/* Note entry @index of @kind under its name (the first of a name stays). */
+int rfm__lay_names_add(rfm_layout *layout, enum lay_name_kind kind, size_t index);
+/* The entry of @kind named by the @len bytes at @name, or -1. */
+long rfm__lay_names_find(const rfm_layout *layout, enum lay_name_kind kind, const char *name,
+			 size_t len);
+void rfm__lay_names_free(rfm_layout *layout);
+
+/*
+ * Indexes grouped by an owner (region or record), each group in the
+ * original order: group g holds idx[first[g] .. first[g + 1]). Built by a
+ * counting sort, so walking every region's (record's) children is linear
+ * in the layout's size.
+ */
+struct lay_groups {
+	size_t *first;
+	uint32_t *idx;
+};
+
+/* @owner[i] is the group of element i, or a value >= @ngroups for none;
+ * false: out of memory (nothing to free). */
+bool rfm__lay_groups_build(struct lay_groups *g, size_t ngroups, const uint32_t *owner, size_t n);
+void rfm__lay_groups_free(struct lay_groups *g);
+
+#define LAY_GROUP_FOR(g, k, var)                                                    \
+	for (size_t var##_at = (g)->first[k], var;                                  \
+	     var##_at < (g)->first[(k) + 1] && ((var = (g)->idx[var##_at]), true); \
+	     var##_at++)
 
 /* ---- validation and placement (layout-check.c) ---- */
 

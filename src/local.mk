@@ -18,7 +18,7 @@ src_librfm_la_SOURCES = \
 	src/event-fd.c src/event-types.c src/event-localq.c \
 	src/layout-internal.h src/layout-yaml.h src/seqlock.h \
 	src/layout-load.c src/layout-yaml.c src/layout-yaml-doc.c src/layout-builder.c \
-	src/layout.c src/layout-check.c src/layout-diag.c src/layout-types.c \
+	src/layout.c src/layout-index.c src/layout-check.c src/layout-diag.c src/layout-types.c \
 	src/layout-info.c src/layout-header.c \
 	src/var.c src/var-text.c src/var-stale.c src/record.c \
 	src/ring-internal.h src/wire-order.h src/window-copy.h \

@@ -187,8 +187,12 @@ static void counters(struct text *t, struct serve *s)
 	     "Event records dropped because the server's queue was full");
 	fprintf(t->fp, "rfm_events_dropped_total %llu\n", (unsigned long long)ev.dropped);
 	head(t, "rfm_samples_refused_total", "counter",
-	     "Samples from the network refused as forged (dds:)");
+	     "Samples from the network refused: forged, malformed, unasked or over a "
+	     "requester's rate (dds:)");
 	fprintf(t->fp, "rfm_samples_refused_total %llu\n", (unsigned long long)ev.refused);
+	head(t, "rfm_streams_forged_total", "counter",
+	     "Node streams found taken over by another's samples (dds:, no DDS Security)");
+	fprintf(t->fp, "rfm_streams_forged_total %llu\n", (unsigned long long)ev.forged);
 	head(t, "rfm_ring_lost_total", "counter", "Ring messages lost to laps in the server");
 	fprintf(t->fp, "rfm_ring_lost_total %llu\n", (unsigned long long)hc.ring_lost);
 	head(t, "rfm_record_retries_total", "counter", "Seqlock read retries in the server");

@@ -533,12 +533,19 @@ struct rfm_event_stats {
 	uint64_t overflows;	/**< ::RFM_EVENT_OVERFLOW records returned. */
 	uint64_t queued;	/**< Records waiting now (approximate while senders run). */
 	uint64_t unhandled;	/**< Records the dispatcher took that had no callback. */
-	/** Samples from the network refused as forged or impossible (`dds:`:
-	 *  naming this node as their writer, a sequence jump past any real
-	 *  gap); 0 where the hardware is the only writer. Since 0.2 (was
+	/** Samples from the network refused (`dds:`: forged, malformed,
+	 *  unasked, of a kind no node sends, over a requester's rate, or from
+	 *  a node with another window size; docs/security.md lists each
+	 *  rule); 0 where the hardware is the only writer. Since 0.2 (was
 	 *  reserved). */
 	uint64_t refused;
-	uint64_t reserved[7];	/**< Zero. */
+	/** `dds:` streams found taken over: samples of another took the place
+	 *  of a node's own (an RTPS-level takeover, possible without DDS
+	 *  Security), seen as a difference in the stream's digest; each is
+	 *  also reported with ::RFM_EVENT_LINK and resynchronised. 0 where the
+	 *  hardware is the only writer. Since 0.2 (was reserved). */
+	uint64_t forged;
+	uint64_t reserved[6];	/**< Zero. */
 };
 
 /**

@@ -16,6 +16,7 @@ EXTRA_DIST += \
 	tests/cli/test_errors.py \
 	tests/cli/test_patterns.py \
 	tests/cli/test_layout.py \
+	tests/cli/test_layout_scale.py \
 	tests/cli/test_write_guard.py \
 	tests/cli/test_events.py \
 	tests/cli/test_ping.py \

@@ -155,7 +155,8 @@ def test_stats_counts_what_it_took(rfm, net):
     assert obj["interrupted"] is True
     assert obj["taken"]["intr3"] == 3 and obj["taken"]["intr1"] >= 1
     assert obj["delivered"] == obj["events_received"] == sum(obj["taken"].values())
-    assert (obj["dropped"], obj["overflows"], obj["queued"], obj["refused"]) == (0, 0, 0, 0)
+    assert (obj["dropped"], obj["overflows"], obj["queued"], obj["refused"],
+            obj["forged"]) == (0, 0, 0, 0, 0)
     assert obj["queue_depth"] > 0
 
 
@@ -165,5 +166,6 @@ def test_stats_text(rfm, net):
     assert out[1] == "  taken by type: none"
     assert out[2].startswith("  queue: depth ")
     assert [line.split()[0] for line in out[3:]] == [
-        "refused", "events_sent", "events_received", "events_dropped", "ring_lost", "record_retries",
+        "refused", "forged", "events_sent", "events_received", "events_dropped", "ring_lost",
+        "record_retries",
         "node_ups", "node_downs"]

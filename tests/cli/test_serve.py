@@ -29,6 +29,7 @@ STABLE_METRICS = {
     "rfm_event_overflows_total": "counter",
     "rfm_events_dropped_total": "counter",
     "rfm_samples_refused_total": "counter",
+    "rfm_streams_forged_total": "counter",
     "rfm_ring_lost_total": "counter",
     "rfm_record_retries_total": "counter",
     "rfm_var_value": "gauge",
@@ -213,6 +214,7 @@ def test_metrics_are_strict_exposition_format(serve, rfm, net):
         assert fams[name]["type"] == kind
     assert sample(fams, "rfm_node_up", node="1") == 1
     assert sample(fams, "rfm_samples_refused_total") == 0  # shm: the window is the only writer
+    assert sample(fams, "rfm_streams_forged_total") == 0
     assert sample(fams, "rfm_var_value", name="ctl.temp", unit="degC") == 95
     assert sample(fams, "rfm_var_out_of_range", name="ctl.temp") == 1
     assert sample(fams, "rfm_var_out_of_range", name="ctl.mode") == 0

@@ -219,15 +219,27 @@ static int create_entities(struct rfm_node *node, const struct rfm_uri *uri)
 	dds_qset_history(q, DDS_HISTORY_KEEP_ALL, 0);
 	dds_qset_durability(q, DDS_DURABILITY_VOLATILE);
 	dds_qset_ignorelocal(q, DDS_IGNORELOCAL_PARTICIPANT);
-	/* callbacks=receive: a write never waits, what Cyclone cannot take
-	 * waits in the backlog (dds-backlog.c). */
-	if (d->callbacks_receive)
-		dds_qset_reliability(q, DDS_RELIABILITY_RELIABLE, 0);
+	/* A write waits briefly for room (with callbacks=receive never):
+	 * what Cyclone cannot take then waits in the backlog (dds-backlog.c). */
+	dds_qset_reliability(q, DDS_RELIABILITY_RELIABLE,
+			     d->callbacks_receive ? 0 : (dds_duration_t)RFM_DDS_WRITE_BLOCK_NS);
 	dds_listener_t *wl = rfm__dds_match_listener(node);
+	if (!wl) {
+		dds_delete_qos(q);
+		return rfm__error(RFM_ENOMEM, "%s: out of memory", uri->text);
+	}
+	ret = rfm__dds_route_init(d, q, wl); /* for the writers that may replace it */
 	rfm__dds_security_partition(d, q, true);
 	d->writer = dds_create_writer(d->participant, d->topic, q, wl);
 	dds_delete_listener(wl);
-	rfm__dds_security_partition(d, q, false);
+	if (ret) {
+		dds_delete_qos(q);
+		return ret;
+	}
+	/* The network's partition, and ours by node id and incarnation: a
+	 * writer that leaves out a node reported down still reaches us
+	 * (dds-route.c). */
+	rfm__dds_stream_reader_partitions(d, q);
 	return create_reader(node, uri, d->topic, q, true, d->writer, &d->reader,
 			     "creating the stream reader and writer");
 }
@@ -298,6 +310,7 @@ static void dds_release(struct dds_node *d)
 		pthread_mutex_lock(&d->pub_lock);
 		pthread_mutex_unlock(&d->pub_lock);
 	}
+	rfm__dds_route_fini(d);
 	if (d->window)
 		rfm__os_unmap_private(d->window, d->size);
 	rfm__dds_held_free(d);
@@ -353,6 +366,7 @@ static int dds_open_node(struct rfm_node *node, struct rfm_uri *uri)
 	d->coalesce_ns = p.coalesce_ns;
 	d->callbacks_receive = p.callbacks_receive;
 	d->inc = new_incarnation();
+	d->digest = rfm__dds_digest_start(d->inc); /* our stream's, before its first sample */
 	d->id = p.node_id;
 	d->snap_from = -1;
 	d->held_tail = &d->held;
@@ -468,6 +482,8 @@ const struct rfm_backend_ops rfm__dds_ops = {
 	.ev = &rfm__dds_ev_ops,
 	.node_facts = rfm__dds_node_facts,
 	.node_alive = rfm__dds_node_alive,
+	.peer_verdict = rfm__dds_route_verdict,
 	.publish = rfm__dds_publish,
 	.refused = rfm__dds_refused,
+	.forged = rfm__dds_forged,
 };

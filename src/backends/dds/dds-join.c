@@ -71,7 +71,8 @@ static bool wait_matched(struct dds_node *d, int peer, const struct timespec *un
 		if (!rfm__dds_guid_known(&who))
 			return true; /* not known: ask at once, as before */
 		pthread_mutex_unlock(&d->lock);
-		bool both = rfm__dds_matches(d->writer, true, &who) &&
+		bool both = rfm__dds_matches(__atomic_load_n(&d->writer, __ATOMIC_ACQUIRE), true,
+					     &who) &&
 			    rfm__dds_matches(d->reader, false, &who);
 		pthread_mutex_lock(&d->lock);
 		if (both || !d->peers[peer].alive)
@@ -94,6 +95,10 @@ static int ask(struct rfm_node *node, int peer, uint32_t wait_ms, bool *timed_ou
 	*timed_out = false;
 	d->snap_from = peer;
 	d->snap_nonce = rfm__dds_nonce(); /* a stranger cannot guess it */
+	/* Remembered: an answer to it that comes after the next ask is late. */
+	uint32_t slot = d->snap_asks++ % RFM_ARRAY_SIZE(d->snap_asked);
+	d->snap_asked[slot].peer = (uint16_t)peer;
+	d->snap_asked[slot].nonce = d->snap_nonce;
 	d->snap_header = false;
 	d->snap_busy = false;
 	if (!wait_matched(d, peer, &until)) {
