@@ -32,6 +32,7 @@ enum cli_exit {
 	CLI_EXIT_FAILED = 1,	/* the operation failed (library error) */
 	CLI_EXIT_USAGE = 2,	/* bad option, number or argument count */
 	CLI_EXIT_NOMATCH = 3,	/* verify found mismatches; a wait timed out */
+	CLI_EXIT_STALE = 4,	/* get printed a value whose writer node is down */
 	CLI_EXIT_INTERRUPTED = 130, /* Ctrl-C: the partial result was printed */
 	/*
 	 * Not an exit status: help or version was printed, stop here. main()
@@ -418,6 +419,24 @@ int cli_guard_foreign(struct cli *cli, const rfm_layout *layout, uint64_t offset
  * rings): 0 when no layout is set or no other node's region is touched.
  */
 int cli_guard_scratch(struct cli *cli, uint64_t offset, uint64_t length, const char *hint);
+
+/*
+ * rfm_var_open() on cli->node, reporting a failure; a name the layout does
+ * not have gets the nearest one it has ("did you mean 'sim.state.speed'?").
+ * 0 or CLI_EXIT_FAILED.
+ */
+int cli_var_open(struct cli *cli, rfm_layout *layout, const char *name, rfm_var **varp);
+
+/* Whether a variable's value is current (rfm_var_stale(): its writer is down). */
+struct cli_freshness {
+	bool known;		/* the rule could be applied (a writer node, a node table) */
+	bool stale;
+	uint32_t writer;	/* its region's writer node */
+	const char *why;	/* when stale: "stopped beating", "is not attached"... */
+	char reason[80];	/* when stale: "writer node 1 stopped beating" */
+};
+
+void cli_var_freshness(struct cli *cli, rfm_var *var, struct cli_freshness *f);
 
 /* The value of @var as JSON: number, boolean, string, hex string, or array. */
 int cli_var_json(struct cli *cli, rfm_var *var, struct json_object **valuep);

@@ -30,7 +30,8 @@ EXTRA_DIST += \
 	tests/cli/serve_helpers.py \
 	tests/cli/test_serve.py \
 	tests/cli/test_dds.py \
-	tests/cli/test_record.py
+	tests/cli/test_record.py \
+	tests/cli/test_variables.py
 
 EXTRA_DIST += tests/cli/test_serve_browser.py tests/cli/test_serve_load.py \
 	tests/cli/test_serve_stale.py tests/cli/test_serve_prometheus.py

@@ -2,7 +2,7 @@
 """rfm bench: runs, options, exit codes, JSON keys. No timing assertions."""
 import pytest
 
-from conftest import failed, ok, usage_error
+from conftest import failed, ok, stale, usage_error
 
 SIZES = [4, 64, 256, 4096, 65536]
 
@@ -92,7 +92,7 @@ def test_table_path(rfm, net, tmp_path):
     ok(rfm("-u", big(net, 2), "set", "--layout", str(layout), "mine.mode", "2"))
     ok(rfm("-u", big(net, 2), "bench", "--duration", "1", "--offset", "0x10000",
            "--layout", str(layout), "--var", "mine.mode", "--record", "mine.state"))
-    got = ok(rfm("-u", big(net, 3), "get", "--layout", str(layout), "mine.mode", "--json"))
+    got = stale(rfm("-u", big(net, 3), "get", "--layout", str(layout), "mine.mode", "--json"), 2)
     assert got.json()["value"] == 2
 
 
@@ -132,9 +132,9 @@ def test_layout_keeps_other_nodes_regions(rfm, net, tmp_path):
     ok(rfm("-u", big(net, 2), "set", "--layout", str(layout), "mine.gain", "2.5"))
     obj = ok(rfm("-u", big(net, 2), "bench", "--duration", "1", "--layout", str(layout),
                  "--json")).json()
-    got = ok(rfm("-u", big(net, 3), "get", "--layout", str(layout), "theirs.word"))
+    got = stale(rfm("-u", big(net, 3), "get", "--layout", str(layout), "theirs.word"), 1)
     assert got.out.strip() == "1234"
-    got = ok(rfm("-u", big(net, 3), "get", "--layout", str(layout), "mine.gain"))
+    got = stale(rfm("-u", big(net, 3), "get", "--layout", str(layout), "mine.gain"), 2)
     assert got.out.strip() == "2.5"
     assert (obj["offset"], obj["length"]) == (0, 0x100)
     assert [row["size"] for row in obj["bandwidth"]] == [4, 64, 256]

@@ -71,7 +71,7 @@ def test_man_page_documents_every_command_and_exit_status():
                    "--hex", "--string", "--all", "--pattern", "--seed", "--force", "RFM_URI"):
         assert option in text, f"{option} missing from rfm.1"
     exit_section = man.split(".SH EXIT STATUS", 1)[1].split(".SH", 1)[0]
-    assert re.findall(r"^\.B (\d)$", exit_section, re.M) == ["0", "1", "2", "3"]
+    assert re.findall(r"^\.B (\d)$", exit_section, re.M) == ["0", "1", "2", "3", "4"]
     for pattern in ("zero", "ones", "incr", "addr", "random"):
         assert f".B {pattern}\n" in man
 
