@@ -194,7 +194,7 @@ int cli_run_serve(struct cli *cli, int argc, char **argv)
 		ret = serve_fresh_init(&s);
 	if (ret)
 		goto out;
-	if (serve_counts_init(&s)) {
+	if (serve_counts_init(&s) || serve_conns_init(&s)) {
 		ret = cli_error(cli, "out of memory");
 		goto out;
 	}
@@ -213,6 +213,7 @@ int cli_run_serve(struct cli *cli, int argc, char **argv)
 	pthread_mutex_destroy(&s.sse_lock);
 	pthread_mutex_destroy(&s.lock);
 out:
+	serve_conns_free(&s);
 	serve_counts_free(&s);
 	serve_fresh_free(&s);
 	serve_close_vars(&s);
@@ -254,8 +255,13 @@ const char cli_help_serve[] =
 	"      --max-streams N open /api/events streams (default 1024; 0: none);\n"
 	"                      one more is answered 503\n"
 	"      --max-per-address N\n"
-	"                      connections one client address may hold (default 64);\n"
-	"                      a head not sent within 5 s is dropped\n"
+	"                      connections one client address may hold (default 64),\n"
+	"                      half of them event streams at most; at the limit a\n"
+	"                      new one pushes out the address's oldest connection\n"
+	"                      without a whole request, or a stream that has not\n"
+	"                      read for 2 s, and is refused only when there is\n"
+	"                      none (all its connections in all: 8 times this at\n"
+	"                      least); a head not sent within 5 s is dropped\n"
 	"      --no-monitor    run no health monitor: the server does not beat, and\n"
 	"                      no node change is reported (another node's monitor's\n"
 	"                      records go to that node's queues only)\n"

@@ -325,5 +325,11 @@ struct json_object *serve_json_server(struct serve *s)
 	else
 		json_object_object_add(o, "hist_file", NULL);
 	cli_json_add_string(o, "version", rfm_version_string());
+	struct json_object *limits = json_object_new_object();
+	cli_json_add_u64(limits, "connections", s->max_connections);
+	cli_json_add_u64(limits, "per_address", s->per_address);
+	cli_json_add_u64(limits, "streams_per_address", serve_streams_per_address(s));
+	cli_json_add_u64(limits, "streams", s->max_streams);
+	json_object_object_add(o, "limits", limits);
 	return o;
 }

@@ -326,6 +326,25 @@ out:
 	free(ok);
 }
 
+/* What the per-address limit did: pushed out (and why) or refused. */
+static void connections(struct text *t, struct serve *s)
+{
+	uint64_t no_request, stalled, refused;
+
+	serve_conns_counts(s, &no_request, &stalled, &refused);
+	head(t, "rfm_serve_evictions_total", "counter",
+	     "Connections pushed out to make room for another of their address: "
+	     "no_request (no whole request sent), stalled_stream (an event stream "
+	     "that stopped reading)");
+	fprintf(t->fp, "rfm_serve_evictions_total{reason=\"no_request\"} %llu\n",
+		(unsigned long long)no_request);
+	fprintf(t->fp, "rfm_serve_evictions_total{reason=\"stalled_stream\"} %llu\n",
+		(unsigned long long)stalled);
+	head(t, "rfm_serve_refused_connections_total", "counter",
+	     "Connections refused: their address was at its limit with nothing to push out");
+	fprintf(t->fp, "rfm_serve_refused_connections_total %llu\n", (unsigned long long)refused);
+}
+
 char *serve_metrics(struct serve *s)
 {
 	struct text t = { 0 };
@@ -338,6 +357,7 @@ char *serve_metrics(struct serve *s)
 	counters(&t, s);
 	vars(&t, s);
 	rings(&t, s);
+	connections(&t, s);
 	head(&t, "rfm_serve_uptime_seconds", "gauge", "Seconds since rfm serve started");
 	fputs("rfm_serve_uptime_seconds ", t.fp);
 	value(t.fp, (double)(rfm_event_now_ns() - s->start_ns) / 1e9);

@@ -6,8 +6,8 @@
  * serve-metrics.c (Prometheus text), serve-http.c (routing and limits),
  * serve-sse.c (the event stream), serve-token.c (the write token),
  * serve-hist.c (ping's histogram file), serve-fresh.c (stale data),
- * serve-rings.c (the rings of the layout's regions)
- * and serve-assets.c (the page, generated from tools/serve/ at build time).
+ * serve-rings.c (the rings of the layout's regions), serve-conns.c
+ * (connections by address, and eviction) and serve-assets.c (the page, generated from tools/serve/ at build time).
  */
 #ifndef RFM_TOOLS_SERVE_H
 #define RFM_TOOLS_SERVE_H
@@ -16,6 +16,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/socket.h>
+
+#include <microhttpd.h>
 
 #include "cli.h"
 #include "latency-hist.h"
@@ -38,7 +41,15 @@
 #define SERVE_MAX_STREAMS 1024		/* SSE clients (--max-streams), 503 beyond */
 #define SERVE_HEAD_TIMEOUT_S 5
 #define SERVE_IDLE_TIMEOUT_S 30
-#define SERVE_STREAM_SNDBUF (256 * 1024)	/* bytes the kernel holds for a stream */
+#define SERVE_STREAM_SNDBUF (32 * 1024)	/* bytes the kernel holds for a stream (twice this) */
+/*
+ * An address at its limit pushes out its own connection that has no whole
+ * request, or a stream that has not taken data for this long while it had
+ * some to take (serve-conns.c). Global limit: at least this many times one
+ * address's.
+ */
+#define SERVE_STALL_S 2
+#define SERVE_GLOBAL_PER_ADDRESS 8
 #define SERVE_MAX_NAMES 1024		/* names in one /api/vars?names= */
 
 /* A variable of the layout the server reads. */
@@ -83,6 +94,8 @@ struct serve {
 	const char *hist_path;
 	uint16_t port;			/* the port it listens on (atomic: request threads read it) */
 	unsigned int per_address;	/* connections one address may hold */
+	unsigned int max_connections;	/* connections in all (set when listening) */
+	struct serve_conns *conns;	/* by address (serve-conns.c; the HTTP thread's) */
 	/* The event streams (serve-sse.c), under sse_lock. */
 	pthread_mutex_t sse_lock;
 	struct sse_client *sse_waiting;	/* suspended until the next snapshot */
@@ -126,6 +139,37 @@ void serve_each_count(struct serve *s,
 		      void *arg);
 /* The name and sequence word of record @index of s->layout. 0 or -1. */
 int serve_record_seq(struct serve *s, size_t index, const char **name, uint32_t *seq);
+
+/* ---- serve-conns.c: connections by address, eviction (the HTTP thread only) ---- */
+
+struct serve_conn;
+
+/* Allocate s->conns. 0 or -1 (no memory). */
+int serve_conns_init(struct serve *s);
+void serve_conns_free(struct serve *s);
+/* libmicrohttpd's accept policy: room for @addr, made by eviction if need be. */
+enum MHD_Result serve_conns_admit(void *cls, const struct sockaddr *addr, socklen_t len);
+/* libmicrohttpd's connection notices. */
+void serve_conns_notify(void *cls, struct MHD_Connection *conn, void **socket_context,
+			enum MHD_ConnectionNotificationCode code);
+/* The table's entry of @conn, or NULL (untracked). */
+struct serve_conn *serve_conn_of(struct MHD_Connection *conn);
+/* A request's head came (@whole: and its body: it is being answered). */
+void serve_conn_request(struct serve_conn *c, bool whole);
+/* The request was answered: the connection waits for the next. */
+void serve_conn_idle(struct serve_conn *c);
+/* May @c become an event stream (its address holds half its limit at most,
+ * a stalled stream of it pushed out if need be)? Counts it if so. */
+bool serve_conn_stream_admit(struct serve *s, struct serve_conn *c);
+/* The stream was not opened after all (the global cap, no memory). */
+void serve_conn_stream_undo(struct serve_conn *c);
+/* The stream took data (@blocked: it has more in flight), or waits for a snapshot. */
+void serve_conn_stream_read(struct serve_conn *c, bool blocked);
+/* Streams one address may hold: half its connections. */
+unsigned int serve_streams_per_address(const struct serve *s);
+/* Connections evicted (no whole request; a stalled stream) and refused so far. */
+void serve_conns_counts(struct serve *s, uint64_t *no_request, uint64_t *stalled_stream,
+			uint64_t *refused);
 
 /* ---- serve-host.c ---- */
 
@@ -281,8 +325,10 @@ struct serve_frame {
 int serve_sse_publish(struct serve *s, const char *json, struct json_object *changes);
 void serve_frame_put(struct serve *s, struct serve_frame *f);
 
-/* The response of a new stream on @conn; NULL with *@full at the cap, or no memory. */
-struct MHD_Response *serve_sse_open(struct serve *s, struct MHD_Connection *conn, bool *full);
+/* The response of a new stream on @conn (tracked as @sc); NULL with *@full
+ * at the cap, or no memory. */
+struct MHD_Response *serve_sse_open(struct serve *s, struct MHD_Connection *conn,
+				    struct serve_conn *sc, bool *full);
 /* After a new snapshot: resume the streams waiting for it. */
 void serve_sse_wake(struct serve *s);
 /* Before the daemon stops: end every stream. */

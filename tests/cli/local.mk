@@ -34,7 +34,8 @@ EXTRA_DIST += \
 	tests/cli/test_variables.py
 
 EXTRA_DIST += tests/cli/test_serve_browser.py tests/cli/test_serve_load.py \
-	tests/cli/test_serve_stale.py tests/cli/test_serve_prometheus.py
+	tests/cli/test_serve_stale.py tests/cli/test_serve_prometheus.py \
+	tests/cli/test_serve_evict.py
 
 # The picture of rfm serve's page that the README shows, taken by the
 # browser test in headless Chromium (it needs chromium and chromium-driver).
