@@ -16,6 +16,7 @@
 #define RFM_LAYOUT_INTERNAL_H
 
 #include <rfm/layout.h>
+#include <rfm/ring.h>
 
 #include "internal.h"
 
@@ -65,9 +66,14 @@ struct lay_region {
 	char *name;
 	char *description;
 	uint64_t offset;
-	uint64_t size;
+	uint64_t size;		/* 0 with a ring: the ring's footprint (layout-ring.c) */
 	uint32_t writer;
 	struct lay_pos pos, pos_offset, pos_size, pos_writer;
+	/* A ring the region holds (layout key `ring`, rfm_layout_add_ring()):
+	 * its shape; consumer_nodes is the layout's node count, set at check. */
+	bool has_ring;
+	struct rfm_ring_config ring;
+	struct lay_pos pos_ring;
 };
 
 struct lay_record {
@@ -283,6 +289,17 @@ int rfm__layout_validate(rfm_layout *layout, struct rfm_diag_list *diags, rfm_di
 /* Full descriptions (layout-info.c), for the public info calls and handles. */
 void rfm__record_info(const rfm_layout *layout, size_t index, struct rfm_record_info *full);
 void rfm__var_info(const rfm_layout *layout, size_t index, struct rfm_var_info *full);
+
+/* ---- rings declared in regions (layout-ring.c) ---- */
+
+/* Give region @region the ring @config (copied; its struct_size may be an
+ * older caller's), declared at @pos. */
+void rfm__layout_set_ring(rfm_layout *layout, uint32_t region, const struct rfm_ring_config *config,
+			  struct lay_pos pos);
+/* Before the regions are checked: each ring's table rows (the layout's
+ * nodes), its footprint as the region's size when none was given, and what
+ * is wrong with a ring region (alignment, room, contents). */
+void rfm__layout_check_rings(rfm_layout *layout, struct rfm_diag_list *diags);
 
 /* ---- validation and placement (layout-check.c) ---- */
 

@@ -19,7 +19,7 @@ src_librfm_la_SOURCES = \
 	src/layout-internal.h src/layout-yaml.h src/seqlock.h \
 	src/layout-load.c src/layout-yaml.c src/layout-yaml-doc.c src/layout-builder.c \
 	src/layout.c src/layout-check.c src/layout-diag.c src/layout-types.c \
-	src/layout-info.c src/layout-header.c \
+	src/layout-info.c src/layout-header.c src/layout-ring.c \
 	src/var.c src/var-text.c src/var-stale.c src/record.c \
 	src/ring-internal.h src/wire-order.h src/window-copy.h \
 	src/ring.c src/ring-consumer.c src/ring-inspect.c src/ring-format.c \

@@ -47,9 +47,15 @@ static int claim_entry(rfm_ring_consumer *c)
 	uint32_t me = (uint32_t)c->node->id;
 	uint32_t mark = RING_CLAIMING | ((uint32_t)rfm__os_pid() & ~RING_CLAIMING);
 
-	if (c->node->id < 0 || me >= RING_NODES)
-		return rfm__error(RFM_ENODEID, "ring at 0x%llx: node id %d has no table row",
-				  (unsigned long long)c->offset, c->node->id);
+	if (c->node->id < 0)
+		return rfm__error(RFM_ENODEID, "ring at 0x%llx: a handle without a node id has no "
+				  "table row", (unsigned long long)c->offset);
+	if (me >= c->g.consumer_nodes)
+		return rfm__error(RFM_ENODEID,
+				  "ring at 0x%llx: its consumer table has rows for node ids 0..%u "
+				  "(the nodes it was made for), not for node %u; a consumer there "
+				  "can only read without an entry (observe=1)",
+				  (unsigned long long)c->offset, c->g.consumer_nodes - 1, me);
 	for (uint32_t lane = 0; lane < c->g.max_consumers; lane++) {
 		struct ring_entry *e = rfm__ring_entry(c->table, &c->g, me, lane);
 		uint32_t old = __atomic_load_n(&e->owner, __ATOMIC_ACQUIRE);

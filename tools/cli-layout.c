@@ -92,14 +92,23 @@ static int guard_layout(struct cli *cli, uint64_t length, const char **pathp,
 
 int cli_guard_write(struct cli *cli, uint64_t offset, uint64_t length)
 {
-	int self = rfm_node_id(cli->node);
-	struct rfm_region_info info;
 	rfm_layout *layout;
 	const char *path;
 	int ret = guard_layout(cli, length, &path, &layout);
 
 	if (ret || !layout)
 		return ret;
+	ret = cli_guard_in_layout(cli, layout, path, offset, length);
+	rfm_layout_free(layout);
+	return ret;
+}
+
+int cli_guard_in_layout(struct cli *cli, const rfm_layout *layout, const char *path,
+			uint64_t offset, uint64_t length)
+{
+	int self = rfm_node_id(cli->node), ret = 0;
+	struct rfm_region_info info;
+
 	/* Walk the range region by region: every byte must be in one of ours. */
 	for (uint64_t at = offset; at - offset < length;) {
 		if (region_at(layout, at, &info) < 0) {
@@ -116,7 +125,6 @@ int cli_guard_write(struct cli *cli, uint64_t offset, uint64_t length)
 		}
 		at = info.offset + info.size;
 	}
-	rfm_layout_free(layout);
 	return ret;
 }
 

@@ -405,6 +405,10 @@ int cli_load_layout(struct cli *cli, const char *path, rfm_layout **layoutp);
  */
 int cli_guard_write(struct cli *cli, uint64_t offset, uint64_t length);
 
+/* cli_guard_write()'s check against @layout (read from @path, for messages). */
+int cli_guard_in_layout(struct cli *cli, const rfm_layout *layout, const char *path,
+			uint64_t offset, uint64_t length);
+
 /*
  * Writes the tool chooses itself (bench): no byte of [offset, offset +
  * length) may lie in a region of @layout that another node writes; bytes

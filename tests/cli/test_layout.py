@@ -67,7 +67,7 @@ def test_check_reports_every_problem_with_positions(rfm, tmp_path):
     lines = r.err.splitlines()
     assert lines == [
         f"rfm: {bad}:4:51: unknown key 'colour' in a region (expected name, offset, size, "
-        "writer, description, byte_order, variables, records)",
+        "writer, description, byte_order, variables, records, ring)",
         f"rfm: {bad}:5:5: region 'b' [0x80, 0x180) overlaps region 'a' [0x0, 0x100)",
         f"rfm: {bad}:5:51: region 'b': writer node 300 is out of range 0..255",
     ]
