@@ -117,7 +117,8 @@ struct rfm_backend_ev_ops {
 /* What a backend knows of a node id besides its heartbeat slot (which
  * is in the window, health-table.h): shm: knows who holds each id. */
 struct rfm_node_facts {
-	bool attached;
+	bool attached;		/* held by a live process now */
+	bool crashed;		/* not attached: its last holder died without closing */
 	uint32_t incarnation;
 	int32_t pid;
 };

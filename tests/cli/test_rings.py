@@ -141,12 +141,14 @@ def test_nodes(rfm, net, hold_node):
     assert ids == [1, 5]
     me = nodes[0]
     assert me["self"] is True
+    # Node 5 is held without a heartbeat; this command's node, 1, too.
+    assert [n["state"] for n in nodes] == ["attached", "attached"]
     assert me["attached"] is True
     assert me["age_ns"] is None
     assert nodes[1]["pid"] > 0
     r = ok(rfm("-u", net.node(1), "nodes"))
     lines = r.out.splitlines()
-    assert lines[0].split()[:3] == ["NODE", "ATTACHED", "ALIVE"]
+    assert lines[0].split()[:4] == ["NODE", "STATE", "ATTACHED", "ALIVE"]
     assert lines[1].split()[0] == "1*"
     assert lines[2].split()[0] == "5"
 
