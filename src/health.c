@@ -167,6 +167,8 @@ RFM_API int rfm_health_beat(rfm_node *node, uint64_t period_ns)
 
 	if (!node)
 		return rfm__error(RFM_EINVAL, "rfm_health_beat: node is NULL");
+	if (node->observer)
+		return rfm__observer_refused(node, "rfm_health_beat");
 	if (node->forked)
 		return rfm__error(RFM_ECLOSED, "%s: handle inherited through fork()", node->uri);
 	ret = own_slot(node, &s);
@@ -337,6 +339,8 @@ RFM_API int rfm_health_start(rfm_node *node, const struct rfm_health_config *con
 
 	if (!node)
 		return rfm__error(RFM_EINVAL, "rfm_health_start: node is NULL");
+	if (node->observer)
+		return rfm__observer_refused(node, "rfm_health_start");
 	if (config && config->struct_size < offsetof(struct rfm_health_config, reserved))
 		return rfm__error(RFM_EINVAL, "rfm_health_start: struct_size %u is too small",
 				  config->struct_size);

@@ -170,6 +170,7 @@ struct lay_handle {
 	uint32_t max_tries;	/* seqlock reads before RFM_ETORN */
 	bool foreign;		/* the node is not the region's writer */
 	bool enforce_owner;	/* refuse writes when foreign */
+	bool observer;		/* opened through an observer: never writes, whatever the check */
 };
 
 /*
@@ -268,7 +269,7 @@ void rfm__lay_handle_release(struct lay_handle *lh);
 /* Whether a handle may write its entry: its node's region, or the check relaxed. */
 static inline bool rfm__lay_handle_may_write(const struct lay_handle *lh)
 {
-	return !(lh->foreign && lh->enforce_owner);
+	return !(lh->foreign && lh->enforce_owner) && !lh->observer;
 }
 /*
  * The checks of opening a handle on @layout's @name through @node

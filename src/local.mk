@@ -9,7 +9,7 @@ lib_LTLIBRARIES += src/librfm.la
 # (docs/architecture.md, "Module stacks").
 src_librfm_la_SOURCES = \
 	src/backend.h src/internal.h src/board.h src/private.h src/private.c \
-	src/node.c src/node-registry.c src/memory.c src/ffi.c src/mem-lock.c \
+	src/node.c src/node-attach.c src/node-registry.c src/memory.c src/ffi.c src/mem-lock.c \
 	src/version.c src/error.c src/util.c src/uri.c src/counters.c src/selftest.c \
 	src/rt-internal.h src/rt-options.c src/rt-cpus.c src/rt-thread.c \
 	src/health.c src/health-table.h src/health-table.c \

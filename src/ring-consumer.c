@@ -209,6 +209,9 @@ static int open_at(rfm_node *node, uint64_t offset, unsigned int flags, rfm_ring
 		return rfm__error(RFM_EINVAL, "rfm_ring_consumer_open: NULL argument");
 	if (flags & ~(RFM_RING_CONSUMER_NEWEST | RFM_RING_CONSUMER_BACKPRESSURE))
 		return rfm__error(RFM_EINVAL, "rfm_ring_consumer_open: unknown flags 0x%x", flags);
+	/* Holding the producer back is acting on the ring: an observer only reads. */
+	if ((flags & RFM_RING_CONSUMER_BACKPRESSURE) && node->observer)
+		return rfm__observer_refused(node, "rfm_ring_consumer_open with back-pressure");
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return rfm__error(RFM_ENOMEM, "rfm_ring_consumer_open: out of memory");
@@ -228,7 +231,9 @@ static int open_at(rfm_node *node, uint64_t offset, unsigned int flags, rfm_ring
 	c->slots = node->base + offset + c->g.slots_offset;
 	c->table = node->base + offset + c->g.table_offset;
 	start_cursor(c, flags & RFM_RING_CONSUMER_NEWEST);
-	if (c->g.flags & (RFM_RING_F_NOTIFY | RFM_RING_F_BACKPRESSURE)) {
+	/* An observer takes no entry: it reads by its own cursor, polls instead
+	 * of sleeping on the ring's notify, and never holds the producer back. */
+	if ((c->g.flags & (RFM_RING_F_NOTIFY | RFM_RING_F_BACKPRESSURE)) && !node->observer) {
 		ret = claim_entry(c);
 		if (ret)
 			goto fail;

@@ -57,6 +57,8 @@ RFM_API int rfm_ring_create(rfm_node *node, uint64_t offset, uint64_t size,
 
 	if (!node || !ringp)
 		return rfm__error(RFM_EINVAL, "rfm_ring_create: NULL argument");
+	if (node->observer)
+		return rfm__observer_refused(node, "rfm_ring_create");
 	ret = rfm__ring_geometry(config, &g);
 	if (ret)
 		return ret;
@@ -155,6 +157,8 @@ RFM_API int rfm_ring_attach(rfm_node *node, uint64_t offset, rfm_ring **ringp)
 
 	if (!node || !ringp)
 		return rfm__error(RFM_EINVAL, "rfm_ring_attach: NULL argument");
+	if (node->observer)
+		return rfm__observer_refused(node, "rfm_ring_attach");
 	ret = rfm__ring_validate(node, offset, &g);
 	if (ret)
 		return ret;
