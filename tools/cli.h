@@ -237,16 +237,29 @@ int cli_parse_hex(struct cli *cli, const char *text, uint8_t **bufp, size_t *len
 
 /* ---- the node, errors and output (cli-output.c) ---- */
 
-/*
- * Open cli->node from cli->uri unless it is open. Returns 0 or CLI_EXIT_FAILED.
- * Commands that only read or wait open an shm: network with create=0 unless
- * its URI gives size= or create=: a typo in the name fails ("no network
- * 'lba'") instead of making a network.
- */
-int cli_open(struct cli *cli);
+/* How a command attaches to the network (rfm(1), "Observers and tools"). */
+enum cli_attach {
+	CLI_ATTACH_OBSERVER,	/* observe=1: reads, holds no node id, creates nothing */
+	CLI_ATTACH_TOOL,	/* tool=1: the id the URI names, else one of 240..255 */
+};
 
-/* As cli_open(), always as a command that only reads (ring tail). */
-int cli_open_existing(struct cli *cli);
+/*
+ * Open cli->node from cli->uri unless it is open, as @how: an observer's
+ * URI loses node=, shared=, create=, mode= and depth= and gains observe=1;
+ * a tool's gains tool=1, and with @must_exist an shm: network is opened
+ * with create=0 unless its URI gives size= or create=, so that a typo in
+ * the name fails ("no network 'lba'") instead of making a network.
+ * Returns 0 or CLI_EXIT_FAILED.
+ */
+int cli_open_as(struct cli *cli, enum cli_attach how, bool must_exist);
+
+/* Whether the URI (-u, $RFM_URI) names a node id (node=). */
+bool cli_uri_names_node(const struct cli *cli);
+
+/* cli_open_as() for the running command: observers for the commands that
+ * only look (info, peek*, read, dump, verify, get, watch, nodes), tools for
+ * the others (wait, listen and stats must find the network). */
+int cli_open(struct cli *cli);
 
 /* Bytes the shm: network @name occupies in /dev/shm (cmd-list.c); 0 or -1. */
 int cli_shm_footprint(const char *name, uint64_t *bytes);
@@ -361,8 +374,14 @@ void cli_out_abort(struct cli_out_file *f);
 
 /* ---- Ctrl-C and progress (cli-interrupt.c) ---- */
 
-/* Catch SIGINT: cli_interrupted() then turns true and sleeps end early. */
+/* Catch SIGINT and SIGTERM: cli_interrupted() then turns true, sleeps end
+ * early and the waits of the node cli_watch_node() named are cancelled, so
+ * the command stops at a clean point and closes its node (it left; a
+ * process killed holding an id would read as crashed). */
 void cli_catch_interrupt(void);
+
+/* The node an interrupt cancels the waits of (cli_open_as() names it). */
+void cli_watch_node(rfm_node *node);
 
 /* Whether Ctrl-C was pressed since cli_catch_interrupt(). */
 bool cli_interrupted(void);

@@ -393,7 +393,7 @@ int cli_run_record(struct cli *cli, int argc, char **argv)
 	    getenv("RFM_LAYOUT") || a.layout_path)
 		ret = cli_load_layout(cli, a.layout_path, &layout);
 	if (!ret)
-		ret = cli_open_existing(cli);
+		ret = cli_open_as(cli, CLI_ATTACH_TOOL, true);
 	if (!ret)
 		ret = configure(cli, &a, layout, argc, argv, &rec);
 	if (ret)

@@ -229,7 +229,13 @@ static int ring_tail(struct cli *cli, uint64_t offset, struct ring_args *a)
 	uint64_t seen = 0;
 	int ret, status = CLI_EXIT_OK;
 
-	ret = cli_open_existing(cli);
+	/*
+	 * A reader observes: no entry, no node id, never holds the producer
+	 * back, polls. With node= in the URI it is a consumer of that node,
+	 * registered in its row: notify wakes it and stat shows it.
+	 */
+	ret = cli_open_as(cli, cli_uri_names_node(cli) ? CLI_ATTACH_TOOL : CLI_ATTACH_OBSERVER,
+			  true);
 	if (ret)
 		return ret;
 	if (rfm_ring_consumer_open(cli->node, offset,
@@ -296,7 +302,7 @@ static int ring_stat(struct cli *cli, uint64_t offset)
 	if (!v)
 		return cli_error(cli, "out of memory");
 	v[0].struct_size = sizeof(v[0]);
-	ret = cli_open_existing(cli);
+	ret = cli_open_as(cli, CLI_ATTACH_OBSERVER, true);
 	if (!ret && rfm_ring_inspect(cli->node, offset, &info, v, STAT_VIEWS, &n))
 		ret = cli_fail(cli);
 	if (ret) {

@@ -180,7 +180,7 @@ int cli_run_serve(struct cli *cli, int argc, char **argv)
 		goto out;
 	}
 	/* A monitor must not make a network out of a mistyped name. */
-	ret = cli_open_existing(cli);
+	ret = cli_open_as(cli, CLI_ATTACH_TOOL, true);
 	if (ret)
 		goto out;
 	/* The monitor's records come to this handle's queue only. */
