@@ -62,6 +62,19 @@ static void nodes(struct text *t, struct serve *s)
 	     "1 when the node is attached and, if it beats, within its misses");
 	for (int i = 0; i < n; i++)
 		fprintf(t->fp, "rfm_node_up{node=\"%u\"} %d\n", rows[i].id, serve_node_up(&rows[i]));
+	/* A state set: one series per state, 1 for the node's own. Leaving is
+	 * not dying: alert on crashed and silent, not on left. */
+	head(t, "rfm_node_state", "gauge",
+	     "1 for the node's state: up, no_heartbeat (attached, no health monitor), silent "
+	     "(beats stopped without a goodbye), left (closed cleanly), crashed (died "
+	     "without closing)");
+	for (int i = 0; i < n; i++) {
+		enum serve_node_state now = serve_node_state(&rows[i]);
+
+		for (int st = SERVE_NODE_UP; st < SERVE_NODE_STATES; st++)
+			fprintf(t->fp, "rfm_node_state{node=\"%u\",state=\"%s\"} %d\n", rows[i].id,
+				serve_node_state_name((enum serve_node_state)st), (int)st == (int)now);
+	}
 	head(t, "rfm_node_incarnation", "gauge", "Attaches of the node id so far");
 	for (int i = 0; i < n; i++)
 		fprintf(t->fp, "rfm_node_incarnation{node=\"%u\"} %u\n", rows[i].id,
@@ -117,12 +130,11 @@ static void node_changes(struct text *t, struct serve *s)
 	if (!s->monitor)
 		return;
 	head(t, "rfm_node_down_total", "counter",
-	     "Times the server's health monitor saw the node go down (beats stopped, detached "
-	     "or restarted)");
+	     "Times the server saw the node go down (left, crashed, silent or restarted)");
 	serve_each_node_change(s, node_downs, t);
 	head(t, "rfm_node_up_total", "counter",
-	     "Times the server's health monitor saw the node come up (one up when the server "
-	     "started is not counted)");
+	     "Times the server saw the node come up (one up when the server started is not "
+	     "counted)");
 	serve_each_node_change(s, node_ups, t);
 }
 

@@ -102,9 +102,11 @@ struct serve {
 	unsigned int sse_streams, max_streams;
 	bool sse_stopping;
 	struct serve_counts *counts;	/* by node and type (serve-counts.c) */
-	/* The library's health monitor runs on the server's handle (not with
-	 * --no-monitor): its NODE_UP/NODE_DOWN records are the node changes. */
+	/* The server watches the node table for changes (not with
+	 * --no-monitor; serve_watch_nodes()), and beats when it holds an id. */
 	bool monitor;
+	/* It observes (observe=1): no node id, no queue, no events counted. */
+	bool observer;
 };
 
 /* ---- serve-counts.c: counters by node and type, rates, record sequences ---- */
@@ -115,11 +117,14 @@ void serve_counts_free(struct serve *s);
 /* Count one record taken from the server's queue. */
 void serve_count_event(struct serve *s, const struct rfm_event *ev);
 /*
- * Note which nodes beat when the server starts, before its monitor does:
- * the monitor's first NODE_UP of such a node is its first sight of it, not
- * a change, and counts no "up".
+ * The server's monitor: a look at the node table (@rows, @n of them), each
+ * sample; a node that went up or down since the last look (a restart
+ * between two looks is both) is a change, counted and queued for the
+ * stream, a down with its reason (left, crashed, silent...). The first
+ * look's up nodes are seen, not changed: they count no "up". It only reads,
+ * so an observer runs it as any server does.
  */
-void serve_note_start_nodes(struct serve *s);
+void serve_watch_nodes(struct serve *s, const struct rfm_node_status *rows, int n);
 /* The node changes of @id into the node's JSON object @o (null without the monitor). */
 void serve_node_changes_json(struct serve *s, unsigned int id, struct json_object *o);
 /* Call @fn for every node the monitor reported, by id, with its counts. */
@@ -196,28 +201,34 @@ struct json_object *serve_var_value(struct serve *s, struct serve_var *v, double
 bool serve_out_of_range(const struct serve_var *v, double value);
 
 /*
- * A node is up when it is attached and, if it has ever beaten, still
- * beats within its misses: a node that never runs a health monitor is up
- * while attached.
+ * A node is up when it is attached and, if it beats, beats within its
+ * misses: a node that runs no health monitor is up while attached.
  */
 bool serve_node_up(const struct rfm_node_status *r);
 
 /*
- * What the page and /metrics say of a node: up (beating within its misses),
- * attached but running no health monitor (nothing says whether it works),
- * or down (detached, or its beat stopped). Ids not in the node table are
+ * What the page and /metrics say of a node, from the library's state
+ * (enum rfm_node_state): up (beating within its misses), attached but
+ * running no health monitor (nothing says whether it works), silent (its
+ * beats stopped without a goodbye), left (it closed: not a fault), crashed
+ * (its process died without closing). Ids not in the node table are
  * SERVE_NODE_ABSENT.
  */
 enum serve_node_state {
 	SERVE_NODE_ABSENT,
 	SERVE_NODE_UP,
 	SERVE_NODE_NO_HEARTBEAT,
-	SERVE_NODE_DOWN,
+	SERVE_NODE_SILENT,
+	SERVE_NODE_LEFT,
+	SERVE_NODE_CRASHED,
+	SERVE_NODE_STATES
 };
 
 enum serve_node_state serve_node_state(const struct rfm_node_status *r);
-/* "up", "no_heartbeat", "down", "absent". */
+/* "up", "no_heartbeat", "silent", "left", "crashed", "absent". */
 const char *serve_node_state_name(enum serve_node_state state);
+/* Whether @state calls for an operator: silent or crashed (not left). */
+bool serve_node_down(enum serve_node_state state);
 /* The state of every node id, from one read of the node table. */
 void serve_node_states(struct serve *s, uint8_t states[RFM_MAX_NODES]);
 /*
