@@ -109,17 +109,41 @@ bool cli_uri_names_node(const struct cli *cli)
 	return has_param(cli_effective_uri(cli), "node");
 }
 
+/*
+ * An observer never makes a network; a URI that describes one to make
+ * (size=, create=1) still makes it, as it did for these commands: a tool
+ * opens it and lets go at once, holding nothing, and the observer looks.
+ */
+static int make_for_observer(const char *uri)
+{
+	char *tool = attach_uri(uri, CLI_ATTACH_TOOL, false);
+	rfm_node *maker = NULL;
+	int ret;
+
+	if (!tool)
+		return RFM_ENOMEM;
+	ret = rfm_open(tool, &maker);
+	free(tool);
+	rfm_close(maker);
+	return ret;
+}
+
 int cli_open_as(struct cli *cli, enum cli_attach how, bool must_exist)
 {
+	const char *given = cli_effective_uri(cli);
 	char *uri;
 	int ret;
 
 	if (cli->node)
 		return 0;
-	uri = attach_uri(cli_effective_uri(cli), how, must_exist);
+	uri = attach_uri(given, how, must_exist);
 	if (!uri)
 		return cli_error(cli, "out of memory");
 	ret = rfm_open(uri, &cli->node);
+	if (ret == RFM_ENOENT && how == CLI_ATTACH_OBSERVER && !strncmp(given, "shm:", 4) &&
+	    (has_param(given, "size") || strstr(given, "create=1")) &&
+	    (ret = make_for_observer(given)) == 0)
+		ret = rfm_open(uri, &cli->node);
 	free(uri);
 	if (ret) {
 		cli->node = NULL;

@@ -381,7 +381,10 @@ int cli_run_watch(struct cli *cli, int argc, char **argv)
 		ret = add_watched(cli, layout, argv[i], &w.list, &w.n);
 
 	w.tty = isatty(STDOUT_FILENO);
-	for (uint64_t refresh = 1; !ret && (count == 0 || refresh <= count); refresh++) {
+	/* Until Ctrl-C (or SIGTERM): then it stops between two refreshes. */
+	cli_catch_interrupt();
+	for (uint64_t refresh = 1; !ret && (count == 0 || refresh <= count) && !cli_interrupted();
+	     refresh++) {
 		ret = watch_refresh(cli, &w, refresh);
 		if (!ret && (count == 0 || refresh < count)) {
 			struct timespec ts = { (time_t)(w.interval_ms / 1000),

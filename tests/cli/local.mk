@@ -31,7 +31,8 @@ EXTRA_DIST += \
 	tests/cli/test_serve.py \
 	tests/cli/test_dds.py \
 	tests/cli/test_record.py \
-	tests/cli/test_variables.py
+	tests/cli/test_variables.py \
+	tests/cli/test_observers.py
 
 EXTRA_DIST += tests/cli/test_serve_browser.py tests/cli/test_serve_load.py \
 	tests/cli/test_serve_stale.py tests/cli/test_serve_prometheus.py \
