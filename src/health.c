@@ -262,12 +262,23 @@ static void watch(rfm_node *node, struct rfm_health *h, const struct rfm_hb_slot
 		p->state = PEER_DOWN;
 		announce(node, h, RFM_EVENT_NODE_DOWN, id, p->incarnation);
 	}
-	if (attached && v.valid && v.beats != p->beats) {
+	if (v.valid && v.beats != p->beats) {
 		p->beats = v.beats;
-		if (p->state != PEER_UP) {
+		/*
+		 * It beat since the last look: a life, up; and if it is gone
+		 * already (where the backend can tell a crash at once, shm:),
+		 * down right after: no life is missed, however short. The last
+		 * beats of a life already reported down are not a new one.
+		 */
+		bool reported = p->state == PEER_DOWN && v.incarnation == p->incarnation;
+		if (p->state != PEER_UP && (attached || !reported)) {
 			p->state = PEER_UP;
 			p->incarnation = v.incarnation;
 			announce(node, h, RFM_EVENT_NODE_UP, id, v.incarnation);
+			if (!attached) {
+				p->state = PEER_DOWN;
+				announce(node, h, RFM_EVENT_NODE_DOWN, id, v.incarnation);
+			}
 		}
 		return;
 	}

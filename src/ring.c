@@ -131,8 +131,11 @@ RFM_API int rfm_ring_create_region(rfm_node *node, const rfm_layout *layout, con
 {
 	struct rfm_ring_config declared = { .struct_size = sizeof(declared) };
 	uint64_t offset, size;
-	int ret = rfm__ring_region(node, layout, region, true, &offset, &size);
+	int ret;
 
+	if (node && node->observer)
+		return rfm__observer_refused(node, "rfm_ring_create_region");
+	ret = rfm__ring_region(node, layout, region, true, &offset, &size);
 	if (ret)
 		return ret;
 	/* No shape given: the layout's own (its `ring:`). */

@@ -130,8 +130,8 @@ static void test_observer_reads(void **state)
 	assert_rfm_ok(rfm_var_set_f64(mine, 0, 6120.5));
 	assert_rfm_ok(rfm_mem_poke32(f->node0, 0x800, 0xfeedf00d));
 	assert_rfm_ok(rfm_record_open(f->layout, f->node0, "sim.state", &rec));
-	uint32_t step = 7;
-	assert_rfm_ok(rfm_record_write(rec, &step, sizeof(step)));
+	uint32_t step[2] = { 7, 0 };	/* the data rounds up to 8 bytes */
+	assert_rfm_ok(rfm_record_write(rec, step, sizeof(step)));
 	assert_rfm_ok(rfm_ring_create_region(f->node0, f->layout, "log", NULL, &ring));
 	assert_rfm_ok(rfm_ring_publish(ring, "hello", 5, 0));
 
@@ -141,9 +141,9 @@ static void test_observer_reads(void **state)
 	assert_rfm_ok(rfm_var_get_f64(speed, 0, &v));
 	assert_true(v == 6120.5);
 	assert_rfm_ok(rfm_record_open(f->layout, f->obs, "sim.state", &rec_obs));
-	step = 0;
-	assert_rfm_ok(rfm_record_read(rec_obs, &step, sizeof(step), NULL));
-	assert_int_equal(step, 7);
+	step[0] = 0;
+	assert_rfm_ok(rfm_record_read(rec_obs, step, sizeof(step), NULL));
+	assert_int_equal(step[0], 7);
 	/* A ring with notify: the observer reads it without an entry. */
 	assert_rfm_ok(rfm_ring_consumer_open_region(f->obs, f->layout, "log", 0, &c));
 	char buf[64];
@@ -195,8 +195,8 @@ static void test_observer_never_writes(void **state)
 	assert_last_error_has("opened through an observer");
 	assert_rfm_ok(rfm_record_open(f->layout, f->obs, "sim.state", &rec));
 	assert_rfm_ok(rfm_record_set_owner_check(rec, false));
-	uint32_t step = 1;
-	assert_rfm_code(rfm_record_write(rec, &step, sizeof(step)), RFM_EPERM);
+	uint32_t step[2] = { 1, 0 };
+	assert_rfm_code(rfm_record_write(rec, step, sizeof(step)), RFM_EPERM);
 	assert_rfm_code(rfm_record_publish(rec), RFM_EPERM);
 	assert_rfm_code(rfm_event_send(f->obs, RFM_NODE_ALL, RFM_EVENT_INTR1, 1), RFM_EPERM);
 	assert_rfm_code(rfm_event_publish(f->obs, 0, "x", 1, 8, RFM_NODE_ALL, RFM_EVENT_INTR1,
@@ -234,11 +234,11 @@ static void test_observer_uri_rules(void **state)
 	assert_rfm_code(rfm_open(harness_network_uri(&f->net, "observe=2"), &n), RFM_EURI);
 	/* The open option says the same as the URI. */
 	struct rfm_open_options o = { .struct_size = sizeof(o), .attach = RFM_ATTACH_OBSERVER };
-	assert_rfm_ok(rfm_open_with_options(harness_network_uri(&f->net, ""), &o, &n));
+	assert_rfm_ok(rfm_open_with_options(harness_network_uri(&f->net, "%s", ""), &o, &n));
 	assert_rfm_code(rfm_node_id(n), RFM_ENODEID);
 	rfm_close(n);
 	o.attach = 7;
-	assert_rfm_code(rfm_open_with_options(harness_network_uri(&f->net, ""), &o, &n), RFM_EINVAL);
+	assert_rfm_code(rfm_open_with_options(harness_network_uri(&f->net, "%s", ""), &o, &n), RFM_EINVAL);
 }
 
 /* Observers make no network out of a mistyped name. */
@@ -269,7 +269,7 @@ static void test_tool_range_and_refusal(void **state)
 	assert_rfm_ok(rfm_node_get_info(tool, &info));
 	assert_int_equal(info.attach, RFM_ATTACH_TOOL);
 	/* A real node (no tool=) still takes the first free id from 0. */
-	assert_rfm_ok(rfm_open(harness_network_uri(&f->net, ""), &f->node0));
+	assert_rfm_ok(rfm_open(harness_network_uri(&f->net, "%s", ""), &f->node0));
 	assert_int_equal(rfm_node_id(f->node0), 0);
 	/* A tool that names an id holds that one. */
 	assert_rfm_ok(rfm_open(harness_network_uri(&f->net, "tool=1&node=3"), &named));
