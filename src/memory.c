@@ -89,13 +89,13 @@ RFM_API int rfm_mem_flush(rfm_node *node, uint64_t offset, uint64_t len)
 
 __attribute__((cold, noinline))
 static int access_error(const rfm_node *node, const char *what, uint64_t offset,
-			unsigned int width, bool null_value)
+			unsigned int width, bool null_value, bool store)
 {
 	if (!node || null_value)
 		return rfm__error(RFM_EINVAL, "%s: NULL argument", what);
 	if (!in_window(node, offset, width))
 		return range_error(node, what, offset, width);
-	if (node->observer)
+	if (store && node->observer)
 		return rfm__observer_refused(node, what);
 	return rfm__error(RFM_EALIGN, "%s: offset 0x%llx is not a multiple of %u",
 			  what, (unsigned long long)offset, width);
@@ -130,14 +130,14 @@ ACCESS_INLINE int peek(rfm_node *node, uint64_t offset, void *value, unsigned in
 		return 0;
 	}
 	/* Out of line, with !value computed there: the fast path tests it once. */
-	return access_error(node, what, offset, width, !value);
+	return access_error(node, what, offset, width, !value, false);
 }
 
 ACCESS_INLINE int poke(rfm_node *node, uint64_t offset, uint64_t value, unsigned int width,
 		       const char *what)
 {
 	if (!STORE_OK(node, offset, width))
-		return access_error(node, what, offset, width, false);
+		return access_error(node, what, offset, width, false, true);
 	switch (width) {
 	case 1: rfm_store8(node->base, offset, (uint8_t)value); break;
 	case 2: rfm_store16(node->base, offset, (uint16_t)value); break;

@@ -149,7 +149,6 @@ int cli_open_as(struct cli *cli, enum cli_attach how, bool must_exist)
 		cli->node = NULL;
 		return cli_fail(cli);
 	}
-	cli_watch_node(cli->node);
 	return 0;
 }
 

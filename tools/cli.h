@@ -380,7 +380,8 @@ void cli_out_abort(struct cli_out_file *f);
  * process killed holding an id would read as crashed). */
 void cli_catch_interrupt(void);
 
-/* The node an interrupt cancels the waits of (cli_open_as() names it). */
+/* The node whose waits an interrupt cancels (for a command that handles
+ * RFM_ECANCELED; NULL: none). */
 void cli_watch_node(rfm_node *node);
 
 /* Whether Ctrl-C was pressed since cli_catch_interrupt(). */

@@ -286,6 +286,7 @@ int cli_run_wait(struct cli *cli, int argc, char **argv)
 	if (ret)
 		return ret;
 	/* SIGINT, SIGTERM: the wait is cancelled, the node closed (it leaves). */
+	cli_watch_node(cli->node);
 	cli_catch_interrupt();
 	/* Skip what was not asked for (overflow alone: the network's records). */
 	uint64_t deadline = timeout_ns < 0 ? UINT64_MAX : rfm_event_now_ns() + (uint64_t)timeout_ns;

@@ -71,8 +71,9 @@ def test_ring_row_at_unaligned_offset(rfm, net):
 
 
 def test_text(rfm, net):
+    # No node named: the first id of those kept for tools.
     lines = ok(rfm("-u", net.uri, "bench", "--duration", "1")).out.splitlines()
-    assert lines[0] == "rfm bench: shm backend, node 0, 1 ms per figure"
+    assert lines[0] == "rfm bench: shm backend, node 240, 1 ms per figure"
     assert [int(line.split()[0]) for line in lines[2:7]] == SIZES
     assert [line.split()[0] for line in lines[7:11]] == ["peek32", "poke32", "peek64", "poke64"]
     assert [line.split()[:3] for line in lines[-2:]] == [["ring", "64", "B"],

@@ -126,7 +126,8 @@ def test_page_live(serve, browser, rfm, net, hold_node):
     # It runs no health monitor: attached, but nothing says it works.
     wait.until(lambda d: cell_text(d, node3) == "attached, no heartbeat")
     assert held.release() == 0
-    wait.until(lambda d: cell_text(d, node3) in (None, "down"))
+    # It closed: it left (a node without heartbeat then has no row).
+    wait.until(lambda d: cell_text(d, node3) in (None, "left"))
 
     # The histogram of the --hist file: one bar per non-empty bin.
     svg = wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#hist svg"))[0]
@@ -165,7 +166,8 @@ def test_page_shows_stale_data_and_disconnection(browser, net, tmp_path):
         os.kill(writer.pid, signal.SIGKILL)
         writer.wait()
         wait.until(lambda d: has_class(d, flow, "stale"))
-        assert cell_text(browser, flow + " td.freshness") == "stale (writer down)"
+        # Killed: its writer crashed (it did not leave).
+        assert cell_text(browser, flow + " td.freshness") == "stale (writer crashed)"
         assert has_class(browser, 'tr[data-name="ctl.mode"]', "stale") is False
         assert browser.execute_script("return document.getElementById('disconnected').hidden")
     finally:
@@ -235,13 +237,14 @@ def test_page_shows_node_down_then_up(serve, browser, net):
 
         os.kill(peer.pid, signal.SIGKILL)
         peer.wait()
-        wait.until(lambda d: cell_text(d, row + "td:nth-child(2)") == "down")
-        wait.until(lambda d: (cell_text(d, row + "td.since") or "").startswith("down since"))
-        assert re.fullmatch(rf"down since {hhmmss}", cell_text(browser, row + "td.since"))
+        # Killed: crashed, not left; since when, and why it is down.
+        wait.until(lambda d: cell_text(d, row + "td:nth-child(2)") == "crashed")
+        wait.until(lambda d: (cell_text(d, row + "td.since") or "").startswith("crashed since"))
+        assert re.fullmatch(rf"crashed since {hhmmss}", cell_text(browser, row + "td.since"))
         assert (cell_text(browser, row + "td.downs"), cell_text(browser, row + "td.ups")) == \
             ("1", "1")
         wait.until(lambda d: count(d, '#node-log li[data-node="2"][data-change="down"]') == 1)
-        assert re.fullmatch(rf"{hhmmss} node 2 down", cell_text(
+        assert re.fullmatch(rf"{hhmmss} node 2 down \(crashed\)", cell_text(
             browser, '#node-log li[data-node="2"][data-change="down"]'))
         wait.until(lambda d: cell_text(d, "#node-changes") ==
                    f"node changes since the server started: 1 down, {1 + ups3} up")
@@ -340,7 +343,7 @@ def test_page_at_a_glance(browser, rfm, net, tmp_path):
         wait.until(lambda d: cell_text(d, 'tr[data-node="5"] td:nth-child(2)') == "up")
         os.kill(beater.pid, signal.SIGKILL)
         beater.wait()
-        wait.until(lambda d: d.execute_script(alarms)[0] == "nodes-down: 1 node down: 5")
+        wait.until(lambda d: d.execute_script(alarms)[0] == "nodes-down: 1 node down: 5 (crashed)")
 
         # The array: one line (count, range, sparkline) until opened.
         arr = 'tr[data-name="ctl.wave"] td.value'
@@ -362,7 +365,8 @@ def test_page_at_a_glance(browser, rfm, net, tmp_path):
         from selenium.common.exceptions import TimeoutException
         try:
             wait.until(lambda d: re.fullmatch(
-                r"last \d+ s: \d+ samples, min 20, max (95|69\.22)", cell_text(d, caption) or ""))
+                r"last \d+ s: \d+ samples, min 20, max (95|69\.22) \(degC\)",
+                cell_text(d, caption) or ""))
         except TimeoutException:
             pytest.fail(f"trend caption: {cell_text(browser, caption)!r}")
 
@@ -438,6 +442,7 @@ def test_page_fits_every_width(browser, rfm, net, tmp_path):
     value's trend has its axes and unit. docs/monitor.png is this page at
     1440 px ($RFM_SCREENSHOT, make monitor-screenshot)."""
     import subprocess
+    from conftest import RFM
     from serve_helpers import HIST, Server
     layout = os.path.join(os.environ.get("RFM_SRCDIR", ""), "examples", "layouts",
                           "test-rig.yaml")
@@ -465,7 +470,7 @@ def test_page_fits_every_width(browser, rfm, net, tmp_path):
                env=env))
         reader = subprocess.Popen([RFM, "-u", node(4), "ring", "tail", "log", "--layout", layout],
                                   stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                  stderr=subprocess.DEVNULL, env=_env())
+                                  stderr=subprocess.DEVNULL, env=_env(), text=True)
         procs.append(reader)
         assert reader.stdout.readline() == "0: start\n"
         # Out of range, written raw (the library would refuse it).

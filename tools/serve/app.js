@@ -287,8 +287,14 @@ function trendRow(body, v) {
 	const plotW = W - left - right, plotH = H - top - bottom;
 	const svg = svgElement("svg", { viewBox: `0 0 ${W} ${H}`, class: "trend", role: "img" });
 	const nums = h.map(p => p[1]);
-	const lo = nums.length ? Math.min(...nums) : 0, hi = nums.length ? Math.max(...nums) : 0;
-	const span = hi - lo || 1;
+	let lo = nums.length ? Math.min(...nums) : 0, hi = nums.length ? Math.max(...nums) : 0;
+	// A value that did not move: a flat line mid-plot, its value on the axis.
+	if (hi === lo) {
+		const d = Math.max(Math.abs(lo) * 0.01, 1);
+		lo -= d;
+		hi += d;
+	}
+	const span = hi - lo;
 	const now = h.length ? h[h.length - 1][0] : Date.now();
 	const x = t => left + plotW * (1 - Math.min(TREND_MS, now - t) / TREND_MS);
 	const y = val => top + plotH - (val - lo) / span * plotH;
