@@ -88,6 +88,32 @@ static int teardown(void **state)
 	return 0;
 }
 
+/* Look until the word at @off of @node's copy is @want (a hang guard only). */
+static void wait_word(rfm_node *node, uint64_t off, uint32_t want)
+{
+	uint64_t give_up = rfm_event_now_ns() + HARNESS_HANG_TIMEOUT_MS * 1000000ull;
+	uint32_t got = 0;
+
+	while (!rfm_mem_peek32(node, off, &got) && got != want) {
+		if (rfm_event_now_ns() > give_up)
+			fail_msg("0x%llx never became 0x%x (0x%x)", (unsigned long long)off, want, got);
+		usleep(1000);
+	}
+}
+
+/* Look until the ring at @off has a valid header and a message. */
+static void wait_nonzero_head(rfm_node *node, uint64_t off)
+{
+	uint64_t give_up = rfm_event_now_ns() + HARNESS_HANG_TIMEOUT_MS * 1000000ull;
+	struct rfm_ring_info info = { .struct_size = sizeof(info) };
+
+	while (rfm_ring_inspect(node, off, &info, NULL, 0, NULL) || info.head == 0) {
+		if (rfm_event_now_ns() > give_up)
+			fail_msg("the ring at 0x%llx never reached the observer", (unsigned long long)off);
+		usleep(1000);
+	}
+}
+
 /* The case: a monitor running, the simulator opens node 0. */
 static void test_observer_holds_no_id(void **state)
 {
@@ -134,6 +160,11 @@ static void test_observer_reads(void **state)
 	assert_rfm_ok(rfm_record_write(rec, step, sizeof(step)));
 	assert_rfm_ok(rfm_ring_create_region(f->node0, f->layout, "log", NULL, &ring));
 	assert_rfm_ok(rfm_ring_publish(ring, "hello", 5, 0));
+	/* Where each node holds a copy (dds:), the writes travel: out now, and
+	 * the observer's copy has them once the last one is in. */
+	assert_rfm_ok(rfm_mem_flush(f->node0, 0, rfm_node_size(f->node0)));
+	wait_word(f->obs, 0x800, 0xfeedf00d);
+	wait_nonzero_head(f->obs, 0x1000);
 
 	assert_rfm_ok(rfm_mem_peek32(f->obs, 0x800, &word));
 	assert_int_equal(word, 0xfeedf00d);
@@ -155,7 +186,8 @@ static void test_observer_reads(void **state)
 	assert_rfm_ok(rfm_ring_inspect_region(f->obs, f->layout, "log", NULL, NULL, 0, &count));
 	assert_int_equal(count, 0);	/* it registered nothing */
 	assert_rfm_ok(rfm_ring_publish(ring, "again", 5, 0));
-	assert_rfm_ok(rfm_ring_consume(c, buf, sizeof(buf), &m, 1000000000));
+	assert_rfm_ok(rfm_mem_flush(f->node0, 0, rfm_node_size(f->node0)));
+	assert_rfm_ok(rfm_ring_consume(c, buf, sizeof(buf), &m, 10000000000ll));
 	assert_memory_equal(buf, "again", 5);
 	rfm_ring_consumer_close(c);
 	rfm_ring_close(ring);
@@ -232,7 +264,8 @@ static void test_observer_uri_rules(void **state)
 	assert_rfm_code(rfm_open(harness_network_uri(&f->net, "observe=1&tool=1"), &n), RFM_EURI);
 	assert_last_error_has("exclude each other");
 	assert_rfm_code(rfm_open(harness_network_uri(&f->net, "observe=2"), &n), RFM_EURI);
-	/* The open option says the same as the URI. */
+	/* The open option says the same as the URI (a node there to look at). */
+	assert_rfm_ok(rfm_open(harness_node_uri(&f->net, 0), &f->node0));
 	struct rfm_open_options o = { .struct_size = sizeof(o), .attach = RFM_ATTACH_OBSERVER };
 	assert_rfm_ok(rfm_open_with_options(harness_network_uri(&f->net, "%s", ""), &o, &n));
 	assert_rfm_code(rfm_node_id(n), RFM_ENODEID);

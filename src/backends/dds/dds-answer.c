@@ -213,8 +213,10 @@ void rfm__dds_snapshot_answer_pending(struct rfm_node *node)
 		to = d->snap_req[0].to;
 		nonce = d->snap_req[0].nonce;
 		kind = d->snap_req[0].kind;
-		if (kind == DDS_REQ_COPY)
+		if (kind == DDS_REQ_COPY && to < RFM_MAX_NODES)
 			d->peers[to].copy_ns = rfm__now_ns(); /* rate limit */
+		else if (kind == DDS_REQ_COPY)
+			d->observer_copy_ns = rfm__now_ns(); /* an observer's (one a second) */
 		__atomic_store_n(&d->snap_pending, d->snap_pending - 1, __ATOMIC_RELAXED);
 		memmove(&d->snap_req[0], &d->snap_req[1], d->snap_pending * sizeof(d->snap_req[0]));
 		pthread_mutex_unlock(&d->lock);
