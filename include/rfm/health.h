@@ -97,7 +97,8 @@ struct rfm_health_config {
  * @retval RFM_ESIZE The window is smaller than the table.
  * @retval RFM_ERANGE The table (URI `heartbeat=`) does not fit the window.
  * @retval RFM_EPERM The heartbeat thread may not take the real-time
- *         scheduling the handle was opened with.
+ *         scheduling the handle was opened with; or the handle is an
+ *         observer (`observe=1`), which has no slot to beat in.
  * @retval RFM_ENOMEM Out of memory.
  * @retval RFM_ESYS The thread's creation failed (errno is kept).
  */
@@ -129,6 +130,8 @@ RFM_API int rfm_health_stop(rfm_node *node);
  * @retval RFM_ECLOSED The handle was inherited through fork().
  * @retval RFM_ESIZE The window is smaller than the table.
  * @retval RFM_ERANGE The table (URI `heartbeat=`) does not fit the window.
+ * @retval RFM_EPERM The handle is an observer (`observe=1`), which has no
+ *         slot to beat in.
  */
 RFM_API int rfm_health_beat(rfm_node *node, uint64_t period_ns);
 
@@ -162,7 +165,14 @@ enum rfm_node_state {
 	RFM_NODE_STATE_CRASHED = 5,
 };
 
-/** @brief "up", "attached", "silent", "left", "crashed", "unknown". @since RFM_1.2 */
+/**
+ * @brief The name of a node state, as `rfm nodes`, `rfm serve` and its
+ *        /metrics show it.
+ * @param state An ::rfm_node_state.
+ * @return "up", "attached", "silent", "left" or "crashed"; "unknown" for
+ *         ::RFM_NODE_STATE_UNKNOWN and any other value. A static string.
+ * @since RFM_1.2
+ */
 RFM_API const char *rfm_node_state_name(unsigned int state);
 
 /** One row of the node table. */
@@ -270,6 +280,8 @@ struct rfm_selftest_result {
  * @retval RFM_ENOTSUP The backend has no events.
  * @retval RFM_ECLOSED The handle was inherited through fork().
  * @retval RFM_EFULL `shm:` the node id has no room for another receiving handle.
+ * @retval RFM_EPERM The handle is an observer (`observe=1`), which neither
+ *         writes nor receives.
  */
 RFM_API int rfm_selftest(rfm_node *node, uint64_t offset, struct rfm_selftest_result *result);
 

@@ -243,7 +243,7 @@ RFM_API const char *rfm_node_uri(const rfm_node *node);
  */
 struct rfm_node_info {
 	uint32_t struct_size;	/**< Set by the caller: sizeof(struct rfm_node_info). */
-	int32_t node_id;	/**< This node's id. */
+	int32_t node_id;	/**< This node's id; -1 for an observer that holds none. */
 	uint64_t size;		/**< Window size in bytes. */
 	uint32_t max_nodes;	/**< Node ids on this network (256). */
 	uint32_t nodes_attached; /**< Nodes attached now, this one included; 0 if unknown. */

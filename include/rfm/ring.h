@@ -182,6 +182,7 @@ RFM_API int rfm_ring_footprint(const struct rfm_ring_config *config, uint64_t *b
  * @retval RFM_EINVAL An argument is NULL, or the shape is bad.
  * @retval RFM_EALIGN @p offset is not a multiple of 64.
  * @retval RFM_ERANGE The ring does not fit @p size or the window.
+ * @retval RFM_EPERM The handle is an observer (`observe=1`): it never produces.
  * @retval RFM_ENOMEM Out of memory.
  * @retval RFM_EIO `dds:` the new ring could not be sent (see memory.h,
  *         "Errors of a store", for ::RFM_ETIMEDOUT, ::RFM_EAGAIN and
@@ -208,6 +209,7 @@ RFM_API int rfm_ring_create(rfm_node *node, uint64_t offset, uint64_t size,
  * @retval RFM_EOWNER The region's writer is another node.
  * @retval RFM_EALIGN The region does not begin at a multiple of 64.
  * @retval RFM_ERANGE The ring does not fit the region.
+ * @retval RFM_EPERM The handle is an observer (`observe=1`): it never produces.
  * @retval RFM_ENOMEM Out of memory.
  * @retval RFM_EIO `dds:` the new ring could not be sent.
  */
@@ -223,10 +225,19 @@ RFM_API int rfm_ring_create_region(rfm_node *node, const rfm_layout *layout, con
  * size 0 gets the ring's footprint as its size. The ring's consumer table
  * has rows for the layout's node ids (`nodes:`) only: its
  * @c consumer_nodes is set from them, whatever @p config says.
- * @param config Copied; its @c struct_size may be an older caller's.
- * @return 0, ::RFM_EINVAL (NULL, struct_size), ::RFM_ENOTFOUND (no such
- *         region), ::RFM_EBUSY (finished, or the region has a ring already).
- *         A bad shape is reported by rfm_layout_finish(), at the region.
+ * @param layout A layout being built (not finished).
+ * @param region The name of one of its regions.
+ * @param config The ring's shape, copied; its @c struct_size may be an
+ *        older caller's.
+ * @return 0 on success, or a negative ::rfm_error code.
+ * @retval RFM_EINVAL An argument is NULL, or @c config->struct_size is
+ *         below the shape's size before RFM_1.2 (without @c consumer_nodes).
+ * @retval RFM_ENOTFOUND The layout has no such region.
+ * @retval RFM_EBUSY The layout is finished, or the region declares a ring
+ *         already.
+ * A bad shape is reported by rfm_layout_finish(), naming the region.
+ * @par Thread safety
+ * As the layout builder's: one thread builds a layout.
  * @since RFM_1.2
  */
 RFM_API int rfm_layout_add_ring(rfm_layout *layout, const char *region,
@@ -234,11 +245,18 @@ RFM_API int rfm_layout_add_ring(rfm_layout *layout, const char *region,
 
 /**
  * @brief The ring that region @p index of a finished layout declares.
+ * @param layout A finished layout.
+ * @param index The region's index (rfm_layout_region_count()).
  * @param[in,out] config The caller sets @c struct_size; filled with the
  *        shape as rfm_ring_create() takes it (@c consumer_nodes: the
  *        layout's node ids, 0 for all).
- * @return 0, ::RFM_ENOTFOUND (the region declares no ring), ::RFM_EINVAL
- *         (NULL, struct_size, no such region, layout not finished).
+ * @return 0 on success, or a negative ::rfm_error code.
+ * @retval RFM_ENOTFOUND The region declares no ring.
+ * @retval RFM_EINVAL An argument is NULL, @c config->struct_size is below
+ *         the shape's size before RFM_1.2, there is no region @p index, or
+ *         the layout is not finished.
+ * @par Thread safety
+ * A finished layout is read-only: any thread, at any time.
  * @since RFM_1.2
  */
 RFM_API int rfm_layout_region_ring(const rfm_layout *layout, size_t index,
@@ -261,6 +279,7 @@ RFM_API int rfm_layout_region_ring(const rfm_layout *layout, size_t index,
  *         or a big-endian ring of a library before 1.1).
  * @retval RFM_EVERSION A ring of another format (format 1: create it again).
  * @retval RFM_EOWNER The ring's producer is another node.
+ * @retval RFM_EPERM The handle is an observer (`observe=1`): it never produces.
  * @retval RFM_ENOMEM Out of memory.
  */
 RFM_API int rfm_ring_attach(rfm_node *node, uint64_t offset, rfm_ring **ringp);
@@ -387,7 +406,12 @@ RFM_API int rfm_ring_get_info(rfm_ring *ring, struct rfm_ring_info *info);
  *         or a big-endian ring of a library before 1.1).
  * @retval RFM_EVERSION A ring of another format (format 1: create it again).
  * @retval RFM_ENOTSUP Back-pressure asked of a ring without it.
- * @retval RFM_ENODEID The handle has no node id, so no row of the table.
+ * @retval RFM_EPERM Back-pressure asked by an observer (`observe=1`): it
+ *         reads without an entry and never holds the producer back.
+ * @retval RFM_ENODEID The ring gives its consumers table entries (notify
+ *         or back-pressure) and the handle's node id has no row (the
+ *         ring's @c consumer_nodes is not above it): an observer's handle
+ *         reads it without one.
  * @retval RFM_EFULL Every entry of this node's row is taken.
  * @retval RFM_ENOMEM Out of memory.
  */
@@ -410,7 +434,12 @@ RFM_API int rfm_ring_consumer_open(rfm_node *node, uint64_t offset, unsigned int
  * @retval RFM_ECORRUPT No valid ring in the region.
  * @retval RFM_EVERSION A ring of another format.
  * @retval RFM_ENOTSUP Back-pressure asked of a ring without it.
- * @retval RFM_ENODEID The handle has no node id, so no row of the table.
+ * @retval RFM_EPERM Back-pressure asked by an observer (`observe=1`): it
+ *         reads without an entry and never holds the producer back.
+ * @retval RFM_ENODEID The ring gives its consumers table entries (notify
+ *         or back-pressure) and the handle's node id has no row (the
+ *         ring's @c consumer_nodes is not above it): an observer's handle
+ *         reads it without one.
  * @retval RFM_EFULL Every entry of this node's row is taken.
  * @retval RFM_ENOMEM Out of memory.
  */
