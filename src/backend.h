@@ -117,7 +117,8 @@ struct rfm_backend_ev_ops {
 /* What a backend knows of a node id besides its heartbeat slot (which
  * is in the window, health-table.h): shm: knows who holds each id. */
 struct rfm_node_facts {
-	bool attached;
+	bool attached;		/* held by a live process now */
+	bool crashed;		/* not attached: its last holder died without closing */
 	uint32_t incarnation;
 	int32_t pid;
 };
@@ -143,6 +144,8 @@ enum rfm_backend_caps {
 	 * loads (window-copy.h), so the two are no data race; without it
 	 * they copy with memcpy(), as fast as the C library can. */
 	RFM__CAP_WINDOW_THREAD = 1u << 2,
+	/* It opens observers (node->observer, observe=1): see open below. */
+	RFM__CAP_OBSERVE = 1u << 3,
 };
 
 struct rfm_backend_ops {
@@ -157,6 +160,16 @@ struct rfm_backend_ops {
 	 * a typo is an error. The core's event state already exists
 	 * (receive threads may offer records at once). On failure, leave
 	 * nothing behind: close is not called.
+	 *
+	 * node->observer (RFM__CAP_OBSERVE backends only): attach to read,
+	 * changing nothing another node can see: hold no node id where ids are
+	 * claimed (node->id = -1, no lock, no presence, no queue), or share the
+	 * host's card's id where the card has it; never create a network; map
+	 * the window read-only where possible. The core refuses every write,
+	 * event and heartbeat of such a handle. node->tool: without node=, take
+	 * the first free id of RFM_NODE_TOOL_FIRST..RFM_NODE_ID_MAX, and where
+	 * the backend keeps who holds an id, note that a tool does, so that a
+	 * node refused that id is told who holds it and why.
 	 */
 	int (*open)(struct rfm_node *node, struct rfm_uri *uri);
 	/* Detach and release the backend's private state; never fails. The
@@ -267,6 +280,8 @@ struct rfm_node {
 	/* Set by the core before open; a backend may read them. */
 	const struct rfm_backend_ops *ops;
 	bool forked;		/* inherited through fork(): the parent owns the id */
+	bool observer;		/* observe=1: reads, holds no id (open above) */
+	bool tool;		/* tool=1: an id of the tool range unless node= */
 	bool loopback;		/* may send to its own node id (relaxed atomic) */
 	int64_t spin_ns;	/* spin of a blocking wait; -1: never sleep (relaxed atomic) */
 	struct rfm_rt_opts *rt;	/* prefault/lock/scheduling (rt-internal.h), or NULL */

@@ -402,6 +402,8 @@ void rfm__layout_check(rfm_layout *layout, struct rfm_diag_list *diags)
 		rfm__diag(diags, (struct lay_pos){ 0, 0 }, RFM_ELAYOUT,
 			  "layout name '%s' is not an identifier", layout->name);
 
+	/* Rings first: a ring region's size may be the ring's footprint. */
+	rfm__layout_check_rings(layout, diags);
 	/* Regions: names, writers, bounds, then overlaps among them. */
 	for (size_t i = 0; i < layout->nregions; i++) {
 		struct lay_region *r = &layout->regions[i];

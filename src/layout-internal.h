@@ -16,6 +16,7 @@
 #define RFM_LAYOUT_INTERNAL_H
 
 #include <rfm/layout.h>
+#include <rfm/ring.h>
 
 #include "internal.h"
 
@@ -65,9 +66,14 @@ struct lay_region {
 	char *name;
 	char *description;
 	uint64_t offset;
-	uint64_t size;
+	uint64_t size;		/* 0 with a ring: the ring's footprint (layout-ring.c) */
 	uint32_t writer;
 	struct lay_pos pos, pos_offset, pos_size, pos_writer;
+	/* A ring the region holds (layout key `ring`, rfm_layout_add_ring()):
+	 * its shape; consumer_nodes is the layout's node count, set at check. */
+	bool has_ring;
+	struct rfm_ring_config ring;
+	struct lay_pos pos_ring;
 };
 
 struct lay_record {
@@ -180,6 +186,7 @@ struct lay_handle {
 	uint32_t max_tries;	/* seqlock reads before RFM_ETORN */
 	bool foreign;		/* the node is not the region's writer */
 	bool enforce_owner;	/* refuse writes when foreign */
+	bool observer;		/* opened through an observer: never writes, whatever the check */
 };
 
 /*
@@ -278,7 +285,7 @@ void rfm__lay_handle_release(struct lay_handle *lh);
 /* Whether a handle may write its entry: its node's region, or the check relaxed. */
 static inline bool rfm__lay_handle_may_write(const struct lay_handle *lh)
 {
-	return !(lh->foreign && lh->enforce_owner);
+	return !(lh->foreign && lh->enforce_owner) && !lh->observer;
 }
 /*
  * The checks of opening a handle on @layout's @name through @node
@@ -329,6 +336,17 @@ void rfm__lay_groups_free(struct lay_groups *g);
 	for (size_t var##_at = (g)->first[k], var;                                  \
 	     var##_at < (g)->first[(k) + 1] && ((var = (g)->idx[var##_at]), true); \
 	     var##_at++)
+
+/* ---- rings declared in regions (layout-ring.c) ---- */
+
+/* Give region @region the ring @config (copied; its struct_size may be an
+ * older caller's), declared at @pos. */
+void rfm__layout_set_ring(rfm_layout *layout, uint32_t region, const struct rfm_ring_config *config,
+			  struct lay_pos pos);
+/* Before the regions are checked: each ring's table rows (the layout's
+ * nodes), its footprint as the region's size when none was given, and what
+ * is wrong with a ring region (alignment, room, contents). */
+void rfm__layout_check_rings(rfm_layout *layout, struct rfm_diag_list *diags);
 
 /* ---- validation and placement (layout-check.c) ---- */
 

@@ -199,6 +199,7 @@ void rfm__lay_handle_init(struct lay_handle *lh, rfm_layout *layout, size_t inde
 	lh->max_tries = RFM_RECORD_DEFAULT_TRIES;
 	lh->foreign = node && (uint32_t)node->id != layout->regions[region].writer;
 	lh->enforce_owner = true;
+	lh->observer = node && node->observer;
 }
 
 void rfm__lay_handle_release(struct lay_handle *lh)

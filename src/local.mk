@@ -9,7 +9,7 @@ lib_LTLIBRARIES += src/librfm.la
 # (docs/architecture.md, "Module stacks").
 src_librfm_la_SOURCES = \
 	src/backend.h src/internal.h src/board.h src/private.h src/private.c \
-	src/node.c src/node-registry.c src/memory.c src/ffi.c src/mem-lock.c \
+	src/node.c src/node-attach.c src/node-registry.c src/memory.c src/ffi.c src/mem-lock.c \
 	src/version.c src/error.c src/util.c src/uri.c src/counters.c src/selftest.c \
 	src/rt-internal.h src/rt-options.c src/rt-cpus.c src/rt-thread.c \
 	src/health.c src/health-table.h src/health-table.c \
@@ -19,7 +19,7 @@ src_librfm_la_SOURCES = \
 	src/layout-internal.h src/layout-yaml.h src/seqlock.h \
 	src/layout-load.c src/layout-yaml.c src/layout-yaml-doc.c src/layout-builder.c \
 	src/layout.c src/layout-index.c src/layout-check.c src/layout-diag.c src/layout-types.c \
-	src/layout-info.c src/layout-header.c \
+	src/layout-info.c src/layout-header.c src/layout-ring.c \
 	src/var.c src/var-text.c src/var-stale.c src/record.c \
 	src/ring-internal.h src/wire-order.h src/window-copy.h \
 	src/ring.c src/ring-consumer.c src/ring-inspect.c src/ring-format.c \

@@ -430,7 +430,10 @@ static void root_attrs(struct rfm_recorder *r, hid_t f)
 	attr_string(f, "rfm_version", rfm_version_string());
 	attr_string(f, "uri", rfm_node_uri(r->node));
 	attr_string(f, "backend", rfm_node_backend(r->node));
-	attr_i64(f, "node_id", rfm_node_id(r->node));
+	/* -1: recorded by an observer, which holds no node id. */
+	struct rfm_node_info ni = { .struct_size = sizeof(ni) };
+	rfm_node_get_info(r->node, &ni);
+	attr_i64(f, "node_id", ni.node_id);
 	attr_u64(f, "window_size", rfm_node_size(r->node));
 	gmtime_r(&secs, &tm);
 	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S", &tm);

@@ -47,9 +47,15 @@ static int claim_entry(rfm_ring_consumer *c)
 	uint32_t me = (uint32_t)c->node->id;
 	uint32_t mark = RING_CLAIMING | ((uint32_t)rfm__os_pid() & ~RING_CLAIMING);
 
-	if (c->node->id < 0 || me >= RING_NODES)
-		return rfm__error(RFM_ENODEID, "ring at 0x%llx: node id %d has no table row",
-				  (unsigned long long)c->offset, c->node->id);
+	if (c->node->id < 0)
+		return rfm__error(RFM_ENODEID, "ring at 0x%llx: a handle without a node id has no "
+				  "table row", (unsigned long long)c->offset);
+	if (me >= c->g.consumer_nodes)
+		return rfm__error(RFM_ENODEID,
+				  "ring at 0x%llx: its consumer table has rows for node ids 0..%u "
+				  "(the nodes it was made for), not for node %u; a consumer there "
+				  "can only read without an entry (observe=1)",
+				  (unsigned long long)c->offset, c->g.consumer_nodes - 1, me);
 	for (uint32_t lane = 0; lane < c->g.max_consumers; lane++) {
 		struct ring_entry *e = rfm__ring_entry(c->table, &c->g, me, lane);
 		uint32_t old = __atomic_load_n(&e->owner, __ATOMIC_ACQUIRE);
@@ -203,6 +209,9 @@ static int open_at(rfm_node *node, uint64_t offset, unsigned int flags, rfm_ring
 		return rfm__error(RFM_EINVAL, "rfm_ring_consumer_open: NULL argument");
 	if (flags & ~(RFM_RING_CONSUMER_NEWEST | RFM_RING_CONSUMER_BACKPRESSURE))
 		return rfm__error(RFM_EINVAL, "rfm_ring_consumer_open: unknown flags 0x%x", flags);
+	/* Holding the producer back is acting on the ring: an observer only reads. */
+	if ((flags & RFM_RING_CONSUMER_BACKPRESSURE) && node->observer)
+		return rfm__observer_refused(node, "rfm_ring_consumer_open with back-pressure");
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return rfm__error(RFM_ENOMEM, "rfm_ring_consumer_open: out of memory");
@@ -223,7 +232,9 @@ static int open_at(rfm_node *node, uint64_t offset, unsigned int flags, rfm_ring
 	c->slots = node->base + offset + c->g.slots_offset;
 	c->table = node->base + offset + c->g.table_offset;
 	start_cursor(c, flags & RFM_RING_CONSUMER_NEWEST);
-	if (c->g.flags & (RFM_RING_F_NOTIFY | RFM_RING_F_BACKPRESSURE)) {
+	/* An observer takes no entry: it reads by its own cursor, polls instead
+	 * of sleeping on the ring's notify, and never holds the producer back. */
+	if ((c->g.flags & (RFM_RING_F_NOTIFY | RFM_RING_F_BACKPRESSURE)) && !node->observer) {
 		ret = claim_entry(c);
 		if (ret)
 			goto fail;

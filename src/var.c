@@ -267,6 +267,9 @@ static int owner_error(const struct rfm_var *var)
 	const rfm_layout *l = var->lh.layout;
 	const struct lay_var *def = &l->vars[var->lh.index];
 
+	if (var->lh.observer)
+		return rfm__error(RFM_EPERM, "%s: opened through an observer (observe=1), which "
+				  "never writes", var->name);
 	return rfm__error(RFM_EOWNER,
 			  "%s: region %s is written by node %u only (relax with "
 			  "rfm_var_set_owner_check())",

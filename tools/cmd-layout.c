@@ -44,6 +44,24 @@ static int check_json_failure(const char *path, rfm_diag_list *diags)
 	return CLI_EXIT_FAILED;
 }
 
+/* The ring region @r declares, if any: its shape and the bytes it takes. */
+static void list_ring(const rfm_layout *l, size_t r, const struct rfm_region_info *ri)
+{
+	struct rfm_ring_config c = { .struct_size = sizeof(c) };
+	uint64_t bytes = 0;
+
+	if (rfm_layout_region_ring(l, r, &c) || rfm_ring_footprint(&c, &bytes))
+		return;
+	uint32_t per = c.max_consumers ? c.max_consumers : RFM_RING_CONSUMERS_DEFAULT;
+	printf("0x%08llx %8llu    ring: %u slots of %u bytes, %u consumer entr%s for each of "
+	       "node ids 0..%u%s%s\n",
+	       (unsigned long long)ri->offset, (unsigned long long)bytes, c.slot_count,
+	       c.slot_size, per, per == 1 ? "y" : "ies",
+	       (c.consumer_nodes ? c.consumer_nodes : RFM_MAX_NODES) - 1,
+	       c.flags & RFM_RING_F_NOTIFY ? ", notify" : "",
+	       c.flags & RFM_RING_F_BACKPRESSURE ? ", back-pressure" : "");
+}
+
 static void list_var(const rfm_layout *l, size_t v)
 {
 	struct rfm_var_info vi = { .struct_size = sizeof(vi) };
@@ -95,6 +113,7 @@ static int list_map(struct cli *cli, const rfm_layout *l)
 		printf("0x%08llx %8llu  region %s (writer %u)%s%s\n",
 		       (unsigned long long)ri.offset, (unsigned long long)ri.size, ri.name,
 		       ri.writer, ri.description[0] ? ": " : "", ri.description);
+		list_ring(l, r, &ri);
 		for (size_t at = first[r]; at < first[r + 1]; at++)
 			list_var(l, order[at]);
 	}

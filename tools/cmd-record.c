@@ -392,8 +392,15 @@ int cli_run_record(struct cli *cli, int argc, char **argv)
 	if (optind < argc || (a.trigger && rfm_event_type_parse(a.trigger) < 0) ||
 	    getenv("RFM_LAYOUT") || a.layout_path)
 		ret = cli_load_layout(cli, a.layout_path, &layout);
+	/*
+	 * Recording looks: an observer, which holds no node id a real node may
+	 * need. Events are addressed to ids, so recording them needs one: the
+	 * URI's, else one of the tool range (as when the URI names an id).
+	 */
 	if (!ret)
-		ret = cli_open_existing(cli);
+		ret = cli_open_as(cli, a.event_mask || cli_uri_names_node(cli) ? CLI_ATTACH_TOOL
+									 : CLI_ATTACH_OBSERVER,
+				  true);
 	if (!ret)
 		ret = configure(cli, &a, layout, argc, argv, &rec);
 	if (ret)

@@ -103,7 +103,8 @@ const struct cli_command cli_commands[] = {
 	  "[--layout FILE [--var NAME] [--record NAME]]",
 	  "Measure write/read bandwidth, peek/poke, table and ring rates on this node",
 	  cli_help_bench, cli_run_bench, 0 },
-	{ "ring", "create OFFSET [opts] | pub OFFSET MESSAGE... | tail OFFSET [opts] | stat OFFSET",
+	{ "ring", "create OFFSET|REGION [opts] | pub OFFSET|REGION MESSAGE... | "
+	  "tail OFFSET|REGION [opts] | stat OFFSET|REGION",
 	  "Create a ring channel, publish to it, print its messages or its state",
 	  cli_help_ring, cli_run_ring, 0 },
 	{ "nodes", "[--time CLOCK]",

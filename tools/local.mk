@@ -111,6 +111,7 @@ tools_rfm_SOURCES += \
 	tools/serve-counts.c \
 	tools/serve-hist.c \
 	tools/serve-sse.c \
+	tools/serve-conns.c \
 	tools/serve-http.c
 nodist_tools_rfm_SOURCES = tools/serve-assets.c
 CLEANFILES += tools/serve-assets.c

@@ -212,6 +212,7 @@ RFM_API uint64_t rfm_event_now_ns(void);
  * @retval RFM_EINVAL @p node is NULL, or @p type cannot be sent.
  * @retval RFM_ENODEID @p to is neither 0..255 nor ::RFM_NODE_ALL.
  * @retval RFM_ESELF @p to is this node and loopback is off.
+ * @retval RFM_EPERM The handle is an observer (`observe=1`): it sends nothing.
  * @retval RFM_ENOTSUP The backend has no events.
  * @retval RFM_ENODE The target is not attached (or beyond the card's node ids).
  * @retval RFM_ECORRUPT `shm:` the target's queue entry was scribbled over;
@@ -256,6 +257,7 @@ RFM_API int rfm_event_send(rfm_node *node, unsigned int to, unsigned int type, u
  * @retval RFM_EALIGN @p seq_offset is not a multiple of 4.
  * @retval RFM_ENODEID @p to is neither 0..255 nor ::RFM_NODE_ALL.
  * @retval RFM_ESELF @p to is this node and loopback is off.
+ * @retval RFM_EPERM The handle is an observer (`observe=1`): it sends nothing.
  * @retval RFM_ENOTSUP The backend has no events.
  * @retval RFM_ENODE The target is not attached (checked before writing;
  *         a target that detaches later leaves the write done).
@@ -347,7 +349,8 @@ RFM_API int rfm_event_set_spin(rfm_node *node, int64_t spin_ns);
  * @retval RFM_ECORRUPT `shm:` the network's event area failed validation.
  * @retval RFM_ENOMEM Out of memory, or (`lock=1`) the queue cannot be
  *         locked within RLIMIT_MEMLOCK.
- * @retval RFM_EPERM `lock=1` and the process may not lock memory.
+ * @retval RFM_EPERM `lock=1` and the process may not lock memory; or the
+ *         handle is an observer (`observe=1`), which has no queue.
  * @retval RFM_ESYS A system call failed (errno is kept).
  */
 RFM_API int rfm_event_enable(rfm_node *node, uint32_t mask);

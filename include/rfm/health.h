@@ -97,7 +97,8 @@ struct rfm_health_config {
  * @retval RFM_ESIZE The window is smaller than the table.
  * @retval RFM_ERANGE The table (URI `heartbeat=`) does not fit the window.
  * @retval RFM_EPERM The heartbeat thread may not take the real-time
- *         scheduling the handle was opened with.
+ *         scheduling the handle was opened with; or the handle is an
+ *         observer (`observe=1`), which has no slot to beat in.
  * @retval RFM_ENOMEM Out of memory.
  * @retval RFM_ESYS The thread's creation failed (errno is kept).
  */
@@ -129,8 +130,50 @@ RFM_API int rfm_health_stop(rfm_node *node);
  * @retval RFM_ECLOSED The handle was inherited through fork().
  * @retval RFM_ESIZE The window is smaller than the table.
  * @retval RFM_ERANGE The table (URI `heartbeat=`) does not fit the window.
+ * @retval RFM_EPERM The handle is an observer (`observe=1`), which has no
+ *         slot to beat in.
  */
 RFM_API int rfm_health_beat(rfm_node *node, uint64_t period_ns);
+
+/**
+ * What a node of the table is now (rfm_node_status::state): the one
+ * answer `rfm nodes`, `rfm serve`'s page and /metrics give, from the
+ * heartbeat slot and what the backend knows of the id. Leaving is not
+ * dying: a node that closed (rfm_close(), rfm_health_stop()) has left;
+ * one whose process died without closing has crashed, where the backend
+ * can tell (`shm:` knows a process that held the id is gone); one still
+ * attached whose beats stopped, or that stopped beating without a word
+ * where nothing else is known (a card's node), is silent.
+ * @since RFM_1.2
+ */
+enum rfm_node_state {
+	/** Not known: a library before RFM_1.2 filled the row (it is 0 there). */
+	RFM_NODE_STATE_UNKNOWN = 0,
+	/** Attached and beating within its misses. */
+	RFM_NODE_STATE_UP = 1,
+	/** Attached, running no heartbeat (or stopped it and stays attached):
+	 *  nothing says whether it works. */
+	RFM_NODE_STATE_ATTACHED = 2,
+	/** Its beats stopped without a goodbye: attached but hung, or gone
+	 *  where the backend cannot tell (a card). */
+	RFM_NODE_STATE_SILENT = 3,
+	/** Closed cleanly: it said goodbye (its slot is marked stopped, or the
+	 *  backend saw it detach). */
+	RFM_NODE_STATE_LEFT = 4,
+	/** Its process died without closing (killed, SIGINT without a handler,
+	 *  a crash): the backend saw the id's holder gone while attached. */
+	RFM_NODE_STATE_CRASHED = 5,
+};
+
+/**
+ * @brief The name of a node state, as `rfm nodes`, `rfm serve` and its
+ *        /metrics show it.
+ * @param state An ::rfm_node_state.
+ * @return "up", "attached", "silent", "left" or "crashed"; "unknown" for
+ *         ::RFM_NODE_STATE_UNKNOWN and any other value. A static string.
+ * @since RFM_1.2
+ */
+RFM_API const char *rfm_node_state_name(unsigned int state);
 
 /** One row of the node table. */
 struct rfm_node_status {
@@ -147,15 +190,24 @@ struct rfm_node_status {
 	int32_t pid;		/**< Process (0: unknown). */
 	uint32_t link;		/**< Its card's RFM_LINK_* bits at its last beat (since 0.2). */
 	char host[64];		/**< Host name ("" when unknown; from the slot: at most 19 bytes). */
-	uint64_t reserved[4];	/**< Zero. */
+	uint32_t state;		/**< ::rfm_node_state (since RFM_1.2; 0 from older libraries). */
+	uint32_t reserved0;	/**< Zero. */
+	uint64_t reserved[3];	/**< Zero. */
 };
 
 /**
- * @brief The node table: every node id that is attached or has beaten.
+ * @brief The node table: every node id that is attached or has beaten, and
+ *        (where the backend can tell) every id whose holder crashed.
+ *
+ * Each row has its ::rfm_node_state. `attached` is 1 for
+ * ::RFM_NODE_STATE_UP, ::RFM_NODE_STATE_ATTACHED and an attached
+ * ::RFM_NODE_STATE_SILENT node, and 0 for a node that left or crashed: a
+ * process that died without closing never reads as attached.
  *
  * A reader: writes nothing to the window, and needs no heartbeat of its
- * own. In a window too small for the table, backends that know who is
- * attached (`shm:`, `dds:`) still list those nodes (none beats).
+ * own (an observer's handle will do). In a window too small for the
+ * table, backends that know who is attached (`shm:`, `dds:`) still list
+ * those nodes (none beats).
  * @param node Any handle on the network.
  * @param[out] rows Receives up to @p max rows, by id; may be NULL when
  *        @p max is 0 (to count).
@@ -228,6 +280,8 @@ struct rfm_selftest_result {
  * @retval RFM_ENOTSUP The backend has no events.
  * @retval RFM_ECLOSED The handle was inherited through fork().
  * @retval RFM_EFULL `shm:` the node id has no room for another receiving handle.
+ * @retval RFM_EPERM The handle is an observer (`observe=1`), which neither
+ *         writes nor receives.
  */
 RFM_API int rfm_selftest(rfm_node *node, uint64_t offset, struct rfm_selftest_result *result);
 

@@ -700,6 +700,8 @@ RFM_API int rfm_var_get_bool(const rfm_var *var, uint32_t index, bool *value);
  * @retval RFM_EINVAL @p var is NULL, or the variable is of another type.
  * @retval RFM_ERANGE @p index is not below the handle's element count, or
  *         @p value is outside the variable's min/max (or NaN with limits).
+ * @retval RFM_EPERM The handle was opened through an observer (`observe=1`),
+ *         which never writes.
  * @retval RFM_EOWNER This handle's node is not the region's writer (and
  *         rfm_var_set_owner_check() did not relax the check).
  * @retval RFM_EIO `dds:` Cyclone refused the data (the local copy has it;
@@ -934,6 +936,8 @@ RFM__VIEW_ACCESSORS(f64, double, 64, RFM_TYPE_F64)
  * @retval RFM_EINVAL The variable is of another type.
  * @retval RFM_ERANGE @p index is not below the handle's element count, or
  *         @p value is outside the variable's min/max.
+ * @retval RFM_EPERM The handle was opened through an observer (`observe=1`),
+ *         which never writes.
  * @retval RFM_EOWNER This handle's node is not the region's writer.
  * @retval RFM_EIO `dds:` Cyclone refused the data (see rfm_var_set_u8()
  *         for the other errors of a store).
@@ -1038,6 +1042,8 @@ RFM_API int rfm_var_get_array(const rfm_var *var, uint32_t first, uint32_t count
  *         or @p len cannot hold @p count elements.
  * @retval RFM_ERANGE The elements are not all in the handle, or a value
  *         is outside the variable's min/max.
+ * @retval RFM_EPERM The handle was opened through an observer (`observe=1`),
+ *         which never writes.
  * @retval RFM_EOWNER This handle's node is not the region's writer.
  * @retval RFM_EIO `dds:` Cyclone refused the data (the local copy has it;
  *         memory.h, "Errors of a store", has ::RFM_ENOMEM, ::RFM_ETIMEDOUT,
@@ -1073,6 +1079,8 @@ RFM_API int rfm_var_get_string(const rfm_var *var, char *buf, size_t len);
  *         written on an argument or owner error.
  * @retval RFM_EINVAL @p var or @p text is NULL, or the variable is not a string.
  * @retval RFM_ERANGE @p text is longer than the variable.
+ * @retval RFM_EPERM The handle was opened through an observer (`observe=1`),
+ *         which never writes.
  * @retval RFM_EOWNER This handle's node is not the region's writer.
  * @retval RFM_ENOMEM Out of memory (a long variable built aside).
  * @retval RFM_EIO `dds:` Cyclone refused the data (the local copy has it;
@@ -1111,6 +1119,8 @@ RFM_API int rfm_var_get_text(const rfm_var *var, char *buf, size_t len);
  *         or has another number of elements (the message says why).
  * @retval RFM_ERANGE A value is outside the type or the variable's min/max,
  *         or the bytes do not fit.
+ * @retval RFM_EPERM The handle was opened through an observer (`observe=1`),
+ *         which never writes.
  * @retval RFM_EOWNER This handle's node is not the region's writer.
  * @retval RFM_ENOMEM Out of memory.
  * @retval RFM_EIO `dds:` Cyclone refused the data (the local copy has it;
@@ -1250,6 +1260,8 @@ RFM_API int rfm_record_read(rfm_record *rec, void *buf, size_t len, uint32_t *se
  * @return 0 on success, or a negative ::rfm_error code.
  * @retval RFM_EINVAL @p rec or @p buf is NULL, or @p len is not the
  *         record's size.
+ * @retval RFM_EPERM The handle was opened through an observer (`observe=1`),
+ *         which never writes.
  * @retval RFM_EOWNER This handle's node is not the region's writer;
  *         nothing is written.
  * @retval RFM_EIO `dds:` Cyclone refused the data (the local copy has it;
@@ -1279,6 +1291,8 @@ RFM_API int rfm_record_fetch(rfm_record *rec);
  * @param rec The handle.
  * @return 0 on success, or a negative ::rfm_error code.
  * @retval RFM_EINVAL @p rec is NULL.
+ * @retval RFM_EPERM The handle was opened through an observer (`observe=1`),
+ *         which never writes.
  * @retval RFM_EOWNER This handle's node is not the region's writer.
  * @retval RFM_EIO `dds:` Cyclone refused the data (the local copy has it;
  *         memory.h, "Errors of a store", has ::RFM_ENOMEM, ::RFM_ETIMEDOUT,

@@ -45,6 +45,9 @@ RFM_BEGIN_DECLS
  * Loads and stores through the pointer reach the window with no check;
  * use the accessors of access.h for atomic and ordered ones. On `dds:`
  * stores made through it stay in this node's copy until rfm_mem_flush().
+ * An observer's window (`observe=1`) is mapped read-only on `shm:`, `dev:`
+ * and `rfm2g:`: a store through the pointer faults (SIGSEGV), as the
+ * accessors' stores are refused.
  * @param node The node.
  * @param[out] basep Receives the base address, owned by the handle and
  *        valid until rfm_close().
@@ -87,6 +90,8 @@ RFM_API int rfm_mem_read(rfm_node *node, uint64_t offset, void *buf, size_t len)
  * @retval RFM_EINVAL @p node is NULL, or @p buf is NULL and @p len is not 0.
  * @retval RFM_ERANGE [offset, offset+len) is not inside the window;
  *         nothing is written.
+ * @retval RFM_EPERM The handle is an observer (`observe=1`), which never
+ *         writes.
  * @retval RFM_EIO The driver's bulk transfer failed, or (`dds:`) Cyclone
  *         refused the data.
  * @retval RFM_ESYS The bulk transfer failed otherwise (errno is kept).
@@ -117,6 +122,8 @@ RFM_API int rfm_mem_write(rfm_node *node, uint64_t offset, const void *buf, size
  * @retval RFM_EINVAL @p node is NULL.
  * @retval RFM_ERANGE [offset, offset+len) is not inside the window;
  *         nothing is sent.
+ * @retval RFM_EPERM The handle is an observer (`observe=1`), which never
+ *         writes.
  * @retval RFM_EIO `dds:` Cyclone refused the data.
  * @retval RFM_ENOMEM `dds:` no memory to hold the data for sending.
  * @retval RFM_ETIMEDOUT `dds:` no node acknowledged earlier data for seconds.
@@ -178,6 +185,8 @@ RFM_API int rfm_mem_peek64(rfm_node *node, uint64_t offset, uint64_t *value);
  * @retval RFM_EINVAL @p node is NULL.
  * @retval RFM_ERANGE The word is not inside the window.
  * @retval RFM_EALIGN @p offset is not a multiple of the width.
+ * @retval RFM_EPERM The handle is an observer (`observe=1`), which never
+ *         writes.
  * @retval RFM_EIO `dds:` Cyclone refused the data (the local copy has it).
  * @retval RFM_ENOMEM `dds:` no memory to hold the data for sending.
  * @retval RFM_ETIMEDOUT `dds:` no node acknowledged earlier data for seconds.

@@ -61,6 +61,29 @@
  * determinism options `prefault`, `lock`, `hugepages`, `rt_policy`,
  * `rt_prio` and `cpus` (see realtime.h and rfm_open_with_options()).
  *
+ * **Observers and tools.** On a card network a node id belongs to a card,
+ * not to whoever looks at it. A program that only looks (a monitor, a
+ * recorder, `rfm watch`) opens an **observer**: `observe=1` in the URI, or
+ * rfm_open_options::attach = ::RFM_ATTACH_OBSERVER. An observer reads the
+ * window, the node table (rfm_health_nodes()), rings (rfm_ring_inspect(),
+ * and consumers that take no table entry) and records, and holds no node id
+ * a real node may need: on `shm:` and `dds:` it has none (rfm_node_id()
+ * answers ::RFM_ENODEID; rfm_node_info::node_id is -1), takes no lock and
+ * makes no queue, and never creates a network; on `dev:` and `rfm2g:` it
+ * shares its card's id, as the vendors' tools do. Everything that would
+ * change the window or act as a node is refused with ::RFM_EPERM: writes
+ * (memory, variables, records), events (send, publish, enable: an observer
+ * has no queue to receive on), ring production, back-pressure consumers,
+ * heartbeats, the self-test. `observe=1` takes no `node=` or `shared=`.
+ *
+ * A program that must act as a node for a while, but is not one of the
+ * network's (`rfm listen`, which receives events addressed to an id), is a
+ * **tool**: `tool=1` or ::RFM_ATTACH_TOOL. Without `node=` it takes the
+ * first free id of ::RFM_NODE_TOOL_FIRST..255, the range real nodes are
+ * told to leave free; with `node=` it takes the id named. A node whose id
+ * is held by a tool is refused with ::RFM_EINUSE and a message that says
+ * so: which process holds it and how to free it.
+ *
  * fork(): a child inherits its parent's handles, but not their node ids —
  * the parent alone holds those, and its rfm_close() frees them whatever
  * its children do. In the child, memory access through an inherited
@@ -86,6 +109,21 @@ RFM_BEGIN_DECLS
 #define RFM_NODE_ID_MAX 255
 /** Number of node ids on a network. */
 #define RFM_MAX_NODES 256
+/**
+ * The first id of the range kept for tools (`tool=1`, ::RFM_ATTACH_TOOL,
+ * the `rfm` commands that need an id): ids RFM_NODE_TOOL_FIRST..255. Give
+ * the network's real nodes ids below it. Since RFM_1.2.
+ */
+#define RFM_NODE_TOOL_FIRST 240
+
+/** @name How a handle attaches (rfm_open_options::attach, rfm_node_info::attach)
+ * @{
+ */
+#define RFM_ATTACH_NODE 0u	/**< A node: holds the id named, or the first free one. */
+#define RFM_ATTACH_OBSERVER 1u	/**< Reads without a node id (`observe=1`). Since RFM_1.2. */
+#define RFM_ATTACH_TOOL 2u	/**< A tool: an id of the tool range unless named (`tool=1`). Since RFM_1.2. */
+/** @} */
+
 /** The URI opened when the caller gives none and $RFM_URI is unset. */
 #define RFM_DEFAULT_URI "shm:default"
 /**
@@ -115,8 +153,11 @@ RFM_BEGIN_DECLS
  *         without Cyclone DDS, or in the static librfm2g.a).
  * @retval RFM_ENOTSUP The backend cannot do what a parameter asks
  *         (`hugepages=1` off `shm:` or without hugetlbfs, `security=` where
- *         Cyclone has no security plugin).
- * @retval RFM_ENOENT No such device, or (`create=0`) no such network.
+ *         Cyclone has no security plugin, `observe=1` where the backend
+ *         has no observers, `observe=1` with `security=` on `dds:`).
+ * @retval RFM_ENOENT No such device, or (`create=0`) no such network, or
+ *         an observer found no network (observers never create one, unless
+ *         the URI describes it: `size=` or `create=1` on `shm:`).
  * @retval RFM_EPERM No permission for the device or the segment, or the
  *         real-time scheduling asked is not allowed (the message names
  *         CAP_SYS_NICE and RLIMIT_RTPRIO).
@@ -162,6 +203,8 @@ RFM_API void rfm_close(rfm_node *node);
  * @param node The handle.
  * @return The node id, 0..255, or a negative ::rfm_error code.
  * @retval RFM_EINVAL @p node is NULL.
+ * @retval RFM_ENODEID An observer that holds none (`observe=1` on `shm:`
+ *         or `dds:`).
  */
 RFM_API int rfm_node_id(const rfm_node *node);
 
@@ -200,7 +243,7 @@ RFM_API const char *rfm_node_uri(const rfm_node *node);
  */
 struct rfm_node_info {
 	uint32_t struct_size;	/**< Set by the caller: sizeof(struct rfm_node_info). */
-	int32_t node_id;	/**< This node's id. */
+	int32_t node_id;	/**< This node's id; -1 for an observer that holds none. */
 	uint64_t size;		/**< Window size in bytes. */
 	uint32_t max_nodes;	/**< Node ids on this network (256). */
 	uint32_t nodes_attached; /**< Nodes attached now, this one included; 0 if unknown. */
@@ -210,7 +253,11 @@ struct rfm_node_info {
 	/** The card's status now, ::RFM_LINK_KNOWN and other RFM_LINK_* bits;
 	 *  0 on backends without a card (`shm:`). Since 0.2 (was reserved). */
 	uint32_t link;
-	uint32_t reserved[14];	/**< Zero; room for future fields. */
+	/** How this handle attached: ::RFM_ATTACH_NODE, ::RFM_ATTACH_OBSERVER
+	 *  (then @c node_id is -1 where it holds no id) or ::RFM_ATTACH_TOOL.
+	 *  Since RFM_1.2 (was reserved). */
+	uint32_t attach;
+	uint32_t reserved[13];	/**< Zero; room for future fields. */
 };
 
 /** @name Card status bits (rfm_node_info::link, rfm_node_status::link, ::RFM_EVENT_LINK)

@@ -92,7 +92,11 @@ struct rfm_open_options {
 	int32_t rt_priority;	/**< 1..99 for ::RFM_RT_FIFO and ::RFM_RT_RR, else 0. */
 	/** CPU set of the library's threads: bit c of cpus[c / 64] is CPU c; all zero: inherit. */
 	uint64_t cpus[RFM_RT_CPUS_MAX / 64];
-	uint32_t reserved[16];	/**< Zero; room for future fields. */
+	/** How the handle attaches (node.h, "Observers and tools"): ::RFM_ATTACH_NODE
+	 *  (0), ::RFM_ATTACH_OBSERVER or ::RFM_ATTACH_TOOL; the URI's `observe=1` or
+	 *  `tool=1` takes precedence. Since RFM_1.2 (was reserved). */
+	uint32_t attach;
+	uint32_t reserved[15];	/**< Zero; room for future fields. */
 };
 
 /**

@@ -57,6 +57,18 @@
  * it starts at the newest point; one starting at the oldest may still be
  * lapped during its first lap (it is told, as any lapped consumer).
  *
+ * **Footprint** (rfm_ring_footprint()): a 128-byte header; @c slot_count
+ * slots of a stride that rounds 16 + @c slot_size up to 64 bytes, so that
+ * the producer writing one slot never shares a cache line with a consumer
+ * reading the one before (choose 48, 112, 240... bytes to waste none);
+ * then the consumer table: a directory of 4 bytes per node id, padded to
+ * 64, and @c max_consumers entries of 32 bytes per node id, for the node
+ * ids 0..@c consumer_nodes-1. For 16 slots of 64 bytes: 19,584 bytes for
+ * every node id and 2 entries each (the defaults), 2,496 for 8 node ids
+ * and one entry each. Rings without notify or back-pressure use no entry,
+ * but their table is there all the same (a consumer of another build may
+ * ask for one).
+ *
  * Everything read from the window is validated before use: a corrupt
  * header is refused with ::RFM_ECORRUPT or ::RFM_EVERSION, and a corrupt
  * slot is reported, never followed out of the ring. Slots or a head
@@ -127,7 +139,16 @@ struct rfm_ring_config {
 	uint32_t notify_type;	/**< Event type of notifications: INTR1..INTR4 (0: INTR3). */
 	uint32_t ring_id;	/**< The data word of notifications (any tag). */
 	uint32_t max_consumers;	/**< Table entries per node id (0: default). */
-	uint32_t reserved[9];	/**< Zero. */
+	/**
+	 * Node ids that may hold a table entry: 0..consumer_nodes-1 (0: all
+	 * 256, a ring every librfm reads). A layout's ring takes its `nodes:`.
+	 * Fewer ids make a smaller ring (format 3, which librfm before RFM_1.2
+	 * refuses with ::RFM_EVERSION); a consumer on a higher id that needs an
+	 * entry gets ::RFM_ENODEID, and reads as an observer does (no entry,
+	 * never holds the producer back). Since RFM_1.2.
+	 */
+	uint32_t consumer_nodes;
+	uint32_t reserved[8];	/**< Zero. */
 };
 
 /**
@@ -161,6 +182,7 @@ RFM_API int rfm_ring_footprint(const struct rfm_ring_config *config, uint64_t *b
  * @retval RFM_EINVAL An argument is NULL, or the shape is bad.
  * @retval RFM_EALIGN @p offset is not a multiple of 64.
  * @retval RFM_ERANGE The ring does not fit @p size or the window.
+ * @retval RFM_EPERM The handle is an observer (`observe=1`): it never produces.
  * @retval RFM_ENOMEM Out of memory.
  * @retval RFM_EIO `dds:` the new ring could not be sent (see memory.h,
  *         "Errors of a store", for ::RFM_ETIMEDOUT, ::RFM_EAGAIN and
@@ -176,20 +198,69 @@ RFM_API int rfm_ring_create(rfm_node *node, uint64_t offset, uint64_t size,
  * @param node The producer's node: the region's writer.
  * @param layout A finished layout of the window.
  * @param region The region's name.
- * @param config The shape; read during the call only.
+ * @param config The shape, read during the call only; or NULL for the
+ *        ring the layout declares for the region (rfm_layout_region_ring()).
  * @param[out] ringp Receives the producer handle; the caller frees it with
  *        rfm_ring_close().
  * @return 0 on success, or a negative ::rfm_error code.
  * @retval RFM_EINVAL An argument is NULL, or the shape is bad.
- * @retval RFM_ENOTFOUND The layout has no such region.
+ * @retval RFM_ENOTFOUND The layout has no such region, or @p config is
+ *         NULL and the region declares no ring.
  * @retval RFM_EOWNER The region's writer is another node.
  * @retval RFM_EALIGN The region does not begin at a multiple of 64.
  * @retval RFM_ERANGE The ring does not fit the region.
+ * @retval RFM_EPERM The handle is an observer (`observe=1`): it never produces.
  * @retval RFM_ENOMEM Out of memory.
  * @retval RFM_EIO `dds:` the new ring could not be sent.
  */
 RFM_API int rfm_ring_create_region(rfm_node *node, const rfm_layout *layout, const char *region,
 				   const struct rfm_ring_config *config, rfm_ring **ringp);
+
+/**
+ * @brief Declare that region @p region of an unfinished layout holds a ring
+ *        of the shape @p config (the builder's `ring:` of a layout file).
+ *
+ * rfm_layout_finish() then checks the region: 64-byte aligned, no
+ * variables or records in it, and room for the ring; a region added with
+ * size 0 gets the ring's footprint as its size. The ring's consumer table
+ * has rows for the layout's node ids (`nodes:`) only: its
+ * @c consumer_nodes is set from them, whatever @p config says.
+ * @param layout A layout being built (not finished).
+ * @param region The name of one of its regions.
+ * @param config The ring's shape, copied; its @c struct_size may be an
+ *        older caller's.
+ * @return 0 on success, or a negative ::rfm_error code.
+ * @retval RFM_EINVAL An argument is NULL, or @c config->struct_size is
+ *         below the shape's size before RFM_1.2 (without @c consumer_nodes).
+ * @retval RFM_ENOTFOUND The layout has no such region.
+ * @retval RFM_EBUSY The layout is finished, or the region declares a ring
+ *         already.
+ * A bad shape is reported by rfm_layout_finish(), naming the region.
+ * @par Thread safety
+ * As the layout builder's: one thread builds a layout.
+ * @since RFM_1.2
+ */
+RFM_API int rfm_layout_add_ring(rfm_layout *layout, const char *region,
+				const struct rfm_ring_config *config);
+
+/**
+ * @brief The ring that region @p index of a finished layout declares.
+ * @param layout A finished layout.
+ * @param index The region's index (rfm_layout_region_count()).
+ * @param[in,out] config The caller sets @c struct_size; filled with the
+ *        shape as rfm_ring_create() takes it (@c consumer_nodes: the
+ *        layout's node ids, 0 for all).
+ * @return 0 on success, or a negative ::rfm_error code.
+ * @retval RFM_ENOTFOUND The region declares no ring.
+ * @retval RFM_EINVAL An argument is NULL, @c config->struct_size is below
+ *         the shape's size before RFM_1.2, there is no region @p index, or
+ *         the layout is not finished.
+ * @par Thread safety
+ * A finished layout is read-only: any thread, at any time.
+ * @since RFM_1.2
+ */
+RFM_API int rfm_layout_region_ring(const rfm_layout *layout, size_t index,
+				   struct rfm_ring_config *config);
 
 /**
  * @brief Take over an existing ring as its producer (a restarted producer).
@@ -208,6 +279,7 @@ RFM_API int rfm_ring_create_region(rfm_node *node, const rfm_layout *layout, con
  *         or a big-endian ring of a library before 1.1).
  * @retval RFM_EVERSION A ring of another format (format 1: create it again).
  * @retval RFM_EOWNER The ring's producer is another node.
+ * @retval RFM_EPERM The handle is an observer (`observe=1`): it never produces.
  * @retval RFM_ENOMEM Out of memory.
  */
 RFM_API int rfm_ring_attach(rfm_node *node, uint64_t offset, rfm_ring **ringp);
@@ -287,7 +359,10 @@ struct rfm_ring_info {
 	uint64_t offset;	/**< Of the ring in the window. */
 	uint64_t footprint;	/**< Its bytes. */
 	uint64_t head;		/**< Messages published so far. */
-	uint64_t reserved[4];	/**< Zero. */
+	/** Node ids with a table row: 0..consumer_nodes-1 (256: all). Since RFM_1.2. */
+	uint32_t consumer_nodes;
+	uint32_t reserved0;	/**< Zero. */
+	uint64_t reserved[3];	/**< Zero. */
 };
 
 /**
@@ -331,7 +406,12 @@ RFM_API int rfm_ring_get_info(rfm_ring *ring, struct rfm_ring_info *info);
  *         or a big-endian ring of a library before 1.1).
  * @retval RFM_EVERSION A ring of another format (format 1: create it again).
  * @retval RFM_ENOTSUP Back-pressure asked of a ring without it.
- * @retval RFM_ENODEID The handle has no node id, so no row of the table.
+ * @retval RFM_EPERM Back-pressure asked by an observer (`observe=1`): it
+ *         reads without an entry and never holds the producer back.
+ * @retval RFM_ENODEID The ring gives its consumers table entries (notify
+ *         or back-pressure) and the handle's node id has no row (the
+ *         ring's @c consumer_nodes is not above it): an observer's handle
+ *         reads it without one.
  * @retval RFM_EFULL Every entry of this node's row is taken.
  * @retval RFM_ENOMEM Out of memory.
  */
@@ -354,7 +434,12 @@ RFM_API int rfm_ring_consumer_open(rfm_node *node, uint64_t offset, unsigned int
  * @retval RFM_ECORRUPT No valid ring in the region.
  * @retval RFM_EVERSION A ring of another format.
  * @retval RFM_ENOTSUP Back-pressure asked of a ring without it.
- * @retval RFM_ENODEID The handle has no node id, so no row of the table.
+ * @retval RFM_EPERM Back-pressure asked by an observer (`observe=1`): it
+ *         reads without an entry and never holds the producer back.
+ * @retval RFM_ENODEID The ring gives its consumers table entries (notify
+ *         or back-pressure) and the handle's node id has no row (the
+ *         ring's @c consumer_nodes is not above it): an observer's handle
+ *         reads it without one.
  * @retval RFM_EFULL Every entry of this node's row is taken.
  * @retval RFM_ENOMEM Out of memory.
  */

@@ -44,11 +44,12 @@ const char *rfm__os_seg_dir(void);
 /* Flags of rfm__os_seg_open(). */
 #define RFM_OS_SEG_CREATE 1u	/* create the file when it does not exist */
 #define RFM_OS_SEG_EXCL 2u	/* with CREATE: fail with EEXIST when it does */
+#define RFM_OS_SEG_READ 4u	/* read-only (an observer's), never with CREATE */
 
 /*
  * Open segment-directory file @name ("/rfm-NAME", as shm_open() takes it)
- * read-write, never through a symbolic link, not inherited by children,
- * off 0-2; created (with @flags) with access @mode (POSIX permission bits;
+ * read-write (read-only with RFM_OS_SEG_READ), never through a symbolic
+ * link, not inherited by children, off 0-2; created (with @flags) with access @mode (POSIX permission bits;
  * on Windows an ACL that grants the same, rfm__os_file_set_mode()).
  * Returns the descriptor, or -1 with errno.
  */

@@ -103,6 +103,8 @@ def test_listen_node_up_then_departed_node_has_no_pid(rfm, net):
     # Both left: the table remembers them, but not a process id of 0.
     nodes = {n["id"]: n for n in ok(rfm("-u", net.uri, "nodes", "--json")).json()["nodes"]}
     assert not nodes[5]["attached"] and nodes[5]["pid"] is None
+    # It closed on SIGTERM: it left, it did not crash.
+    assert nodes[5]["state"] == "left"
     assert ISO.fullmatch(nodes[5]["last_beat"])
     mono = {n["id"]: n for n in ok(rfm("-u", net.uri, "nodes", "--json", "--time",
                                        "monotonic")).json()["nodes"]}

@@ -220,7 +220,10 @@ static bool take_due(struct dds_node *d, uint64_t now, uint32_t *to, uint32_t *n
 		*to = d->snap_req[i].to;
 		*nonce = d->snap_req[i].nonce;
 		*kind = d->snap_req[i].kind;
-		d->peers[*to].answered_ns[*kind] = now; /* its next one waits a second */
+		if (*to < RFM_MAX_NODES)
+			d->peers[*to].answered_ns[*kind] = now; /* its next one waits a second */
+		else
+			d->observer_copy_ns = now; /* observers' (RFM_DDS_TO_OBSERVER) */
 		__atomic_store_n(&d->snap_pending, d->snap_pending - 1, __ATOMIC_RELAXED);
 		memmove(&d->snap_req[i], &d->snap_req[i + 1],
 			(d->snap_pending - i) * sizeof(d->snap_req[0]));

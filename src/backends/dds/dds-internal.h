@@ -143,8 +143,16 @@ enum dds_kind {
 				 * our writer (dds-answer.c) and while the stream
 				 * moves: extra & DDS_MARK_DIGEST: stamp = the
 				 * digest of our samples before it (dds-digest.c) */
+	DDS_KIND_OBSERVE = 8,	/* an observer's request for a copy, outside every
+				 * stream (it has no node id): to = the peer asked,
+				 * word = nonce; answered as a COPY to
+				 * RFM_DDS_TO_OBSERVER with that nonce */
 };
 #define DDS_MARK_DIGEST UINT64_C(1)
+
+/* The "to" of a snapshot's pieces for an observer (no node id): the
+ * nonce says whose. Never a node id, nor RFM_NODE_ALL. */
+#define RFM_DDS_TO_OBSERVER 0xfffeu
 
 /* A BATCH sample's data: a run of these, each followed by len bytes
  * padded to 8. */
@@ -283,7 +291,10 @@ struct dds_node {
 	uint32_t lease_ms;
 	uint32_t join_ms;
 	uint32_t inc;		/* our incarnation token */
-	int id;
+	int id;			/* -1: an observer (observe=1), which holds none */
+	bool observer;		/* reads the network, takes no id, writes nothing */
+	bool tool;		/* tool=1: an id of RFM_NODE_TOOL_FIRST.. unless node= */
+	uint64_t observer_copy_ns; /* the last copy sent to an observer (rate limit) */
 	uint8_t *window;	/* our copy (anonymous private mapping) */
 	uint64_t size;
 
@@ -517,6 +528,9 @@ uint64_t rfm__dds_resync_retry(struct dds_node *d, uint64_t now);
 void rfm__dds_request(struct rfm_node *node, const rfm_dds_Msg *req);
 /* A request to answer (ours: a BUSY, a resync owed): note it for the handle's thread. */
 void rfm__dds_snapshot_answer(struct rfm_node *node, const rfm_dds_Msg *req);
+/* An observer's OBSERVE for us: a copy (at most one a second), or BUSY
+ * while we join; noted for the handle's thread. */
+void rfm__dds_observe_request(struct rfm_node *node, const rfm_dds_Msg *req);
 /* Ask @writer for its own words again. */
 void rfm__dds_want_resync(struct rfm_node *node, unsigned int writer);
 /* A SNAP piece for us (refused unless asked for and well formed); true:
@@ -572,6 +586,10 @@ int rfm__dds_join(struct rfm_node *node);
  * with *@sizep (taken from the others unless @size_given). */
 int rfm__dds_claim(struct rfm_node *node, const struct rfm_uri *uri, uint64_t *sizep,
 		   bool size_given);
+/* An observer's: claim nothing; find the nodes there are (RFM_ENOENT:
+ * none, nobody to take a copy from) and their window size as above. */
+int rfm__dds_find_size(struct rfm_node *node, const struct rfm_uri *uri, uint64_t *sizep,
+		       bool size_given);
 
 /* dds-security-grant.c */
 /* Does permissions document @doc (its text, signature checked) grant

@@ -108,7 +108,16 @@ static int ask(struct rfm_node *node, int peer, uint32_t wait_ms, bool *timed_ou
 	rfm_dds_Msg req = { .kind = DDS_KIND_SNAP_REQ, .to = (uint16_t)peer,
 			    .word = d->snap_nonce, .type = DDS_REQ_COPY };
 	pthread_mutex_unlock(&d->lock);
-	int ret = rfm__dds_send(d, &req);
+	int ret;
+	/* An observer has no stream of its own: its request stands alone. */
+	if (d->observer) {
+		req.kind = DDS_KIND_OBSERVE;
+		ret = rfm__dds_write(d, &req) < 0 ? rfm__error(RFM_EIO, "dds:%s: asking node %d for "
+							      "its copy failed", d->name, peer)
+						  : 0;
+	} else {
+		ret = rfm__dds_send(d, &req);
+	}
 	pthread_mutex_lock(&d->lock);
 	if (ret)
 		return ret;
@@ -138,6 +147,14 @@ int rfm__dds_join(struct rfm_node *node)
 		bool timed_out;
 		int peer = next_peer(d, busy, timeouts);
 
+		if (peer < 0 && d->observer) {
+			/* Nobody has a copy yet (all joining): a round, then again. */
+			memset(busy, 0, sizeof(busy));
+			tries++;
+			peer = next_peer(d, busy, timeouts);
+			if (peer < 0 || tries >= SNAP_TRIES)
+				break;
+		}
 		if (peer < 0) {
 			/* The lowest of the joiners (or alone): ours is the network's copy. */
 			rfm__dds_joined_apply_held(node);

@@ -267,6 +267,12 @@ static void take_sample(struct rfm_node *node, dds_entity_t reader, const rfm_dd
 	dds_instance_handle_t pub = info->publication_handle;
 	struct dds_writer_id w;
 
+	/* An observer's request: from no node id, outside every stream. */
+	if (m->kind == DDS_KIND_OBSERVE) {
+		if (!d->observer && m->to == (uint32_t)d->id)
+			rfm__dds_observe_request(node, m);
+		return;
+	}
 	/*
 	 * security=: node N's samples only from N's partition. Checked before
 	 * the binding, so the writer bound to N (the common case, no look-up)

@@ -127,6 +127,39 @@ void rfm__dds_request(struct rfm_node *node, const rfm_dds_Msg *req)
 	rfm__dds_snapshot_answer(node, req);
 }
 
+void rfm__dds_observe_request(struct rfm_node *node, const rfm_dds_Msg *req)
+{
+	struct dds_node *d = node->priv;
+	uint32_t kind = d->joined ? DDS_REQ_COPY : DDS_REQ_BUSY;
+	uint64_t now = rfm__now_ns();
+
+	/*
+	 * Anyone may ask (an observer has no id to check): all observers
+	 * together get one answer a second (a copy, or a BUSY while we join),
+	 * so that forged requests cannot keep the giver sending its window; a
+	 * refused observer asks again after its wait. What it gets is what
+	 * any reader of our stream sees anyway.
+	 */
+	if (d->observer_copy_ns && now - d->observer_copy_ns < ANSWER_EVERY_NS) {
+		rfm__dds_refuse(d);
+		return;
+	}
+	for (uint32_t i = 0; i < d->snap_pending; i++)
+		if (d->snap_req[i].to == RFM_DDS_TO_OBSERVER) {
+			rfm__dds_refuse(d); /* one observer's answer already waits */
+			return;
+		}
+	if (d->snap_pending < RFM_ARRAY_SIZE(d->snap_req)) {
+		d->snap_req[d->snap_pending].to = RFM_DDS_TO_OBSERVER;
+		d->snap_req[d->snap_pending].nonce = req->word;
+		d->snap_req[d->snap_pending].kind = kind;
+		d->snap_req[d->snap_pending].due_ns = 0;
+		__atomic_store_n(&d->snap_pending, d->snap_pending + 1, __ATOMIC_RELAXED);
+	} else {
+		rfm__dds_refuse(d);
+	}
+}
+
 void rfm__dds_want_resync(struct rfm_node *node, unsigned int writer)
 {
 	struct dds_node *d = node->priv;
@@ -273,12 +306,14 @@ static void joining_request(struct rfm_node *node, const rfm_dds_Msg *req)
 bool rfm__dds_join_sample(struct rfm_node *node, const rfm_dds_Msg *m)
 {
 	struct dds_node *d = node->priv;
+	/* An observer's pieces come to RFM_DDS_TO_OBSERVER, its nonce says whose. */
+	uint32_t me = d->observer ? RFM_DDS_TO_OBSERVER : (uint32_t)d->id;
 
-	if (m->to == d->id && m->kind == DDS_KIND_SNAP_REQ) {
+	if (!d->observer && m->to == me && m->kind == DDS_KIND_SNAP_REQ) {
 		joining_request(node, m);
 		return false;
 	}
-	if (m->to != d->id || m->kind != DDS_KIND_SNAP) {
+	if (m->to != me || m->kind != DDS_KIND_SNAP) {
 		rfm__dds_hold(d, m); /* applied after the snapshot */
 		return false;
 	}
