@@ -11,15 +11,17 @@ dep_build() {
 	local src=$1 build=$2 stage=$3 args
 	mapfile -t args < <(cmake_args)
 	cmake "${args[@]}" -S "$src" -B "$build" \
-		-DUNIT_TESTING=ON -DWITH_EXAMPLES=OFF -DWITH_STATIC_LIB=OFF
+		-DUNIT_TESTING=ON -DWITH_EXAMPLES=OFF -DWITH_STATIC_LIB=OFF \
+		-DWINE_EXECUTABLE:STRING="$aux/win-env.sh;--run"
 	cmake --build "$build" -j "$jobs"
 	DESTDIR=$stage cmake --install "$build"
 }
 
-# cmocka's own tests (ctest starts them through win-env.sh, the toolchain
-# file's emulator).
+# cmocka's own tests. Its CMake runs them through WINE_EXECUTABLE, not the
+# toolchain's emulator: both are win-env.sh --run (wine's own exit status
+# loses the high bits of Windows exit codes).
 dep_check() {
 	local build=$1
 	cd "$build"
-	WINEPATH="$(win_dir "$build/src")" ctest -j"$jobs" --output-on-failure
+	WINEPATH="$(win_dir "$build/src")" "$aux/win-env.sh" ctest -j"$jobs" --output-on-failure
 }

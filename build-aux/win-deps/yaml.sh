@@ -26,6 +26,6 @@ dep_build() {
 dep_check() {
 	local build=$1
 	cd "$build"
-	WINEPATH="$(win_dir "$build/src/.libs")" \
+	WINEPATH="$(win_dir "$build/src/.libs")" "$aux/win-env.sh" \
 		make -C tests check LOG_COMPILER="$aux/win-env.sh" AM_LOG_FLAGS=--run
 }
