@@ -5,7 +5,7 @@
 # mingw-w64 (posix threads flavour) into a cache outside the clone.
 #
 # Usage: build-aux/win-deps.sh [OPTION]... [DEP]...
-#   DEP       yaml cmocka json-c (default: all);
+#   DEP       yaml cmocka json-c microhttpd (default: all);
 #             a DEP brings what it needs (cyclonedds: openssl)
 #   --check   also run each named dependency's own test suite under wine
 #             (slow; proves a build once, not for CI)
@@ -51,7 +51,7 @@ set -euo pipefail
 aux=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(dirname "$aux")
 triplet=x86_64-w64-mingw32
-all_deps="yaml cmocka json-c"
+all_deps="yaml cmocka json-c microhttpd"
 
 say() { printf 'win-deps: %s\n' "$*"; }
 die() { printf 'win-deps: error: %s\n' "$*" >&2; exit 1; }
