@@ -94,6 +94,8 @@ done
 work=$prefix/.win-deps
 # shellcheck source=win-deps/common.sh
 . "$aux/win-deps/common.sh"
+# shellcheck source=win-deps/fetch.sh
+. "$aux/win-deps/fetch.sh"
 
 # A recipe's variables, read in a subshell so recipes never see each other.
 recipe_var() {
@@ -194,8 +196,16 @@ stamp_field() {
 	sed -n "s/^$2=//p" "$work/stamp/$1" 2>/dev/null | head -1
 }
 
+# Built from the same inputs (and with its test programs when --check
+# wants them: a recipe may leave them out of an ordinary build).
 up_to_date() {
-	[ "$(stamp_field "$1" key)" = "${key[$1]}" ]
+	[ "$(stamp_field "$1" key)" = "${key[$1]}" ] &&
+		{ ! checking "$1" || [ "$(stamp_field "$1" with_tests)" = yes ]; }
+}
+
+# Whether this run tests dependency $1 (--check tests the named ones).
+checking() {
+	[ $check = yes ] && [[ " ${wanted[*]} " == *" $1 "* ]]
 }
 
 # ---- building ---------------------------------------------------------------
@@ -211,7 +221,8 @@ cpu_now() {
 
 build_dep() {
 	local dep=$1 src=$work/src/$1 build=$work/build/$1 stage=$work/stage/$1 cpu
-	local log=$work/log/$1.log origin=${src_origin[$1]} t0 t1 c0 c1 rc
+	local log=$work/log/$1.log origin=${src_origin[$1]} t0 t1 c0 c1 rc tests=no
+	! checking "$dep" || tests=yes
 	rm -f "$work/stamp/$dep"
 	rm -rf "$src" "$build" "$stage"
 	mkdir -p "$build"
@@ -228,6 +239,7 @@ build_dep() {
 		set -e
 		# shellcheck disable=SC1090
 		. "$aux/win-deps/$dep.sh"
+		with_tests=$tests
 		dep_build "$src" "$build" "$stage"
 	) >"$log" 2>&1
 	rc=$?
@@ -251,13 +263,14 @@ build_dep() {
 		wall_seconds=$wall
 		cpu_seconds=$cpu
 		jobs=$jobs
+		with_tests=$tests
 	EOF
 	say "$dep ${src_version[$dep]}: built in $wall s wall, $cpu s cpu (-j$jobs)"
 }
 
 check_dep() {
 	local dep=$1 log=$work/log/$1-check.log rc
-	[ -d "$work/build/$dep" ] || build_dep "$dep"
+	[ -d "$work/build/$dep" ] && [ "$(stamp_field "$dep" with_tests)" = yes ] || build_dep "$dep"
 	say "$dep: its own tests under wine (log: $log)"
 	set +e
 	(
