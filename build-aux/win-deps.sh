@@ -6,7 +6,8 @@
 #
 # Usage: build-aux/win-deps.sh [OPTION]... [DEP]...
 #   DEP       yaml cmocka json-c microhttpd (default: all);
-#             a DEP brings what it needs (cyclonedds: openssl)
+#             a DEP brings what it needs (and with --check, what its
+#             test suite runs on)
 #   --check   also run each named dependency's own test suite under wine
 #             (slow; proves a build once, not for CI)
 #   --update  refresh the private deb-src lists first: newer Debian source
@@ -40,8 +41,9 @@
 # ../../shared/deps beside the clone; read only).
 #
 # Each dependency's build is stamped with a key: its source version and
-# checksum, its recipe (build-aux/win-deps/DEP.sh), the shared build steps
-# (win-deps/common.sh), the toolchain file, the compilers' versions, the
+# checksum, its recipe (build-aux/win-deps/DEP.sh) and the shared build
+# steps (win-deps/common.sh) as bash reads them (functions, not comments;
+# not the test step), the toolchain file, the compilers' versions, the
 # prefix and the keys of what it needs. A run whose keys all match does
 # nothing (seconds, offline); a changed recipe rebuilds that dependency and
 # those that need it. One run at a time per prefix (a lock: two worktrees
@@ -52,6 +54,8 @@ aux=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(dirname "$aux")
 triplet=x86_64-w64-mingw32
 all_deps="yaml cmocka json-c microhttpd"
+# Built only for --check: what a dependency's own test suite runs on.
+check_deps=""
 
 say() { printf 'win-deps: %s\n' "$*"; }
 die() { printf 'win-deps: error: %s\n' "$*" >&2; exit 1; }
@@ -60,38 +64,6 @@ usage() {
 	sed -n '/^# Usage:/,/^# -j N/p' "$0" | sed 's/^# \{0,1\}//'
 }
 
-prefix=${RFM_WIN_DEPS:-${XDG_CACHE_HOME:-$HOME/.cache}/librfm/win64}
-jobs=${RFM_WIN_DEPS_JOBS:-$(nproc 2>/dev/null || echo 2)}
-check=no update_lists=no force=no list=no clean=no
-wanted=()
-while [ $# -gt 0 ]; do
-	case $1 in
-	-h | --help) usage; exit 0 ;;
-	--check) check=yes ;;
-	--update) update_lists=yes ;;
-	--force) force=yes ;;
-	--list) list=yes ;;
-	--clean) clean=yes ;;
-	--prefix) echo "$prefix"; exit 0 ;;
-	-j) [ $# -ge 2 ] || die "-j needs a number"; jobs=$2; shift ;;
-	-j*) jobs=${1#-j} ;;
-	-*) die "unknown option $1 (see --help)" ;;
-	libyaml) wanted+=(yaml) ;;
-	libmicrohttpd | mhd) wanted+=(microhttpd) ;;
-	jsonc | json_c) wanted+=(json-c) ;;
-	cyclone | cyclone-dds) wanted+=(cyclonedds) ;;
-	*) wanted+=("$1") ;;
-	esac
-	shift
-done
-case $jobs in '' | *[!0-9]* | 0) die "-j wants a positive number, not '$jobs'" ;; esac
-case $prefix in /*) ;; *) die "the prefix must be an absolute path, not '$prefix' (RFM_WIN_DEPS)" ;; esac
-for d in ${wanted[@]+"${wanted[@]}"}; do
-	[ -f "$aux/win-deps/$d.sh" ] || die "unknown dependency '$d' (known: $all_deps)"
-done
-[ ${#wanted[@]} -gt 0 ] || read -ra wanted <<<"$all_deps"
-
-work=$prefix/.win-deps
 # shellcheck source=win-deps/common.sh
 . "$aux/win-deps/common.sh"
 # shellcheck source=win-deps/fetch.sh
@@ -100,22 +72,24 @@ work=$prefix/.win-deps
 # A recipe's variables, read in a subshell so recipes never see each other.
 recipe_var() {
 	(
-		dep_package= dep_tarball= dep_version= dep_needs= dep_tools=
+		dep_package= dep_tarball= dep_version= dep_needs= dep_check_needs= dep_tools=
 		# shellcheck disable=SC1090
 		. "$aux/win-deps/$1.sh"
 		eval "printf '%s\n' \"\$dep_$2\""
 	)
 }
 
-# The wanted dependencies and what they need, in build order.
-order=()
+# The wanted dependencies and what they need, in build order (and what
+# their test suites need when --check runs them), into order.
 add_with_needs() {
 	local d n
 	for n in $(recipe_var "$1" needs); do add_with_needs "$n"; done
+	if [ $check = yes ] && [[ " ${wanted[*]} " == *" $1 "* ]]; then
+		for n in $(recipe_var "$1" check_needs); do add_with_needs "$n"; done
+	fi
 	for d in ${order[@]+"${order[@]}"}; do [ "$d" = "$1" ] && return; done
 	order+=("$1")
 }
-for d in "${wanted[@]}"; do add_with_needs "$d"; done
 
 # ---- tools ------------------------------------------------------------------
 declare -A tool_package=(
@@ -154,13 +128,19 @@ shared_deps_dir() {
 # Sets src_id (what the key says about the source) and src_version, fetching
 # Debian sources when they are not in the cache yet.
 declare -A src_id src_version src_origin
+# With "offline", fails instead of fetching.
 resolve_source() {
 	local dep=$1 pkg tarball dir sum
 	[ -z "${src_id[$dep]:-}" ] || return 0
 	pkg=$(recipe_var "$dep" package)
 	tarball=$(recipe_var "$dep" tarball)
 	if [ -n "$pkg" ]; then
-		deb_fetch "$pkg"
+		if [ "${2:-}" = offline ]; then
+			deb_dsc=$(find "$work/dl/$pkg" -maxdepth 1 -name "${pkg}_*.dsc" 2>/dev/null | sort | tail -1) || true
+			[ -n "$deb_dsc" ] || return 1
+		else
+			deb_fetch "$pkg"
+		fi
 		src_version[$dep]=$(dsc_version "$deb_dsc")
 		src_origin[$dep]=$deb_dsc
 		src_id[$dep]="debian $pkg ${src_version[$dep]} $(sha256sum <"$deb_dsc" | cut -d' ' -f1)"
@@ -176,14 +156,28 @@ resolve_source() {
 	fi
 }
 
+# What of a recipe (or of common.sh) shapes a build, as bash reads it: its
+# functions but its test step, and the variables naming the source and
+# what it needs. Comments and dep_check are not part of it: editing them
+# rebuilds nothing.
+build_code() {
+	bash -c '
+		set -e
+		dep_package= dep_tarball= dep_version= dep_needs=
+		. "$1"
+		unset -f dep_check
+		declare -f
+		declare -p dep_package dep_tarball dep_version dep_needs' build_code "$1"
+}
+
 declare -A key
 compute_key() {
 	local dep=$1 n
-	resolve_source "$dep"
+	resolve_source "$dep" "${2:-}" || return 1
 	key[$dep]=$(
 		echo "source ${src_id[$dep]}"
-		echo "recipe $(sha256sum <"$aux/win-deps/$dep.sh")"
-		echo "common $(sha256sum <"$aux/win-deps/common.sh")"
+		echo "recipe $(build_code "$aux/win-deps/$dep.sh" | sha256sum)"
+		echo "common $(build_code "$aux/win-deps/common.sh" | sha256sum)"
 		echo "toolchain $(sha256sum <"$aux/mingw-w64-x86_64.cmake")"
 		echo "prefix $prefix"
 		compiler_id
@@ -285,58 +279,108 @@ check_dep() {
 	say "$dep: its tests passed under wine"
 }
 
-# ---- main ---------------------------------------------------------------------
-if [ $clean = yes ]; then
-	rm -rf "$work/src" "$work/build" "$work/stage"
-	say "removed the source and build trees under $work (the prefix and stamps stay)"
-	exit 0
-fi
-
-tools=("$triplet-gcc-posix" "$triplet-g++-posix" "$triplet-windres" apt-get dpkg-source flock sha256sum pkg-config gcc)
-for d in "${order[@]}"; do
-	read -ra t <<<"$(recipe_var "$d" tools)"
-	tools+=(${t[@]+"${t[@]}"})
-done
-[ $check = no ] || tools+=(wine)
-need_tools "${tools[@]}"
-
-mkdir -p "$prefix" "$work"/{log,stamp,manifest,dl,src,build,stage}
-exec 9>"$work/lock"
-if ! flock -n 9; then
-	say "waiting for the other win-deps.sh run on $prefix (pid $(cat "$work/lock.owner" 2>/dev/null || echo ?))"
-	flock 9
-fi
-echo $$ >"$work/lock.owner"
-
-if [ $update_lists = yes ]; then
-	apt_update
-	apt_updated_now=yes
-fi
-
-if [ $list = yes ]; then
-	for d in $all_deps; do
-		compute_key "$d"
-		if up_to_date "$d"; then state="built $(stamp_field "$d" built), $(stamp_field "$d" wall_seconds) s wall"
-		elif [ -f "$work/stamp/$d" ]; then state="stale (built from other sources or recipe)"
-		else state="not built"; fi
-		printf '%-11s %-22s %s\n' "$d" "${src_version[$d]}" "$state"
+# Options and dependency names into the globals the functions below use.
+parse_args() {
+	prefix=${RFM_WIN_DEPS:-${XDG_CACHE_HOME:-$HOME/.cache}/librfm/win64}
+	jobs=${RFM_WIN_DEPS_JOBS:-$(nproc 2>/dev/null || echo 2)}
+	check=no update_lists=no force=no list=no clean=no
+	wanted=()
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-h | --help) usage; exit 0 ;;
+		--check) check=yes ;;
+		--update) update_lists=yes ;;
+		--force) force=yes ;;
+		--list) list=yes ;;
+		--clean) clean=yes ;;
+		--prefix) echo "$prefix"; exit 0 ;;
+		-j) [ $# -ge 2 ] || die "-j needs a number"; jobs=$2; shift ;;
+		-j*) jobs=${1#-j} ;;
+		-*) die "unknown option $1 (see --help)" ;;
+		libyaml) wanted+=(yaml) ;;
+		libmicrohttpd | mhd) wanted+=(microhttpd) ;;
+		jsonc | json_c) wanted+=(json-c) ;;
+		cyclone | cyclone-dds) wanted+=(cyclonedds) ;;
+		*) wanted+=("$1") ;;
+		esac
+		shift
 	done
-	exit 0
-fi
+	case $jobs in '' | *[!0-9]* | 0) die "-j wants a positive number, not '$jobs'" ;; esac
+	case $prefix in /*) ;; *) die "the prefix must be an absolute path, not '$prefix' (RFM_WIN_DEPS)" ;; esac
+	for d in ${wanted[@]+"${wanted[@]}"}; do
+		[ -f "$aux/win-deps/$d.sh" ] || die "unknown dependency '$d' (known: $all_deps $check_deps)"
+	done
+	[ ${#wanted[@]} -gt 0 ] || read -ra wanted <<<"$all_deps"
+	work=$prefix/.win-deps
+}
 
-say "prefix $prefix"
-t_start=$EPOCHREALTIME
-for d in "${order[@]}"; do
-	compute_key "$d"
-	if [ $force = yes ] && [[ " ${wanted[*]} " == *" $d "* ]]; then
-		build_dep "$d"
-	elif up_to_date "$d"; then
-		say "$d ${src_version[$d]}: up to date"
-	else
-		build_dep "$d"
+# ---- main ---------------------------------------------------------------------
+# Everything runs from main, called on the script's last line: bash has
+# then read the whole file, and an edit of it during a long build (or a
+# git checkout in the worktree) cannot change what the run does.
+main() {
+	parse_args "$@"
+	order=()
+	for d in "${wanted[@]}"; do add_with_needs "$d"; done
+
+	if [ $clean = yes ]; then
+		rm -rf "$work/src" "$work/build" "$work/stage"
+		say "removed the source and build trees under $work (the prefix and stamps stay)"
+		exit 0
 	fi
-done
-if [ $check = yes ]; then
-	for d in "${wanted[@]}"; do check_dep "$d"; done
-fi
-say "done in $(awk -v a="$t_start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }') s"
+
+	tools=("$triplet-gcc-posix" "$triplet-g++-posix" "$triplet-windres" apt-get dpkg-source flock sha256sum pkg-config gcc)
+	for d in "${order[@]}"; do
+		read -ra t <<<"$(recipe_var "$d" tools)"
+		tools+=(${t[@]+"${t[@]}"})
+	done
+	[ $check = no ] || tools+=(wine)
+	need_tools "${tools[@]}"
+
+	# --list reads only what is here: no lock, no network.
+	if [ $list = yes ]; then
+		for d in $all_deps $check_deps; do
+			if ! compute_key "$d" offline; then
+				printf '%-11s %-22s %s\n' "$d" "?" "not fetched"
+				continue
+			fi
+			if up_to_date "$d"; then state="built $(stamp_field "$d" built), $(stamp_field "$d" wall_seconds) s wall, $(stamp_field "$d" cpu_seconds) s cpu"
+			elif [ -f "$work/stamp/$d" ]; then state="stale (built from other sources or another recipe)"
+			else state="not built"; fi
+			printf '%-11s %-22s %s\n' "$d" "${src_version[$d]}" "$state"
+		done
+		exit 0
+	fi
+
+	mkdir -p "$prefix" "$work"/{log,stamp,manifest,dl,src,build,stage}
+	exec 9>"$work/lock"
+	if ! flock -n 9; then
+		say "waiting for the other win-deps.sh run on $prefix (pid $(cat "$work/lock.owner" 2>/dev/null || echo ?))"
+		flock 9
+	fi
+	echo $$ >"$work/lock.owner"
+
+	if [ $update_lists = yes ]; then
+		apt_update
+		apt_updated_now=yes
+	fi
+
+	say "prefix $prefix"
+	t_start=$EPOCHREALTIME
+	for d in "${order[@]}"; do
+		compute_key "$d"
+		if [ $force = yes ] && [[ " ${wanted[*]} " == *" $d "* ]]; then
+			build_dep "$d"
+		elif up_to_date "$d"; then
+			say "$d ${src_version[$d]}: up to date"
+		else
+			build_dep "$d"
+		fi
+	done
+	if [ $check = yes ]; then
+		for d in "${wanted[@]}"; do check_dep "$d"; done
+	fi
+	say "done in $(awk -v a="$t_start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }') s"
+}
+
+main "$@"; exit $?

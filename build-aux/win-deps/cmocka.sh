@@ -8,13 +8,8 @@ dep_needs=
 dep_tools="cmake ninja"
 
 dep_build() {
-	local src=$1 build=$2 stage=$3 args
-	mapfile -t args < <(cmake_args)
-	cmake "${args[@]}" -S "$src" -B "$build" \
-		-DUNIT_TESTING=ON -DWITH_EXAMPLES=OFF -DWITH_STATIC_LIB=OFF \
+	cmake_project "$1" "$2" "$3" -DUNIT_TESTING=ON -DWITH_EXAMPLES=OFF -DWITH_STATIC_LIB=OFF \
 		-DWINE_EXECUTABLE:STRING="$aux/win-env.sh;--run"
-	cmake --build "$build" -j "$jobs"
-	DESTDIR=$stage cmake --install "$build"
 }
 
 # cmocka's own tests. Its CMake runs them through WINE_EXECUTABLE, not the

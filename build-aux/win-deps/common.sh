@@ -3,10 +3,11 @@
 # What every recipe of win-deps.sh builds with: the cross toolchain's
 # environment, the configure steps of autotools and CMake projects,
 # unpacking a Debian source package and installing into the prefix. A
-# change to this file changes every dependency's key (the stamp), so every
-# dependency rebuilds; a change to one recipe rebuilds that recipe and what
-# needs it. (Fetching is in fetch.sh: what it fetches is in the key by its
-# checksum, how it fetches is not.)
+# change to a function here changes every dependency's key (the stamp), so
+# every dependency rebuilds; a change to a recipe's build rebuilds that
+# dependency and what needs it; comments rebuild nothing. (Fetching is in
+# fetch.sh: what it fetches is in the key by its checksum, how it fetches
+# is not.)
 #
 # Set by win-deps.sh before recipes run: prefix (the install prefix), work
 # (the cache's private directory), aux (build-aux/), jobs, triplet.
@@ -23,22 +24,27 @@ mingw_env() {
 	export CFLAGS="-O2 -g" CXXFLAGS="-O2 -g"
 }
 
-# configure arguments of an autotools cross build into the prefix.
-autotools_args() {
-	printf '%s\n' --host="$triplet" --build="$(build_triplet)" --prefix="$prefix" \
-		--disable-dependency-tracking
+# Runs the configure script of source tree $1, in the current directory,
+# for a cross build into the prefix; more options follow.
+autotools_configure() {
+	local src=$1
+	shift
+	mingw_env
+	"$src/configure" --host="$triplet" --build="$(gcc -dumpmachine)" --prefix="$prefix" \
+		--disable-dependency-tracking "$@"
 }
 
-build_triplet() {
-	gcc -dumpmachine 2>/dev/null || uname -m
-}
-
-# cmake arguments of a cross build into the prefix (Ninja: less process
-# churn than make on two cores).
-cmake_args() {
-	printf '%s\n' -G Ninja -DCMAKE_TOOLCHAIN_FILE="$aux/mingw-w64-x86_64.cmake" \
+# Configures the CMake project of source tree $1 in build directory $2
+# (the toolchain file, Ninja: less process churn than make on two cores),
+# builds it and installs it into DESTDIR $3; more options follow.
+cmake_project() {
+	local src=$1 build=$2 stage=$3
+	shift 3
+	cmake -G Ninja -DCMAKE_TOOLCHAIN_FILE="$aux/mingw-w64-x86_64.cmake" \
 		-DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_INSTALL_PREFIX="$prefix" \
-		-DCMAKE_INSTALL_LIBDIR=lib
+		-DCMAKE_INSTALL_LIBDIR=lib -S "$src" -B "$build" "$@"
+	cmake --build "$build" -j "$jobs"
+	DESTDIR=$stage cmake --install "$build"
 }
 
 # Unpacks the source package of .dsc $1 into directory $2 with Debian's

@@ -9,13 +9,8 @@ dep_needs=
 dep_tools="cmake ninja"
 
 dep_build() {
-	local src=$1 build=$2 stage=$3 args
-	mapfile -t args < <(cmake_args)
-	cmake "${args[@]}" -S "$src" -B "$build" \
-		-DBUILD_SHARED_LIBS=ON -DBUILD_STATIC_LIBS=OFF -DBUILD_APPS=OFF \
+	cmake_project "$1" "$2" "$3" -DBUILD_SHARED_LIBS=ON -DBUILD_STATIC_LIBS=OFF -DBUILD_APPS=OFF \
 		-DDISABLE_WERROR=ON -DBUILD_TESTING=ON
-	cmake --build "$build" -j "$jobs"
-	DESTDIR=$stage cmake --install "$build"
 }
 
 # json-c's tests are shell scripts (tests/*.test) that run

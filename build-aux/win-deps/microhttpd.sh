@@ -12,11 +12,9 @@ dep_needs=
 dep_tools="make"
 
 dep_build() {
-	local src=$1 build=$2 stage=$3 args
-	mingw_env
-	mapfile -t args < <(autotools_args)
+	local src=$1 build=$2 stage=$3
 	cd "$build"
-	"$src/configure" "${args[@]}" --disable-static --with-threads=auto \
+	autotools_configure "$src" --disable-static --with-threads=auto \
 		--disable-https --without-gnutls --disable-curl --disable-nls \
 		--disable-doc --disable-examples
 	grep -q '^#define MHD_USE_W32_THREADS 1' MHD_config.h ||

@@ -11,12 +11,10 @@ dep_needs=
 dep_tools="autoreconf libtoolize make"
 
 dep_build() {
-	local src=$1 build=$2 stage=$3 args
+	local src=$1 build=$2 stage=$3
 	(cd "$src" && autoreconf -fi)
-	mingw_env
-	mapfile -t args < <(autotools_args)
 	cd "$build"
-	"$src/configure" "${args[@]}" --disable-static
+	autotools_configure "$src" --disable-static
 	make -C src -j"$jobs" CPPFLAGS=-DYAML_DECLARE_EXPORT
 	make -j"$jobs"
 	make install DESTDIR="$stage"
