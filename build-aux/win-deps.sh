@@ -5,7 +5,7 @@
 # mingw-w64 (posix threads flavour) into a cache outside the clone.
 #
 # Usage: build-aux/win-deps.sh [OPTION]... [DEP]...
-#   DEP       yaml cmocka json-c microhttpd (default: all);
+#   DEP       yaml cmocka json-c microhttpd openssl (default: all);
 #             a DEP brings what it needs (and with --check, what its
 #             test suite runs on)
 #   --check   also run each named dependency's own test suite under wine
@@ -53,7 +53,7 @@ set -euo pipefail
 aux=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(dirname "$aux")
 triplet=x86_64-w64-mingw32
-all_deps="yaml cmocka json-c microhttpd"
+all_deps="yaml cmocka json-c microhttpd openssl"
 # Built only for --check: what a dependency's own test suite runs on.
 check_deps=""
 
