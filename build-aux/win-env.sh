@@ -142,22 +142,30 @@ rfm_win_launcher() {
 	echo "$exe"
 }
 
-# Runs Windows program $1 with arguments, under wine, in the environment;
-# returns its exit status (see win-run.c).
-win_run() {
+# Runs Windows program $1 with arguments under wine, in the environment,
+# in place of this shell (its exit status is the program's, see
+# win-run.c): a test driver's timeout that kills the pid it started kills
+# the launcher, whose job object then takes the program and every process
+# it started with it.
+win_exec() {
 	local wine launcher prog
-	[ $# -ge 1 ] || { rfm_win_say "win_run: no program"; return 126; }
+	[ $# -ge 1 ] || { rfm_win_say "win_run: no program"; exit 126; }
 	rfm_win_setup
-	wine=$(rfm_win_wine) || return 127
-	rfm_win_prefix || return 126
-	launcher=$(rfm_win_launcher) || { rfm_win_say "cannot build the launcher win-run.exe"; return 126; }
+	wine=$(rfm_win_wine) || exit 127
+	rfm_win_prefix || exit 126
+	launcher=$(rfm_win_launcher) || { rfm_win_say "cannot build the launcher win-run.exe"; exit 126; }
 	prog=$1
 	shift
 	case $prog in
-	*/*) [ -e "$prog" ] || [ -e "$prog.exe" ] || { rfm_win_say "$prog: not found"; return 127; }
+	*/*) [ -e "$prog" ] || [ -e "$prog.exe" ] || { rfm_win_say "$prog: not found"; exit 127; }
 		prog=$(rfm_win_path "$prog") ;;
 	esac
-	"$wine" "$launcher" "$prog" "$@"
+	exec "$wine" "$launcher" "$prog" "$@"
+}
+
+# The same for a shell that sourced this file, in a subshell.
+win_run() {
+	(win_exec "$@")
 }
 
 if [ "${BASH_SOURCE[0]}" != "$0" ]; then
@@ -170,8 +178,7 @@ set -eu
 case ${1:-} in
 --run)
 	shift
-	win_run "$@"
-	exit $?
+	win_exec "$@"
 	;;
 --print)
 	rfm_win_setup
