@@ -22,6 +22,9 @@ dep_tools="perl make"
 dep_build() {
 	local src=$1 build=$2 stage=$3 tests=no-tests
 	[ "$with_tests" = no ] || tests=
+	# The binary test files of Debian's patches (a quilt patch carries no
+	# binary), unpacked as Debian's rules do before configuring.
+	[ ! -f "$src/debian/binary.tar" ] || tar -xf "$src/debian/binary.tar" -C "$src"
 	cd "$build"
 	# Configure reads CC, CXX, RC, AR and RANLIB (prefixed with the cross
 	# prefix): give it the flavour, not mingw_env's full names.
