@@ -5,9 +5,9 @@
 # mingw-w64 (posix threads flavour) into a cache outside the clone.
 #
 # Usage: build-aux/win-deps.sh [OPTION]... [DEP]...
-#   DEP       yaml cmocka json-c microhttpd openssl (default: all);
-#             a DEP brings what it needs (and with --check, what its
-#             test suite runs on)
+#   DEP       yaml cmocka json-c microhttpd openssl cyclonedds (default: all);
+#             a DEP brings what it needs (cyclonedds: openssl; and with
+#             --check, what its test suite runs on: cunit)
 #   --check   also run each named dependency's own test suite under wine
 #             (slow; proves a build once, not for CI)
 #   --update  refresh the private deb-src lists first: newer Debian source
@@ -53,9 +53,9 @@ set -euo pipefail
 aux=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(dirname "$aux")
 triplet=x86_64-w64-mingw32
-all_deps="yaml cmocka json-c microhttpd openssl"
+all_deps="yaml cmocka json-c microhttpd openssl cyclonedds"
 # Built only for --check: what a dependency's own test suite runs on.
-check_deps=""
+check_deps="cunit"
 
 say() { printf 'win-deps: %s\n' "$*"; }
 die() { printf 'win-deps: error: %s\n' "$*" >&2; exit 1; }
