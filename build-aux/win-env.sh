@@ -100,20 +100,27 @@ rfm_win_wineserver() {
 	fi
 }
 
-# Makes the wine prefix when it is missing or was left half made (no
-# ready mark, or a program cannot run in it), under a lock so that two
-# first runs do not both make it.
+# Whether the wine prefix was made to its end and still has what every
+# program needs (its registry, its system directory).
+rfm_win_prefix_ok() {
+	[ -f "$WINEPREFIX/.librfm-ready" ] && [ -s "$WINEPREFIX/system.reg" ] &&
+		[ -f "$WINEPREFIX/drive_c/windows/system32/kernel32.dll" ]
+}
+
+# Makes the wine prefix when it is missing or broken (a wineboot that was
+# interrupted, a removed registry or system directory), under a lock so
+# that two first runs do not both make it. --reset makes it again anyway.
 rfm_win_prefix() {
 	local wine mark=$WINEPREFIX/.librfm-ready
-	[ -f "$mark" ] && [ -f "$WINEPREFIX/system.reg" ] && return 0
+	rfm_win_prefix_ok && return 0
 	wine=$(rfm_win_wine) || return 1
 	mkdir -p "$(dirname "$WINEPREFIX")"
 	(
 		flock 8
-		[ -f "$mark" ] && [ -f "$WINEPREFIX/system.reg" ] && exit 0
+		rfm_win_prefix_ok && exit 0
 		if [ -e "$WINEPREFIX" ]; then
-			rfm_win_say "the wine prefix $WINEPREFIX is incomplete: making it again"
-			"$(rfm_win_wineserver)" -k 2>/dev/null || true
+			rfm_win_say "the wine prefix $WINEPREFIX is incomplete or broken: making it again"
+			"$(rfm_win_wineserver)" -k >/dev/null 2>&1 || true
 			rm -rf "$WINEPREFIX"
 		fi
 		rfm_win_say "making the wine prefix $WINEPREFIX (once; about ten seconds)"
@@ -123,9 +130,8 @@ rfm_win_prefix() {
 		# wineboot returns before the prefix is written out: wait for
 		# its wineserver (and so the prefix) to finish.
 		"$(rfm_win_wineserver)" -w 2>/dev/null || true
-		[ -f "$WINEPREFIX/system.reg" ] ||
-			{ rfm_win_say "wineboot did not make $WINEPREFIX"; exit 1; }
 		"$wine" --version >"$mark.new" 2>/dev/null && mv "$mark.new" "$mark"
+		rfm_win_prefix_ok || { rfm_win_say "wineboot did not make $WINEPREFIX"; exit 1; }
 	) 8>"$WINEPREFIX.lock"
 }
 
