@@ -66,6 +66,14 @@ DEMO_PACKAGES="build-essential autoconf automake autoconf-archive libtool pkg-co
 # examples/prometheus/rfm-alerts.yml (tests/cli/test_serve_prometheus.py).
 # cmake builds examples/rfm2g against an installed tree with the CMake
 # packages (find_package(rfm), tests/librfm2g/test-rfm2g-installed.sh).
+# Windows x64 builds: gcc-mingw-w64-x86-64-posix and g++-mingw-w64-x86-64-posix
+# are mingw-w64's compilers in the posix threads flavour (libwinpthread,
+# std::thread); mingw-w64-tools has the x86_64-w64-mingw32-pkg-config that a
+# --host=x86_64-w64-mingw32 configure looks for; dpkg-dev's dpkg-source
+# unpacks the Debian source packages that build-aux/win-deps.sh cross-builds
+# (libyaml, json-c, cmocka, libmicrohttpd, openssl) into its cache outside
+# the clone, ninja-build runs its CMake builds (Cyclone DDS among them); wine
+# and wine64 run the Windows programs and suites (build-aux/win-env.sh).
 TEST_PACKAGES="libcmocka-dev python3 python3-pytest python3-matplotlib clang
 	cyclonedds-dev cyclonedds-tools iproute2 cmake
 	swig python3-dev tcl-dev valgrind doxygen bash-completion
@@ -75,7 +83,9 @@ TEST_PACKAGES="libcmocka-dev python3 python3-pytest python3-matplotlib clang
 	iceoryx libiceoryx-binding-c-dev stress-ng chromium chromium-driver python3-selenium
 	gcc-i686-linux-gnu libc6-dev-i386-cross g++-i686-linux-gnu g++-s390x-linux-gnu
 	g++-aarch64-linux-gnu g++-arm-linux-gnueabihf mmdebstrap qemu-user linux-source-6.1
-	curl prometheus openssl"
+	curl prometheus openssl
+	gcc-mingw-w64-x86-64-posix g++-mingw-w64-x86-64-posix mingw-w64-tools dpkg-dev ninja-build
+	wine wine64"
 PACKAGES="$DEMO_PACKAGES $TEST_PACKAGES"
 
 # The lab's suites each end with "NAME: N passed, N failed" (NAME may be
