@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
+# shellcheck shell=bash disable=SC2034,SC2154,SC2164 # dep_* are read by win-deps.sh, which sets prefix, aux, jobs...; recipes run under set -e
 #
 # Eclipse Cyclone DDS 0.10.2 (the dds: backend), the release tarball kept in
 # the shared dependency directory (the same version as Debian 12's
@@ -11,10 +12,13 @@
 # Cyclone includes four Windows headers by names whose letter case differs
 # from mingw-w64's (<Windows.h>, <WinSock2.h>, <BaseTsd.h>,
 # <VersionHelpers.h>): harmless on Windows' case-blind file system, missing
-# on Linux. A directory of symlinks, made from what the sources include,
-# gives those names; it is installed into the prefix's include directory
-# too, because Cyclone's public headers include two of them
-# (dds/ddsrt/types/windows.h: <VersionHelpers.h>, <WinSock2.h>).
+# on Linux. A directory of one-line headers under those names, made from
+# what the sources include, forwards each to mingw-w64's own (from its
+# system directory, so that its code stays a system header: a program
+# built with -Wextra -Werror gets no warnings of mingw-w64's); it is
+# installed into the prefix's include directory too, because Cyclone's
+# public headers include two of them (dds/ddsrt/types/windows.h:
+# <VersionHelpers.h>, <WinSock2.h>).
 
 dep_tarball=cyclonedds-0.10.2.tar.gz
 dep_version=0.10.2
@@ -22,8 +26,8 @@ dep_needs=openssl
 dep_check_needs=cunit
 dep_tools="cmake ninja idlc"
 
-# Symlinks in $2 for every <Header.h> of the sources in $1 that mingw-w64
-# has only in another letter case.
+# A header in $2 for every <Header.h> of the sources in $1 that mingw-w64
+# has only in another letter case, including mingw-w64's.
 case_shim() {
 	local src=$1 shim=$2 inc h lower
 	inc=$(echo '#include <windows.h>' | "$triplet-gcc-posix" -E -M -x c - |
@@ -34,8 +38,9 @@ case_shim() {
 		sed -E 's/.*<(.*)>/\1/' | sort -u | while read -r h; do
 		lower=$(printf '%s' "$h" | tr '[:upper:]' '[:lower:]')
 		if [ "$h" != "$lower" ] && [ ! -e "$inc/$h" ] && [ -e "$inc/$lower" ]; then
-			ln -sf "$inc/$lower" "$shim/$h"
-			echo "case shim: <$h> -> $inc/$lower"
+			printf '/* <%s> as Windows spells it: mingw-w64 names it <%s>. */\n#include <%s>\n' \
+				"$h" "$lower" "$lower" >"$shim/$h"
+			echo "case shim: <$h> -> <$lower>"
 		fi
 	done
 }
@@ -48,7 +53,7 @@ dep_build() {
 		-DENABLE_SSL=ON -DENABLE_SECURITY=ON -DOPENSSL_ROOT_DIR="$prefix" -DOPENSSL_USE_STATIC_LIBS=TRUE \
 		-DENABLE_SHM=OFF -DBUILD_IDLC=OFF -DBUILD_DDSPERF=ON \
 		-D_idlc_executable="$(command -v idlc)" -DBUILD_TESTING=$testing -DBUILD_EXAMPLES=OFF
-	cp -P "$build/case-shim"/*.h "$stage$prefix/include/"
+	cp "$build/case-shim"/*.h "$stage$prefix/include/"
 }
 
 # Cyclone's own CUnit suites of what differs on Windows and of DDS
