@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
+# shellcheck source-path=SCRIPTDIR
 #
 # win-deps.sh: cross-build librfm's Windows x64 dependencies with Debian's
 # mingw-w64 (posix threads flavour) into a cache outside the clone.
@@ -72,7 +73,8 @@ usage() {
 # A recipe's variables, read in a subshell so recipes never see each other.
 recipe_var() {
 	(
-		dep_package= dep_tarball= dep_version= dep_needs= dep_check_needs= dep_tools=
+		# shellcheck disable=SC2034 # the recipe's variables, read by the eval
+		dep_package='' dep_tarball='' dep_version='' dep_needs='' dep_check_needs='' dep_tools=
 		# shellcheck disable=SC1090
 		. "$aux/win-deps/$1.sh"
 		eval "printf '%s\n' \"\$dep_$2\""
@@ -233,6 +235,7 @@ build_dep() {
 		set -e
 		# shellcheck disable=SC1090
 		. "$aux/win-deps/$dep.sh"
+		# shellcheck disable=SC2034 # read by the recipe
 		with_tests=$tests
 		dep_build "$src" "$build" "$stage"
 	) >"$log" 2>&1
@@ -264,7 +267,9 @@ build_dep() {
 
 check_dep() {
 	local dep=$1 log=$work/log/$1-check.log rc
-	[ -d "$work/build/$dep" ] && [ "$(stamp_field "$dep" with_tests)" = yes ] || build_dep "$dep"
+	if [ ! -d "$work/build/$dep" ] || [ "$(stamp_field "$dep" with_tests)" != yes ]; then
+		build_dep "$dep"
+	fi
 	say "$dep: its own tests under wine (log: $log)"
 	set +e
 	(
@@ -362,6 +367,7 @@ main() {
 
 	if [ $update_lists = yes ]; then
 		apt_update
+		# shellcheck disable=SC2034 # read by fetch.sh
 		apt_updated_now=yes
 	fi
 

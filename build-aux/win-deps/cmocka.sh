@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
+# shellcheck shell=bash disable=SC2034,SC2154,SC2164 # dep_* are read by win-deps.sh, which sets prefix, aux, jobs...; recipes run under set -e
 #
 # cmocka (the C test suites), from Debian's source package, with CMake as
 # Debian builds it (the DLL is cmocka.dll: cmocka's own mingw naming).

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
+# shellcheck shell=bash disable=SC2154,SC2164 # win-deps.sh sets prefix, work, aux, jobs, triplet; recipes run under set -e
 #
 # What every recipe of win-deps.sh builds with: the cross toolchain's
 # environment, the configure steps of autotools and CMake projects,

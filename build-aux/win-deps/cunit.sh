@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
+# shellcheck shell=bash disable=SC2034,SC2154,SC2164 # dep_* are read by win-deps.sh, which sets prefix, aux, jobs...; recipes run under set -e
 #
 # CUnit, only to run Cyclone DDS's own test suite under wine once
 # (win-deps.sh --check cyclonedds); librfm does not use it. Debian's source

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
+# shellcheck shell=bash disable=SC2154,SC2164 # win-deps.sh sets prefix, work, aux, jobs, triplet; recipes run under set -e
 #
 # Fetching Debian source packages for win-deps.sh. Not part of any build's
 # key: the key holds the fetched .dsc's version and checksum.
@@ -144,9 +145,16 @@ deb_fetch() {
 	if ! deb_download "$pkg" "$dl.new"; then
 		# Lists from an earlier run may name only versions the mirror
 		# has dropped since: refresh them once.
-		[ "${apt_updated_now:-}" != yes ] && apt_update && apt_updated_now=yes &&
-			deb_download "$pkg" "$dl.new" ||
-			{ tail -20 "$work/log/apt-source-$pkg.log" >&2; die "apt-get source $pkg failed: no version of it in the private lists could be downloaded (log: $work/log/apt-source-$pkg.log)"; }
+		local got=no
+		if [ "${apt_updated_now:-}" != yes ]; then
+			apt_update
+			apt_updated_now=yes
+			! deb_download "$pkg" "$dl.new" || got=yes
+		fi
+		if [ $got = no ]; then
+			tail -20 "$work/log/apt-source-$pkg.log" >&2
+			die "apt-get source $pkg failed: no version of it in the private lists could be downloaded (log: $work/log/apt-source-$pkg.log)"
+		fi
 	fi
 	rm -rf "$dl" && mv "$dl.new" "$dl"
 	deb_dsc=$(find "$dl" -maxdepth 1 -name "${pkg}_*.dsc" | sort | tail -1)

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
+# shellcheck shell=bash disable=SC2034,SC2154,SC2164 # dep_* are read by win-deps.sh, which sets prefix, aux, jobs...; recipes run under set -e
 #
 # libmicrohttpd (rfm serve's page and metrics), from Debian's source
 # package, with its own configure. Windows threads (MHD's native choice

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
+# shellcheck shell=bash disable=SC2034,SC2154,SC2164 # dep_* are read by win-deps.sh, which sets prefix, aux, jobs...; recipes run under set -e
 #
 # libyaml (layout files), from Debian's source package, with autotools as
 # Debian builds it, so the prefix gets yaml-0.1.pc (the CMake build installs
