@@ -82,6 +82,14 @@ DEMO_PACKAGES="build-essential autoconf automake autoconf-archive libtool pkg-co
 # a recording and to mark one left by a crash as closed (docs/recording.md).
 # groff-base and man-db check that the manual pages render without a
 # warning and that apropos finds them (tests/docs/check-man-pages.sh, make doc).
+# Windows x64 builds: gcc-mingw-w64-x86-64-posix and g++-mingw-w64-x86-64-posix
+# are mingw-w64's compilers in the posix threads flavour (libwinpthread,
+# std::thread); mingw-w64-tools has the x86_64-w64-mingw32-pkg-config that a
+# --host=x86_64-w64-mingw32 configure looks for; dpkg-dev's dpkg-source
+# unpacks the Debian source packages that build-aux/win-deps.sh cross-builds
+# (libyaml, json-c, cmocka, libmicrohttpd, openssl) into its cache outside
+# the clone, ninja-build runs its CMake builds (Cyclone DDS among them); wine
+# and wine64 run the Windows programs and suites (build-aux/win-env.sh).
 TEST_PACKAGES="libcmocka-dev python3 python3-pytest python3-mypy python3-matplotlib clang
 	python3-h5py python3-numpy python3-pandas hdf5-tools
 	cyclonedds-dev cyclonedds-tools libssl-dev iproute2 cmake
@@ -92,7 +100,9 @@ TEST_PACKAGES="libcmocka-dev python3 python3-pytest python3-mypy python3-matplot
 	iceoryx libiceoryx-binding-c-dev stress-ng chromium chromium-driver python3-selenium
 	gcc-i686-linux-gnu libc6-dev-i386-cross g++-i686-linux-gnu g++-s390x-linux-gnu
 	g++-aarch64-linux-gnu g++-arm-linux-gnueabihf mmdebstrap qemu-user linux-source-6.1
-	curl prometheus openssl groff-base man-db"
+	curl prometheus openssl groff-base man-db
+	gcc-mingw-w64-x86-64-posix g++-mingw-w64-x86-64-posix mingw-w64-tools dpkg-dev ninja-build
+	wine wine64"
 PACKAGES="$DEMO_PACKAGES $TEST_PACKAGES"
 
 say() { printf '\n== %s\n' "$*"; }
