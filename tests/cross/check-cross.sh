@@ -114,6 +114,13 @@ dds_suites() {
 	shared=$(cd "$srcdir" && grep -rl --include='*.c' --include='*.cc' '^HARNESS_SHARED_SUITE(' tests |
 		sed 's/\.cc*$//' | sort)
 	for t in tests/backends/dds/test-dds $shared; do
+		# A suite of an optional dependency the sysroot lacks is not built
+		# (the recorder's needs libhdf5, whose runtime closure, libcurl's
+		# among it, an extract-only sysroot does not carry).
+		if [ ! -e "$build/$t" ]; then
+			echo "SKIP: $t (dds:, s390x): not built for s390x (its dependency is not in the sysroot: $build/config.log)"
+			continue
+		fi
 		if CROSS_QEMU="$qemu" CROSS_SYSROOT="$sr" CROSS_BUILD="$build" RFM_TEST_BACKEND=dds \
 			"$srcdir/tests/cross/qemu-run.sh" "$build/$t" >"$build/$t.dds.out" 2>&1; then
 			echo "PASS: $t (dds:, s390x)"
