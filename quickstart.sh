@@ -255,7 +255,8 @@ lane_gcc() {
 			step fuzz make -C build fuzz FUZZ_SECONDS="${FUZZ_SECONDS:-15}" &&
 			step bench-dds make -C build bench-dds \
 				BENCH_DDS_ARGS="--seconds 3 --count 2000 --writes 20000" &&
-			step check-cross make -C build check-cross RFM_CROSS_DIR="$PWD/build-cross" &&
+			step check-cross make -C build check-cross RFM_CROSS_DIR="$PWD/build-cross" \
+				RFM_CROSS_SYSROOTS="${XDG_CACHE_HOME:-$HOME/.cache}/librfm/cross" &&
 			step doc make -C build doc &&
 			step distcheck make -C build distcheck &&
 			step driver-check make -C build driver-check &&
