@@ -91,7 +91,7 @@ loopback+='<MaxAutoParticipantIndex>100</MaxAutoParticipantIndex><Peers><Peer Ad
 loopback+='</Discovery></Domain></CycloneDDS>'
 export CYCLONEDDS_URI=$loopback
 
-pass=0 fail=0
+pass=0 fail=0 cpu=""
 # Each node's checks; a node that failed without saying which check did
 # (it died, or never opened) is one failure more.
 count() { # LABEL SIDE FILE STATUS
@@ -99,6 +99,7 @@ count() { # LABEL SIDE FILE STATUS
 	while IFS= read -r line; do
 		line=${line%$'\r'}
 		case $line in
+		"# cpu "*) cpu+="${cpu:+, }$1 $2 ${line#\# cpu }"; echo "  $2: $line" ;;
 		"ok "*) echo "PASS: $1 $2: ${line#ok }"; pass=$((pass + 1)) ;;
 		"not ok "*) echo "FAIL: $1 $2: ${line#not ok }"; fail=$((fail + 1)); said=1 ;;
 		*) echo "  $2: $line" ;;
@@ -162,4 +163,6 @@ else
 fi
 
 echo "check-windows-dds: $pass passed, $fail failed"
+# The nodes' own CPU time: the Windows ones are not time(1)'s children.
+echo "check-windows-dds: node CPU: $cpu"
 [ $fail = 0 ] && [ $pass -gt 0 ]
