@@ -38,20 +38,6 @@ static void sid_name(PSID sid, char *buf, size_t len)
 		LocalFree(text);
 }
 
-/* This process's user (its token's), in @buf. */
-static PSID process_user(void *buf, DWORD len)
-{
-	HANDLE token;
-	DWORD got = 0;
-	BOOL ok;
-
-	if (!OpenProcessToken(GetCurrentProcess(), TOKEN_QUERY, &token))
-		return NULL;
-	ok = GetTokenInformation(token, TokenUser, buf, len, &got);
-	CloseHandle(token);
-	return ok ? ((TOKEN_USER *)buf)->User.Sid : NULL;
-}
-
 static bool trusted(PSID sid, PSID owner, PSID me)
 {
 	return (owner && EqualSid(sid, owner)) || (me && EqualSid(sid, me)) ||
@@ -98,7 +84,7 @@ int rfm__os_path_private(const char *path, char *who, size_t len)
 		LocalFree(sd);
 		return 1;
 	}
-	me = process_user(&tu, sizeof(tu));
+	me = rfm__win_token_user(&tu, sizeof(tu));
 	for (DWORD i = 0; i < dacl->AceCount; i++) {
 		ACE_HEADER *ace;
 		DWORD mask;
