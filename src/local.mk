@@ -79,7 +79,7 @@ src_librfm_la_LDFLAGS = -version-info $(RFM_LT_VERSION) $(RFM_LDFLAGS_DEFS)
 if RFM_OS_WIN
 # A DLL (librfm-1.dll) exports what RFM_API marks; -no-undefined lets
 # libtool make one. The version script is ELF's.
-src_librfm_la_LDFLAGS += -no-undefined $(RFM_DDS_LDFLAGS)
+src_librfm_la_LDFLAGS += -no-undefined
 else
 src_librfm_la_LDFLAGS += -Wl,--version-script=$(top_srcdir)/src/librfm.map
 endif
