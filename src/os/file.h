@@ -94,6 +94,16 @@ int rfm__os_file_size(int fd, uint64_t *size);
 /* This process's user, as the owner text of its files. */
 void rfm__os_user(char *buf, size_t len);
 
+/*
+ * Whether anyone but its owner may read file @path (a private key's check,
+ * as ssh makes it): 0 when no one else may; 1 when others may, with who
+ * in @who (@len bytes: "mode 0644" on POSIX; on Windows the trustees its
+ * DACL lets read it besides the owner, SYSTEM and the Administrators);
+ * -1 with errno when it cannot be looked at.
+ */
+int rfm__os_path_private(const char *path, char *who, size_t len);
+/* How a user makes such a file private: "chmod 600 it", an icacls command. */
+const char *rfm__os_private_fix(void);
 /* Give @fd exactly the access @mode grants (the umask does not narrow it): 0 or -1. */
 int rfm__os_file_set_mode(int fd, unsigned int mode);
 /*

@@ -14,7 +14,7 @@ src_librfm_la_SOURCES += \
 	src/os/win/os-clock-inline.h src/os/win/os-wait-inline.h src/os/win/win-internal.h \
 	src/os/win/clock.c src/os/win/wait.c src/os/win/wait-file.c src/os/win/file.c src/os/win/map.c \
 	src/os/win/lock.c src/os/win/thread.c src/os/win/memory.c src/os/win/process.c \
-	src/os/win/random.c src/os/win/ready.c src/os/win/error.c
+	src/os/win/random.c src/os/win/ready.c src/os/win/error.c src/os/win/file-private.c
 else
 src_librfm_la_SOURCES += \
 	src/os/posix/os-clock-inline.h src/os/posix/os-wait-inline.h \

@@ -30,6 +30,20 @@ void *rfm__os_module_symbol(void *module, const char *name);
 void rfm__os_module_close(void *module);
 
 /*
+ * The file name of module @base on this OS in @buf (@len bytes): "libBASE.so"
+ * (Linux), "BASE.dll" (Windows): 0, or -1 with errno ERANGE.
+ */
+int rfm__os_module_file(const char *base, char *buf, size_t len);
+
+/*
+ * The directory of the module (shared library, DLL) that holds address
+ * @addr (a function of it), without a final separator, in @buf (@len
+ * bytes): 0, or -1 with errno (ENOENT: no module holds it; ERANGE: @len is
+ * too small).
+ */
+int rfm__os_module_dir_of(const void *addr, char *buf, size_t len);
+
+/*
  * The directory of the file this library was loaded from (librfm.so.1,
  * librfm-1.dll; in a build tree, its .libs directory), without a final
  * separator, in @buf: 0, or -1 with errno (ERANGE: @len is too small).

@@ -33,10 +33,10 @@
  */
 #include "config.h"
 
-#include <endian.h>
 #include <string.h>
 
 #include "backends/dds/dds-internal.h"
+#include "os/byteorder.h"
 
 #define K1 UINT64_C(0x9e3779b97f4a7c15)
 #define K2 UINT64_C(0xc2b2ae3d27d4eb4f)
@@ -74,14 +74,14 @@ uint64_t rfm__dds_digest(uint64_t h, const rfm_dds_Msg *m)
 			uint64_t x;
 
 			memcpy(&x, p + 8 * i, 8);
-			lane[i] = (lane[i] ^ le64toh(x)) * K1;
+			lane[i] = (lane[i] ^ rfm__le64toh(x)) * K1;
 			lane[i] ^= lane[i] >> 31;
 		}
 	for (int i = 0; n >= 8; p += 8, n -= 8, i++) {
 		uint64_t x;
 
 		memcpy(&x, p, 8);
-		lane[i] = (lane[i] ^ le64toh(x)) * K2;
+		lane[i] = (lane[i] ^ rfm__le64toh(x)) * K2;
 	}
 	for (uint32_t i = 0; i < n; i++)
 		tail |= (uint64_t)p[i] << (8 * i);

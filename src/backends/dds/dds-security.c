@@ -24,15 +24,14 @@
  */
 #include "config.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "backends/dds/dds-internal.h"
+#include "os/file.h"
+#include "os/module.h"
 
 static const struct sec_file {
 	const char *name;	/* in DIR */
@@ -60,43 +59,43 @@ static const struct sec_file sec_crl = { "crl.pem", "org.eclipse.cyclonedds.sec.
 
 static const struct sec_plugin {
 	const char *kind;	/* dds.sec.KIND.library.* */
-	const char *file;
+	const char *base;	/* the module's name without the OS's prefix and suffix */
 	const char *init, *fini;
 } sec_plugins[] = {
-	{ "auth", "libdds_security_auth.so", "init_authentication", "finalize_authentication" },
-	{ "crypto", "libdds_security_crypto.so", "init_crypto", "finalize_crypto" },
-	{ "access", "libdds_security_ac.so", "init_access_control", "finalize_access_control" },
+	{ "auth", "dds_security_auth", "init_authentication", "finalize_authentication" },
+	{ "crypto", "dds_security_crypto", "init_crypto", "finalize_crypto" },
+	{ "access", "dds_security_ac", "init_access_control", "finalize_access_control" },
 };
 
 /*
- * The directory of Cyclone's security plugins: beside libddsc, or in
- * Debian's private directory next to it (libddsc0debian). Found from the
- * libddsc this process runs, so a Cyclone built elsewhere finds its own.
+ * The directory of Cyclone's security plugins: beside libddsc (ddsc.dll),
+ * or in Debian's private directory next to it (libddsc0debian). Found
+ * from the libddsc this process runs, so a Cyclone built elsewhere finds
+ * its own.
  */
 static int plugin_dir(const char *uri, char *dir, size_t size)
 {
 	static const char *const subdirs[] = { "/libddsc0debian", "" };
-	Dl_info info;
+	char base[4096], file[128];
 
-	if (!dladdr((void *)dds_create_participant, &info) || !info.dli_fname)
-		return rfm__error(RFM_ENOTSUP, "%s: security: cannot find where libddsc is",
-				  uri);
-	const char *slash = strrchr(info.dli_fname, '/');
-	int len = slash ? (int)(slash - info.dli_fname) : 1;
-	const char *base = slash ? info.dli_fname : ".";
-
+	if (rfm__os_module_dir_of((const void *)dds_create_participant, base, sizeof(base)))
+		return rfm__error(RFM_ENOTSUP, "%s: security: cannot find where libddsc is: %s",
+				  uri, strerror(errno));
+	if (rfm__os_module_file(sec_plugins[0].base, file, sizeof(file)))
+		return rfm__error(RFM_ENOTSUP, "%s: security: plugin name too long", uri);
 	for (size_t i = 0; i < RFM_ARRAY_SIZE(subdirs); i++) {
-		char probe[4096 + 64];
+		char probe[4096 + 256];
 
-		snprintf(dir, size, "%.*s%s", len, base, subdirs[i]);
-		snprintf(probe, sizeof(probe), "%s/%s", dir, sec_plugins[0].file);
-		if (access(probe, R_OK) == 0)
+		if (snprintf(dir, size, "%s%s", base, subdirs[i]) >= (int)size ||
+		    snprintf(probe, sizeof(probe), "%s/%s", dir, file) >= (int)sizeof(probe))
+			continue;
+		if (rfm__os_path_taken(probe))
 			return 0;
 	}
 	return rfm__error(RFM_ENOTSUP,
 			  "%s: security: Cyclone DDS's security plugins (%s) are in neither "
-			  "%.*s/libddsc0debian nor %.*s (Debian: package libddsc0debian)",
-			  uri, sec_plugins[0].file, len, base, len, base);
+			  "%s/libddsc0debian nor %s (Debian: package libddsc0debian)",
+			  uri, file, base, base);
 }
 
 /* @path is readable and looks like what @f names. */
@@ -122,18 +121,18 @@ static int check_file(const char *uri, const char *path, const struct sec_file *
 }
 
 /* As ssh does: a private key others may read is no longer private. */
-static int check_key_mode(const char *uri, const char *dir)
+static int check_key_private(const char *uri, const char *dir)
 {
-	char path[4200];
-	struct stat st;
+	char path[4200], who[512];
+	int ret;
 
 	snprintf(path, sizeof(path), "%s/node.key", dir);
-	if (stat(path, &st))
+	ret = rfm__os_path_private(path, who, sizeof(who));
+	if (ret < 0)
 		return rfm__error(RFM_EPERM, "%s: security: %s: %s", uri, path, strerror(errno));
-	if (st.st_mode & 077)
-		return rfm__error(RFM_EPERM,
-				  "%s: security: %s is readable by others (mode %04o): chmod 600 it",
-				  uri, path, (unsigned int)(st.st_mode & 07777));
+	if (ret)
+		return rfm__error(RFM_EPERM, "%s: security: %s is readable by others (%s): %s",
+				  uri, path, who, rfm__os_private_fix());
 	return 0;
 }
 
@@ -157,11 +156,11 @@ int rfm__dds_security_qos(struct dds_node *d, const char *uri, dds_qos_t **qp)
 		if (ret)
 			return ret;
 	}
-	ret = check_key_mode(uri, d->security);
+	ret = check_key_private(uri, d->security);
 	if (ret)
 		return ret;
 	snprintf(value, sizeof(value), "%s/%s", d->security, sec_crl.name);
-	bool crl = access(value, F_OK) == 0;
+	bool crl = rfm__os_path_taken(value);
 	if (crl && (ret = check_file(uri, value, &sec_crl)))
 		return ret;
 	/* What Cyclone would refuse without naming the file: said here. */
@@ -178,7 +177,13 @@ int rfm__dds_security_qos(struct dds_node *d, const char *uri, dds_qos_t **qp)
 		char key[64];
 
 		snprintf(key, sizeof(key), "dds.sec.%s.library.path", p->kind);
-		snprintf(value, sizeof(value), "%s/%s", dir, p->file);
+		char file[128];
+
+		if (rfm__os_module_file(p->base, file, sizeof(file)) ||
+		    snprintf(value, sizeof(value), "%s/%s", dir, file) >= (int)sizeof(value)) {
+			dds_delete_qos(q);
+			return rfm__error(RFM_ENOTSUP, "%s: security: plugin path too long", uri);
+		}
 		dds_qset_prop(q, key, value);
 		snprintf(key, sizeof(key), "dds.sec.%s.library.init", p->kind);
 		dds_qset_prop(q, key, p->init);

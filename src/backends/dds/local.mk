@@ -33,6 +33,10 @@ src_backends_dds_librfm_dds_la_CPPFLAGS = $(src_librfm_la_CPPFLAGS) -I$(top_buil
 src_backends_dds_librfm_dds_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden $(DDS_CFLAGS)
 src_backends_dds_librfm_dds_la_LIBADD = $(DDS_LIBS)
 RFM_DDS_LIBADD = src/backends/dds/librfm-dds.la
+# libtool drops a convenience library's linker flags: what the library's
+# link needs past libtool (Windows' static libcrypto, configure.ac's
+# RFM_DDS_LDFLAGS; empty elsewhere) goes on librfm's own.
+src_librfm_la_LDFLAGS += $(RFM_DDS_LDFLAGS)
 BUILT_SOURCES += src/backends/dds/dds-wire.c src/backends/dds/dds-wire.h
 CLEANFILES += src/backends/dds/dds-wire.c src/backends/dds/dds-wire.h
 src/backends/dds/dds-wire.h: src/backends/dds/dds-wire.c

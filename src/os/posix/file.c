@@ -132,6 +132,23 @@ void rfm__os_user(char *buf, size_t len)
 	snprintf(buf, len, "uid %u", (unsigned int)geteuid());
 }
 
+const char *rfm__os_private_fix(void)
+{
+	return "chmod 600 it";
+}
+
+int rfm__os_path_private(const char *path, char *who, size_t len)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return -1;
+	if (!(st.st_mode & 077))
+		return 0;
+	snprintf(who, len, "mode %04o", (unsigned int)(st.st_mode & 07777));
+	return 1;
+}
+
 int rfm__os_file_set_mode(int fd, unsigned int mode)
 {
 	return fchmod(fd, (mode_t)mode);

@@ -38,13 +38,23 @@ void rfm__os_module_close(void *module)
 	dlclose(module);
 }
 
-int rfm__os_module_self_dir(char *buf, size_t len)
+int rfm__os_module_file(const char *base, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "lib%s.so", base);
+
+	if (n < 0 || (size_t)n >= len) {
+		errno = ERANGE;
+		return -1;
+	}
+	return 0;
+}
+
+int rfm__os_module_dir_of(const void *addr, char *buf, size_t len)
 {
 	Dl_info info;
 	char *path, *slash;
 
-	/* This function's own address lies in the library's file. */
-	if (!dladdr((void *)rfm__os_module_self_dir, &info) || !info.dli_fname) {
+	if (!dladdr(addr, &info) || !info.dli_fname) {
 		errno = ENOENT;
 		return -1;
 	}
@@ -62,4 +72,10 @@ int rfm__os_module_self_dir(char *buf, size_t len)
 	buf[n] = '\0';
 	free(path);
 	return 0;
+}
+
+int rfm__os_module_self_dir(char *buf, size_t len)
+{
+	/* This function's own address lies in the library's file. */
+	return rfm__os_module_dir_of((const void *)rfm__os_module_self_dir, buf, len);
 }

@@ -191,6 +191,11 @@ static PSID token_user(void *buf, DWORD len)
 	return ok ? ((TOKEN_USER *)buf)->User.Sid : NULL;
 }
 
+PSID rfm__win_token_user(void *buf, DWORD len)
+{
+	return token_user(buf, len);
+}
+
 /* A DACL granting what @mode says (LocalFree() it), or NULL with errno. */
 static PACL mode_acl(unsigned int mode)
 {

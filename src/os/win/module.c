@@ -61,7 +61,18 @@ void rfm__os_module_close(void *module)
 	FreeLibrary((HMODULE)module);
 }
 
-int rfm__os_module_self_dir(char *buf, size_t len)
+int rfm__os_module_file(const char *base, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "%s.dll", base);
+
+	if (n < 0 || (size_t)n >= len) {
+		errno = ERANGE;
+		return -1;
+	}
+	return 0;
+}
+
+int rfm__os_module_dir_of(const void *addr, char *buf, size_t len)
 {
 	HMODULE self;
 	wchar_t *w = malloc(MODULE_PATH_MAX * sizeof(*w));
@@ -69,10 +80,9 @@ int rfm__os_module_self_dir(char *buf, size_t len)
 
 	if (!w)
 		return -1;
-	/* This function's own address lies in the DLL. */
 	if (!GetModuleHandleExW(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS |
 				GET_MODULE_HANDLE_EX_FLAG_UNCHANGED_REFCOUNT,
-				(LPCWSTR)(void *)rfm__os_module_self_dir, &self)) {
+				(LPCWSTR)addr, &self)) {
 		rfm__win_set_errno();
 		goto out;
 	}
@@ -94,4 +104,10 @@ int rfm__os_module_self_dir(char *buf, size_t len)
 out:
 	free(w);
 	return ret;
+}
+
+int rfm__os_module_self_dir(char *buf, size_t len)
+{
+	/* This function's own address lies in the DLL. */
+	return rfm__os_module_dir_of((const void *)rfm__os_module_self_dir, buf, len);
 }

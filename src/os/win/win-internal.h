@@ -60,4 +60,8 @@ DWORD rfm__win_ms_until(uint64_t deadline_ns);
 /* UTF-8 to a wide string of at most @len characters: false when it does not fit. */
 bool rfm__win_widen(const char *s, wchar_t *out, size_t len);
 
+/* This process's user (its token's) in @buf (TOKEN_USER and the SID after
+ * it, file.c): the SID, or NULL. */
+PSID rfm__win_token_user(void *buf, DWORD len);
+
 #endif /* RFM_OS_WIN_INTERNAL_H */
