@@ -41,10 +41,18 @@ def wait_nodes(net, cond, tries=3000):
     raise AssertionError(f"the node table never got there: {rows}")
 
 
+def _default_sigint():
+    # A program without a handler dies of SIGINT; a suite started in the
+    # background by a shell without job control (a CI lane) inherits it
+    # ignored, and so would hold-node.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def held(net, uri):
     """tests/cli/hold-node on @uri: attached until its stdin closes."""
     proc = subprocess.Popen([HOLD_NODE, uri], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, env=_environment(), text=True)
+                            stderr=subprocess.PIPE, env=_environment(), text=True,
+                            preexec_fn=_default_sigint)
     line = proc.stdout.readline()
     assert line.startswith("ready "), proc.stderr.read()
     return proc, int(line.split()[1])

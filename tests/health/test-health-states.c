@@ -45,6 +45,12 @@ static int node_child(struct harness_link *link, void *arg)
 	const struct rfm_health_config hc = { .struct_size = sizeof(hc), .period_ns = PERIOD_NS };
 	rfm_node *node;
 
+	/*
+	 * SIGINT as a program without a handler gets it: the default kills.
+	 * A suite started in the background by a shell without job control
+	 * (a CI lane) inherits SIGINT ignored, and the child would not die.
+	 */
+	signal(SIGINT, SIG_DFL);
 	HARNESS_CHECK_RFM(rfm_open(harness_node_uri(net, p->id), &node));
 	if (p->beat)
 		HARNESS_CHECK_RFM(rfm_health_start(node, &hc));

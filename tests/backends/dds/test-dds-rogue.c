@@ -416,13 +416,16 @@ static void resync_requests_are_rate_limited_per_requester(void **state)
 	assert_rfm_ok(rfm_mem_write(a, 0x1000, words, sizeof(words)));
 	rogue_out(a, out, sizeof(out), "stream", "claim=9", "writer=9", "inc=99", "seq=1",
 		  "kind=3", "to=1", "type=1", "word=1", "count=20", "pace_ms=100",
-		  "listen=1500", NULL);
+		  "listen=3000", NULL);
 	assert_int_equal(sscanf(out, "answers %llu %llu", &samples, &bytes), 2);
 	/* Whole answers only, each the 4 KiB and an empty end piece. */
 	assert_int_equal(bytes % sizeof(words), 0);
 	assert_int_equal(samples, 2 * (bytes / sizeof(words)));
-	/* One at once, then one a second: the requests span 2 s, the
-	 * listening 1.5 s more (a hang guard's margin: at most 5). */
+	/* One at once, then one a second: the requests span 2 s, and the
+	 * one still waiting when they stop is answered within a second of
+	 * the last answer. The listening lasts 3 s more, so that on a loaded
+	 * machine that answer is seen too (heard, it is no refusal: missed,
+	 * the counts below disagree by one). A hang guard's margin: at most 5. */
 	unsigned long long answered = bytes / sizeof(words);
 	assert_true(answered >= 2 && answered <= 5);
 	assert_int_equal(refused_reach(a, 20 - answered), 20 - answered);
