@@ -29,6 +29,7 @@
 #include <io.h>
 #include <stdlib.h>
 
+#include "internal.h"
 #include "os/file.h"
 #include "os/lock.h"
 #include "os/win/win-internal.h"
@@ -77,20 +78,10 @@ static bool set_held(HANDLE h, uint64_t byte, enum rfm_os_lock kind)
 			table[i] = table[--rows];
 	} else if (i < rows) {
 		table[i].kind = kind;
+	} else if (rfm__grow(&table, &cap, rows, sizeof(*table)) == 0) {
+		table[rows++] = (struct held){ h, byte, kind };
 	} else {
-		if (rows == cap) {
-			size_t ncap = cap ? 2 * cap : 64;
-			struct held *p = realloc(table, ncap * sizeof(*p));
-
-			if (p) {
-				table = p;
-				cap = ncap;
-			}
-		}
-		if (rows < cap)
-			table[rows++] = (struct held){ h, byte, kind };
-		else
-			ok = false;
+		ok = false;
 	}
 	ReleaseSRWLockExclusive(&table_lock);
 	return ok;
