@@ -687,9 +687,16 @@ static void test_fd(void **state)
 	struct rfm_event evs[16];
 	int fd;
 
+	void *handle = (void *)1;
+
 	fd = rfm_event_fd(t->n[1]);
 	assert_true(fd >= 0);
 	assert_int_equal(rfm_event_fd(t->n[1]), fd);
+	/* Linux has descriptors, not Windows's waitable handles: the call says so. */
+	assert_int_equal(rfm_event_handle(t->n[1], &handle), RFM_ENOTSUP);
+	assert_null(handle);
+	assert_non_null(strstr(rfm_last_error(), "rfm_event_fd()"));
+	assert_int_equal(rfm_event_handle(t->n[1], NULL), RFM_EINVAL);
 	EV_OK(rfm_event_enable(t->n[1], RFM_EVENT_BIT(RFM_EVENT_INTR3)));
 	assert_false(readable(fd, 0));
 	for (uint32_t round = 0; round < 50; round++) {
