@@ -9,10 +9,11 @@
  *    not available here;
  *  - hands out fresh networks with unique names (program, pid and a
  *    counter), and removes any that are still there when the program exits;
- *  - runs helper processes: fork a child running a function, ready/go
- *    signalling and small reports over pipes, waiting for a child by the
- *    PID recorded at fork with its exit status, killing every child left
- *    when a test fails. Nothing here sleeps to wait for a peer.
+ *  - runs helper processes: fork a child running a function (on Windows,
+ *    start this program again as the child: harness_child_spawn()),
+ *    ready/go signalling and small reports over pipes, waiting for a child
+ *    by the PID recorded at its start with its exit status, killing every
+ *    child left when a test fails. Nothing here sleeps to wait for a peer.
  *
  * The harness does not depend on CMocka: a child process must never use
  * CMocka's assertions (a failure would unwind into the copy of the test
@@ -30,6 +31,9 @@
 /* Exit statuses understood by the Automake test driver. */
 #define HARNESS_EXIT_SKIP 77
 #define HARNESS_EXIT_ERROR 99
+/* harness_child_wait()'s status for a child harness_child_kill() killed:
+ * 128 + SIGKILL on Linux, the same on Windows (TerminateProcess()). */
+#define HARNESS_EXIT_KILLED (128 + 9)
 
 /*
  * Safety net against a hung peer, not a timing assertion: a wait that
@@ -103,6 +107,13 @@ extern
 "C"
 #endif
 const unsigned int harness_shared_suite_needs;
+
+/*
+ * Safety net for a whole program, as alarm(@seconds) is on Linux: past it
+ * the program ends (SIGALRM there; on Windows it says so and exits with
+ * HARNESS_EXIT_ERROR), so a hang fails instead of stopping `make check`.
+ */
+void harness_watchdog(unsigned int seconds);
 
 /* How many node ids a network of the backend has: 256, or dev:'s cards. */
 int harness_node_ids(void);
@@ -183,11 +194,12 @@ int harness_thread_count(void);
 
 /* The parent's view of a child. */
 struct harness_child {
-	pid_t pid;		/* recorded at fork; every wait and kill uses it */
+	pid_t pid;		/* recorded at its start; every wait and kill uses it */
 	int go_fd;		/* write end: parent -> child */
 	int report_fd;		/* read end: child -> parent (ready byte, reports) */
 	bool reaped;
 	int status;		/* raw wait status once reaped */
+	void *process;		/* Windows: the child's process handle */
 };
 
 /* The child's view of its parent. */
@@ -205,6 +217,21 @@ typedef int (*harness_child_fn)(struct harness_link *link, void *arg);
  * fork, and the child never runs the parent's exit handlers.
  */
 void harness_child_start(struct harness_child *child, harness_child_fn fn, void *arg);
+
+/*
+ * As harness_child_start(), for a child that runs on every OS: it gets a
+ * copy of the @arg_len bytes at @arg, which must hold no pointers. On
+ * Windows the child is this program started again (CreateProcess()): @fn
+ * runs there from harness_init(), with none of the parent's memory but
+ * that copy (what the parent set up after harness_init(), the child does
+ * not have).
+ */
+void harness_child_spawn(struct harness_child *child, harness_child_fn fn, const void *arg,
+			 size_t arg_len);
+
+/* True where harness_child_start() can fork (Linux); false on Windows,
+ * where children are started with harness_child_spawn() only. */
+bool harness_can_fork(void);
 
 /* Before fork(): under a sanitizer, wait (bounded) until every other thread
  * sleeps, as its allocator is not fork-safe (fork-quiet.c); else nothing.

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 
 #include "helpers.h"
+#include "child.h"
 
 /* A view of a variable of byte order @order is swapped on a host of the other. */
 #define HOST_ORDER (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? RFM_ORDER_LITTLE : RFM_ORDER_BIG)
