@@ -66,6 +66,10 @@ DEMO_PACKAGES="build-essential autoconf automake autoconf-archive libtool pkg-co
 # examples/prometheus/rfm-alerts.yml (tests/cli/test_serve_prometheus.py).
 # cmake builds examples/rfm2g against an installed tree with the CMake
 # packages (find_package(rfm), tests/librfm2g/test-rfm2g-installed.sh).
+# llvm (llvm-dlltool) makes librfm.lib, the Windows DLL's import library for
+# Visual Studio; clang's clang-cl, lld (lld-link) and libwine-dev (wine's
+# MSVC-compatible C headers) build the Visual Studio program of make
+# check-windows and compile the public headers in MSVC mode.
 TEST_PACKAGES="libcmocka-dev python3 python3-pytest python3-matplotlib clang
 	cyclonedds-dev cyclonedds-tools iproute2 cmake
 	swig python3-dev tcl-dev valgrind doxygen bash-completion
@@ -75,7 +79,7 @@ TEST_PACKAGES="libcmocka-dev python3 python3-pytest python3-matplotlib clang
 	iceoryx libiceoryx-binding-c-dev stress-ng chromium chromium-driver python3-selenium
 	gcc-i686-linux-gnu libc6-dev-i386-cross g++-i686-linux-gnu g++-s390x-linux-gnu
 	g++-aarch64-linux-gnu g++-arm-linux-gnueabihf mmdebstrap qemu-user linux-source-6.1
-	curl prometheus openssl"
+	curl prometheus openssl llvm lld libwine-dev"
 PACKAGES="$DEMO_PACKAGES $TEST_PACKAGES"
 
 # The lab's suites each end with "NAME: N passed, N failed" (NAME may be
@@ -182,6 +186,22 @@ check() {
 	fi
 }
 
+# make check-windows: librfm cross-built for Windows x64 and its suites
+# under wine (tests/windows/check-windows.sh), timed.
+check_windows() {
+	say "make check-windows: the Windows build (mingw-w64) and its suites under wine"
+	/usr/bin/time -f 'check-windows: %e s wall, %U+%S s cpu' -o build/check-windows.time \
+		make -C build check-windows >build/check-windows.out 2>&1 || {
+		tail -60 build/check-windows.out
+		echo "test: $total_pass passed, 1 failed, $total_skip skipped"
+		exit 1
+	}
+	grep -E '^(SKIP|FAIL|  .*SKIP)' build/check-windows.out || true
+	grep -E '^check-windows: ' build/check-windows.out build/check-windows.time | sed 's/^[^:]*://'
+	total_pass=$((total_pass + $(grep -c '^PASS:' build/check-windows.out || true)))
+	total_skip=$((total_skip + $(grep -c '^SKIP:' build/check-windows.out || true)))
+}
+
 run_tests() {
 	build
 	check build "gcc"
@@ -262,6 +282,8 @@ run_tests() {
 	grep -E '^(SKIP|PASS: mixed|== [a-z0-9]+: [0-9]+ s|== build)' build/check-cross.out || true
 	total_pass=$((total_pass + $(grep -c '^PASS:' build/check-cross.out || true)))
 	total_skip=$((total_skip + $(grep -c '^SKIP:' build/check-cross.out || true)))
+
+	check_windows
 
 	say "make doc: a man page for every exported function"
 	make -C build doc >build/doc.out 2>&1 || {
