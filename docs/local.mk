@@ -53,3 +53,6 @@ clean-local: clean-doc
 clean-doc:
 	rm -rf doc doxygen-warnings.log
 .PHONY: doc install-doc uninstall-doc clean-doc
+
+# Windows: building, shm: there, and what wine cannot prove.
+EXTRA_DIST += docs/windows.md
