@@ -5,6 +5,7 @@
  * processes flood one receiver, and every record must be accounted for
  * exactly: taken, or dropped and announced.
  */
+#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>

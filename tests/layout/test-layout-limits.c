@@ -8,6 +8,8 @@
  * none may run for minutes. alarm() is the hang safety net: SIGALRM ends
  * the program, which fails it.
  */
+#include <unistd.h>
+
 #include "helpers.h"
 
 #define HANG_ALARM_S 120
