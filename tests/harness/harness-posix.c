@@ -364,6 +364,16 @@ int harness_child_wait(struct harness_child *child)
 	return decode_status(status);
 }
 
+bool harness_can_interrupt(void)
+{
+	return true;
+}
+
+bool harness_child_interrupt(struct harness_child *child)
+{
+	return !child->reaped && kill(child->pid, SIGINT) == 0;
+}
+
 void harness_child_kill(struct harness_child *child)
 {
 	int status;

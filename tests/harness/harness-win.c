@@ -444,6 +444,19 @@ int harness_child_wait(struct harness_child *child)
 	return decode_status(child->status);
 }
 
+bool harness_can_interrupt(void)
+{
+	return false;
+}
+
+/* A console control event reaches every process of a console group, the
+ * parent's included: not one child's signal. */
+bool harness_child_interrupt(struct harness_child *child)
+{
+	(void)child;
+	return false;
+}
+
 void harness_child_kill(struct harness_child *child)
 {
 	DWORD code = KILLED_STATUS;

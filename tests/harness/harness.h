@@ -279,6 +279,15 @@ int harness_child_wait(struct harness_child *child);
 /* In the parent: SIGKILL the child by its recorded PID and reap it. */
 void harness_child_kill(struct harness_child *child);
 
+/* True where harness_child_interrupt() can signal a child (Linux); false
+ * on Windows, which has no signals between processes. */
+bool harness_can_interrupt(void);
+
+/* In the parent: SIGINT the child by its recorded PID, as Ctrl-C would,
+ * without reaping it (harness_child_wait() says how it ended). False,
+ * with nothing sent, where harness_can_interrupt() is false. */
+bool harness_child_interrupt(struct harness_child *child);
+
 /* Kill and reap every child of this process not reaped yet (for teardowns). */
 void harness_kill_children(void);
 

@@ -42,6 +42,10 @@ win_tests = \
 	tests/windows/test-rings-xproc \
 	tests/windows/test-record-notify \
 	tests/windows/test-multinode \
+	tests/windows/test-observe \
+	tests/windows/test-rings-layout \
+	tests/windows/test-rings-inspect \
+	tests/windows/test-health-states \
 	tests/windows/test-event-handle \
 	tests/windows/test-msvc-abi
 check_PROGRAMS += $(win_tests)
@@ -62,6 +66,10 @@ tests_windows_test_events_xproc_SOURCES = tests/events/test-events-xproc.c tests
 tests_windows_test_rings_xproc_SOURCES = tests/rings/test-rings-xproc.c
 tests_windows_test_record_notify_SOURCES = tests/records/test-record-notify.c
 tests_windows_test_multinode_SOURCES = tests/core/test-multinode.c
+tests_windows_test_observe_SOURCES = tests/core/test-observe.c
+tests_windows_test_rings_layout_SOURCES = tests/rings/test-rings-layout.c
+tests_windows_test_rings_inspect_SOURCES = tests/rings/test-rings-inspect.c
+tests_windows_test_health_states_SOURCES = tests/health/test-health-states.c
 tests_windows_test_event_handle_SOURCES = tests/windows/test-event-handle.c
 # It runs msvc-abi.exe (below), or skips saying why it was not built.
 tests_windows_test_msvc_abi_SOURCES = tests/windows/test-msvc-abi.c
@@ -112,6 +120,18 @@ tests_windows_test_uri_LDADD = $(win_test_ldadd)
 tests_windows_test_rings_wire_CFLAGS = $(win_test_cflags)
 tests_windows_test_rings_wire_CPPFLAGS = $(win_test_cppflags)
 tests_windows_test_rings_wire_LDADD = $(win_test_ldadd)
+tests_windows_test_observe_CFLAGS = $(win_test_cflags)
+tests_windows_test_observe_CPPFLAGS = $(win_test_cppflags)
+tests_windows_test_observe_LDADD = $(win_test_ldadd)
+tests_windows_test_rings_layout_CFLAGS = $(win_test_cflags)
+tests_windows_test_rings_layout_CPPFLAGS = $(win_test_cppflags)
+tests_windows_test_rings_layout_LDADD = $(win_test_ldadd)
+tests_windows_test_rings_inspect_CFLAGS = $(win_test_cflags)
+tests_windows_test_rings_inspect_CPPFLAGS = $(win_test_cppflags)
+tests_windows_test_rings_inspect_LDADD = $(win_test_ldadd)
+tests_windows_test_health_states_CFLAGS = $(win_test_cflags)
+tests_windows_test_health_states_CPPFLAGS = $(win_test_cppflags)
+tests_windows_test_health_states_LDADD = $(win_test_ldadd)
 tests_windows_test_event_handle_CFLAGS = $(win_test_cflags)
 tests_windows_test_event_handle_CPPFLAGS = $(win_test_cppflags)
 tests_windows_test_event_handle_LDADD = $(win_test_ldadd)
