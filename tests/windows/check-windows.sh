@@ -45,9 +45,14 @@ fi
 status=0
 "$env" make -j"$jobs" check RFM_WIN_ENV="$env" >check.out 2>&1 || status=$?
 grep -E '^(PASS|FAIL|XFAIL|XPASS|SKIP|ERROR):' check.out || true
-# Every skip with its reason (the program's own SKIP: line).
+# Every skip with its reason: a whole program's (its own SKIP: line), and
+# each skipped case's ("skipped: WHY" before cmocka's SKIPPED line).
 for log in $(sed -n 's/^SKIP: \(.*\)$/\1.log/p' check.out); do
 	grep -h 'SKIP:' "$log" 2>/dev/null | sed 's/^/  /' | head -5
+done
+for log in tests/windows/*.log; do
+	grep -h -B1 '^\[  SKIPPED \] [a-z]' "$log" 2>/dev/null | grep '^skipped: ' |
+		sed "s|^|  $(basename "$log" .log): |"
 done
 if [ $status -ne 0 ]; then
 	[ -f test-suite.log ] && cat test-suite.log || tail -40 check.out

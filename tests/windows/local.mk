@@ -46,6 +46,7 @@ win_tests = \
 	tests/windows/test-rings-layout \
 	tests/windows/test-rings-inspect \
 	tests/windows/test-health-states \
+	tests/windows/test-recorder-csv \
 	tests/windows/test-event-handle \
 	tests/windows/test-msvc-abi
 check_PROGRAMS += $(win_tests)
@@ -70,6 +71,7 @@ tests_windows_test_observe_SOURCES = tests/core/test-observe.c
 tests_windows_test_rings_layout_SOURCES = tests/rings/test-rings-layout.c
 tests_windows_test_rings_inspect_SOURCES = tests/rings/test-rings-inspect.c
 tests_windows_test_health_states_SOURCES = tests/health/test-health-states.c
+tests_windows_test_recorder_csv_SOURCES = tests/recorder/test-recorder-csv.c
 tests_windows_test_event_handle_SOURCES = tests/windows/test-event-handle.c
 # It runs msvc-abi.exe (below), or skips saying why it was not built.
 tests_windows_test_msvc_abi_SOURCES = tests/windows/test-msvc-abi.c
@@ -132,6 +134,9 @@ tests_windows_test_rings_inspect_LDADD = $(win_test_ldadd)
 tests_windows_test_health_states_CFLAGS = $(win_test_cflags)
 tests_windows_test_health_states_CPPFLAGS = $(win_test_cppflags)
 tests_windows_test_health_states_LDADD = $(win_test_ldadd)
+tests_windows_test_recorder_csv_CFLAGS = $(win_test_cflags)
+tests_windows_test_recorder_csv_CPPFLAGS = $(win_test_cppflags)
+tests_windows_test_recorder_csv_LDADD = $(win_test_ldadd)
 tests_windows_test_event_handle_CFLAGS = $(win_test_cflags)
 tests_windows_test_event_handle_CPPFLAGS = $(win_test_cppflags)
 tests_windows_test_event_handle_LDADD = $(win_test_ldadd)
