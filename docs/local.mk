@@ -71,5 +71,6 @@ clean-doc:
 	rm -rf doc doxygen-warnings.log
 .PHONY: doc install-doc uninstall-doc clean-doc
 
-# Windows: building, shm: there, and what wine cannot prove.
-EXTRA_DIST += docs/windows.md
+# Windows: using librfm there, shm: there, what wine cannot prove; and
+# how the Windows build is made on Linux.
+EXTRA_DIST += docs/windows.md docs/windows-build.md
