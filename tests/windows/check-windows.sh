@@ -48,11 +48,11 @@ grep -E '^(PASS|FAIL|XFAIL|XPASS|SKIP|ERROR):' check.out || true
 # Every skip with its reason: a whole program's (its own SKIP: line), and
 # each skipped case's ("skipped: WHY" before cmocka's SKIPPED line).
 for log in $(sed -n 's/^SKIP: \(.*\)$/\1.log/p' check.out); do
-	grep -h 'SKIP:' "$log" 2>/dev/null | sed 's/^/  /' | head -5
+	grep -h 'SKIP:' "$log" 2>/dev/null | sed 's/^/  /' | head -5 || true
 done
 for log in tests/windows/*.log; do
 	grep -h -B1 '^\[  SKIPPED \] [a-z]' "$log" 2>/dev/null | grep '^skipped: ' |
-		sed "s|^|  $(basename "$log" .log): |"
+		sed "s|^|  $(basename "$log" .log): |" || true
 done
 if [ $status -ne 0 ]; then
 	[ -f test-suite.log ] && cat test-suite.log || tail -40 check.out
