@@ -31,7 +31,10 @@ static int setup(void **state)
 	return ret;
 }
 
-enum how { CLOSE, STAY_SILENT, STOP_HEALTH, WAIT_FOR_SIGNAL };
+enum how { CLOSE, STAY_SILENT, STOP_HEALTH, WAIT_FOR_SIGNAL, LOOK };
+
+/* Looks at the node table of each process in test_looks_are_not_nodes(). */
+#define LOOKS 300
 
 /* A child's orders, copied to it as bytes (harness_child_spawn()). */
 struct child_plan {
@@ -40,6 +43,17 @@ struct child_plan {
 	bool beat;		/* run a heartbeat thread */
 	enum how how;		/* after "go" */
 };
+
+/* The attached nodes the table of @node counts now; -1 on an error. */
+static int attached_now(rfm_node *node)
+{
+	struct rfm_node_status rows[RFM_MAX_NODES];
+	int n = rfm_health_nodes(node, rows, RFM_MAX_NODES), attached = 0;
+
+	for (int i = 0; i < n; i++)
+		attached += rows[i].attached;
+	return n < 0 ? -1 : attached;
+}
 
 /* Opens node plan->id (beating if asked), reports ready; on "go" does plan->how. */
 static int node_child(struct harness_link *link, void *arg)
@@ -61,6 +75,18 @@ static int node_child(struct harness_link *link, void *arg)
 	if (p->how == CLOSE) {
 		rfm_close(node);
 		return 0;
+	}
+	if (p->how == LOOK) {
+		/* As the parent does, at the same time: the exit status is how
+		 * many looks saw other than the two nodes there are. */
+		int wrong = 0;
+
+		for (int i = 0; i < LOOKS; i++)
+			wrong += attached_now(node) != 2;
+		harness_link_ready(link);
+		harness_link_wait_go(link);
+		rfm_close(node);
+		return wrong > 100 ? 100 : wrong;
 	}
 	if (p->how == STOP_HEALTH) {
 		HARNESS_CHECK_RFM(rfm_health_stop(node));
@@ -217,6 +243,31 @@ static void test_killed_without_heartbeat_is_no_ghost(void **state)
 	killed_is_crashed(harness_can_interrupt() ? INTERRUPTED : KILLED, false);
 }
 
+/*
+ * Two processes looking at the table at once never take each other's look
+ * for a node: on Windows a look at a free node id locks its byte for a
+ * moment, which another look must not read as a holder.
+ */
+static void test_looks_are_not_nodes(void **state)
+{
+	(void)state;
+	rfm_node *w = watcher();
+	struct child_plan plan = { .id = 3, .how = LOOK };
+	struct harness_child kid;
+	int wrong = 0;
+
+	start(&kid, &plan);
+	harness_child_go(&kid);
+	for (int i = 0; i < LOOKS; i++)
+		wrong += attached_now(w) != 2;
+	/* The child stays until both have looked. */
+	assert_int_equal(harness_child_wait_ready(&kid), 0);
+	harness_child_go(&kid);
+	assert_int_equal(harness_child_wait(&kid), 0);
+	assert_int_equal(wrong, 0);
+	rfm_close(w);
+}
+
 static void test_stopped_beats_are_silent(void **state)
 {
 	(void)state;
@@ -277,6 +328,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sigint_is_crashed, setup,
 						harness_fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_killed_without_heartbeat_is_no_ghost, setup,
+						harness_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_looks_are_not_nodes, setup,
 						harness_fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_stopped_beats_are_silent, setup,
 						harness_fixture_teardown),
