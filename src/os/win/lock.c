@@ -15,9 +15,11 @@
  *    exclusive lock is known from the table; for a byte nobody holds here,
  *    an exclusive lock taken and dropped at once tells whether anyone
  *    else does (a lock to keep tries again for a moment, so such a look
- *    from another process does not fail it). A byte this handle holds
- *    shared is reported not held by others: Windows cannot tell who else
- *    shares it (no caller asks).
+ *    from another process does not fail it). Looks take turns on a
+ *    companion byte of the one they look at, so that two looks at once
+ *    (two processes reading the node table) never take each other for a
+ *    holder. A byte this handle holds shared is reported not held by
+ *    others: Windows cannot tell who else shares it (no caller asks).
  * rfm__os_close() forgets a handle's rows before the handle goes, so a
  * later handle of the same value starts clean.
  *
@@ -36,6 +38,11 @@
 
 /* The file lock's byte: far above any byte lock (node ids, queues). */
 #define FILE_LOCK_BYTE (UINT64_C(1) << 62)
+/* The companion of @byte that its looks take turns on: above every byte
+ * lock, below the file lock's byte. */
+#define LOOK_BYTE(byte) ((UINT64_C(1) << 61) + (byte))
+/* How long a look waits for its turn: looks hold it for a few calls. */
+#define LOOK_TURN_MS 200
 /* Tries of a lock to keep before another open is taken to hold it. */
 #define LOOK_TRIES 16
 
@@ -111,6 +118,20 @@ static bool lock_byte(HANDLE h, uint64_t byte, bool excl)
 			return false;
 		SwitchToThread();
 	}
+}
+
+/* A turn to look at a byte: waits while other looks take theirs, but not
+ * for one that keeps it (a stopped process): past LOOK_TURN_MS, false. */
+static bool look_turn(HANDLE h, uint64_t byte)
+{
+	ULONGLONG give_up = GetTickCount64() + LOOK_TURN_MS;
+
+	while (!try_lock_byte(h, LOOK_BYTE(byte), true)) {
+		if (GetLastError() != ERROR_LOCK_VIOLATION || GetTickCount64() > give_up)
+			return false;
+		SwitchToThread();
+	}
+	return true;
 }
 
 static bool unlock_byte(HANDLE h, uint64_t byte)
@@ -198,13 +219,22 @@ bool rfm__os_byte_locked(int fd, uint64_t byte)
 {
 	HANDLE h = rfm__win_handle(fd);
 
+	bool turn, held;
+
 	if (h == INVALID_HANDLE_VALUE || held_kind(h, byte) != RFM_OS_UNLOCK)
 		return false;
+	/* Without a turn (another look kept it), the look is as good as
+	 * one taken beside another: it may see that one as a holder. */
+	turn = look_turn(h, byte);
 	if (try_lock_byte(h, byte, true)) {
 		unlock_byte(h, byte);
-		return false;
+		held = false;
+	} else {
+		held = GetLastError() == ERROR_LOCK_VIOLATION;
 	}
-	return GetLastError() == ERROR_LOCK_VIOLATION;
+	if (turn)
+		unlock_byte(h, LOOK_BYTE(byte));
+	return held;
 }
 
 void rfm__os_close(int fd)
