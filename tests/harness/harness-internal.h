@@ -33,6 +33,13 @@ void harness_os_init(void);
  * else why not. */
 const char *harness_os_seg_dir(void);
 const char *harness_os_shm_unavailable(void);
+/* The pipes between parent and child: write all of @len bytes, read
+ * exactly @len (with @guard, -1 once the peer is silent for
+ * HARNESS_HANG_TIMEOUT_MS); 0, or -1 on EOF or an error. */
+int harness_os_write_all(int fd, const void *buf, size_t len);
+int harness_os_read_all(int fd, void *buf, size_t len, bool guard);
+/* End a helper process at once, running none of the parent's exit handlers. */
+__attribute__((noreturn)) void harness_os_child_exit(int code);
 /* setenv(@name, @value) unless @name is set already. */
 void harness_os_setenv_default(const char *name, const char *value);
 

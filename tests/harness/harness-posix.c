@@ -224,7 +224,7 @@ void harness_child_spawn(struct harness_child *child, harness_child_fn fn, const
 	harness_child_start(child, fn, (void *)arg);
 }
 
-static int write_all(int fd, const void *buf, size_t len)
+int harness_os_write_all(int fd, const void *buf, size_t len)
 {
 	const char *p = buf;
 
@@ -242,7 +242,7 @@ static int write_all(int fd, const void *buf, size_t len)
 }
 
 /* Read exactly @len bytes; -1 on EOF, error or HARNESS_HANG_TIMEOUT_MS. */
-static int read_all(int fd, void *buf, size_t len, bool guard)
+int harness_os_read_all(int fd, void *buf, size_t len, bool guard)
 {
 	char *p = buf;
 
@@ -270,45 +270,9 @@ static int read_all(int fd, void *buf, size_t len, bool guard)
 	return 0;
 }
 
-void harness_link_ready(struct harness_link *link)
+void harness_os_child_exit(int code)
 {
-	if (write_all(link->report_fd, "R", 1) < 0)
-		_exit(HARNESS_EXIT_ERROR); /* the parent is gone */
-}
-
-void harness_link_wait_go(struct harness_link *link)
-{
-	char c;
-
-	/* No hang guard: a parent may keep a child waiting until it kills it. */
-	if (read_all(link->go_fd, &c, 1, false) < 0 || c != 'G')
-		_exit(HARNESS_EXIT_ERROR);
-}
-
-void harness_link_send(struct harness_link *link, const void *buf, size_t len)
-{
-	if (write_all(link->report_fd, buf, len) < 0)
-		_exit(HARNESS_EXIT_ERROR);
-}
-
-int harness_child_wait_ready(struct harness_child *child)
-{
-	char c;
-
-	if (read_all(child->report_fd, &c, 1, true) < 0 || c != 'R')
-		return -1;
-	return 0;
-}
-
-int harness_child_recv(struct harness_child *child, void *buf, size_t len)
-{
-	return read_all(child->report_fd, buf, len, true);
-}
-
-void harness_child_go(struct harness_child *child)
-{
-	/* A dead child shows up in harness_child_wait(); EPIPE here is not news. */
-	write_all(child->go_fd, "G", 1);
+	_exit(code);
 }
 
 static int decode_status(int status)

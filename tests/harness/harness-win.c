@@ -198,7 +198,7 @@ int harness_thread_count(void)
 
 /* ---- pipes ---- */
 
-static int write_all(int fd, const void *buf, size_t len)
+int harness_os_write_all(int fd, const void *buf, size_t len)
 {
 	HANDLE h = (HANDLE)_get_osfhandle(fd);
 	const char *p = buf;
@@ -221,7 +221,7 @@ static VOID CALLBACK cancel_read(PVOID thread, BOOLEAN fired)
 }
 
 /* Read exactly @len bytes; -1 on EOF, error or HARNESS_HANG_TIMEOUT_MS. */
-static int read_all(int fd, void *buf, size_t len, bool guard)
+int harness_os_read_all(int fd, void *buf, size_t len, bool guard)
 {
 	HANDLE h = (HANDLE)_get_osfhandle(fd), thread = NULL, timer = NULL;
 	char *p = buf;
@@ -275,8 +275,8 @@ void harness_os_child_main(void)
 	link.go_fd = _open_osfhandle((intptr_t)go, _O_RDONLY | _O_BINARY);
 	link.report_fd = _open_osfhandle((intptr_t)report, _O_WRONLY | _O_BINARY);
 	if (link.go_fd < 0 || link.report_fd < 0 ||
-	    read_all(link.go_fd, &len, sizeof(len), false) || len > ARG_MAX_LEN ||
-	    (len && !(arg = malloc(len))) || (len && read_all(link.go_fd, arg, len, false)))
+	    harness_os_read_all(link.go_fd, &len, sizeof(len), false) || len > ARG_MAX_LEN ||
+	    (len && !(arg = malloc(len))) || (len && harness_os_read_all(link.go_fd, arg, len, false)))
 		ExitProcess(HARNESS_EXIT_ERROR);
 	fn = (harness_child_fn)((uintptr_t)GetModuleHandleA(NULL) + (uintptr_t)fn_off);
 	ret = fn(&link, arg);
@@ -352,8 +352,8 @@ void harness_child_spawn(struct harness_child *child, harness_child_fn fn, const
 	rec->process = pi.hProcess;
 	rec->go_fd = child->go_fd;
 	rec->report_fd = child->report_fd;
-	if (write_all(child->go_fd, &len, sizeof(len)) ||
-	    (len && write_all(child->go_fd, arg, arg_len)))
+	if (harness_os_write_all(child->go_fd, &len, sizeof(len)) ||
+	    (len && harness_os_write_all(child->go_fd, arg, arg_len)))
 		harness_fail(__FILE__, __LINE__, "the child died before its argument was sent");
 }
 
@@ -376,43 +376,9 @@ void harness_quiet_before_fork(void)
 	/* No fork() here. */
 }
 
-void harness_link_ready(struct harness_link *link)
+void harness_os_child_exit(int code)
 {
-	if (write_all(link->report_fd, "R", 1) < 0)
-		ExitProcess(HARNESS_EXIT_ERROR); /* the parent is gone */
-}
-
-void harness_link_wait_go(struct harness_link *link)
-{
-	char c;
-
-	if (read_all(link->go_fd, &c, 1, false) < 0 || c != 'G')
-		ExitProcess(HARNESS_EXIT_ERROR);
-}
-
-void harness_link_send(struct harness_link *link, const void *buf, size_t len)
-{
-	if (write_all(link->report_fd, buf, len) < 0)
-		ExitProcess(HARNESS_EXIT_ERROR);
-}
-
-int harness_child_wait_ready(struct harness_child *child)
-{
-	char c;
-
-	if (read_all(child->report_fd, &c, 1, true) < 0 || c != 'R')
-		return -1;
-	return 0;
-}
-
-int harness_child_recv(struct harness_child *child, void *buf, size_t len)
-{
-	return read_all(child->report_fd, buf, len, true);
-}
-
-void harness_child_go(struct harness_child *child)
-{
-	write_all(child->go_fd, "G", 1);
+	ExitProcess((UINT)code);
 }
 
 /* An exit code as a Linux wait status reads: 0..255, else an exception. */

@@ -462,6 +462,49 @@ const char *harness_shm_path(const struct harness_network *net, char *buf, size_
 	return buf;
 }
 
+/* ---- a child and its parent: one byte says ready, one says go ---- */
+
+void harness_link_ready(struct harness_link *link)
+{
+	if (harness_os_write_all(link->report_fd, "R", 1) < 0)
+		harness_os_child_exit(HARNESS_EXIT_ERROR); /* the parent is gone */
+}
+
+void harness_link_wait_go(struct harness_link *link)
+{
+	char c;
+
+	/* No hang guard: a parent may keep a child waiting until it kills it. */
+	if (harness_os_read_all(link->go_fd, &c, 1, false) < 0 || c != 'G')
+		harness_os_child_exit(HARNESS_EXIT_ERROR);
+}
+
+void harness_link_send(struct harness_link *link, const void *buf, size_t len)
+{
+	if (harness_os_write_all(link->report_fd, buf, len) < 0)
+		harness_os_child_exit(HARNESS_EXIT_ERROR);
+}
+
+int harness_child_wait_ready(struct harness_child *child)
+{
+	char c;
+
+	if (harness_os_read_all(child->report_fd, &c, 1, true) < 0 || c != 'R')
+		return -1;
+	return 0;
+}
+
+int harness_child_recv(struct harness_child *child, void *buf, size_t len)
+{
+	return harness_os_read_all(child->report_fd, buf, len, true);
+}
+
+void harness_child_go(struct harness_child *child)
+{
+	/* A dead child shows up in harness_child_wait(); EPIPE here is not news. */
+	harness_os_write_all(child->go_fd, "G", 1);
+}
+
 /* ---- checks ---- */
 
 void harness_fail(const char *file, int line, const char *fmt, ...)
