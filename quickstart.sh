@@ -29,9 +29,13 @@ jobs=$(nproc 2>/dev/null || echo 2)
 # python3-dev build its extension, python3-venv, python3-setuptools and
 # python3-wheel install it with pip into a venv (offline: Debian's, through
 # --system-site-packages), python3-pytest runs the example bench with its plugin.
+# python3-h5py, python3-numpy and python3-pandas read recordings back
+# (rfm.recording, the README's recording example); python3-matplotlib draws
+# them (rfm plot).
 DEMO_PACKAGES="build-essential autoconf automake autoconf-archive libtool pkg-config
 	libjson-c-dev libyaml-dev libmicrohttpd-dev libhdf5-dev
-	swig python3-dev python3-venv python3-setuptools python3-wheel python3-pytest"
+	swig python3-dev python3-venv python3-setuptools python3-wheel python3-pytest
+	python3-h5py python3-numpy python3-pandas python3-matplotlib"
 # The tests need the rest: cmocka runs the C tests; python3-pytest runs the
 # CLI and binding tests; python3-mypy type-checks the Python package, its
 # tests and examples (make check-mypy); clang is the second compiler CI builds with; swig,
@@ -76,8 +80,6 @@ DEMO_PACKAGES="build-essential autoconf automake autoconf-archive libtool pkg-co
 # examples/prometheus/rfm-alerts.yml (tests/cli/test_serve_prometheus.py).
 # cmake builds examples/rfm2g against an installed tree with the CMake
 # packages (find_package(rfm), tests/librfm2g/test-rfm2g-installed.sh).
-# python3-h5py, python3-numpy and python3-pandas read recordings back in the
-# recorder's tests and rfm.recording (python3-matplotlib draws rfm plot);
 # hdf5-tools' h5dump, h5ls and h5clear are the documented way to look into
 # a recording and to mark one left by a crash as closed (docs/recording.md).
 # groff-base and man-db check that the manual pages render without a
@@ -94,8 +96,8 @@ DEMO_PACKAGES="build-essential autoconf automake autoconf-archive libtool pkg-co
 # Visual Studio; clang's clang-cl, lld (lld-link) and libwine-dev (wine's
 # MSVC-compatible C headers) build the Visual Studio program of make
 # check-windows and compile the public headers in MSVC mode.
-TEST_PACKAGES="libcmocka-dev python3 python3-pytest python3-mypy python3-matplotlib clang
-	python3-h5py python3-numpy python3-pandas hdf5-tools
+TEST_PACKAGES="libcmocka-dev python3 python3-pytest python3-mypy clang
+	hdf5-tools
 	cyclonedds-dev cyclonedds-tools libssl-dev iproute2 cmake
 	swig python3-dev tcl-dev valgrind doxygen bash-completion
 	linux-headers-amd64 linux-headers-6.12-amd64 linux-headers-rt-amd64 linux-headers-6.12-rt-amd64
@@ -261,7 +263,8 @@ lane_gcc() {
 			step fuzz make -C build fuzz FUZZ_SECONDS="${FUZZ_SECONDS:-15}" &&
 			step bench-dds make -C build bench-dds \
 				BENCH_DDS_ARGS="--seconds 3 --count 2000 --writes 20000" &&
-			step check-cross make -C build check-cross RFM_CROSS_DIR="$PWD/build-cross" &&
+			step check-cross make -C build check-cross RFM_CROSS_DIR="$PWD/build-cross" \
+				RFM_CROSS_SYSROOTS="${XDG_CACHE_HOME:-$HOME/.cache}/librfm/cross" &&
 			step doc make -C build doc &&
 			step distcheck make -C build distcheck &&
 			step driver-check make -C build driver-check &&

@@ -22,8 +22,12 @@ native=$(cd "$2" && pwd)
 shift 2
 arches=${*:-${RFM_CROSS_ARCHES:-s390x arm64 armhf i386}}
 cross=${RFM_CROSS_DIR:-$native/cross}
+# Sysroots are dependencies, not builds: RFM_CROSS_SYSROOTS may keep them
+# outside the tree (./quickstart.sh test: the user's cache), so that a
+# clean clone does not fetch them again.
+sysroots=${RFM_CROSS_SYSROOTS:-$cross}
 jobs=${RFM_CROSS_JOBS:-2}
-mkdir -p "$cross"
+mkdir -p "$cross" "$sysroots"
 
 # Suites that need what qemu-user does not emulate.
 declare -A skip=(
@@ -84,8 +88,12 @@ sysroot_packages() {
 }
 
 sysroot() {
-	local arch=$1 dir=$cross/sysroot-$1 pkgs
+	local arch=$1 dir=$sysroots/sysroot-$1 pkgs lock
 	pkgs=$(sysroot_packages "$arch")
+	# One maker at a time (two CI runs may share the cache); the lock dies
+	# with its holder.
+	exec {lock}>"$dir.lock"
+	flock "$lock"
 	# .complete names the packages, so a sysroot made with fewer is remade.
 	if [ "$(cat "$dir/.complete" 2>/dev/null)" != "$pkgs" ]; then
 		rm -rf "$dir"
@@ -97,6 +105,7 @@ sysroot() {
 		rm -rf "${dir:?}/dev" "$dir/tmp" "$dir/run" "$dir/proc" "$dir/sys"
 		echo "$pkgs" >"$dir/.complete"
 	fi
+	exec {lock}>&-
 	echo "$dir"
 }
 
@@ -114,6 +123,13 @@ dds_suites() {
 	shared=$(cd "$srcdir" && grep -rl --include='*.c' --include='*.cc' '^HARNESS_SHARED_SUITE(' tests |
 		sed 's/\.cc*$//' | sort)
 	for t in tests/backends/dds/test-dds $shared; do
+		# A suite of an optional dependency the sysroot lacks is not built
+		# (the recorder's needs libhdf5, whose runtime closure, libcurl's
+		# among it, an extract-only sysroot does not carry).
+		if [ ! -e "$build/$t" ]; then
+			echo "SKIP: $t (dds:, s390x): not built for s390x (its dependency is not in the sysroot: $build/config.log)"
+			continue
+		fi
 		if CROSS_QEMU="$qemu" CROSS_SYSROOT="$sr" CROSS_BUILD="$build" RFM_TEST_BACKEND=dds \
 			"$srcdir/tests/cross/qemu-run.sh" "$build/$t" >"$build/$t.dds.out" 2>&1; then
 			echo "PASS: $t (dds:, s390x)"

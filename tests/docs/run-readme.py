@@ -260,6 +260,26 @@ class Runner:
         os.chmod(os.path.join(bindir, "cc"), 0o755)
         self.env["PATH"] = bindir + os.pathsep + self.env["PATH"]
         print(f"readme-test: a sanitizer build: the blocks' cc adds '{cflags}' and '{ldflags}'")
+        self.preload_sanitizer_for_python(bindir)
+
+    def preload_sanitizer_for_python(self, bindir):
+        """rfm plot runs Python, which loads this build's module linked with
+        the sanitizer's runtime: that runtime must come first, so rfm plot's
+        interpreter (RFM_PYTHON) preloads it. Python's own allocations at
+        exit are not our leaks."""
+        lib = os.path.join(self.builddir, "src", ".libs", "librfm.so")
+        ldd = subprocess.run(["ldd", lib], capture_output=True, text=True, check=False)
+        runtime = re.search(r"^\s*lib[at]san\S* => (\S+)", ldd.stdout, re.M)
+        if not runtime or "RFM_PYTHON" in self.env:
+            return
+        launcher = os.path.join(bindir, "python3-sanitized")
+        with open(launcher, "w", encoding="utf-8") as f:
+            f.write("#!/bin/sh\n# run-readme.py: this build's sanitizer runtime first\n"
+                    f"LD_PRELOAD={shlex.quote(runtime.group(1))}${{LD_PRELOAD:+ $LD_PRELOAD}} "
+                    'ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" '
+                    'exec /usr/bin/python3 "$@"\n')
+        os.chmod(launcher, 0o755)
+        self.env["RFM_PYTHON"] = launcher
 
     def close(self):
         rfm_tool = os.path.join(self.builddir, "tools", "rfm")

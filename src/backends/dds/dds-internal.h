@@ -379,6 +379,7 @@ struct dds_node {
 	uint32_t snap_asks;
 	bool snap_busy;		/* it answered BUSY: ask the next one */
 	bool snap_header;	/* its header arrived */
+	uint32_t snap_pieces;	/* pieces of it taken: a copy still arriving is waited for */
 	struct dds_snap_vector *snap_vec;
 	struct dds_held *held, **held_tail;
 	/* Requests for our copy, answered by the handle's thread once due

@@ -122,10 +122,29 @@ static int ask(struct rfm_node *node, int peer, uint32_t wait_ms, bool *timed_ou
 	if (ret)
 		return ret;
 
+	/*
+	 * A copy still arriving is waited for: each wait that ends with more
+	 * of it taken than before starts another. Under heavy loss or load a
+	 * large copy can take longer than one wait; a peer that sends nothing
+	 * more costs one wait. Bounded by the copy's pieces (each wait needs
+	 * a new one; a peer that trickles them is answered with its end).
+	 */
+	uint32_t seen = d->snap_pieces;
+	uint32_t more = (uint32_t)(d->size / RFM_DDS_CHUNK) + 2;
+
 	while (!d->joined && !d->snap_busy) {
-		if (pthread_cond_timedwait(&d->cond, &d->lock, &until) == ETIMEDOUT) {
+		if (pthread_cond_timedwait(&d->cond, &d->lock, &until) != ETIMEDOUT)
+			continue;
+		if (d->snap_pieces == seen || !more--) {
 			*timed_out = !d->joined && !d->snap_busy;
 			break;
+		}
+		seen = d->snap_pieces;
+		until.tv_sec += (time_t)(wait_ms / 1000u);
+		until.tv_nsec += (long)(wait_ms % 1000u) * 1000000L;
+		if (until.tv_nsec >= 1000000000L) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000L;
 		}
 	}
 	return 0;

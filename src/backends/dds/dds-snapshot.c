@@ -250,13 +250,16 @@ static bool copy_piece(struct rfm_node *node, const rfm_dds_Msg *m)
 		}
 		memcpy(d->snap_vec, m->data._buffer, sizeof(*d->snap_vec));
 		d->snap_header = true;
+		d->snap_pieces++;
 		return false;
 	case DDS_SNAP_CHUNK:
 		if (d->snap_header && m->offset <= d->size &&
-		    m->data._length <= d->size - m->offset)
+		    m->data._length <= d->size - m->offset) {
 			memcpy(d->window + m->offset, m->data._buffer, m->data._length);
-		else
+			d->snap_pieces++;
+		} else {
 			rfm__dds_refuse(d);
+		}
 		return false;
 	case DDS_SNAP_END:
 		if (!d->snap_header) {
