@@ -270,6 +270,18 @@ int harness_os_read_all(int fd, void *buf, size_t len, bool guard)
 	return 0;
 }
 
+int harness_event_ready(rfm_node *node, int timeout_ms)
+{
+	struct pollfd p = { .fd = rfm_event_fd(node), .events = POLLIN };
+	int n;
+
+	if (p.fd < 0)
+		return -1;
+	while ((n = poll(&p, 1, timeout_ms)) < 0 && errno == EINTR)
+		;
+	return n < 0 ? -1 : n > 0;
+}
+
 void harness_os_child_exit(int code)
 {
 	_exit(code);

@@ -376,6 +376,22 @@ void harness_quiet_before_fork(void)
 	/* No fork() here. */
 }
 
+int harness_event_ready(rfm_node *node, int timeout_ms)
+{
+	void *h = NULL;
+
+	if (rfm_event_handle(node, &h) < 0)
+		return -1;
+	switch (WaitForSingleObject(h, timeout_ms < 0 ? INFINITE : (DWORD)timeout_ms)) {
+	case WAIT_OBJECT_0:
+		return 1;
+	case WAIT_TIMEOUT:
+		return 0;
+	default:
+		return -1;
+	}
+}
+
 void harness_os_child_exit(int code)
 {
 	ExitProcess((UINT)code);

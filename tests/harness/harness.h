@@ -203,6 +203,16 @@ const char *harness_shm_path(const struct harness_network *net, char *buf, size_
  * started or stopped shows as the difference. -1 if it cannot be read. */
 int harness_thread_count(void);
 
+struct rfm_node;
+
+/*
+ * Wait up to @timeout_ms for @node's waitable to be ready, as an event
+ * loop would: its rfm_event_fd() polled on Linux, its rfm_event_handle()
+ * waited for on Windows. 1 when ready, 0 when the time ran out, -1 when
+ * the node has no such waitable (the library's error is left set).
+ */
+int harness_event_ready(struct rfm_node *node, int timeout_ms);
+
 /* ---- helper processes ---- */
 
 /* The parent's view of a child. */
