@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * A forked child of the layout suites and the pipes to talk to it
- * (test-layout-access, test-layout-seqlock): Linux only, as fork() is.
+ * (test-layout-seqlock): Linux only, as fork() is.
  */
 #ifndef RFM_TESTS_LAYOUT_CHILD_H
 #define RFM_TESTS_LAYOUT_CHILD_H

@@ -39,6 +39,7 @@ win_tests = \
 	tests/windows/test-layout-stale \
 	tests/windows/test-layout-v1-size \
 	tests/windows/test-layout-limits \
+	tests/windows/test-layout-access \
 	tests/windows/test-events-xproc \
 	tests/windows/test-events-nodes \
 	tests/windows/test-rings-xproc \
@@ -65,6 +66,7 @@ tests_windows_test_events_unregister_SOURCES = tests/events/test-events-unregist
 tests_windows_test_layout_parse_SOURCES = tests/layout/test-layout-parse.c
 tests_windows_test_layout_stale_SOURCES = tests/layout/test-layout-stale.c
 tests_windows_test_layout_limits_SOURCES = tests/layout/test-layout-limits.c
+tests_windows_test_layout_access_SOURCES = tests/layout/test-layout-access.c
 tests_windows_test_layout_v1_size_SOURCES = tests/layout/test-layout-v1-size.c
 tests_windows_test_events_xproc_SOURCES = tests/events/test-events-xproc.c tests/events/ev-test.h
 tests_windows_test_events_nodes_SOURCES = tests/events/test-events-nodes.c
@@ -111,6 +113,9 @@ tests_windows_test_layout_v1_size_LDADD = $(win_test_ldadd)
 tests_windows_test_layout_limits_CFLAGS = $(win_test_cflags)
 tests_windows_test_layout_limits_CPPFLAGS = $(win_test_cppflags) -I$(top_srcdir)/tests/layout
 tests_windows_test_layout_limits_LDADD = $(win_test_ldadd)
+tests_windows_test_layout_access_CFLAGS = $(win_test_cflags)
+tests_windows_test_layout_access_CPPFLAGS = $(win_test_cppflags) -I$(top_srcdir)/tests/layout
+tests_windows_test_layout_access_LDADD = $(win_test_ldadd) -lm
 tests_windows_test_events_xproc_CFLAGS = $(win_test_cflags)
 tests_windows_test_events_xproc_CPPFLAGS = $(win_test_cppflags) -I$(top_srcdir)/tests/events
 tests_windows_test_events_xproc_LDADD = $(win_test_ldadd)
