@@ -41,8 +41,9 @@
 /* The companion of @byte that its looks take turns on: above every byte
  * lock, below the file lock's byte. */
 #define LOOK_BYTE(byte) ((UINT64_C(1) << 61) + (byte))
-/* How long a look waits for its turn: looks hold it for a few calls. */
-#define LOOK_TURN_MS 200
+/* How long a look waits for its turn: looks hold it for a few calls, but
+ * a process may be descheduled between them on a loaded host. */
+#define LOOK_TURN_MS 1000
 /* Tries of a lock to keep before another open is taken to hold it. */
 #define LOOK_TRIES 16
 
@@ -104,6 +105,13 @@ static bool try_lock_byte(HANDLE h, uint64_t byte, bool excl)
 			  1, 0, &ov);
 }
 
+/* A lock refused because another open holds what conflicts (wine may say
+ * so as a pending wait). */
+static bool conflict(DWORD err)
+{
+	return err == ERROR_LOCK_VIOLATION || err == ERROR_IO_PENDING;
+}
+
 /*
  * A lock to keep. Another process's look (rfm__os_byte_locked()) holds
  * the byte for a moment: a holder holds it for as long as it lives, so a
@@ -114,7 +122,7 @@ static bool lock_byte(HANDLE h, uint64_t byte, bool excl)
 	for (int tries = 0;; tries++) {
 		if (try_lock_byte(h, byte, excl))
 			return true;
-		if (tries == LOOK_TRIES || GetLastError() != ERROR_LOCK_VIOLATION)
+		if (tries == LOOK_TRIES || !conflict(GetLastError()))
 			return false;
 		SwitchToThread();
 	}
@@ -127,7 +135,7 @@ static bool look_turn(HANDLE h, uint64_t byte)
 	ULONGLONG give_up = GetTickCount64() + LOOK_TURN_MS;
 
 	while (!try_lock_byte(h, LOOK_BYTE(byte), true)) {
-		if (GetLastError() != ERROR_LOCK_VIOLATION || GetTickCount64() > give_up)
+		if (!conflict(GetLastError()) || GetTickCount64() > give_up)
 			return false;
 		SwitchToThread();
 	}
@@ -148,8 +156,7 @@ static int lock_error(void)
 {
 	DWORD err = GetLastError();
 
-	return err == ERROR_LOCK_VIOLATION || err == ERROR_IO_PENDING ? -EAGAIN
-								      : -rfm__win_errno(err);
+	return conflict(err) ? -EAGAIN : -rfm__win_errno(err);
 }
 
 int rfm__os_file_lock(int fd)
@@ -230,7 +237,7 @@ bool rfm__os_byte_locked(int fd, uint64_t byte)
 		unlock_byte(h, byte);
 		held = false;
 	} else {
-		held = GetLastError() == ERROR_LOCK_VIOLATION;
+		held = conflict(GetLastError());
 	}
 	if (turn)
 		unlock_byte(h, LOOK_BYTE(byte));
