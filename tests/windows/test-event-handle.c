@@ -11,8 +11,6 @@
 
 #include "rfm-cmocka.h"
 
-HARNESS_SHARED_SUITE(0);
-
 static struct harness_network net;
 
 static void test_handle_signalled_while_queued(void **state)
