@@ -270,6 +270,72 @@ int harness_os_read_all(int fd, void *buf, size_t len, bool guard)
 	return 0;
 }
 
+long harness_thread_id(void)
+{
+	return (long)syscall(SYS_gettid);
+}
+
+bool harness_can_see_sleepers(void)
+{
+	return true;
+}
+
+/*
+ * Which call a thread sleeps in cannot always be asked: /proc/.../syscall
+ * gives the number of the kernel's own architecture, which under
+ * qemu-user (make check-cross) is the build machine's, not this
+ * program's. So the state (S) and "blocked in a call" are checked, and the
+ * call is SYS_futex where the kernel's numbers are ours (our own read()
+ * of /proc/self/syscall shows up as SYS_read).
+ */
+static long own_read_number(void)
+{
+	char buf[512];
+	FILE *f = fopen("/proc/self/syscall", "r");
+	char *line;
+
+	if (!f)
+		return -1;
+	line = fgets(buf, sizeof(buf), f);
+	fclose(f);
+	return line ? atol(line) : -1;
+}
+
+/* The first line of /proc/self/task/@tid/@what into @buf; false if none. */
+static bool task_line(long tid, const char *what, char *buf, size_t len)
+{
+	char path[64];
+	FILE *f;
+	bool ok;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%ld/%s", tid, what);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	ok = fgets(buf, (int)len, f) != NULL;
+	fclose(f);
+	return ok;
+}
+
+bool harness_thread_sleeping(long tid)
+{
+	static int native = -1;
+	char buf[512];
+	char *state;
+
+	if (native < 0)
+		native = own_read_number() == SYS_read;
+	if (!task_line(tid, "stat", buf, sizeof(buf)))
+		return false;
+	state = strrchr(buf, ')'); /* after "pid (comm)" */
+	if (!state || state[1] != ' ' || state[2] != 'S')
+		return false;
+	/* "running" while it runs in user space; else the call's number. */
+	if (!task_line(tid, "syscall", buf, sizeof(buf)) || buf[0] < '0' || buf[0] > '9')
+		return false;
+	return !native || atol(buf) == SYS_futex;
+}
+
 int harness_event_ready(rfm_node *node, int timeout_ms)
 {
 	struct pollfd p = { .fd = rfm_event_fd(node), .events = POLLIN };

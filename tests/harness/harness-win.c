@@ -376,6 +376,23 @@ void harness_quiet_before_fork(void)
 	/* No fork() here. */
 }
 
+long harness_thread_id(void)
+{
+	return (long)GetCurrentThreadId();
+}
+
+bool harness_can_see_sleepers(void)
+{
+	return false;
+}
+
+/* Windows says a thread waits, not whether that wait is the library's. */
+bool harness_thread_sleeping(long tid)
+{
+	(void)tid;
+	return false;
+}
+
 int harness_event_ready(rfm_node *node, int timeout_ms)
 {
 	void *h = NULL;

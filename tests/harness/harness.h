@@ -203,6 +203,18 @@ const char *harness_shm_path(const struct harness_network *net, char *buf, size_
  * started or stopped shows as the difference. -1 if it cannot be read. */
 int harness_thread_count(void);
 
+/* The calling thread's id, for harness_thread_sleeping(). */
+long harness_thread_id(void);
+
+/* True where harness_thread_sleeping() can tell (Linux: /proc); false on
+ * Windows. */
+bool harness_can_see_sleepers(void);
+
+/* True once thread @tid of this process sleeps in a system call (a wait
+ * under way: nothing else on its way there blocks); false while it runs,
+ * and always where harness_can_see_sleepers() is false. */
+bool harness_thread_sleeping(long tid);
+
 struct rfm_node;
 
 /*

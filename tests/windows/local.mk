@@ -42,6 +42,7 @@ win_tests = \
 	tests/windows/test-layout-access \
 	tests/windows/test-events-xproc \
 	tests/windows/test-events-nodes \
+	tests/windows/test-events-api \
 	tests/windows/test-rings-xproc \
 	tests/windows/test-record-notify \
 	tests/windows/test-multinode \
@@ -70,6 +71,7 @@ tests_windows_test_layout_access_SOURCES = tests/layout/test-layout-access.c
 tests_windows_test_layout_v1_size_SOURCES = tests/layout/test-layout-v1-size.c
 tests_windows_test_events_xproc_SOURCES = tests/events/test-events-xproc.c tests/events/ev-test.h
 tests_windows_test_events_nodes_SOURCES = tests/events/test-events-nodes.c
+tests_windows_test_events_api_SOURCES = tests/events/test-events-api.c tests/events/ev-test.h
 tests_windows_test_rings_xproc_SOURCES = tests/rings/test-rings-xproc.c
 tests_windows_test_record_notify_SOURCES = tests/records/test-record-notify.c
 tests_windows_test_multinode_SOURCES = tests/core/test-multinode.c
@@ -122,6 +124,9 @@ tests_windows_test_events_xproc_LDADD = $(win_test_ldadd)
 tests_windows_test_events_nodes_CFLAGS = $(win_test_cflags)
 tests_windows_test_events_nodes_CPPFLAGS = $(win_test_cppflags)
 tests_windows_test_events_nodes_LDADD = $(win_test_ldadd)
+tests_windows_test_events_api_CFLAGS = $(win_test_cflags)
+tests_windows_test_events_api_CPPFLAGS = $(win_test_cppflags) -I$(top_srcdir)/tests/events
+tests_windows_test_events_api_LDADD = $(win_test_ldadd)
 tests_windows_test_rings_xproc_CFLAGS = $(win_test_cflags)
 tests_windows_test_rings_xproc_CPPFLAGS = $(win_test_cppflags)
 tests_windows_test_rings_xproc_LDADD = $(win_test_ldadd)
