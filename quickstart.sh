@@ -92,6 +92,10 @@ DEMO_PACKAGES="build-essential autoconf automake autoconf-archive libtool pkg-co
 # (libyaml, json-c, cmocka, libmicrohttpd, openssl) into its cache outside
 # the clone, ninja-build runs its CMake builds (Cyclone DDS among them); wine
 # and wine64 run the Windows programs and suites (build-aux/win-env.sh).
+# llvm (llvm-dlltool) makes librfm.lib, the Windows DLL's import library for
+# Visual Studio; clang's clang-cl, lld (lld-link) and libwine-dev (wine's
+# MSVC-compatible C headers) build the Visual Studio program of make
+# check-windows and compile the public headers in MSVC mode.
 TEST_PACKAGES="libcmocka-dev python3 python3-pytest python3-mypy clang
 	hdf5-tools
 	cyclonedds-dev cyclonedds-tools libssl-dev iproute2 cmake
@@ -104,7 +108,7 @@ TEST_PACKAGES="libcmocka-dev python3 python3-pytest python3-mypy clang
 	g++-aarch64-linux-gnu g++-arm-linux-gnueabihf mmdebstrap qemu-user linux-source-6.1
 	curl prometheus openssl groff-base man-db
 	gcc-mingw-w64-x86-64-posix g++-mingw-w64-x86-64-posix mingw-w64-tools dpkg-dev ninja-build
-	wine wine64"
+	wine wine64 llvm lld libwine-dev"
 PACKAGES="$DEMO_PACKAGES $TEST_PACKAGES"
 
 say() { printf '\n== %s\n' "$*"; }
@@ -178,6 +182,10 @@ build() {
 #             the README followed top to bottom in a fresh clone
 #   san       clang, ASan+UBSan with the hostile co-tenants, TSan (builds
 #             of their own)
+#   windows   librfm cross-built for Windows x64 with mingw-w64 and its C
+#             suites run under wine (make check-windows; the dependencies
+#             come from build-aux/win-deps.sh's cache outside the clone,
+#             built on the first run)
 # A step's output goes to build/ci/STEP.out and its wall and CPU seconds to
 # build/ci/STEP.time; a line says when it ends. Once every lane has ended,
 # the steps are summed up in a fixed order and a failure is shown in full.
@@ -269,6 +277,10 @@ lane_gcc() {
 	return $lane_status
 }
 
+lane_windows() {
+	step check-windows make -C build check-windows
+}
+
 lane_tree() {
 	step check-python-install make -C build check-python-install &&
 		step check-mypy make -C build check-mypy &&
@@ -331,6 +343,11 @@ summarize() {
 		grep -E '^(PASS|FAIL|XFAIL|XPASS|SKIP|ERROR):' "$out" || true
 		tally_suite "$(check_dir "$1")" test-suite.log
 		;;
+	check-windows)
+		# Each program's verdict, and every skipped case with its reason.
+		grep -E '^(PASS|FAIL|XFAIL|XPASS|SKIP|ERROR):|^  ' "$out" || true
+		tally_suite build/build-win test-suite.log
+		;;
 	hostile)
 		grep -E '^hostile: ([a-z-]+: [0-9]+ scribbles|[0-9]+ passed)' "$out" || true
 		n=$(sed -n 's/^hostile: \([0-9][0-9]*\) passed.*/\1/p' "$out")
@@ -370,6 +387,9 @@ show_failure() {
 	say "FAILED: $1"
 	case $1 in
 	check-cross) grep -E '^(FAIL|ERROR|check-cross:)' "$out" || tail -60 "$out" ;;
+	check-windows)
+		[ -f build/build-win/test-suite.log ] && cat build/build-win/test-suite.log || tail -60 "$out"
+		;;
 	check-gcc | check-clang | check-asan | check-tsan)
 		dir=$(check_dir "$1")
 		[ -f "$dir/test-suite.log" ] && cat "$dir/test-suite.log" || tail -50 "$out"
@@ -392,9 +412,12 @@ run_tests() {
 	gcc_pid=$!
 	lane_san &
 	san_pid=$!
+	lane_windows &
+	windows_pid=$!
 	lanes_status=0
 	wait $gcc_pid || lanes_status=1
 	wait $san_pid || lanes_status=1
+	wait $windows_pid || lanes_status=1
 
 	summarize check-gcc "make check: gcc"
 	summarize check-python-install "make check-python-install: pip install into a fresh venv, the example bench with the plugin"
@@ -418,6 +441,7 @@ run_tests() {
 	summarize hostile "hostile co-tenants, ASan build (make check-hostile)"
 	summarize build-tsan "building (TSan) in build-tsan/"
 	summarize check-tsan "make check: TSan"
+	summarize check-windows "make check-windows: librfm for Windows x64 (mingw-w64), its C suites under wine"
 
 	say "steps: wall and CPU seconds"
 	for t in "$ci"/*.time; do

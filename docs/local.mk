@@ -70,3 +70,7 @@ clean-local: clean-doc
 clean-doc:
 	rm -rf doc doxygen-warnings.log
 .PHONY: doc install-doc uninstall-doc clean-doc
+
+# Windows: using librfm there, shm: there, what wine cannot prove; and
+# how the Windows build is made on Linux.
+EXTRA_DIST += docs/windows.md docs/windows-build.md

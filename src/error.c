@@ -105,6 +105,7 @@ int rfm__errno_code(int err)
 	case EFBIG:
 		return RFM_ENOSPC;
 	case EINVAL:
+	case EISDIR: /* a directory where a file is wanted */
 		return RFM_EINVAL;
 	case EBUSY:
 		return RFM_EBUSY;

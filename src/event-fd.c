@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * A pollable descriptor for a handle's queue. Senders in other processes
- * cannot write to our descriptors, so a watcher thread sleeps on the
- * queue like a waiter (without taking anything) and makes an eventfd
- * readable when records arrive; a take that finds the queue empty
- * afterwards reads the eventfd back to "not readable" and bumps
- * drain_gen, which sends the watcher back to watching. Signalling and
- * draining both happen under the take lock, so the descriptor is readable
- * exactly while records are queued (or a record was just taken by a wait
- * that raced with the watcher).
+ * What a program's own event loop waits on for a handle's queue: a
+ * pollable descriptor (rfm_event_fd(), an eventfd on Linux) or a waitable
+ * handle (rfm_event_handle(), an event on Windows): the OS's readiness
+ * object (os/ready.h). Senders in other processes cannot signal our
+ * objects, so a watcher thread sleeps on the queue like a waiter (without
+ * taking anything) and sets the object when records arrive; a take that
+ * finds the queue empty afterwards clears it and bumps drain_gen, which
+ * sends the watcher back to watching. Setting and clearing both happen
+ * under the take lock, so the object is ready exactly while records are
+ * queued (or a record was just taken by a wait that raced with the
+ * watcher).
  */
 #include "config.h"
 
@@ -62,43 +64,71 @@ static void *watcher_main(void *arg)
 	return NULL;
 }
 
-RFM_API int rfm_event_fd(rfm_node *node)
+/*
+ * The handle's readiness object (os/ready.h) in *@obj, made with its watcher
+ * on the first call, for @fn, which wants one of @kind. 0 or the rfm error.
+ */
+static int ready_object(rfm_node *node, const char *fn, enum rfm_os_ready_kind kind,
+			intptr_t *obj)
 {
 	struct rfm_events *ev;
-	int ret = rfm__event_enter(
-		node, node ? 0 : rfm__error(RFM_EINVAL, "rfm_event_fd: node is NULL"), true, &ev);
+	int ret = rfm__event_enter(node, node ? 0 : rfm__error(RFM_EINVAL, "%s: node is NULL", fn),
+				   true, &ev);
 
 	if (ret)
 		return ret;
-	if (rfm__os_ready_kind != RFM_OS_READY_FD) {
-		ret = rfm__error(RFM_ENOTSUP,
-				 "%s: rfm_event_fd: this OS has no pollable descriptors; "
-				 "rfm_event_handle() gives a waitable handle",
-				 node->uri);
+	if (rfm__os_ready_kind != kind) {
+		ret = rfm__error(RFM_ENOTSUP, "%s: %s: %s", node->uri, fn,
+				 kind == RFM_OS_READY_FD ? "this OS has no pollable descriptors; "
+							   "rfm_event_handle() gives a waitable "
+							   "handle"
+							 : "this OS has no waitable handles; "
+							   "rfm_event_fd() gives a pollable "
+							   "descriptor");
 		goto out;
 	}
 	if (ev->ready != RFM_OS_READY_NONE) {
-		ret = (int)ev->ready;
+		*obj = ev->ready;
 		goto out;
 	}
-	intptr_t obj;
-	int err = rfm__os_ready_create(&obj);
+	int err = rfm__os_ready_create(obj);
 	if (err) {
-		ret = rfm__error(rfm__errno_code(-err), "%s: eventfd: %s", node->uri,
+		ret = rfm__error(rfm__errno_code(-err), "%s: %s: %s", node->uri, fn,
 				 strerror(-err));
 		goto out;
 	}
-	EV_STORE(ev->ready, obj);
+	EV_STORE(ev->ready, *obj);
 	err = rfm__rt_thread_create(node, &ev->watcher, watcher_main, node, "event-fd watcher");
 	if (err) {
 		EV_STORE(ev->ready, RFM_OS_READY_NONE);
-		rfm__os_ready_close(obj);
+		rfm__os_ready_close(*obj);
 		ret = err;
 		goto out;
 	}
 	ev->watcher_started = true;
-	ret = (int)obj;
 out:
 	pthread_mutex_unlock(&ev->lock);
+	return ret;
+}
+
+RFM_API int rfm_event_fd(rfm_node *node)
+{
+	intptr_t obj;
+	int ret = ready_object(node, "rfm_event_fd", RFM_OS_READY_FD, &obj);
+
+	return ret ? ret : (int)obj;
+}
+
+RFM_API int rfm_event_handle(rfm_node *node, void **handle)
+{
+	intptr_t obj;
+	int ret;
+
+	if (!handle)
+		return rfm__error(RFM_EINVAL, "rfm_event_handle: handle is NULL");
+	*handle = NULL;
+	ret = ready_object(node, "rfm_event_handle", RFM_OS_READY_HANDLE, &obj);
+	if (!ret)
+		*handle = (void *)obj;
 	return ret;
 }

@@ -77,12 +77,43 @@ src_librfm_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden $(YAML_CFLAGS)
 src_librfm_la_LIBADD = $(YAML_LIBS) -lm $(RFM_DDS_LIBADD) $(RFM_OS_LIBS)
 src_librfm_la_LDFLAGS = -version-info $(RFM_LT_VERSION) $(RFM_LDFLAGS_DEFS)
 if RFM_OS_WIN
-# A DLL (librfm-1.dll) exports what RFM_API marks; -no-undefined lets
-# libtool make one. The version script is ELF's.
-src_librfm_la_LDFLAGS += -no-undefined
+# librfm-1.dll exports the names of src/librfm.map (the module-definition
+# file src/librfm.def, made from it by src/librfm-def.sh; -no-undefined
+# lets libtool make a DLL). After the link the build checks that the DLL
+# exports exactly those: a name marked RFM_API but missing from the map,
+# or listed but not defined, fails `make`. Beside mingw's import library
+# (librfm.dll.a), librfm.lib is one for Visual Studio (llvm-dlltool).
+src_librfm_la_LDFLAGS += -no-undefined -export-symbols src/librfm.def
+EXTRA_src_librfm_la_DEPENDENCIES = src/librfm.map src/librfm.def
+src/librfm.def: $(top_srcdir)/src/librfm.map $(top_srcdir)/src/librfm-def.sh
+	$(AM_V_GEN)$(MKDIR_P) src && \
+		$(SHELL) $(top_srcdir)/src/librfm-def.sh $(top_srcdir)/src/librfm.map > $@.tmp && \
+		mv $@.tmp $@
+src/librfm-exports.ok: src/librfm.la src/librfm.def
+	$(AM_V_GEN)$(OBJDUMP) -p src/.libs/librfm-$(RFM_DLL_VERSION).dll > src/librfm-exports.txt && \
+		$(SHELL) $(top_srcdir)/src/librfm-def.sh --check src/librfm.def \
+			src/librfm-exports.txt && touch $@
+noinst_DATA += src/librfm-exports.ok
+CLEANFILES += src/librfm.def src/librfm-exports.txt src/librfm-exports.ok
+if HAVE_LLVM_DLLTOOL
+src/librfm.lib: src/librfm.def
+	$(AM_V_GEN)$(LLVM_DLLTOOL) -m i386:x86-64 -d src/librfm.def \
+		-D librfm-$(RFM_DLL_VERSION).dll -l $@
+noinst_DATA += src/librfm.lib
+CLEANFILES += src/librfm.lib
+install-exec-hook: install-msvc-implib
+uninstall-hook: uninstall-msvc-implib
+install-msvc-implib: src/librfm.lib
+	$(MKDIR_P) '$(DESTDIR)$(libdir)'
+	$(INSTALL_DATA) src/librfm.lib '$(DESTDIR)$(libdir)/librfm.lib'
+uninstall-msvc-implib:
+	rm -f '$(DESTDIR)$(libdir)/librfm.lib'
+endif
 else
 src_librfm_la_LDFLAGS += -Wl,--version-script=$(top_srcdir)/src/librfm.map
-endif
 EXTRA_src_librfm_la_DEPENDENCIES = src/librfm.map
+endif
 
-EXTRA_DIST += src/librfm.map
+# Outside the conditionals: automake wants every .PHONY in one condition.
+.PHONY: install-msvc-implib uninstall-msvc-implib
+EXTRA_DIST += src/librfm.map src/librfm-def.sh

@@ -9,6 +9,9 @@ check_LTLIBRARIES += tests/harness/libharness.la
 tests_harness_libharness_la_SOURCES = \
 	tests/harness/harness.h \
 	tests/harness/harness.c \
+	tests/harness/harness-internal.h \
+	tests/harness/harness-posix.c \
+	tests/harness/byteorder.h \
 	tests/harness/fork-quiet.c \
 	tests/harness/rfm-cmocka.h
 tests_harness_libharness_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/harness

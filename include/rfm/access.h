@@ -53,6 +53,61 @@ RFM_BEGIN_DECLS
 #define RFM_INLINE static inline
 #endif
 
+/** @cond RFM_INTERNAL */
+/*
+ * How each compiler makes an access atomic and ordered. GCC and Clang
+ * (Linux, mingw-w64): their __atomic builtins. Microsoft's compiler (and
+ * clang-cl, which takes the same branch): aligned volatile accesses, which
+ * are single-copy atomic on x64 and ARM64, ordered by a compiler barrier
+ * on x64 (whose loads acquire and stores release in hardware) and by a
+ * data memory barrier on ARM64. 32-bit x86 is not supported there: its
+ * 64-bit accesses are not atomic.
+ */
+#if defined(_MSC_VER)
+/* The intrinsics, declared as <intrin.h> does (which not every C library's
+ * headers let clang-cl include). */
+#if defined(_M_X64) || defined(_M_AMD64)
+void _ReadWriteBarrier(void);
+long _InterlockedOr(long volatile *value, long mask);
+#pragma intrinsic(_ReadWriteBarrier, _InterlockedOr)
+#define RFM__ORDER() _ReadWriteBarrier()
+/* A locked instruction: what MemoryBarrier() is on x64. */
+#define RFM__FENCE_SEQ()                                                               \
+	do {                                                                           \
+		long volatile rfm__f_ = 0;                                             \
+		_InterlockedOr(&rfm__f_, 0);                                           \
+	} while (0)
+#elif defined(_M_ARM64) || defined(_M_ARM64EC)
+void __dmb(unsigned int type);
+#pragma intrinsic(__dmb)
+#define RFM__ORDER() __dmb(0xB) /* _ARM64_BARRIER_ISH */
+#define RFM__FENCE_SEQ() __dmb(0xB)
+#else
+#error "<rfm/access.h> with Microsoft's compiler needs x64 or ARM64"
+#endif
+#define RFM__LOAD(T, p) return *(const volatile T *)(p)
+#define RFM__LOAD_ACQUIRE(T, p)                                                        \
+	T rfm__v_ = *(const volatile T *)(p);                                          \
+	RFM__ORDER();                                                                  \
+	return rfm__v_
+#define RFM__STORE(T, p, v) *(volatile T *)(p) = (v)
+#define RFM__STORE_RELEASE(T, p, v)                                                    \
+	RFM__ORDER();                                                                  \
+	*(volatile T *)(p) = (v)
+#define RFM__FENCE_ACQUIRE() RFM__ORDER()
+#define RFM__FENCE_RELEASE() RFM__ORDER()
+#define RFM__FENCE_FULL() RFM__FENCE_SEQ()
+#else
+#define RFM__LOAD(T, p) return __atomic_load_n((const T *)(p), __ATOMIC_RELAXED)
+#define RFM__LOAD_ACQUIRE(T, p) return __atomic_load_n((const T *)(p), __ATOMIC_ACQUIRE)
+#define RFM__STORE(T, p, v) __atomic_store_n((T *)(p), (v), __ATOMIC_RELAXED)
+#define RFM__STORE_RELEASE(T, p, v) __atomic_store_n((T *)(p), (v), __ATOMIC_RELEASE)
+#define RFM__FENCE_ACQUIRE() __atomic_thread_fence(__ATOMIC_ACQUIRE)
+#define RFM__FENCE_RELEASE() __atomic_thread_fence(__ATOMIC_RELEASE)
+#define RFM__FENCE_FULL() __atomic_thread_fence(__ATOMIC_SEQ_CST)
+#endif
+/** @endcond */
+
 /**
  * @brief Load 8 bits at @p offset of @p base, atomic and unordered.
  *
@@ -66,7 +121,7 @@ RFM_BEGIN_DECLS
  */
 RFM_INLINE uint8_t rfm_load8(const void *base, uint64_t offset)
 {
-	return __atomic_load_n((const uint8_t *)((const char *)base + offset), __ATOMIC_RELAXED);
+	RFM__LOAD(uint8_t, (const char *)base + offset);
 }
 
 /**
@@ -82,7 +137,7 @@ RFM_INLINE uint8_t rfm_load8(const void *base, uint64_t offset)
  */
 RFM_INLINE uint8_t rfm_load8_acquire(const void *base, uint64_t offset)
 {
-	return __atomic_load_n((const uint8_t *)((const char *)base + offset), __ATOMIC_ACQUIRE);
+	RFM__LOAD_ACQUIRE(uint8_t, (const char *)base + offset);
 }
 
 /**
@@ -98,7 +153,7 @@ RFM_INLINE uint8_t rfm_load8_acquire(const void *base, uint64_t offset)
  */
 RFM_INLINE void rfm_store8(void *base, uint64_t offset, uint8_t value)
 {
-	__atomic_store_n((uint8_t *)((char *)base + offset), value, __ATOMIC_RELAXED);
+	RFM__STORE(uint8_t, (char *)base + offset, value);
 }
 
 /**
@@ -114,79 +169,79 @@ RFM_INLINE void rfm_store8(void *base, uint64_t offset, uint8_t value)
  */
 RFM_INLINE void rfm_store8_release(void *base, uint64_t offset, uint8_t value)
 {
-	__atomic_store_n((uint8_t *)((char *)base + offset), value, __ATOMIC_RELEASE);
+	RFM__STORE_RELEASE(uint8_t, (char *)base + offset, value);
 }
 
 /** @brief Load 16 bits at @p offset of @p base, atomic and unordered. @copydetails rfm_load8() */
 RFM_INLINE uint16_t rfm_load16(const void *base, uint64_t offset)
 {
-	return __atomic_load_n((const uint16_t *)((const char *)base + offset), __ATOMIC_RELAXED);
+	RFM__LOAD(uint16_t, (const char *)base + offset);
 }
 
 /** @brief Load 16 bits; no later access moves before it. @copydetails rfm_load8_acquire() */
 RFM_INLINE uint16_t rfm_load16_acquire(const void *base, uint64_t offset)
 {
-	return __atomic_load_n((const uint16_t *)((const char *)base + offset), __ATOMIC_ACQUIRE);
+	RFM__LOAD_ACQUIRE(uint16_t, (const char *)base + offset);
 }
 
 /** @brief Store 16 bits at @p offset of @p base, atomic and unordered. @copydetails rfm_store8() */
 RFM_INLINE void rfm_store16(void *base, uint64_t offset, uint16_t value)
 {
-	__atomic_store_n((uint16_t *)((char *)base + offset), value, __ATOMIC_RELAXED);
+	RFM__STORE(uint16_t, (char *)base + offset, value);
 }
 
 /** @brief Store 16 bits; no earlier access moves after it. @copydetails rfm_store8_release() */
 RFM_INLINE void rfm_store16_release(void *base, uint64_t offset, uint16_t value)
 {
-	__atomic_store_n((uint16_t *)((char *)base + offset), value, __ATOMIC_RELEASE);
+	RFM__STORE_RELEASE(uint16_t, (char *)base + offset, value);
 }
 
 /** @brief Load 32 bits at @p offset of @p base, atomic and unordered. @copydetails rfm_load8() */
 RFM_INLINE uint32_t rfm_load32(const void *base, uint64_t offset)
 {
-	return __atomic_load_n((const uint32_t *)((const char *)base + offset), __ATOMIC_RELAXED);
+	RFM__LOAD(uint32_t, (const char *)base + offset);
 }
 
 /** @brief Load 32 bits; no later access moves before it. @copydetails rfm_load8_acquire() */
 RFM_INLINE uint32_t rfm_load32_acquire(const void *base, uint64_t offset)
 {
-	return __atomic_load_n((const uint32_t *)((const char *)base + offset), __ATOMIC_ACQUIRE);
+	RFM__LOAD_ACQUIRE(uint32_t, (const char *)base + offset);
 }
 
 /** @brief Store 32 bits at @p offset of @p base, atomic and unordered. @copydetails rfm_store8() */
 RFM_INLINE void rfm_store32(void *base, uint64_t offset, uint32_t value)
 {
-	__atomic_store_n((uint32_t *)((char *)base + offset), value, __ATOMIC_RELAXED);
+	RFM__STORE(uint32_t, (char *)base + offset, value);
 }
 
 /** @brief Store 32 bits; no earlier access moves after it. @copydetails rfm_store8_release() */
 RFM_INLINE void rfm_store32_release(void *base, uint64_t offset, uint32_t value)
 {
-	__atomic_store_n((uint32_t *)((char *)base + offset), value, __ATOMIC_RELEASE);
+	RFM__STORE_RELEASE(uint32_t, (char *)base + offset, value);
 }
 
 /** @brief Load 64 bits at @p offset of @p base, atomic and unordered. @copydetails rfm_load8() */
 RFM_INLINE uint64_t rfm_load64(const void *base, uint64_t offset)
 {
-	return __atomic_load_n((const uint64_t *)((const char *)base + offset), __ATOMIC_RELAXED);
+	RFM__LOAD(uint64_t, (const char *)base + offset);
 }
 
 /** @brief Load 64 bits; no later access moves before it. @copydetails rfm_load8_acquire() */
 RFM_INLINE uint64_t rfm_load64_acquire(const void *base, uint64_t offset)
 {
-	return __atomic_load_n((const uint64_t *)((const char *)base + offset), __ATOMIC_ACQUIRE);
+	RFM__LOAD_ACQUIRE(uint64_t, (const char *)base + offset);
 }
 
 /** @brief Store 64 bits at @p offset of @p base, atomic and unordered. @copydetails rfm_store8() */
 RFM_INLINE void rfm_store64(void *base, uint64_t offset, uint64_t value)
 {
-	__atomic_store_n((uint64_t *)((char *)base + offset), value, __ATOMIC_RELAXED);
+	RFM__STORE(uint64_t, (char *)base + offset, value);
 }
 
 /** @brief Store 64 bits; no earlier access moves after it. @copydetails rfm_store8_release() */
 RFM_INLINE void rfm_store64_release(void *base, uint64_t offset, uint64_t value)
 {
-	__atomic_store_n((uint64_t *)((char *)base + offset), value, __ATOMIC_RELEASE);
+	RFM__STORE_RELEASE(uint64_t, (char *)base + offset, value);
 }
 
 /**
@@ -198,7 +253,7 @@ RFM_INLINE void rfm_store64_release(void *base, uint64_t offset, uint64_t value)
  */
 RFM_INLINE void rfm_fence_acquire(void)
 {
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	RFM__FENCE_ACQUIRE();
 }
 
 /**
@@ -209,7 +264,7 @@ RFM_INLINE void rfm_fence_acquire(void)
  */
 RFM_INLINE void rfm_fence_release(void)
 {
-	__atomic_thread_fence(__ATOMIC_RELEASE);
+	RFM__FENCE_RELEASE();
 }
 
 /**
@@ -221,7 +276,7 @@ RFM_INLINE void rfm_fence_release(void)
  */
 RFM_INLINE void rfm_fence_full(void)
 {
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	RFM__FENCE_FULL();
 }
 
 RFM_END_DECLS

@@ -18,7 +18,9 @@
  *   with a timeout (0 = poll, negative = forever), cancellable from another
  *   thread with rfm_event_cancel();
  * - rfm_event_fd(): a descriptor for epoll/poll/select that is readable
- *   while records are queued; drain it with rfm_event_fetch(..., 0);
+ *   while records are queued; drain it with rfm_event_fetch(..., 0)
+ *   (on Windows, rfm_event_handle(): an event handle, signalled while
+ *   records are queued, for WaitForMultipleObjects());
  * - rfm_event_callback_register(): functions per type, called on a
  *   dispatcher thread that the library runs for the handle.
  *
@@ -464,6 +466,34 @@ RFM_API int rfm_event_cancel(rfm_node *node);
  * @retval RFM_ESYS eventfd() or the thread's creation failed (errno is kept).
  */
 RFM_API int rfm_event_fd(rfm_node *node);
+
+/**
+ * @brief A Windows event handle, signalled while records are queued:
+ * rfm_event_fd()'s counterpart for WaitForMultipleObjects() and
+ * MsgWaitForMultipleObjects().
+ *
+ * Created on the first call, owned by the node (do not close it; rfm_close()
+ * does), the same handle on every call. Take records with
+ * rfm_event_fetch(node, ..., 0); when that finds the queue empty the handle
+ * is reset. It may rarely be signalled with nothing to take (the fetch then
+ * returns ::RFM_EAGAIN). A helper thread of the library watches the queue.
+ * Linux has no such handles: there it fails with ::RFM_ENOTSUP and
+ * rfm_event_fd() is the way in; on Windows rfm_event_fd() fails likewise.
+ * Thread-safe: any thread may call it.
+ *
+ * @param node The receiving handle.
+ * @param[out] handle Receives the event's `HANDLE` (a `void *`, as
+ *        `<windows.h>` defines `HANDLE`), or NULL on failure.
+ * @return 0, or a negative ::rfm_error code.
+ * @retval ::RFM_EINVAL @p node or @p handle is NULL.
+ * @retval ::RFM_ENOTSUP This OS has no waitable handles (Linux), or the
+ *         backend has no events.
+ * @retval ::RFM_ECLOSED The handle is being closed, or was inherited
+ *         through fork().
+ * @retval ::RFM_ENOMEM, ::RFM_ESYS The event or its watcher thread could
+ *         not be made.
+ */
+RFM_API int rfm_event_handle(rfm_node *node, void **handle);
 
 /**
  * @brief A function called for each record of one type.

@@ -38,6 +38,10 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
+#if defined(_MSC_VER)
+#include <stdlib.h> /* _byteswap_*() */
+#endif
 #include <rfm/common.h>
 #include <rfm/access.h>
 
@@ -786,26 +790,35 @@ RFM_API int rfm_var_get_view(rfm_var *var, struct rfm_var_view *view);
  * rfm_view_get_NAME() and rfm_view_set_NAME() per type: not API (the
  * reference leaves rfm__ and RFM__ names out), each function it makes is
  * documented below by an @fn block of its own. */
+#if defined(_MSC_VER)
+static inline uint8_t rfm__bswap8(uint8_t x) { return x; }
+static inline uint16_t rfm__bswap16(uint16_t x) { return _byteswap_ushort(x); }
+static inline uint32_t rfm__bswap32(uint32_t x) { return _byteswap_ulong(x); }
+static inline uint64_t rfm__bswap64(uint64_t x) { return _byteswap_uint64(x); }
+#define RFM__LIKELY(x) (x)
+#else
 static inline uint8_t rfm__bswap8(uint8_t x) { return x; }
 static inline uint16_t rfm__bswap16(uint16_t x) { return __builtin_bswap16(x); }
 static inline uint32_t rfm__bswap32(uint32_t x) { return __builtin_bswap32(x); }
 static inline uint64_t rfm__bswap64(uint64_t x) { return __builtin_bswap64(x); }
+#define RFM__LIKELY(x) __builtin_expect(!!(x), 1)
+#endif
 
 #define RFM__VIEW_ACCESSORS(name, ctype, bits, TYPE)                                   \
 	static inline int rfm_view_get_##name(const struct rfm_var_view *view,         \
 					      uint32_t index, ctype *value)            \
 	{                                                                              \
 		uint32_t key_ = view->get_key;                                         \
-		if (__builtin_expect(index < view->count, 1)) {                        \
+		if (RFM__LIKELY(index < view->count)) {                                \
 			uint64_t at_ = (uint64_t)index * (bits / 8);                   \
 			uint##bits##_t raw_;                                           \
-			if (__builtin_expect(key_ == (TYPE), 1))                       \
+			if (RFM__LIKELY(key_ == (TYPE)))                               \
 				raw_ = rfm_load##bits(view->addr, at_);                \
 			else if (key_ == ((TYPE) | RFM_VIEW_SWAPPED))                  \
 				raw_ = rfm__bswap##bits(rfm_load##bits(view->addr, at_)); \
 			else                                                           \
 				goto slow_;                                            \
-			__builtin_memcpy(value, &raw_, sizeof(raw_));                  \
+			memcpy(value, &raw_, sizeof(raw_));                           \
 			return 0;                                                      \
 		}                                                                      \
 	slow_:                                                                         \
@@ -815,11 +828,11 @@ static inline uint64_t rfm__bswap64(uint64_t x) { return __builtin_bswap64(x); }
 					      uint32_t index, ctype value)             \
 	{                                                                              \
 		uint32_t key_ = view->set_key;                                         \
-		if (__builtin_expect(index < view->count, 1)) {                        \
+		if (RFM__LIKELY(index < view->count)) {                                \
 			uint64_t at_ = (uint64_t)index * (bits / 8);                   \
 			uint##bits##_t raw_;                                           \
-			__builtin_memcpy(&raw_, &value, sizeof(raw_));                 \
-			if (__builtin_expect(key_ == (TYPE), 1)) {                     \
+			memcpy(&raw_, &value, sizeof(raw_));                          \
+			if (RFM__LIKELY(key_ == (TYPE))) {                             \
 				rfm_store##bits(view->addr, at_, raw_);                \
 				return 0;                                              \
 			}                                                              \

@@ -198,7 +198,7 @@ static void nodes_verify_each_others_regions(void **state)
 	struct fixture *f = *state;
 
 	for (int i = 0; i < NODES; i++)
-		harness_child_start(&f->children[i], region_node, &f->jobs[i]);
+		harness_child_spawn(&f->children[i], region_node, &f->jobs[i], sizeof(f->jobs[i]));
 	for (int i = 0; i < NODES; i++)
 		assert_int_equal(harness_child_wait_ready(&f->children[i]), 0);
 
@@ -273,7 +273,7 @@ static void nodes_pass_a_token_ring(void **state)
 
 	assert_rfm_ok(rfm_mem_map(f->observer, &map, NULL));
 	for (int i = 0; i < NODES; i++)
-		harness_child_start(&f->children[i], ring_node, &f->jobs[i]);
+		harness_child_spawn(&f->children[i], ring_node, &f->jobs[i], sizeof(f->jobs[i]));
 	for (int i = 0; i < NODES; i++)
 		assert_int_equal(harness_child_wait_ready(&f->children[i]), 0);
 	for (int i = 0; i < NODES; i++)

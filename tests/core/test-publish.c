@@ -164,8 +164,8 @@ static void run_publication(bool use_exported)
 	harness_network_new(&net, WINDOW);
 	snprintf(wjob.uri, sizeof(wjob.uri), "%s", harness_node_uri(&net, 1));
 	snprintf(rjob.uri, sizeof(rjob.uri), "%s", harness_node_uri(&net, 2));
-	harness_child_start(&w, writer, &wjob);
-	harness_child_start(&r, reader, &rjob);
+	harness_child_spawn(&w, writer, &wjob, sizeof(wjob));
+	harness_child_spawn(&r, reader, &rjob, sizeof(rjob));
 	assert_int_equal(harness_child_wait_ready(&w), 0);
 	assert_int_equal(harness_child_wait_ready(&r), 0);
 	harness_child_go(&r);

@@ -1,23 +1,19 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Helpers of the event test suites: networks from the shared harness,
- * child processes started with a ready pipe and stopped by their recorded
- * PID, and small assertions that print the library's message when a call
- * fails.
+ * child processes from the harness (started with a ready signal, stopped
+ * by their recorded PID, on Linux and Windows), and small assertions that
+ * print the library's message when a call fails.
  */
 #ifndef RFM_EV_TEST_H
 #define RFM_EV_TEST_H
 
 #include <errno.h>
-#include <sched.h>
-#include <signal.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/types.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <rfm/rfm.h>
@@ -86,6 +82,16 @@ static inline void ev_require_shm(const char *why)
 	harness_require(HARNESS_CAP_SEGMENT, why);
 }
 
+/* A little-endian word of the window (the wire order) in host order. */
+static inline uint32_t ev_le32(uint32_t v)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return v;
+#else
+	return __builtin_bswap32(v);
+#endif
+}
+
 /* Open or fail the test, with the library's message. */
 #define EV_OPEN(uri, nodep)                                                            \
 	do {                                                                           \
@@ -105,105 +111,92 @@ static inline void ev_require_shm(const char *why)
 
 /* ---- child processes ---- */
 
+/*
+ * Children are the harness's (harness_child_spawn()): forked on Linux, this
+ * program started again on Windows. A child gets the network its test
+ * named and one int, nothing else of the parent's memory, so it names its
+ * network with c->net, not with the test's own variables.
+ */
 struct ev_child {
-	pid_t pid;
-	int ready_fd; /* parent end: the child writes one byte when ready */
-	int go_fd;    /* parent end: the parent writes one byte to release the child */
+	struct harness_child h;
 };
 
 struct ev_child_ctx {
-	int ready_fd;
-	int go_fd;
-	void *arg;
+	struct harness_link *link;
+	const char *net; /* the network's name, for ev_uri() */
+	int arg;
 };
+
+typedef int (*ev_child_fn)(struct ev_child_ctx *);
+
+/* What a child is sent: its network, its int, and its function (as an
+ * offset from ev_child_main(), in the same program image). */
+struct ev_spawn_msg {
+	struct harness_network net;
+	int arg;
+	uint64_t fn;
+};
+
+/* The exit status of a child ev_kill() killed, on every OS. */
+#define EV_KILLED_STATUS HARNESS_EXIT_KILLED
+
+static inline int ev_child_main(struct harness_link *link, void *p)
+{
+	const struct ev_spawn_msg *m = p;
+	struct harness_network *slot = &ev_nets()[0];
+	ev_child_fn fn = (ev_child_fn)(void (*)(void))((uintptr_t)ev_child_main + (uintptr_t)m->fn);
+	struct ev_child_ctx ctx = { link, slot->name, m->arg };
+
+	*slot = m->net; /* as the parent described it: ev_uri() finds it */
+	return fn(&ctx);
+}
 
 /* Child side: tell the parent we are ready / wait for its go. */
 static inline void ev_child_ready(struct ev_child_ctx *c)
 {
-	char b = 'r';
-
-	if (write(c->ready_fd, &b, 1) != 1)
-		_exit(90);
+	harness_link_ready(c->link);
 }
 
 static inline void ev_child_wait_go(struct ev_child_ctx *c)
 {
-	char b;
-
-	if (read(c->go_fd, &b, 1) != 1)
-		_exit(91);
+	harness_link_wait_go(c->link);
 }
 
-/* Start @fn(ctx) in a child; its return value becomes the exit status. */
-static inline struct ev_child ev_spawn(int (*fn)(struct ev_child_ctx *), void *arg)
+/* Start @fn(ctx) in a child on network @net, with @arg; its return value
+ * becomes the exit status. */
+static inline struct ev_child ev_spawn(ev_child_fn fn, const char *net, int arg)
 {
-	int ready[2], go[2];
+	struct ev_spawn_msg m;
 	struct ev_child c;
 
-	if (pipe(ready) || pipe(go)) {
-		perror("pipe");
-		exit(99);
-	}
-	fflush(NULL);
-	c.pid = fork();
-	if (c.pid < 0) {
-		perror("fork");
-		exit(99);
-	}
-	if (c.pid == 0) {
-		struct ev_child_ctx ctx = { ready[1], go[0], arg };
-
-		/* Die with the test, never outlive it. */
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-
-		close(ready[0]);
-		close(go[1]);
-		_exit(fn(&ctx));
-	}
-	close(ready[1]);
-	close(go[0]);
-	c.ready_fd = ready[0];
-	c.go_fd = go[1];
+	memset(&m, 0, sizeof(m));
+	m.net = *ev_network(net);
+	m.arg = arg;
+	m.fn = (uint64_t)((uintptr_t)(void (*)(void))fn - (uintptr_t)ev_child_main);
+	harness_child_spawn(&c.h, ev_child_main, &m, sizeof(m));
 	return c;
 }
 
 /* Parent side: wait until the child said it is ready; false if it died first. */
 static inline int ev_wait_ready(struct ev_child *c)
 {
-	char b;
-
-	return read(c->ready_fd, &b, 1) == 1;
+	return harness_child_wait_ready(&c->h) == 0;
 }
 
 static inline void ev_go(struct ev_child *c)
 {
-	char b = 'g';
-
-	if (write(c->go_fd, &b, 1) != 1) {
-		/* the child died: its exit status tells */
-	}
+	harness_child_go(&c->h);
 }
 
 /* Reap the child; returns its exit status, or 128 + signal. */
 static inline int ev_reap(struct ev_child *c)
 {
-	int status;
-
-	close(c->ready_fd);
-	close(c->go_fd);
-	while (waitpid(c->pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	c->pid = 0;
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	return 128 + WTERMSIG(status);
+	return harness_child_wait(&c->h);
 }
 
 static inline void ev_kill(struct ev_child *c)
 {
-	if (c->pid > 0)
-		kill(c->pid, SIGKILL);
+	harness_child_kill(&c->h);
 }
 
 /* Child-side check: report and exit with @code when @cond fails. */

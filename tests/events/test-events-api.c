@@ -1,14 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Network interrupts within one process: several handles of one network,
- * threads for cancel and close, callbacks and the pollable fd, overflow
- * with exact counts, and every kind of bad input.
+ * threads for cancel and close, callbacks and the waitable an event loop
+ * watches (a descriptor on Linux, a handle on Windows), overflow with
+ * exact counts, and every kind of bad input.
  */
-#include <endian.h>
-#include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <semaphore.h>
-#include <sys/syscall.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -16,6 +15,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "byteorder.h"
 #include "ev-test.h"
 #include "rfm-cmocka.h"
 
@@ -414,7 +414,7 @@ struct waiter {
 	rfm_node *node;
 	int64_t timeout;
 	int ret;
-	pid_t tid;
+	long tid;
 	sem_t started;
 };
 
@@ -423,7 +423,7 @@ static void *wait_thread(void *arg)
 	struct waiter *w = arg;
 	struct rfm_event ev;
 
-	w->tid = (pid_t)syscall(SYS_gettid);
+	w->tid = harness_thread_id();
 	sem_post(&w->started);
 	w->ret = rfm_event_wait(w->node, &ev, w->timeout);
 	return NULL;
@@ -462,72 +462,27 @@ static void test_cancel(void **state)
 	sem_destroy(&w.started);
 }
 
-/*
- * The kernel's word that thread @tid sleeps in a system call: its wait is
- * under way (nothing else on its way there blocks). Which call it is
- * always be asked: /proc/.../syscall gives the number of the kernel's own
- * architecture, which under qemu-user (make check-cross) is the build
- * machine's, not this program's. So the state (S) and "blocked in a call"
- * are checked, and the call is SYS_futex where the kernel's numbers are
- * ours (our own read() of /proc/self/syscall shows up as SYS_read).
- */
-static long own_read_number(void)
-{
-	char buf[512];
-	FILE *f = fopen("/proc/self/syscall", "r");
-
-	assert_non_null(f);
-	char *line = fgets(buf, sizeof(buf), f);
-	fclose(f);
-	return line ? atol(line) : -1;
-}
-
-static bool sleeping_in_syscall(pid_t tid)
-{
-	static int native = -1;
-
-	if (native < 0)
-		native = own_read_number() == SYS_read;
-	char path[64], buf[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
-	f = fopen(path, "r");
-	assert_non_null(f);
-	char *line = fgets(buf, sizeof(buf), f);
-	fclose(f);
-	char *state = line ? strrchr(line, ')') : NULL; /* after "pid (comm)" */
-	if (!state || state[1] != ' ' || state[2] != 'S')
-		return false;
-	snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", (int)tid);
-	f = fopen(path, "r");
-	assert_non_null(f);
-	line = fgets(buf, sizeof(buf), f);
-	fclose(f);
-	/* "running" while it runs in user space; else the call's number. */
-	if (!line || line[0] < '0' || line[0] > '9')
-		return false;
-	return !native || atol(line) == SYS_futex;
-}
-
-static void wait_until_in_futex(pid_t tid)
-{
-	while (!sleeping_in_syscall(tid))
-		sched_yield();
-}
-
 static void test_close_while_waiting(void **state)
 {
 	struct net *t = *state;
 	struct waiter w = { .node = t->n[1], .timeout = -1 };
 	pthread_t th;
 
+	if (!harness_can_see_sleepers()) {
+		print_message("skipped: this OS does not say when a thread sleeps in its wait\n");
+		skip();
+	}
 	EV_OK(rfm_event_enable(t->n[1], RFM_EVENT_BIT(RFM_EVENT_INTR1)));
 	sem_init(&w.started, 0, 0);
 	assert_int_equal(pthread_create(&th, NULL, wait_thread, &w), 0);
 	assert_sem_posted(&w.started, "the waiter thread started");
 	/* Closing must not race with entering the wait: wait until it sleeps. */
-	wait_until_in_futex(w.tid);
+	uint64_t give_up = rfm_event_now_ns() + HARNESS_HANG_TIMEOUT_MS * 1000000ull;
+	while (!harness_thread_sleeping(w.tid)) {
+		if (rfm_event_now_ns() > give_up)
+			fail_msg("the waiter thread %ld never slept in its wait", w.tid);
+		sched_yield();
+	}
 	rfm_close(t->n[1]); /* returns after the waiter has left */
 	t->n[1] = NULL;
 	pthread_join(th, NULL);
@@ -672,32 +627,37 @@ static void test_callback_close(void **state)
 	sem_destroy(&s.done);
 }
 
-/* ---- the pollable descriptor ---- */
+/* ---- the waitable an event loop watches ---- */
 
-static bool readable(int fd, int timeout_ms)
-{
-	struct pollfd p = { .fd = fd, .events = POLLIN };
-
-	return poll(&p, 1, timeout_ms) == 1 && (p.revents & POLLIN);
-}
-
-static void test_fd(void **state)
+static void test_waitable(void **state)
 {
 	struct net *t = *state;
 	struct rfm_event evs[16];
-	int fd;
+	void *handle = (void *)1;
+	int fd = rfm_event_fd(t->n[1]);
 
-	fd = rfm_event_fd(t->n[1]);
-	assert_true(fd >= 0);
-	assert_int_equal(rfm_event_fd(t->n[1]), fd);
+	/* One kind per OS: a descriptor on Linux, a waitable handle on
+	 * Windows; asked for the other, each says so, naming the right one. */
+	if (fd >= 0) {
+		assert_int_equal(rfm_event_fd(t->n[1]), fd);
+		assert_int_equal(rfm_event_handle(t->n[1], &handle), RFM_ENOTSUP);
+		assert_null(handle);
+		assert_non_null(strstr(rfm_last_error(), "rfm_event_fd()"));
+	} else {
+		assert_int_equal(fd, RFM_ENOTSUP);
+		assert_non_null(strstr(rfm_last_error(), "rfm_event_handle()"));
+		EV_OK(rfm_event_handle(t->n[1], &handle));
+		assert_non_null(handle);
+	}
+	assert_int_equal(rfm_event_handle(t->n[1], NULL), RFM_EINVAL);
 	EV_OK(rfm_event_enable(t->n[1], RFM_EVENT_BIT(RFM_EVENT_INTR3)));
-	assert_false(readable(fd, 0));
+	assert_int_equal(harness_event_ready(t->n[1], 0), 0);
 	for (uint32_t round = 0; round < 50; round++) {
 		assert_int_equal(rfm_event_send(t->n[0], 2, RFM_EVENT_INTR3, round), 1);
 		assert_int_equal(rfm_event_send(t->n[3], 2, RFM_EVENT_INTR3, round), 1);
 		unsigned int got = 0;
 		while (got < 2) {
-			assert_true(readable(fd, -1));
+			assert_int_equal(harness_event_ready(t->n[1], -1), 1);
 			int n = rfm_event_fetch(t->n[1], evs, 16, 0);
 			if (n == RFM_EAGAIN)
 				continue; /* a rare spurious readiness */
@@ -707,10 +667,10 @@ static void test_fd(void **state)
 			got += (unsigned int)n;
 		}
 		assert_int_equal(got, 2);
-		/* Drained: after at most one empty fetch the fd is quiet. */
-		if (readable(fd, 0))
+		/* Drained: after at most one empty fetch it is quiet. */
+		if (harness_event_ready(t->n[1], 0))
 			assert_int_equal(rfm_event_fetch(t->n[1], evs, 16, 0), RFM_EAGAIN);
-		assert_false(readable(fd, 0));
+		assert_int_equal(harness_event_ready(t->n[1], 0), 0);
 	}
 }
 
@@ -731,7 +691,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_close_while_waiting, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_callbacks, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_callback_close, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_fd, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_waitable, setup, teardown),
 	};
 
 	harness_init();

@@ -5,6 +5,7 @@
  * processes flood one receiver, and every record must be accounted for
  * exactly: taken, or dropped and announced.
  */
+#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -41,12 +42,12 @@ static int teardown(void **state)
 /* One of four peers: node id 1..4, sends PER_PAIR INTR1 to each other one. */
 static int peer(struct ev_child_ctx *c)
 {
-	int me = *(int *)c->arg;
+	int me = c->arg;
 	rfm_node *node;
 	struct rfm_event evs[128];
 	uint32_t sent[PEERS + 1] = { 0 }, acked[PEERS + 1] = { 0 }, recvd[PEERS + 1] = { 0 };
 
-	EV_CHILD_CHECK(!rfm_open(ev_uri(net_name, me, "spin=2000"), &node), 2, "open");
+	EV_CHILD_CHECK(!rfm_open(ev_uri(c->net, me, "spin=2000"), &node), 2, "open");
 	EV_CHILD_CHECK(!rfm_event_enable(node, RFM_EVENT_BIT(RFM_EVENT_INTR1) |
 						       RFM_EVENT_BIT(RFM_EVENT_INTR2)),
 		       3, "enable");
@@ -123,7 +124,7 @@ static void test_four_peers_no_loss(void **state)
 	EV_OPEN(ev_uri(net_name, 10, NULL), &keep);
 	for (int i = 0; i < PEERS; i++) {
 		ids[i] = i + 1;
-		kids[i] = ev_spawn(peer, &ids[i]);
+		kids[i] = ev_spawn(peer, net_name, ids[i]);
 		assert_true(ev_wait_ready(&kids[i]));
 	}
 	for (int i = 0; i < PEERS; i++)
@@ -142,11 +143,11 @@ static void test_four_peers_no_loss(void **state)
 
 static int flooder(struct ev_child_ctx *c)
 {
-	int me = *(int *)c->arg;
+	int me = c->arg;
 	rfm_node *node;
 	uint64_t accepted = 0;
 
-	EV_CHILD_CHECK(!rfm_open(ev_uri(net_name, me, NULL), &node), 2, "open");
+	EV_CHILD_CHECK(!rfm_open(ev_uri(c->net, me, NULL), &node), 2, "open");
 	ev_child_ready(c);
 	ev_child_wait_go(c);
 	for (uint32_t i = 0; i < FLOOD; i++) {
@@ -178,7 +179,7 @@ static void flood(bool drain_meanwhile, uint64_t *records, uint64_t *announced,
 	EV_OK(rfm_event_enable(rx, RFM_EVENT_BIT(RFM_EVENT_INTR3)));
 	for (int i = 0; i < FLOODERS; i++) {
 		ids[i] = i + 1;
-		kids[i] = ev_spawn(flooder, &ids[i]);
+		kids[i] = ev_spawn(flooder, net_name, ids[i]);
 		assert_true(ev_wait_ready(&kids[i]));
 	}
 	for (int i = 0; i < FLOODERS; i++)

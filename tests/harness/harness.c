@@ -1,24 +1,22 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The shared test harness: backend choice, fresh networks, helper processes. */
+/*
+ * The shared test harness: backend choice, fresh networks, checks. What
+ * differs between OSes (helper processes, the segment directory, the
+ * program's name) is in harness-posix.c and harness-win.c
+ * (harness-internal.h).
+ */
 #include "config.h"
 
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <rfm/rfm.h>
 
 #include "harness.h"
+#include "harness-internal.h"
 
 /* ---- backends ---- */
 
@@ -54,9 +52,7 @@ struct harness_backend {
 
 static const char *shm_unavailable(void)
 {
-	if (access("/dev/shm", W_OK | X_OK) < 0)
-		return "/dev/shm is missing or not writable";
-	return NULL;
+	return harness_os_shm_unavailable();
 }
 
 static const char *not_in_harness(void)
@@ -134,21 +130,6 @@ static int dev_destroy(struct harness_network *net)
 	return 0;
 }
 
-int harness_thread_count(void)
-{
-	DIR *d = opendir("/proc/self/task");
-	struct dirent *e;
-	int n = 0;
-
-	if (!d)
-		return -1;
-	while ((e = readdir(d)))
-		if (e->d_name[0] != '.')
-			n++;
-	closedir(d);
-	return n;
-}
-
 int harness_dev_cards(void)
 {
 	return dev_cards;
@@ -179,7 +160,7 @@ static const char *dds_unavailable(void)
 	if (rfm_network_destroy("dds:probe", 0) == RFM_ESCHEME)
 		return "librfm was built without Cyclone DDS (Debian: cyclonedds-dev "
 		       "cyclonedds-tools, then configure again)";
-	setenv("CYCLONEDDS_URI", loopback, 0);
+	harness_os_setenv_default("CYCLONEDDS_URI", loopback);
 	dds_domain = 20 + (unsigned int)getpid() % 200; /* 20..219 of Cyclone's 0..230 */
 	return NULL;
 }
@@ -230,24 +211,16 @@ static const struct harness_backend backends[] = {
 };
 
 static const struct harness_backend *backend;
-static char progname[32];
-static bool in_child;
+char harness_progname[32];
+bool harness_in_child;
+#define progname harness_progname
 
 /* ---- registries, for cleaning up after a failed test ---- */
 
 #define MAX_NETWORKS 256
-#define MAX_CHILDREN 64
 
 /* Every network handed out; all are destroyed at exit (gone ones are skipped). */
 static char networks[MAX_NETWORKS][HARNESS_NETWORK_URI_MAX];
-
-struct child_record {
-	pid_t pid; /* 0: free slot */
-	int go_fd;
-	int report_fd;
-};
-
-static struct child_record children[MAX_CHILDREN];
 
 static void network_register(const char *uri)
 {
@@ -259,50 +232,14 @@ static void network_register(const char *uri)
 	/* Full: the network is still destroyed by the test itself. */
 }
 
-static struct child_record *child_record(pid_t pid)
+void harness_forget_networks(void)
 {
-	for (int i = 0; i < MAX_CHILDREN; i++)
-		if (children[i].pid == pid)
-			return &children[i];
-	return NULL;
-}
-
-static void close_fd(int *fd)
-{
-	if (*fd >= 0)
-		close(*fd);
-	*fd = -1;
-}
-
-/* Forget a reaped child and close the parent's ends of its pipes. */
-static void child_forget(pid_t pid)
-{
-	struct child_record *rec = child_record(pid);
-
-	if (!rec)
-		return;
-	close_fd(&rec->go_fd);
-	close_fd(&rec->report_fd);
-	rec->pid = 0;
-}
-
-void harness_kill_children(void)
-{
-	for (int i = 0; i < MAX_CHILDREN; i++) {
-		pid_t pid = children[i].pid;
-
-		if (!pid)
-			continue;
-		kill(pid, SIGKILL);
-		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-			;
-		child_forget(pid);
-	}
+	memset(networks, 0, sizeof(networks));
 }
 
 static void cleanup_at_exit(void)
 {
-	if (in_child)
+	if (harness_in_child)
 		return;
 	harness_kill_children();
 	for (int i = 0; i < MAX_NETWORKS; i++)
@@ -313,12 +250,6 @@ static void cleanup_at_exit(void)
 }
 
 /* ---- setup ---- */
-
-/*
- * Suites that run on every backend say so with HARNESS_SHARED_SUITE()
- * (harness.h), which defines this; elsewhere it stays undefined (NULL).
- */
-extern const unsigned int harness_shared_suite_needs __attribute__((weak));
 
 static const struct harness_backend *find_backend(const char *name)
 {
@@ -342,10 +273,11 @@ static void probe(const char *what)
 				printf("%s\n", backends[i].name);
 		exit(0);
 	}
-	if (!strcmp(what, "shared"))
-		exit(&harness_shared_suite_needs &&
-			     (backend->caps & harness_shared_suite_needs) == harness_shared_suite_needs ?
-			     0 : HARNESS_EXIT_SKIP);
+	if (!strcmp(what, "shared")) {
+		const unsigned int *needs = harness_os_shared_suite_needs();
+
+		exit(needs && (backend->caps & *needs) == *needs ? 0 : HARNESS_EXIT_SKIP);
+	}
 	fprintf(stderr, "%s: HARNESS_PROBE=%s: expected extra-pass or shared\n", progname, what);
 	exit(HARNESS_EXIT_ERROR);
 }
@@ -357,10 +289,13 @@ void harness_init(void)
 	const char *why;
 
 	/* "lt-" is libtool's prefix for the uninstalled binary. */
-	const char *name = program_invocation_short_name;
+	const char *name = harness_os_progname();
 	if (!strncmp(name, "lt-", 3))
 		name += 3;
 	snprintf(progname, sizeof(progname), "%.24s", name);
+	/* A helper process started again from this program (Windows) runs
+	 * its function here and never returns. */
+	harness_os_child_main();
 
 	if (!want || !want[0])
 		want = "shm";
@@ -379,8 +314,7 @@ void harness_init(void)
 	}
 	fprintf(stderr, "%s: backend %s\n", progname, backend->name);
 
-	/* A child that died must show up as EPIPE, not kill the test. */
-	signal(SIGPIPE, SIG_IGN);
+	harness_os_init();
 	atexit(cleanup_at_exit);
 }
 
@@ -524,125 +458,16 @@ const char *harness_shm_path(const struct harness_network *net, char *buf, size_
 {
 	if (!harness_can(HARNESS_CAP_SEGMENT))
 		return NULL;
-	snprintf(buf, len, "/dev/shm/rfm-%s", net->name);
+	snprintf(buf, len, "%s/rfm-%s", harness_os_seg_dir(), net->name);
 	return buf;
 }
 
-/* ---- helper processes ---- */
-
-static void setup_child(pid_t parent)
-{
-	/* CMocka catches these to unwind a failing test; a child must just die. */
-	static const int fatal[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGSYS, SIGABRT };
-
-	in_child = true;
-	for (size_t i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
-		signal(fatal[i], SIG_DFL);
-	/* Die with the parent, so a crashed test leaves no process behind. */
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(HARNESS_EXIT_ERROR);
-	/* The siblings' pipes are the parent's business, and so are its networks. */
-	for (int i = 0; i < MAX_CHILDREN; i++) {
-		if (!children[i].pid)
-			continue; /* a free slot's fds mean nothing */
-		close_fd(&children[i].go_fd);
-		close_fd(&children[i].report_fd);
-		children[i].pid = 0;
-	}
-	memset(networks, 0, sizeof(networks));
-}
-
-void harness_child_start(struct harness_child *child, harness_child_fn fn, void *arg)
-{
-	struct child_record *rec = child_record(0);
-	int go[2], report[2];
-	pid_t parent = getpid(), pid;
-
-	if (!rec)
-		harness_fail(__FILE__, __LINE__, "more than %d live children", MAX_CHILDREN);
-	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(report, O_CLOEXEC) < 0)
-		harness_fail(__FILE__, __LINE__, "pipe2: %s", strerror(errno));
-	fflush(NULL); /* or buffered output is printed twice */
-	harness_quiet_before_fork();
-	pid = fork();
-	if (pid < 0)
-		harness_fail(__FILE__, __LINE__, "fork: %s", strerror(errno));
-	if (pid == 0) {
-		struct harness_link link = { .go_fd = go[0], .report_fd = report[1] };
-		int ret;
-
-		close(go[1]);
-		close(report[0]);
-		setup_child(parent);
-		ret = fn(&link, arg);
-		close(link.go_fd);
-		close(link.report_fd);
-		fflush(NULL);
-		_exit(ret >= 0 && ret <= 255 ? ret : 1);
-	}
-	close(go[0]);
-	close(report[1]);
-	child->pid = pid;
-	child->go_fd = go[1];
-	child->report_fd = report[0];
-	child->reaped = false;
-	child->status = 0;
-	rec->pid = pid;
-	rec->go_fd = go[1];
-	rec->report_fd = report[0];
-}
-
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-/* Read exactly @len bytes; -1 on EOF, error or HARNESS_HANG_TIMEOUT_MS. */
-static int read_all(int fd, void *buf, size_t len, bool guard)
-{
-	char *p = buf;
-
-	while (len) {
-		if (guard) {
-			struct pollfd pfd = { .fd = fd, .events = POLLIN };
-			int n = poll(&pfd, 1, HARNESS_HANG_TIMEOUT_MS);
-
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0) {
-				fprintf(stderr, "%s: peer silent for %d ms\n", progname,
-					HARNESS_HANG_TIMEOUT_MS);
-				return -1;
-			}
-		}
-		ssize_t n = read(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
+/* ---- a child and its parent: one byte says ready, one says go ---- */
 
 void harness_link_ready(struct harness_link *link)
 {
-	if (write_all(link->report_fd, "R", 1) < 0)
-		_exit(HARNESS_EXIT_ERROR); /* the parent is gone */
+	if (harness_os_write_all(link->report_fd, "R", 1) < 0)
+		harness_os_child_exit(HARNESS_EXIT_ERROR); /* the parent is gone */
 }
 
 void harness_link_wait_go(struct harness_link *link)
@@ -650,105 +475,34 @@ void harness_link_wait_go(struct harness_link *link)
 	char c;
 
 	/* No hang guard: a parent may keep a child waiting until it kills it. */
-	if (read_all(link->go_fd, &c, 1, false) < 0 || c != 'G')
-		_exit(HARNESS_EXIT_ERROR);
+	if (harness_os_read_all(link->go_fd, &c, 1, false) < 0 || c != 'G')
+		harness_os_child_exit(HARNESS_EXIT_ERROR);
 }
 
 void harness_link_send(struct harness_link *link, const void *buf, size_t len)
 {
-	if (write_all(link->report_fd, buf, len) < 0)
-		_exit(HARNESS_EXIT_ERROR);
+	if (harness_os_write_all(link->report_fd, buf, len) < 0)
+		harness_os_child_exit(HARNESS_EXIT_ERROR);
 }
 
 int harness_child_wait_ready(struct harness_child *child)
 {
 	char c;
 
-	if (read_all(child->report_fd, &c, 1, true) < 0 || c != 'R')
+	if (harness_os_read_all(child->report_fd, &c, 1, true) < 0 || c != 'R')
 		return -1;
 	return 0;
 }
 
 int harness_child_recv(struct harness_child *child, void *buf, size_t len)
 {
-	return read_all(child->report_fd, buf, len, true);
+	return harness_os_read_all(child->report_fd, buf, len, true);
 }
 
 void harness_child_go(struct harness_child *child)
 {
 	/* A dead child shows up in harness_child_wait(); EPIPE here is not news. */
-	write_all(child->go_fd, "G", 1);
-}
-
-static int decode_status(int status)
-{
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return -1;
-}
-
-/* Block until @pid can be reaped, at most HARNESS_HANG_TIMEOUT_MS; false on timeout. */
-static bool wait_exit(pid_t pid)
-{
-#ifdef SYS_pidfd_open
-	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
-
-	if (pidfd >= 0) {
-		struct pollfd pfd = { .fd = pidfd, .events = POLLIN };
-		int n;
-
-		do
-			n = poll(&pfd, 1, HARNESS_HANG_TIMEOUT_MS);
-		while (n < 0 && errno == EINTR);
-		close(pidfd);
-		return n != 0;
-	}
-#endif
-	return true; /* no pidfd: the blocking waitpid() has to do */
-}
-
-int harness_child_wait(struct harness_child *child)
-{
-	int status;
-
-	if (child->reaped)
-		return decode_status(child->status);
-	if (!wait_exit(child->pid)) {
-		fprintf(stderr, "%s: child %d still running after %d ms: killing it\n", progname,
-			(int)child->pid, HARNESS_HANG_TIMEOUT_MS);
-		harness_child_kill(child);
-		return -1;
-	}
-	while (waitpid(child->pid, &status, 0) < 0) {
-		if (errno != EINTR) {
-			child_forget(child->pid);
-			return -1;
-		}
-	}
-	child->reaped = true;
-	child->status = status;
-	child_forget(child->pid);
-	return decode_status(status);
-}
-
-void harness_child_kill(struct harness_child *child)
-{
-	int status;
-
-	if (child->reaped)
-		return;
-	kill(child->pid, SIGKILL);
-	while (waitpid(child->pid, &status, 0) < 0) {
-		if (errno != EINTR) {
-			child_forget(child->pid);
-			return;
-		}
-	}
-	child->reaped = true;
-	child->status = status;
-	child_forget(child->pid);
+	harness_os_write_all(child->go_fd, "G", 1);
 }
 
 /* ---- checks ---- */
@@ -762,7 +516,7 @@ void harness_fail(const char *file, int line, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fprintf(stderr, " (rfm_last_error: \"%s\")\n", rfm_last_error());
-	if (in_child) {
+	if (harness_in_child) {
 		fflush(NULL);
 		_exit(1);
 	}

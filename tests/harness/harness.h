@@ -9,10 +9,11 @@
  *    not available here;
  *  - hands out fresh networks with unique names (program, pid and a
  *    counter), and removes any that are still there when the program exits;
- *  - runs helper processes: fork a child running a function, ready/go
- *    signalling and small reports over pipes, waiting for a child by the
- *    PID recorded at fork with its exit status, killing every child left
- *    when a test fails. Nothing here sleeps to wait for a peer.
+ *  - runs helper processes: fork a child running a function (on Windows,
+ *    start this program again as the child: harness_child_spawn()),
+ *    ready/go signalling and small reports over pipes, waiting for a child
+ *    by the PID recorded at its start with its exit status, killing every
+ *    child left when a test fails. Nothing here sleeps to wait for a peer.
  *
  * The harness does not depend on CMocka: a child process must never use
  * CMocka's assertions (a failure would unwind into the copy of the test
@@ -30,6 +31,9 @@
 /* Exit statuses understood by the Automake test driver. */
 #define HARNESS_EXIT_SKIP 77
 #define HARNESS_EXIT_ERROR 99
+/* harness_child_wait()'s status for a child harness_child_kill() killed:
+ * 128 + SIGKILL on Linux, the same on Windows (TerminateProcess()). */
+#define HARNESS_EXIT_KILLED (128 + 9)
 
 /*
  * Safety net against a hung peer, not a timing assertion: a wait that
@@ -117,6 +121,13 @@ extern
 #endif
 const unsigned int harness_shared_suite_needs;
 
+/*
+ * Safety net for a whole program, as alarm(@seconds) is on Linux: past it
+ * the program ends (SIGALRM there; on Windows it says so and exits with
+ * HARNESS_EXIT_ERROR), so a hang fails instead of stopping `make check`.
+ */
+void harness_watchdog(unsigned int seconds);
+
 /* How many node ids a network of the backend has: 256, or dev:'s cards. */
 int harness_node_ids(void);
 
@@ -192,15 +203,38 @@ const char *harness_shm_path(const struct harness_network *net, char *buf, size_
  * started or stopped shows as the difference. -1 if it cannot be read. */
 int harness_thread_count(void);
 
+/* The calling thread's id, for harness_thread_sleeping(). */
+long harness_thread_id(void);
+
+/* True where harness_thread_sleeping() can tell (Linux: /proc); false on
+ * Windows. */
+bool harness_can_see_sleepers(void);
+
+/* True once thread @tid of this process sleeps in a system call (a wait
+ * under way: nothing else on its way there blocks); false while it runs,
+ * and always where harness_can_see_sleepers() is false. */
+bool harness_thread_sleeping(long tid);
+
+struct rfm_node;
+
+/*
+ * Wait up to @timeout_ms for @node's waitable to be ready, as an event
+ * loop would: its rfm_event_fd() polled on Linux, its rfm_event_handle()
+ * waited for on Windows. 1 when ready, 0 when the time ran out, -1 when
+ * the node has no such waitable (the library's error is left set).
+ */
+int harness_event_ready(struct rfm_node *node, int timeout_ms);
+
 /* ---- helper processes ---- */
 
 /* The parent's view of a child. */
 struct harness_child {
-	pid_t pid;		/* recorded at fork; every wait and kill uses it */
+	pid_t pid;		/* recorded at its start; every wait and kill uses it */
 	int go_fd;		/* write end: parent -> child */
 	int report_fd;		/* read end: child -> parent (ready byte, reports) */
 	bool reaped;
 	int status;		/* raw wait status once reaped */
+	void *process;		/* Windows: the child's process handle */
 };
 
 /* The child's view of its parent. */
@@ -218,6 +252,21 @@ typedef int (*harness_child_fn)(struct harness_link *link, void *arg);
  * fork, and the child never runs the parent's exit handlers.
  */
 void harness_child_start(struct harness_child *child, harness_child_fn fn, void *arg);
+
+/*
+ * As harness_child_start(), for a child that runs on every OS: it gets a
+ * copy of the @arg_len bytes at @arg, which must hold no pointers. On
+ * Windows the child is this program started again (CreateProcess()): @fn
+ * runs there from harness_init(), with none of the parent's memory but
+ * that copy (what the parent set up after harness_init(), the child does
+ * not have).
+ */
+void harness_child_spawn(struct harness_child *child, harness_child_fn fn, const void *arg,
+			 size_t arg_len);
+
+/* True where harness_child_start() can fork (Linux); false on Windows,
+ * where children are started with harness_child_spawn() only. */
+bool harness_can_fork(void);
 
 /* Before fork(): under a sanitizer, wait (bounded) until every other thread
  * sleeps, as its allocator is not fork-safe (fork-quiet.c); else nothing.
@@ -251,6 +300,15 @@ int harness_child_wait(struct harness_child *child);
 
 /* In the parent: SIGKILL the child by its recorded PID and reap it. */
 void harness_child_kill(struct harness_child *child);
+
+/* True where harness_child_interrupt() can signal a child (Linux); false
+ * on Windows, which has no signals between processes. */
+bool harness_can_interrupt(void);
+
+/* In the parent: SIGINT the child by its recorded PID, as Ctrl-C would,
+ * without reaping it (harness_child_wait() says how it ended). False,
+ * with nothing sent, where harness_can_interrupt() is false. */
+bool harness_child_interrupt(struct harness_child *child);
 
 /* Kill and reap every child of this process not reaped yet (for teardowns). */
 void harness_kill_children(void);

@@ -7,7 +7,8 @@
  * stay "attached" with a dead pid: a ghost row); one still attached whose
  * beats stop is silent; one that stops its heartbeat but stays attached is
  * attached. rfm_node_get_info()'s count of attached nodes agrees with the
- * table's. On backends that know who holds each id (shm:), from processes.
+ * table's. On backends that know who holds each id (shm:), from processes,
+ * on Linux and on Windows (killed there with TerminateProcess()).
  */
 #include "config.h"
 
@@ -30,19 +31,36 @@ static int setup(void **state)
 	return ret;
 }
 
-enum how { CLOSE, STAY_SILENT, STOP_HEALTH, WAIT_FOR_SIGNAL };
+enum how { CLOSE, STAY_SILENT, STOP_HEALTH, WAIT_FOR_SIGNAL, LOOK };
 
+/* Looks at the node table of each process in test_looks_are_not_nodes(). */
+#define LOOKS 300
+
+/* A child's orders, copied to it as bytes (harness_child_spawn()). */
 struct child_plan {
+	struct harness_network net;
 	int id;
 	bool beat;		/* run a heartbeat thread */
 	enum how how;		/* after "go" */
 };
+
+/* The attached nodes the table of @node counts now; -1 on an error. */
+static int attached_now(rfm_node *node)
+{
+	struct rfm_node_status rows[RFM_MAX_NODES];
+	int n = rfm_health_nodes(node, rows, RFM_MAX_NODES), attached = 0;
+
+	for (int i = 0; i < n; i++)
+		attached += rows[i].attached;
+	return n < 0 ? -1 : attached;
+}
 
 /* Opens node plan->id (beating if asked), reports ready; on "go" does plan->how. */
 static int node_child(struct harness_link *link, void *arg)
 {
 	const struct child_plan *p = arg;
 	const struct rfm_health_config hc = { .struct_size = sizeof(hc), .period_ns = PERIOD_NS };
+	struct harness_network own = p->net;
 	rfm_node *node;
 
 	/*
@@ -51,7 +69,7 @@ static int node_child(struct harness_link *link, void *arg)
 	 * (a CI lane) inherits SIGINT ignored, and the child would not die.
 	 */
 	signal(SIGINT, SIG_DFL);
-	HARNESS_CHECK_RFM(rfm_open(harness_node_uri(net, p->id), &node));
+	HARNESS_CHECK_RFM(rfm_open(harness_node_uri(&own, p->id), &node));
 	if (p->beat)
 		HARNESS_CHECK_RFM(rfm_health_start(node, &hc));
 	if (p->how == STAY_SILENT) {
@@ -63,6 +81,18 @@ static int node_child(struct harness_link *link, void *arg)
 	if (p->how == CLOSE) {
 		rfm_close(node);
 		return 0;
+	}
+	if (p->how == LOOK) {
+		/* As the parent does, at the same time: the exit status is how
+		 * many looks saw other than the two nodes there are. */
+		int wrong = 0;
+
+		for (int i = 0; i < LOOKS; i++)
+			wrong += attached_now(node) != 2;
+		harness_link_ready(link);
+		harness_link_wait_go(link);
+		rfm_close(node);
+		return wrong > 100 ? 100 : wrong;
 	}
 	if (p->how == STOP_HEALTH) {
 		HARNESS_CHECK_RFM(rfm_health_stop(node));
@@ -76,7 +106,8 @@ static int node_child(struct harness_link *link, void *arg)
 
 static void start(struct harness_child *kid, struct child_plan *plan)
 {
-	harness_child_start(kid, node_child, plan);
+	plan->net = *net;
+	harness_child_spawn(kid, node_child, plan, sizeof(*plan));
 	assert_int_equal(harness_child_wait_ready(kid), 0);
 }
 
@@ -156,7 +187,10 @@ static void test_clean_close_is_left(void **state)
 	rfm_close(w);
 }
 
-static void killed_is_crashed(int sig, bool beat)
+/* How a child dies without closing its node. */
+enum death { KILLED, INTERRUPTED };
+
+static void killed_is_crashed(enum death how, bool beat)
 {
 	rfm_node *w = watcher();
 	struct child_plan plan = { .id = 3, .beat = beat, .how = WAIT_FOR_SIGNAL };
@@ -166,15 +200,20 @@ static void killed_is_crashed(int sig, bool beat)
 	start(&kid, &plan);
 	r = wait_state(w, 3, beat ? RFM_NODE_STATE_UP : RFM_NODE_STATE_ATTACHED);
 	assert_int_equal(attached_count(w), 2);
-	pid_t pid = kid.pid;
-	kill(pid, sig);
-	assert_int_equal(harness_child_wait(&kid), 128 + sig);
+	int pid = (int)kid.pid;
+	if (how == INTERRUPTED) {
+		assert_true(harness_child_interrupt(&kid));
+		assert_int_equal(harness_child_wait(&kid), 128 + SIGINT);
+	} else {
+		harness_child_kill(&kid);
+		assert_int_equal(harness_child_wait(&kid), 128 + 9); /* SIGKILL's, or TerminateProcess()'s */
+	}
 	/* At once: the holder's lock went with its process. */
 	assert_true(row(w, 3, &r));
 	assert_string_equal(rfm_node_state_name(r.state), "crashed");
 	assert_int_equal(r.attached, 0);
 	assert_int_equal(r.alive, 0);
-	assert_int_equal(r.pid, pid);	/* which process it was */
+	assert_int_equal((int)r.pid, pid);	/* which process it was */
 	assert_int_equal(attached_count(w), 1);
 	/* The id is free for a restart, which is up (or attached) again. */
 	struct child_plan again = { .id = 3, .beat = beat, .how = CLOSE };
@@ -189,20 +228,50 @@ static void killed_is_crashed(int sig, bool beat)
 static void test_sigkill_is_crashed(void **state)
 {
 	(void)state;
-	killed_is_crashed(SIGKILL, true);
+	killed_is_crashed(KILLED, true);
 }
 
 static void test_sigint_is_crashed(void **state)
 {
 	(void)state;
-	killed_is_crashed(SIGINT, true);
+	if (!harness_can_interrupt()) {
+		print_message("skipped: no signals between processes on this OS (Windows)\n");
+		skip();
+	}
+	killed_is_crashed(INTERRUPTED, true);
 }
 
-/* The ghost: a node that never beat, killed, stayed "attached". */
+/* The issue's ghost: a node that never beat, killed, stayed "attached"
+ * (SIGINT where there are signals; on Windows, TerminateProcess()). */
 static void test_killed_without_heartbeat_is_no_ghost(void **state)
 {
 	(void)state;
-	killed_is_crashed(SIGINT, false);
+	killed_is_crashed(harness_can_interrupt() ? INTERRUPTED : KILLED, false);
+}
+
+/*
+ * Two processes looking at the table at once never take each other's look
+ * for a node: on Windows a look at a free node id locks its byte for a
+ * moment, which another look must not read as a holder.
+ */
+static void test_looks_are_not_nodes(void **state)
+{
+	(void)state;
+	rfm_node *w = watcher();
+	struct child_plan plan = { .id = 3, .how = LOOK };
+	struct harness_child kid;
+	int wrong = 0;
+
+	start(&kid, &plan);
+	harness_child_go(&kid);
+	for (int i = 0; i < LOOKS; i++)
+		wrong += attached_now(w) != 2;
+	/* The child stays until both have looked. */
+	assert_int_equal(harness_child_wait_ready(&kid), 0);
+	harness_child_go(&kid);
+	rfm_close(w); /* first: a failed check below must not keep the network */
+	assert_int_equal(harness_child_wait(&kid), 0);
+	assert_int_equal(wrong, 0);
 }
 
 static void test_stopped_beats_are_silent(void **state)
@@ -265,6 +334,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sigint_is_crashed, setup,
 						harness_fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_killed_without_heartbeat_is_no_ghost, setup,
+						harness_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_looks_are_not_nodes, setup,
 						harness_fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_stopped_beats_are_silent, setup,
 						harness_fixture_teardown),

@@ -3,7 +3,7 @@
 # 77 when skipped, anything else on failure.
 
 EXTRA_DIST += \
-	tests/layout/helpers.h \
+	tests/layout/helpers.h tests/layout/child.h \
 	tests/layout/header.yaml \
 	docs/layout-format.md \
 	examples/layouts/test-rig.yaml \

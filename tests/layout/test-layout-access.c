@@ -4,10 +4,10 @@
  * (node) and read by another, in both byte orders, scalars, elements and
  * arrays; ownership refusal; limits; text; records.
  */
-#include <endian.h>
 #include <math.h>
 #include <stdbool.h>
 
+#include "byteorder.h"
 #include "helpers.h"
 
 /* A view of a variable of byte order @order is swapped on a host of the other. */
@@ -130,21 +130,26 @@ static rfm_var *cvar(rfm_layout *l, rfm_node *n, const char *name)
 	return v;
 }
 
+/* What node 2's process is given, as bytes (harness_child_spawn()). */
 struct child_args {
-	const char *net;
-	rfm_layout *layout;
+	struct harness_network net;
 };
 
-/* Node 2: verify what node 1 wrote in region a, then write region b (big-endian). */
-static int node2_body(const struct child_io *io, void *arg)
+/*
+ * Node 2, a process of its own (forked on Linux, started again on
+ * Windows): verify what node 1 wrote in region a, then write region b
+ * (big-endian). It loads the layout itself, as another program would.
+ */
+static int node2_body(struct harness_link *link, void *arg)
 {
 	struct child_args *a = arg;
 	rfm_node *n = NULL;
-	rfm_layout *l = a->layout;
+	rfm_layout *l = NULL;
 
-	CHECK(rfm_open(node_uri(a->net, 2), &n) == 0);
-	child_signal(io, 'R');		/* attached */
-	CHECK(child_wait(io) == 'W');	/* node 1 has written region a */
+	CHECK(load_lines(layout_lines, &l, NULL) == 0);
+	CHECK(rfm_open(harness_node_uri(&a->net, 2), &n) == 0);
+	harness_link_ready(link);	/* attached */
+	harness_link_wait_go(link);	/* node 1 has written region a */
 
 	uint8_t u8; uint16_t u16; uint32_t u32; uint64_t u64;
 	int8_t i8; int16_t i16; int32_t i32; int64_t i64;
@@ -179,21 +184,23 @@ static int node2_body(const struct child_io *io, void *arg)
 	CHECK(rfm_var_set_f64(cvar(l, n, "b.f64v"), 0, 1.0) == 0);
 	CHECK(rfm_var_set_array(cvar(l, n, "b.arr"), 0, 8, iarr, sizeof(iarr)) == 0);
 	CHECK(rfm_var_set_i32(cvar(l, n, "b.arr[7]"), 0, 80) == 0);
-	child_signal(io, 'B');		/* region b written */
-	CHECK(child_wait(io) == 'Q');
+	harness_link_ready(link);	/* region b written */
+	harness_link_wait_go(link);	/* node 1 has read it */
 	while (child_nvars)
 		rfm_var_close(child_vars[--child_nvars]);
 	rfm_close(n);
+	rfm_layout_free(l);
 	return 0;
 }
 
 static void test_round_trip_across_processes(void **state)
 {
 	struct fixture *f = *state;
-	struct child_args args = { f->net, f->layout };
-	struct child c = start_child(node2_body, &args);
+	struct child_args args = { *test_network(f->net) };
+	struct harness_child c;
 
-	assert_int_equal(parent_wait(&c), 'R');
+	harness_child_spawn(&c, node2_body, &args, sizeof(args));
+	assert_int_equal(harness_child_wait_ready(&c), 0);
 	double arr[4] = { 0.5, 1.5, 2.5, 3.5 };
 	uint8_t blob[4] = { 1, 2, 3, 4 };
 	assert_int_equal(rfm_var_set_u8(var(f, "a.u8v"), 0, 0xa5), 0);
@@ -210,8 +217,8 @@ static void test_round_trip_across_processes(void **state)
 	assert_int_equal(rfm_var_set_array(var(f, "a.arr"), 0, 4, arr, sizeof(arr)), 0);
 	assert_int_equal(rfm_var_set_string(var(f, "a.label"), "engine left"), 0);
 	assert_int_equal(rfm_var_set_array(var(f, "a.blob"), 0, 4, blob, sizeof(blob)), 0);
-	parent_signal(&c, 'W');
-	assert_int_equal(parent_wait(&c), 'B');
+	harness_child_go(&c);
+	assert_int_equal(harness_child_wait_ready(&c), 0);
 
 	/* Node 2's big-endian values, through handles... */
 	uint16_t u16; uint32_t u32; uint64_t u64; int32_t i32; float f32; double f64;
@@ -251,8 +258,8 @@ static void test_round_trip_across_processes(void **state)
 	assert_int_equal(rfm_mem_read(f->node, 4, raw, 4), 0);
 	assert_int_equal(raw[0] | raw[1] << 8 | raw[2] << 16 | (uint32_t)raw[3] << 24, 0xdeadbeef);
 
-	parent_signal(&c, 'Q');
-	assert_int_equal(finish_child(&c), 0);
+	harness_child_go(&c);
+	assert_int_equal(harness_child_wait(&c), 0);
 }
 
 static void test_ownership(void **state)

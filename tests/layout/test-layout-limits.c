@@ -5,8 +5,8 @@
  * deep flow and block nesting, an unclosed deep list, more text, regions
  * and aliases than the limits allow, and a file with a problem on every
  * region. Each ends with a clear error (or success for a big valid file);
- * none may run for minutes. alarm() is the hang safety net: SIGALRM ends
- * the program, which fails it.
+ * none may run for minutes. harness_watchdog() is the hang safety net: it
+ * ends the program (SIGALRM on Linux), which fails it.
  */
 #include "helpers.h"
 
@@ -222,6 +222,6 @@ int main(void)
 		cmocka_unit_test(test_problems_capped),
 	};
 
-	alarm(HANG_ALARM_S);
+	harness_watchdog(HANG_ALARM_S);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "helpers.h"
+#include "child.h"
 
 #define RECORD_SIZE 256
 #define WANTED_READS 1000000u

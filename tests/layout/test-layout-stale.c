@@ -103,6 +103,6 @@ int main(void)
 		cmocka_unit_test(test_writer_states),
 	};
 
-	alarm(HANG_ALARM_S);
+	harness_watchdog(HANG_ALARM_S);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,16 +1,25 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # The recorder (recorder.h): known writers recorded and the files read
-# back with HDF5's C API. Backend: RFM_TEST_BACKEND (a shared suite: the
-# dds: pass runs it too). Needs libhdf5. Then how librfm depends on HDF5:
+# back, as text (test-recorder-csv, every build) or with HDF5's C API
+# (test-recorder, needs libhdf5). Backend: RFM_TEST_BACKEND (shared
+# suites: the dds: pass runs them too). Then how librfm depends on HDF5:
 # not at all until an HDF5 recording opens its module (test-hdf5-link.sh;
 # the module's refusals are tests/cli/test_record_module.py's, with the
 # modules of another build made here).
 
 if WITH_TESTS
+# CSV needs no HDF5: every build runs it (tests/windows/local.mk too).
+check_PROGRAMS += tests/recorder/test-recorder-csv
+TESTS += tests/recorder/test-recorder-csv
+tests_recorder_test_recorder_csv_SOURCES = tests/recorder/test-recorder-csv.c \
+	tests/recorder/recorder-fixture.h
+tests_recorder_test_recorder_csv_CPPFLAGS = $(rfm_test_cppflags)
+tests_recorder_test_recorder_csv_LDADD = $(rfm_test_ldadd)
+
 if HAVE_HDF5
 check_PROGRAMS += tests/recorder/test-recorder
 TESTS += tests/recorder/test-recorder tests/recorder/test-hdf5-link.sh
-tests_recorder_test_recorder_SOURCES = tests/recorder/test-recorder.c
+tests_recorder_test_recorder_SOURCES = tests/recorder/test-recorder.c tests/recorder/recorder-fixture.h
 tests_recorder_test_recorder_CPPFLAGS = $(rfm_test_cppflags) $(HDF5_CFLAGS)
 tests_recorder_test_recorder_LDADD = $(rfm_test_ldadd) $(HDF5_LIBS) -lm
 
@@ -27,5 +36,5 @@ tests_recorder_other_interface_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src 
 tests_recorder_other_interface_la_LDFLAGS = $(other_module_ldflags)
 endif
 endif
-EXTRA_DIST += tests/recorder/test-recorder.c tests/recorder/test-hdf5-link.sh \
+EXTRA_DIST += tests/recorder/test-recorder.c tests/recorder/recorder-fixture.h tests/recorder/test-hdf5-link.sh \
 	tests/recorder/other-module.c

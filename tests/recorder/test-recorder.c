@@ -2,7 +2,7 @@
 /*
  * The recorder (recorder.h) against known writers: node 1 publishes a
  * record, a ramp, ring messages and events; node 2 records them. Each
- * case reads the file back (HDF5, or CSV) and checks it holds exactly
+ * case reads the HDF5 file back (CSV: test-recorder-csv) and checks it holds exactly
  * what was written, in order, with every miss counted: on-change rows
  * against the record's sequence, frames' ticks against the late-tick
  * counter, ring rows against message numbers and the lost column,
@@ -17,96 +17,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "rfm-cmocka.h"
+#include "recorder-fixture.h"
 
 HARNESS_SHARED_SUITE(0);
-
-static const char layout_text[] =
-	"version: 1\n"
-	"window: 1M\n"
-	"regions:\n"
-	"  - name: st\n"
-	"    offset: 0x1000\n"
-	"    size: 0x1000\n"
-	"    writer: 1\n"
-	"    variables:\n"
-	"      - { name: ramp, type: u32 }\n"
-	"      - { name: be, type: i32, byte_order: big }\n"
-	"      - { name: flag, type: u8 }\n"
-	"      - { name: vec, type: f32, count: 3, unit: m }\n"
-	"    records:\n"
-	"      - name: rec\n"
-	"        variables:\n"
-	"          - { name: n, type: u64 }\n"
-	"          - { name: half, type: f64 }\n"
-	"          - { name: tag, type: u32 }\n"
-	"  - { name: log, offset: 0x8000, size: 0x8000, writer: 1 }\n";
-
-struct rec_row {
-	uint64_t n;
-	double half;
-	uint32_t tag;
-};
-
-struct fixture {
-	struct harness_network net;
-	rfm_layout *layout;
-	rfm_node *writer, *reader;
-	char path[256];
-};
-
-static int setup(void **state)
-{
-	struct fixture *f = calloc(1, sizeof(*f));
-
-	if (!f)
-		return -1;
-	harness_network_new(&f->net, 1024 * 1024);
-	if (rfm_layout_load_string(layout_text, strlen(layout_text), "test", &f->layout, NULL) ||
-	    rfm_open(harness_node_uri(&f->net, 1), &f->writer) ||
-	    rfm_open(harness_node_uri(&f->net, 2), &f->reader))
-		return -1;
-	snprintf(f->path, sizeof(f->path), "/tmp/t-recorder-%d.h5", (int)getpid());
-	unlink(f->path);
-	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct fixture *f = *state;
-
-	rfm_close(f->reader);
-	rfm_close(f->writer);
-	rfm_layout_free(f->layout);
-	harness_network_destroy(&f->net);
-	unlink(f->path);
-	free(f);
-	return 0;
-}
-
-static struct rfm_recorder_config config(uint32_t mode)
-{
-	struct rfm_recorder_config c = { .struct_size = sizeof(c), .mode = mode };
-
-	c.poll_ns = 20000;
-	c.period_ns = 500000;	/* 2 kHz */
-	c.queue_bytes = 8u << 20;
-	c.flush_ns = 50000000;
-	return c;
-}
-
-/* Wait, bounded by the harness's guard, until @ready holds. */
-#define WAIT_UNTIL(ready)                                                            \
-	do {                                                                         \
-		uint64_t guard_ = rfm_event_now_ns() +                               \
-				  (uint64_t)HARNESS_HANG_TIMEOUT_MS * 1000000u;      \
-		while (!(ready)) {                                                   \
-			assert_true(rfm_event_now_ns() < guard_);                    \
-			struct timespec ts_ = { 0, 200000 };                         \
-			nanosleep(&ts_, NULL);                                       \
-		}                                                                    \
-	} while (0)
 
 /* ---- reading the file ---- */
 
@@ -167,28 +80,6 @@ static uint64_t attr_u64(hid_t f, const char *name)
 	assert_true(H5Aread(a, H5T_NATIVE_UINT64, &v) >= 0);
 	H5Aclose(a);
 	return v;
-}
-
-static void publish(rfm_record *rec, uint64_t k)
-{
-	struct rec_row row = { k, (double)k * 0.5, (uint32_t)(k ^ 0xa5a5u) };
-	uint8_t buf[24] = { 0 };
-
-	memcpy(buf, &row.n, 8);
-	memcpy(buf + 8, &row.half, 8);
-	memcpy(buf + 16, &row.tag, 4);
-	assert_rfm_ok(rfm_record_write(rec, buf, sizeof(buf)));
-}
-
-/* Wait until the reader's copy shows the record at @seq (dds: replication). */
-static void wait_seq(struct fixture *f, uint32_t seq)
-{
-	rfm_record *mine;
-	uint32_t now = 0;
-
-	assert_rfm_ok(rfm_record_open(f->layout, f->reader, "st.rec", &mine));
-	WAIT_UNTIL(!rfm_record_sequence(mine, &now) && now == seq);
-	rfm_record_close(mine);
 }
 
 /* ---- on change: every publish, or each miss counted from the sequence ---- */
@@ -504,68 +395,12 @@ static void test_trigger_keeps_pre_time(void **state)
 	rfm_var_close(ramp);
 }
 
-/* ---- CSV for a small capture ---- */
-
-static void test_csv_record_stream(void **state)
-{
-	struct fixture *f = *state;
-	struct rfm_recorder_config cfg = config(RFM_REC_ON_CHANGE);
-	char path[300], line[512];
-	rfm_recorder *r;
-	rfm_record *rec;
-
-	snprintf(path, sizeof(path), "%s.csv", f->path);
-	unlink(path);
-	assert_rfm_ok(rfm_record_open(f->layout, f->writer, "st.rec", &rec));
-	assert_rfm_ok(rfm_recorder_new(f->reader, f->layout, path, &cfg, &r));
-	assert_rfm_ok(rfm_recorder_add(r, "st.rec"));
-	assert_rfm_ok(rfm_recorder_start(r));
-	for (uint64_t k = 1; k <= 500; k++)
-		publish(rec, k);
-	wait_seq(f, 1000);
-	assert_rfm_ok(rfm_recorder_stop(r));
-	rfm_recorder_free(r);
-	rfm_record_close(rec);
-
-	FILE *in = fopen(path, "r");
-	assert_non_null(in);
-	assert_non_null(fgets(line, sizeof(line), in));
-	assert_string_equal(line, "t,t_mono_ns,t_real_ns,seq,missed,n,half,tag\n");
-	unsigned long long lines = 0, first_seq = 0, last_seq = 0, sum_missed = 0;
-	while (fgets(line, sizeof(line), in)) {
-		double t, half;
-		unsigned long long mono, seq, missed, n;
-		long long real;
-		unsigned int tag;
-		assert_int_equal(sscanf(line, "%lf,%llu,%lld,%llu,%llu,%llu,%lf,%u", &t, &mono,
-					&real, &seq, &missed, &n, &half, &tag), 8);
-		assert_int_equal(n, seq / 2);
-		assert_true(half == (double)n * 0.5);
-		if (seq)
-			assert_int_equal(tag, (unsigned int)(n ^ 0xa5a5u));
-		if (lines)
-			assert_int_equal(missed, (seq - last_seq) / 2 - 1);
-		sum_missed += lines ? missed : 0;
-		if (!lines)
-			first_seq = seq;
-		last_seq = seq;
-		lines++;
-	}
-	fclose(in);
-	unlink(path);
-	assert_int_equal(last_seq, 1000);
-	assert_true(lines >= 1);
-	/* Rows and misses: every publish from the first row's on. */
-	assert_int_equal(lines + sum_missed, (last_seq - first_seq) / 2 + 1);
-}
-
 /* ---- refusals ---- */
 
 static void test_refusals(void **state)
 {
 	struct fixture *f = *state;
 	struct rfm_recorder_config cfg = config(RFM_REC_RATE);
-	char csv[300];
 	rfm_recorder *r;
 	struct stat sb;
 
@@ -597,26 +432,6 @@ static void test_refusals(void **state)
 	rfm_recorder_free(r);
 	assert_int_equal(stat(f->path, &sb), 0);
 	assert_int_equal(sb.st_size, 9);
-
-	/* CSV holds one table. */
-	snprintf(csv, sizeof(csv), "%s.csv", f->path);
-	unlink(csv);
-	assert_rfm_ok(rfm_recorder_new(f->reader, f->layout, csv, &cfg, &r));
-	assert_rfm_ok(rfm_recorder_add(r, "st.ramp"));
-	assert_rfm_ok(rfm_recorder_add_events(r, RFM_EVENT_BIT(RFM_EVENT_INTR1)));
-	assert_rfm_code(rfm_recorder_start(r), RFM_EINVAL);
-	assert_non_null(strstr(rfm_last_error(), "one table"));
-	rfm_recorder_free(r);
-	assert_int_not_equal(access(csv, F_OK), 0);
-
-	/* Not started: stop and wait say so. */
-	assert_rfm_ok(rfm_recorder_new(f->reader, f->layout, csv, &cfg, &r));
-	assert_rfm_code(rfm_recorder_stop(r), RFM_EINVAL);
-	assert_rfm_code(rfm_recorder_wait(r, 0), RFM_EINVAL);
-	rfm_recorder_free(r);
-	cfg.mode = 7;
-	assert_rfm_code(rfm_recorder_new(f->reader, f->layout, csv, &cfg, &r), RFM_EINVAL);
-	assert_rfm_code(rfm_recorder_new(NULL, f->layout, csv, NULL, &r), RFM_EINVAL);
 }
 
 int main(void)
@@ -627,7 +442,6 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_rate_frames_and_events, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ring_every_message_or_lost, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_trigger_keeps_pre_time, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_csv_record_stream, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refusals, setup, teardown),
 	};
 

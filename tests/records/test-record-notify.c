@@ -84,7 +84,7 @@ static void test_publish_wakes_waiter(void **state)
 	assert_rfm_ok(rfm_record_sequence(rec, &seq));
 	assert_rfm_code(rfm_record_wait(rec, seq, 0, NULL), RFM_EAGAIN);
 	assert_rfm_code(rfm_record_wait(rec, seq, 1000000, NULL), RFM_ETIMEDOUT);
-	harness_child_start(&kid, waiter, net);
+	harness_child_spawn(&kid, waiter, net, sizeof(*net));
 	assert_int_equal(harness_child_wait_ready(&kid), 0);
 	assert_rfm_ok(rfm_record_write(rec, &x, sizeof(x)));
 	assert_int_equal(harness_child_recv(&kid, &got, sizeof(got)), 0);

@@ -4,7 +4,7 @@
  * claim/commit, back-pressure refusals, blocking takes and callbacks,
  * layout regions, and corrupt headers refused with an error.
  */
-#include <endian.h>
+#include "byteorder.h"
 #include <pthread.h>
 
 #include "rfm-cmocka.h"

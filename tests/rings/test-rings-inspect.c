@@ -5,9 +5,9 @@
  * flags), a lapped consumer's lap count, the region variant, a format 1
  * ring refused with a clear error, and bad arguments.
  */
-#include <endian.h>
 #include <unistd.h>
 
+#include "byteorder.h"
 #include "rfm-cmocka.h"
 
 #define RING_OFF 4096

@@ -11,8 +11,6 @@
  * one-writer rule holds (the region's writer creates it, consumers claim
  * entries in their own node's row only).
  */
-#include <endian.h>
-
 #include "rfm-cmocka.h"
 
 /* Runs on every backend: `make check` runs it once more on each backend

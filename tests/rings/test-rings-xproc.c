@@ -5,12 +5,12 @@
  * dead back-pressure consumer that stops holding the producer back,
  * consumers on two nodes that open at once (an entry each, both hold the
  * producer back, both get every record), and a
- * producer killed with SIGKILL reported to its consumer by NODE_DOWN.
- * Children signal readiness through the harness pipes and are stopped by
- * the PID recorded at fork.
+ * producer killed (SIGKILL, TerminateProcess()) reported to its consumer
+ * by NODE_DOWN. Children signal readiness through the harness pipes and
+ * are stopped by the PID recorded at their start; they are processes of
+ * their own on Linux and on Windows (harness_child_spawn()).
  */
 #include <sched.h>
-#include <signal.h>
 #include <time.h>
 
 #include "rfm-cmocka.h"
@@ -18,8 +18,8 @@
 #define RING_OFF 4096
 #define RING_SPACE (4 * 1024 * 1024)
 
-/* The shared fixture's network (harness_fixture_network), for the
- * children too: they inherit it through fork(). */
+/* The shared fixture's network (harness_fixture_network); children get a
+ * copy (spawn()). */
 static struct harness_network *net;
 
 static int setup(void **state)
@@ -30,12 +30,28 @@ static int setup(void **state)
 	return ret;
 }
 
-static const char *uri_with(int node, const char *extra)
+static const char *uri_with(struct harness_network *n, int node, const char *extra)
 {
 	static char buf[HARNESS_URI_MAX + 64];
 
-	snprintf(buf, sizeof(buf), "%s&%s", harness_node_uri(net, node), extra);
+	snprintf(buf, sizeof(buf), "%s&%s", harness_node_uri(n, node), extra);
 	return buf;
+}
+
+/*
+ * What a child gets: the network and its node id, as bytes (on Windows a
+ * child is this program started again, with none of our memory).
+ */
+struct kid_arg {
+	struct harness_network net;
+	int id;
+};
+
+static void spawn(struct harness_child *kid, harness_child_fn fn, int id)
+{
+	struct kid_arg a = { .net = *net, .id = id };
+
+	harness_child_spawn(kid, fn, &a, sizeof(a));
 }
 
 /* ---- many consumers, blocking, with checksums ---- */
@@ -65,13 +81,14 @@ struct report {
 
 static int consumer_child(struct harness_link *link, void *arg)
 {
-	int id = (int)(intptr_t)arg;
+	struct kid_arg *a = arg;
+	int id = a->id;
 	rfm_node *node;
 	rfm_ring_consumer *c;
 	struct report rep = { 0 };
 
 	/* spin=0: every empty take sleeps on the notification. */
-	HARNESS_CHECK_RFM(rfm_open(uri_with(id, "spin=0"), &node));
+	HARNESS_CHECK_RFM(rfm_open(uri_with(&a->net, id, "spin=0"), &node));
 	HARNESS_CHECK_RFM(rfm_ring_consumer_open(node, RING_OFF, RFM_RING_CONSUMER_BACKPRESSURE, &c));
 	harness_link_ready(link);
 	for (uint64_t i = 0; i < MANY_MSGS; i++) {
@@ -110,7 +127,7 @@ static void test_many_consumers(void **state)
 	assert_rfm_ok(rfm_open(harness_node_uri(net, 1), &prod));
 	assert_rfm_ok(rfm_ring_create(prod, RING_OFF, RING_SPACE, &cfg, &r));
 	for (int k = 0; k < MANY_CONSUMERS; k++) {
-		harness_child_start(&kids[k], consumer_child, (void *)(intptr_t)(2 + k));
+		spawn(&kids[k], consumer_child, 2 + k);
 		assert_int_equal(harness_child_wait_ready(&kids[k]), 0);
 	}
 	for (uint64_t i = 0; i < MANY_MSGS; i++) {
@@ -139,12 +156,12 @@ static void test_many_consumers(void **state)
 
 static int bp_child(struct harness_link *link, void *arg)
 {
+	struct kid_arg *a = arg;
 	rfm_node *node;
 	rfm_ring_consumer *c;
 	struct report rep = { 0 };
 
-	(void)arg;
-	HARNESS_CHECK_RFM(rfm_open(harness_node_uri(net, 2), &node));
+	HARNESS_CHECK_RFM(rfm_open(harness_node_uri(&a->net, 2), &node));
 	HARNESS_CHECK_RFM(rfm_ring_consumer_open(node, RING_OFF, RFM_RING_CONSUMER_BACKPRESSURE, &c));
 	harness_link_ready(link);
 	for (uint64_t i = 0; i < BP_MSGS; i++) {
@@ -179,7 +196,7 @@ static void test_backpressure_zero_loss(void **state)
 	(void)state;
 	assert_rfm_ok(rfm_open(harness_node_uri(net, 1), &prod));
 	assert_rfm_ok(rfm_ring_create(prod, RING_OFF, RING_SPACE, &cfg, &r));
-	harness_child_start(&kid, bp_child, NULL);
+	spawn(&kid, bp_child, 0);
 	assert_int_equal(harness_child_wait_ready(&kid), 0);
 	for (uint64_t i = 0; i < BP_MSGS; i++)
 		if (rfm_ring_publish(r, &i, sizeof(i), -1))
@@ -197,11 +214,11 @@ static void test_backpressure_zero_loss(void **state)
 
 static int idle_bp_child(struct harness_link *link, void *arg)
 {
+	struct kid_arg *a = arg;
 	rfm_node *node;
 	rfm_ring_consumer *c;
 
-	(void)arg;
-	HARNESS_CHECK_RFM(rfm_open(harness_node_uri(net, 3), &node));
+	HARNESS_CHECK_RFM(rfm_open(harness_node_uri(&a->net, 3), &node));
 	HARNESS_CHECK_RFM(rfm_ring_consumer_open(node, RING_OFF, RFM_RING_CONSUMER_BACKPRESSURE, &c));
 	harness_link_ready(link);
 	harness_link_wait_go(link); /* never comes: the parent kills us */
@@ -224,7 +241,7 @@ static void test_dead_consumer_releases(void **state)
 	(void)state;
 	assert_rfm_ok(rfm_open(harness_node_uri(net, 1), &prod));
 	assert_rfm_ok(rfm_ring_create(prod, RING_OFF, RING_SPACE, &cfg, &r));
-	harness_child_start(&kid, idle_bp_child, NULL);
+	spawn(&kid, idle_bp_child, 0);
 	assert_int_equal(harness_child_wait_ready(&kid), 0);
 	for (int i = 0; i < 8; i++)
 		assert_rfm_ok(rfm_ring_publish(r, &v, sizeof(v), 0));
@@ -296,12 +313,13 @@ static uint64_t take_in_order(rfm_ring_consumer *c, uint64_t first, uint64_t n)
 
 static int two_nodes_child(struct harness_link *link, void *arg)
 {
-	int id = (int)(intptr_t)arg;
+	struct kid_arg *a = arg;
+	int id = a->id;
 	rfm_node *node;
 	rfm_ring_consumer *c;
 	uint64_t good;
 
-	HARNESS_CHECK_RFM(rfm_open(harness_node_uri(net, id), &node));
+	HARNESS_CHECK_RFM(rfm_open(harness_node_uri(&a->net, id), &node));
 	HARNESS_CHECK_RFM(rfm_ring_consumer_open(node, RING_OFF, RFM_RING_CONSUMER_BACKPRESSURE, &c));
 	harness_link_ready(link);
 	harness_link_wait_go(link);
@@ -333,8 +351,8 @@ static void test_two_nodes_open_concurrently(void **state)
 	assert_rfm_ok(rfm_open(harness_node_uri(net, 1), &prod));
 	assert_rfm_ok(rfm_ring_create(prod, RING_OFF, RING_SPACE, &cfg, &r));
 	/* Both start before either is waited for: their claims race. */
-	harness_child_start(&kids[0], two_nodes_child, (void *)(intptr_t)2);
-	harness_child_start(&kids[1], two_nodes_child, (void *)(intptr_t)3);
+	spawn(&kids[0], two_nodes_child, 2);
+	spawn(&kids[1], two_nodes_child, 3);
 	assert_int_equal(harness_child_wait_ready(&kids[0]), 0);
 	assert_int_equal(harness_child_wait_ready(&kids[1]), 0);
 	wait_consumers_seen(prod, 2);
@@ -374,13 +392,13 @@ static void test_two_nodes_open_concurrently(void **state)
 
 static int producer_child(struct harness_link *link, void *arg)
 {
+	struct kid_arg *a = arg;
 	struct rfm_health_config hc = { .struct_size = sizeof(hc), .period_ns = 5000000 };
 	struct rfm_ring_config cfg = { .struct_size = sizeof(cfg), .slot_size = 8, .slot_count = 64 };
 	rfm_node *node;
 	rfm_ring *r;
 
-	(void)arg;
-	HARNESS_CHECK_RFM(rfm_open(harness_node_uri(net, 1), &node));
+	HARNESS_CHECK_RFM(rfm_open(harness_node_uri(&a->net, 1), &node));
 	HARNESS_CHECK_RFM(rfm_ring_create(node, RING_OFF, RING_SPACE, &cfg, &r));
 	HARNESS_CHECK_RFM(rfm_health_start(node, &hc));
 	for (uint64_t i = 0; i < 10; i++)
@@ -404,7 +422,7 @@ static void test_killed_producer(void **state)
 	assert_rfm_ok(rfm_open(harness_node_uri(net, 2), &node));
 	assert_rfm_ok(rfm_event_enable(node, RFM_EVENT_MASK_HEALTH));
 	assert_rfm_ok(rfm_health_start(node, &hc));
-	harness_child_start(&kid, producer_child, NULL);
+	spawn(&kid, producer_child, 0);
 	assert_int_equal(harness_child_wait_ready(&kid), 0);
 	assert_rfm_ok(rfm_ring_consumer_open(node, RING_OFF, 0, &c));
 	for (uint64_t i = 0; i < 10; i++) {
@@ -432,14 +450,14 @@ static void test_killed_producer(void **state)
 
 static int claiming_producer_child(struct harness_link *link, void *arg)
 {
+	struct kid_arg *a = arg;
 	struct rfm_ring_config cfg = { .struct_size = sizeof(cfg), .slot_size = 64, .slot_count = 64 };
 	struct msg64 m;
 	rfm_node *node;
 	rfm_ring *r;
 	void *slot;
 
-	(void)arg;
-	HARNESS_CHECK_RFM(rfm_open(harness_node_uri(net, 1), &node));
+	HARNESS_CHECK_RFM(rfm_open(harness_node_uri(&a->net, 1), &node));
 	HARNESS_CHECK_RFM(rfm_ring_create(node, RING_OFF, RING_SPACE, &cfg, &r));
 	for (uint64_t i = 0; i < 5; i++) {
 		fill(&m, i);
@@ -465,7 +483,7 @@ static void test_producer_killed_holding_slot(void **state)
 
 	(void)state;
 	assert_rfm_ok(rfm_open(harness_node_uri(net, 2), &node));
-	harness_child_start(&kid, claiming_producer_child, NULL);
+	spawn(&kid, claiming_producer_child, 0);
 	assert_int_equal(harness_child_wait_ready(&kid), 0);
 	assert_rfm_ok(rfm_ring_consumer_open(node, RING_OFF, 0, &c));
 	for (uint64_t i = 0; i < 5; i++) {
@@ -475,7 +493,7 @@ static void test_producer_killed_holding_slot(void **state)
 	/* The half-written slot is never handed out, before or after the death. */
 	assert_rfm_code(rfm_ring_consume(c, &m, sizeof(m), &info, 0), RFM_EAGAIN);
 	harness_child_kill(&kid);
-	assert_int_equal(harness_child_wait(&kid), 128 + SIGKILL);
+	assert_int_equal(harness_child_wait(&kid), HARNESS_EXIT_KILLED);
 	assert_rfm_code(rfm_ring_consume(c, &m, sizeof(m), &info, 0), RFM_EAGAIN);
 
 	/* The id is reclaimed; a new producer takes the ring over and goes on. */

@@ -56,12 +56,21 @@ int rfm__fd_keep_off_std(int fd)
 int rfm__os_open_read(const char *path)
 {
 	wchar_t wpath[SEG_PATH_MAX];
+	DWORD attr;
+	int fd;
 
 	if (!rfm__win_widen(path, wpath, SEG_PATH_MAX)) {
 		errno = ENAMETOOLONG;
 		return -1;
 	}
-	return rfm__fd_keep_off_std(_wopen(wpath, _O_RDONLY | _O_BINARY | _O_NOINHERIT));
+	fd = _wopen(wpath, _O_RDONLY | _O_BINARY | _O_NOINHERIT);
+	/* A directory cannot be opened here at all: say so, as read() would on Linux. */
+	if (fd < 0 && errno == EACCES) {
+		attr = GetFileAttributesW(wpath);
+		if (attr != INVALID_FILE_ATTRIBUTES && (attr & FILE_ATTRIBUTE_DIRECTORY))
+			errno = EISDIR;
+	}
+	return rfm__fd_keep_off_std(fd);
 }
 
 /* ---- the segment directory ---- */
@@ -204,7 +213,8 @@ static PACL mode_acl(unsigned int mode)
 		TOKEN_USER user;
 		uint8_t bytes[256];
 	} tu;
-	SID_IDENTIFIER_AUTHORITY nt = { SECURITY_NT_AUTHORITY }, world = { SECURITY_WORLD_SID_AUTHORITY };
+	SID_IDENTIFIER_AUTHORITY nt = { SECURITY_NT_AUTHORITY };
+	SID_IDENTIFIER_AUTHORITY world = { SECURITY_WORLD_SID_AUTHORITY };
 	PSID me = token_user(&tu, sizeof(tu)), users = NULL, everyone = NULL;
 	PACL acl = NULL;
 	ULONG n = 0;
@@ -229,8 +239,8 @@ static PACL mode_acl(unsigned int mode)
 		ea[n].Trustee.TrusteeType = TRUSTEE_IS_ALIAS;
 		ea[n++].Trustee.ptstrName = users;
 	}
-	if ((mode & 7) &&
-	    AllocateAndInitializeSid(&world, 1, SECURITY_WORLD_RID, 0, 0, 0, 0, 0, 0, 0, &everyone)) {
+	if ((mode & 7) && AllocateAndInitializeSid(&world, 1, SECURITY_WORLD_RID, 0, 0, 0, 0, 0, 0,
+						   0, &everyone)) {
 		ea[n].grfAccessPermissions = rights(mode & 7);
 		ea[n].grfAccessMode = SET_ACCESS;
 		ea[n].Trustee.TrusteeForm = TRUSTEE_IS_SID;
@@ -270,7 +280,8 @@ static int set_dacl(HANDLE h, unsigned int mode)
 /* The permission bits @acl grants to @owner, BUILTIN\Users and Everyone. */
 static unsigned int acl_mode(PACL acl, PSID owner)
 {
-	SID_IDENTIFIER_AUTHORITY nt = { SECURITY_NT_AUTHORITY }, world = { SECURITY_WORLD_SID_AUTHORITY };
+	SID_IDENTIFIER_AUTHORITY nt = { SECURITY_NT_AUTHORITY };
+	SID_IDENTIFIER_AUTHORITY world = { SECURITY_WORLD_SID_AUTHORITY };
 	PSID users = NULL, everyone = NULL;
 	DWORD o = 0, g = 0, w = 0;
 
@@ -455,8 +466,8 @@ static int stat_handle(HANDLE h, struct rfm_os_stat *st)
 	st->dev = info.dwVolumeSerialNumber;
 	st->ino = (uint64_t)info.nFileIndexHigh << 32 | info.nFileIndexLow;
 	st->regular = GetFileType(h) == FILE_TYPE_DISK &&
-		      !(info.dwFileAttributes &
-			(FILE_ATTRIBUTE_DIRECTORY | FILE_ATTRIBUTE_REPARSE_POINT | FILE_ATTRIBUTE_DEVICE));
+		      !(info.dwFileAttributes & (FILE_ATTRIBUTE_DIRECTORY |
+						 FILE_ATTRIBUTE_REPARSE_POINT | FILE_ATTRIBUTE_DEVICE));
 	err = GetSecurityInfo(h, SE_FILE_OBJECT,
 			      OWNER_SECURITY_INFORMATION | GROUP_SECURITY_INFORMATION |
 				      DACL_SECURITY_INFORMATION,

@@ -15,9 +15,11 @@
  *    exclusive lock is known from the table; for a byte nobody holds here,
  *    an exclusive lock taken and dropped at once tells whether anyone
  *    else does (a lock to keep tries again for a moment, so such a look
- *    from another process does not fail it). A byte this handle holds
- *    shared is reported not held by others: Windows cannot tell who else
- *    shares it (no caller asks).
+ *    from another process does not fail it). Looks take turns on a
+ *    companion byte of the one they look at, so that two looks at once
+ *    (two processes reading the node table) never take each other for a
+ *    holder. A byte this handle holds shared is reported not held by
+ *    others: Windows cannot tell who else shares it (no caller asks).
  * rfm__os_close() forgets a handle's rows before the handle goes, so a
  * later handle of the same value starts clean.
  *
@@ -29,12 +31,19 @@
 #include <io.h>
 #include <stdlib.h>
 
+#include "internal.h"
 #include "os/file.h"
 #include "os/lock.h"
 #include "os/win/win-internal.h"
 
 /* The file lock's byte: far above any byte lock (node ids, queues). */
 #define FILE_LOCK_BYTE (UINT64_C(1) << 62)
+/* The companion of @byte that its looks take turns on: above every byte
+ * lock, below the file lock's byte. */
+#define LOOK_BYTE(byte) ((UINT64_C(1) << 61) + (byte))
+/* How long a look waits for its turn: looks hold it for a few calls, but
+ * a process may be descheduled between them on a loaded host. */
+#define LOOK_TURN_MS 1000
 /* Tries of a lock to keep before another open is taken to hold it. */
 #define LOOK_TRIES 16
 
@@ -77,20 +86,10 @@ static bool set_held(HANDLE h, uint64_t byte, enum rfm_os_lock kind)
 			table[i] = table[--rows];
 	} else if (i < rows) {
 		table[i].kind = kind;
+	} else if (rfm__grow(&table, &cap, rows, sizeof(*table)) == 0) {
+		table[rows++] = (struct held){ h, byte, kind };
 	} else {
-		if (rows == cap) {
-			size_t ncap = cap ? 2 * cap : 64;
-			struct held *p = realloc(table, ncap * sizeof(*p));
-
-			if (p) {
-				table = p;
-				cap = ncap;
-			}
-		}
-		if (rows < cap)
-			table[rows++] = (struct held){ h, byte, kind };
-		else
-			ok = false;
+		ok = false;
 	}
 	ReleaseSRWLockExclusive(&table_lock);
 	return ok;
@@ -106,6 +105,13 @@ static bool try_lock_byte(HANDLE h, uint64_t byte, bool excl)
 			  1, 0, &ov);
 }
 
+/* A lock refused because another open holds what conflicts (wine may say
+ * so as a pending wait). */
+static bool conflict(DWORD err)
+{
+	return err == ERROR_LOCK_VIOLATION || err == ERROR_IO_PENDING;
+}
+
 /*
  * A lock to keep. Another process's look (rfm__os_byte_locked()) holds
  * the byte for a moment: a holder holds it for as long as it lives, so a
@@ -116,10 +122,24 @@ static bool lock_byte(HANDLE h, uint64_t byte, bool excl)
 	for (int tries = 0;; tries++) {
 		if (try_lock_byte(h, byte, excl))
 			return true;
-		if (tries == LOOK_TRIES || GetLastError() != ERROR_LOCK_VIOLATION)
+		if (tries == LOOK_TRIES || !conflict(GetLastError()))
 			return false;
 		SwitchToThread();
 	}
+}
+
+/* A turn to look at a byte: waits while other looks take theirs, but not
+ * for one that keeps it (a stopped process): past LOOK_TURN_MS, false. */
+static bool look_turn(HANDLE h, uint64_t byte)
+{
+	ULONGLONG give_up = GetTickCount64() + LOOK_TURN_MS;
+
+	while (!try_lock_byte(h, LOOK_BYTE(byte), true)) {
+		if (!conflict(GetLastError()) || GetTickCount64() > give_up)
+			return false;
+		SwitchToThread();
+	}
+	return true;
 }
 
 static bool unlock_byte(HANDLE h, uint64_t byte)
@@ -136,8 +156,7 @@ static int lock_error(void)
 {
 	DWORD err = GetLastError();
 
-	return err == ERROR_LOCK_VIOLATION || err == ERROR_IO_PENDING ? -EAGAIN
-								      : -rfm__win_errno(err);
+	return conflict(err) ? -EAGAIN : -rfm__win_errno(err);
 }
 
 int rfm__os_file_lock(int fd)
@@ -207,13 +226,22 @@ bool rfm__os_byte_locked(int fd, uint64_t byte)
 {
 	HANDLE h = rfm__win_handle(fd);
 
+	bool turn, held;
+
 	if (h == INVALID_HANDLE_VALUE || held_kind(h, byte) != RFM_OS_UNLOCK)
 		return false;
+	/* Without a turn (another look kept it), the look is as good as
+	 * one taken beside another: it may see that one as a holder. */
+	turn = look_turn(h, byte);
 	if (try_lock_byte(h, byte, true)) {
 		unlock_byte(h, byte);
-		return false;
+		held = false;
+	} else {
+		held = conflict(GetLastError());
 	}
-	return GetLastError() == ERROR_LOCK_VIOLATION;
+	if (turn)
+		unlock_byte(h, LOOK_BYTE(byte));
+	return held;
 }
 
 void rfm__os_close(int fd)

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "internal.h"
 #include "os/map.h"
 #include "os/win/win-internal.h"
 
@@ -41,16 +42,7 @@ static bool remember(const struct view *v)
 	bool ok = true;
 
 	AcquireSRWLockExclusive(&views_lock);
-	if (nviews == cap) {
-		size_t ncap = cap ? 2 * cap : 16;
-		struct view *p = realloc(views, ncap * sizeof(*p));
-
-		if (p) {
-			views = p;
-			cap = ncap;
-		}
-	}
-	if (nviews < cap)
+	if (rfm__grow(&views, &cap, nviews, sizeof(*views)) == 0)
 		views[nviews++] = *v;
 	else
 		ok = false;

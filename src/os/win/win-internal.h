@@ -33,20 +33,32 @@ struct rfm_win_file_id {
 };
 
 /*
- * What processes sleeping on words of one file share (wait-file.c): the
- * named objects of its words, taken with a file's first writable view and
- * given back with its last (map.c).
+ * What processes sleeping on words of one file share (wait-file.c): a table
+ * of who sleeps on which word, in a section named from the file's identity,
+ * taken with a file's first writable view and given back with its last
+ * (map.c); and each sleeping thread's own named semaphore.
  */
-#define RFM_WIN_WAIT_BUCKETS 256u
-/* Most permits a bucket's semaphore holds: what stale ones can cost. */
-#define RFM_WIN_WAIT_PERMITS_MAX 64
+#define RFM_WIN_SLEEPERS 256
+struct rfm_win_sleeper {
+	uint32_t state;		/* RFM_WIN_SLOT_* (atomic) */
+	uint32_t pid, tid;	/* the sleeping thread */
+	uint32_t pad;
+	uint64_t offset;	/* the word's offset in the file */
+};
+enum { RFM_WIN_SLOT_FREE, RFM_WIN_SLOT_TAKEN, RFM_WIN_SLOT_SLEEPING };
+struct rfm_win_sleepers {
+	uint32_t active;	/* slots not free (atomic): 0 spares wakers the scan */
+	uint32_t pad;
+	struct rfm_win_sleeper slot[RFM_WIN_SLEEPERS];
+};
 struct rfm_win_wait_file;
 struct rfm_win_wait_file *rfm__win_wait_file_get(const struct rfm_win_file_id *file);
 void rfm__win_wait_file_put(struct rfm_win_wait_file *wf);
-/* Bucket @b's count of sleepers, in the file's shared section. */
-uint32_t *rfm__win_wait_sleepers(struct rfm_win_wait_file *wf, unsigned int b);
-/* Bucket @b's semaphore, opened (or made) on first use; NULL if it cannot be. */
-HANDLE rfm__win_wait_sem(struct rfm_win_wait_file *wf, unsigned int b);
+struct rfm_win_sleepers *rfm__win_wait_table(struct rfm_win_wait_file *wf);
+/* This thread's semaphore (made on first use, closed at the thread's end), or NULL. */
+HANDLE rfm__win_thread_sem(void);
+/* Wake thread @tid of process @pid: false only when it is gone for sure. */
+bool rfm__win_wake_thread(uint32_t pid, uint32_t tid);
 
 /* Whose memory a shared word is in (map.c): the file's wait objects and the
  * word's offset in the file, when @addr lies in a writable mapping of

@@ -1,0 +1,19 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# One Windows test program under wine, for `make check` in a Windows build
+# (tests/windows/local.mk's LOG_COMPILER):
+#   run-win.sh --env WIN_ENV PROGRAM.exe [ARG]...
+# WIN_ENV is build-aux/win-env.sh (the wine prefix, WINEPATH with the
+# dependencies' DLLs); this build's own DLL directory goes first on WINEPATH.
+set -eu
+[ "${1:-}" = --env ] || { echo "usage: run-win.sh --env WIN_ENV PROGRAM.exe [ARG]..." >&2; exit 99; }
+env=$2
+shift 2
+if [ ! -x "$env" ]; then
+	echo "run-win.sh: $env is missing: the Windows tests run through build-aux/win-env.sh" >&2
+	exit 99
+fi
+dlls=$(pwd)/src/.libs
+WINEPATH="Z:$(printf '%s' "$dlls" | sed 's,/,\\,g')${WINEPATH:+;$WINEPATH}"
+export WINEPATH
+exec "$env" --run "$@"
