@@ -3,18 +3,23 @@
  * Ring benchmark: throughput and latency of librfm rings between
  * two processes, against a raw single-producer/single-consumer ring in
  * shared memory built in this binary and run in the same invocation, for
- * 64-byte and 1 KiB messages. Then, when bench/bench-rings-iox was built
- * (iceoryx installed), the same ping-pong through iceoryx, with RouDi
- * started and stopped here.
+ * 64-byte and 1 KiB messages (--sizes LIST: others, up to 8 KiB). Then,
+ * when bench/bench-rings-iox was built (iceoryx installed), the same
+ * ping-pong through iceoryx, with RouDi started and stopped here (not
+ * with --rings-only, nor for sizes other than the two default ones).
  *
  * Throughput: the producer publishes N messages with back-pressure (ours:
  * a back-pressure consumer; raw: the consumer's index), the consumer
  * checks each sequence number; rate = N / (last taken - first published).
  * Latency: ping-pong over two rings, one way = round trip / 2, busy
- * polling on both sides. Each figure is the median of RUNS runs.
+ * polling on both sides. Each figure is the median of RUNS runs. A take's
+ * own cost: one thread fills the ring, then takes it empty, timed (the
+ * copy out of the slot and the checks around it, without a second
+ * process: the figure a loaded machine disturbs least).
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <pwd.h>
 #include <sched.h>
 #include <signal.h>
@@ -35,6 +40,9 @@
 #define SLOTS 1024u
 #define RING_A 0x10000u
 #define RING_B (32u << 20)
+/* The largest message: 1024 slots of it fit the 16 MiB of a ring. */
+#define MAX_SIZE 8192u
+#define MAX_SIZES 8
 
 static inline void relax(void)
 {
@@ -157,7 +165,7 @@ static struct raw_ring *raw_new(uint32_t size)
 static double thr_raw(struct ctl *ctl, uint32_t size, uint64_t n)
 {
 	struct raw_ring *r = raw_new(size);
-	uint8_t buf[1024] = { 0 };
+	uint8_t buf[MAX_SIZE] = { 0 };
 	pid_t pid;
 
 	memset(ctl, 0, sizeof(*ctl));
@@ -201,7 +209,7 @@ static double thr_rfm(struct ctl *ctl, uint32_t size, uint64_t n)
 		.slot_count = SLOTS,
 		.flags = RFM_RING_F_BACKPRESSURE,
 	};
-	uint8_t buf[1024] = { 0 };
+	uint8_t buf[MAX_SIZE] = { 0 };
 	rfm_node *node;
 	rfm_ring *r;
 	pid_t pid;
@@ -255,7 +263,7 @@ static double thr_rfm(struct ctl *ctl, uint32_t size, uint64_t n)
 static struct bench_pct lat_raw(struct ctl *ctl, uint32_t size, double *samples)
 {
 	struct raw_ring *a = raw_new(size), *b = raw_new(size);
-	uint8_t buf[1024] = { 0 };
+	uint8_t buf[MAX_SIZE] = { 0 };
 	pid_t pid;
 
 	memset(ctl, 0, sizeof(*ctl));
@@ -292,7 +300,7 @@ static struct bench_pct lat_rfm(struct ctl *ctl, uint32_t size, double *samples)
 		.slot_size = size,
 		.slot_count = SLOTS,
 	};
-	uint8_t buf[1024] = { 0 };
+	uint8_t buf[MAX_SIZE] = { 0 };
 	struct rfm_ring_msg m;
 	rfm_node *node;
 	rfm_ring *out;
@@ -338,6 +346,65 @@ static struct bench_pct lat_rfm(struct ctl *ctl, uint32_t size, double *samples)
 	rfm_ring_close(out);
 	rfm_close(node);
 	return bench_percentiles(samples, PINGS);
+}
+
+/* ---- a take's own cost: messages already in the ring, one thread ---- */
+
+/* Rounds of filling the ring and taking it empty; each gives ns per take. */
+#define TAKE_ROUNDS 101
+
+static double take_raw(uint32_t size)
+{
+	struct raw_ring *r = raw_new(size);
+	struct raw_side out = { .r = r, .stride = stride_of(size) };
+	struct raw_side in = { .r = r, .stride = stride_of(size) };
+	static uint8_t buf[MAX_SIZE];
+	double per[TAKE_ROUNDS];
+
+	for (int k = 0; k < TAKE_ROUNDS; k++) {
+		for (uint32_t i = 0; i < SLOTS - 1; i++)
+			raw_publish(&out, buf, size, true);
+		uint64_t t0 = bench_now_ns();
+		for (uint32_t i = 0; i < SLOTS - 1; i++)
+			raw_consume(&in, buf);
+		per[k] = (double)(bench_now_ns() - t0) / (SLOTS - 1);
+	}
+	munmap(r, sizeof(struct raw_ring) + (size_t)SLOTS * stride_of(size));
+	return bench_median(per, TAKE_ROUNDS);
+}
+
+static double take_rfm(uint32_t size)
+{
+	struct rfm_ring_config cfg = {
+		.struct_size = sizeof(cfg),
+		.slot_size = size,
+		.slot_count = SLOTS,
+	};
+	static uint8_t buf[MAX_SIZE];
+	double per[TAKE_ROUNDS];
+	struct rfm_ring_msg m;
+	rfm_node *node, *cn;
+	rfm_ring *r;
+	rfm_ring_consumer *c;
+
+	if (rfm_open(uri(1), &node) || rfm_ring_create(node, RING_A, 16u << 20, &cfg, &r) ||
+	    rfm_open(uri(2), &cn) || rfm_ring_consumer_open(cn, RING_A, 0, &c))
+		die("take");
+	for (int k = 0; k < TAKE_ROUNDS; k++) {
+		for (uint32_t i = 0; i < SLOTS - 1; i++)
+			if (rfm_ring_publish(r, buf, size, 0))
+				die("publish");
+		uint64_t t0 = bench_now_ns();
+		for (uint32_t i = 0; i < SLOTS - 1; i++)
+			if (rfm_ring_consume(c, buf, sizeof(buf), &m, 0) || m.lost)
+				die("take");
+		per[k] = (double)(bench_now_ns() - t0) / (SLOTS - 1);
+	}
+	rfm_ring_consumer_close(c);
+	rfm_close(cn);
+	rfm_ring_close(r);
+	rfm_close(node);
+	return bench_median(per, TAKE_ROUNDS);
 }
 
 static void print_lat(const char *who, struct bench_pct l)
@@ -444,22 +511,58 @@ static void bench_iceoryx(const char *self, struct bench_pct ours[2])
 	printf("  stopped iox-roudi (SIGTERM to PID %d)\n", (int)roudi);
 }
 
+/* "64,1024,8192" into @sizes: how many, or 0 when it is not such a list. */
+static int parse_sizes(const char *text, uint32_t *sizes)
+{
+	int n = 0;
+
+	for (const char *p = text; *p && n < MAX_SIZES; n++) {
+		char *end;
+		unsigned long v = strtoul(p, &end, 10);
+
+		if (end == p || v < 8 || v > MAX_SIZE || (*end && *end != ','))
+			return 0;
+		sizes[n] = (uint32_t)v;
+		p = *end ? end + 1 : end;
+	}
+	return n;
+}
+
 int main(int argc, char **argv)
 {
+	static const struct option opts[] = {
+		{ "sizes", required_argument, NULL, 's' },
+		{ "rings-only", no_argument, NULL, 'r' },
+		{ NULL, 0, NULL, 0 },
+	};
 	struct ctl *ctl = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	double *samples = malloc(sizeof(double) * PINGS);
-	struct bench_pct ours[2];
+	uint32_t sizes[MAX_SIZES] = { 64, 1024 };
+	struct bench_pct ours[MAX_SIZES];
+	int nsizes = 2, opt;
+	bool iceoryx = true;
 
-	(void)argc;
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (opt == 's' && (nsizes = parse_sizes(optarg, sizes)) > 0)
+			continue;
+		if (opt == 'r') {
+			iceoryx = false;
+			continue;
+		}
+		fprintf(stderr, "usage: bench-rings [--sizes LIST] [--rings-only]\n"
+			"  --sizes 64,1024,8192   message sizes in bytes, 8 to %u (default 64,1024)\n"
+			"  --rings-only           leave out the comparison with iceoryx\n", MAX_SIZE);
+		return 2;
+	}
 	if (ctl == MAP_FAILED || !samples)
 		return 1;
 	snprintf(net_name, sizeof(net_name), "bench-rings-%d", (int)getpid());
 	printf("rings: librfm ring vs raw SPSC shared-memory ring, two processes, %d runs "
 	       "(medians)\n",
 	       RUNS);
-	for (int k = 0; k < 2; k++) {
-		uint32_t size = k ? 1024 : 64;
-		uint64_t n = k ? 500000 : 2000000;
+	for (int k = 0; k < nsizes; k++) {
+		uint32_t size = sizes[k];
+		uint64_t n = size <= 64 ? 2000000 : size <= 1024 ? 500000 : 200000;
 		double tr[RUNS], to[RUNS];
 		struct bench_pct lr[RUNS], lo[RUNS];
 
@@ -479,11 +582,16 @@ int main(int argc, char **argv)
 		print_lat("librfm", o);
 		printf("    latency ratio librfm/raw: P50 %.2fx (target <= 1.20x), P99 %.2fx\n",
 		       o.p50 / r.p50, o.p99 / r.p99);
+		double kr = take_raw(size), ko = take_rfm(size);
+		printf("    a take of a message in the ring (one thread, the ring full): raw %.1f ns, "
+		       "librfm %.1f ns, ratio %.2fx\n", kr, ko, ko / kr);
 		ours[k] = o;
 	}
 	rfm_network_destroy(uri(1), RFM_DESTROY_FORCE);
 	printf("\n");
-	bench_iceoryx(argv[0], ours);
+	/* iceoryx's helper measures the two default sizes. */
+	if (iceoryx && nsizes == 2 && sizes[0] == 64 && sizes[1] == 1024)
+		bench_iceoryx(argv[0], ours);
 	free(samples);
 	return 0;
 }

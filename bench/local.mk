@@ -196,3 +196,23 @@ BENCH_BOOT_NODES = 8 16 32
 bench-dds-boot: tests/backends/dds/test-dds-boot$(EXEEXT)
 	tests/backends/dds/test-dds-boot --bench $(BENCH_BOOT_NODES)
 .PHONY: bench-dds-boot
+
+# ---- bench-record ----
+# Recording a rig (issue 39): 1,000 variables and a 4 KiB region at 10 kHz
+# and a record on change, by a minimal C loop with plain HDF5 calls (the
+# limit), by librfm's recorder and by rfm watch --json, 60 s each.
+# `make bench-record` runs it; BENCH_RECORD_SECONDS=2 makes it a smoke run.
+# Needs libhdf5.
+if HAVE_HDF5
+EXTRA_PROGRAMS += bench/bench-record
+CLEANFILES += bench/bench-record
+bench_bench_record_SOURCES = bench/bench-record.c $(BENCH_STATS)
+bench_bench_record_CFLAGS = $(AM_CFLAGS) $(HDF5_CFLAGS)
+bench_bench_record_LDADD = src/librfm.la $(HDF5_LIBS)
+BENCH_TARGETS += bench-record
+endif
+EXTRA_DIST += bench/bench-record.c
+BENCH_RECORD_SECONDS = 60
+bench-record: bench/bench-record$(EXEEXT) tools/rfm$(EXEEXT)
+	bench/bench-record --seconds $(BENCH_RECORD_SECONDS) --tool tools/rfm
+.PHONY: bench-record

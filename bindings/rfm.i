@@ -29,6 +29,7 @@
 #include <rfm/layout.h>
 #include <rfm/ring.h>
 #include <rfm/health.h>
+#include <rfm/recorder.h>
 %}
 
 %include <stdint.i>
@@ -164,6 +165,18 @@ RFM_STATUS_ONLY(rfm_health_beat)
 RFM_STATUS_ONLY(rfm_health_get_counters)
 RFM_STATUS_ONLY(rfm_selftest)
 
+/* recorder.h */
+RFM_STATUS_ONLY(rfm_recorder_add)
+RFM_STATUS_ONLY(rfm_recorder_add_bytes)
+RFM_STATUS_ONLY(rfm_recorder_add_ring)
+RFM_STATUS_ONLY(rfm_recorder_add_events)
+RFM_STATUS_ONLY(rfm_recorder_set_trigger_event)
+RFM_STATUS_ONLY(rfm_recorder_set_trigger_var)
+RFM_STATUS_ONLY(rfm_recorder_start)
+RFM_STATUS_ONLY(rfm_recorder_wait)
+RFM_STATUS_ONLY(rfm_recorder_stop)
+RFM_STATUS_ONLY(rfm_recorder_get_stats)
+
 /* ---- out-parameters -------------------------------------------------- */
 
 /* rfm_open(uri, &node): the new handle is the result. */
@@ -296,6 +309,7 @@ RFM_SWIG_INFO_OUT(struct rfm_ring_info, info)
 RFM_SWIG_INFO_OUT(struct rfm_ring_consumer_stats, stats)
 RFM_SWIG_INFO_OUT(struct rfm_health_counters, counters)
 RFM_SWIG_INFO_OUT(struct rfm_selftest_result, result)
+RFM_SWIG_INFO_OUT(struct rfm_recorder_stats, stats)
 %apply uint64_t *OUTPUT { uint64_t *bytes };
 
 %typemap(in, numinputs=0, noblock=1) struct rfm_node_info *info (struct rfm_node_info info) {
@@ -394,6 +408,8 @@ RFM_SWIG_INFO_OUT(struct rfm_selftest_result, result)
 %ignore rfm_node_status::reserved;
 %ignore rfm_health_counters::reserved;
 %ignore rfm_selftest_result::reserved;
+%ignore rfm_recorder_config::reserved;
+%ignore rfm_recorder_stats::reserved;
 
 /* Specification structs of layouts built in code: new ones come zeroed and sized. */
 %define RFM_SWIG_SIZED_STRUCT(name)
@@ -415,6 +431,7 @@ RFM_SWIG_SIZED_STRUCT(rfm_record_spec)
 RFM_SWIG_SIZED_STRUCT(rfm_var_spec)
 RFM_SWIG_SIZED_STRUCT(rfm_ring_config)
 RFM_SWIG_SIZED_STRUCT(rfm_health_config)
+RFM_SWIG_SIZED_STRUCT(rfm_recorder_config)
 %constant uint64_t RFM_OFFSET_AUTO = UINT64_MAX;
 
 /*
@@ -475,3 +492,4 @@ RFM_SWIG_SIZED_STRUCT(rfm_health_config)
 %include <rfm/layout.h>
 %include <rfm/ring.h>
 %include <rfm/health.h>
+%include <rfm/recorder.h>

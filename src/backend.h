@@ -117,7 +117,8 @@ struct rfm_backend_ev_ops {
 /* What a backend knows of a node id besides its heartbeat slot (which
  * is in the window, health-table.h): shm: knows who holds each id. */
 struct rfm_node_facts {
-	bool attached;
+	bool attached;		/* held by a live process now */
+	bool crashed;		/* not attached: its last holder died without closing */
 	uint32_t incarnation;
 	int32_t pid;
 };
@@ -136,6 +137,15 @@ enum rfm_backend_caps {
 	/* The window can live in huge pages (hugepages=1, RFM_MEM_HUGEPAGES):
 	 * the backend reads node->rt at open and does it. */
 	RFM__CAP_HUGE_WINDOW = 1u << 1,
+	/* A thread of the backend's own stores into the node's copy of the
+	 * window (each word atomically) while the program's threads read
+	 * it: readers that copy out of the window and check the copy
+	 * afterwards (ring consumers, the recorder) then copy with atomic
+	 * loads (window-copy.h), so the two are no data race; without it
+	 * they copy with memcpy(), as fast as the C library can. */
+	RFM__CAP_WINDOW_THREAD = 1u << 2,
+	/* It opens observers (node->observer, observe=1): see open below. */
+	RFM__CAP_OBSERVE = 1u << 3,
 };
 
 struct rfm_backend_ops {
@@ -150,6 +160,16 @@ struct rfm_backend_ops {
 	 * a typo is an error. The core's event state already exists
 	 * (receive threads may offer records at once). On failure, leave
 	 * nothing behind: close is not called.
+	 *
+	 * node->observer (RFM__CAP_OBSERVE backends only): attach to read,
+	 * changing nothing another node can see: hold no node id where ids are
+	 * claimed (node->id = -1, no lock, no presence, no queue), or share the
+	 * host's card's id where the card has it; never create a network; map
+	 * the window read-only where possible. The core refuses every write,
+	 * event and heartbeat of such a handle. node->tool: without node=, take
+	 * the first free id of RFM_NODE_TOOL_FIRST..RFM_NODE_ID_MAX, and where
+	 * the backend keeps who holds an id, note that a tool does, so that a
+	 * node refused that id is told who holds it and why.
 	 */
 	int (*open)(struct rfm_node *node, struct rfm_uri *uri);
 	/* Detach and release the backend's private state; never fails. The
@@ -185,6 +205,16 @@ struct rfm_backend_ops {
 	int (*node_facts)(struct rfm_node *node, unsigned int id, struct rfm_node_facts *facts);
 	bool (*node_alive)(struct rfm_node *node, unsigned int id, uint32_t incarnation);
 	uint32_t (*link_status)(struct rfm_node *node);
+	/*
+	 * The heartbeat monitor's verdict on node @id (optional): down (its
+	 * beats stopped or it detached; @incarnation the one that went down)
+	 * or up again. Called as the monitor announces NODE_DOWN or NODE_UP
+	 * (its thread, or rfm_health_start()'s caller for the first look), no
+	 * lock of the core held; it must not block
+	 * (the monitor's next look waits for it). dds: a node seen down
+	 * stops counting for its reliable stream's acknowledgements.
+	 */
+	void (*peer_verdict)(struct rfm_node *node, unsigned int id, uint32_t incarnation, bool up);
 
 	/*
 	 * Bulk transfer by the hardware (DMA), optional: called by
@@ -207,11 +237,16 @@ struct rfm_backend_ops {
 	 */
 	int (*publish)(struct rfm_node *node, uint64_t offset, uint64_t len);
 	/*
-	 * Samples from the network refused as forged (rfm_event_stats'
-	 * refused); any thread, no lock held. NULL: none can be (the
+	 * Samples from the network refused (rfm_event_stats' refused:
+	 * forged, malformed, unasked...); any thread, no lock held. NULL: none can be (the
 	 * hardware is the only writer).
 	 */
 	uint64_t (*refused)(struct rfm_node *node);
+	/*
+	 * Streams found taken over by another's samples (rfm_event_stats'
+	 * forged); any thread, no lock held. NULL: none can be.
+	 */
+	uint64_t (*forged)(struct rfm_node *node);
 };
 
 /* The backends node.c chooses from by scheme. */
@@ -245,6 +280,8 @@ struct rfm_node {
 	/* Set by the core before open; a backend may read them. */
 	const struct rfm_backend_ops *ops;
 	bool forked;		/* inherited through fork(): the parent owns the id */
+	bool observer;		/* observe=1: reads, holds no id (open above) */
+	bool tool;		/* tool=1: an id of the tool range unless node= */
 	bool loopback;		/* may send to its own node id (relaxed atomic) */
 	int64_t spin_ns;	/* spin of a blocking wait; -1: never sleep (relaxed atomic) */
 	struct rfm_rt_opts *rt;	/* prefault/lock/scheduling (rt-internal.h), or NULL */
@@ -260,6 +297,14 @@ struct rfm_node {
 };
 
 /* ---- what the core offers a backend ---- */
+
+/*
+ * Is the calling thread a heartbeat monitor's (health.c)? Its verdicts
+ * are what end a stall caused by a dead peer, so its beats must never
+ * wait for the network's back-pressure: a backend that makes writers wait
+ * queues (or drops) them instead.
+ */
+bool rfm__health_monitor_thread(void);
 
 /*
  * event-callback.c, for a backend that receives on threads of its own and

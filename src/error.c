@@ -62,10 +62,9 @@ RFM_API const char *rfm_last_error(void)
 	return last_error;
 }
 
-int rfm__error(int code, const char *fmt, ...)
+int rfm__verror(int code, const char *fmt, va_list ap)
 {
 	int saved_errno = errno; /* callers may still want errno (RFM_ESYS) */
-	va_list ap;
 
 	/*
 	 * Format aside, then copy: callers may wrap the previous message
@@ -73,11 +72,19 @@ int rfm__error(int code, const char *fmt, ...)
 	 */
 	char message[sizeof(last_error)];
 
-	va_start(ap, fmt);
 	vsnprintf(message, sizeof(message), fmt, ap);
-	va_end(ap);
 	memcpy(last_error, message, sizeof(last_error));
 	errno = saved_errno;
+	return code;
+}
+
+int rfm__error(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	code = rfm__verror(code, fmt, ap);
+	va_end(ap);
 	return code;
 }
 

@@ -182,6 +182,9 @@ RFM_API int rfm_event_enable(rfm_node *node, uint32_t mask)
 
 	if (!ret && !mask)
 		ret = rfm__error(RFM_EINVAL, "rfm_event_enable: the mask is empty");
+	/* No node id, no queue: events are addressed to ids. */
+	if (!ret && node->observer)
+		ret = rfm__observer_refused(node, "rfm_event_enable");
 	ret = rfm__event_enter(node, ret, true, &ev);
 	if (ret)
 		return ret;
@@ -252,6 +255,8 @@ static int check_target(rfm_node *node, const char *what, unsigned int to, unsig
 {
 	if (!node)
 		return rfm__error(RFM_EINVAL, "%s: node is NULL", what);
+	if (node->observer)
+		return rfm__observer_refused(node, what);
 	if (type > RFM_EVENT_INTR4)
 		return rfm__error(RFM_EINVAL,
 				  "%s: event type %u (%s) can not be sent: use reset or intr1..intr4",
@@ -373,6 +378,8 @@ RFM_API int rfm_event_get_stats(rfm_node *node, struct rfm_event_stats *stats)
 	rfm__unlock(&ev->take_lock);
 	if (node->ops->refused)
 		full.refused = node->ops->refused(node);
+	if (node->ops->forged)
+		full.forged = node->ops->forged(node);
 	rfm__sized_fill(stats, &full, sizeof(full));
 	return 0;
 }

@@ -167,6 +167,8 @@ RFM_API int rfm_health_beat(rfm_node *node, uint64_t period_ns)
 
 	if (!node)
 		return rfm__error(RFM_EINVAL, "rfm_health_beat: node is NULL");
+	if (node->observer)
+		return rfm__observer_refused(node, "rfm_health_beat");
 	if (node->forked)
 		return rfm__error(RFM_ECLOSED, "%s: handle inherited through fork()", node->uri);
 	ret = own_slot(node, &s);
@@ -234,6 +236,10 @@ static void announce(rfm_node *node, struct rfm_health *h, unsigned int type, un
 		__atomic_fetch_add(type == RFM_EVENT_NODE_UP ? &h->ups : &h->downs, 1,
 				   __ATOMIC_RELAXED);
 	rfm__event_post(node, (unsigned int)node->id, type, id, incarnation);
+	/* The backend acts on it too (dds: a node down counts no more for
+	 * acknowledgements). */
+	if ((type == RFM_EVENT_NODE_UP || type == RFM_EVENT_NODE_DOWN) && node->ops->peer_verdict)
+		node->ops->peer_verdict(node, id, incarnation, type == RFM_EVENT_NODE_UP);
 }
 
 static void watch(rfm_node *node, struct rfm_health *h, const struct rfm_hb_slot *slot,
@@ -260,12 +266,23 @@ static void watch(rfm_node *node, struct rfm_health *h, const struct rfm_hb_slot
 		p->state = PEER_DOWN;
 		announce(node, h, RFM_EVENT_NODE_DOWN, id, p->incarnation);
 	}
-	if (attached && v.valid && v.beats != p->beats) {
+	if (v.valid && v.beats != p->beats) {
 		p->beats = v.beats;
-		if (p->state != PEER_UP) {
+		/*
+		 * It beat since the last look: a life, up; and if it is gone
+		 * already (where the backend can tell a crash at once, shm:),
+		 * down right after: no life is missed, however short. The last
+		 * beats of a life already reported down are not a new one.
+		 */
+		bool reported = p->state == PEER_DOWN && v.incarnation == p->incarnation;
+		if (p->state != PEER_UP && (attached || !reported)) {
 			p->state = PEER_UP;
 			p->incarnation = v.incarnation;
 			announce(node, h, RFM_EVENT_NODE_UP, id, v.incarnation);
+			if (!attached) {
+				p->state = PEER_DOWN;
+				announce(node, h, RFM_EVENT_NODE_DOWN, id, v.incarnation);
+			}
 		}
 		return;
 	}
@@ -297,6 +314,14 @@ static void tick(rfm_node *node, struct rfm_health *h)
 			watch(node, h, &table[id], id, now);
 }
 
+/* The monitor's thread: its beats never wait for back-pressure (backend.h). */
+static _Thread_local bool monitor_thread;
+
+bool rfm__health_monitor_thread(void)
+{
+	return monitor_thread;
+}
+
 /* Every period after the first, which rfm_health_start() made itself. */
 static void *health_main(void *arg)
 {
@@ -304,6 +329,7 @@ static void *health_main(void *arg)
 	struct rfm_health *h = node->health;
 	uint64_t next = h->first_ns;
 
+	monitor_thread = true;
 	for (;;) {
 		uint64_t now = rfm__now_ns();
 
@@ -337,6 +363,8 @@ RFM_API int rfm_health_start(rfm_node *node, const struct rfm_health_config *con
 
 	if (!node)
 		return rfm__error(RFM_EINVAL, "rfm_health_start: node is NULL");
+	if (node->observer)
+		return rfm__observer_refused(node, "rfm_health_start");
 	if (config && config->struct_size < offsetof(struct rfm_health_config, reserved))
 		return rfm__error(RFM_EINVAL, "rfm_health_start: struct_size %u is too small",
 				  config->struct_size);
@@ -409,10 +437,40 @@ void rfm__health_close(struct rfm_node *node)
 	}
 }
 
+/*
+ * Attached in the node table: by the backend where it knows (shm: a live
+ * process holds the id; a slot stopped while its node stays attached is a
+ * node without heartbeat), else by the slot. The monitor's "up" is
+ * peer_attached(): a slot marked stopped is a goodbye it reports at once.
+ */
+static bool row_attached(rfm_node *node, unsigned int id, const struct slot_view *v,
+			 struct rfm_node_facts *f, bool *facts)
+{
+	*facts = node->ops->node_facts && !node->ops->node_facts(node, id, f);
+	return *facts ? f->attached : v->beating;
+}
+
+/* What the node is now (health.h, enum rfm_node_state). */
+static uint32_t row_state(const struct slot_view *v, const struct rfm_node_facts *f, bool facts,
+			  bool attached, bool alive)
+{
+	if (attached) {
+		if (alive)
+			return RFM_NODE_STATE_UP;
+		/* Beating, but not within its misses: hung, or gone unseen. */
+		return v->valid && v->beating && v->beats ? RFM_NODE_STATE_SILENT
+							  : RFM_NODE_STATE_ATTACHED;
+	}
+	if (facts)
+		return f->crashed ? RFM_NODE_STATE_CRASHED : RFM_NODE_STATE_LEFT;
+	/* Only the slot to go by: a goodbye, or nothing since its last beat. */
+	return v->valid && !v->beating ? RFM_NODE_STATE_LEFT : RFM_NODE_STATE_SILENT;
+}
+
 /* One row of rfm_health_nodes() from the slot and the backend's facts. */
 static void fill_row(rfm_node *node, struct rfm_node_status *r, unsigned int id,
-		     const struct slot_view *v, const struct rfm_node_facts *f, bool attached,
-		     const char *host, uint64_t now)
+		     const struct slot_view *v, const struct rfm_node_facts *f, bool facts,
+		     bool attached, const char *host, uint64_t now)
 {
 	uint32_t misses = node->health ? node->health->misses : RFM_HEALTH_MISSES_DEFAULT;
 	uint64_t changed = v->valid ? observe(node, id, v->beats, now) : 0;
@@ -432,11 +490,22 @@ static void fill_row(rfm_node *node, struct rfm_node_status *r, unsigned int id,
 		r->age_ns = v->beat_ns > now ? 0 : now - v->beat_ns;
 	else
 		r->age_ns = changed ? now - changed : UINT64_MAX;
-	r->alive = attached && v->beats && r->age_ns != UINT64_MAX &&
+	r->alive = attached && v->beating && v->beats && r->age_ns != UINT64_MAX &&
 		   r->age_ns <= (uint64_t)misses * clamp_period(v->period_ns);
-	r->pid = !attached ? 0 : node->ops->node_facts ? f->pid : v->pid;
+	r->state = row_state(v, f, facts, attached, r->alive);
+	/* The process of an attached node; a crashed one's dead process says which. */
+	if (attached || r->state == RFM_NODE_STATE_CRASHED)
+		r->pid = facts ? f->pid : v->pid;
 	if (attached)
 		memcpy(r->host, host ? host : v->host, host ? sizeof(r->host) : sizeof(v->host));
+}
+
+RFM_API const char *rfm_node_state_name(unsigned int state)
+{
+	static const char *const names[] = { "unknown", "up", "attached", "silent", "left",
+					     "crashed" };
+
+	return state < sizeof(names) / sizeof(names[0]) ? names[state] : "unknown";
 }
 
 RFM_API int rfm_health_nodes(rfm_node *node, struct rfm_node_status *rows, size_t max)
@@ -461,16 +530,19 @@ RFM_API int rfm_health_nodes(rfm_node *node, struct rfm_node_status *rows, size_
 	for (unsigned int id = 0; id < RFM_MAX_NODES; id++) {
 		struct rfm_node_facts f = { 0 };
 		struct slot_view v;
+		bool facts;
 
 		if (table)
 			read_slot(&table[id], &v);
 		else
 			memset(&v, 0, sizeof(v));
-		bool attached = peer_attached(node, id, &v, &f);
-		if (!attached && !v.beats)
+		bool attached = row_attached(node, id, &v, &f, &facts);
+		/* A holder that died without closing is listed, as crashed. */
+		if (!attached && !v.beats && !(facts && f.crashed))
 			continue;
 		if ((size_t)n < max)
-			fill_row(node, &rows[n], id, &v, &f, attached, one_host ? host : NULL, now);
+			fill_row(node, &rows[n], id, &v, &f, facts, attached, one_host ? host : NULL,
+				 now);
 		n++;
 	}
 	return n;

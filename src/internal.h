@@ -10,6 +10,7 @@
 #ifndef RFM_INTERNAL_H
 #define RFM_INTERNAL_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <rfm/rfm.h>
 
@@ -37,6 +38,9 @@
  */
 __attribute__((cold, format(RFM_PRINTF_FORMAT, 2, 3)))
 int rfm__error(int code, const char *fmt, ...);
+/* rfm__error() with a va_list (the recorder's HDF5 module reports through it). */
+__attribute__((cold, format(RFM_PRINTF_FORMAT, 2, 0)))
+int rfm__verror(int code, const char *fmt, va_list ap);
 
 /* Map an errno value from a failed system call to an rfm_error code. */
 int rfm__errno_code(int err);
@@ -121,6 +125,18 @@ void rfm__node_unregister(struct rfm_node *node);
  * backend sees the URI; then the handle's event state, made before the
  * backend opens (its receive threads may offer records at once) and freed
  * after it closed (rfm__event_free). */
+/*
+ * node-attach.c: observe=, tool= and rfm_open_options::attach into
+ * node->observer and node->tool (before the backend's open); the mode as
+ * RFM_ATTACH_*; and RFM_EPERM with the message an observer's refused call
+ * @what gets.
+ */
+struct rfm_open_options;
+int rfm__attach_options(struct rfm_node *node, struct rfm_uri *uri,
+			const struct rfm_open_options *options);
+uint32_t rfm__attach_mode(const struct rfm_node *node);
+__attribute__((cold)) int rfm__observer_refused(const struct rfm_node *node, const char *what);
+
 int rfm__event_options(struct rfm_node *node, struct rfm_uri *uri);
 int rfm__event_init(struct rfm_node *node);
 /* Stop threads, wake waiters; false when the close must finish later

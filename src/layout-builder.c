@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The public builder: a layout made by code (rfm_layout_new, add_region,
- * add_record, add_var, finish) into the same object the YAML loader fills,
+ * add_record, add_var, add_ring, finish) into the same object the YAML loader fills,
  * validated by the same checks.
  */
 #include "config.h"
@@ -135,4 +135,23 @@ RFM_API int rfm_layout_finish(rfm_layout *layout, rfm_diag_list **diagsp)
 	if (!diags)
 		return rfm__error(RFM_ENOMEM, "out of memory validating layout %s", layout->name);
 	return rfm__layout_validate(layout, diags, diagsp);
+}
+
+RFM_API int rfm_layout_add_ring(rfm_layout *layout, const char *region,
+				const struct rfm_ring_config *config)
+{
+	long index;
+
+	if (!config)
+		return rfm__error(RFM_EINVAL, "rfm_layout_add_ring: config is NULL");
+	index = check_child(layout, config, config->struct_size,
+			    offsetof(struct rfm_ring_config, consumer_nodes), "rfm_layout_add_ring",
+			    "region", region, false);
+	if (index < 0)
+		return (int)index;
+	if (layout->regions[index].has_ring)
+		return rfm__error(RFM_EBUSY, "rfm_layout_add_ring: region '%s' already holds a ring",
+				  region);
+	rfm__layout_set_ring(layout, (uint32_t)index, config, (struct lay_pos){ 0, 0 });
+	return 0;
 }

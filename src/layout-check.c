@@ -203,51 +203,14 @@ static void place_var(struct rfm_diag_list *diags, struct lay_var *v, uint64_t b
 }
 
 /*
- * Indexes grouped by an owner (region or record), each group in the
- * original order: group g holds idx[first[g] .. first[g + 1]). Built by a
- * counting sort, so the placement below is linear in the layout's size
- * instead of visiting every item once per region and every variable once
- * per record (20000 regions took seconds that way).
+ * The children of each region and record, so that placement is linear in
+ * the layout's size instead of visiting every item once per region and
+ * every variable once per record (20000 regions took seconds that way).
  */
-struct groups {
-	size_t *first;
-	uint32_t *idx;
-};
-
-static void groups_free(struct groups *g)
-{
-	free(g->first);
-	free(g->idx);
-}
-
-/* @owner[i] is the group of element i, or a value >= @ngroups for none. */
-static bool groups_build(struct groups *g, size_t ngroups, const uint32_t *owner, size_t n)
-{
-	g->first = calloc(ngroups + 2, sizeof(*g->first));
-	g->idx = malloc((n ? n : 1) * sizeof(*g->idx));
-	if (!g->first || !g->idx)
-		return false;
-	for (size_t i = 0; i < n; i++)
-		if (owner[i] < ngroups)
-			g->first[owner[i] + 2]++;
-	for (size_t k = 2; k < ngroups + 2; k++)
-		g->first[k] += g->first[k - 1];
-	/* first[k + 1] is now where group k starts; fill it, moving it to its end. */
-	for (size_t i = 0; i < n; i++)
-		if (owner[i] < ngroups)
-			g->idx[g->first[owner[i] + 1]++] = (uint32_t)i;
-	return true;
-}
-
-#define GROUP_FOR(g, k, var)                                                        \
-	for (size_t var##_at = (g)->first[k], var;                                  \
-	     var##_at < (g)->first[(k) + 1] && ((var = (g)->idx[var##_at]), true); \
-	     var##_at++)
-
 struct placement {
-	struct groups region_items;	/* items (declaration order) per region */
-	struct groups record_vars;	/* variables per record */
-	struct groups region_vars;	/* variables per region */
+	struct lay_groups region_items;	/* items (declaration order) per region */
+	struct lay_groups record_vars;	/* variables per record */
+	struct lay_groups region_vars;	/* variables per region */
 };
 
 static bool placement_build(rfm_layout *layout, struct placement *p)
@@ -261,22 +224,22 @@ static bool placement_build(rfm_layout *layout, struct placement *p)
 		owner[i] = it->kind == LAY_ITEM_VAR ? layout->vars[it->index].region
 						    : layout->records[it->index].region;
 	}
-	ok = ok && groups_build(&p->region_items, layout->nregions, owner, layout->nitems);
+	ok = ok && rfm__lay_groups_build(&p->region_items, layout->nregions, owner, layout->nitems);
 	for (size_t i = 0; ok && i < layout->nvars; i++)
 		owner[i] = layout->vars[i].record;
-	ok = ok && groups_build(&p->record_vars, layout->nrecords, owner, layout->nvars);
+	ok = ok && rfm__lay_groups_build(&p->record_vars, layout->nrecords, owner, layout->nvars);
 	for (size_t i = 0; ok && i < layout->nvars; i++)
 		owner[i] = layout->vars[i].region;
-	ok = ok && groups_build(&p->region_vars, layout->nregions, owner, layout->nvars);
+	ok = ok && rfm__lay_groups_build(&p->region_vars, layout->nregions, owner, layout->nvars);
 	free(owner);
 	return ok;
 }
 
 static void placement_free(struct placement *p)
 {
-	groups_free(&p->region_items);
-	groups_free(&p->record_vars);
-	groups_free(&p->region_vars);
+	rfm__lay_groups_free(&p->region_items);
+	rfm__lay_groups_free(&p->record_vars);
+	rfm__lay_groups_free(&p->region_vars);
 }
 
 static void place_record_members(rfm_layout *layout, struct rfm_diag_list *diags,
@@ -291,7 +254,7 @@ static void place_record_members(rfm_layout *layout, struct rfm_diag_list *diags
 	char container[96];
 
 	snprintf(container, sizeof(container), "record %s", rec->full);
-	GROUP_FOR(&pl->record_vars, rindex, i) {
+	LAY_GROUP_FOR(&pl->record_vars, rindex, i) {
 		struct lay_var *v = &layout->vars[i];
 
 		if (!check_var_alone(diags, v))
@@ -322,7 +285,7 @@ static void place_region(rfm_layout *layout, struct rfm_diag_list *diags, size_t
 	char container[96];
 
 	snprintf(container, sizeof(container), "region %s", r->name);
-	GROUP_FOR(&pl->region_items, rindex, i) {
+	LAY_GROUP_FOR(&pl->region_items, rindex, i) {
 		const struct lay_item *it = &layout->items[i];
 
 		if (it->kind == LAY_ITEM_VAR) {
@@ -367,7 +330,7 @@ static void place_region(rfm_layout *layout, struct rfm_diag_list *diags, size_t
 	}
 	check_overlaps(diags, spans, n, "");
 	/* Window offsets, now that every relative offset is known. */
-	GROUP_FOR(&pl->region_vars, rindex, i) {
+	LAY_GROUP_FOR(&pl->region_vars, rindex, i) {
 		struct lay_var *v = &layout->vars[i];
 		if (v->offset == RFM_OFFSET_AUTO)
 			continue;
@@ -439,6 +402,8 @@ void rfm__layout_check(rfm_layout *layout, struct rfm_diag_list *diags)
 		rfm__diag(diags, (struct lay_pos){ 0, 0 }, RFM_ELAYOUT,
 			  "layout name '%s' is not an identifier", layout->name);
 
+	/* Rings first: a ring region's size may be the ring's footprint. */
+	rfm__layout_check_rings(layout, diags);
 	/* Regions: names, writers, bounds, then overlaps among them. */
 	for (size_t i = 0; i < layout->nregions; i++) {
 		struct lay_region *r = &layout->regions[i];

@@ -17,12 +17,12 @@
 #include <string.h>
 
 #include "layout-internal.h"
+#include "textbuf.h"
 
 #define NAME_MAX_LEN 256 /* of a macro prefix or a struct name */
 
 struct gen {
-	char *text;		/* the header so far (NUL-terminated), len bytes */
-	size_t len, size;
+	struct rfm_textbuf out;	/* the header so far */
 	const rfm_layout *layout;
 	const char *prefix;
 	char **idents;		/* every macro and member name, scoped */
@@ -31,7 +31,44 @@ struct gen {
 	char *clash;		/* first clash found */
 	int pad;		/* padding member counter */
 	char host_macro[NAME_MAX_LEN];	/* PREFIX_HOST_LITTLE: 1 on little-endian hosts */
+	/* Who holds what, so that each block visits only its own members. */
+	struct lay_groups record_vars;	/* variables per record */
+	struct lay_groups region_records; /* records per region */
+	struct lay_groups region_vars;	/* variables directly in each region */
 };
+
+/* The groups above; false: out of memory. */
+static bool members_build(struct gen *g)
+{
+	const rfm_layout *l = g->layout;
+	size_t n = l->nvars > l->nrecords ? l->nvars : l->nrecords;
+	uint32_t *owner = malloc((n ? n : 1) * sizeof(*owner));
+	bool ok = owner != NULL;
+
+	for (size_t i = 0; ok && i < l->nvars; i++)
+		owner[i] = l->vars[i].record;
+	ok = ok && rfm__lay_groups_build(&g->record_vars, l->nrecords, owner, l->nvars);
+	for (size_t i = 0; ok && i < l->nvars; i++)
+		owner[i] = l->vars[i].record == LAY_NO_RECORD ? l->vars[i].region : UINT32_MAX;
+	ok = ok && rfm__lay_groups_build(&g->region_vars, l->nregions, owner, l->nvars);
+	for (size_t i = 0; ok && i < l->nrecords; i++)
+		owner[i] = l->records[i].region;
+	ok = ok && rfm__lay_groups_build(&g->region_records, l->nregions, owner, l->nrecords);
+	free(owner);
+	return ok;
+}
+
+static void members_free(struct gen *g)
+{
+	rfm__lay_groups_free(&g->record_vars);
+	rfm__lay_groups_free(&g->region_records);
+	rfm__lay_groups_free(&g->region_vars);
+}
+
+static size_t group_size(const struct lay_groups *groups, size_t k)
+{
+	return groups->first[k + 1] - groups->first[k];
+}
 
 static const char *const c_keywords[] = {
 	"auto", "break", "case", "char", "const", "continue", "default", "do", "double",
@@ -67,46 +104,13 @@ static void note_ident(struct gen *g, const char *scope, const char *name)
 	g->idents[g->nidents++] = s;
 }
 
-/* Append to the header text; out of memory is remembered in g->nomem. */
-__attribute__((format(RFM_PRINTF_FORMAT, 2, 0)))
-static void emit_v(struct gen *g, const char *fmt, va_list ap)
-{
-	va_list again;
-	int n;
-
-	if (g->nomem)
-		return;
-	va_copy(again, ap);
-	n = vsnprintf(g->text ? g->text + g->len : NULL, g->text ? g->size - g->len : 0, fmt, ap);
-	if (n >= 0 && g->len + (size_t)n >= g->size) {
-		size_t size = g->size ? g->size : 4096;
-		char *p;
-
-		while (size <= g->len + (size_t)n)
-			size *= 2;
-		p = realloc(g->text, size);
-		if (p) {
-			g->text = p;
-			g->size = size;
-			n = vsnprintf(g->text + g->len, g->size - g->len, fmt, again);
-		} else {
-			n = -1;
-		}
-	}
-	va_end(again);
-	if (n < 0)
-		g->nomem = true;
-	else
-		g->len += (size_t)n;
-}
-
 __attribute__((format(RFM_PRINTF_FORMAT, 2, 3)))
 static void emit(struct gen *g, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	emit_v(g, fmt, ap);
+	rfm__textbuf_vprintf(&g->out, fmt, ap);
 	va_end(ap);
 }
 
@@ -135,7 +139,7 @@ static void define(struct gen *g, const char *base, const char *suffix, const ch
 	note_ident(g, "macro", name);
 	emit(g, "#define %s ", name);
 	va_start(ap, fmt);
-	emit_v(g, fmt, ap);
+	rfm__textbuf_vprintf(&g->out, fmt, ap);
 	va_end(ap);
 	emit(g, "\n");
 }
@@ -467,7 +471,8 @@ static void emit_record(struct gen *g, size_t ri)
 	const rfm_layout *l = g->layout;
 	const struct lay_record *rec = &l->records[ri];
 	char mm[NAME_MAX_LEN], sname[NAME_MAX_LEN], dname[300], base[300], size[300];
-	struct member *m = begin_block(g, rec->full, l->nvars + 1, mm, sname);
+	struct member *m = begin_block(g, rec->full, group_size(&g->record_vars, ri) + 1, mm,
+				       sname);
 	size_t n = 0;
 
 	if (!m)
@@ -484,10 +489,9 @@ static void emit_record(struct gen *g, size_t ri)
 	define(g, mm, "_DATA_OFFSET", "UINT64_C(0x%llx)",
 	       (unsigned long long)(rec->abs + LAY_RECORD_HEADER));
 	define(g, mm, "_DATA_SIZE", "%lluu", (unsigned long long)rec->data_size);
-	for (size_t i = 0; i < l->nvars; i++) {
+	LAY_GROUP_FOR(&g->record_vars, ri, i) {
 		const struct lay_var *v = &l->vars[i];
-		if (v->record != ri)
-			continue;
+
 		emit_var_macros(g, v);
 		m[n++] = (struct member){ v->offset, (uint64_t)v->count * rfm__type_size(v->type),
 					  v, NULL };
@@ -515,7 +519,10 @@ static void emit_region(struct gen *g, size_t ri)
 	const rfm_layout *l = g->layout;
 	const struct lay_region *r = &l->regions[ri];
 	char mm[NAME_MAX_LEN], sname[NAME_MAX_LEN], base[300], size[300];
-	struct member *m = begin_block(g, r->name, l->nvars + l->nrecords + 1, mm, sname);
+	struct member *m = begin_block(g, r->name,
+				       group_size(&g->region_vars, ri) +
+					       group_size(&g->region_records, ri) + 1,
+				       mm, sname);
 	size_t n = 0;
 
 	if (!m)
@@ -530,18 +537,16 @@ static void emit_region(struct gen *g, size_t ri)
 	define(g, mm, "_OFFSET", "UINT64_C(0x%llx)", (unsigned long long)r->offset);
 	define(g, mm, "_SIZE", "%lluu", (unsigned long long)r->size);
 	define(g, mm, "_WRITER", "%uu", r->writer);
-	for (size_t i = 0; i < l->nrecords; i++)
-		if (l->records[i].region == ri) {
-			emit_record(g, i);
-			m[n++] = (struct member){ l->records[i].offset,
-						  LAY_RECORD_HEADER + l->records[i].data_size, NULL,
-						  &l->records[i] };
-		}
+	LAY_GROUP_FOR(&g->region_records, ri, i) {
+		emit_record(g, i);
+		m[n++] = (struct member){ l->records[i].offset,
+					  LAY_RECORD_HEADER + l->records[i].data_size, NULL,
+					  &l->records[i] };
+	}
 	emit(g, "\n");
-	for (size_t i = 0; i < l->nvars; i++) {
+	LAY_GROUP_FOR(&g->region_vars, ri, i) {
 		const struct lay_var *v = &l->vars[i];
-		if (v->region != ri || v->record != LAY_NO_RECORD)
-			continue;
+
 		emit_var_macros(g, v);
 		m[n++] = (struct member){ v->offset, (uint64_t)v->count * rfm__type_size(v->type),
 					  v, NULL };
@@ -618,6 +623,10 @@ RFM_API int rfm_layout_write_header(const rfm_layout *layout, const char *prefix
 	ret = check_names(&g);
 	if (ret)
 		return ret;
+	if (!members_build(&g)) {
+		members_free(&g);
+		return rfm__error(RFM_ENOMEM, "rfm_layout_write_header: out of memory");
+	}
 
 	macro_name(&g, "LAYOUT_H", guard, sizeof(guard));
 	emit(&g, "/* Generated by librfm %s from %s: do not edit; regenerate it. */\n",
@@ -637,7 +646,7 @@ RFM_API int rfm_layout_write_header(const rfm_layout *layout, const char *prefix
 	for (size_t i = 0; i < layout->nregions; i++)
 		emit_region(&g, i);
 	emit(&g, "\n#endif /* %s */\n", guard);
-	if (g.nomem) {
+	if (g.nomem || g.out.nomem) {
 		ret = rfm__error(RFM_ENOMEM, "rfm_layout_write_header: out of memory");
 		goto out;
 	}
@@ -650,12 +659,13 @@ RFM_API int rfm_layout_write_header(const rfm_layout *layout, const char *prefix
 					 layout->name, strchr(g.idents[i], ' ') + 1);
 			goto out;
 		}
-	if (fwrite(g.text, 1, g.len, out) != g.len || fflush(out) != 0)
+	if (fwrite(g.out.text, 1, g.out.len, out) != g.out.len || fflush(out) != 0)
 		ret = rfm__error(RFM_ESYS, "rfm_layout_write_header: write failed");
 out:
+	members_free(&g);
 	for (size_t i = 0; i < g.nidents; i++)
 		free(g.idents[i]);
 	free(g.idents);
-	free(g.text);
+	rfm__textbuf_free(&g.out);
 	return ret;
 }

@@ -16,6 +16,7 @@
 #define RFM_LAYOUT_INTERNAL_H
 
 #include <rfm/layout.h>
+#include <rfm/ring.h>
 
 #include "internal.h"
 
@@ -65,9 +66,14 @@ struct lay_region {
 	char *name;
 	char *description;
 	uint64_t offset;
-	uint64_t size;
+	uint64_t size;		/* 0 with a ring: the ring's footprint (layout-ring.c) */
 	uint32_t writer;
 	struct lay_pos pos, pos_offset, pos_size, pos_writer;
+	/* A ring the region holds (layout key `ring`, rfm_layout_add_ring()):
+	 * its shape; consumer_nodes is the layout's node count, set at check. */
+	bool has_ring;
+	struct rfm_ring_config ring;
+	struct lay_pos pos_ring;
 };
 
 struct lay_record {
@@ -131,11 +137,27 @@ struct rfm_diag_list {
 	bool out_of_memory;	/* a diagnostic could not be stored */
 };
 
+/* What the name indexes (layout-index.c) hold: one table per kind. */
+enum lay_name_kind { LAY_NAME_REGION, LAY_NAME_RECORD, LAY_NAME_VAR, LAY_NAME_KINDS };
+
+struct lay_name_slot {
+	uint32_t index_plus_1;	/* 0: empty */
+	uint32_t hash;
+};
+
+/* Open addressing, at most half full; cap a power of two. */
+struct lay_names {
+	struct lay_name_slot *slots;
+	size_t cap, count;
+};
+
 struct rfm_layout {
 	unsigned int refs;	/* atomic: the caller's plus one per open handle */
 	bool finished;
 	char *name;
 	char *source;		/* file name for diagnostics */
+	char *text;		/* the YAML it was loaded from (recordings keep it), or NULL */
+	size_t text_len;
 	uint64_t window_size;
 	uint32_t max_nodes;	/* writers must be below this */
 	struct lay_pos pos_window, pos_nodes;
@@ -148,6 +170,8 @@ struct rfm_layout {
 	size_t nvars, cap_vars;
 	struct lay_item *items;
 	size_t nitems, cap_items;
+	/* Names to indexes, filled as the builder adds (layout-index.c). */
+	struct lay_names names[LAY_NAME_KINDS];
 };
 
 /*
@@ -162,6 +186,7 @@ struct lay_handle {
 	uint32_t max_tries;	/* seqlock reads before RFM_ETORN */
 	bool foreign;		/* the node is not the region's writer */
 	bool enforce_owner;	/* refuse writes when foreign */
+	bool observer;		/* opened through an observer: never writes, whatever the check */
 };
 
 /*
@@ -260,7 +285,7 @@ void rfm__lay_handle_release(struct lay_handle *lh);
 /* Whether a handle may write its entry: its node's region, or the check relaxed. */
 static inline bool rfm__lay_handle_may_write(const struct lay_handle *lh)
 {
-	return !(lh->foreign && lh->enforce_owner);
+	return !(lh->foreign && lh->enforce_owner) && !lh->observer;
 }
 /*
  * The checks of opening a handle on @layout's @name through @node
@@ -281,6 +306,47 @@ int rfm__layout_validate(rfm_layout *layout, struct rfm_diag_list *diags, rfm_di
 /* Full descriptions (layout-info.c), for the public info calls and handles. */
 void rfm__record_info(const rfm_layout *layout, size_t index, struct rfm_record_info *full);
 void rfm__var_info(const rfm_layout *layout, size_t index, struct rfm_var_info *full);
+
+/* ---- indexes (layout-index.c) ---- */
+
+/* Note entry @index of @kind under its name (the first of a name stays). */
+int rfm__lay_names_add(rfm_layout *layout, enum lay_name_kind kind, size_t index);
+/* The entry of @kind named by the @len bytes at @name, or -1. */
+long rfm__lay_names_find(const rfm_layout *layout, enum lay_name_kind kind, const char *name,
+			 size_t len);
+void rfm__lay_names_free(rfm_layout *layout);
+
+/*
+ * Indexes grouped by an owner (region or record), each group in the
+ * original order: group g holds idx[first[g] .. first[g + 1]). Built by a
+ * counting sort, so walking every region's (record's) children is linear
+ * in the layout's size.
+ */
+struct lay_groups {
+	size_t *first;
+	uint32_t *idx;
+};
+
+/* @owner[i] is the group of element i, or a value >= @ngroups for none;
+ * false: out of memory (nothing to free). */
+bool rfm__lay_groups_build(struct lay_groups *g, size_t ngroups, const uint32_t *owner, size_t n);
+void rfm__lay_groups_free(struct lay_groups *g);
+
+#define LAY_GROUP_FOR(g, k, var)                                                    \
+	for (size_t var##_at = (g)->first[k], var;                                  \
+	     var##_at < (g)->first[(k) + 1] && ((var = (g)->idx[var##_at]), true); \
+	     var##_at++)
+
+/* ---- rings declared in regions (layout-ring.c) ---- */
+
+/* Give region @region the ring @config (copied; its struct_size may be an
+ * older caller's), declared at @pos. */
+void rfm__layout_set_ring(rfm_layout *layout, uint32_t region, const struct rfm_ring_config *config,
+			  struct lay_pos pos);
+/* Before the regions are checked: each ring's table rows (the layout's
+ * nodes), its footprint as the region's size when none was given, and what
+ * is wrong with a ring region (alignment, room, contents). */
+void rfm__layout_check_rings(rfm_layout *layout, struct rfm_diag_list *diags);
 
 /* ---- validation and placement (layout-check.c) ---- */
 

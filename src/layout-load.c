@@ -51,6 +51,16 @@ RFM_API int rfm_layout_load_string(const char *text, size_t len, const char *sou
 		rfm__layout_unref(layout);
 		return ret;
 	}
+	/* Kept for recordings (recorder.h), which store the layout they were made with. */
+	layout->text = malloc(len + 1);
+	if (!layout->text) {
+		rfm__layout_unref(layout);
+		return rfm__error(RFM_ENOMEM, "out of memory loading %s", source_name);
+	}
+	if (len)
+		memcpy(layout->text, text, len);
+	layout->text[len] = '\0';
+	layout->text_len = len;
 	*layoutp = layout;
 	return 0;
 }

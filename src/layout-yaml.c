@@ -512,21 +512,117 @@ static void walk_record(struct yaml_walk *w, yaml_node_t *map, uint32_t region, 
 	walk_vars(w, v[C_VARS], index == NO_PARENT ? NO_PARENT : region, index, spec.byte_order);
 }
 
-enum { R_NAME, R_OFFSET, R_SIZE, R_WRITER, R_DESC, R_ORDER, R_VARS, R_RECORDS, R_N };
+enum { G_SLOTS, G_SLOT_SIZE, G_CONSUMERS, G_NOTIFY, G_BACKPRESSURE, G_ID, G_N };
+static const char *const ring_keys[] = { "slots", "slot_size", "consumers", "notify",
+					 "backpressure", "id", NULL };
+
+/* true or false at @n (YAML's spellings of them) into *@out. */
+static bool flag(struct yaml_walk *w, const yaml_node_t *n, const char *what, bool *out)
+{
+	const char *t = scalar(w, n, what);
+
+	if (t && (!strcmp(t, "true") || !strcmp(t, "yes") || !strcmp(t, "on"))) {
+		*out = true;
+		return true;
+	}
+	if (t && (!strcmp(t, "false") || !strcmp(t, "no") || !strcmp(t, "off"))) {
+		*out = false;
+		return true;
+	}
+	if (t)
+		rfm__diag(w->diags, pos_of(n), RFM_ELAYOUT, "%s must be true or false, not '%.64s'",
+			  what, t);
+	return false;
+}
+
+/*
+ * A region's 'ring' at @map: the shape of the ring it holds. Its checks
+ * against the region (room, alignment, contents) come with the layout's
+ * (layout-ring.c).
+ */
+static bool walk_ring(struct yaml_walk *w, yaml_node_t *map, struct rfm_ring_config *c)
+{
+	yaml_node_t *v[G_N];
+	uint64_t n;
+	bool ok = true, on;
+
+	memset(c, 0, sizeof(*c));
+	c->struct_size = sizeof(*c);
+	if (!read_keys(w, map, ring_keys, v, "a ring"))
+		return false;
+	if (missing(w, map, v[G_SLOTS], "slots", "a ring") ||
+	    !number(w, v[G_SLOTS], "slots", false, UINT32_MAX, &n))
+		ok = false;
+	else
+		c->slot_count = (uint32_t)n;
+	if (missing(w, map, v[G_SLOT_SIZE], "slot_size", "a ring") ||
+	    !number(w, v[G_SLOT_SIZE], "slot_size", true, UINT32_MAX, &n))
+		ok = false;
+	else
+		c->slot_size = (uint32_t)n;
+	if (v[G_CONSUMERS]) {
+		if (!number(w, v[G_CONSUMERS], "consumers", false, UINT32_MAX, &n))
+			ok = false;
+		else if (n == 0) {
+			rfm__diag(w->diags, pos_of(v[G_CONSUMERS]), RFM_ELAYOUT,
+				  "consumers (table entries per node id) must be 1 to %u",
+				  RFM_RING_CONSUMERS_MAX);
+			ok = false;
+		} else
+			c->max_consumers = (uint32_t)n;
+	}
+	/* notify: true (intr3), false, or the event type. */
+	if (v[G_NOTIFY]) {
+		const char *t = scalar(w, v[G_NOTIFY], "notify");
+		int type = t ? rfm_event_type_parse(t) : -1;
+
+		if (type >= (int)RFM_EVENT_INTR1 && type <= (int)RFM_EVENT_INTR4) {
+			c->flags |= RFM_RING_F_NOTIFY;
+			c->notify_type = (uint32_t)type;
+		} else if (t && (!strcmp(t, "true") || !strcmp(t, "false"))) {
+			if (t[0] == 't')
+				c->flags |= RFM_RING_F_NOTIFY;
+		} else {
+			if (t)
+				rfm__diag(w->diags, pos_of(v[G_NOTIFY]), RFM_ELAYOUT,
+					  "a ring's notify must be true, false or intr1..intr4, "
+					  "not '%.64s'", t);
+			ok = false;
+		}
+	}
+	if (v[G_BACKPRESSURE]) {
+		if (!flag(w, v[G_BACKPRESSURE], "backpressure", &on))
+			ok = false;
+		else if (on)
+			c->flags |= RFM_RING_F_BACKPRESSURE;
+	}
+	if (v[G_ID]) {
+		if (!number(w, v[G_ID], "id", false, UINT32_MAX, &n))
+			ok = false;
+		else
+			c->ring_id = (uint32_t)n;
+	}
+	return ok;
+}
+
+enum { R_NAME, R_OFFSET, R_SIZE, R_WRITER, R_DESC, R_ORDER, R_VARS, R_RECORDS, R_RING, R_N };
 static const char *const region_keys[] = { "name", "offset", "size", "writer", "description",
-					   "byte_order", "variables", "records", NULL };
+					   "byte_order", "variables", "records", "ring", NULL };
 
 static void walk_region(struct yaml_walk *w, yaml_node_t *map, uint32_t order)
 {
 	yaml_node_t *v[R_N];
 	struct rfm_region_spec spec = { .struct_size = sizeof(spec) };
 	struct lay_pos pos[4] = { pos_of(map) };
+	struct rfm_ring_config ring;
 	bool ok = true;
 	uint64_t n;
 	uint32_t index = NO_PARENT;
 
 	if (!read_keys(w, map, region_keys, v, "a region"))
 		return;
+	if (v[R_RING] && !walk_ring(w, v[R_RING], &ring))
+		ok = false;
 	if (!(spec.name = entry_name(w, map, v[R_NAME], "a region")))
 		ok = false;
 	if (missing(w, map, v[R_OFFSET], "offset", "a region") ||
@@ -534,8 +630,11 @@ static void walk_region(struct yaml_walk *w, yaml_node_t *map, uint32_t order)
 		ok = false;
 	else
 		pos[1] = pos_of(v[R_OFFSET]);
-	if (missing(w, map, v[R_SIZE], "size", "a region") ||
-	    !number(w, v[R_SIZE], "size", true, UINT64_MAX, &spec.size))
+	/* A ring's region may leave its size to the ring (0: computed). */
+	if (!v[R_SIZE] && v[R_RING])
+		;
+	else if (missing(w, map, v[R_SIZE], "size", "a region") ||
+		 !number(w, v[R_SIZE], "size", true, UINT64_MAX, &spec.size))
 		ok = false;
 	else
 		pos[2] = pos_of(v[R_SIZE]);
@@ -554,6 +653,8 @@ static void walk_region(struct yaml_walk *w, yaml_node_t *map, uint32_t order)
 		pushed(w, ret);
 		if (ret >= 0)
 			index = (uint32_t)ret;
+		if (ret >= 0 && v[R_RING])
+			rfm__layout_set_ring(w->layout, index, &ring, pos_of(v[R_RING]));
 	}
 	/* Children in the order they appear, so automatic placement follows the text. */
 	bool vars_first = !v[R_RECORDS] || !v[R_VARS] ||

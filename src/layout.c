@@ -2,8 +2,8 @@
 /*
  * Layout objects: creation, the internal builder that the public one
  * (layout-builder.c) and the YAML loader (layout-yaml.c) both fill,
- * validation, lookups by name and reference counting. Loading is
- * layout-load.c's, description layout-info.c's.
+ * validation, lookups by name (layout-index.c's tables) and reference
+ * counting. Loading is layout-load.c's, description layout-info.c's.
  *
  * The builder stores what it is given without judging it; the validator
  * (layout-check.c) judges everything at once so that every problem is
@@ -85,6 +85,11 @@ int rfm__layout_push_region(rfm_layout *layout, const struct rfm_region_spec *sp
 	r->pos_offset = pos[1];
 	r->pos_size = pos[2];
 	r->pos_writer = pos[3];
+	if (rfm__lay_names_add(layout, LAY_NAME_REGION, layout->nregions)) {
+		free(r->name);
+		free(r->description);
+		return RFM_ENOMEM;
+	}
 	return (int)layout->nregions++;
 }
 
@@ -122,6 +127,10 @@ int rfm__layout_push_record(rfm_layout *layout, uint32_t region,
 	r->pos_size = pos[2];
 	if (push_item(layout, LAY_ITEM_RECORD, layout->nrecords))
 		goto nomem;
+	if (rfm__lay_names_add(layout, LAY_NAME_RECORD, layout->nrecords)) {
+		layout->nitems--;
+		goto nomem;
+	}
 	return (int)layout->nrecords++;
 nomem:
 	free(r->name);
@@ -167,6 +176,11 @@ int rfm__layout_push_var(rfm_layout *layout, uint32_t region, uint32_t record,
 	/* Record members are placed inside their record, not in the region's order. */
 	if (record == LAY_NO_RECORD && push_item(layout, LAY_ITEM_VAR, layout->nvars))
 		goto nomem;
+	if (rfm__lay_names_add(layout, LAY_NAME_VAR, layout->nvars)) {
+		if (record == LAY_NO_RECORD)
+			layout->nitems--;
+		goto nomem;
+	}
 	return (int)layout->nvars++;
 nomem:
 	free(v->name);
@@ -185,6 +199,7 @@ void rfm__lay_handle_init(struct lay_handle *lh, rfm_layout *layout, size_t inde
 	lh->max_tries = RFM_RECORD_DEFAULT_TRIES;
 	lh->foreign = node && (uint32_t)node->id != layout->regions[region].writer;
 	lh->enforce_owner = true;
+	lh->observer = node && node->observer;
 }
 
 void rfm__lay_handle_release(struct lay_handle *lh)
@@ -230,38 +245,26 @@ void rfm__layout_unref(rfm_layout *layout)
 	free(layout->records);
 	free(layout->vars);
 	free(layout->items);
+	rfm__lay_names_free(layout);
 	free(layout->name);
 	free(layout->source);
+	free(layout->text);
 	free(layout);
-}
-
-static bool name_is(const char *full, const char *name, size_t len)
-{
-	return strlen(full) == len && !memcmp(full, name, len);
 }
 
 long rfm__layout_find_var(const rfm_layout *layout, const char *full, size_t len)
 {
-	for (size_t i = 0; i < layout->nvars; i++)
-		if (name_is(layout->vars[i].full, full, len))
-			return (long)i;
-	return -1;
+	return rfm__lay_names_find(layout, LAY_NAME_VAR, full, len);
 }
 
 long rfm__layout_find_record(const rfm_layout *layout, const char *full, size_t len)
 {
-	for (size_t i = 0; i < layout->nrecords; i++)
-		if (name_is(layout->records[i].full, full, len))
-			return (long)i;
-	return -1;
+	return rfm__lay_names_find(layout, LAY_NAME_RECORD, full, len);
 }
 
 long rfm__layout_find_region(const rfm_layout *layout, const char *name, size_t len)
 {
-	for (size_t i = 0; i < layout->nregions; i++)
-		if (name_is(layout->regions[i].name, name, len))
-			return (long)i;
-	return -1;
+	return rfm__lay_names_find(layout, LAY_NAME_REGION, name, len);
 }
 
 int rfm__layout_validate(rfm_layout *layout, struct rfm_diag_list *diags, rfm_diag_list **diagsp)

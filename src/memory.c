@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Checked access to the mapped window. The checks are two compares and a
- * mask; failures are reported out of line so the success path stays a
+ * mask (and for a write, whether the handle is an observer, which never
+ * writes); failures are reported out of line so the success path stays a
  * handful of instructions.
  */
 #include "config.h"
@@ -58,6 +59,8 @@ RFM_API int rfm_mem_write(rfm_node *node, uint64_t offset, const void *buf, size
 {
 	if (RFM_UNLIKELY(!node || !in_window(node, offset, len)))
 		return range_error(node, "rfm_mem_write", offset, len);
+	if (RFM_UNLIKELY(node->observer))
+		return rfm__observer_refused(node, "rfm_mem_write");
 	if (RFM_UNLIKELY(!buf && len))
 		return rfm__error(RFM_EINVAL, "rfm_mem_write: buffer is NULL");
 	if (len && node->ops->mem_bulk) {
@@ -75,6 +78,8 @@ RFM_API int rfm_mem_flush(rfm_node *node, uint64_t offset, uint64_t len)
 {
 	if (RFM_UNLIKELY(!node || !in_window(node, offset, len)))
 		return range_error(node, "rfm_mem_flush", offset, len);
+	if (RFM_UNLIKELY(node->observer))
+		return rfm__observer_refused(node, "rfm_mem_flush");
 	/* Stores through the mapping made before this call are ordered
 	 * before whatever the handle stores or sends next, on every backend
 	 * (free on x86: its stores are never reordered with later stores). */
@@ -84,12 +89,14 @@ RFM_API int rfm_mem_flush(rfm_node *node, uint64_t offset, uint64_t len)
 
 __attribute__((cold, noinline))
 static int access_error(const rfm_node *node, const char *what, uint64_t offset,
-			unsigned int width, bool null_value)
+			unsigned int width, bool null_value, bool store)
 {
 	if (!node || null_value)
 		return rfm__error(RFM_EINVAL, "%s: NULL argument", what);
 	if (!in_window(node, offset, width))
 		return range_error(node, what, offset, width);
+	if (store && node->observer)
+		return rfm__observer_refused(node, what);
 	return rfm__error(RFM_EALIGN, "%s: offset 0x%llx is not a multiple of %u",
 			  what, (unsigned long long)offset, width);
 }
@@ -98,6 +105,10 @@ static int access_error(const rfm_node *node, const char *what, uint64_t offset,
 #define ACCESS_OK(node, offset, width)                                        \
 	RFM_LIKELY((node) && in_window((node), (offset), (width)) &&          \
 		   ((offset) & ((width) - 1)) == 0)
+/* The same for a store: and not an observer's. */
+#define STORE_OK(node, offset, width)                                         \
+	RFM_LIKELY((node) && in_window((node), (offset), (width)) &&          \
+		   ((offset) & ((width) - 1)) == 0 && !(node)->observer)
 
 /*
  * The peeks and pokes, inlined into each with @width a constant (the
@@ -119,14 +130,14 @@ ACCESS_INLINE int peek(rfm_node *node, uint64_t offset, void *value, unsigned in
 		return 0;
 	}
 	/* Out of line, with !value computed there: the fast path tests it once. */
-	return access_error(node, what, offset, width, !value);
+	return access_error(node, what, offset, width, !value, false);
 }
 
 ACCESS_INLINE int poke(rfm_node *node, uint64_t offset, uint64_t value, unsigned int width,
 		       const char *what)
 {
-	if (!ACCESS_OK(node, offset, width))
-		return access_error(node, what, offset, width, false);
+	if (!STORE_OK(node, offset, width))
+		return access_error(node, what, offset, width, false, true);
 	switch (width) {
 	case 1: rfm_store8(node->base, offset, (uint8_t)value); break;
 	case 2: rfm_store16(node->base, offset, (uint16_t)value); break;

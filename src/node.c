@@ -84,7 +84,9 @@ static int open_node(const char *uri_text, const struct rfm_open_options *option
 		goto out_uri;
 	}
 	node->ops = ops;
-	ret = rfm__event_options(node, &uri);
+	ret = rfm__attach_options(node, &uri, options);
+	if (!ret)
+		ret = rfm__event_options(node, &uri);
 	if (!ret)
 		ret = rfm__hb_options(node, &uri);
 	if (!ret)
@@ -147,7 +149,11 @@ RFM_API void rfm_close(rfm_node *node)
 
 RFM_API int rfm_node_id(const rfm_node *node)
 {
-	return node ? node->id : rfm__error(RFM_EINVAL, "rfm_node_id: node is NULL");
+	if (!node)
+		return rfm__error(RFM_EINVAL, "rfm_node_id: node is NULL");
+	if (node->id < 0)
+		return rfm__error(RFM_ENODEID, "%s: an observer holds no node id", node->uri);
+	return node->id;
 }
 
 RFM_API uint64_t rfm_node_size(const rfm_node *node)
@@ -179,6 +185,7 @@ RFM_API int rfm_node_get_info(const rfm_node *node, struct rfm_node_info *info)
 	full.size = node->size;
 	full.max_nodes = RFM_MAX_NODES;
 	full.incarnation = node->incarnation;
+	full.attach = rfm__attach_mode(node);
 	strncpy(full.backend, node->ops->scheme, sizeof(full.backend) - 1);
 	strncpy(full.uri, rfm_node_uri(node), sizeof(full.uri) - 1);
 	if (node->ops->get_info)
@@ -203,6 +210,8 @@ RFM_API int rfm_network_destroy(const char *uri_text, unsigned int flags)
 		return ret;
 	ret = find_backend(&uri, &ops);
 	rfm__rt_uri_ignore(&uri); /* options of a node, not of the network */
+	rfm__uri_take(&uri, "observe");
+	rfm__uri_take(&uri, "tool");
 	if (!ret && !ops->destroy)
 		ret = rfm__error(RFM_ENOTSUP, "%s: the %s: backend has no network to remove",
 				 uri.text, ops->scheme);

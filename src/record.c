@@ -152,6 +152,9 @@ static int owner_error(const rfm_record *rec)
 	const rfm_layout *l = rec->lh.layout;
 	const struct lay_region *r = &l->regions[l->records[rec->lh.index].region];
 
+	if (rec->lh.observer)
+		return rfm__error(RFM_EPERM, "%s: opened through an observer (observe=1), which "
+				  "never writes", rec_name(rec));
 	return rfm__error(RFM_EOWNER,
 			  "%s: region %s is written by node %u only, this is node %d (relax "
 			  "with rfm_record_set_owner_check())",
@@ -302,7 +305,8 @@ RFM_API int rfm_record_wait(rfm_record *rec, uint32_t last, int64_t timeout_ns, 
 		uint64_t now = rfm_event_now_ns();
 		if (!start)
 			start = now;
-		if (!rec->notify || (seq & 1 && now - start < YIELD_NS)) {
+		/* An observer has no queue to sleep on: it polls as without notify. */
+		if (!rec->notify || rec->lh.observer || (seq & 1 && now - start < YIELD_NS)) {
 			/*
 			 * No event to sleep on, or a publish under way: its end
 			 * sends the event, so past the yields a writer that died

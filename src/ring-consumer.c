@@ -16,6 +16,7 @@
 #include "futex.h"
 #include "os/process.h"
 #include "wait-notify.h"
+#include "window-copy.h"
 #include "ring-internal.h"
 
 enum look { LOOK_READY, LOOK_EMPTY, LOOK_LAPPED };
@@ -46,9 +47,15 @@ static int claim_entry(rfm_ring_consumer *c)
 	uint32_t me = (uint32_t)c->node->id;
 	uint32_t mark = RING_CLAIMING | ((uint32_t)rfm__os_pid() & ~RING_CLAIMING);
 
-	if (c->node->id < 0 || me >= RING_NODES)
-		return rfm__error(RFM_ENODEID, "ring at 0x%llx: node id %d has no table row",
-				  (unsigned long long)c->offset, c->node->id);
+	if (c->node->id < 0)
+		return rfm__error(RFM_ENODEID, "ring at 0x%llx: a handle without a node id has no "
+				  "table row", (unsigned long long)c->offset);
+	if (me >= c->g.consumer_nodes)
+		return rfm__error(RFM_ENODEID,
+				  "ring at 0x%llx: its consumer table has rows for node ids 0..%u "
+				  "(the nodes it was made for), not for node %u; a consumer there "
+				  "can only read without an entry (observe=1)",
+				  (unsigned long long)c->offset, c->g.consumer_nodes - 1, me);
 	for (uint32_t lane = 0; lane < c->g.max_consumers; lane++) {
 		struct ring_entry *e = rfm__ring_entry(c->table, &c->g, me, lane);
 		uint32_t old = __atomic_load_n(&e->owner, __ATOMIC_ACQUIRE);
@@ -202,6 +209,9 @@ static int open_at(rfm_node *node, uint64_t offset, unsigned int flags, rfm_ring
 		return rfm__error(RFM_EINVAL, "rfm_ring_consumer_open: NULL argument");
 	if (flags & ~(RFM_RING_CONSUMER_NEWEST | RFM_RING_CONSUMER_BACKPRESSURE))
 		return rfm__error(RFM_EINVAL, "rfm_ring_consumer_open: unknown flags 0x%x", flags);
+	/* Holding the producer back is acting on the ring: an observer only reads. */
+	if ((flags & RFM_RING_CONSUMER_BACKPRESSURE) && node->observer)
+		return rfm__observer_refused(node, "rfm_ring_consumer_open with back-pressure");
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return rfm__error(RFM_ENOMEM, "rfm_ring_consumer_open: out of memory");
@@ -215,13 +225,16 @@ static int open_at(rfm_node *node, uint64_t offset, unsigned int flags, rfm_ring
 		goto fail;
 	}
 	c->node = node;
+	c->atomic_copy = rfm__window_filled_by_thread(node);
 	c->offset = offset;
 	c->flags = flags;
 	c->hdr = (struct ring_header *)(node->base + offset);
 	c->slots = node->base + offset + c->g.slots_offset;
 	c->table = node->base + offset + c->g.table_offset;
 	start_cursor(c, flags & RFM_RING_CONSUMER_NEWEST);
-	if (c->g.flags & (RFM_RING_F_NOTIFY | RFM_RING_F_BACKPRESSURE)) {
+	/* An observer takes no entry: it reads by its own cursor, polls instead
+	 * of sleeping on the ring's notify, and never holds the producer back. */
+	if ((c->g.flags & (RFM_RING_F_NOTIFY | RFM_RING_F_BACKPRESSURE)) && !node->observer) {
 		ret = claim_entry(c);
 		if (ret)
 			goto fail;
@@ -543,8 +556,8 @@ static inline int take(rfm_ring_consumer *c, const char *what, void *buf, size_t
 			skip_to(c, c->cursor + 1);
 			return rfm__ring_corrupt(c->offset, "a slot's length exceeds the slot size");
 		}
-		if (cap)
-			memcpy(buf, s->data, len < cap ? len : cap);
+		if (cap)	/* a backend's thread may fill the slot meanwhile (dds:) */
+			rfm__window_copy(c->atomic_copy, buf, s->data, len < cap ? len : cap);
 		if (RFM_UNLIKELY(!still(c, s)))
 			continue;
 		deliver(c, msg, len);

@@ -23,7 +23,7 @@ int rfm__ring_geometry(const struct rfm_ring_config *c, struct ring_geom *g)
 {
 	if (!c)
 		return rfm__error(RFM_EINVAL, "ring: config is NULL");
-	if (c->struct_size < offsetof(struct rfm_ring_config, reserved))
+	if (c->struct_size < offsetof(struct rfm_ring_config, consumer_nodes))
 		return rfm__error(RFM_EINVAL, "ring: config struct_size %u is too small",
 				  c->struct_size);
 	if (!c->slot_size || c->slot_size > RFM_RING_SLOT_MAX)
@@ -42,6 +42,14 @@ int rfm__ring_geometry(const struct rfm_ring_config *c, struct ring_geom *g)
 	if (c->max_consumers > RFM_RING_CONSUMERS_MAX)
 		return rfm__error(RFM_EINVAL, "ring: %u consumers per node is more than %u",
 				  c->max_consumers, RFM_RING_CONSUMERS_MAX);
+	/* consumer_nodes came with RFM_1.2: an older caller's struct stops before it. */
+	uint32_t nodes = c->struct_size >= offsetof(struct rfm_ring_config, consumer_nodes) +
+						   sizeof(c->consumer_nodes)
+				 ? c->consumer_nodes
+				 : 0;
+	if (nodes > RING_NODES)
+		return rfm__error(RFM_EINVAL, "ring: %u consumer nodes is more than the %u node ids",
+				  nodes, RING_NODES);
 	g->slot_size = c->slot_size;
 	g->slot_count = c->slot_count;
 	g->stride = (RING_SLOT_HEADER + c->slot_size + 63u) & ~63u;
@@ -49,11 +57,14 @@ int rfm__ring_geometry(const struct rfm_ring_config *c, struct ring_geom *g)
 	g->notify_type = c->notify_type ? c->notify_type : RFM_EVENT_INTR3;
 	g->ring_id = c->ring_id;
 	g->max_consumers = c->max_consumers ? c->max_consumers : RFM_RING_CONSUMERS_DEFAULT;
+	g->consumer_nodes = nodes ? nodes : RING_NODES;
+	/* A whole number of cache lines: format 2's 1 KiB for 256 node ids. */
+	g->dir_size = (g->consumer_nodes * 4u + 63u) & ~63u;
 	g->slots_offset = RING_HEADER_SIZE;
 	g->table_offset = g->slots_offset + (uint64_t)g->stride * g->slot_count;
 	/* Directory, then a row of max_consumers entries per node id. */
-	g->footprint = g->table_offset + RING_DIR_SIZE +
-		       (uint64_t)RING_NODES * g->max_consumers * RING_ENTRY_SIZE;
+	g->footprint = g->table_offset + g->dir_size +
+		       (uint64_t)g->consumer_nodes * g->max_consumers * RING_ENTRY_SIZE;
 	return 0;
 }
 
@@ -73,7 +84,11 @@ RFM_API int rfm_ring_footprint(const struct rfm_ring_config *config, uint64_t *b
 /* Write every field of @h but the magic (published last, by the caller). */
 void rfm__ring_header_write(struct ring_header *h, const struct ring_geom *g)
 {
-	h->version = rfm__wire16((uint16_t)RING_VERSION);
+	bool all = g->consumer_nodes == RING_NODES;
+
+	/* A table for every node id is format 2, as every reader knows it. */
+	h->version = rfm__wire16((uint16_t)(all ? RING_VERSION : RING_VERSION_NODES));
+	h->consumer_nodes = rfm__wire32(all ? 0 : g->consumer_nodes);
 	h->header_size = rfm__wire16((uint16_t)RING_HEADER_SIZE);
 	h->slot_size = rfm__wire32(g->slot_size);
 	h->slot_count = rfm__wire32(g->slot_count);
@@ -110,6 +125,7 @@ static void header_read(const struct ring_header *h, struct ring_header *copy)
 	copy->footprint = rfm__host64(copy->footprint);
 	copy->head = rfm__host64(copy->head);
 	copy->room_wait = rfm__host32(copy->room_wait);
+	copy->consumer_nodes = rfm__host32(copy->consumer_nodes);
 }
 
 int rfm__ring_corrupt(uint64_t offset, const char *what)
@@ -147,9 +163,15 @@ int rfm__ring_validate(rfm_node *node, uint64_t offset, struct ring_geom *g)
 				  "from librfm before 1.1); this library reads format %u: "
 				  "create the ring again with this library",
 				  (unsigned long long)offset, RING_VERSION);
-	if (copy.version != RING_VERSION)
-		return rfm__error(RFM_EVERSION, "ring at 0x%llx: format %u, this library reads %u",
-				  (unsigned long long)offset, copy.version, RING_VERSION);
+	if (copy.version != RING_VERSION && copy.version != RING_VERSION_NODES)
+		return rfm__error(RFM_EVERSION,
+				  "ring at 0x%llx: format %u, this library reads formats %u and %u",
+				  (unsigned long long)offset, copy.version, RING_VERSION,
+				  RING_VERSION_NODES);
+	/* Format 2 has a row per node id (its word was padding); format 3 fewer. */
+	if (copy.version == RING_VERSION_NODES &&
+	    (copy.consumer_nodes == 0 || copy.consumer_nodes >= RING_NODES))
+		return rfm__ring_corrupt(offset, "format 3 with a consumer node count out of 1..255");
 	if (copy.header_size != RING_HEADER_SIZE)
 		return rfm__ring_corrupt(offset, "header size is wrong");
 	c = (struct rfm_ring_config){
@@ -160,6 +182,7 @@ int rfm__ring_validate(rfm_node *node, uint64_t offset, struct ring_geom *g)
 		.notify_type = copy.notify_type,
 		.ring_id = copy.ring_id,
 		.max_consumers = copy.max_consumers,
+		.consumer_nodes = copy.version == RING_VERSION_NODES ? copy.consumer_nodes : 0,
 	};
 	if (rfm__ring_geometry(&c, g))
 		return rfm__error(RFM_ECORRUPT, "ring at 0x%llx: impossible shape: %s",

@@ -67,7 +67,7 @@ static int inspect_at(rfm_node *node, uint64_t offset, struct rfm_ring_info *inf
 
 	if (info)
 		rfm__ring_fill_info(&g, offset, head, info);
-	for (uint32_t n = 0; n < RING_NODES; n++) {
+	for (uint32_t n = 0; n < g.consumer_nodes; n++) {
 		uint32_t bits = rfm__wload32(rfm__ring_dir(table, n), __ATOMIC_ACQUIRE);
 
 		for (uint32_t lane = 0; lane < g.max_consumers; lane++) {

@@ -7,12 +7,21 @@
  *                              the producer)
  *   offset + 128               slot_count slots of `stride` bytes:
  *                              stamp (8), len (4), reserved (4), payload
- *   offset + table_offset      the consumer table (format 2), all of it
- *                              partitioned by node id:
- *                              - a directory of 256 32-bit words: word n is
- *                                the set of lanes node n's consumers hold;
- *                              - 256 rows of max_consumers 32-byte entries
- *                                (lanes): row n is node n's.
+ *   offset + table_offset      the consumer table, all of it partitioned by
+ *                              node id, for the node ids 0..consumer_nodes-1
+ *                              (all 256 in format 2, fewer in format 3):
+ *                              - a directory of consumer_nodes 32-bit words,
+ *                                padded to 64 bytes: word n is the set of
+ *                                lanes node n's consumers hold;
+ *                              - consumer_nodes rows of max_consumers
+ *                                32-byte entries (lanes): row n is node n's.
+ *
+ * Format 3 is format 2 with a table for fewer node ids than 256 (the
+ * nodes a layout declares): the rows no node can ever hold were most of a
+ * small ring (16 KiB of its 19 KiB for 16 slots of 64 bytes). A ring for
+ * every node id is still written as format 2, byte for byte as before, so
+ * older readers keep reading it; a format 3 ring is refused by them with
+ * RFM_EVERSION, as any format they do not know.
  *
  * One writer NODE per word (docs/architecture.md, "One writer per word"):
  * only processes on node n write directory word n and row n. They share
@@ -39,11 +48,11 @@
 
 #define RING_MAGIC 0x474e4952u /* "RING" */
 #define RING_VERSION 2u /* 1: consumer table claimed by a cross-node CAS */
+#define RING_VERSION_NODES 3u /* 2 with consumer_nodes < 256 (see above) */
 #define RING_HEADER_SIZE 128u
 #define RING_SLOT_HEADER 16u
 #define RING_ENTRY_SIZE 32u
-#define RING_NODES (RFM_NODE_ID_MAX + 1u)	/* table rows: one per node id */
-#define RING_DIR_SIZE (RING_NODES * 4u)		/* the directory's bytes */
+#define RING_NODES (RFM_NODE_ID_MAX + 1u)	/* table rows at most: one per node id */
 /* An entry's owner while its new holder fills it: this bit and the pid. */
 #define RING_CLAIMING 0x80000000u
 
@@ -65,7 +74,10 @@ struct ring_header {
 	uint64_t head;		/* messages committed (release) */
 	uint32_t room_wait;	/* back-pressure: non-zero while the producer sleeps
 				 * for room, a fresh value per sleep (a futex) */
-	uint8_t pad1[52];
+	/* Format 3: rows in the consumer table (node ids 0..n-1), written
+	 * once at creation like line 0; format 2: zero, meaning 256. */
+	uint32_t consumer_nodes;
+	uint8_t pad1[48];
 };
 
 struct ring_slot {
@@ -92,7 +104,8 @@ _Static_assert(sizeof(struct ring_entry) == RING_ENTRY_SIZE, "table entry is 32 
 /* The same offsets for 32-bit and 64-bit programs (i386 aligns uint64_t to 4). */
 _Static_assert(offsetof(struct ring_header, slots_offset) == 40 &&
 		       offsetof(struct ring_header, head) == 64 &&
-		       offsetof(struct ring_header, room_wait) == 72,
+		       offsetof(struct ring_header, room_wait) == 72 &&
+		       offsetof(struct ring_header, consumer_nodes) == 76,
 	       "ring header offsets");
 _Static_assert(offsetof(struct ring_entry, owner) == 8 && offsetof(struct ring_entry, pid) == 16 &&
 		       offsetof(struct ring_entry, laps) == 28,
@@ -102,6 +115,8 @@ _Static_assert(offsetof(struct ring_entry, owner) == 8 && offsetof(struct ring_e
 struct ring_geom {
 	uint32_t slot_size, slot_count, stride, flags, notify_type, ring_id, max_consumers;
 	uint32_t producer;
+	uint32_t consumer_nodes;	/* table rows: node ids 0..consumer_nodes-1 */
+	uint32_t dir_size;		/* the directory's bytes (padded to 64) */
 	uint64_t slots_offset, table_offset, footprint;
 };
 
@@ -159,6 +174,7 @@ struct rfm_ring_consumer {
 	uint32_t sleep_gen;
 	unsigned int flags;
 	bool peeking;
+	bool atomic_copy;	/* a backend thread fills the window (window-copy.h) */
 	uint64_t taken, lost, laps, sleeps;
 	uint64_t pending_lost;	/* lost since the last message returned */
 	rfm_ring_callback cb;
@@ -196,7 +212,7 @@ static inline uint32_t *rfm__ring_dir(uint8_t *table, uint32_t node_id)
 static inline struct ring_entry *rfm__ring_entry(uint8_t *table, const struct ring_geom *g,
 						 uint32_t node_id, uint32_t lane)
 {
-	return (struct ring_entry *)(table + RING_DIR_SIZE +
+	return (struct ring_entry *)(table + g->dir_size +
 				     ((uint64_t)node_id * g->max_consumers + lane) *
 					     RING_ENTRY_SIZE);
 }

@@ -37,7 +37,7 @@ static rfm_ring *ring_new(rfm_node *node, uint64_t offset, const struct ring_geo
 	r->table = node->base + offset + g->table_offset;
 	/* Back-pressure: look at the consumers before the first message. */
 	r->limit = g->flags & RFM_RING_F_BACKPRESSURE ? 0 : UINT64_MAX;
-	size_t lanes = (size_t)RING_NODES * g->max_consumers;
+	size_t lanes = (size_t)g->consumer_nodes * g->max_consumers;
 	r->notified = calloc(lanes, sizeof(*r->notified));
 	r->checked = calloc(lanes, sizeof(*r->checked));
 	r->held = calloc(lanes, sizeof(*r->held));
@@ -57,6 +57,8 @@ RFM_API int rfm_ring_create(rfm_node *node, uint64_t offset, uint64_t size,
 
 	if (!node || !ringp)
 		return rfm__error(RFM_EINVAL, "rfm_ring_create: NULL argument");
+	if (node->observer)
+		return rfm__observer_refused(node, "rfm_ring_create");
 	ret = rfm__ring_geometry(config, &g);
 	if (ret)
 		return ret;
@@ -127,10 +129,27 @@ int rfm__ring_region(rfm_node *node, const rfm_layout *layout, const char *name,
 RFM_API int rfm_ring_create_region(rfm_node *node, const rfm_layout *layout, const char *region,
 				   const struct rfm_ring_config *config, rfm_ring **ringp)
 {
+	struct rfm_ring_config declared = { .struct_size = sizeof(declared) };
 	uint64_t offset, size;
-	int ret = rfm__ring_region(node, layout, region, true, &offset, &size);
+	int ret;
 
-	return ret ? ret : rfm_ring_create(node, offset, size, config, ringp);
+	if (node && node->observer)
+		return rfm__observer_refused(node, "rfm_ring_create_region");
+	ret = rfm__ring_region(node, layout, region, true, &offset, &size);
+	if (ret)
+		return ret;
+	/* No shape given: the layout's own (its `ring:`). */
+	for (size_t i = 0; !config && i < rfm_layout_region_count(layout); i++) {
+		struct rfm_region_info ri = { .struct_size = sizeof(ri) };
+
+		if (!rfm_layout_region_info(layout, i, &ri) && !strcmp(ri.name, region)) {
+			ret = rfm_layout_region_ring(layout, i, &declared);
+			if (ret)
+				return ret;
+			config = &declared;
+		}
+	}
+	return rfm_ring_create(node, offset, size, config, ringp);
 }
 
 RFM_API int rfm_ring_attach(rfm_node *node, uint64_t offset, rfm_ring **ringp)
@@ -141,6 +160,8 @@ RFM_API int rfm_ring_attach(rfm_node *node, uint64_t offset, rfm_ring **ringp)
 
 	if (!node || !ringp)
 		return rfm__error(RFM_EINVAL, "rfm_ring_attach: NULL argument");
+	if (node->observer)
+		return rfm__observer_refused(node, "rfm_ring_attach");
 	ret = rfm__ring_validate(node, offset, &g);
 	if (ret)
 		return ret;
@@ -225,7 +246,7 @@ static void scan_directory(rfm_ring *r)
 	r->scan_tick = rfm__ring_tick();
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	r->nheld = 0;
-	for (uint32_t n = 0; n < RING_NODES; n++)
+	for (uint32_t n = 0; n < r->g.consumer_nodes; n++)
 		for (uint32_t bits = held_lanes(r, n); bits; bits &= bits - 1)
 			r->held[r->nheld++] = n * r->g.max_consumers + (uint32_t)__builtin_ctz(bits);
 	r->scan_head = r->head;
@@ -496,6 +517,7 @@ void rfm__ring_fill_info(const struct ring_geom *g, uint64_t offset, uint64_t he
 		.offset = offset,
 		.footprint = g->footprint,
 		.head = head,
+		.consumer_nodes = g->consumer_nodes,
 	};
 	uint32_t want = info->struct_size < sizeof(full) ? info->struct_size : sizeof(full);
 

@@ -232,6 +232,7 @@ RFM_API int rfm_node_get_options(const rfm_node *node, struct rfm_open_options *
 	if (ret)
 		return ret;
 	memset(&full, 0, sizeof(full));
+	full.attach = rfm__attach_mode(node);
 	if (node->rt) {
 		full.mem_flags = node->rt->mem_flags;
 		full.rt_policy = node->rt->policy;

@@ -86,6 +86,8 @@ RFM_API int rfm_selftest(rfm_node *node, uint64_t offset, struct rfm_selftest_re
 
 	if (!node || !result || result->struct_size < 8)
 		return rfm__error(RFM_EINVAL, "rfm_selftest: NULL argument or struct_size");
+	if (node->observer)
+		return rfm__observer_refused(node, "rfm_selftest");
 	if (offset != RFM_SELFTEST_NO_MEMORY &&
 	    (offset > node->size || node->size - offset < TEST_BYTES))
 		return rfm__error(RFM_ERANGE, "rfm_selftest: %d bytes at 0x%llx are outside the window",

@@ -267,6 +267,9 @@ static int owner_error(const struct rfm_var *var)
 	const rfm_layout *l = var->lh.layout;
 	const struct lay_var *def = &l->vars[var->lh.index];
 
+	if (var->lh.observer)
+		return rfm__error(RFM_EPERM, "%s: opened through an observer (observe=1), which "
+				  "never writes", var->name);
 	return rfm__error(RFM_EOWNER,
 			  "%s: region %s is written by node %u only (relax with "
 			  "rfm_var_set_owner_check())",
@@ -646,7 +649,9 @@ RFM_API int rfm_var_get_view(rfm_var *var, struct rfm_var_view *view)
 	bool plain = var->type != RFM_TYPE_BOOL && var->type != RFM_TYPE_STRING &&
 		     var->type != RFM_TYPE_BYTES;
 	full.get_key = plain && var->fast_get ? key : 0;
-	full.set_key = plain && var->fast_set ? key : 0;
+	/* A store that must be sent to the other copies (dds:, var->node set)
+	 * is never inline: the caller's code cannot send it. */
+	full.set_key = plain && var->fast_set && !var->node ? key : 0;
 	full.addr = var->addr;
 	full.var = var;
 	rfm__sized_fill(view, &full, sizeof(full));

@@ -15,6 +15,9 @@ tests_harness_libharness_la_SOURCES = \
 	tests/harness/fork-quiet.c \
 	tests/harness/rfm-cmocka.h
 tests_harness_libharness_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/harness
+# Suites ask the harness for capabilities; only tests/backends/NAME/ names
+# a backend.
+TESTS += tests/harness/check-backend-names.sh
 
 rfm_test_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/harness $(CMOCKA_CFLAGS)
 rfm_test_ldadd = tests/harness/libharness.la src/librfm.la $(CMOCKA_LIBS)
@@ -49,7 +52,7 @@ endif
 # Outside the conditional: automake wants every .PHONY in one condition.
 .PHONY: check-backends
 
-EXTRA_DIST += tests/README.md
+EXTRA_DIST += tests/README.md tests/harness/check-backend-names.sh
 
 # `make check-cross`: the C suites built for s390x (big-endian), arm64,
 # armhf and i386 (32-bit) and run under qemu-user (tests/cross/check-cross.sh;

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Ctrl-C and progress for the long-running measurements (ping, bench).
- * SIGINT only sets a flag that their loops look at, so that they stop at
- * a clean point and report what they measured; progress goes to stderr
- * once a second, and only to a terminal, so that scripts see none.
+ * Ctrl-C (and SIGTERM) and progress for the commands that run until
+ * stopped (ping, bench, stats, wait, watch). A signal only sets a flag that
+ * their loops look at and cancels the node's waits (rfm_event_cancel() is
+ * safe in a handler), so that they stop at a clean point, report what they
+ * measured and close their node: a command that holds a node id leaves
+ * the network, where being killed would leave it crashed. Progress goes to
+ * stderr once a second, and only to a terminal, so that scripts see none.
  */
 #include "config.h"
 
@@ -14,11 +17,19 @@
 #include "cli.h"
 
 static volatile sig_atomic_t interrupted;
+static rfm_node *volatile watched;
 
 static void on_interrupt(int sig)
 {
 	(void)sig;
 	interrupted = 1;
+	if (watched)
+		rfm_event_cancel(watched);
+}
+
+void cli_watch_node(rfm_node *node)
+{
+	watched = node;
 }
 
 void cli_catch_interrupt(void)
@@ -30,6 +41,7 @@ void cli_catch_interrupt(void)
 	sigemptyset(&sa.sa_mask);
 	/* No SA_RESTART: a sleep ends early, and the loop sees the flag. */
 	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 }
 
 bool cli_interrupted(void)

@@ -2,20 +2,45 @@
 /* Layout files for the commands that work by variable name. */
 #include "config.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
+
+/*
+ * A layout file that is not there: name the file looked for. A relative
+ * path is the directory rfm runs in's (a $RFM_LAYOUT exported in another
+ * directory means another file here), so the message says which.
+ */
+static int no_layout_file(struct cli *cli, const char *path, bool from_env)
+{
+	char cwd[4096];
+	const char *origin = from_env ? "$RFM_LAYOUT" : "--layout";
+
+	if (path[0] == '/' || !getcwd(cwd, sizeof(cwd)))
+		return cli_error(cli, "layout '%s' (%s): %s", path, origin, strerror(errno));
+	return cli_error(cli,
+			 "layout '%s/%s' (%s '%s', relative to the directory rfm runs in, %s): "
+			 "%s; give a path from here or an absolute one",
+			 cwd, path, origin, path, cwd, strerror(errno));
+}
 
 int cli_load_layout(struct cli *cli, const char *path, rfm_layout **layoutp)
 {
 	rfm_diag_list *diags = NULL;
+	bool from_env = !path || !path[0];
+	struct stat st;
 	int ret;
 
-	if (!path || !path[0])
+	if (from_env)
 		path = getenv("RFM_LAYOUT");
 	if (!path || !path[0])
 		return cli_usage_error(cli, "no layout: give --layout FILE or set RFM_LAYOUT");
+	if (stat(path, &st) < 0)
+		return no_layout_file(cli, path, from_env);
 	ret = rfm_layout_load_file(path, layoutp, &diags);
 	if (ret == RFM_ELAYOUT && diags) {
 		struct rfm_diag d = { .struct_size = sizeof(d) };
@@ -67,14 +92,23 @@ static int guard_layout(struct cli *cli, uint64_t length, const char **pathp,
 
 int cli_guard_write(struct cli *cli, uint64_t offset, uint64_t length)
 {
-	int self = rfm_node_id(cli->node);
-	struct rfm_region_info info;
 	rfm_layout *layout;
 	const char *path;
 	int ret = guard_layout(cli, length, &path, &layout);
 
 	if (ret || !layout)
 		return ret;
+	ret = cli_guard_in_layout(cli, layout, path, offset, length);
+	rfm_layout_free(layout);
+	return ret;
+}
+
+int cli_guard_in_layout(struct cli *cli, const rfm_layout *layout, const char *path,
+			uint64_t offset, uint64_t length)
+{
+	int self = rfm_node_id(cli->node), ret = 0;
+	struct rfm_region_info info;
+
 	/* Walk the range region by region: every byte must be in one of ours. */
 	for (uint64_t at = offset; at - offset < length;) {
 		if (region_at(layout, at, &info) < 0) {
@@ -91,7 +125,6 @@ int cli_guard_write(struct cli *cli, uint64_t offset, uint64_t length)
 		}
 		at = info.offset + info.size;
 	}
-	rfm_layout_free(layout);
 	return ret;
 }
 
@@ -191,4 +224,100 @@ int cli_guard_scratch(struct cli *cli, uint64_t offset, uint64_t length, const c
 	ret = cli_guard_foreign(cli, layout, offset, length, hint);
 	rfm_layout_free(layout);
 	return ret;
+}
+
+/* ---- variables by name: did you mean, and whether a value is current ---- */
+
+/* Every name get, set and watch take: variables, records and regions. */
+static const char **layout_names(rfm_layout *layout, size_t *n)
+{
+	size_t nvars = rfm_layout_var_count(layout), nrecs = rfm_layout_record_count(layout);
+	size_t nregs = rfm_layout_region_count(layout);
+	const char **names = calloc(nvars + nrecs + nregs + 1, sizeof(*names));
+
+	*n = 0;
+	if (!names)
+		return NULL;
+	for (size_t i = 0; i < nvars; i++) {
+		struct rfm_var_info info = { .struct_size = sizeof(info) };
+		if (!rfm_layout_var_info(layout, i, &info))
+			names[(*n)++] = info.name;
+	}
+	for (size_t i = 0; i < nrecs; i++) {
+		struct rfm_record_info info = { .struct_size = sizeof(info) };
+		if (!rfm_layout_record_info(layout, i, &info))
+			names[(*n)++] = info.name;
+	}
+	for (size_t i = 0; i < nregs; i++) {
+		struct rfm_region_info info = { .struct_size = sizeof(info) };
+		if (!rfm_layout_region_info(layout, i, &info))
+			names[(*n)++] = info.name;
+	}
+	return names;
+}
+
+/*
+ * The library's "no variable named" with the name nearest to @name, by
+ * the rule of the command suggestions; an index ("x[2]") is kept as typed.
+ */
+static int unknown_var(struct cli *cli, rfm_layout *layout, const char *name)
+{
+	char msg[1024], base[128];
+	size_t n, len = strcspn(name, "[");
+	const char **names = layout_names(layout, &n);
+	const char *near = NULL;
+
+	cli_user_message(cli, rfm_last_error(), msg, sizeof(msg));
+	if (names && len < sizeof(base)) {
+		memcpy(base, name, len);
+		base[len] = '\0';
+		near = cli_suggest(base, names, n);
+	}
+	if (near)
+		fprintf(stderr, "rfm: %s; did you mean '%s%s'?\n", msg, near, name + len);
+	else
+		fprintf(stderr, "rfm: %s\n", msg);
+	free(names);
+	return CLI_EXIT_FAILED;
+}
+
+int cli_var_open(struct cli *cli, rfm_layout *layout, const char *name, rfm_var **varp)
+{
+	int ret = rfm_var_open(layout, cli->node, name, varp);
+
+	if (ret == RFM_ENOTFOUND)
+		return unknown_var(cli, layout, name);
+	return ret ? cli_fail(cli) : 0;
+}
+
+/* Why node @id's data is not current, from its row of the node table. */
+static const char *writer_down_reason(const struct rfm_node_status *rows, int n, uint32_t id)
+{
+	for (int i = 0; i < n && i < RFM_MAX_NODES; i++)
+		if (rows[i].id == id)
+			return !rows[i].attached ? "is not attached" : "stopped beating";
+	return "is not on the network";
+}
+
+void cli_var_freshness(struct cli *cli, rfm_var *var, struct cli_freshness *f)
+{
+	struct rfm_var_info info = { .struct_size = sizeof(info) };
+	struct rfm_node_status *rows;
+	int stale, n;
+
+	memset(f, 0, sizeof(*f));
+	/* The library's rule, the one Python and rfm serve apply. */
+	stale = rfm_var_stale(cli->node, var);
+	if (stale < 0 || rfm_var_get_info(var, &info))
+		return;	/* nothing to tell it by (no writer node, no node table) */
+	f->known = true;
+	f->stale = stale == 1;
+	if (!f->stale)
+		return;
+	rows = calloc(RFM_MAX_NODES, sizeof(*rows));
+	n = rows ? rfm_health_nodes(cli->node, rows, RFM_MAX_NODES) : -1;
+	f->writer = info.writer;
+	f->why = n >= 0 ? writer_down_reason(rows, n, info.writer) : "is down";
+	snprintf(f->reason, sizeof(f->reason), "writer node %u %s", f->writer, f->why);
+	free(rows);
 }

@@ -25,6 +25,8 @@ static const struct {
 	{ "enable loopback to send to it",
 	  "add loopback=1 to the URI to send to it (-u 'URI?loopback=1')" },
 	{ "(rfm_event_enable)", "(enable event types first)" },
+	{ "(replace it with RFM_REC_F_OVERWRITE)", "(replace it with --force)" },
+	{ "add before rfm_recorder_start()", "name it before the recording starts" },
 };
 
 /* Append @n bytes of @s to @buf (size @cap, @len used), truncating. */

@@ -194,7 +194,8 @@ void cli_print_common_help(FILE *out)
 	      "  0  success\n"
 	      "  1  the operation failed (the library's message is printed)\n"
 	      "  2  usage error: bad option, number or argument\n"
-	      "  3  verify found mismatches; wait timed out\n",
+	      "  3  verify found mismatches; wait timed out\n"
+	      "  4  get printed a stale value (its writer node is down)\n",
 	      out);
 }
 

@@ -13,37 +13,138 @@
 
 #include "cli.h"
 
-/* Commands that only read or wait: they must not create a network by a typo. */
-static bool reads_only(const struct cli *cli)
+static bool named(const struct cli *cli, const char *const *names)
 {
-	static const char *const names[] = { "info", "peek8", "peek16", "peek32", "peek64",
-					     "read", "dump", "verify", "get", "watch", "wait",
-					     "listen", "nodes", NULL };
-
 	for (const char *const *n = names; cli->command && *n; n++)
 		if (!strcmp(cli->command->name, *n))
 			return true;
 	return false;
 }
 
-static int open_node(struct cli *cli, bool only_existing)
+/*
+ * How the command attaches (rfm(1), "Observers and tools"): commands that
+ * only look are observers, holding no node id a real node may need; the
+ * others act as a node and take the id the URI names, else one of the
+ * range kept for tools.
+ */
+static enum cli_attach attach_of(const struct cli *cli)
 {
-	const char *uri = cli_effective_uri(cli);
-	char *existing = NULL; /* the URI with create=0 */
+	static const char *const observers[] = { "info", "peek8", "peek16", "peek32", "peek64",
+						 "read", "dump", "verify", "get", "watch",
+						 "nodes", NULL };
+
+	return named(cli, observers) ? CLI_ATTACH_OBSERVER : CLI_ATTACH_TOOL;
+}
+
+/* Commands that wait: they must not create a network by a typo. */
+static bool only_existing(const struct cli *cli)
+{
+	static const char *const names[] = { "wait", "listen", "stats", NULL };
+
+	return named(cli, names);
+}
+
+/* Whether the URI's query has parameter @key. */
+static bool has_param(const char *uri, const char *key)
+{
+	const char *q = strchr(uri, '?');
+	size_t len = strlen(key);
+
+	for (const char *p = q; p; p = strchr(p + 1, '&'))
+		if (!strncmp(p + 1, key, len) && p[1 + len] == '=')
+			return true;
+	return false;
+}
+
+/*
+ * @uri as @how opens it: an observer's without the parameters of a node
+ * (node=, shared=: it holds no id; create=, mode=, depth=: it makes no
+ * network) and with observe=1; a tool's with tool=1 (and create=0 for the
+ * commands that wait, unless the URI describes a network to make). NULL:
+ * no memory.
+ */
+static char *attach_uri(const char *uri, enum cli_attach how, bool must_exist)
+{
+	static const char *const node_params[] = { "node", "shared", "create", "mode", "depth",
+						   NULL };
+	const char *q = strchr(uri, '?');
+	size_t base = q ? (size_t)(q - uri) : strlen(uri);
+	char *out = malloc(strlen(uri) + 32), *w;
+
+	if (!out)
+		return NULL;
+	memcpy(out, uri, base);
+	w = out + base;
+	for (const char *p = q; p && *p;) {
+		const char *item = p + 1, *amp = strchr(item, '&');
+		size_t len = amp ? (size_t)(amp - item) : strlen(item);
+		bool drop = false;
+
+		for (const char *const *k = node_params; how == CLI_ATTACH_OBSERVER && *k; k++)
+			drop |= len > strlen(*k) && !strncmp(item, *k, strlen(*k)) &&
+				item[strlen(*k)] == '=';
+		if (!drop) {
+			char sep = w == out + base ? '?' : '&';
+
+			*w++ = sep;
+			memcpy(w, item, len);
+			w += len;
+		}
+		p = amp;
+	}
+	*w = '\0';
+	if (how == CLI_ATTACH_OBSERVER)
+		strcat(out, w == out + base ? "?observe=1" : "&observe=1");
+	else if (how == CLI_ATTACH_TOOL && !has_param(uri, "tool") && !has_param(uri, "observe"))
+		strcat(out, w == out + base ? "?tool=1" : "&tool=1");
+	/* shm: "open only if it exists", unless the URI describes one to make. */
+	if (how == CLI_ATTACH_TOOL && must_exist && !strncmp(uri, "shm:", 4) &&
+	    !has_param(uri, "create") && !has_param(uri, "size"))
+		strcat(out, "&create=0");
+	return out;
+}
+
+bool cli_uri_names_node(const struct cli *cli)
+{
+	return has_param(cli_effective_uri(cli), "node");
+}
+
+/*
+ * An observer never makes a network; a URI that describes one to make
+ * (size=, create=1) still makes it, as it did for these commands: a tool
+ * opens it and lets go at once, holding nothing, and the observer looks.
+ */
+static int make_for_observer(const char *uri)
+{
+	char *tool = attach_uri(uri, CLI_ATTACH_TOOL, false);
+	rfm_node *maker = NULL;
+	int ret;
+
+	if (!tool)
+		return RFM_ENOMEM;
+	ret = rfm_open(tool, &maker);
+	free(tool);
+	rfm_close(maker);
+	return ret;
+}
+
+int cli_open_as(struct cli *cli, enum cli_attach how, bool must_exist)
+{
+	const char *given = cli_effective_uri(cli);
+	char *uri;
 	int ret;
 
 	if (cli->node)
 		return 0;
-	/*
-	 * shm: "open only if it exists", unless the URI says otherwise: with
-	 * create= or with size= (which describes the network to make).
-	 */
-	if (only_existing && !strncmp(uri, "shm:", 4) && !strstr(uri, "create=") &&
-	    !strstr(uri, "size=") &&
-	    asprintf(&existing, "%s%ccreate=0", uri, strchr(uri, '?') ? '&' : '?') < 0)
-		existing = NULL;
-	ret = rfm_open(existing ? existing : cli->uri, &cli->node);
-	free(existing);
+	uri = attach_uri(given, how, must_exist);
+	if (!uri)
+		return cli_error(cli, "out of memory");
+	ret = rfm_open(uri, &cli->node);
+	if (ret == RFM_ENOENT && how == CLI_ATTACH_OBSERVER && !strncmp(given, "shm:", 4) &&
+	    (has_param(given, "size") || strstr(given, "create=1")) &&
+	    (ret = make_for_observer(given)) == 0)
+		ret = rfm_open(uri, &cli->node);
+	free(uri);
 	if (ret) {
 		cli->node = NULL;
 		return cli_fail(cli);
@@ -53,12 +154,7 @@ static int open_node(struct cli *cli, bool only_existing)
 
 int cli_open(struct cli *cli)
 {
-	return open_node(cli, reads_only(cli));
-}
-
-int cli_open_existing(struct cli *cli)
-{
-	return open_node(cli, true);
+	return cli_open_as(cli, attach_of(cli), only_existing(cli));
 }
 
 const char *cli_effective_uri(const struct cli *cli)

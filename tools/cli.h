@@ -32,6 +32,7 @@ enum cli_exit {
 	CLI_EXIT_FAILED = 1,	/* the operation failed (library error) */
 	CLI_EXIT_USAGE = 2,	/* bad option, number or argument count */
 	CLI_EXIT_NOMATCH = 3,	/* verify found mismatches; a wait timed out */
+	CLI_EXIT_STALE = 4,	/* get printed a value whose writer node is down */
 	CLI_EXIT_INTERRUPTED = 130, /* Ctrl-C: the partial result was printed */
 	/*
 	 * Not an exit status: help or version was printed, stop here. main()
@@ -104,6 +105,15 @@ int cli_run_set(struct cli *cli, int argc, char **argv);
 extern const char cli_help_set[];
 int cli_run_watch(struct cli *cli, int argc, char **argv);
 extern const char cli_help_watch[];
+int cli_run_record(struct cli *cli, int argc, char **argv);
+extern const char cli_help_record[];
+int cli_run_replay(struct cli *cli, int argc, char **argv);
+extern const char cli_help_replay[];
+/* rfm replay's row, in rfm's table and in its helper program's (rfm-replay). */
+#define CLI_REPLAY_ARGS "FILE [NAMES...] [--speed X] [--loop] [--from S] [--to S] [--force]"
+#define CLI_REPLAY_SUMMARY "Write a recording back into the network at its recorded times"
+int cli_run_plot(struct cli *cli, int argc, char **argv);
+extern const char cli_help_plot[];
 int cli_run_ping(struct cli *cli, int argc, char **argv);
 extern const char cli_help_ping[];
 int cli_run_jitter(struct cli *cli, int argc, char **argv);
@@ -134,6 +144,7 @@ int cli_unknown_command(struct cli *cli, const char *name);
 
 /* The state of one run of the tool. */
 struct cli {
+	char **argv;		/* the whole command line, argv[0] first, NULL after the last */
 	const char *uri;	/* -u/--uri; NULL lets the library choose */
 	bool json;		/* --json: print one JSON object */
 	const struct cli_command *command; /* the subcommand being run */
@@ -230,16 +241,29 @@ int cli_parse_hex(struct cli *cli, const char *text, uint8_t **bufp, size_t *len
 
 /* ---- the node, errors and output (cli-output.c) ---- */
 
-/*
- * Open cli->node from cli->uri unless it is open. Returns 0 or CLI_EXIT_FAILED.
- * Commands that only read or wait open an shm: network with create=0 unless
- * its URI gives size= or create=: a typo in the name fails ("no network
- * 'lba'") instead of making a network.
- */
-int cli_open(struct cli *cli);
+/* How a command attaches to the network (rfm(1), "Observers and tools"). */
+enum cli_attach {
+	CLI_ATTACH_OBSERVER,	/* observe=1: reads, holds no node id, creates nothing */
+	CLI_ATTACH_TOOL,	/* tool=1: the id the URI names, else one of 240..255 */
+};
 
-/* As cli_open(), always as a command that only reads (ring tail). */
-int cli_open_existing(struct cli *cli);
+/*
+ * Open cli->node from cli->uri unless it is open, as @how: an observer's
+ * URI loses node=, shared=, create=, mode= and depth= and gains observe=1;
+ * a tool's gains tool=1, and with @must_exist an shm: network is opened
+ * with create=0 unless its URI gives size= or create=, so that a typo in
+ * the name fails ("no network 'lba'") instead of making a network.
+ * Returns 0 or CLI_EXIT_FAILED.
+ */
+int cli_open_as(struct cli *cli, enum cli_attach how, bool must_exist);
+
+/* Whether the URI (-u, $RFM_URI) names a node id (node=). */
+bool cli_uri_names_node(const struct cli *cli);
+
+/* cli_open_as() for the running command: observers for the commands that
+ * only look (info, peek*, read, dump, verify, get, watch, nodes), tools for
+ * the others (wait, listen and stats must find the network). */
+int cli_open(struct cli *cli);
 
 /* Bytes the shm: network @name occupies in /dev/shm (cmd-list.c); 0 or -1. */
 int cli_shm_footprint(const char *name, uint64_t *bytes);
@@ -328,6 +352,19 @@ void cli_format_time(enum cli_clock clock, uint64_t mono_ns, char *buf, size_t l
 void cli_json_add_time(struct json_object *obj, const char *key, enum cli_clock clock,
 		       uint64_t mono_ns);
 
+/* ---- programs run in the tool's place (cli-exec.c) ---- */
+
+/* Does this program run from the build tree it was made in (RFM_BUILDDIR)? */
+bool cli_in_build_tree(void);
+
+/*
+ * Run the tool's helper program @name in this process's place, with the
+ * whole command line (cli->argv): the build tree's tools/@name when this
+ * rfm runs from its build tree, else $(pkglibexecdir)/@name. Returns only
+ * when it could not, having said why: CLI_EXIT_FAILED.
+ */
+int cli_exec_helper(struct cli *cli, const char *name);
+
 /* ---- output files (cli-file.c) ---- */
 
 /*
@@ -354,8 +391,15 @@ void cli_out_abort(struct cli_out_file *f);
 
 /* ---- Ctrl-C and progress (cli-interrupt.c) ---- */
 
-/* Catch SIGINT: cli_interrupted() then turns true and sleeps end early. */
+/* Catch SIGINT and SIGTERM: cli_interrupted() then turns true, sleeps end
+ * early and the waits of the node cli_watch_node() named are cancelled, so
+ * the command stops at a clean point and closes its node (it left; a
+ * process killed holding an id would read as crashed). */
 void cli_catch_interrupt(void);
+
+/* The node whose waits an interrupt cancels (for a command that handles
+ * RFM_ECANCELED; NULL: none). */
+void cli_watch_node(rfm_node *node);
 
 /* Whether Ctrl-C was pressed since cli_catch_interrupt(). */
 bool cli_interrupted(void);
@@ -398,6 +442,10 @@ int cli_load_layout(struct cli *cli, const char *path, rfm_layout **layoutp);
  */
 int cli_guard_write(struct cli *cli, uint64_t offset, uint64_t length);
 
+/* cli_guard_write()'s check against @layout (read from @path, for messages). */
+int cli_guard_in_layout(struct cli *cli, const rfm_layout *layout, const char *path,
+			uint64_t offset, uint64_t length);
+
 /*
  * Writes the tool chooses itself (bench): no byte of [offset, offset +
  * length) may lie in a region of @layout that another node writes; bytes
@@ -412,6 +460,24 @@ int cli_guard_foreign(struct cli *cli, const rfm_layout *layout, uint64_t offset
  * rings): 0 when no layout is set or no other node's region is touched.
  */
 int cli_guard_scratch(struct cli *cli, uint64_t offset, uint64_t length, const char *hint);
+
+/*
+ * rfm_var_open() on cli->node, reporting a failure; a name the layout does
+ * not have gets the nearest one it has ("did you mean 'sim.state.speed'?").
+ * 0 or CLI_EXIT_FAILED.
+ */
+int cli_var_open(struct cli *cli, rfm_layout *layout, const char *name, rfm_var **varp);
+
+/* Whether a variable's value is current (rfm_var_stale(): its writer is down). */
+struct cli_freshness {
+	bool known;		/* the rule could be applied (a writer node, a node table) */
+	bool stale;
+	uint32_t writer;	/* its region's writer node */
+	const char *why;	/* when stale: "stopped beating", "is not attached"... */
+	char reason[80];	/* when stale: "writer node 1 stopped beating" */
+};
+
+void cli_var_freshness(struct cli *cli, rfm_var *var, struct cli_freshness *f);
 
 /* The value of @var as JSON: number, boolean, string, hex string, or array. */
 int cli_var_json(struct cli *cli, rfm_var *var, struct json_object **valuep);

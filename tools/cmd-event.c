@@ -285,6 +285,9 @@ int cli_run_wait(struct cli *cli, int argc, char **argv)
 		ret = start_receiving(cli, mask);
 	if (ret)
 		return ret;
+	/* SIGINT, SIGTERM: the wait is cancelled, the node closed (it leaves). */
+	cli_watch_node(cli->node);
+	cli_catch_interrupt();
 	/* Skip what was not asked for (overflow alone: the network's records). */
 	uint64_t deadline = timeout_ns < 0 ? UINT64_MAX : rfm_event_now_ns() + (uint64_t)timeout_ns;
 	for (;;) {
@@ -300,6 +303,8 @@ int cli_run_wait(struct cli *cli, int argc, char **argv)
 			(long long)(timeout_ns / MS));
 		return CLI_EXIT_NOMATCH;
 	}
+	if (ret == RFM_ECANCELED && cli_interrupted())
+		return CLI_EXIT_INTERRUPTED;
 	if (ret)
 		return cli_fail(cli);
 	print_event(cli, &ev, clock);
@@ -309,7 +314,8 @@ int cli_run_wait(struct cli *cli, int argc, char **argv)
 const char cli_help_wait[] =
 	"Listen for the given event types on this node, wait for the first event\n"
 	"and print it: sequence number, type, sender, data and latency. With\n"
-	"--timeout, give up after MS milliseconds (0: only look) and exit 3.\n"
+	"--timeout, give up after MS milliseconds (0: only look) and exit 3;\n"
+	"SIGINT or SIGTERM end the wait, and it exits 130 (its node closed).\n"
 	"Events sent before rfm wait started listening are not seen.\n"
 	"\n"
 	"Options:\n"

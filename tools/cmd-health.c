@@ -52,6 +52,7 @@ static struct json_object *node_json(struct cli *cli, const struct rfm_node_stat
 	struct json_object *o = json_object_new_object();
 
 	cli_json_add_u64(o, "id", r->id);
+	cli_json_add_string(o, "state", rfm_node_state_name(r->state));
 	cli_json_add_bool(o, "attached", r->attached);
 	cli_json_add_bool(o, "alive", r->alive);
 	cli_json_add_u64(o, "incarnation", r->incarnation);
@@ -84,8 +85,8 @@ static struct json_object *node_json(struct cli *cli, const struct rfm_node_stat
 static void print_nodes_table(struct cli *cli, const struct rfm_node_status *rows, int n,
 			      enum cli_clock clock, bool clock_given, uint64_t now)
 {
-	printf("%4s  %-8s %-5s %11s %12s %10s %8s  %s\n", "NODE", "ATTACHED", "ALIVE", "INCARNATION",
-	       "LAST BEAT", "PERIOD", "PID", "HOST");
+	printf("%4s  %-8s %-8s %-5s %11s %12s %10s %8s  %s\n", "NODE", "STATE", "ATTACHED", "ALIVE",
+	       "INCARNATION", "LAST BEAT", "PERIOD", "PID", "HOST");
 	for (int i = 0; i < n; i++) {
 		const struct rfm_node_status *r = &rows[i];
 		char age[64] = "never", period[32] = "-", pid[16] = "-";
@@ -98,8 +99,8 @@ static void print_nodes_table(struct cli *cli, const struct rfm_node_status *row
 			snprintf(pid, sizeof(pid), "%d", r->pid);
 		if (r->period_ns)
 			snprintf(period, sizeof(period), "%.1f ms", (double)r->period_ns / 1e6);
-		printf("%4u%s %-8s %-5s %11u %12s %10s %8s  %s\n", r->id,
-		       (int)r->id == rfm_node_id(cli->node) ? "*" : " ",
+		printf("%4u%s %-8s %-8s %-5s %11u %12s %10s %8s  %s\n", r->id,
+		       (int)r->id == rfm_node_id(cli->node) ? "*" : " ", rfm_node_state_name(r->state),
 		       r->attached ? "yes" : "no", r->alive ? "yes" : "no", r->incarnation, age,
 		       period, pid, r->host[0] ? r->host : "-");
 	}
@@ -144,9 +145,13 @@ int cli_run_nodes(struct cli *cli, int argc, char **argv)
 }
 
 const char cli_help_nodes[] =
-	"Print the node table: every node id attached or that has beaten, whether\n"
-	"it beats within its misses (alive), its incarnation (1: cold start, more:\n"
-	"restarts), the age of its last heartbeat, its period, process and host.\n"
+	"Print the node table: every node id attached or that has beaten, and\n"
+	"one whose process died without closing; its state: up (beating within\n"
+	"its misses), attached (no heartbeat), silent (its beats stopped without\n"
+	"a goodbye), left (it closed), crashed (its process died without closing,\n"
+	"where the backend can tell: shm:); whether it is attached and alive, its\n"
+	"incarnation (1: cold start, more: restarts), the age of its last\n"
+	"heartbeat, its period, process (a crashed node's: the dead one) and host.\n"
 	"The own node (this command's) is marked '*'; it only beats when a program\n"
 	"runs a health monitor on it (rfm listen --event node_up does). PID and\n"
 	"host are '-' when unknown (a node that left).\n"
@@ -155,7 +160,7 @@ const char cli_help_nodes[] =
 	"      --time CLOCK    show the last beat as a time in realtime (UTC, ISO\n"
 	"                      8601) or monotonic (seconds) time, not as an age\n"
 	"\n"
-	"JSON: {\"nodes\": [{id, attached, alive, incarnation, age_ns (null: never),\n"
+	"JSON: {\"nodes\": [{id, state, attached, alive, incarnation, age_ns (null: never),\n"
 	"last_beat (in CLOCK, default realtime; null: never), beats, period_ns,\n"
 	"pid (null: unknown), host, self, link_up (its card has signal and sync;\n"
 	"null: no card status)}]}. Off a single host (dev:, rfm2g:) the age is what\n"

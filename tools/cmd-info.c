@@ -45,7 +45,11 @@ int cli_run_info(struct cli *cli, int argc, char **argv)
 	if (cli->json) {
 		struct json_object *obj = json_object_new_object();
 
+		/* -1: an observer, which holds no node id (rfm info only looks). */
 		cli_json_add_int(obj, "node_id", info.node_id);
+		cli_json_add_string(obj, "attach", info.attach == RFM_ATTACH_OBSERVER ? "observer"
+						   : info.attach == RFM_ATTACH_TOOL ? "tool"
+										   : "node");
 		cli_json_add_u64(obj, "size", info.size);
 		cli_json_add_string(obj, "backend", info.backend);
 		cli_json_add_string(obj, "uri", rfm_node_uri(cli->node));
@@ -63,12 +67,15 @@ int cli_run_info(struct cli *cli, int argc, char **argv)
 		cli_json_print(obj);
 		return CLI_EXIT_OK;
 	}
-	printf("node id:        %d\n", info.node_id);
+	if (info.node_id < 0)
+		printf("node id:        none (an observer: rfm info only looks)\n");
+	else
+		printf("node id:        %d%s\n", info.node_id,
+		       info.attach == RFM_ATTACH_OBSERVER ? " (the card's; an observer)" : "");
 	print_size(info.size);
 	printf("backend:        %s\n", info.backend);
 	printf("uri:            %s\n", rfm_node_uri(cli->node));
-	printf("nodes attached: %u of %u (this one included)\n", info.nodes_attached,
-	       info.max_nodes);
+	printf("nodes attached: %u of %u\n", info.nodes_attached, info.max_nodes);
 	printf("incarnation:    %u\n", info.incarnation);
 	if (info.link & RFM_LINK_KNOWN)
 		printf("link:           %s%s%s%s%s\n",

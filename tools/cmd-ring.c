@@ -3,6 +3,9 @@
  * rfm ring create | pub | tail | stat: ring channels from the shell.
  * create and pub act as the ring's producer (the node of -u must be its
  * writer); tail is a consumer on any node; stat only looks (any node).
+ * A ring is named by its offset or by its layout region (--layout, else
+ * $RFM_LAYOUT); under a layout, create keeps to this node's regions, as
+ * fill does, and a region that declares its ring's shape is made so.
  */
 #include "config.h"
 
@@ -27,7 +30,10 @@ enum {
 	OPT_TIMEOUT = 't',
 	OPT_NEWEST = 'w',
 	OPT_TYPE = 'e',
+	OPT_NODES = 0x2000,
 };
+
+#define SHAPE_OPTIONS "--slot-size, --slots, --notify, --backpressure, --id, --event and --nodes"
 
 static const struct option ring_options[] = {
 	{ "slot-size", required_argument, NULL, OPT_SLOT_SIZE },
@@ -41,15 +47,22 @@ static const struct option ring_options[] = {
 	{ "count", required_argument, NULL, OPT_COUNT },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "newest", no_argument, NULL, OPT_NEWEST },
+	{ "layout", required_argument, NULL, CLI_OPT_LAYOUT },
+	{ "nodes", required_argument, NULL, OPT_NODES },
 	{ NULL, 0, NULL, 0 },
 };
 
 struct ring_args {
 	struct rfm_ring_config cfg;
+	bool shape_given;	/* one of SHAPE_OPTIONS */
 	bool hex, text, newest;
 	uint64_t count;
 	int64_t timeout_ns;
 	bool have_count;
+	const char *layout_path;	/* --layout, NULL: $RFM_LAYOUT */
+	rfm_layout *layout;		/* loaded when a region names the ring, or to guard */
+	const char *layout_from;	/* its file, for messages */
+	const char *region;		/* the ring's region, or NULL: an offset */
 };
 
 /* The keys create and stat both report: the ring's geometry and flags. */
@@ -63,7 +76,28 @@ static struct json_object *ring_json(const struct rfm_ring_info *info)
 	cli_json_add_u64(obj, "producer", info->producer);
 	cli_json_add_bool(obj, "notify", info->flags & RFM_RING_F_NOTIFY);
 	cli_json_add_bool(obj, "backpressure", info->flags & RFM_RING_F_BACKPRESSURE);
+	cli_json_add_u64(obj, "consumer_nodes", info->consumer_nodes);
 	return obj;
+}
+
+/* The region's ring, or with a shape given (or none declared) one of that shape. */
+static int create_in_region(struct cli *cli, struct ring_args *a, rfm_ring **r)
+{
+	struct rfm_ring_config declared = { .struct_size = sizeof(declared) };
+	bool has = false;
+
+	for (size_t i = 0; i < rfm_layout_region_count(a->layout); i++) {
+		struct rfm_region_info ri = { .struct_size = sizeof(ri) };
+
+		if (!rfm_layout_region_info(a->layout, i, &ri) && !strcmp(ri.name, a->region))
+			has = !rfm_layout_region_ring(a->layout, i, &declared);
+	}
+	if (has && a->shape_given)
+		return cli_usage_error(cli, "region '%s' declares its ring's shape in %s: give none "
+				       "of " SHAPE_OPTIONS, a->region, a->layout_from);
+	if (rfm_ring_create_region(cli->node, a->layout, a->region, has ? NULL : &a->cfg, r))
+		return cli_fail(cli);
+	return 0;
 }
 
 static int ring_create(struct cli *cli, uint64_t offset, struct ring_args *a)
@@ -78,8 +112,18 @@ static int ring_create(struct cli *cli, uint64_t offset, struct ring_args *a)
 	ret = cli_open(cli);
 	if (ret)
 		return ret;
-	if (rfm_ring_create(cli->node, offset, bytes, &a->cfg, &r))
-		return cli_fail(cli);
+	if (a->region) {
+		ret = create_in_region(cli, a, &r);
+		if (ret)
+			return ret;
+	} else {
+		/* Under a layout the ring's bytes must all be this node's, as fill's. */
+		if (a->layout && (ret = cli_guard_in_layout(cli, a->layout, a->layout_from, offset,
+							   bytes)))
+			return ret;
+		if (rfm_ring_create(cli->node, offset, bytes, &a->cfg, &r))
+			return cli_fail(cli);
+	}
 	rfm_ring_get_info(r, &info);
 	rfm_ring_close(r);
 	if (cli->json) {
@@ -88,9 +132,10 @@ static int ring_create(struct cli *cli, uint64_t offset, struct ring_args *a)
 		cli_json_add_u64(obj, "footprint", info.footprint);
 		cli_json_print(obj);
 	} else {
-		printf("ring at 0x%llx: %u slots of %u bytes, %llu bytes, producer node %u\n",
+		printf("ring at 0x%llx: %u slots of %u bytes, %llu bytes, producer node %u, "
+		       "consumer entries for node ids 0..%u\n",
 		       (unsigned long long)info.offset, info.slot_count, info.slot_size,
-		       (unsigned long long)info.footprint, info.producer);
+		       (unsigned long long)info.footprint, info.producer, info.consumer_nodes - 1);
 	}
 	return CLI_EXIT_OK;
 }
@@ -184,7 +229,13 @@ static int ring_tail(struct cli *cli, uint64_t offset, struct ring_args *a)
 	uint64_t seen = 0;
 	int ret, status = CLI_EXIT_OK;
 
-	ret = cli_open_existing(cli);
+	/*
+	 * A reader observes: no entry, no node id, never holds the producer
+	 * back, polls. With node= in the URI it is a consumer of that node,
+	 * registered in its row: notify wakes it and stat shows it.
+	 */
+	ret = cli_open_as(cli, cli_uri_names_node(cli) ? CLI_ATTACH_TOOL : CLI_ATTACH_OBSERVER,
+			  true);
 	if (ret)
 		return ret;
 	if (rfm_ring_consumer_open(cli->node, offset,
@@ -251,7 +302,7 @@ static int ring_stat(struct cli *cli, uint64_t offset)
 	if (!v)
 		return cli_error(cli, "out of memory");
 	v[0].struct_size = sizeof(v[0]);
-	ret = cli_open_existing(cli);
+	ret = cli_open_as(cli, CLI_ATTACH_OBSERVER, true);
 	if (!ret && rfm_ring_inspect(cli->node, offset, &info, v, STAT_VIEWS, &n))
 		ret = cli_fail(cli);
 	if (ret) {
@@ -312,6 +363,71 @@ static int parse_u32(struct cli *cli, const char *what, const char *text, uint32
 	return ret;
 }
 
+/*
+ * Where the ring is: an OFFSET, or a region of the layout (--layout, else
+ * $RFM_LAYOUT), loaded into a->layout, which also guards a create.
+ */
+static int ring_place(struct cli *cli, const char *arg, struct ring_args *a, uint64_t *offset)
+{
+	const char *env = getenv("RFM_LAYOUT");
+	bool named = !(arg[0] >= '0' && arg[0] <= '9');
+	int ret;
+
+	a->layout_from = a->layout_path ? a->layout_path : env && env[0] ? env : NULL;
+	if (a->layout_from) {
+		ret = cli_load_layout(cli, a->layout_from, &a->layout);
+		if (ret)
+			return ret;
+	}
+	if (!named)
+		return cli_parse_bytes(cli, "OFFSET", arg, UINT64_MAX, offset);
+	for (size_t i = 0; i < rfm_layout_region_count(a->layout); i++) {
+		struct rfm_region_info ri = { .struct_size = sizeof(ri) };
+
+		if (!rfm_layout_region_info(a->layout, i, &ri) && !strcmp(ri.name, arg)) {
+			a->region = arg;
+			*offset = ri.offset;
+			return 0;
+		}
+	}
+	if (!a->layout)
+		return cli_usage_error(cli, "'%s' is not an offset (a region name needs --layout "
+				       "FILE or RFM_LAYOUT)", arg);
+	return cli_usage_error(cli, "'%s' is neither an offset nor a region of %s", arg,
+			       a->layout_from);
+}
+
+static int run_action(struct cli *cli, const char *action, uint64_t offset, struct ring_args *a,
+		      bool tail_timeout, int argc, char **argv)
+{
+	int ret;
+
+	if (!strcmp(action, "create")) {
+		if ((ret = cli_check_args(cli, argc, argv, 2, 2)))
+			return ret;
+		return ring_create(cli, offset, a);
+	}
+	if (!strcmp(action, "pub")) {
+		if (argc - optind < 3)
+			return cli_usage_error(cli, "ring pub needs at least one MESSAGE");
+		if (!tail_timeout)
+			a->timeout_ns = 0;
+		return ring_pub(cli, offset, a, argc, argv);
+	}
+	if (!strcmp(action, "tail")) {
+		if ((ret = cli_check_args(cli, argc, argv, 2, 2)))
+			return ret;
+		return ring_tail(cli, offset, a);
+	}
+	if (!strcmp(action, "stat")) {
+		if ((ret = cli_check_args(cli, argc, argv, 2, 2)))
+			return ret;
+		return ring_stat(cli, offset);
+	}
+	return cli_usage_error(cli, "unknown action '%s' (expected create, pub, tail or stat)",
+			       action);
+}
+
 int cli_run_ring(struct cli *cli, int argc, char **argv)
 {
 	struct ring_args a = {
@@ -328,20 +444,25 @@ int cli_run_ring(struct cli *cli, int argc, char **argv)
 			if ((ret = cli_parse_bytes(cli, "slot size", optarg, UINT32_MAX, &v)))
 				return ret;
 			a.cfg.slot_size = (uint32_t)v;
+			a.shape_given = true;
 			break;
 		case OPT_SLOTS:
 			if ((ret = parse_u32(cli, "slots", optarg, &a.cfg.slot_count)))
 				return ret;
+			a.shape_given = true;
 			break;
 		case OPT_NOTIFY:
 			a.cfg.flags |= RFM_RING_F_NOTIFY;
+			a.shape_given = true;
 			break;
 		case OPT_BACKPRESSURE:
 			a.cfg.flags |= RFM_RING_F_BACKPRESSURE;
+			a.shape_given = true;
 			break;
 		case OPT_ID:
 			if ((ret = parse_u32(cli, "ring id", optarg, &a.cfg.ring_id)))
 				return ret;
+			a.shape_given = true;
 			break;
 		case OPT_TYPE: {
 			int t = rfm_event_type_parse(optarg);
@@ -349,8 +470,20 @@ int cli_run_ring(struct cli *cli, int argc, char **argv)
 				return cli_usage_error(cli, "--event must be intr1..intr4, not '%s'",
 						       optarg);
 			a.cfg.notify_type = (uint32_t)t;
+			a.shape_given = true;
 			break;
 		}
+		case CLI_OPT_LAYOUT:
+			a.layout_path = optarg;
+			break;
+		case OPT_NODES:
+			if ((ret = cli_parse_u64(cli, "--nodes", optarg, RFM_MAX_NODES, &v)))
+				return ret;
+			if (v == 0)
+				return cli_usage_error(cli, "--nodes must be 1 to %d", RFM_MAX_NODES);
+			a.cfg.consumer_nodes = (uint32_t)v;
+			a.shape_given = true;
+			break;
 		case OPT_HEX:
 			a.hex = true;
 			break;
@@ -381,37 +514,20 @@ int cli_run_ring(struct cli *cli, int argc, char **argv)
 	if (ret)
 		return ret;
 	const char *action = argv[optind];
-	ret = cli_parse_bytes(cli, "OFFSET", argv[optind + 1], UINT64_MAX, &offset);
-	if (ret)
-		return ret;
-	if (!strcmp(action, "create")) {
-		if ((ret = cli_check_args(cli, argc, argv, 2, 2)))
-			return ret;
-		return ring_create(cli, offset, &a);
-	}
-	if (!strcmp(action, "pub")) {
-		if (argc - optind < 3)
-			return cli_usage_error(cli, "ring pub needs at least one MESSAGE");
-		if (!tail_timeout)
-			a.timeout_ns = 0;
-		return ring_pub(cli, offset, &a, argc, argv);
-	}
-	if (!strcmp(action, "tail")) {
-		if ((ret = cli_check_args(cli, argc, argv, 2, 2)))
-			return ret;
-		return ring_tail(cli, offset, &a);
-	}
-	if (!strcmp(action, "stat")) {
-		if ((ret = cli_check_args(cli, argc, argv, 2, 2)))
-			return ret;
-		return ring_stat(cli, offset);
-	}
-	return cli_usage_error(cli, "unknown action '%s' (expected create, pub, tail or stat)",
-			       action);
+	ret = ring_place(cli, argv[optind + 1], &a, &offset);
+	if (!ret)
+		ret = run_action(cli, action, offset, &a, tail_timeout, argc, argv);
+	rfm_layout_free(a.layout);
+	return ret;
 }
 
 const char cli_help_ring[] =
-	"create: make a ring at OFFSET (64-byte aligned) written by this node.\n"
+	"A ring is named by its OFFSET or by the name of its region in the layout\n"
+	"(--layout FILE, else $RFM_LAYOUT).\n"
+	"create: make a ring at OFFSET (64-byte aligned) written by this node;\n"
+	"under a layout every byte of it must lie in this node's regions (as for\n"
+	"fill). A region whose layout entry declares a ring (ring: slots,\n"
+	"slot_size...) gets that ring; another region one of the shape given.\n"
 	"pub: publish each MESSAGE (text, or hex bytes with --hex) as this ring's\n"
 	"producer, going on after its last message.\n"
 	"tail: print the ring's messages from the oldest (or --newest) as they\n"
@@ -426,6 +542,9 @@ const char cli_help_ring[] =
 	"  -N, --notify        create: commits interrupt sleeping consumers\n"
 	"  -b, --backpressure  create: registered consumers are never lapped\n"
 	"  -i, --id N          create: the ring id (data of its interrupts)\n"
+	"      --nodes N       create: consumer entries for node ids 0..N-1 only\n"
+	"                      (default all 256; a smaller ring, read by librfm\n"
+	"                      1.2 on)\n"
 	"  -e, --event TYPE    create: interrupt type, intr1..intr4 (default intr3)\n"
 	"  -x, --hex           pub: messages are hex bytes; tail: print hex\n"
 	"  -T, --text          tail: print text, '.' for unprintable bytes (default)\n"
@@ -433,9 +552,11 @@ const char cli_help_ring[] =
 	"  -t, --timeout MS    tail: stop after MS ms without a message;\n"
 	"                      pub: wait up to MS ms for back-pressure room\n"
 	"  -w, --newest        tail: only messages published from now on\n"
+	"  -L, --layout FILE   the layout whose regions name rings (default\n"
+	"                      $RFM_LAYOUT)\n"
 	"\n"
 	"JSON keys: create: offset, footprint, slot_size, slots, producer, notify,\n"
-	"backpressure; tail (one object a line): seq, lost, len, hex, text;\n"
-	"stat: offset, producer, head, slots, slot_size, notify, backpressure,\n"
-	"consumer_count, consumers (node, entry, pid, cursor, lag, laps,\n"
+	"backpressure, consumer_nodes; tail (one object a line): seq, lost, len,\n"
+	"hex, text; stat: offset, producer, head, slots, slot_size, notify,\n"
+	"backpressure, consumer_nodes, consumer_count, consumers (node, entry, pid, cursor, lag, laps,\n"
 	"backpressure, holding, state).\n";

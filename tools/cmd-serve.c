@@ -3,11 +3,14 @@
  * rfm serve: a monitoring page, a JSON API, a Server-Sent-Events stream and
  * Prometheus metrics for the network, over HTTP (serve-http.c). This file
  * parses the options, opens the node and runs the sampler: at --rate HZ it
+ * looks at the node table for changes (its monitor; not with --no-monitor),
  * takes the events queued for the server's handle and makes the snapshot
- * the SSE clients are sent. The server reads the window; it writes only
- * its own node's heartbeat slot (its health monitor, which reports the
- * other nodes going down and up; not with --no-monitor) and, on request
- * with --allow-write and the token, variables and events.
+ * the SSE clients are sent. By default the server is an observer: it holds
+ * no node id a real node may need, receives no events and writes nothing.
+ * Given an id (node= in the URI) it is a tool on that id: it counts the
+ * events sent to it, beats into that id's heartbeat slot (unless
+ * --no-monitor) and, on request with --allow-write and the token, writes
+ * variables and sends events.
  */
 #include "config.h"
 
@@ -66,7 +69,10 @@ static void catch_stop(void)
 /* One step of the sampler: count the events, replace the snapshot, wake the clients. */
 static void sample(struct serve *s)
 {
+	struct rfm_node_status rows[RFM_MAX_NODES];
+
 	pthread_mutex_lock(&s->lock);
+	serve_watch_nodes(s, rows, rfm_health_nodes(s->cli->node, rows, RFM_MAX_NODES));
 	serve_take_events(s);
 	serve_fresh_sample(s, rfm_event_now_ns());
 	struct json_object *snap = serve_json_snapshot(s);
@@ -90,7 +96,11 @@ static void print_ready(struct serve *s, const char *bind, uint16_t port)
 		struct json_object *o = json_object_new_object();
 		cli_json_add_string(o, "url", url);
 		cli_json_add_u64(o, "port", port);
-		cli_json_add_u64(o, "node", (uint64_t)rfm_node_id(s->cli->node));
+		/* null: an observer, which holds no node id. */
+		if (s->observer)
+			json_object_object_add(o, "node", NULL);
+		else
+			cli_json_add_u64(o, "node", (uint64_t)rfm_node_id(s->cli->node));
 		if (s->allow_write)
 			cli_json_add_string(o, "token", s->token);
 		else
@@ -179,13 +189,16 @@ int cli_run_serve(struct cli *cli, int argc, char **argv)
 		ret = cli_error(cli, "no random token: getrandom: %m");
 		goto out;
 	}
-	/* A monitor must not make a network out of a mistyped name. */
-	ret = cli_open_existing(cli);
+	/*
+	 * An observer unless the URI names an id: the server then holds it as
+	 * a tool, to count the events sent to it, beat and write. A monitor
+	 * must not make a network out of a mistyped name.
+	 */
+	s.observer = !cli_uri_names_node(cli);
+	ret = cli_open_as(cli, s.observer ? CLI_ATTACH_OBSERVER : CLI_ATTACH_TOOL, true);
 	if (ret)
 		goto out;
-	/* The monitor's records come to this handle's queue only. */
-	if (rfm_event_enable(cli->node, RFM_EVENT_MASK_NETWORK |
-					    (s.monitor ? RFM_EVENT_MASK_HEALTH : 0))) {
+	if (!s.observer && rfm_event_enable(cli->node, RFM_EVENT_MASK_NETWORK)) {
 		ret = cli_fail(cli);
 		goto out;
 	}
@@ -194,16 +207,14 @@ int cli_run_serve(struct cli *cli, int argc, char **argv)
 		ret = serve_fresh_init(&s);
 	if (ret)
 		goto out;
-	if (serve_counts_init(&s)) {
+	if (serve_counts_init(&s) || serve_conns_init(&s)) {
 		ret = cli_error(cli, "out of memory");
 		goto out;
 	}
-	if (s.monitor) {
-		serve_note_start_nodes(&s);
-		if (rfm_health_start(cli->node, NULL)) {
-			ret = cli_fail(cli);
-			goto out;
-		}
+	/* Its own id's heartbeat, so that others see the monitor itself. */
+	if (s.monitor && !s.observer && rfm_health_start(cli->node, NULL)) {
+		ret = cli_fail(cli);
+		goto out;
 	}
 	pthread_mutex_init(&s.lock, NULL);
 	pthread_mutex_init(&s.sse_lock, NULL);
@@ -213,6 +224,7 @@ int cli_run_serve(struct cli *cli, int argc, char **argv)
 	pthread_mutex_destroy(&s.sse_lock);
 	pthread_mutex_destroy(&s.lock);
 out:
+	serve_conns_free(&s);
 	serve_counts_free(&s);
 	serve_fresh_free(&s);
 	serve_close_vars(&s);
@@ -254,8 +266,13 @@ const char cli_help_serve[] =
 	"      --max-streams N open /api/events streams (default 1024; 0: none);\n"
 	"                      one more is answered 503\n"
 	"      --max-per-address N\n"
-	"                      connections one client address may hold (default 64);\n"
-	"                      a head not sent within 5 s is dropped\n"
+	"                      connections one client address may hold (default 64),\n"
+	"                      half of them event streams at most; at the limit a\n"
+	"                      new one pushes out the address's oldest connection\n"
+	"                      without a whole request, or a stream that has not\n"
+	"                      read for 2 s, and is refused only when there is\n"
+	"                      none (all its connections in all: 8 times this at\n"
+	"                      least); a head not sent within 5 s is dropped\n"
 	"      --no-monitor    run no health monitor: the server does not beat, and\n"
 	"                      no node change is reported (another node's monitor's\n"
 	"                      records go to that node's queues only)\n"

@@ -73,6 +73,7 @@ static void print_stats(struct cli *cli, uint64_t duration_ms, const uint64_t by
 		cli_json_add_u64(obj, "overflows", ev->overflows);
 		cli_json_add_u64(obj, "queued", ev->queued);
 		cli_json_add_u64(obj, "refused", ev->refused);
+		cli_json_add_u64(obj, "forged", ev->forged);
 		for (size_t i = 0; i < sizeof(counters) / sizeof(counters[0]); i++)
 			cli_json_add_u64(obj, counters[i].key, COUNTER(i));
 		cli_json_print(obj);
@@ -92,6 +93,7 @@ static void print_stats(struct cli *cli, uint64_t duration_ms, const uint64_t by
 	       ev->depth, (unsigned long long)ev->delivered, (unsigned long long)ev->dropped,
 	       (unsigned long long)ev->overflows, (unsigned long long)ev->queued);
 	printf("  %-16s %llu\n", "refused", (unsigned long long)ev->refused);
+	printf("  %-16s %llu\n", "forged", (unsigned long long)ev->forged);
 	for (size_t i = 0; i < sizeof(counters) / sizeof(counters[0]); i++)
 		printf("  %-16s %llu\n", counters[i].key, (unsigned long long)COUNTER(i));
 #undef COUNTER
@@ -136,8 +138,9 @@ const char cli_help_stats[] =
 	"MS milliseconds, taking every record, then print the records taken by\n"
 	"type and the counters the library keeps: of this node's queue (depth,\n"
 	"records delivered, dropped because the queue was full, overflow\n"
-	"announcements, still queued, samples from the network refused as\n"
-	"forged) and of the handle and process (events\n"
+	"announcements, still queued, samples from the network refused:\n"
+	"forged, malformed, unasked or over a requester's rate; streams found\n"
+	"taken over by another's samples) and of the handle and process (events\n"
 	"sent, received, dropped; ring messages lost to laps; seqlock read\n"
 	"retries; node ups and downs seen by a health monitor). Ctrl-C ends the\n"
 	"period early (exit 130, JSON \"interrupted\": true).\n"

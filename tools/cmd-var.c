@@ -76,20 +76,37 @@ static void json_var(struct json_object *obj, rfm_var *var)
 		cli_json_add_string(obj, "unit", info.unit);
 }
 
-/* Print one variable: the bare value, or NAME = VALUE UNIT when @labelled. */
-static int get_one(struct cli *cli, rfm_layout *layout, const char *name, bool labelled)
+/* The JSON keys of a value's freshness: state, and why when stale. */
+static void json_freshness(struct json_object *obj, const struct cli_freshness *f)
 {
+	cli_json_add_string(obj, "state", !f->known ? "unknown" : f->stale ? "stale" : "fresh");
+	if (f->stale)
+		cli_json_add_string(obj, "stale_reason", f->reason);
+}
+
+/*
+ * Print one variable: the bare value, or NAME = VALUE UNIT when @labelled;
+ * a stale value is marked (after a bare value, on stderr: stdout keeps
+ * only the value for scripts) and sets *@stale.
+ */
+static int get_one(struct cli *cli, rfm_layout *layout, const char *name, bool labelled,
+		   bool *stale)
+{
+	struct cli_freshness fresh;
 	rfm_var *var;
 	int ret = 0;
 
-	if (rfm_var_open(layout, cli->node, name, &var))
-		return cli_fail(cli);
+	if (cli_var_open(cli, layout, name, &var))
+		return CLI_EXIT_FAILED;
+	cli_var_freshness(cli, var, &fresh);
+	*stale |= fresh.stale;
 	if (cli->json) {
 		struct json_object *obj = json_object_new_object(), *value;
 		json_var(obj, var);
 		ret = cli_var_json(cli, var, &value);
 		if (!ret) {
 			json_object_object_add(obj, "value", value);
+			json_freshness(obj, &fresh);
 			cli_json_print(obj);
 		} else {
 			json_object_put(obj);
@@ -97,12 +114,18 @@ static int get_one(struct cli *cli, rfm_layout *layout, const char *name, bool l
 	} else {
 		const char *text = value_text(cli, var);
 		const char *unit = unit_of(var);
-		if (!text)
+		if (!text) {
 			ret = CLI_EXIT_FAILED;
-		else if (!labelled)
+		} else if (!labelled) {
 			printf("%s\n", text);
-		else
-			printf("%s = %s%s%s\n", name, text, unit[0] ? " " : "", unit);
+			if (fresh.stale)
+				fprintf(stderr, "rfm: get: %s is stale: its writer, node %u, %s\n",
+					name, fresh.writer, fresh.why);
+		} else {
+			printf("%s = %s%s%s%s%s%s\n", name, text, unit[0] ? " " : "", unit,
+			       fresh.stale ? "  [stale: " : "", fresh.stale ? fresh.reason : "",
+			       fresh.stale ? "]" : "");
+		}
 	}
 	rfm_var_close(var);
 	return ret;
@@ -125,6 +148,7 @@ int cli_run_get(struct cli *cli, int argc, char **argv)
 {
 	const char *layout_path = NULL;
 	rfm_layout *layout = NULL;
+	bool stale = false;
 	int opt, ret;
 
 	while ((opt = cli_getopt(cli, argc, argv, "", get_options)) > 0)
@@ -144,17 +168,17 @@ int cli_run_get(struct cli *cli, int argc, char **argv)
 			single = !rfm_layout_var_info(layout, k, &info) &&
 				 !strcmp(info.name, argv[i]);
 		if (single || !member_count(layout, argv[i])) {
-			ret = get_one(cli, layout, argv[i], argc - optind > 1);
+			ret = get_one(cli, layout, argv[i], argc - optind > 1, &stale);
 			continue;
 		}
 		size_t len = strlen(argv[i]);
 		for (size_t k = 0; !ret && k < rfm_layout_var_count(layout); k++)
 			if (!rfm_layout_var_info(layout, k, &info) &&
 			    !strncmp(info.name, argv[i], len) && info.name[len] == '.')
-				ret = get_one(cli, layout, info.name, true);
+				ret = get_one(cli, layout, info.name, true, &stale);
 	}
 	rfm_layout_free(layout);
-	return ret;
+	return !ret && stale ? CLI_EXIT_STALE : ret;
 }
 
 int cli_run_set(struct cli *cli, int argc, char **argv)
@@ -176,8 +200,8 @@ int cli_run_set(struct cli *cli, int argc, char **argv)
 		ret = cli_load_layout(cli, layout_path, &layout);
 	if (!ret)
 		ret = cli_open(cli);
-	if (!ret && rfm_var_open(layout, cli->node, argv[optind], &var))
-		ret = cli_fail(cli);
+	if (!ret)
+		ret = cli_var_open(cli, layout, argv[optind], &var);
 	if (!ret && force)
 		rfm_var_set_owner_check(var, false);
 	if (!ret && rfm_var_set_text(var, argv[optind + 1]))
@@ -227,8 +251,8 @@ static int add_watched(struct cli *cli, rfm_layout *layout, const char *name,
 			return cli_error(cli, "out of memory");
 		*list = p;
 		p[*n].last = NULL;
-		if (rfm_var_open(layout, cli->node, full, &p[*n].var))
-			return cli_fail(cli);
+		if (cli_var_open(cli, layout, full, &p[*n].var))
+			return CLI_EXIT_FAILED;
 		(*n)++;
 		matched++;
 	}
@@ -264,7 +288,7 @@ static void watch_heading(struct cli *cli, const struct watch *w, uint64_t refre
 /* One refresh: every variable, marked where it changed since the last one. */
 static int watch_refresh(struct cli *cli, struct watch *w, uint64_t refresh)
 {
-	struct json_object *obj = NULL, *values = NULL, *changed = NULL;
+	struct json_object *obj = NULL, *values = NULL, *changed = NULL, *states = NULL;
 	uint64_t now = rfm_event_now_ns();
 	char when[64];
 	int ret = 0;
@@ -274,6 +298,7 @@ static int watch_refresh(struct cli *cli, struct watch *w, uint64_t refresh)
 		obj = json_object_new_object();
 		values = json_object_new_object();
 		changed = json_object_new_array();
+		states = json_object_new_object();
 		cli_json_add_u64(obj, "refresh", refresh);
 		cli_json_add_time(obj, "time", w->clock, now);
 	} else {
@@ -288,6 +313,8 @@ static int watch_refresh(struct cli *cli, struct watch *w, uint64_t refresh)
 		}
 		bool is_new = v->last && strcmp(v->last, text);
 		const char *name = rfm_var_name(v->var);
+		struct cli_freshness fresh;
+		cli_var_freshness(cli, v->var, &fresh);
 		if (cli->json) {
 			struct json_object *value;
 			ret = cli_var_json(cli, v->var, &value);
@@ -295,10 +322,15 @@ static int watch_refresh(struct cli *cli, struct watch *w, uint64_t refresh)
 				json_object_object_add(values, name, value);
 			if (is_new)
 				json_object_array_add(changed, json_object_new_string(name));
+			json_object_object_add(states, name,
+					       json_object_new_string(!fresh.known ? "unknown"
+								      : fresh.stale ? "stale"
+										    : "fresh"));
 		} else {
 			const char *unit = unit_of(v->var);
-			printf("%c %s = %s%s%s\n", is_new ? '*' : ' ', name, text,
-			       unit[0] ? " " : "", unit);
+			printf("%c %s = %s%s%s%s%s%s\n", is_new ? '*' : ' ', name, text,
+			       unit[0] ? " " : "", unit, fresh.stale ? "  [stale: " : "",
+			       fresh.stale ? fresh.reason : "", fresh.stale ? "]" : "");
 		}
 		free(v->last);
 		v->last = strdup(text);
@@ -306,6 +338,7 @@ static int watch_refresh(struct cli *cli, struct watch *w, uint64_t refresh)
 	if (cli->json) {
 		json_object_object_add(obj, "values", values);
 		json_object_object_add(obj, "changed", changed);
+		json_object_object_add(obj, "state", states);
 		if (!ret)
 			cli_json_print(obj);
 		else
@@ -348,7 +381,10 @@ int cli_run_watch(struct cli *cli, int argc, char **argv)
 		ret = add_watched(cli, layout, argv[i], &w.list, &w.n);
 
 	w.tty = isatty(STDOUT_FILENO);
-	for (uint64_t refresh = 1; !ret && (count == 0 || refresh <= count); refresh++) {
+	/* Until Ctrl-C (or SIGTERM): then it stops between two refreshes. */
+	cli_catch_interrupt();
+	for (uint64_t refresh = 1; !ret && (count == 0 || refresh <= count) && !cli_interrupted();
+	     refresh++) {
 		ret = watch_refresh(cli, &w, refresh);
 		if (!ret && (count == 0 || refresh < count)) {
 			struct timespec ts = { (time_t)(w.interval_ms / 1000),
@@ -373,11 +409,14 @@ const char cli_help_get[] =
 	"region.var[3]) of the layout, converted from its type and byte order;\n"
 	"a region or record NAME stands for every variable in it, as in watch.\n"
 	"One variable prints the bare value; several print NAME = VALUE UNIT lines.\n"
-	"A variable in a record is read consistently.\n"
+	"A variable in a record is read consistently. A value whose writer node\n"
+	"is down (not attached, or its heartbeat stopped) is still printed but\n"
+	"marked [stale: ...] (after a bare value, on stderr), and get exits 4.\n"
 	"\n"
 	"Options:\n" LAYOUT_OPTION_HELP
 	"\n"
-	"JSON: one line per variable with keys name, type, unit, value.\n";
+	"JSON: one line per variable with keys name, type, unit, value, state\n"
+	"(fresh, stale, unknown) and, when stale, stale_reason.\n";
 
 const char cli_help_set[] =
 	"Parse VALUE for the type of variable NAME and write it: numbers in C\n"
@@ -395,8 +434,9 @@ const char cli_help_set[] =
 const char cli_help_watch[] =
 	"Print the variables NAME (or every variable of a region or record\n"
 	"NAME) every --interval milliseconds, marking with * those that changed\n"
-	"since the previous refresh. On a terminal the display is redrawn in\n"
-	"place; otherwise each refresh is a block of lines.\n"
+	"since the previous refresh, and with [stale: ...] those whose writer\n"
+	"node is down. On a terminal the display is redrawn in place; otherwise\n"
+	"each refresh is a block of lines.\n"
 	"\n"
 	"Options:\n" LAYOUT_OPTION_HELP
 	"      --interval MS   time between refreshes (default 200)\n"
@@ -406,4 +446,4 @@ const char cli_help_watch[] =
 	"                      terminal, a line '# TIME' starts each refresh\n"
 	"\n"
 	"JSON: one line per refresh with keys refresh, time (in CLOCK), values\n"
-	"(name: value), changed (names).\n";
+	"(name: value), changed (names), state (name: fresh, stale or unknown).\n";

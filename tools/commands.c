@@ -8,8 +8,6 @@
  */
 #include "config.h"
 
-#include <string.h>
-
 #include "cli.h"
 
 const struct cli_command cli_commands[] = {
@@ -85,6 +83,14 @@ const struct cli_command cli_commands[] = {
 	{ "watch", "NAME... [--layout FILE] [--interval MS] [--count N] [--time CLOCK]",
 	  "Show variables of a layout as they change",
 	  cli_help_watch, cli_run_watch, 0 },
+	{ "record", "NAMES... -o FILE [--rate HZ | --on-change | --on-event TYPE] [--duration S] "
+	  "[--trigger T [--pre S]] [--events TYPES] [--ring SPEC] [--bytes SPEC]",
+	  "Record variables, records, regions, rings and events into HDF5 or CSV",
+	  cli_help_record, cli_run_record, 0 },
+	{ "replay", CLI_REPLAY_ARGS, CLI_REPLAY_SUMMARY, cli_help_replay, cli_run_replay, 0 },
+	{ "plot", "FILE NAMES... -o PNG",
+	  "Plot recorded variables against time into a PNG (matplotlib)",
+	  cli_help_plot, cli_run_plot, 0 },
 	{ "ping", "[--local | --echo | --peer NODE] [--mode spin|event|ring] [--rt-prio P] "
 	  "[--cpu LIST] [--lock-memory] [OPTIONS]",
 	  "Measure round-trip latency to another node (latency histogram)",
@@ -97,7 +103,8 @@ const struct cli_command cli_commands[] = {
 	  "[--layout FILE [--var NAME] [--record NAME]]",
 	  "Measure write/read bandwidth, peek/poke, table and ring rates on this node",
 	  cli_help_bench, cli_run_bench, 0 },
-	{ "ring", "create OFFSET [opts] | pub OFFSET MESSAGE... | tail OFFSET [opts] | stat OFFSET",
+	{ "ring", "create OFFSET|REGION [opts] | pub OFFSET|REGION MESSAGE... | "
+	  "tail OFFSET|REGION [opts] | stat OFFSET|REGION",
 	  "Create a ring channel, publish to it, print its messages or its state",
 	  cli_help_ring, cli_run_ring, 0 },
 	{ "nodes", "[--time CLOCK]",
@@ -112,30 +119,3 @@ const struct cli_command cli_commands[] = {
 	  cli_help_help, cli_run_help, 0 },
 	{ NULL, NULL, NULL, NULL, NULL, 0 },
 };
-
-const struct cli_command *cli_find_command(const char *name)
-{
-	for (const struct cli_command *c = cli_commands; c->name; c++)
-		if (!strcmp(c->name, name))
-			return c;
-	return NULL;
-}
-
-const char *cli_suggest_command(const char *name)
-{
-	const char *names[sizeof(cli_commands) / sizeof(cli_commands[0])];
-	size_t n = 0;
-
-	for (const struct cli_command *c = cli_commands; c->name; c++)
-		names[n++] = c->name;
-	return cli_suggest(name, names, n);
-}
-
-int cli_unknown_command(struct cli *cli, const char *name)
-{
-	const char *near = cli_suggest_command(name);
-
-	if (near)
-		return cli_usage_error(cli, "unknown command '%s'; did you mean '%s'?", name, near);
-	return cli_usage_error(cli, "unknown command '%s'", name);
-}

@@ -6,21 +6,29 @@ bin_PROGRAMS += tools/rfm
 man_MANS += man/rfm.1
 endif
 
-# bench/stats.c: rfm bench measures with the benchmarks' clock and median.
-tools_rfm_SOURCES = \
+# What every program of the tool (rfm, rfm-replay) runs on: the main, the
+# lookup in its table of commands, options, output, messages, layouts.
+rfm_cli_sources = \
 	tools/cli.h \
-	bench/stats.h \
-	bench/stats.c \
 	tools/rfm.c \
-	tools/commands.c \
+	tools/cli-commands.c \
 	tools/cli-options.c \
 	tools/cli-parse.c \
 	tools/cli-output.c \
 	tools/cli-interrupt.c \
-	tools/cli-file.c \
 	tools/cli-messages.c \
 	tools/cli-suggest.c \
 	tools/cli-time.c \
+	tools/cli-layout.c
+
+# bench/stats.c: rfm bench measures with the benchmarks' clock and median.
+tools_rfm_SOURCES = \
+	$(rfm_cli_sources) \
+	bench/stats.h \
+	bench/stats.c \
+	tools/commands.c \
+	tools/cli-exec.c \
+	tools/cli-file.c \
 	tools/pattern.h \
 	tools/pattern.c \
 	tools/cmd-info.c \
@@ -29,7 +37,6 @@ tools_rfm_SOURCES = \
 	tools/cmd-dump.c \
 	tools/cmd-pattern.c \
 	tools/cmd-destroy.c \
-	tools/cli-layout.c \
 	tools/cmd-layout.c \
 	tools/cmd-var.c \
 	tools/cmd-event.c \
@@ -54,8 +61,38 @@ tools_rfm_SOURCES = \
 	tools/cmd-selftest-system.c \
 	tools/cmd-jitter.c \
 	tools/cmd-list.c \
-	tools/cmd-stats.c
+	tools/cmd-stats.c \
+	tools/cmd-record.c \
+	tools/cmd-plot.c
 tools_rfm_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(MHD_CFLAGS)
+
+# rfm replay reads HDF5 recordings: a helper program of its own,
+# rfm-replay in $(pkglibexecdir), which rfm runs in its place
+# (cmd-replay-exec.c), so that rfm does not load libhdf5 and the 31
+# libraries it needs for every command. Without libhdf5, rfm replay only
+# says why it is missing.
+if HAVE_HDF5
+tools_rfm_SOURCES += tools/cmd-replay-exec.c tools/cmd-replay-help.c
+if WITH_TOOLS
+pkglibexec_PROGRAMS = tools/rfm-replay
+endif
+tools_rfm_replay_SOURCES = \
+	$(rfm_cli_sources) \
+	tools/replay-commands.c \
+	tools/replay.h \
+	tools/cmd-replay.c \
+	tools/cmd-replay-help.c \
+	tools/replay-file.c \
+	tools/replay-check.c
+tools_rfm_replay_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src -I$(top_srcdir)/tools
+tools_rfm_replay_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(HDF5_CFLAGS)
+tools_rfm_replay_LDADD = src/librfm.la $(JSONC_LIBS) $(HDF5_LIBS) -lm
+else
+tools_rfm_SOURCES += tools/cmd-replay-missing.c
+endif
+EXTRA_DIST += tools/replay.h tools/cmd-replay.c tools/replay-file.c tools/replay-check.c \
+	tools/cmd-replay-missing.c tools/cmd-replay-exec.c tools/cmd-replay-help.c \
+	tools/replay-commands.c
 
 # rfm serve: on libmicrohttpd when configure found it. Its page is built
 # into the binary from tools/serve/ (serve-assets.c, generated).
@@ -74,6 +111,7 @@ tools_rfm_SOURCES += \
 	tools/serve-counts.c \
 	tools/serve-hist.c \
 	tools/serve-sse.c \
+	tools/serve-conns.c \
 	tools/serve-http.c
 nodist_tools_rfm_SOURCES = tools/serve-assets.c
 CLEANFILES += tools/serve-assets.c
@@ -89,8 +127,11 @@ EXTRA_DIST += tools/serve/embed.sh $(SERVE_ASSETS) tools/serve.h tools/cmd-serve
 	tools/serve-hist.c tools/serve-sse.c tools/serve-http.c tools/cmd-serve-missing.c
 # cmd-list.c reads segment headers without attaching: it knows their layout.
 tools_rfm_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src -I$(top_srcdir)/tools \
-	-I$(top_srcdir)/bench
-tools_rfm_LDADD = src/librfm.la $(JSONC_LIBS) $(MHD_LIBS)
+	-I$(top_srcdir)/bench \
+	-DRFM_PYTHON='"$(PYTHON)"' -DRFM_PYTHONDIR='"$(pythondir)"' \
+	-DRFM_BUILDDIR='"$(abs_top_builddir)"' -DRFM_PKGLIBEXECDIR='"$(pkglibexecdir)"' \
+	-DRFM_BUILD_PYTHONPATH='"$(abs_top_builddir)/bindings/python:$(abs_top_srcdir)/bindings/python"'
+tools_rfm_LDADD = src/librfm.la $(JSONC_LIBS) $(MHD_LIBS) -lm
 
 EXTRA_DIST += man/rfm.1
 

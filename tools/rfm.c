@@ -76,9 +76,11 @@ int main(int argc, char **argv)
 	int status;
 
 	memset(&cli, 0, sizeof(cli));
+	cli.argv = argv;
 	status = run(&cli, argc, argv);
 	if (status == CLI_EXIT_DONE)
 		status = CLI_EXIT_OK;
+	cli_watch_node(NULL); /* a signal from now on has no node to cancel */
 	rfm_close(cli.node);
 	return finish_output(&cli, status);
 }

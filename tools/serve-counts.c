@@ -4,8 +4,8 @@
  * the server computes from the counters' deltas (once a second or less
  * often, so a rate is never a fraction of one 10 Hz sample), and the
  * sequence words of the layout's records, read from the window; and the
- * node changes the server's health monitor reports as NODE_UP/NODE_DOWN
- * records (callers hold s->lock).
+ * node changes the server sees in the node table, sample by sample
+ * (callers hold s->lock).
  */
 #include "config.h"
 
@@ -18,21 +18,23 @@
 /* Rates are recomputed when this much time has passed since the last. */
 #define RATE_WINDOW_NS 1000000000ull
 
-/* What the monitor said of one node since the server started. */
+/* What the server saw of one node since it started. */
 struct node_changes {
 	uint64_t downs, ups;
 	uint32_t last;		/* RFM_EVENT_NODE_UP or _NODE_DOWN; 0: nothing yet */
 	uint32_t incarnation;	/* of the last */
+	const char *reason;	/* of the last down: "left", "crashed"...; NULL for an up */
 	double since_s;		/* wall clock of the last */
 	bool at_start;		/* the last is the first sight of a node up at the start */
-	bool beat_at_start;	/* attached and beating when the server started */
-	uint32_t start_incarnation;
+	bool up;		/* up (beating) at the last look */
+	uint32_t seen_incarnation; /* at the last look */
 };
 
 struct serve_counts {
 	struct node_changes nodes[RFM_MAX_NODES];
 	uint64_t downs, ups;			/* of every node */
 	struct json_object *pending;		/* changes for the next SSE frame */
+	bool looked;				/* serve_watch_nodes() ran once */
 	uint64_t count[RFM_MAX_NODES][32];	/* since the start */
 	uint64_t prev[RFM_MAX_NODES][32];	/* at the last rate update */
 	double rate[RFM_MAX_NODES][32];		/* records a second */
@@ -56,54 +58,79 @@ void serve_counts_free(struct serve *s)
 	s->counts = NULL;
 }
 
-void serve_note_start_nodes(struct serve *s)
-{
-	struct rfm_node_status rows[RFM_MAX_NODES];
-	int n = rfm_health_nodes(s->cli->node, rows, RFM_MAX_NODES);
-
-	for (int i = 0; s->counts && i < n && i < RFM_MAX_NODES; i++)
-		if (rows[i].id < RFM_MAX_NODES && rows[i].attached && rows[i].beats) {
-			s->counts->nodes[rows[i].id].beat_at_start = true;
-			s->counts->nodes[rows[i].id].start_incarnation = rows[i].incarnation;
-		}
-}
-
-/* The wall-clock time of a record our own monitor made (its clock is ours). */
-static double wall_time_of(const struct rfm_event *ev)
+static double wall_now(void)
 {
 	struct timespec ts;
-	uint64_t now = rfm_event_now_ns();
-	double wall;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
-	wall = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-	if (ev->sent_ns && ev->sent_ns <= now)
-		wall -= (double)(now - ev->sent_ns) / 1e9;
-	return wall;
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static void node_change(struct serve *s, const struct rfm_event *ev)
+/* Node @id went up or down (@reason: why it is down) at @wall: count and queue it. */
+static void node_change(struct serve *s, unsigned int id, bool up, uint32_t incarnation,
+			const char *reason, double wall)
 {
 	struct serve_counts *c = s->counts;
-	struct node_changes *n = &c->nodes[ev->sender];
-	bool up = ev->type == RFM_EVENT_NODE_UP;
+	struct node_changes *n = &c->nodes[id];
 
-	/* The monitor's first look at a node already beating makes a NODE_UP
-	 * one period later: that is the server seeing it, not it coming up. */
-	n->at_start = up && !n->last && n->beat_at_start && ev->data == n->start_incarnation;
-	if (!n->at_start) {
-		*(up ? &n->ups : &n->downs) += 1;
-		*(up ? &c->ups : &c->downs) += 1;
-	}
-	n->last = ev->type;
-	n->incarnation = ev->data;
-	n->since_s = wall_time_of(ev);
+	n->at_start = false;
+	*(up ? &n->ups : &n->downs) += 1;
+	*(up ? &c->ups : &c->downs) += 1;
+	n->last = up ? RFM_EVENT_NODE_UP : RFM_EVENT_NODE_DOWN;
+	n->incarnation = incarnation;
+	n->reason = up ? NULL : reason;
+	n->since_s = wall;
 	if (!c->pending)
 		c->pending = json_object_new_array();
 	struct json_object *o = json_object_new_object();
-	cli_json_add_u64(o, "id", ev->sender);
-	serve_node_changes_json(s, ev->sender, o);
+	cli_json_add_u64(o, "id", id);
+	serve_node_changes_json(s, id, o);
 	json_object_array_add(c->pending, o);
+}
+
+void serve_watch_nodes(struct serve *s, const struct rfm_node_status *rows, int n)
+{
+	struct serve_counts *c = s->counts;
+	bool up[RFM_MAX_NODES] = { false };
+	uint32_t inc[RFM_MAX_NODES] = { 0 };
+	uint8_t state[RFM_MAX_NODES];
+	double wall = wall_now();
+
+	if (!c || !s->monitor)
+		return;
+	memset(state, SERVE_NODE_ABSENT, sizeof(state));
+	for (int i = 0; i < n && i < RFM_MAX_NODES; i++)
+		if (rows[i].id < RFM_MAX_NODES) {
+			/* Up: beating within its misses (a node without heartbeat never
+			 * goes up or down: nothing says it works). */
+			up[rows[i].id] = rows[i].state == RFM_NODE_STATE_UP;
+			inc[rows[i].id] = rows[i].incarnation;
+			state[rows[i].id] = (uint8_t)serve_node_state(&rows[i]);
+		}
+	for (unsigned int id = 0; id < RFM_MAX_NODES; id++) {
+		struct node_changes *ch = &c->nodes[id];
+
+		if (!c->looked) {
+			/* Up when the server starts: seen, not a change. */
+			if (up[id]) {
+				ch->last = RFM_EVENT_NODE_UP;
+				ch->at_start = true;
+				ch->incarnation = inc[id];
+				ch->since_s = wall;
+			}
+		} else if (ch->up && (!up[id] || inc[id] != ch->seen_incarnation)) {
+			/* Down; or restarted between two looks: down, then up again. */
+			node_change(s, id, false, ch->seen_incarnation,
+				    up[id] ? "restarted" : serve_node_state_name(state[id]), wall);
+			if (up[id])
+				node_change(s, id, true, inc[id], NULL, wall);
+		} else if (!ch->up && up[id]) {
+			node_change(s, id, true, inc[id], NULL, wall);
+		}
+		ch->up = up[id];
+		ch->seen_incarnation = inc[id];
+	}
+	c->looked = true;
 }
 
 void serve_node_changes_json(struct serve *s, unsigned int id, struct json_object *o)
@@ -119,6 +146,8 @@ void serve_node_changes_json(struct serve *s, unsigned int id, struct json_objec
 			       known && n->last ? json_object_new_string(
 							  n->last == RFM_EVENT_NODE_UP ? "up" : "down")
 						: NULL);
+	json_object_object_add(o, "change_reason",
+			       known && n->reason ? json_object_new_string(n->reason) : NULL);
 	json_object_object_add(o, "since_s",
 			       known && n->last ? json_object_new_double(n->since_s) : NULL);
 	cli_json_add_bool(o, "since_start", known && n->last && n->at_start);
@@ -153,9 +182,6 @@ struct json_object *serve_take_node_changes(struct serve *s)
 void serve_count_event(struct serve *s, const struct rfm_event *ev)
 {
 	s->received[ev->type & 31]++;
-	if (s->counts && ev->sender < RFM_MAX_NODES &&
-	    (ev->type == RFM_EVENT_NODE_UP || ev->type == RFM_EVENT_NODE_DOWN))
-		node_change(s, ev);
 	/* Status records (overflow) carry our own id; other senders are ids. */
 	if (s->counts && ev->sender < RFM_MAX_NODES)
 		s->counts->count[ev->sender][ev->type & 31]++;

@@ -98,8 +98,14 @@ static const char *reason(const uint8_t states[RFM_MAX_NODES], uint32_t writer,
 			  uint32_t stale_after_ms, bool seen, uint64_t changed_ns, uint64_t now_ns,
 			  struct serve_reason *out)
 {
-	if (serve_writer_stale(states, writer))
-		return "writer down";
+	if (serve_writer_stale(states, writer)) {
+		/* Why: the writer left, crashed, went silent, or was never seen. */
+		snprintf(out->text, sizeof(out->text), "writer %s",
+			 states[writer] == SERVE_NODE_ABSENT
+				 ? "not on the network"
+				 : serve_node_state_name((enum serve_node_state)states[writer]));
+		return out->text;
+	}
 	if (!stale_after_ms || !seen || now_ns < changed_ns ||
 	    now_ns - changed_ns <= (uint64_t)stale_after_ms * 1000000u)
 		return NULL;

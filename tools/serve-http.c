@@ -3,8 +3,9 @@
  * rfm serve: the HTTP side, on libmicrohttpd. One polling thread serves
  * every connection (epoll); event streams wait suspended (serve-sse.c), so
  * an open page holds no thread and no request slot. Limits on connections
- * in all and by address, on the time to send a head, on the head and the
- * body. Every
+ * in all and by address (serve-conns.c: an address at its limit pushes out
+ * its own idle or stalled connections), on the time to send a head, on the
+ * head and the body. Every
  * request is checked before anything is read or written: a bad one gets
  * a 4xx with a JSON {"error": ...} and changes nothing.
  */
@@ -116,13 +117,24 @@ static int check_query(struct MHD_Connection *conn, struct query *q, enum MHD_Re
 
 static enum MHD_Result send_events(struct MHD_Connection *conn, struct serve *s)
 {
-	bool full;
-	struct MHD_Response *r = serve_sse_open(s, conn, &full);
+	struct serve_conn *sc = serve_conn_of(conn);
+	struct MHD_Response *r;
 	enum MHD_Result ret;
+	char msg[200];
+	bool full;
 
+	/* Half an address's connections at most: its requests keep the rest. */
+	if (!serve_conn_stream_admit(s, sc)) {
+		snprintf(msg, sizeof(msg),
+			 "too many event streams from your address (%u, half of "
+			 "--max-per-address): try again later",
+			 serve_streams_per_address(s));
+		return send_error(conn, MHD_HTTP_SERVICE_UNAVAILABLE, msg);
+	}
+	r = serve_sse_open(s, conn, sc, &full);
+	if (!r)
+		serve_conn_stream_undo(sc);
 	if (full) {
-		char msg[160];
-
 		snprintf(msg, sizeof(msg), "too many event streams (%u, --max-streams): try again later",
 			 s->max_streams);
 		return send_error(conn, MHD_HTTP_SERVICE_UNAVAILABLE, msg);
@@ -399,6 +411,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char
 		enum MHD_Result ret;
 		if (check_head(conn, url, &ret)) {
 			req->answered = true;
+			serve_conn_request(serve_conn_of(conn), true);
 			return ret;
 		}
 		/* A declared length over the limit is refused before the body comes. */
@@ -406,8 +419,11 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char
 			MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Length");
 		if (length && strtoull(length, NULL, 10) > SERVE_MAX_BODY) {
 			req->too_big = true;
+			serve_conn_request(serve_conn_of(conn), true);
 			return send_error(conn, MHD_HTTP_CONTENT_TOO_LARGE, "the body is too large");
 		}
+		/* The head is here; until the body is, the connection may be pushed out. */
+		serve_conn_request(serve_conn_of(conn), false);
 		return MHD_YES;
 	}
 	if (req->answered) {
@@ -424,6 +440,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char
 		*upload_data_size = 0;
 		return MHD_YES;
 	}
+	serve_conn_request(serve_conn_of(conn), true);
 	if (!serve_host_allowed(MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Host"),
 				__atomic_load_n(&s->port, __ATOMIC_ACQUIRE)))
 		return send_error(conn, MHD_HTTP_FORBIDDEN,
@@ -447,6 +464,7 @@ static void request_done(void *cls, struct MHD_Connection *conn, void **con_cls,
 {
 	free(*con_cls);
 	*con_cls = NULL;
+	serve_conn_idle(serve_conn_of(conn));
 }
 
 /*
@@ -494,10 +512,20 @@ struct MHD_Daemon *serve_http_start(struct serve *s, const char *bind, uint16_t 
 	/* Known before the first request when given; with 0, the chosen one is
 	 * stored below, before the ready line tells any client where it is. */
 	__atomic_store_n(&s->port, port, __ATOMIC_RELEASE);
-	d = MHD_start_daemon(flags, port, NULL, NULL, handle, s,
+	s->max_connections = connection_limit();
+	if (s->per_address > s->max_connections / SERVE_GLOBAL_PER_ADDRESS) {
+		cli_usage_error(s->cli,
+				"--max-per-address %u is more than 1/%u of the %u connections "
+				"this server can hold (RLIMIT_NOFILE): one address could take "
+				"them all",
+				s->per_address, SERVE_GLOBAL_PER_ADDRESS, s->max_connections);
+		return NULL;
+	}
+	/* Per address: serve-conns.c, which pushes out instead of refusing. */
+	d = MHD_start_daemon(flags, port, serve_conns_admit, s, handle, s,
 			     MHD_OPTION_SOCK_ADDR, addr,
-			     MHD_OPTION_CONNECTION_LIMIT, connection_limit(),
-			     MHD_OPTION_PER_IP_CONNECTION_LIMIT, s->per_address,
+			     MHD_OPTION_CONNECTION_LIMIT, s->max_connections,
+			     MHD_OPTION_NOTIFY_CONNECTION, serve_conns_notify, s,
 			     /* Room to read a head past SERVE_MAX_HEADERS and answer 431. */
 			     MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)SERVE_HEAD_MEMORY,
 			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)SERVE_HEAD_TIMEOUT_S,

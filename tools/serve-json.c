@@ -29,6 +29,31 @@ static struct json_object *link_json(uint32_t link)
 	return o;
 }
 
+/* The server's own node id, or null for an observer (which holds none). */
+static struct json_object *own_node_json(struct serve *s)
+{
+	return s->observer ? NULL : json_object_new_uint64((uint64_t)rfm_node_id(s->cli->node));
+}
+
+/* Which node of the layout's regions writes, and what: "sim", "daq, log". */
+static struct json_object *role_json(struct serve *s, uint32_t id)
+{
+	char text[256] = "";
+	size_t len = 0;
+
+	for (size_t i = 0; s->layout && i < rfm_layout_region_count(s->layout); i++) {
+		struct rfm_region_info ri = { .struct_size = sizeof(ri) };
+
+		if (rfm_layout_region_info(s->layout, i, &ri) || ri.writer != id)
+			continue;
+		int n = snprintf(text + len, sizeof(text) - len, "%s%s", len ? ", " : "", ri.name);
+		if (n < 0 || (size_t)n >= sizeof(text) - len)
+			break;
+		len += (size_t)n;
+	}
+	return len ? json_object_new_string(text) : NULL;
+}
+
 struct json_object *serve_json_nodes(struct serve *s)
 {
 	struct rfm_node_info me = { .struct_size = sizeof(me) };
@@ -44,7 +69,10 @@ struct json_object *serve_json_nodes(struct serve *s)
 		struct json_object *o = json_object_new_object();
 
 		cli_json_add_u64(o, "id", r->id);
+		/* What it is on this rig: the layout regions it writes. */
+		json_object_object_add(o, "role", role_json(s, r->id));
 		cli_json_add_bool(o, "up", serve_node_up(r));
+		cli_json_add_bool(o, "down", serve_node_down(serve_node_state(r)));
 		cli_json_add_string(o, "state", serve_node_state_name(serve_node_state(r)));
 		cli_json_add_bool(o, "attached", r->attached);
 		cli_json_add_bool(o, "alive", r->alive);
@@ -64,7 +92,7 @@ struct json_object *serve_json_nodes(struct serve *s)
 		else
 			json_object_object_add(o, "pid", NULL);
 		cli_json_add_string(o, "host", r->host);
-		bool self = (int)r->id == rfm_node_id(s->cli->node);
+		bool self = !s->observer && (int)r->id == rfm_node_id(s->cli->node);
 		cli_json_add_bool(o, "self", self);
 		/* Ours now; another node's as it wrote it with its last beat. */
 		json_object_object_add(o, "link", link_json(self ? me.link : r->link));
@@ -174,7 +202,9 @@ struct json_object *serve_json_stats(struct serve *s)
 
 	rfm_event_get_stats(s->cli->node, &ev);
 	rfm_health_get_counters(s->cli->node, &hc);
-	cli_json_add_u64(o, "node", (uint64_t)rfm_node_id(s->cli->node));
+	json_object_object_add(o, "node", own_node_json(s));
+	/* An observer receives nothing: its counters say nothing of the network. */
+	cli_json_add_bool(o, "observer", s->observer);
 	json_object_object_add(o, "uptime_s",
 			       json_object_new_double((double)(rfm_event_now_ns() - s->start_ns) / 1e9));
 	for (unsigned int t = 0; t < 32; t++) {
@@ -314,7 +344,8 @@ struct json_object *serve_json_server(struct serve *s)
 
 	gethostname(host, sizeof(host) - 1);
 	cli_json_add_string(o, "network", rfm_node_uri(s->cli->node));
-	cli_json_add_u64(o, "node", (uint64_t)rfm_node_id(s->cli->node));
+	json_object_object_add(o, "node", own_node_json(s));
+	cli_json_add_bool(o, "observer", s->observer);
 	cli_json_add_string(o, "host", host);
 	if (s->layout)
 		cli_json_add_string(o, "layout", rfm_layout_name(s->layout));
@@ -325,5 +356,11 @@ struct json_object *serve_json_server(struct serve *s)
 	else
 		json_object_object_add(o, "hist_file", NULL);
 	cli_json_add_string(o, "version", rfm_version_string());
+	struct json_object *limits = json_object_new_object();
+	cli_json_add_u64(limits, "connections", s->max_connections);
+	cli_json_add_u64(limits, "per_address", s->per_address);
+	cli_json_add_u64(limits, "streams_per_address", serve_streams_per_address(s));
+	cli_json_add_u64(limits, "streams", s->max_streams);
+	json_object_object_add(o, "limits", limits);
 	return o;
 }

@@ -62,6 +62,19 @@ static void nodes(struct text *t, struct serve *s)
 	     "1 when the node is attached and, if it beats, within its misses");
 	for (int i = 0; i < n; i++)
 		fprintf(t->fp, "rfm_node_up{node=\"%u\"} %d\n", rows[i].id, serve_node_up(&rows[i]));
+	/* A state set: one series per state, 1 for the node's own. Leaving is
+	 * not dying: alert on crashed and silent, not on left. */
+	head(t, "rfm_node_state", "gauge",
+	     "1 for the node's state: up, no_heartbeat (attached, no health monitor), silent "
+	     "(beats stopped without a goodbye), left (closed cleanly), crashed (died "
+	     "without closing)");
+	for (int i = 0; i < n; i++) {
+		enum serve_node_state now = serve_node_state(&rows[i]);
+
+		for (int st = SERVE_NODE_UP; st < SERVE_NODE_STATES; st++)
+			fprintf(t->fp, "rfm_node_state{node=\"%u\",state=\"%s\"} %d\n", rows[i].id,
+				serve_node_state_name((enum serve_node_state)st), (int)st == (int)now);
+	}
 	head(t, "rfm_node_incarnation", "gauge", "Attaches of the node id so far");
 	for (int i = 0; i < n; i++)
 		fprintf(t->fp, "rfm_node_incarnation{node=\"%u\"} %u\n", rows[i].id,
@@ -117,12 +130,11 @@ static void node_changes(struct text *t, struct serve *s)
 	if (!s->monitor)
 		return;
 	head(t, "rfm_node_down_total", "counter",
-	     "Times the server's health monitor saw the node go down (beats stopped, detached "
-	     "or restarted)");
+	     "Times the server saw the node go down (left, crashed, silent or restarted)");
 	serve_each_node_change(s, node_downs, t);
 	head(t, "rfm_node_up_total", "counter",
-	     "Times the server's health monitor saw the node come up (one up when the server "
-	     "started is not counted)");
+	     "Times the server saw the node come up (one up when the server started is not "
+	     "counted)");
 	serve_each_node_change(s, node_ups, t);
 }
 
@@ -187,8 +199,12 @@ static void counters(struct text *t, struct serve *s)
 	     "Event records dropped because the server's queue was full");
 	fprintf(t->fp, "rfm_events_dropped_total %llu\n", (unsigned long long)ev.dropped);
 	head(t, "rfm_samples_refused_total", "counter",
-	     "Samples from the network refused as forged (dds:)");
+	     "Samples from the network refused: forged, malformed, unasked or over a "
+	     "requester's rate (dds:)");
 	fprintf(t->fp, "rfm_samples_refused_total %llu\n", (unsigned long long)ev.refused);
+	head(t, "rfm_streams_forged_total", "counter",
+	     "Node streams found taken over by another's samples (dds:, no DDS Security)");
+	fprintf(t->fp, "rfm_streams_forged_total %llu\n", (unsigned long long)ev.forged);
 	head(t, "rfm_ring_lost_total", "counter", "Ring messages lost to laps in the server");
 	fprintf(t->fp, "rfm_ring_lost_total %llu\n", (unsigned long long)hc.ring_lost);
 	head(t, "rfm_record_retries_total", "counter", "Seqlock read retries in the server");
@@ -326,6 +342,25 @@ out:
 	free(ok);
 }
 
+/* What the per-address limit did: pushed out (and why) or refused. */
+static void connections(struct text *t, struct serve *s)
+{
+	uint64_t no_request, stalled, refused;
+
+	serve_conns_counts(s, &no_request, &stalled, &refused);
+	head(t, "rfm_serve_evictions_total", "counter",
+	     "Connections pushed out to make room for another of their address: "
+	     "no_request (no whole request sent), stalled_stream (an event stream "
+	     "that stopped reading)");
+	fprintf(t->fp, "rfm_serve_evictions_total{reason=\"no_request\"} %llu\n",
+		(unsigned long long)no_request);
+	fprintf(t->fp, "rfm_serve_evictions_total{reason=\"stalled_stream\"} %llu\n",
+		(unsigned long long)stalled);
+	head(t, "rfm_serve_refused_connections_total", "counter",
+	     "Connections refused: their address was at its limit with nothing to push out");
+	fprintf(t->fp, "rfm_serve_refused_connections_total %llu\n", (unsigned long long)refused);
+}
+
 char *serve_metrics(struct serve *s)
 {
 	struct text t = { 0 };
@@ -338,6 +373,7 @@ char *serve_metrics(struct serve *s)
 	counters(&t, s);
 	vars(&t, s);
 	rings(&t, s);
+	connections(&t, s);
 	head(&t, "rfm_serve_uptime_seconds", "gauge", "Seconds since rfm serve started");
 	fputs("rfm_serve_uptime_seconds ", t.fp);
 	value(t.fp, (double)(rfm_event_now_ns() - s->start_ns) / 1e9);

@@ -5,7 +5,8 @@
  * (libmicrohttpd takes it out of its poll set) and the sampler resumes
  * every waiting stream when it makes the next one. A client that does not
  * read fills its socket buffer; libmicrohttpd then makes no progress on it
- * and drops it after the idle timeout. The number of streams is capped
+ * and drops it after the idle timeout, or sooner when its address needs
+ * room (serve-conns.c, told here when the stream last took data). The number of streams is capped
  * (--max-streams), beyond which a client gets 503. A frame carries one
  * "node" event per node change since the last frame, then the snapshot: a
  * stream too slow to take every frame gets the latest, and the changes of
@@ -23,6 +24,7 @@
 struct sse_client {
 	struct serve *s;
 	struct MHD_Connection *conn;
+	struct serve_conn *sc;	/* its connection's entry: outlives the stream */
 	uint64_t generation;	/* of the last snapshot sent */
 	struct serve_frame *frame;	/* the one being sent, referenced */
 	size_t pos;		/* bytes of it handed to MHD */
@@ -116,12 +118,16 @@ static ssize_t sse_read(void *cls, uint64_t offset, char *buf, size_t max)
 			MHD_suspend_connection(c->conn);
 		}
 		pthread_mutex_unlock(&s->sse_lock);
-		if (got == 0)
+		if (got == 0) {
+			serve_conn_stream_read(c->sc, false);
 			return 0;	/* resumed by the next snapshot */
+		}
 	}
 	size_t k = c->frame->len - c->pos < max ? c->frame->len - c->pos : max;
 	memcpy(buf, c->frame->text + c->pos, k);
 	c->pos += k;
+	/* Until libmicrohttpd asks again, the client has these bytes to take. */
+	serve_conn_stream_read(c->sc, true);
 	return (ssize_t)k;
 }
 
@@ -147,7 +153,8 @@ static void sse_free(void *cls)
 	free(c);
 }
 
-struct MHD_Response *serve_sse_open(struct serve *s, struct MHD_Connection *conn, bool *full)
+struct MHD_Response *serve_sse_open(struct serve *s, struct MHD_Connection *conn,
+				    struct serve_conn *sc, bool *full)
 {
 	struct sse_client *c;
 	struct MHD_Response *r;
@@ -165,6 +172,7 @@ struct MHD_Response *serve_sse_open(struct serve *s, struct MHD_Connection *conn
 	if (c) {
 		c->s = s;
 		c->conn = conn;
+		c->sc = sc;
 	}
 	r = c ? MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4 * 1024, sse_read, c,
 						  sse_free)

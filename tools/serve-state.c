@@ -111,23 +111,33 @@ bool serve_out_of_range(const struct serve_var *v, double value)
 
 bool serve_node_up(const struct rfm_node_status *r)
 {
-	return r->attached && (r->period_ns == 0 || r->alive);
+	enum serve_node_state s = serve_node_state(r);
+
+	return s == SERVE_NODE_UP || s == SERVE_NODE_NO_HEARTBEAT;
 }
 
 enum serve_node_state serve_node_state(const struct rfm_node_status *r)
 {
-	if (!r->attached)
-		return SERVE_NODE_DOWN;
-	if (r->period_ns == 0)
-		return SERVE_NODE_NO_HEARTBEAT;
-	return r->alive ? SERVE_NODE_UP : SERVE_NODE_DOWN;
+	switch (r->state) {
+	case RFM_NODE_STATE_UP: return SERVE_NODE_UP;
+	case RFM_NODE_STATE_ATTACHED: return SERVE_NODE_NO_HEARTBEAT;
+	case RFM_NODE_STATE_LEFT: return SERVE_NODE_LEFT;
+	case RFM_NODE_STATE_CRASHED: return SERVE_NODE_CRASHED;
+	default: return SERVE_NODE_SILENT;
+	}
 }
 
 const char *serve_node_state_name(enum serve_node_state state)
 {
-	static const char *const names[] = { "absent", "up", "no_heartbeat", "down" };
+	static const char *const names[] = { "absent", "up", "no_heartbeat", "silent", "left",
+					     "crashed" };
 
-	return names[state];
+	return state < SERVE_NODE_STATES ? names[state] : "absent";
+}
+
+bool serve_node_down(enum serve_node_state state)
+{
+	return state == SERVE_NODE_SILENT || state == SERVE_NODE_CRASHED;
 }
 
 void serve_node_states(struct serve *s, uint8_t states[RFM_MAX_NODES])
@@ -145,7 +155,7 @@ bool serve_writer_stale(const uint8_t states[RFM_MAX_NODES], uint32_t writer)
 {
 	if (writer >= RFM_MAX_NODES)
 		return false;	/* a region any node writes: no one writer to watch */
-	return states[writer] == SERVE_NODE_DOWN || states[writer] == SERVE_NODE_ABSENT;
+	return states[writer] != SERVE_NODE_UP && states[writer] != SERVE_NODE_NO_HEARTBEAT;
 }
 
 void serve_take_events(struct serve *s)
@@ -153,7 +163,8 @@ void serve_take_events(struct serve *s)
 	struct rfm_event evs[64];
 	int n;
 
-	while ((n = rfm_event_fetch(s->cli->node, evs, 64, 0)) > 0)
+	/* An observer has no queue: nothing is sent to it. */
+	while (!s->observer && (n = rfm_event_fetch(s->cli->node, evs, 64, 0)) > 0)
 		for (int i = 0; i < n; i++)
 			serve_count_event(s, &evs[i]);
 	serve_update_rates(s, rfm_event_now_ns());

@@ -6,8 +6,8 @@
  * serve-metrics.c (Prometheus text), serve-http.c (routing and limits),
  * serve-sse.c (the event stream), serve-token.c (the write token),
  * serve-hist.c (ping's histogram file), serve-fresh.c (stale data),
- * serve-rings.c (the rings of the layout's regions)
- * and serve-assets.c (the page, generated from tools/serve/ at build time).
+ * serve-rings.c (the rings of the layout's regions), serve-conns.c
+ * (connections by address, and eviction) and serve-assets.c (the page, generated from tools/serve/ at build time).
  */
 #ifndef RFM_TOOLS_SERVE_H
 #define RFM_TOOLS_SERVE_H
@@ -16,6 +16,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/socket.h>
+
+#include <microhttpd.h>
 
 #include "cli.h"
 #include "latency-hist.h"
@@ -38,7 +41,15 @@
 #define SERVE_MAX_STREAMS 1024		/* SSE clients (--max-streams), 503 beyond */
 #define SERVE_HEAD_TIMEOUT_S 5
 #define SERVE_IDLE_TIMEOUT_S 30
-#define SERVE_STREAM_SNDBUF (256 * 1024)	/* bytes the kernel holds for a stream */
+#define SERVE_STREAM_SNDBUF (32 * 1024)	/* bytes the kernel holds for a stream (twice this) */
+/*
+ * An address at its limit pushes out its own connection that has no whole
+ * request, or a stream that has not taken data for this long while it had
+ * some to take (serve-conns.c). Global limit: at least this many times one
+ * address's.
+ */
+#define SERVE_STALL_S 2
+#define SERVE_GLOBAL_PER_ADDRESS 8
 #define SERVE_MAX_NAMES 1024		/* names in one /api/vars?names= */
 
 /* A variable of the layout the server reads. */
@@ -83,15 +94,19 @@ struct serve {
 	const char *hist_path;
 	uint16_t port;			/* the port it listens on (atomic: request threads read it) */
 	unsigned int per_address;	/* connections one address may hold */
+	unsigned int max_connections;	/* connections in all (set when listening) */
+	struct serve_conns *conns;	/* by address (serve-conns.c; the HTTP thread's) */
 	/* The event streams (serve-sse.c), under sse_lock. */
 	pthread_mutex_t sse_lock;
 	struct sse_client *sse_waiting;	/* suspended until the next snapshot */
 	unsigned int sse_streams, max_streams;
 	bool sse_stopping;
 	struct serve_counts *counts;	/* by node and type (serve-counts.c) */
-	/* The library's health monitor runs on the server's handle (not with
-	 * --no-monitor): its NODE_UP/NODE_DOWN records are the node changes. */
+	/* The server watches the node table for changes (not with
+	 * --no-monitor; serve_watch_nodes()), and beats when it holds an id. */
 	bool monitor;
+	/* It observes (observe=1): no node id, no queue, no events counted. */
+	bool observer;
 };
 
 /* ---- serve-counts.c: counters by node and type, rates, record sequences ---- */
@@ -102,11 +117,14 @@ void serve_counts_free(struct serve *s);
 /* Count one record taken from the server's queue. */
 void serve_count_event(struct serve *s, const struct rfm_event *ev);
 /*
- * Note which nodes beat when the server starts, before its monitor does:
- * the monitor's first NODE_UP of such a node is its first sight of it, not
- * a change, and counts no "up".
+ * The server's monitor: a look at the node table (@rows, @n of them), each
+ * sample; a node that went up or down since the last look (a restart
+ * between two looks is both) is a change, counted and queued for the
+ * stream, a down with its reason (left, crashed, silent...). The first
+ * look's up nodes are seen, not changed: they count no "up". It only reads,
+ * so an observer runs it as any server does.
  */
-void serve_note_start_nodes(struct serve *s);
+void serve_watch_nodes(struct serve *s, const struct rfm_node_status *rows, int n);
 /* The node changes of @id into the node's JSON object @o (null without the monitor). */
 void serve_node_changes_json(struct serve *s, unsigned int id, struct json_object *o);
 /* Call @fn for every node the monitor reported, by id, with its counts. */
@@ -126,6 +144,37 @@ void serve_each_count(struct serve *s,
 		      void *arg);
 /* The name and sequence word of record @index of s->layout. 0 or -1. */
 int serve_record_seq(struct serve *s, size_t index, const char **name, uint32_t *seq);
+
+/* ---- serve-conns.c: connections by address, eviction (the HTTP thread only) ---- */
+
+struct serve_conn;
+
+/* Allocate s->conns. 0 or -1 (no memory). */
+int serve_conns_init(struct serve *s);
+void serve_conns_free(struct serve *s);
+/* libmicrohttpd's accept policy: room for @addr, made by eviction if need be. */
+enum MHD_Result serve_conns_admit(void *cls, const struct sockaddr *addr, socklen_t len);
+/* libmicrohttpd's connection notices. */
+void serve_conns_notify(void *cls, struct MHD_Connection *conn, void **socket_context,
+			enum MHD_ConnectionNotificationCode code);
+/* The table's entry of @conn, or NULL (untracked). */
+struct serve_conn *serve_conn_of(struct MHD_Connection *conn);
+/* A request's head came (@whole: and its body: it is being answered). */
+void serve_conn_request(struct serve_conn *c, bool whole);
+/* The request was answered: the connection waits for the next. */
+void serve_conn_idle(struct serve_conn *c);
+/* May @c become an event stream (its address holds half its limit at most,
+ * a stalled stream of it pushed out if need be)? Counts it if so. */
+bool serve_conn_stream_admit(struct serve *s, struct serve_conn *c);
+/* The stream was not opened after all (the global cap, no memory). */
+void serve_conn_stream_undo(struct serve_conn *c);
+/* The stream took data (@blocked: it has more in flight), or waits for a snapshot. */
+void serve_conn_stream_read(struct serve_conn *c, bool blocked);
+/* Streams one address may hold: half its connections. */
+unsigned int serve_streams_per_address(const struct serve *s);
+/* Connections evicted (no whole request; a stalled stream) and refused so far. */
+void serve_conns_counts(struct serve *s, uint64_t *no_request, uint64_t *stalled_stream,
+			uint64_t *refused);
 
 /* ---- serve-host.c ---- */
 
@@ -152,28 +201,34 @@ struct json_object *serve_var_value(struct serve *s, struct serve_var *v, double
 bool serve_out_of_range(const struct serve_var *v, double value);
 
 /*
- * A node is up when it is attached and, if it has ever beaten, still
- * beats within its misses: a node that never runs a health monitor is up
- * while attached.
+ * A node is up when it is attached and, if it beats, beats within its
+ * misses: a node that runs no health monitor is up while attached.
  */
 bool serve_node_up(const struct rfm_node_status *r);
 
 /*
- * What the page and /metrics say of a node: up (beating within its misses),
- * attached but running no health monitor (nothing says whether it works),
- * or down (detached, or its beat stopped). Ids not in the node table are
+ * What the page and /metrics say of a node, from the library's state
+ * (enum rfm_node_state): up (beating within its misses), attached but
+ * running no health monitor (nothing says whether it works), silent (its
+ * beats stopped without a goodbye), left (it closed: not a fault), crashed
+ * (its process died without closing). Ids not in the node table are
  * SERVE_NODE_ABSENT.
  */
 enum serve_node_state {
 	SERVE_NODE_ABSENT,
 	SERVE_NODE_UP,
 	SERVE_NODE_NO_HEARTBEAT,
-	SERVE_NODE_DOWN,
+	SERVE_NODE_SILENT,
+	SERVE_NODE_LEFT,
+	SERVE_NODE_CRASHED,
+	SERVE_NODE_STATES
 };
 
 enum serve_node_state serve_node_state(const struct rfm_node_status *r);
-/* "up", "no_heartbeat", "down", "absent". */
+/* "up", "no_heartbeat", "silent", "left", "crashed", "absent". */
 const char *serve_node_state_name(enum serve_node_state state);
+/* Whether @state calls for an operator: silent or crashed (not left). */
+bool serve_node_down(enum serve_node_state state);
 /* The state of every node id, from one read of the node table. */
 void serve_node_states(struct serve *s, uint8_t states[RFM_MAX_NODES]);
 /*
@@ -281,8 +336,10 @@ struct serve_frame {
 int serve_sse_publish(struct serve *s, const char *json, struct json_object *changes);
 void serve_frame_put(struct serve *s, struct serve_frame *f);
 
-/* The response of a new stream on @conn; NULL with *@full at the cap, or no memory. */
-struct MHD_Response *serve_sse_open(struct serve *s, struct MHD_Connection *conn, bool *full);
+/* The response of a new stream on @conn (tracked as @sc); NULL with *@full
+ * at the cap, or no memory. */
+struct MHD_Response *serve_sse_open(struct serve *s, struct MHD_Connection *conn,
+				    struct serve_conn *sc, bool *full);
 /* After a new snapshot: resume the streams waiting for it. */
 void serve_sse_wake(struct serve *s);
 /* Before the daemon stops: end every stream. */

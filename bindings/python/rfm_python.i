@@ -606,3 +606,4 @@ PyObject *rfm_py_set_error_factory(PyObject *factory);
 %include "python/rfm_python_events.i"
 %include "python/rfm_python_layout.i"
 %include "python/rfm_python_rings.i"
+%include "python/rfm_python_recorder.i"

@@ -22,6 +22,7 @@ enum rfm_py_kind {
 	RFM_PY_RECORD,
 	RFM_PY_RING,		/* rfm_python_rings.i */
 	RFM_PY_CONSUMER,
+	RFM_PY_RECORDER,	/* rfm_python_recorder.i */
 };
 
 static const char *const rfm_py_kind_names[] = {
@@ -30,6 +31,7 @@ static const char *const rfm_py_kind_names[] = {
 	[RFM_PY_RECORD] = "record",
 	[RFM_PY_RING] = "ring",
 	[RFM_PY_CONSUMER] = "ring consumer",
+	[RFM_PY_RECORDER] = "recorder",
 };
 
 typedef struct {
@@ -89,6 +91,12 @@ static void rfm_py_handle_close(rfm_py_handle *self)
 		break;
 	case RFM_PY_CONSUMER:
 		rfm_ring_consumer_close(ptr);
+		break;
+	case RFM_PY_RECORDER:
+		/* Stops a running recording: its threads take no GIL, the join is short. */
+		Py_BEGIN_ALLOW_THREADS
+		rfm_recorder_free(ptr);
+		Py_END_ALLOW_THREADS
 		break;
 	}
 	Py_CLEAR(self->parent);

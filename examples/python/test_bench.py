@@ -16,8 +16,9 @@ then runs its checks against it and prints a pass/fail report:
   4. the bench's setpoint reaches the plant through the window;
   5. the plant stops on a shutdown interrupt (INTR4) and exits cleanly.
 
-Exit status 0 when every check passes. The plant side is this same file
-run with --plant (see plant()).
+Exit status 0 when every check passes. The plant is plant.py beside this
+file (this file run with --plant runs it too). test_hil_plant.py is the same
+bench written as pytest tests with the rfm plugin's fixtures.
 """
 
 import argparse
@@ -27,51 +28,7 @@ import sys
 import time
 
 import rfm
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-LAYOUT = os.path.join(HERE, "hil-bench.yaml")
-
-CMD_SAFE_MODE = rfm.EventType.INTR1   # bench -> plant: data = the mode to enter
-ACK = rfm.EventType.INTR2             # plant -> bench: data = the command acknowledged
-SHUTDOWN = rfm.EventType.INTR4        # bench -> plant: stop
-PERIOD_NS = 1_000_000                 # 1 kHz
-
-
-def plant(uri):
-    """The simulated plant: publish the state every millisecond, obey interrupts."""
-    layout = rfm.Layout.load(LAYOUT)
-    with rfm.open(uri) as node:
-        table = node.attach_layout(layout)
-        state = table.record("plant.state")
-        setpoint = table.var("bench.setpoint")
-        node.enable_events(CMD_SAFE_MODE, SHUTDOWN)
-        s = {"cycle": 0, "temperature": 20.0, "check": 0.0, "mode": 0, "valve_open": True,
-             "last_command": 0}
-        state.write(s)
-        print("ready", node.node_id, flush=True)  # the bench's ready signal
-        next_tick = rfm.now_ns()
-        while True:
-            try:
-                timeout = max(0, next_tick - rfm.now_ns()) / 1e9
-                ev = node.wait_event(timeout=timeout)
-            except (rfm.Timeout, rfm.WouldBlock):
-                ev = None
-            if ev is not None:
-                if ev.type == SHUTDOWN:
-                    return 0
-                if ev.type == CMD_SAFE_MODE:
-                    s["mode"], s["valve_open"], s["last_command"] = ev.data, False, ev.data
-                    s["cycle"] += 1
-                    s["check"] = s["cycle"] * 0.25
-                    state.write(s)  # the new state first, then the acknowledgement
-                    node.send_event(ev.sender, ACK, ev.data)
-                continue
-            # One simulation step: first-order lag towards the setpoint.
-            s["cycle"] += 1
-            s["temperature"] += (setpoint.get() - s["temperature"]) * 0.01
-            s["check"] = s["cycle"] * 0.25
-            state.write(s)
-            next_tick += PERIOD_NS
+from plant import ACK, CMD_SAFE_MODE, LAYOUT, SHUTDOWN, plant
 
 
 class Report:
@@ -114,6 +71,7 @@ def bench(network, deadline_ms, samples):
         table["bench.setpoint"] = 80.0
         proc = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--plant",
                                  uri + "&node=1"], stdout=subprocess.PIPE, text=True)
+        assert proc.stdout is not None
         try:
             ready = proc.stdout.readline().split()
             if ready[:1] != ["ready"]:

@@ -9,6 +9,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/** @def RFM_BEGIN_DECLS
+ *  Opens C linkage around the declarations of a header (`extern "C" {` in C++). */
+/** @def RFM_END_DECLS
+ *  Closes what RFM_BEGIN_DECLS opened. */
 #ifdef __cplusplus
 #define RFM_BEGIN_DECLS extern "C" {
 #define RFM_END_DECLS }
@@ -39,7 +43,9 @@
 /**
  * @brief A node on a reflective-memory network, opened by URI.
  *
- * Opaque: created by rfm_open(), freed by rfm_close().
+ * Opaque: created by rfm_open() or rfm_open_with_options(), freed by
+ * rfm_close(). Every object made on a node (rings, consumers, variable
+ * and record handles) must be closed before the node is.
  */
 typedef struct rfm_node rfm_node;
 

@@ -12,6 +12,15 @@
  * rfm_strerror() turns a code into a fixed sentence; rfm_last_error()
  * gives the detailed message of the last failure in the calling thread,
  * naming the object involved ("shm:lab: window is 65536 bytes, not 4096").
+ *
+ * Each function's manual page lists, under ERRORS, the codes it returns
+ * and when; the sentences below are what rfm_strerror() says of them.
+ *
+ * @par Thread safety
+ * Both functions may be called from any thread at any time; the last
+ * error is kept per thread.
+ *
+ * @sa librfm(7)
  */
 #ifndef RFM_ERROR_H
 #define RFM_ERROR_H
@@ -59,16 +68,27 @@ enum rfm_error {
 
 /**
  * @brief A fixed English sentence for an error code.
- * @param code A value of ::rfm_error; its sign is ignored.
- * @return A static string; never NULL, even for unknown codes.
- * Thread-safe.
+ *
+ * The sentence names the kind of failure only; rfm_last_error() has the
+ * details of the last one in this thread.
+ * @param code A value of ::rfm_error; its sign is ignored, so both
+ *        ::RFM_EINVAL and -::RFM_EINVAL name the same error.
+ * @return A static string owned by the library (never freed); never NULL:
+ *         "unknown error code" for a value that is no ::rfm_error.
  */
 RFM_API const char *rfm_strerror(int code);
 
 /**
  * @brief The detailed message of the last failed librfm call in this thread.
- * @return A thread-local string, valid until the next failing call in this
- *         thread; "" when no call has failed yet. Thread-safe.
+ *
+ * A failing call sets it, naming the object involved and, where it helps,
+ * the fix ("shm:lab: window is 65536 bytes, not 4096"). A successful call
+ * leaves it as it was, and so do the "nothing yet" answers of polling
+ * loops (::RFM_EAGAIN from rfm_ring_consume(), rfm_ring_peek() and
+ * rfm_record_wait()), which format no message.
+ * @return A thread-local string owned by the library, valid until the next
+ *         failing call in this thread (copy it to keep it); "" when no call
+ *         has failed in this thread yet.
  */
 RFM_API const char *rfm_last_error(void);
 

@@ -16,6 +16,7 @@ rfminclude_HEADERS = \
 	include/rfm/health.h \
 	include/rfm/realtime.h \
 	include/rfm/layout.h \
+	include/rfm/recorder.h \
 	include/rfm/rfm.hpp
 # The C++ layer's classes, one header each, behind rfm.hpp.
 rfmcxxincludedir = $(includedir)/rfm/cxx
@@ -29,5 +30,6 @@ rfmcxxinclude_HEADERS = \
 	include/rfm/cxx/record.hpp \
 	include/rfm/cxx/ring.hpp \
 	include/rfm/cxx/ring-consumer.hpp \
-	include/rfm/cxx/node.hpp
+	include/rfm/cxx/node.hpp \
+	include/rfm/cxx/recorder.hpp
 nodist_rfminclude_HEADERS = include/rfm/version.h

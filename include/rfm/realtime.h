@@ -36,6 +36,12 @@
  * raise them); a lock beyond RLIMIT_MEMLOCK fails with ::RFM_ENOMEM
  * (naming the limit and the size needed); a CPU the process may not run on
  * fails with ::RFM_EURI or ::RFM_EINVAL.
+ *
+ * @par Thread safety
+ * Both functions may be called from any thread; rfm_node_get_options()
+ * on a handle other threads use.
+ *
+ * @sa rfm(1), librfm(7)
  */
 #ifndef RFM_REALTIME_H
 #define RFM_REALTIME_H
@@ -86,33 +92,54 @@ struct rfm_open_options {
 	int32_t rt_priority;	/**< 1..99 for ::RFM_RT_FIFO and ::RFM_RT_RR, else 0. */
 	/** CPU set of the library's threads: bit c of cpus[c / 64] is CPU c; all zero: inherit. */
 	uint64_t cpus[RFM_RT_CPUS_MAX / 64];
-	uint32_t reserved[16];	/**< Zero; room for future fields. */
+	/** How the handle attaches (node.h, "Observers and tools"): ::RFM_ATTACH_NODE
+	 *  (0), ::RFM_ATTACH_OBSERVER or ::RFM_ATTACH_TOOL; the URI's `observe=1` or
+	 *  `tool=1` takes precedence. Since RFM_1.2 (was reserved). */
+	uint32_t attach;
+	uint32_t reserved[15];	/**< Zero; room for future fields. */
 };
 
 /**
  * @brief Open a node by URI with determinism options.
+ *
  * As rfm_open(), then the options of @p options with the URI's parameters
- * (table above) taking precedence.
+ * (`prefault`, `lock`, `hugepages`, `rt_policy`, `rt_prio`, `cpus`:
+ * realtime.h) taking precedence. Rights are checked here: an open that
+ * could not give what it was asked fails, never runs without it.
  * @param uri As for rfm_open().
  * @param options The options, or NULL for none (then this is rfm_open()).
- * @param[out] nodep Receives the handle; free it with rfm_close().
- * @return 0, any error of rfm_open(), ::RFM_EINVAL for a bad structure
- *         (struct_size too small, unknown flags, non-zero reserved bytes,
- *         priority out of range), ::RFM_EPERM when the process may not use
- *         the scheduling asked, ::RFM_ENOMEM when the pages cannot be locked
- *         or too few huge pages are reserved, ::RFM_ENOTSUP for
- *         ::RFM_MEM_HUGEPAGES on a backend other than `shm:` or with no
- *         hugetlbfs mounted.
+ *        Read during the call only.
+ * @param[out] nodep Receives the handle; the caller frees it with
+ *        rfm_close(). Left untouched on failure.
+ * @return 0 on success, or a negative ::rfm_error code: any of
+ *         rfm_open()'s, and those below.
+ * @retval RFM_EINVAL @p nodep is NULL, or the structure is bad:
+ *         struct_size too small, unknown flags or policy, non-zero
+ *         reserved bytes or fields this library does not know, priority
+ *         out of range, CPUs the process may not use.
+ * @retval RFM_EURI One of those URI parameters does not parse, or
+ *         names CPUs the process may not use.
+ * @retval RFM_EPERM The process may not use the scheduling asked (the
+ *         message names CAP_SYS_NICE and RLIMIT_RTPRIO).
+ * @retval RFM_ENOMEM The pages cannot be locked within RLIMIT_MEMLOCK, too
+ *         few huge pages are reserved, or out of memory.
+ * @retval RFM_ENOTSUP ::RFM_MEM_HUGEPAGES on a backend other than `shm:`
+ *         or with no hugetlbfs mounted.
  */
 RFM_API int rfm_open_with_options(const char *uri, const struct rfm_open_options *options,
 				  rfm_node **nodep);
 
 /**
  * @brief The options a node was opened with, URI parameters merged.
+ *
+ * What rfm_open_with_options() made of its structure and the URI:
+ * ::RFM_MEM_LOCK shows with ::RFM_MEM_PREFAULT, which it implies.
  * @param node The handle.
  * @param[in,out] options The caller sets @c struct_size; the library fills
  *        what fits.
- * @return 0, or ::RFM_EINVAL for a NULL argument or a too small struct_size.
+ * @return 0 on success, or a negative ::rfm_error code.
+ * @retval RFM_EINVAL An argument is NULL, or @c options->struct_size is
+ *         smaller than the fields before @c reserved.
  */
 RFM_API int rfm_node_get_options(const rfm_node *node, struct rfm_open_options *options);
 

@@ -72,6 +72,7 @@
 #include <rfm/cxx/ring.hpp>
 #include <rfm/cxx/ring-consumer.hpp>
 #include <rfm/cxx/node.hpp>
+#include <rfm/cxx/recorder.hpp>
 
 #undef RFM_CXX_UNLIKELY
 #undef RFM_CXX_COLD

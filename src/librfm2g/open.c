@@ -4,7 +4,7 @@
  * into a librfm URI:
  *
  *  1. $RFM_URI set and not empty: that URI, whatever the path;
- *  2. a path that is already a librfm URI (shm:, dev:, rfm2g:): itself;
+ *  2. a path that is already a librfm URI (shm:, dev:, rfm2g:, dds:): itself;
  *  3. /dev/rfm2gN or /dev/rfm2g/N, or board N's name on Windows
  *     (\\.\rfm2gN) or VxWorks (/PCIRFM2G_N, RFM2G_N): "rfm2g:/dev/rfm2gN"
  *     when that device node exists (the vendor driver), else
@@ -60,7 +60,8 @@ static void install_atfork(void)
 
 static bool has_scheme(const char *s)
 {
-	return !strncmp(s, "shm:", 4) || !strncmp(s, "dev:", 4) || !strncmp(s, "rfm2g:", 6);
+	return !strncmp(s, "shm:", 4) || !strncmp(s, "dev:", 4) || !strncmp(s, "rfm2g:", 6) ||
+	       !strncmp(s, "dds:", 4);
 }
 
 /*

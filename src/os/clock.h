@@ -29,4 +29,11 @@ uint64_t rfm__os_realtime_ns(void);
 /* Sleep for about @ns nanoseconds (at least the OS's timer resolution). */
 void rfm__os_sleep_ns(uint64_t ns);
 
+/*
+ * Sleep until the monotonic clock (rfm__now_ns()) reads @deadline_ns, for
+ * a thread that must wake on time (the recorder's sampler): an absolute
+ * deadline, so a late wake-up does not shift the next one.
+ */
+void rfm__os_sleep_until_ns(uint64_t deadline_ns);
+
 #endif /* RFM_OS_CLOCK_H */

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Files (the OS layer; docs/architecture.md, "The OS layer"): descriptors
- * kept off 0-2, files read whole (layouts), and the files of a shm:
- * network in the OS's segment directory, with their owner and access.
+ * kept off 0-2, files read whole (layouts), the files of a shm: network
+ * in the OS's segment directory, with their owner and access, and the
+ * files the library writes (recordings).
  *
  * A descriptor is an int on every OS: a C library descriptor, which on
  * Windows stands for a HANDLE (_get_osfhandle()). Functions that fail
@@ -43,11 +44,12 @@ const char *rfm__os_seg_dir(void);
 /* Flags of rfm__os_seg_open(). */
 #define RFM_OS_SEG_CREATE 1u	/* create the file when it does not exist */
 #define RFM_OS_SEG_EXCL 2u	/* with CREATE: fail with EEXIST when it does */
+#define RFM_OS_SEG_READ 4u	/* read-only (an observer's), never with CREATE */
 
 /*
  * Open segment-directory file @name ("/rfm-NAME", as shm_open() takes it)
- * read-write, never through a symbolic link, not inherited by children,
- * off 0-2; created (with @flags) with access @mode (POSIX permission bits;
+ * read-write (read-only with RFM_OS_SEG_READ), never through a symbolic
+ * link, not inherited by children, off 0-2; created (with @flags) with access @mode (POSIX permission bits;
  * on Windows an ACL that grants the same, rfm__os_file_set_mode()).
  * Returns the descriptor, or -1 with errno.
  */
@@ -112,5 +114,56 @@ int rfm__os_file_truncate(int fd, uint64_t len);
  * them never fails for lack of room: 0, or an errno value (ENOSPC...).
  */
 int rfm__os_file_reserve(int fd, uint64_t offset, uint64_t len);
+
+/*
+ * ---- files the library writes (recordings) ----
+ *
+ * Paths are the caller's (UTF-8 on Windows). A file is either made where
+ * nothing has the name, or built whole under a name of its own beside
+ * it and then given its name without replacing a file that appeared
+ * there meanwhile: a refusal never costs a user an existing file.
+ */
+
+/*
+ * Create @path for writing (not inherited by children, off 0-2), with
+ * access @mode as the umask leaves it (Windows: what the directory
+ * passes on). Fails with EEXIST when the name is taken, by anything,
+ * unless @replace: then a file there is emptied. The descriptor, or -1
+ * with errno.
+ */
+int rfm__os_file_create(const char *path, bool replace, unsigned int mode);
+
+/* Does anything have the name @path (a file, a directory, a link, even a dangling one)? */
+bool rfm__os_path_taken(const char *path);
+
+/*
+ * Make a new, empty file beside @path, in its directory, under a name of
+ * its own (".NAME.rfm-XXXXXX"), with access @mode as the umask leaves it.
+ * 0 with the name in *@tmpp (the caller frees it), or -1 with errno.
+ */
+int rfm__os_file_temp_beside(const char *path, unsigned int mode, char **tmpp);
+
+/*
+ * Give file @from the name @to. With @replace, a file called @to is
+ * replaced (atomically on POSIX); without, EEXIST when @to is taken, even
+ * by a file that appeared a moment ago, which stays as it is (Linux:
+ * link(), or renameat2(RENAME_NOREPLACE) where a file system has no
+ * hard links; Windows: MoveFileExW() without MOVEFILE_REPLACE_EXISTING).
+ * 0, or -1 with errno and @from as it was.
+ */
+int rfm__os_file_move(const char *from, const char *to, bool replace);
+
+/* Remove file @path: 0, or -1 with errno. */
+int rfm__os_file_remove(const char *path);
+
+/* The size in bytes of file @path: 0 or -1 with errno. */
+int rfm__os_path_size(const char *path, uint64_t *size);
+
+/*
+ * The bytes this user may still write on the file system that holds (or
+ * will hold) file @path, in its directory (statvfs()'s f_bavail,
+ * GetDiskFreeSpaceExW()'s bytes free to the caller): 0 or -1 with errno.
+ */
+int rfm__os_room_beside(const char *path, uint64_t *avail);
 
 #endif /* RFM_OS_FILE_H */

@@ -22,3 +22,17 @@ src_librfm_la_SOURCES += \
 	src/os/posix/thread.c src/os/posix/memory.c src/os/posix/process.c \
 	src/os/posix/random.c src/os/posix/ready.c
 endif
+# Files the library writes (recordings): made exclusively, built beside, put in place.
+src_librfm_la_SOURCES += src/os/file-temp.h src/os/file-temp.c
+if RFM_OS_WIN
+src_librfm_la_SOURCES += src/os/win/file-write.c
+else
+src_librfm_la_SOURCES += src/os/posix/file-write.c
+endif
+# Modules the library opens at run time (the recorder's HDF5 writer).
+src_librfm_la_SOURCES += src/os/module.h
+if RFM_OS_WIN
+src_librfm_la_SOURCES += src/os/win/module.c
+else
+src_librfm_la_SOURCES += src/os/posix/module.c
+endif

@@ -87,4 +87,12 @@ int rfm__os_thread_start(pthread_t *thread, const struct rfm_os_sched *sched,
 int rfm__os_thread_error(const struct rfm_os_sched *sched, const char *uri, const char *what,
 			 int err);
 
+/*
+ * For the calling thread, which sleeps to absolute deadlines (the
+ * recorder's sampler): wake as close to them as the OS allows (Linux: no
+ * timer slack, which otherwise adds up to 50 us to every sleep of a
+ * normal-policy thread). Best effort; nothing where the OS has no such knob.
+ */
+void rfm__os_thread_precise_timers(void);
+
 #endif /* RFM_OS_THREAD_H */

@@ -87,6 +87,16 @@ def ok(result):
     return result
 
 
+def stale(result, writer):
+    """Assert rfm get's exit 4: it printed a value whose writer node @writer is
+    gone (the test wrote it from a node that has exited since)."""
+    assert result.rc == 4, result
+    assert (f"its writer, node {writer}," in result.err
+            or f"[stale: writer node {writer} " in result.out
+            or f'"stale_reason":"writer node {writer} ' in result.out), result
+    return result
+
+
 def failed(result, message):
     """Assert exit 1 with the library's message on stderr and nothing on stdout."""
     assert result.rc == 1, result

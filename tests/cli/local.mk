@@ -16,6 +16,7 @@ EXTRA_DIST += \
 	tests/cli/test_errors.py \
 	tests/cli/test_patterns.py \
 	tests/cli/test_layout.py \
+	tests/cli/test_layout_scale.py \
 	tests/cli/test_write_guard.py \
 	tests/cli/test_events.py \
 	tests/cli/test_ping.py \
@@ -29,17 +30,22 @@ EXTRA_DIST += \
 	tests/cli/test_shm_front_door.py \
 	tests/cli/serve_helpers.py \
 	tests/cli/test_serve.py \
-	tests/cli/test_dds.py
+	tests/cli/test_dds.py \
+	tests/cli/test_record.py \
+	tests/cli/test_record_module.py \
+	tests/cli/test_variables.py \
+	tests/cli/test_observers.py
 
 EXTRA_DIST += tests/cli/test_serve_browser.py tests/cli/test_serve_load.py \
-	tests/cli/test_serve_stale.py tests/cli/test_serve_prometheus.py
+	tests/cli/test_serve_stale.py tests/cli/test_serve_prometheus.py \
+	tests/cli/test_serve_evict.py
 
 # The picture of rfm serve's page that the README shows, taken by the
 # browser test in headless Chromium (it needs chromium and chromium-driver).
 monitor-screenshot: tools/rfm tests/cli/hold-node
 	rm -f $(abs_top_srcdir)/docs/monitor.png.tmp
 	RFM_SCREENSHOT=$(abs_top_srcdir)/docs/monitor.png.tmp srcdir=$(srcdir) \
-		$(SHELL) $(srcdir)/tests/cli/run-cli-tests.sh -k test_page_at_a_glance -rs
+		$(SHELL) $(srcdir)/tests/cli/run-cli-tests.sh -k test_page_fits_every_width -rs
 	test -s $(abs_top_srcdir)/docs/monitor.png.tmp || \
 		{ echo "monitor-screenshot: no screenshot (was the browser test skipped?)" >&2; exit 1; }
 	mv $(abs_top_srcdir)/docs/monitor.png.tmp $(abs_top_srcdir)/docs/monitor.png

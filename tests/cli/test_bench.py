@@ -2,7 +2,7 @@
 """rfm bench: runs, options, exit codes, JSON keys. No timing assertions."""
 import pytest
 
-from conftest import failed, ok, usage_error
+from conftest import failed, ok, stale, usage_error
 
 SIZES = [4, 64, 256, 4096, 65536]
 
@@ -71,8 +71,9 @@ def test_ring_row_at_unaligned_offset(rfm, net):
 
 
 def test_text(rfm, net):
+    # No node named: the first id of those kept for tools.
     lines = ok(rfm("-u", net.uri, "bench", "--duration", "1")).out.splitlines()
-    assert lines[0] == "rfm bench: shm backend, node 0, 1 ms per figure"
+    assert lines[0] == "rfm bench: shm backend, node 240, 1 ms per figure"
     assert [int(line.split()[0]) for line in lines[2:7]] == SIZES
     assert [line.split()[0] for line in lines[7:11]] == ["peek32", "poke32", "peek64", "poke64"]
     assert [line.split()[:3] for line in lines[-2:]] == [["ring", "64", "B"],
@@ -92,7 +93,7 @@ def test_table_path(rfm, net, tmp_path):
     ok(rfm("-u", big(net, 2), "set", "--layout", str(layout), "mine.mode", "2"))
     ok(rfm("-u", big(net, 2), "bench", "--duration", "1", "--offset", "0x10000",
            "--layout", str(layout), "--var", "mine.mode", "--record", "mine.state"))
-    got = ok(rfm("-u", big(net, 3), "get", "--layout", str(layout), "mine.mode", "--json"))
+    got = stale(rfm("-u", big(net, 3), "get", "--layout", str(layout), "mine.mode", "--json"), 2)
     assert got.json()["value"] == 2
 
 
@@ -132,9 +133,9 @@ def test_layout_keeps_other_nodes_regions(rfm, net, tmp_path):
     ok(rfm("-u", big(net, 2), "set", "--layout", str(layout), "mine.gain", "2.5"))
     obj = ok(rfm("-u", big(net, 2), "bench", "--duration", "1", "--layout", str(layout),
                  "--json")).json()
-    got = ok(rfm("-u", big(net, 3), "get", "--layout", str(layout), "theirs.word"))
+    got = stale(rfm("-u", big(net, 3), "get", "--layout", str(layout), "theirs.word"), 1)
     assert got.out.strip() == "1234"
-    got = ok(rfm("-u", big(net, 3), "get", "--layout", str(layout), "mine.gain"))
+    got = stale(rfm("-u", big(net, 3), "get", "--layout", str(layout), "mine.gain"), 2)
     assert got.out.strip() == "2.5"
     assert (obj["offset"], obj["length"]) == (0, 0x100)
     assert [row["size"] for row in obj["bandwidth"]] == [4, 64, 256]

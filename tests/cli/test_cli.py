@@ -10,7 +10,7 @@ from conftest import MANPAGE, WINDOW, failed, ok
 
 COMMANDS = ["info", "peek8", "peek16", "peek32", "peek64", "poke8", "poke16", "poke32",
             "poke64", "read", "write", "dump", "fill", "verify", "send", "wait", "listen",
-            "stats", "destroy", "list", "layout", "get", "set", "watch", "ping", "jitter", "bench", "ring", "nodes", "serve",
+            "stats", "destroy", "list", "layout", "get", "set", "watch", "record", "replay", "plot", "ping", "jitter", "bench", "ring", "nodes", "serve",
             "selftest", "help"]
 
 
@@ -71,7 +71,7 @@ def test_man_page_documents_every_command_and_exit_status():
                    "--hex", "--string", "--all", "--pattern", "--seed", "--force", "RFM_URI"):
         assert option in text, f"{option} missing from rfm.1"
     exit_section = man.split(".SH EXIT STATUS", 1)[1].split(".SH", 1)[0]
-    assert re.findall(r"^\.B (\d)$", exit_section, re.M) == ["0", "1", "2", "3"]
+    assert re.findall(r"^\.B (\d)$", exit_section, re.M) == ["0", "1", "2", "3", "4"]
     for pattern in ("zero", "ones", "incr", "addr", "random"):
         assert f".B {pattern}\n" in man
 
@@ -131,29 +131,31 @@ def test_values_are_in_host_byte_order(rfm, net):
 
 # ---- info ----
 
-def test_info_json(rfm, net):
+def test_info_json(rfm, net, hold_node):
     version = ok(rfm("--version", "--json")).json()["library"]
+    hold_node(net.node(5))
+    # rfm info only looks: an observer, whatever node the URI names.
     obj = ok(rfm("-u", net.node(5), "info", "--json")).json()
-    assert obj["node_id"] == 5
+    assert (obj["node_id"], obj["attach"]) == (-1, "observer")
     assert obj["size"] == WINDOW
     assert obj["backend"] == "shm"
-    assert obj["uri"] == f"{net.bare}?node=5&size={WINDOW}"
+    assert obj["uri"] == f"{net.bare}?observe=1&size={WINDOW}"
     assert obj["max_nodes"] == 256
     assert obj["nodes_attached"] == 1
-    assert obj["incarnation"] >= 1
+    assert obj["incarnation"] == 0
     assert obj["version"] == version
     assert obj["link"] is None      # shm: has no card
-    assert set(obj) == {"link", "node_id", "size", "backend", "uri", "max_nodes",
+    assert set(obj) == {"link", "node_id", "attach", "size", "backend", "uri", "max_nodes",
                         "nodes_attached", "incarnation", "version", "footprint"}
 
 
 def test_info_text(rfm, net):
     out = ok(rfm("-u", net.node(9), "info")).out
-    assert "node id:        9\n" in out
+    assert "node id:        none (an observer: rfm info only looks)\n" in out
     assert "window size:    65536 bytes (64 KiB)\n" in out
     assert "backend:        shm\n" in out
-    assert f"uri:            {net.bare}?node=9&size=65536\n" in out
-    assert "nodes attached: 1 of 256" in out
+    assert f"uri:            {net.bare}?observe=1&size=65536\n" in out
+    assert "nodes attached: 0 of 256" in out
 
 
 def test_info_counts_nodes_held_by_other_processes(rfm, net, hold_node):
@@ -161,22 +163,27 @@ def test_info_counts_nodes_held_by_other_processes(rfm, net, hold_node):
     b = hold_node(net.bare)
     assert (a.node_id, b.node_id) == (3, 0)     # omitted node = first free id
     obj = ok(rfm("-u", net.bare, "info", "--json")).json()
-    assert obj["node_id"] == 1
-    assert obj["nodes_attached"] == 3
+    assert obj["node_id"] == -1                 # rfm info holds none
+    assert obj["nodes_attached"] == 2
 
 
-def test_incarnation_counts_attaches_of_a_node_id(rfm, net):
-    first = ok(rfm("-u", net.node(7), "info", "--json")).json()["incarnation"]
-    again = ok(rfm("-u", net.node(7), "info", "--json")).json()["incarnation"]
-    assert again == first + 1
+def test_incarnation_counts_attaches_of_a_node_id(rfm, net, hold_node):
+    def incarnation():
+        rows = ok(rfm("-u", net.uri, "nodes", "--json")).json()["nodes"]
+        return [r["incarnation"] for r in rows if r["id"] == 7][0]
+    first = hold_node(net.node(7))
+    before = incarnation()
+    assert first.release() == 0
+    hold_node(net.node(7))
+    assert incarnation() == before + 1
 
 
 def test_uri_comes_from_the_environment(rfm, net):
     obj = ok(rfm("info", "--json", env={"RFM_URI": net.node(4)})).json()
-    assert obj["uri"] == f"{net.bare}?node=4&size={WINDOW}"
+    assert obj["uri"] == f"{net.bare}?observe=1&size={WINDOW}"
     # -u wins over $RFM_URI.
-    obj = ok(rfm("-u", net.node(6), "info", "--json", env={"RFM_URI": net.node(4)})).json()
-    assert obj["node_id"] == 6
+    obj = ok(rfm("-u", net.node(6), "info", "--json", env={"RFM_URI": "shm:elsewhere"})).json()
+    assert obj["uri"] == f"{net.bare}?observe=1&size={WINDOW}"
 
 
 def test_common_options_before_and_after_the_command(rfm, net):
@@ -316,7 +323,7 @@ def test_destroy_refuses_a_network_with_live_nodes_unless_forced(rfm, net, hold_
     failed(rfm("-u", net.bare, "destroy"), "still attached")
     # Refused means untouched: the data and the held node are still there.
     assert ok(rfm("-u", net.bare, "peek32", "4")).out == "0x0000cafe\n"
-    assert ok(rfm("-u", net.bare, "info", "--json")).json()["nodes_attached"] == 2
+    assert ok(rfm("-u", net.bare, "info", "--json")).json()["nodes_attached"] == 1
     obj = ok(rfm("-u", net.bare, "destroy", "--force", "--json")).json()
     assert obj["forced"] is True
     assert not net.exists()

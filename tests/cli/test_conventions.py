@@ -103,6 +103,8 @@ def test_listen_node_up_then_departed_node_has_no_pid(rfm, net):
     # Both left: the table remembers them, but not a process id of 0.
     nodes = {n["id"]: n for n in ok(rfm("-u", net.uri, "nodes", "--json")).json()["nodes"]}
     assert not nodes[5]["attached"] and nodes[5]["pid"] is None
+    # It closed on SIGTERM: it left, it did not crash.
+    assert nodes[5]["state"] == "left"
     assert ISO.fullmatch(nodes[5]["last_beat"])
     mono = {n["id"]: n for n in ok(rfm("-u", net.uri, "nodes", "--json", "--time",
                                        "monotonic")).json()["nodes"]}
@@ -155,7 +157,8 @@ def test_stats_counts_what_it_took(rfm, net):
     assert obj["interrupted"] is True
     assert obj["taken"]["intr3"] == 3 and obj["taken"]["intr1"] >= 1
     assert obj["delivered"] == obj["events_received"] == sum(obj["taken"].values())
-    assert (obj["dropped"], obj["overflows"], obj["queued"], obj["refused"]) == (0, 0, 0, 0)
+    assert (obj["dropped"], obj["overflows"], obj["queued"], obj["refused"],
+            obj["forged"]) == (0, 0, 0, 0, 0)
     assert obj["queue_depth"] > 0
 
 
@@ -165,5 +168,6 @@ def test_stats_text(rfm, net):
     assert out[1] == "  taken by type: none"
     assert out[2].startswith("  queue: depth ")
     assert [line.split()[0] for line in out[3:]] == [
-        "refused", "events_sent", "events_received", "events_dropped", "ring_lost", "record_retries",
+        "refused", "forged", "events_sent", "events_received", "events_dropped", "ring_lost",
+        "record_retries",
         "node_ups", "node_downs"]

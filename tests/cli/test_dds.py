@@ -36,10 +36,16 @@ def dds(monkeypatch, request):
     return uri
 
 
-def test_info_names_the_backend(rfm, dds):
-    out = ok(rfm("-u", dds("node=1&size=64K"), "info")).out
+def test_info_names_the_backend(rfm, dds, hold_node):
+    # rfm info only looks: it holds no id, and a network nobody holds
+    # has nothing to read.
+    failed(rfm("-u", dds("node=1&size=64K"), "info"),
+           "an observer reads a network, it does not make one")
+    hold_node(dds("node=1&size=64K"))
+    out = ok(rfm("-u", dds("node=2"), "info")).out
     assert "backend:        dds" in out
-    assert f"uri:            dds:" in out and "node=1&size=65536" in out
+    assert "node id:        none (an observer" in out
+    assert "uri:            dds:" in out and "observe=1&size=65536" in out
     assert "nodes attached: 1 of 256" in out
 
 
@@ -51,9 +57,11 @@ def test_bad_domain_is_refused(rfm, dds):
 def test_a_node_in_another_process(rfm, dds, hold_node):
     held = hold_node(dds("node=1&size=64K"))
     assert held.node_id == 1
-    # Seen attached; its id and its window size are its own.
-    assert "nodes attached: 2 of 256" in ok(rfm("-u", dds("node=2"), "info")).out
-    failed(rfm("-u", dds("node=1"), "info"), f"node id 1 is in use by pid {held.proc.pid}")
+    # Seen attached (the observer rfm info is not counted); its id and its
+    # window size are its own.
+    assert "nodes attached: 1 of 256" in ok(rfm("-u", dds("node=2"), "info")).out
+    failed(rfm("-u", dds("node=1"), "poke32", "0x40", "1"),
+           f"node id 1 is in use by pid {held.proc.pid}")
     failed(rfm("-u", dds("node=3&size=128K"), "info"), "has a 65536-byte window")
     # A write from one short-lived node reaches the held node's copy; a
     # later node joins with that copy and reads it.

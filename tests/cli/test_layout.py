@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from conftest import failed, ok, usage_error
+from conftest import failed, ok, stale, usage_error
 
 EXAMPLES = os.path.join(os.environ.get("RFM_SRCDIR", ""), "examples", "layouts")
 
@@ -67,7 +67,7 @@ def test_check_reports_every_problem_with_positions(rfm, tmp_path):
     lines = r.err.splitlines()
     assert lines == [
         f"rfm: {bad}:4:51: unknown key 'colour' in a region (expected name, offset, size, "
-        "writer, description, byte_order, variables, records)",
+        "writer, description, byte_order, variables, records, ring)",
         f"rfm: {bad}:5:5: region 'b' [0x80, 0x180) overlaps region 'a' [0x0, 0x100)",
         f"rfm: {bad}:5:51: region 'b': writer node 300 is out of range 0..255",
     ]
@@ -111,23 +111,29 @@ def test_layout_usage_errors(rfm, layout):
 
 def test_set_then_get_across_nodes(rfm, net, layout):
     assert ok(rfm("-u", net.node(1), "set", "--layout", layout, "ctl.gains", "1, 2.5, -3")).out == ""
-    assert ok(rfm("-u", net.node(3), "get", "ctl.gains", "--layout", layout)).out == "[1, 2.5, -3]\n"
+    # Node 1 wrote them and exited: the values are there, marked stale (exit 4).
+    assert stale(rfm("-u", net.node(3), "get", "ctl.gains", "--layout", layout),
+                 1).out == "[1, 2.5, -3]\n"
     ok(rfm("-u", net.node(1), "set", "ctl.gains[1]", "7", "--layout", layout))
     ok(rfm("-u", net.node(1), "set", "ctl.label", "pump", "--layout", layout))
-    r = ok(rfm("-u", net.uri, "get", "ctl.gains", "ctl.label", "ctl.mode", "--layout", layout))
-    assert r.out == 'ctl.gains = [1, 7, -3] V\nctl.label = "pump"\nctl.mode = 0\n'
-    lines = ok(rfm("-u", net.uri, "--json", "get", "ctl.gains", "ctl.label",
-                   "--layout", layout)).out.splitlines()
+    r = stale(rfm("-u", net.uri, "get", "ctl.gains", "ctl.label", "ctl.mode", "--layout",
+                  layout), 1)
+    gone = "  [stale: writer node 1 is not on the network]"
+    assert r.out == (f'ctl.gains = [1, 7, -3] V{gone}\nctl.label = "pump"{gone}\n'
+                     f'ctl.mode = 0{gone}\n')
+    lines = stale(rfm("-u", net.uri, "--json", "get", "ctl.gains", "ctl.label",
+                      "--layout", layout), 1).out.splitlines()
+    why = {"state": "stale", "stale_reason": "writer node 1 is not on the network"}
     assert [json.loads(x) for x in lines] == [
-        {"name": "ctl.gains", "type": "f64", "unit": "V", "value": [1.0, 7.0, -3.0]},
-        {"name": "ctl.label", "type": "string", "value": "pump"},
+        {"name": "ctl.gains", "type": "f64", "unit": "V", "value": [1.0, 7.0, -3.0], **why},
+        {"name": "ctl.label", "type": "string", "value": "pump", **why},
     ]
 
 
 def test_layout_from_environment(rfm, net, layout):
     env = {"RFM_LAYOUT": layout}
     ok(rfm("-u", net.node(2), "set", "vme.word", "0x01020304", env=env))
-    assert ok(rfm("-u", net.uri, "get", "vme.word", env=env)).out == "16909060\n"
+    assert stale(rfm("-u", net.uri, "get", "vme.word", env=env), 2).out == "16909060\n"
     # Big-endian in the window.
     assert ok(rfm("-u", net.uri, "peek8", "0x100")).out == "0x01\n"
     usage_error(rfm("-u", net.uri, "get", "vme.word"), "no layout", "get")
@@ -144,10 +150,10 @@ def test_set_refusals(rfm, net, layout):
            "no variable named 'ctl.nope'")
     failed(rfm("-u", net.node(1), "set", "ctl.label", "much too long", "--layout", layout),
            "do not fit")
-    assert ok(rfm("-u", net.uri, "get", "ctl.mode", "--layout", layout)).out == "0\n"
+    assert stale(rfm("-u", net.uri, "get", "ctl.mode", "--layout", layout), 1).out == "0\n"
     # --force writes into another node's region.
     ok(rfm("-u", net.node(2), "set", "ctl.mode", "3", "--force", "--layout", layout))
-    assert ok(rfm("-u", net.uri, "get", "ctl.mode", "--layout", layout)).out == "3\n"
+    assert stale(rfm("-u", net.uri, "get", "ctl.mode", "--layout", layout), 1).out == "3\n"
 
 
 def test_record_members(rfm, net, layout):
@@ -156,7 +162,7 @@ def test_record_members(rfm, net, layout):
     assert obj == {"name": "vme.rec.t", "type": "f32", "value": 1.5}
     # One publish: the sequence word (big-endian) went from 0 to 2.
     assert ok(rfm("-u", net.uri, "peek32", "0x108")).out == "0x02000000\n"
-    assert ok(rfm("-u", net.uri, "get", "vme.rec.t", "--layout", layout)).out == "1.5\n"
+    assert stale(rfm("-u", net.uri, "get", "vme.rec.t", "--layout", layout), 2).out == "1.5\n"
 
 
 def test_watch_marks_changes(rfm, net, layout):
@@ -165,15 +171,17 @@ def test_watch_marks_changes(rfm, net, layout):
                "--layout", layout))
     blocks = r.out.split("\n\n")
     assert len(blocks) == 2
-    assert "  ctl.mode = 1" in blocks[0].splitlines()
-    assert blocks[0].splitlines()[1] == "  ctl.gains = [0, 0, 0] V"
+    gone = "  [stale: writer node 1 is not on the network]"
+    assert "  ctl.mode = 1" + gone in blocks[0].splitlines()
+    assert blocks[0].splitlines()[1] == "  ctl.gains = [0, 0, 0] V" + gone
     lines = ok(rfm("-u", net.uri, "--json", "watch", "ctl.mode", "vme.rec",
                    "--count", "2", "--interval", "1", "--layout", layout)).out.splitlines()
     first = json.loads(lines[0])
     # Wall-clock time of the refresh, UTC, ISO 8601.
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z", first.pop("time"))
     assert first == {"refresh": 1, "values": {"ctl.mode": 1, "vme.rec.n": 0, "vme.rec.t": 0.0},
-                     "changed": []}
+                     "changed": [], "state": {"ctl.mode": "stale", "vme.rec.n": "stale",
+                                              "vme.rec.t": "stale"}}
     assert json.loads(lines[1])["refresh"] == 2
 
 

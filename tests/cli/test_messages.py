@@ -2,7 +2,7 @@
 """Messages in the user's terms: options, URI parameters and commands, never
 the C functions behind them (conftest checks every run's stderr for those;
 these tests make the runs that used to show them)."""
-from conftest import failed, ok
+from conftest import failed, ok, stale
 from test_layout import LAYOUT
 
 import pytest
@@ -31,9 +31,11 @@ def test_owner_hint_names_force(rfm, net, layout):
 def test_get_takes_a_record_name(rfm, net, layout):
     """`get vme.rec` used to fail: "open it with rfm_record_open()"."""
     ok(rfm("-u", net.node(2), "set", "--layout", layout, "vme.rec.n", "7"))
-    r = ok(rfm("-u", net.node(2), "get", "--layout", layout, "vme.rec"))
-    assert r.out == "vme.rec.n = 7\nvme.rec.t = 0\n"
-    lines = ok(rfm("-u", net.node(2), "get", "--layout", layout, "vme", "--json")).out
+    # Node 2 wrote it and left: the values are stale (exit 4), and there.
+    gone = "  [stale: writer node 2 is not on the network]"
+    r = stale(rfm("-u", net.node(2), "get", "--layout", layout, "vme.rec"), 2)
+    assert r.out == f"vme.rec.n = 7{gone}\nvme.rec.t = 0{gone}\n"
+    lines = stale(rfm("-u", net.node(2), "get", "--layout", layout, "vme", "--json"), 2).out
     assert [line.split('"name":"')[1].split('"')[0] for line in lines.splitlines()] == \
         ["vme.word", "vme.rec.n", "vme.rec.t"]
 

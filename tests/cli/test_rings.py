@@ -99,6 +99,7 @@ def test_ring_stat(rfm, net):
     r = ok(rfm("-u", net.node(5), "--json", "ring", "stat", OFF))
     assert r.json() == {"offset": 0x1000, "producer": 1, "head": 0, "slots": 4, "slot_size": 8,
                         "notify": True, "backpressure": False, "consumer_count": 0,
+                        "consumer_nodes": 256,
                         "consumers": []}
     proc = subprocess.Popen([RFM, "-u", net.node(2), "ring", "tail", OFF, "--count", "100"],
                             stdout=subprocess.PIPE, text=True, env=_environment())
@@ -134,19 +135,22 @@ def test_ring_stat(rfm, net):
 
 def test_nodes(rfm, net, hold_node):
     hold_node(net.node(5))
+    hold_node(net.node(1))
+    # rfm nodes only looks: it holds no id, so it has no row of its own.
     r = ok(rfm("-u", net.node(1), "--json", "nodes"))
     nodes = r.json()["nodes"]
     ids = [n["id"] for n in nodes]
     assert ids == [1, 5]
-    me = nodes[0]
-    assert me["self"] is True
-    assert me["attached"] is True
-    assert me["age_ns"] is None
+    # Both are held without a heartbeat.
+    assert [n["state"] for n in nodes] == ["attached", "attached"]
+    assert [n["self"] for n in nodes] == [False, False]
+    assert nodes[0]["attached"] is True
+    assert nodes[0]["age_ns"] is None
     assert nodes[1]["pid"] > 0
     r = ok(rfm("-u", net.node(1), "nodes"))
     lines = r.out.splitlines()
-    assert lines[0].split()[:3] == ["NODE", "ATTACHED", "ALIVE"]
-    assert lines[1].split()[0] == "1*"
+    assert lines[0].split()[:4] == ["NODE", "STATE", "ATTACHED", "ALIVE"]
+    assert lines[1].split()[0] == "1"
     assert lines[2].split()[0] == "5"
 
 
@@ -163,3 +167,84 @@ def test_selftest(rfm, net):
     # The largest offset is a range error, not "skip the memory test"
     usage_error(rfm("-u", net.node(1), "selftest", "--offset", "18446744073709551615"),
                 "too large", "selftest")
+
+
+# ---- rings under a layout: the one-writer rule, and rings the layout declares ----
+
+RIG_PLAIN = """\
+version: 1
+name: rig
+window: 64K
+nodes: 8
+regions:
+  - name: sim
+    offset: 0x0000
+    size: 0x2000
+    writer: 1
+    variables:
+      - { name: speed, type: f64 }
+  - name: daq
+    offset: 0x2000
+    size: 0x1000
+    writer: 2
+    variables:
+      - { name: pressure, type: f32 }
+"""
+RIG = RIG_PLAIN + """\
+  - name: log
+    offset: 0x3000
+    size: 0x1000
+    writer: 1
+    ring: { slots: 16, slot_size: 64, consumers: 1 }
+"""
+
+
+def rig_layout(tmp_path, text=RIG):
+    path = tmp_path / "rig.yaml"
+    path.write_text(text)
+    return str(path)
+
+
+def test_ring_create_refuses_another_nodes_region(rfm, net, tmp_path):
+    """The issue's case: with RFM_LAYOUT set, fill refused region daq of node 2,
+    but ring create wiped it."""
+    env = {"RFM_LAYOUT": rig_layout(tmp_path, RIG_PLAIN)}
+    ok(rfm("-u", net.node(2), "set", "daq.pressure", "3.5", env=env))
+    failed(rfm("-u", net.node(1), "fill", "0x2000", "64", "--pattern", "ones", env=env),
+           "region 'daq' belongs to node 2, this is node 1")
+    failed(rfm("-u", net.node(1), "ring", "create", "0x2000", "--slots", "16",
+               "--slot-size", "64", env=env),
+           "region 'daq' belongs to node 2, this is node 1")
+    # A ring that starts in node 1's region but runs into node 2's: refused too.
+    failed(rfm("-u", net.node(1), "ring", "create", "0x1000", "--slots", "64", env=env),
+           "region 'daq' belongs to node 2, this is node 1")
+    assert ok(rfm("-u", net.node(2), "peek32", "0x2000")).out.strip() != "0x00000000"
+    assert rfm("-u", net.node(3), "get", "daq.pressure", env=env).out == "3.5\n"
+    # Where node 1 writes, it may.
+    info = ok(rfm("-u", net.node(1), "--json", "ring", "create", "0x1000", "--slots", "4",
+                  "--slot-size", "48", "--nodes", "8", env=env)).json()
+    assert (info["footprint"], info["consumer_nodes"]) == (128 + 4 * 64 + 64 + 8 * 2 * 32, 8)
+
+
+def test_ring_of_a_layout_region(rfm, net, tmp_path):
+    layout = rig_layout(tmp_path)
+    env = {"RFM_LAYOUT": layout}
+    # By region name: the layout's shape, by the region's writer only.
+    failed(rfm("-u", net.node(2), "ring", "create", "log", env=env),
+           "region 'log' is written by node 1, this is node 2")
+    info = ok(rfm("-u", net.node(1), "--json", "ring", "create", "log", env=env)).json()
+    assert (info["offset"], info["slots"], info["slot_size"]) == (0x3000, 16, 64)
+    assert info["footprint"] == 128 + 16 * 128 + 64 + 8 * 32
+    assert info["consumer_nodes"] == 8
+    ok(rfm("-u", net.node(1), "ring", "pub", "log", "one", "two", env=env))
+    assert ok(rfm("-u", net.node(2), "ring", "tail", "log", "--timeout", "0",
+                  env=env)).out == "0: one\n1: two\n"
+    stat = ok(rfm("-u", net.node(2), "--json", "ring", "stat", "log", "--layout", layout)).json()
+    assert (stat["offset"], stat["head"]) == (0x3000, 2)
+    usage_error(rfm("-u", net.node(1), "ring", "create", "nolog", env=env),
+                "'nolog' is neither an offset nor a region of", "ring")
+    # The listing shows the ring and its bytes.
+    listing = ok(rfm("layout", "check", "--list", layout)).out
+    assert ("0x00003000     4096  region log (writer 1)\n"
+            "0x00003000     2496    ring: 16 slots of 64 bytes, 1 consumer entry for each "
+            "of node ids 0..7\n") in listing, listing

@@ -29,6 +29,7 @@ STABLE_METRICS = {
     "rfm_event_overflows_total": "counter",
     "rfm_events_dropped_total": "counter",
     "rfm_samples_refused_total": "counter",
+    "rfm_streams_forged_total": "counter",
     "rfm_ring_lost_total": "counter",
     "rfm_record_retries_total": "counter",
     "rfm_var_value": "gauge",
@@ -213,6 +214,7 @@ def test_metrics_are_strict_exposition_format(serve, rfm, net):
         assert fams[name]["type"] == kind
     assert sample(fams, "rfm_node_up", node="1") == 1
     assert sample(fams, "rfm_samples_refused_total") == 0  # shm: the window is the only writer
+    assert sample(fams, "rfm_streams_forged_total") == 0
     assert sample(fams, "rfm_var_value", name="ctl.temp", unit="degC") == 95
     assert sample(fams, "rfm_var_out_of_range", name="ctl.temp") == 1
     assert sample(fams, "rfm_var_out_of_range", name="ctl.mode") == 0
@@ -423,7 +425,8 @@ def test_counts_by_node_rates_and_records(rfm, net, tmp_path):
         # Two publishes: the sequence word went 0 -> 2 -> 4. Its writer, node 2,
         # has closed since: the record is stale.
         frame = {"name": "pub.frame", "seq": 4, "writer": 2, "state": "stale",
-                 "stale_reason": "writer down", "unchanged_s": None, "stale_after_s": None}
+                 "stale_reason": "writer not on the network", "unchanged_s": None,
+                 "stale_after_s": None}
         assert snap["stats"]["records"] == [frame]
         assert s.get_json("/api/stats")["records"] == [frame]
         # shm: has no card: no link status, for any node.
@@ -631,7 +634,9 @@ def test_killed_peer_shown_down_then_up(serve, net):
         killed = time.time()
         events = stream.until(node_is(2, change="down"))
         row = node_row(events[-1][1], 2)
-        assert (row["state"], row["down_count"], row["up_count"]) == ("down", 1, 1)
+        # Killed: it crashed (it did not leave), and the change says why.
+        assert (row["state"], row["down_count"], row["up_count"]) == ("crashed", 1, 1)
+        assert (row["down"], row["change_reason"]) == (True, "crashed")
         assert killed - 1 <= row["since_s"] <= time.time()
         # (the second server beats too: its node 3 came up meanwhile)
         changes = [d for e, d in events if e == "node" and d["id"] == 2]

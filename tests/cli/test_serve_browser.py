@@ -126,7 +126,8 @@ def test_page_live(serve, browser, rfm, net, hold_node):
     # It runs no health monitor: attached, but nothing says it works.
     wait.until(lambda d: cell_text(d, node3) == "attached, no heartbeat")
     assert held.release() == 0
-    wait.until(lambda d: cell_text(d, node3) in (None, "down"))
+    # It closed: it left (a node without heartbeat then has no row).
+    wait.until(lambda d: cell_text(d, node3) in (None, "left"))
 
     # The histogram of the --hist file: one bar per non-empty bin.
     svg = wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#hist svg"))[0]
@@ -165,7 +166,8 @@ def test_page_shows_stale_data_and_disconnection(browser, net, tmp_path):
         os.kill(writer.pid, signal.SIGKILL)
         writer.wait()
         wait.until(lambda d: has_class(d, flow, "stale"))
-        assert cell_text(browser, flow + " td.freshness") == "stale (writer down)"
+        # Killed: its writer crashed (it did not leave).
+        assert cell_text(browser, flow + " td.freshness") == "stale (writer crashed)"
         assert has_class(browser, 'tr[data-name="ctl.mode"]', "stale") is False
         assert browser.execute_script("return document.getElementById('disconnected').hidden")
     finally:
@@ -235,13 +237,14 @@ def test_page_shows_node_down_then_up(serve, browser, net):
 
         os.kill(peer.pid, signal.SIGKILL)
         peer.wait()
-        wait.until(lambda d: cell_text(d, row + "td:nth-child(2)") == "down")
-        wait.until(lambda d: (cell_text(d, row + "td.since") or "").startswith("down since"))
-        assert re.fullmatch(rf"down since {hhmmss}", cell_text(browser, row + "td.since"))
+        # Killed: crashed, not left; since when, and why it is down.
+        wait.until(lambda d: cell_text(d, row + "td:nth-child(2)") == "crashed")
+        wait.until(lambda d: (cell_text(d, row + "td.since") or "").startswith("crashed since"))
+        assert re.fullmatch(rf"crashed since {hhmmss}", cell_text(browser, row + "td.since"))
         assert (cell_text(browser, row + "td.downs"), cell_text(browser, row + "td.ups")) == \
             ("1", "1")
         wait.until(lambda d: count(d, '#node-log li[data-node="2"][data-change="down"]') == 1)
-        assert re.fullmatch(rf"{hhmmss} node 2 down", cell_text(
+        assert re.fullmatch(rf"{hhmmss} node 2 down \(crashed\)", cell_text(
             browser, '#node-log li[data-node="2"][data-change="down"]'))
         wait.until(lambda d: cell_text(d, "#node-changes") ==
                    f"node changes since the server started: 1 down, {1 + ups3} up")
@@ -340,7 +343,7 @@ def test_page_at_a_glance(browser, rfm, net, tmp_path):
         wait.until(lambda d: cell_text(d, 'tr[data-node="5"] td:nth-child(2)') == "up")
         os.kill(beater.pid, signal.SIGKILL)
         beater.wait()
-        wait.until(lambda d: d.execute_script(alarms)[0] == "nodes-down: 1 node down: 5")
+        wait.until(lambda d: d.execute_script(alarms)[0] == "nodes-down: 1 node down: 5 (crashed)")
 
         # The array: one line (count, range, sparkline) until opened.
         arr = 'tr[data-name="ctl.wave"] td.value'
@@ -362,7 +365,8 @@ def test_page_at_a_glance(browser, rfm, net, tmp_path):
         from selenium.common.exceptions import TimeoutException
         try:
             wait.until(lambda d: re.fullmatch(
-                r"last \d+ s: \d+ samples, min 20, max (95|69\.22)", cell_text(d, caption) or ""))
+                r"last \d+ s: \d+ samples, min 20, max (95|69\.22) \(degC\)",
+                cell_text(d, caption) or ""))
         except TimeoutException:
             pytest.fail(f"trend caption: {cell_text(browser, caption)!r}")
 
@@ -385,3 +389,164 @@ def test_page_at_a_glance(browser, rfm, net, tmp_path):
     finally:
         rc, err = s.stop()
     assert rc == 0, err
+
+
+# ---- the page in a control room: every column at every width ----
+
+WIDTHS = (1920, 1440, 1280, 390)
+
+# Where each table and card stands, read in the page at once.
+FIT = """
+const out = {page: document.documentElement.scrollWidth, view: window.innerWidth,
+             cards: [], scrolls: [], overlaps: []};
+const cards = [...document.querySelectorAll('main > section')];
+for (const c of cards)
+    out.cards.push({h2: c.querySelector('h2').textContent, sw: c.scrollWidth, cw: c.clientWidth});
+for (const s of document.querySelectorAll('.scroll'))
+    out.scrolls.push({table: s.querySelector('table').id, sw: s.scrollWidth, cw: s.clientWidth,
+                      tw: s.querySelector('table').scrollWidth});
+for (let i = 0; i < cards.length; i++)
+    for (let j = i + 1; j < cards.length; j++) {
+        const a = cards[i].getBoundingClientRect(), b = cards[j].getBoundingClientRect();
+        if (a.left < b.right - 0.5 && b.left < a.right - 0.5 &&
+            a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5)
+            out.overlaps.push([cards[i].querySelector('h2').textContent,
+                               cards[j].querySelector('h2').textContent]);
+    }
+return out;
+"""
+
+
+def set_viewport(driver, width, height=1000):
+    """The page's own width exactly (a window's would lose its scrollbar)."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
+
+
+def spawn(*args):
+    import subprocess
+    from conftest import RFM, _environment
+    return subprocess.Popen([RFM, *args], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, env=_environment())
+
+
+def test_page_fits_every_width(browser, rfm, net, tmp_path):
+    """The example layout's rig, as an operator sees it: a simulator and an
+    acquisition board beating, a ring with a consumer, a node that crashed,
+    one that left, values stale and out of range. At 1920, 1440 and 1280 px
+    every table shows every column inside its card (its scrollWidth is its
+    card's clientWidth or less); at 390 px the page is no wider than the
+    screen and a table too wide scrolls inside its own card. No card is
+    painted over another. The nodes carry their roles (the regions they
+    write); the alarm line says what is down, stale and out of range; a
+    value's trend has its axes and unit. docs/monitor.png is this page at
+    1440 px ($RFM_SCREENSHOT, make monitor-screenshot)."""
+    import subprocess
+    from conftest import RFM
+    from serve_helpers import HIST, Server
+    layout = os.path.join(os.environ.get("RFM_SRCDIR", ""), "examples", "layouts",
+                          "test-rig.yaml")
+    uri = f"{net.bare}?size=16M"
+    node = lambda n: f"{uri}&node={n}"  # noqa: E731
+    hist = tmp_path / "hist.csv"
+    hist.write_text(HIST)
+    env = {"RFM_LAYOUT": layout}
+    procs = []
+    s = None
+    try:
+        # The master (0), the simulator (1) and the acquisition board (2)
+        # run health monitors; 3 and 6 will leave and crash.
+        for n in (0, 1, 2, 3, 6):
+            procs.append(spawn("-u", node(n), "listen", "--event", "node_up"))
+        ok(rfm("-u", node(0) + "&shared=1", "set", "control.mode", "2", env=env))
+        ok(rfm("-u", node(0) + "&shared=1", "set", "control.throttle", "41.5", env=env))
+        ok(rfm("-u", node(1) + "&shared=1", "set", "sim.state.speed", "6120", env=env))
+        ok(rfm("-u", node(1) + "&shared=1", "set", "sim.state.temperatures",
+               "81.5, 82, 80.5, 83, 79.5, 81", env=env))
+        ok(rfm("-u", node(2) + "&shared=1", "set", "daq.pressure", "3.5", env=env))
+        # The simulator's event log: its ring, and node 4 reading it.
+        ok(rfm("-u", node(1) + "&shared=1", "ring", "create", "log", env=env))
+        ok(rfm("-u", node(1) + "&shared=1", "ring", "pub", "log", "start", "crank", "run",
+               env=env))
+        reader = subprocess.Popen([RFM, "-u", node(4), "ring", "tail", "log", "--layout", layout],
+                                  stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                  stderr=subprocess.DEVNULL, env=_env(), text=True)
+        procs.append(reader)
+        assert reader.stdout.readline() == "0: start\n"
+        # Out of range, written raw (the library would refuse it).
+        ok(rfm("-u", node(0) + "&shared=1", "poke32", "0", "7"))
+        s = Server(uri, "--layout", layout, "--hist", str(hist), "--rate", "5")
+        browser.get(s.url + "/")
+        wait = WebDriverWait(browser, WAIT_S)
+        wait.until(lambda d: cell_text(d, "#status") == "live")
+        wait.until(lambda d: cell_text(d, 'tr[data-node="1"] td.state') == "up")
+        # Node 3 leaves (SIGTERM: rfm closes), node 6 crashes (SIGKILL).
+        procs[3].terminate()
+        procs[3].wait()
+        procs[4].kill()
+        procs[4].wait()
+        wait.until(lambda d: cell_text(d, 'tr[data-node="3"] td.state') == "left")
+        wait.until(lambda d: cell_text(d, 'tr[data-node="6"] td.state') == "crashed")
+
+        # Roles from the layout: the regions each node writes.
+        assert cell_text(browser, 'tr[data-node="1"] td.node-id') == "1sim, log"
+        assert cell_text(browser, 'tr[data-node="2"] .role') == "daq"
+        assert cell_text(browser, 'tr[data-node="4"] .role') is None
+        # One alarm line: the crashed node (not the one that left), out of range.
+        alarms = browser.execute_script(
+            "return [...document.querySelectorAll('#alarms .alarm')].map(a => a.dataset.alarm)")
+        assert alarms[:2] == ["nodes-down", "out-of-range"], alarms
+        assert cell_text(browser, '#alarms .alarm[data-alarm="nodes-down"]') == \
+            "1 node down: 6 (crashed)"
+        assert has_class(browser, "#alarms", "bad")
+        # The ring of the layout's log region and its consumer.
+        wait.until(lambda d: count(d, '#rings tr[data-region="log"][data-node="4"]') == 1)
+        # A trend: axes in time and in the value's unit.
+        click(browser, 'tr[data-name="sim.state.speed"] td.value')
+        wait.until(lambda d: count(d, 'tr.trend[data-trend="sim.state.speed"] svg.trend') == 1)
+        ticks = browser.execute_script(
+            "return [...document.querySelectorAll('svg.trend text.y-tick')].map(t => t.textContent)")
+        assert ticks and all(t.endswith(" rpm") for t in ticks), ticks
+        xs = browser.execute_script(
+            "return [...document.querySelectorAll('svg.trend text.x-tick')].map(t => t.textContent)")
+        assert xs == ["-60 s", "-45 s", "-30 s", "-15 s", "now"]
+
+        for width in WIDTHS:
+            set_viewport(browser, width)   # the page reflows before the next script runs
+            got = browser.execute_script(FIT)
+            assert got["page"] <= got["view"], (width, got["page"], got["view"])
+            assert got["overlaps"] == [], (width, got["overlaps"])
+            for c in got["cards"]:
+                assert c["sw"] <= c["cw"], (width, "card overflows", c)
+            for t in got["scrolls"]:
+                if width >= 1280:
+                    # Every column inside its card: nothing to scroll to.
+                    assert t["sw"] <= t["cw"] and t["tw"] <= t["cw"], (width, t)
+            if width == 390:
+                stats = [t for t in got["scrolls"] if t["table"] == "stats"][0]
+                assert stats["tw"] <= stats["cw"], ("event counters off screen", stats)
+            if width == 1440:
+                shot = os.environ.get("RFM_SCREENSHOT")
+                if shot:
+                    set_viewport(browser, 1440, 1700)
+                    # A snapshot drawn at this size, then the picture.
+                    drawn = cell_text(browser, "#info-updated")
+                    wait.until(lambda d: cell_text(d, "#info-updated") != drawn)
+                    browser.execute_script("window.scrollTo(0, 0)")
+                    assert browser.save_screenshot(shot)
+        assert console_errors(browser) == []
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.terminate()
+                p.wait()
+            if p.stdout:
+                p.stdout.close()
+        if s:
+            rc, err = s.stop()
+            assert rc == 0, err
+
+
+def _env():
+    from conftest import _environment
+    return _environment()

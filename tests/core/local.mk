@@ -14,9 +14,14 @@ core_tests = \
 	tests/core/test-open-race \
 	tests/core/test-publish \
 	tests/core/test-fault \
-	tests/core/test-rt
+	tests/core/test-rt \
+	tests/core/test-observe
 check_PROGRAMS += $(core_tests)
 TESTS += $(core_tests)
+
+tests_core_test_observe_SOURCES = tests/core/test-observe.c
+tests_core_test_observe_CPPFLAGS = $(rfm_test_cppflags)
+tests_core_test_observe_LDADD = $(rfm_test_ldadd)
 
 tests_core_test_rt_SOURCES = tests/core/test-rt.c
 tests_core_test_rt_CPPFLAGS = $(rfm_test_cppflags)

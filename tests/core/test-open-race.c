@@ -154,7 +154,8 @@ static void losing_creator_leaves_the_network_alone(void **state)
 	uint32_t mark;
 	int ret;
 
-	skip_unless_backend("shm");
+	skip_unless_can(HARNESS_CAP_SEGMENT | HARNESS_CAP_ANY_NODE_ID | HARNESS_CAP_WINDOW_SIZE,
+			"races the creation of a segment file, node ids and sizes chosen");
 	harness_network_new(&net, 0);
 	snprintf(winner_uri, sizeof(winner_uri), "%s", harness_network_uri(&net, "node=0&size=8K"));
 	harness_child_start(&winner, other_opener, winner_uri);

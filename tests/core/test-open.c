@@ -87,7 +87,7 @@ static void open_close_and_describe(void **state)
 		assert_int_equal(info.size, rfm_node_size(node));
 		assert_true(info.max_nodes > (uint32_t)info.node_id && info.max_nodes <= RFM_MAX_NODES);
 		assert_int_equal(info.nodes_attached, 0);
-		assert_string_equal(info.backend, "dev");
+		assert_string_equal(info.backend, harness_backend());
 		assert_string_equal(info.uri, harness_node_uri(net, HARNESS_ANY_NODE));
 		assert_string_equal(rfm_node_uri(node), info.uri);
 		rfm_close(node);
@@ -320,7 +320,8 @@ static void node_id_out_of_range(void **state)
 	struct harness_network *net = *state;
 	rfm_node *node = NULL;
 
-	skip_unless_backend("shm");
+	skip_unless_can(HARNESS_CAP_ANY_NODE_ID | HARNESS_CAP_WINDOW_SIZE,
+			"the network's URI takes node= and size=");
 	assert_rfm_code(rfm_open(harness_network_uri(net, "node=256"), &node), RFM_ENODEID);
 	assert_last_error_has("outside 0..255");
 	assert_rfm_code(rfm_open(harness_network_uri(net, "node=1000&size=4K"), &node),
@@ -333,7 +334,8 @@ static void size_mismatch(void **state)
 	struct harness_network *net = *state;
 	rfm_node *creator, *other = NULL;
 
-	skip_unless_backend("shm");
+	skip_unless_can(HARNESS_CAP_ANY_NODE_ID | HARNESS_CAP_WINDOW_SIZE,
+			"the network's URI takes node= and size=");
 	assert_rfm_ok(rfm_open(harness_network_uri(net, "node=0&size=8K"), &creator));
 	assert_rfm_ok(rfm_mem_poke64(creator, 8184, 0x0123456789abcdefull));
 
@@ -362,7 +364,8 @@ static void default_window_size(void **state)
 	struct harness_network net;
 	rfm_node *node;
 
-	skip_unless_backend("shm");
+	skip_unless_can(HARNESS_CAP_SEGMENT,
+			"a new segment network's window is RFM_SHM_DEFAULT_SIZE");
 	harness_network_new(&net, 0);
 	assert_rfm_ok(rfm_open(harness_node_uri(&net, HARNESS_ANY_NODE), &node));
 	assert_int_equal(rfm_node_size(node), RFM_SHM_DEFAULT_SIZE);
@@ -390,7 +393,7 @@ static void segment_mode_is_private_by_default(void **state)
 	rfm_node *node = NULL;
 	int ret;
 
-	skip_unless_backend("shm");
+	skip_unless_can(HARNESS_CAP_SEGMENT, "reads the segment file's mode");
 	ret = rfm_open(harness_node_uri(net, 0), &node);
 	umask(old_umask);
 	assert_rfm_ok(ret);
@@ -405,7 +408,7 @@ static void segment_mode_parameter(void **state)
 	rfm_node *node = NULL, *other = NULL;
 	int ret;
 
-	skip_unless_backend("shm");
+	skip_unless_can(HARNESS_CAP_SEGMENT, "the segment file's mode= and umask");
 	ret = rfm_open(harness_network_uri(net, "size=4K&mode=0660"), &node);
 	umask(old_umask);
 	assert_rfm_ok(ret);
@@ -467,8 +470,9 @@ static void check_embedded_default(const char *arg)
 		skip();
 	}
 	assert_rfm_ok(ret);
-	assert_string_equal(rfm_node_backend(node), "shm");
-	assert_true(!strncmp(rfm_node_uri(node), "shm:default?node=", 17));
+	assert_string_equal(rfm_node_backend(node), harness_backend());
+	assert_true(!strncmp(rfm_node_uri(node),
+			     RFM_DEFAULT_URI "?node=", strlen(RFM_DEFAULT_URI "?node=")));
 	assert_int_equal(access(path, F_OK), 0);
 	rfm_close(node);
 	if (!existed)
@@ -477,7 +481,7 @@ static void check_embedded_default(const char *arg)
 
 static void embedded_default_uri(void **state)
 {
-	skip_unless_backend("shm");
+	skip_unless_can(HARNESS_CAP_DEFAULT_URI, "opens the embedded default network");
 	assert_string_equal(RFM_DEFAULT_URI, "shm:default");
 	unsetenv("RFM_URI");
 	check_embedded_default(NULL);

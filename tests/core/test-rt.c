@@ -298,7 +298,7 @@ static void test_prefault_event_queue(void **state)
 	size_t total, plain, prefaulted;
 	size_t queue = (DEEP_QUEUE_BYTES + (size_t)page_size() - 1) / (size_t)page_size();
 
-	harness_require_backend("shm");
+	skip_unless_can(HARNESS_CAP_SEGMENT, "finds the handle's event queue by the segment file");
 	plain = queue_pages_mapped(net, "loopback=0&" DEEP, &total);
 	prefaulted = queue_pages_mapped(net, "prefault=1", &total);
 	assert_true(total > 0);
@@ -379,7 +379,7 @@ static void test_prefault_sender_queue(void **state)
 	struct harness_network *net = *state;
 	size_t queue = (DEEP_QUEUE_BYTES + (size_t)page_size() - 1) / (size_t)page_size();
 
-	harness_require_backend("shm");
+	skip_unless_can(HARNESS_CAP_SEGMENT, "finds the receiver's queue by the segment file");
 	/* Without: the pages around the queue's header and the one slot written. */
 	assert_true(sender_queue_pages(net, "loopback=0") < queue / 4);
 	/* With: the whole queue at the first send, not page by page in the first lap. */

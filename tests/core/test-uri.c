@@ -90,6 +90,13 @@ static const struct bad_uri bad_queries[] = {
 	{ "mode=0608", RFM_EURI, "must be octal" },
 };
 
+/* What a query of node=, size= and mode= needs: a segment network of
+ * chosen node ids and window size. */
+#define SEGMENT_QUERIES (HARNESS_CAP_ANY_NODE_ID | HARNESS_CAP_WINDOW_SIZE | HARNESS_CAP_SEGMENT)
+/* node= and size= only. */
+#define ID_AND_SIZE_QUERIES                                                                        \
+	(HARNESS_CAP_ANY_NODE_ID | HARNESS_CAP_WINDOW_SIZE | HARNESS_CAP_OWN_NETWORKS)
+
 static int setup(void **state)
 {
 	return harness_fixture_network(state, 0);
@@ -146,7 +153,7 @@ static void bad_parameters(void **state)
 {
 	struct harness_network *net = *state;
 
-	skip_unless_backend("shm"); /* the parameters are shm:'s */
+	skip_unless_can(SEGMENT_QUERIES, "the network's URI takes node=, size= and mode=");
 	for (size_t i = 0; i < sizeof(bad_queries) / sizeof(bad_queries[0]); i++)
 		check_bad(&bad_queries[i], harness_network_uri(net, "%s", bad_queries[i].uri), net);
 }
@@ -198,7 +205,7 @@ static void numbers_in_c_notation(void **state)
 	};
 	struct harness_network *net = *state;
 
-	skip_unless_backend("shm");
+	skip_unless_can(ID_AND_SIZE_QUERIES, "the network's URI takes node= and size=");
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		check_opens(harness_network_uri(net, "size=%s", sizes[i].size), -1, sizes[i].bytes);
 		assert_rfm_ok(harness_network_destroy(net));
@@ -212,7 +219,7 @@ static void parameters_in_any_order(void **state)
 {
 	struct harness_network *net = *state;
 
-	skip_unless_backend("shm");
+	skip_unless_can(SEGMENT_QUERIES, "the network's URI takes node=, size= and mode=");
 	check_opens(harness_network_uri(net, "mode=0600&size=4K&node=3"), 3, 4096);
 	check_opens(harness_network_uri(net, "size=4K&node=4"), 4, 4096);
 	check_opens(harness_network_uri(net, "node=5"), 5, 4096);
@@ -222,7 +229,7 @@ static void empty_query_is_no_parameters(void **state)
 {
 	struct harness_network *net = *state;
 
-	skip_unless_backend("shm");
+	skip_unless_can(ID_AND_SIZE_QUERIES, "the network's URI takes node= and size=");
 	check_opens(harness_network_uri(net, "size=4K"), 0, 4096);
 	check_opens(harness_network_uri(net, "%s", ""), 0, 4096);
 	char uri[HARNESS_URI_MAX];
@@ -235,7 +242,7 @@ static void longest_name(void **state)
 	char name[65], uri[128];
 	int prefix;
 
-	skip_unless_backend("shm");
+	skip_unless_can(HARNESS_CAP_SEGMENT, "a network's name is its segment file's");
 	/* 64 characters open; 65 are refused. */
 	prefix = snprintf(name, sizeof(name), "t-uri-%d-", (int)getpid());
 	memset(name + prefix, 'n', sizeof(name) - 1 - (size_t)prefix);
@@ -253,7 +260,7 @@ static void name_characters(void **state)
 {
 	char uri[128];
 
-	skip_unless_backend("shm");
+	skip_unless_can(HARNESS_CAP_SEGMENT, "a network's name is its segment file's");
 	/* Letters, digits, '_', '-' and '.' (not leading) make a name. */
 	snprintf(uri, sizeof(uri), "shm:Az09_-.x.%d?size=4K", (int)getpid());
 	check_opens(uri, 0, 4096);

@@ -75,11 +75,11 @@ apt_suite() {
 }
 
 # The packages of a sysroot: the library's build dependencies, and for
-# s390x Cyclone DDS too (its dds: build meets a native node; idlc is the
-# build machine's, its C output is portable).
+# s390x Cyclone DDS and libcrypto too (its dds: build meets a native node;
+# idlc is the build machine's, its C output is portable).
 sysroot_packages() {
 	local p=libc6-dev,libstdc++6,libyaml-dev,libjson-c-dev,libcmocka-dev
-	[ "$1" = s390x ] && p=$p,cyclonedds-dev,libddsc0debian
+	[ "$1" = s390x ] && p=$p,cyclonedds-dev,libddsc0debian,libssl-dev
 	echo "$p"
 }
 

@@ -14,6 +14,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
+#include <unistd.h>
 #include <cstring>
 #include <functional>
 #include <mutex>
@@ -799,6 +800,54 @@ void test_destructor_order()
 	rfm::destroy(net2.net.uri);
 }
 
+/* rfm::Recorder: a CSV capture (HDF5 or not, CSV always works), its counters, its errors. */
+void test_recorder()
+{
+	Net net;
+	rfm::Node writer(net.node(0));
+	rfm::Node reader(net.node(1));
+	rfm::Layout layout = rfm::Layout::load_string(LAYOUT);
+	rfm::Record rec = writer.record(layout, "sim.state");
+	char path[64];
+	std::snprintf(path, sizeof(path), "/tmp/t-cxx-recorder-%d.csv", (int)getpid());
+	std::remove(path);
+	rfm_recorder_config cfg{};
+	cfg.struct_size = sizeof(cfg);
+	cfg.mode = RFM_REC_ON_CHANGE;
+	{
+		rfm::Recorder r(reader, &layout, path, &cfg);
+		r.add("sim.state");
+		EXPECT_ERROR(RFM_ENOTFOUND, r.add("sim.nope"));
+		r.start();
+		for (uint64_t k = 1; k <= 100; k++)
+			rec.write(wire(State{ k, 0.25 * (double)k }));
+		CHECK(!r.wait(rfm::no_wait));
+		r.stop();
+		rfm_recorder_stats st = r.stats();
+		CHECK(st.state == RFM_REC_STATE_ENDED);
+		CHECK(st.samples >= 1 && st.rows_written == st.samples);
+		std::error_code ec;
+		r.stop(ec);
+		CHECK(!ec);
+	}
+	FILE *in = std::fopen(path, "r");
+	CHECK(in != nullptr);
+	char line[256] = "";
+	CHECK(in && std::fgets(line, sizeof(line), in));
+	CHECK(contains(line, "t,t_mono_ns,t_real_ns,seq,missed,cycle,x"));
+	if (in)
+		std::fclose(in);
+	std::remove(path);
+	/* An existing file without RFM_REC_F_OVERWRITE: refused at start. */
+	FILE *out = std::fopen(path, "w");
+	if (out)
+		std::fclose(out);
+	rfm::Recorder again(reader, &layout, path, &cfg);
+	again.add("sim.state");
+	EXPECT_ERROR(RFM_ESYS, again.start());
+	std::remove(path);
+}
+
 void test_span()
 {
 	int values[4] = { 1, 2, 3, 4 };
@@ -835,6 +884,7 @@ int main()
 		{ "rings", test_rings },
 		{ "ring_callback", test_ring_callback },
 		{ "destructor_order", test_destructor_order },
+		{ "recorder", test_recorder },
 		{ "span", test_span },
 	};
 	for (const auto &t : tests) {

@@ -3,6 +3,22 @@
 """Run the examples of Markdown documents as a test: the README is a test.
 
     run-readme.py --srcdir DIR --builddir DIR [--keep] DOC.md [DOC.md ...]
+    run-readme.py --srcdir DIR --fresh-clone [--keep] [README.md]
+
+Two ways to run them:
+
+  build tree   (make check, every build): against the build tree under
+               test, in a scratch directory laid out like a clone (below);
+               blocks marked fresh-clone-only are skipped.
+  fresh clone  (--fresh-clone; make check-readme, once per CI run): as a new
+               user follows the README top to bottom. The files git tracks
+               in SRCDIR, as they are in its work tree, are copied into a
+               temporary directory (a fresh clone of the tree under test);
+               every block runs there in order, with the environment of a
+               Debian user's shell (the system PATH, none of the build's or
+               the caller's variables): its quick start (./quickstart.sh
+               demo) builds build/, and what later blocks use is what the
+               earlier ones made. The packages must be installed already.
 
 Every fenced block of each document, in order:
 
@@ -14,18 +30,26 @@ Every fenced block of each document, in order:
                block fails the block and is killed by its PID.
   ```c         a complete program: compiled and linked against the build
                tree's librfm (through libtool, so an ASan build works), run.
-  ```python    run by /usr/bin/python3 under BUILDDIR/rfm-env (the documented
-               way to use the Python package from a build tree).
+               With a "file" marker it is only written, for the shell
+               blocks after it to build as the document says.
+  ```python    build tree: run by /usr/bin/python3 under BUILDDIR/rfm-env
+               (the documented way to use the Python package from a build
+               tree); fresh clone: by the python3 of the blocks' shell (the
+               venv the README activates).
   ```text      right after one of those (blank lines between at most): what
                that block prints on stdout. Compared line by line (trailing
                blanks ignored): "..." as a whole line stands for any number
                of lines, inside a line for any text.
   anything else (yaml, plain ```) is not run.
 
-The scratch directory has links to the source tree's examples/, bench/ and
-docs/ and to the build tree as build/, so the paths the documents use
-(examples/layouts/test-rig.yaml, build/rfm-env) work, and whatever a
-block writes (rig.h, event.csv) lands in the scratch directory.
+In the build tree the scratch directory has links to the source tree's
+examples/, bench/, docs/, bindings/ and quickstart.sh and to the build tree
+as build/, so the paths the documents use (examples/layouts/test-rig.yaml,
+build/rfm-env, build/rfm-uninstalled.pc) work, and whatever a block writes
+(rig.h, event.csv) lands in the scratch directory. The build's tools come
+first on PATH. In a sanitizer build (ASan, TSan), whose librfm needs its
+runtime loaded first, the shell blocks' `cc` is wrapped to add the build's
+flags (a user's build has no sanitizer).
 
 Network names: every shm network of a document is renamed to a private one
 so parallel runs and other users' networks are never touched: "shm:NAME"
@@ -47,10 +71,16 @@ the rendered page; each one the test uses is printed:
                                            (matplotlib; rfm in a build
                                            without Python bindings)
 
+  <!-- readme-test: fresh-clone-only (REASON) -->
+                                           run only in a fresh clone, skipped
+                                           in a build tree (the quick start
+                                           that builds one; a venv install)
+
 Python blocks are skipped (printed, counted) in a build without the Python
 bindings (configure --disable-bindings-python, the TSan build).
   <!-- readme-test: file NAME -->          not run: written to NAME in the
                                            scratch directory for later blocks
+                                           (data, or a C program they build)
 
 Exit status: 0 every run block passed, 1 a block failed, 99 bad usage or a
 document the runner cannot read (a marker with no block, an unknown marker).
@@ -58,15 +88,28 @@ document the runner cannot read (a marker with no block, an unknown marker).
 import argparse
 import os
 import re
+import shlex
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 RUN_LANGS = {"sh": "sh", "shell": "sh", "bash": "sh", "console": None,
              "c": "c", "python": "python", "py": "python"}
 BLOCK_TIMEOUT = 120  # seconds; a hung example fails instead of hanging make check
+# The quick start of a fresh clone installs nothing (the packages are there)
+# but bootstraps, configures and builds: longer on a loaded 2-core machine.
+FRESH_BLOCK_TIMEOUT = 900
+# A Debian user's shell: the system's PATH, and none of these (the build's,
+# make's, the sanitizers', the caller's).
+USER_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+NOT_A_USERS = ("RFM_URI", "RFM_LAYOUT", "RFM_BUILDDIR", "PYTHONPATH", "PYTHONHOME",
+               "LD_LIBRARY_PATH", "LD_PRELOAD", "PKG_CONFIG_PATH", "VIRTUAL_ENV", "CC", "CFLAGS",
+               "LDFLAGS", "CPPFLAGS", "ASAN_OPTIONS", "UBSAN_OPTIONS", "TSAN_OPTIONS",
+               "MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES", "RFM_TEST_SANITIZED",
+               "RFM_DOCS_CC", "RFM_DOCS_CFLAGS", "RFM_DOCS_LDFLAGS", "srcdir", "top_srcdir")
 MARKER = re.compile(r"^\s*<!--\s*readme-test:\s*(.*?)\s*-->\s*$")
 
 
@@ -148,30 +191,87 @@ def output_matches(expected, actual):
 
 
 class Runner:
-    def __init__(self, srcdir, builddir, keep):
-        self.srcdir, self.builddir, self.keep = srcdir, builddir, keep
+    def __init__(self, srcdir, builddir, keep, fresh=False):
+        self.srcdir, self.keep, self.fresh = srcdir, keep, fresh
         self.passed = self.failed = self.skipped = 0
-        self.work = tempfile.mkdtemp(prefix="rfm-readme-")
-        for name in ("examples", "bench", "docs"):
-            os.symlink(os.path.join(srcdir, name), os.path.join(self.work, name))
-        os.symlink(builddir, os.path.join(self.work, "build"))
-        self.state = os.path.join(self.work, ".exported")
-        self.env = dict(os.environ)
-        self.env.pop("RFM_URI", None)
-        self.env.pop("RFM_LAYOUT", None)
-        self.env["PATH"] = os.path.join(builddir, "tools") + os.pathsep + self.env["PATH"]
-        self.env["PYTHONDONTWRITEBYTECODE"] = "1"
+        self.top = tempfile.mkdtemp(prefix="rfm-readme-")
         self.networks = set()
+        if fresh:
+            self.work = os.path.join(self.top, "librfm")
+            self.builddir = os.path.join(self.work, "build")  # made by the quick start
+            self.clone(srcdir, self.work)
+            self.env = {k: v for k, v in os.environ.items() if k not in NOT_A_USERS}
+            self.env["PATH"] = USER_PATH
+            self.timeout = FRESH_BLOCK_TIMEOUT
+        else:
+            self.work, self.builddir = self.top, builddir
+            for name in ("examples", "bench", "docs", "bindings", "quickstart.sh"):
+                os.symlink(os.path.join(srcdir, name), os.path.join(self.work, name))
+            os.symlink(builddir, os.path.join(self.work, "build"))
+            self.env = dict(os.environ)
+            self.env.pop("RFM_URI", None)
+            self.env.pop("RFM_LAYOUT", None)
+            self.env["PATH"] = os.path.join(builddir, "tools") + os.pathsep + self.env["PATH"]
+            self.timeout = BLOCK_TIMEOUT
+            self.wrap_cc_for_sanitizers()
+        self.env["PYTHONDONTWRITEBYTECODE"] = "1"
+        self.state = os.path.join(self.top, ".exported")
+
+    @staticmethod
+    def clone(srcdir, dest):
+        """The files git tracks in @srcdir, as its work tree has them, into @dest."""
+        listed = subprocess.run(["git", "-C", srcdir, "ls-files", "-z", "--cached"],
+                                capture_output=True, check=False)
+        if listed.returncode:
+            raise DocError(f"--fresh-clone: {srcdir} is not a git work tree "
+                           f"({listed.stderr.decode().strip()})")
+        os.makedirs(dest)
+        for rel in listed.stdout.decode().split("\0"):
+            src = os.path.join(srcdir, rel)
+            if not rel or not os.path.lexists(src):
+                continue  # deleted in the work tree, not yet committed
+            target = os.path.join(dest, rel)
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            if os.path.islink(src):
+                os.symlink(os.readlink(src), target)
+            elif os.path.isfile(src):
+                shutil.copy2(src, target)
+        print(f"readme-test: fresh clone of {srcdir} in {dest}")
+
+    def wrap_cc_for_sanitizers(self):
+        """A sanitizer build's librfm needs its runtime first: the blocks'
+        `cc` gets the build's flags (the C blocks get them already)."""
+        cc = os.environ.get("RFM_DOCS_CC", "cc").split()
+        cflags = os.environ.get("RFM_DOCS_CFLAGS", "")
+        ldflags = os.environ.get("RFM_DOCS_LDFLAGS", "")
+        if "-fsanitize" not in cflags + ldflags:
+            return
+        # The compiler by its full path: the wrapper named cc comes first on PATH.
+        found = shutil.which(cc[0], path=self.env["PATH"])
+        if found is None:
+            raise DocError(f"the compiler {cc[0]} is not on PATH")
+        cc[0] = found
+        bindir = os.path.join(self.top, ".bin")
+        os.makedirs(bindir)
+        with open(os.path.join(bindir, "cc"), "w", encoding="utf-8") as f:
+            f.write("#!/bin/sh\n# run-readme.py: this build's sanitizer flags (a user's build "
+                    "has none)\nexec " + " ".join(shlex.quote(c) for c in cc) + " " + cflags +
+                    ' "$@" ' + ldflags + "\n")
+        os.chmod(os.path.join(bindir, "cc"), 0o755)
+        self.env["PATH"] = bindir + os.pathsep + self.env["PATH"]
+        print(f"readme-test: a sanitizer build: the blocks' cc adds '{cflags}' and '{ldflags}'")
 
     def close(self):
+        rfm_tool = os.path.join(self.builddir, "tools", "rfm")
         for net in sorted(self.networks):
-            subprocess.run([os.path.join(self.builddir, "tools", "rfm"), "-u", f"shm:{net}",
-                            "destroy", "--force"], stdout=subprocess.DEVNULL,
-                           stderr=subprocess.DEVNULL, env=self.env, check=False)
+            if os.path.exists(rfm_tool):
+                subprocess.run([rfm_tool, "-u", f"shm:{net}", "destroy", "--force"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               env=self.env, check=False)
         if self.keep:
-            print(f"readme-test: scratch directory kept: {self.work}")
+            print(f"readme-test: scratch directory kept: {self.top}")
         else:
-            shutil.rmtree(self.work, ignore_errors=True)
+            shutil.rmtree(self.top, ignore_errors=True)
 
     def rename_networks(self, text, doc_index):
         prefix = f"readme{os.getpid()}d{doc_index}"
@@ -205,19 +305,27 @@ class Runner:
                 elif verb == "needs-python-module":
                     if not self.importable(rest):
                         skip = f"Python module {rest} not available here"
+                elif verb == "fresh-clone-only":
+                    if not self.fresh:
+                        skip = f"fresh clone only {rest}".rstrip()
                 elif verb == "file":
-                    if kind:
-                        raise DocError(f"{shown}:{line}: 'file' is for data blocks, not {block.lang}")
+                    if kind not in (None, "c"):
+                        raise DocError(f"{shown}:{line}: 'file' is for data and C blocks, "
+                                       f"not {block.lang}")
+                    if block.expected is not None:
+                        raise DocError(f"{shown}:{line}: a 'file' block is not run: no output "
+                                       "block after it")
                     with open(os.path.join(self.work, rest), "w", encoding="utf-8") as f:
                         f.write(block.text)
                     print(f"readme-test: {block.where()}: written to {rest}")
+                    kind = None
                 else:
                     raise DocError(f"{shown}:{line}: unknown readme-test marker '{verb}'")
             if not kind:
                 if block.expected is not None:
                     raise DocError(f"{block.where()}: a text block after a block that is not run")
                 continue
-            if kind == "python" and not skip and not self.importable("rfm"):
+            if kind == "python" and not skip and not self.fresh and not self.importable("rfm"):
                 skip = "this build has no Python bindings (configure says why)"
             if skip:
                 self.skipped += 1
@@ -226,11 +334,18 @@ class Runner:
             self.run_block(block, kind, self.rename_networks(text, doc_index))
 
     def importable(self, module):
-        """Whether /usr/bin/python3 under BUILDDIR/rfm-env imports @module."""
-        probe = subprocess.run([os.path.join(self.builddir, "rfm-env"), "/usr/bin/python3", "-c",
-                                f"import {module}"], capture_output=True, env=self.env,
-                               check=False)
+        """Whether the blocks' Python imports @module (build tree: /usr/bin/python3
+        under BUILDDIR/rfm-env; fresh clone: python3 in the blocks' shell)."""
+        if self.fresh:
+            cmd = ["/bin/bash", "-c", f". '{self.quoted_state()}'; python3 -c 'import {module}'"]
+        else:
+            cmd = [os.path.join(self.builddir, "rfm-env"), "/usr/bin/python3", "-c",
+                   f"import {module}"]
+        probe = subprocess.run(cmd, capture_output=True, env=self.env, cwd=self.work, check=False)
         return probe.returncode == 0
+
+    def quoted_state(self):
+        return self.state.replace("'", "'\\''")
 
     def run_block(self, block, kind, text):
         base = os.path.join(self.work, f".block{block.line}")
@@ -241,15 +356,23 @@ class Runner:
         elif kind == "python":
             with open(base + ".py", "w", encoding="utf-8") as f:
                 f.write(text)
-            cmd = [os.path.join(self.builddir, "rfm-env"), "/usr/bin/python3", base + ".py"]
+            if self.fresh:
+                cmd = ["/bin/bash", "-c", f". '{self.quoted_state()}' && exec python3 '{base}.py'"]
+            else:
+                cmd = [os.path.join(self.builddir, "rfm-env"), "/usr/bin/python3", base + ".py"]
+        elif self.fresh:
+            raise DocError(f"{block.where()}: a C block in a fresh clone needs a 'file' marker "
+                           "and a shell block that builds it as a user would")
         else:
             cmd = self.compile_c(block, text, base)
             if cmd is None:
                 return
+        started = time.monotonic()
         status, out, err = self.execute(cmd)
+        took = f"{time.monotonic() - started:.1f} s"
         problem = None
         if status == "timeout":
-            problem = f"did not finish within {BLOCK_TIMEOUT} s (stopped)"
+            problem = f"did not finish within {self.timeout} s (stopped)"
         elif status != 0:
             problem = f"exit status {status}"
         elif block.expected is not None and not output_matches(block.expected.text, out):
@@ -257,16 +380,16 @@ class Runner:
                        f"--- shown:\n{block.expected.text}--- printed:\n{out}")
         if problem:
             self.failed += 1
-            print(f"FAIL: {block.where()} ({block.lang}): {problem}")
+            print(f"FAIL: {block.where()} ({block.lang}, {took}): {problem}")
             print("--- block (as run):\n" + text + "--- stdout:\n" + out + "--- stderr:\n" + err)
         else:
             self.passed += 1
             shown = " (output checked)" if block.expected is not None else ""
-            print(f"PASS: {block.where()} ({block.lang}){shown}")
+            print(f"PASS: {block.where()} ({block.lang}){shown} [{took}]")
 
     def shell_script(self, text):
         """@text wrapped: shared exports in and out, jobs it left stopped by PID."""
-        q = self.state.replace("'", "'\\''")
+        q = self.quoted_state()
         return (
             "set -e\n"
             "__readme_jobs() {\n"
@@ -309,7 +432,7 @@ class Runner:
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 stdin=subprocess.DEVNULL, start_new_session=True)
         try:
-            out, err = proc.communicate(timeout=BLOCK_TIMEOUT)
+            out, err = proc.communicate(timeout=self.timeout)
             status = proc.returncode
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
@@ -325,15 +448,28 @@ class Runner:
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--srcdir", required=True)
-    ap.add_argument("--builddir", required=True)
+    ap.add_argument("--builddir")
+    ap.add_argument("--fresh-clone", action="store_true",
+                    help="copy the tree into a temporary clone and follow the documents there")
     ap.add_argument("--keep", action="store_true", help="keep the scratch directory")
-    ap.add_argument("docs", nargs="+")
+    ap.add_argument("docs", nargs="*")
     args = ap.parse_args()
-    srcdir, builddir = os.path.abspath(args.srcdir), os.path.abspath(args.builddir)
-    runner = Runner(srcdir, builddir, args.keep)
+    if not args.fresh_clone and (not args.builddir or not args.docs):
+        ap.error("--builddir and documents are needed (or --fresh-clone)")
+    srcdir = os.path.abspath(args.srcdir)
+    builddir = os.path.abspath(args.builddir) if args.builddir else None
+    if args.fresh_clone and not args.docs:
+        args.docs = ["README.md"]
+    try:
+        runner = Runner(srcdir, builddir, args.keep, fresh=args.fresh_clone)
+    except (DocError, OSError) as e:
+        print(f"ERROR: {e}")
+        return 99
     try:
         for index, doc in enumerate(args.docs):
-            path = doc if os.path.isabs(doc) else os.path.join(srcdir, doc)
+            # A fresh clone reads its own copy, as its user does.
+            path = doc if os.path.isabs(doc) else os.path.join(runner.work if args.fresh_clone
+                                                               else srcdir, doc)
             print(f"== {doc}")
             runner.run_doc(path, doc, index)
     except (DocError, OSError) as e:

@@ -38,6 +38,18 @@ CASES = [
               f"\tprintf(\"%d\\n\", (int)rfm_node_size(n));\n\trfm_close(n);\n\treturn 0;\n}}\n{F}\n"
               f"{F}text\n4096\n{F}\n", 0, "PASS: c-run.md:1 (c) (output checked)"),
     ("orphan-marker", "<!-- readme-test: skip (x) -->\nsome prose\n", 99, "must come right before"),
+    # A C block with a file marker is written for the shell blocks after it,
+    # which build it as a reader would: pkg-config with the build tree's
+    # rfm-uninstalled.pc (its rpath makes the program run as built).
+    ("c-file", f"<!-- readme-test: file app.c -->\n{F}c\n#include <rfm/rfm.h>\n#include <stdio.h>\n"
+               f"int main(void) {{ printf(\"%s\\n\", rfm_version_string()); return 0; }}\n{F}\n\n"
+               f"{F}sh\nexport PKG_CONFIG_PATH=$PWD/build\n"
+               f"cc app.c -o app $(pkg-config --cflags --libs rfm)\n./app\n{F}\n"
+               f"{F}text\n0.1...\n{F}\n", 0, "written to app.c"),
+    ("c-file-output", f"<!-- readme-test: file app.c -->\n{F}c\nint main(void) {{ return 0; }}\n{F}\n"
+                      f"{F}text\nnothing\n{F}\n", 99, "no output block after it"),
+    ("fresh-only", f"<!-- readme-test: fresh-clone-only (it builds) -->\n{F}sh\nfalse\n{F}\n", 0,
+     "SKIP: fresh-only.md:2 (sh): fresh clone only (it builds)"),
 ]
 
 

@@ -18,7 +18,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define MAX_ARGS 16
 
-static const char *const blocking[] = { "listen", "wait", "watch", "ping", "tail", "bench" };
+/* record and replay run until stopped (or --loop); plot replaces the process with Python. */
+static const char *const blocking[] = { "listen", "wait", "watch", "ping", "tail", "bench",
+					"record", "replay", "plot" };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -23,12 +23,25 @@ clang=${FUZZ_CC:-clang}
 bin="$build/fuzz-$target-bin"
 work="$build/fuzz-$target-work"
 
+# The sources of this build, as make names them (tests/fuzz/local.mk),
+# relative to the source tree (its C files; the lists name headers too).
+in_src() { for f in "$@"; do case $f in *.c) printf '%s/%s\n' "$src" "$f" ;; esac; done; }
+# shellcheck disable=SC2086 # the lists are words
+lib_sources=$(in_src ${RFM_FUZZ_LIB_SOURCES:?run-fuzz.sh: run it through make fuzz})
+# No HDF5: its writer is a module, rfm replay a program, of their own.
+
+# The OS layer's half for this build (src/os/posix on Linux): its sources,
+# and its directory on the include path for the inline hot-path headers.
+os=$(sed -n 's/^RFM_OS = //p' "$build/Makefile")
+os_dir="$src/src/os/${os:-posix}"
+
 extra=""
 case "$target" in
 # The tool without rfm serve (its HTTP side is not what this fuzzes): its
 # stand-in cmd-serve-missing.c instead of cmd-serve.c and serve-*.c.
-# rfm bench measures with bench/stats.c, which the tool links.
-cli) extra="-Dmain=rfm_cli_main -I$src/tools -I$src/bench $src/bench/stats.c $(ls "$src"/tools/*.c | grep -v -e '/cmd-serve\.c$' -e '/serve-[a-z]*\.c$') $(pkg-config --cflags --libs json-c)" ;;
+# rfm bench measures with bench/stats.c, which the tool lists.
+# shellcheck disable=SC2086 # the list is words
+cli) extra="-Dmain=rfm_cli_main -I$src/tools -I$src/bench $(in_src $RFM_FUZZ_TOOL_SOURCES | grep -v -e '/cmd-serve\.c$' -e '/serve-[a-z]*\.c$' -e '/cmd-serve-missing\.c$') $src/tools/cmd-serve-missing.c $(pkg-config --cflags --libs json-c)" ;;
 uri | segment | layout) ;;
 *) echo "run-fuzz.sh: unknown target '$target'" >&2; exit 2 ;;
 esac
@@ -37,13 +50,15 @@ esac
 # the build tree, and it links Cyclone DDS.
 dds=""
 if grep -q '^#define HAVE_DDS 1' "$build/config.h"; then
-	dds="-I$build/src $build/src/backends/dds/dds-wire.c $(pkg-config --cflags --libs CycloneDDS)"
+	# shellcheck disable=SC2086 # the list is words
+	dds="-I$build/src $(in_src $RFM_FUZZ_DDS_SOURCES) $build/src/backends/dds/dds-wire.c $(pkg-config --cflags --libs CycloneDDS)"
 fi
 
 # shellcheck disable=SC2086
 "$clang" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-	-D_GNU_SOURCE -I"$build" -I"$src/include" -I"$build/include" -I"$src/src" \
-	"$src"/src/*.c "$src"/src/backends/*/*.c "$src/tests/fuzz/$target-fuzz.c" $extra $dds \
+	-D_GNU_SOURCE -I"$build" -I"$src/include" -I"$build/include" -I"$src/src" -I"$os_dir" \
+	$lib_sources \
+	"$src/tests/fuzz/$target-fuzz.c" $extra $dds \
 	$(pkg-config --cflags --libs yaml-0.1) -lm -lpthread -lrt -o "$bin"
 
 rm -rf "$work"

@@ -176,39 +176,38 @@ static const char *dds_suffix(void)
 }
 
 static const struct harness_backend backends[] = {
-	{
-		.name = "shm",
-		.caps = HARNESS_CAP_FORK | HARNESS_CAP_ANY_NODE_ID | HARNESS_CAP_SHARED_NODE_ID |
-			HARNESS_CAP_KNOWS_ATTACHED | HARNESS_CAP_OWN_NETWORKS |
-			HARNESS_CAP_WINDOW_SIZE | HARNESS_CAP_SEGMENT,
-		.unavailable = shm_unavailable,
-		.shared_param = "shared=1",
-	},
-	{
-		.name = "dev",
-		.caps = HARNESS_CAP_FORK | HARNESS_CAP_SHARED_NODE_ID,
-		.unavailable = dev_unavailable,
-		.network_new = dev_network_new,
-		.node_uri = dev_node_uri,
-		.destroy = dev_destroy,
-		.shared_param = "",
-	},
-	{
-		.name = "rfm2g",
-		.unavailable = not_in_harness,
-	},
-	{
-		/* A node id is one handle, as one card is one node. */
-		.name = "dds",
-		.caps = HARNESS_CAP_ANY_NODE_ID | HARNESS_CAP_KNOWS_ATTACHED |
-			HARNESS_CAP_OWN_NETWORKS,
-		.unavailable = dds_unavailable,
-		.uri_suffix = dds_suffix,
-		.no_fork = "a forked child cannot use Cyclone DDS once its parent has (its threads "
-			   "do not survive fork()); tests/backends/dds runs the multi-process cases "
-			   "as separate programs",
-		.extra_pass = true,
-	},
+    {
+	.name = "shm",
+	.caps = HARNESS_CAP_FORK | HARNESS_CAP_ANY_NODE_ID | HARNESS_CAP_SHARED_NODE_ID |
+		HARNESS_CAP_KNOWS_ATTACHED | HARNESS_CAP_OWN_NETWORKS | HARNESS_CAP_WINDOW_SIZE |
+		HARNESS_CAP_SEGMENT | HARNESS_CAP_ONE_MEMORY | HARNESS_CAP_DEFAULT_URI,
+	.unavailable = shm_unavailable,
+	.shared_param = "shared=1",
+    },
+    {
+	.name = "dev",
+	.caps = HARNESS_CAP_FORK | HARNESS_CAP_SHARED_NODE_ID,
+	.unavailable = dev_unavailable,
+	.network_new = dev_network_new,
+	.node_uri = dev_node_uri,
+	.destroy = dev_destroy,
+	.shared_param = "",
+    },
+    {
+	.name = "rfm2g",
+	.unavailable = not_in_harness,
+    },
+    {
+	/* A node id is one handle, as one card is one node. */
+	.name = "dds",
+	.caps = HARNESS_CAP_ANY_NODE_ID | HARNESS_CAP_KNOWS_ATTACHED | HARNESS_CAP_OWN_NETWORKS,
+	.unavailable = dds_unavailable,
+	.uri_suffix = dds_suffix,
+	.no_fork = "a forked child cannot use Cyclone DDS once its parent has (its threads "
+		   "do not survive fork()); tests/backends/dds runs the multi-process cases "
+		   "as separate programs",
+	.extra_pass = true,
+    },
 };
 
 static const struct harness_backend *backend;

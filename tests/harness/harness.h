@@ -73,10 +73,21 @@ enum harness_caps {
 	/* The URI's size= sets the window (a card's window is what it is). */
 	HARNESS_CAP_WINDOW_SIZE = 1u << 5,
 	/* The network is a segment file of this host (harness_shm_path()):
-	 * tests may read and forge it; rfm_network_destroy() removes it,
-	 * refuses while nodes are attached and checks its URI's parameters;
-	 * rfm_node_uri() is "shm:NAME?node=N&size=S". */
+	 * tests may read and forge it, the handles' event queues included;
+	 * the URI's mode= sets its permission; rfm_network_destroy() removes
+	 * it, refuses while nodes are attached and checks its URI's
+	 * parameters; rfm_node_uri() is "shm:NAME?node=N&size=S". */
 	HARNESS_CAP_SEGMENT = 1u << 6,
+	/* Every handle of a network maps one memory: a store through one
+	 * handle (or its mapping) is what the next load through any other
+	 * reads, with no copy per node to replicate (dds: keeps a copy per
+	 * node; cards each hold one, reflected by the fibre). Tests may write
+	 * or forge the window through one node and check it through another
+	 * at once. */
+	HARNESS_CAP_ONE_MEMORY = 1u << 7,
+	/* The embedded default URI (RFM_DEFAULT_URI, what rfm_open(NULL)
+	 * opens without $RFM_URI) names a network of this backend. */
+	HARNESS_CAP_DEFAULT_URI = 1u << 8,
 };
 
 /* True when the backend under test has every capability in @caps. */
@@ -87,7 +98,9 @@ bool harness_can(unsigned int caps);
 void harness_require(unsigned int caps, const char *why);
 
 /* Exit 77 (skip the program) unless the backend under test is @name:
- * for the suites of one backend (tests/backends/NAME/). */
+ * for the suites of one backend, and only there (tests/backends/NAME/;
+ * tests/harness/check-backend-names.sh holds every other suite to
+ * harness_require() and harness_can()). */
 void harness_require_backend(const char *name);
 
 /*

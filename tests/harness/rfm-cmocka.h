@@ -134,14 +134,14 @@ static inline void harness_fixture_nodes_close(struct harness_network *net,
 	harness_network_destroy(net);
 }
 
-/* Skip the current test unless the backend under test is @name. */
-#define skip_unless_backend(name)                                             \
-	do {                                                                  \
-		if (strcmp(harness_backend(), (name))) {                       \
-			print_message("skipped: needs the %s: backend\n",     \
-				      (name));                                 \
-			skip();                                               \
-		}                                                             \
+/* Skip the current test, saying @why, unless the backend under test has
+ * every capability in @caps (HARNESS_CAP_*). */
+#define skip_unless_can(caps, why)                                                                 \
+	do {                                                                                       \
+		if (!harness_can(caps)) {                                                          \
+			print_message("skipped: %s (not on %s:)\n", (why), harness_backend());     \
+			skip();                                                                    \
+		}                                                                                  \
 	} while (0)
 
 /* @expr must return exactly @code (0 or a negative RFM_E* value). */

@@ -681,7 +681,9 @@ int main(int argc, char **argv)
 		for (size_t k = 0; k < NCASES; k++)
 			chosen[nchosen++] = &cases[k];
 	harness_init();
-	harness_require_backend("shm");
+	harness_require(HARNESS_CAP_SEGMENT | HARNESS_CAP_FORK | HARNESS_CAP_ANY_NODE_ID |
+			    HARNESS_CAP_WINDOW_SIZE,
+			"scribbles on the network's segment file while node processes work");
 	signal(SIGPIPE, SIG_IGN);
 	for (size_t i = 0; i < nchosen; i++)
 		if (!run_case(chosen[i], seed + i))

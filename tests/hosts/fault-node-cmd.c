@@ -9,6 +9,8 @@
  *   health-stop            -> ok
  *   traffic-start FIRST N PACE_US -> ok   rounds FIRST..FIRST+N-1 on a thread
  *   traffic-wait MS        -> sent N | timeout
+ *   traffic-stop           -> sent N      end the rounds now, N of them done
+ *   sent                   -> sent N      rounds done so far (while they run)
  *   count TYPE FROM        -> count N     NODE_UP (17), NODE_DOWN (18), LINK (19)
  *                                         records from FROM so far
  *   wait TYPE FROM N MS    -> ok | timeout HAVE   until count reaches N
@@ -25,7 +27,7 @@
  *   vars FROM              -> vars COUNTER VALUE A
  *   report                 -> report K:events,skipped,bad,link_lost,links,ups,downs,
  *                             rec_reads,torn,rec_back,taken,gap,lost,ring_bad ...
- *                             stats:dropped,refused
+ *                             stats:dropped,refused,forged
  *   quit                   -> bye
  */
 #include "config.h"
@@ -154,7 +156,7 @@ static void report(struct fnode *f)
 		       k, p->events, p->skipped, p->bad, p->link_lost, p->links, p->ups, p->downs,
 		       p->rec_reads, p->torn, p->rec_back, c->taken, c->gap, c->lost, c->bad);
 	}
-	printf(" stats:%" PRIu64 ",%" PRIu64 "\n", st.dropped, st.refused);
+	printf(" stats:%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", st.dropped, st.refused, st.forged);
 	pthread_mutex_unlock(&f->lock);
 }
 
@@ -168,6 +170,7 @@ static void traffic_start(struct fnode *f, uint64_t first, uint64_t n, uint64_t 
 	f->traffic_count = n;
 	f->traffic_pace_us = pace;
 	__atomic_store_n(&f->sent, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&f->traffic_stop, false, __ATOMIC_RELAXED);
 	f->traffic_ret = 0;
 	if (pthread_create(&f->traffic_thread, NULL, fn_traffic_main, f)) {
 		printf("error %d no thread\n", RFM_ENOMEM);
@@ -240,6 +243,11 @@ static bool command(struct fnode *f, const char *line)
 		traffic_start(f, a, b, c);
 	} else if (!strcmp(cmd, "traffic-wait") && sscanf(line, "%*s %llu", &a) == 1) {
 		traffic_wait(f, a);
+	} else if (!strcmp(cmd, "traffic-stop")) {
+		__atomic_store_n(&f->traffic_stop, true, __ATOMIC_RELAXED);
+		traffic_wait(f, 60000);
+	} else if (!strcmp(cmd, "sent")) {
+		printf("sent %" PRIu64 "\n", __atomic_load_n(&f->sent, __ATOMIC_RELAXED));
 	} else if (!strcmp(cmd, "count") && sscanf(line, "%*s %llu %llu", &a, &b) == 2 &&
 		   b >= 1 && b <= f->nodes) {
 		pthread_mutex_lock(&f->lock);

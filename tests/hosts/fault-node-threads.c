@@ -70,7 +70,9 @@ void *fn_traffic_main(void *arg)
 	const struct timespec pace = { 0, (long)(f->traffic_pace_us * 1000) };
 	int ret = 0;
 
-	for (uint64_t n = 0; n < f->traffic_count && !ret; n++) {
+	for (uint64_t n = 0; n < f->traffic_count && !ret &&
+			     !__atomic_load_n(&f->traffic_stop, __ATOMIC_RELAXED);
+	     n++) {
 		ret = fn_traffic_round(f, f->traffic_first + n);
 		if (!ret)
 			__atomic_fetch_add(&f->sent, 1, __ATOMIC_RELAXED);

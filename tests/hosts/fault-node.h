@@ -66,6 +66,7 @@ struct fnode {
 	bool traffic_running;
 	/* The traffic worker (traffic-start / traffic-wait). */
 	uint64_t traffic_first, traffic_count, traffic_pace_us, sent;
+	bool traffic_stop;	/* atomic: traffic-stop ends the rounds */
 	int traffic_ret;
 };
 

@@ -30,6 +30,8 @@ SWITCH = os.environ.get("RFM_LAB_SWITCH", os.path.join(BUILD, "tests", "hosts", 
 GUARD_MS = 60000  # hang guard of each wait, not a timing assertion
 
 INTR1, NODE_UP, NODE_DOWN, LINK = 1, 17, 18, 19
+# The word no region owns (fault-node.h FN_CONTESTED): `contest` writes it.
+CONTESTED = 0xF000
 FIELDS = ("events", "skipped", "bad", "link_lost", "links", "ups", "downs",
           "rec_reads", "torn", "rec_back", "taken", "gap", "lost", "ring_bad")
 
@@ -99,7 +101,7 @@ class Node:
             key, values = p.split(":")
             values = [int(v) for v in values.split(",")]
             if key == "stats":
-                stats = dict(zip(("dropped", "refused"), values))
+                stats = dict(zip(("dropped", "refused", "forged"), values))
             else:
                 peers[int(key)] = dict(zip(FIELDS, values))
         return peers, stats
@@ -285,6 +287,8 @@ class Lab:
         for k, node in self.nodes.items():
             peers, stats = node.report()
             assert stats["dropped"] == 0, f"node {k}: its event queue overflowed: {stats}"
+            # Loss, disorder and partitions are no takeover (dds-digest.c).
+            assert stats["forged"] == 0, f"node {k}: a stream seen taken over: {stats}"
             for s, p in peers.items():
                 what = f"node {k} from node {s}: {p}"
                 # Events: each one sent is here or covered by a LINK report.

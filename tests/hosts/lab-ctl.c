@@ -15,12 +15,18 @@
  *   link K up|down                      node K's carrier
  *   stats                               a line per port: in offered dropped
  *                                       duplicated delayed reordered blocked
- *                                       out txfail; then "clock MS" "queued N"
+ *                                       out txfail replayed tape_full; then
+ *                                       "clock MS" "queued N"
  *   zero                                every counter to 0
  *   clock                               ms since the switch started
  *   hold MS                             answers "held MS" when MS ms passed
  *                                       on the switch's clock (timer queue)
  *   seed                                the PRNG seed of this run
+ *   record K                            record what port K sends (lab-tape.c)
+ *   record stop                         stop recording; the tape is kept
+ *   replay MS                           play the tape back as its port's
+ *                                       frames, looping, for MS ms
+ *   save PATH                           the tape as a pcap file
  *   quit                                stop the switch
  */
 #include "config.h"
@@ -194,12 +200,14 @@ static void cmd_stats(struct lab *lab, int fd)
 
 		answer(fd,
 		       "port %u in %llu offered %llu dropped %llu duplicated %llu delayed %llu "
-		       "reordered %llu blocked %llu out %llu txfail %llu\n",
+		       "reordered %llu blocked %llu out %llu txfail %llu replayed %llu "
+		       "tape_full %llu\n",
 		       k, (unsigned long long)c->in, (unsigned long long)c->offered,
 		       (unsigned long long)c->dropped, (unsigned long long)c->duplicated,
 		       (unsigned long long)c->delayed, (unsigned long long)c->reordered,
 		       (unsigned long long)c->blocked, (unsigned long long)c->out,
-		       (unsigned long long)c->txfail);
+		       (unsigned long long)c->txfail, (unsigned long long)c->replayed,
+		       (unsigned long long)c->tape_full);
 	}
 	answer(fd, "clock %llu\nqueued %zu\n.\n",
 	       (unsigned long long)((lab_now_ns() - lab->start_ns) / 1000000), lab->queued);
@@ -233,6 +241,35 @@ void lab_holds_run(struct lab *lab)
 			       (unsigned long long)lab->holds[i].ms);
 			lab->holds[i].client = -1;
 		}
+}
+
+static void cmd_record(struct lab *lab, int fd, char **argv, int argc)
+{
+	uint64_t set;
+
+	if (argc == 1 && !strcmp(argv[0], "stop")) {
+		lab_tape_stop(lab);
+		answer(fd, "ok %zu frames %zu bytes\n.\n", lab->tape.n, lab->tape.bytes);
+		return;
+	}
+	if (argc != 1 || !parse_ports(lab, argv[0], &set) || (set & (set - 1))) {
+		answer(fd, "error usage: record K|stop\n.\n");
+		return;
+	}
+	lab_tape_record(lab, (unsigned int)__builtin_ctzll(set));
+	answer(fd, "ok\n.\n");
+}
+
+static void cmd_replay(struct lab *lab, int fd, const char *ms)
+{
+	uint64_t ns;
+
+	if (!ms || !parse_ms(ms, &ns))
+		answer(fd, "error usage: replay MS (0..60000)\n.\n");
+	else if (lab_tape_replay(lab, ns / 1000000))
+		answer(fd, "error nothing to replay: record a port first, then stop\n.\n");
+	else
+		answer(fd, "ok\n.\n");
 }
 
 static void cmd_link(struct lab *lab, int fd, char **argv, int argc)
@@ -286,14 +323,23 @@ void lab_command(struct lab *lab, int fd, char *line)
 		       (unsigned long long)((lab_now_ns() - lab->start_ns) / 1000000));
 	else if (!strcmp(argv[0], "hold") && argc == 2)
 		cmd_hold(lab, fd, argv[1]);
-	else if (!strcmp(argv[0], "seed") && argc == 1)
+	else if (!strcmp(argv[0], "record"))
+		cmd_record(lab, fd, argv + 1, argc - 1);
+	else if (!strcmp(argv[0], "replay") && argc == 2)
+		cmd_replay(lab, fd, argv[1]);
+	else if (!strcmp(argv[0], "save") && argc == 2) {
+		if (lab_tape_save(lab, argv[1]))
+			answer(fd, "error save %s: %s\n.\n", argv[1], strerror(errno));
+		else
+			answer(fd, "ok %zu frames\n.\n", lab->tape.n);
+	} else if (!strcmp(argv[0], "seed") && argc == 1)
 		answer(fd, "seed %llu\n.\n", (unsigned long long)lab->seed);
 	else if (!strcmp(argv[0], "quit") && argc == 1) {
 		lab->quit = true;
 		answer(fd, "bye\n.\n");
 	} else
 		answer(fd, "error unknown command '%s' (set clear partition heal link stats zero "
-			   "clock hold seed quit)\n.\n", argv[0]);
+			   "clock hold record replay save seed quit)\n.\n", argv[0]);
 }
 
 /* The client side: one command, its answer to stdout, exit 2 for an error. */

@@ -178,6 +178,8 @@ void lab_timer_arm(struct lab *lab)
 
 	if (lab->queued)
 		due = lab->queue[0].due_ns;
+	if (lab_tape_due(lab) && (!due || lab_tape_due(lab) < due))
+		due = lab_tape_due(lab);
 	for (unsigned int i = 0; i < LAB_CLIENTS_MAX; i++)
 		if (lab->holds[i].client >= 0 && (!due || lab->holds[i].due_ns < due))
 			due = lab->holds[i].due_ns;
@@ -249,6 +251,23 @@ static void forward_copy(struct lab *lab, unsigned int from, unsigned int to, co
 	}
 }
 
+void lab_forward_frame(struct lab *lab, unsigned int k, const uint8_t *frame, size_t len)
+{
+	unsigned int dst;
+
+	mac_learn(lab, frame + 6, k);
+	dst = (frame[0] & 1) ? 0 : (unsigned int)mac_lookup(lab, frame);
+	if (dst == k)
+		return; /* for its own port: a switch drops it */
+	if (dst) {
+		forward_copy(lab, k, dst, frame, len);
+		return;
+	}
+	for (unsigned int j = 1; j <= lab->nports; j++)
+		if (j != k)
+			forward_copy(lab, k, j, frame, len);
+}
+
 void lab_port_input(struct lab *lab, unsigned int k)
 {
 	static uint8_t frame[LAB_FRAME_MAX];
@@ -256,23 +275,13 @@ void lab_port_input(struct lab *lab, unsigned int k)
 	/* A bounded batch, so one busy port cannot starve the others. */
 	for (int batch = 0; batch < 64; batch++) {
 		ssize_t len = read(lab->port[k].fd, frame, sizeof(frame));
-		unsigned int dst;
 
 		if (len < 0)
 			return; /* EAGAIN: drained */
 		if (len < 14)
 			continue;
 		lab->port[k].c.in++;
-		mac_learn(lab, frame + 6, k);
-		dst = (frame[0] & 1) ? 0 : (unsigned int)mac_lookup(lab, frame);
-		if (dst == k)
-			continue; /* for its own port: a switch drops it */
-		if (dst) {
-			forward_copy(lab, k, dst, frame, (size_t)len);
-			continue;
-		}
-		for (unsigned int j = 1; j <= lab->nports; j++)
-			if (j != k)
-				forward_copy(lab, k, j, frame, (size_t)len);
+		lab_tape_frame(lab, k, frame, (size_t)len);
+		lab_forward_frame(lab, k, frame, (size_t)len);
 	}
 }

@@ -194,9 +194,11 @@ int lab_serve(const char *sock, uint64_t seed, int n, char **netns)
 			}
 		}
 		lab_queue_run(&lab);
+		lab_tape_run(&lab);
 		lab_holds_run(&lab);
 		lab_timer_arm(&lab);
 	}
+	lab_tape_free(&lab);
 	unlink(sock);
 	printf("bye\n");
 	return 0;

@@ -14,6 +14,8 @@
  *   reorder P    held 1..reorder_ms more, so frames after it overtake it
  *   partition    groups of ports that cannot reach each other; heal
  *   link K up|down  node K's cable (the TAP's carrier)
+ *   record K, replay MS   what node K sent, played back later as its own
+ *                (a replay attack; lab-tape.c)
  *
  * Rules are per pair of ports (from, to). It learns source addresses and
  * floods broadcast, multicast and unknown destinations to every port, as a

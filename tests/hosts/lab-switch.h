@@ -30,6 +30,29 @@ struct lab_counters {
 	uint64_t blocked;	/* copies not sent: partition or a link down */
 	uint64_t out;		/* frames written to the port */
 	uint64_t txfail;	/* writes to the port that failed (its queue full) */
+	uint64_t replayed;	/* frames played back as this port's (lab-tape.c) */
+	uint64_t tape_full;	/* frames not recorded: the tape was full */
+};
+
+/* A recorded frame: when, after the recording began. */
+struct lab_frame {
+	uint64_t at_ns;
+	uint32_t len;
+	uint8_t *data;
+};
+
+/* What one port sent, to play back as its own (lab-tape.c). */
+#define LAB_TAPE_MAX (256u << 20)
+struct lab_tape {
+	uint8_t port;
+	bool recording, replaying;
+	uint64_t start_ns;	/* recording: when it began */
+	uint64_t length_ns;	/* how long it recorded */
+	struct lab_frame *frames;
+	size_t n, cap, bytes;
+	/* Replaying: until when, where this loop began, the next frame. */
+	uint64_t replay_end_ns, loop_start_ns;
+	size_t next;
 };
 
 struct lab_port {
@@ -72,6 +95,7 @@ struct lab {
 	struct lab_hold holds[LAB_CLIENTS_MAX];
 	uint64_t seed, rng;
 	uint64_t start_ns;
+	struct lab_tape tape;
 	bool quit;
 };
 
@@ -85,10 +109,25 @@ double lab_uniform(struct lab *lab);
 int lab_port_open(struct lab *lab, unsigned int k, const char *netns);
 /* Read what port @k has and forward it. */
 void lab_port_input(struct lab *lab, unsigned int k);
+/* Forward one frame that came in on port @k (or is played back as its). */
+void lab_forward_frame(struct lab *lab, unsigned int k, const uint8_t *frame, size_t len);
 /* Send what is due; re-arm the timer for the next one. */
 void lab_queue_run(struct lab *lab);
 void lab_timer_arm(struct lab *lab);
 int lab_link_set(struct lab *lab, unsigned int k, bool up);
+
+/* lab-tape.c */
+int lab_tape_record(struct lab *lab, unsigned int port);
+void lab_tape_stop(struct lab *lab);
+/* A frame port @port gave the switch: kept when the tape records it. */
+void lab_tape_frame(struct lab *lab, unsigned int port, const uint8_t *data, size_t len);
+/* Play the tape back for @ms; -1: nothing recorded, or still recording. */
+int lab_tape_replay(struct lab *lab, uint64_t ms);
+uint64_t lab_tape_due(const struct lab *lab);
+void lab_tape_run(struct lab *lab);
+void lab_tape_free(struct lab *lab);
+/* Write the tape to @path as a pcap file; -1: it could not. */
+int lab_tape_save(const struct lab *lab, const char *path);
 
 /* lab-ctl.c */
 /* One command line from a client; the answer written to @out. */

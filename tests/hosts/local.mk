@@ -17,6 +17,7 @@ tests_hosts_lab_switch_SOURCES = \
 	tests/hosts/lab-switch.h \
 	tests/hosts/lab-fwd.c \
 	tests/hosts/lab-serve.c \
+	tests/hosts/lab-tape.c \
 	tests/hosts/lab-ctl.c
 
 # The node each namespace of the fault tests runs (dds:, line-driven).
@@ -34,7 +35,9 @@ TESTS += \
 	tests/hosts/test-faults-heavy-loss.py \
 	tests/hosts/test-faults-partition.py \
 	tests/hosts/test-faults-disorder.py \
-	tests/hosts/test-faults-late-match.py
+	tests/hosts/test-faults-late-match.py \
+	tests/hosts/test-faults-replay.py \
+	tests/hosts/test-faults-takeover.py
 endif
 
 EXTRA_DIST += \
@@ -50,4 +53,7 @@ EXTRA_DIST += \
 	tests/hosts/test-faults-partition.py \
 	tests/hosts/test-faults-disorder.py \
 	tests/hosts/test-faults-late-match.py \
+	tests/hosts/test-faults-replay.py \
+	tests/hosts/test-faults-takeover.py \
+	tests/hosts/rtps_forge.py \
 	examples/cyclonedds-unicast.xml

@@ -7,8 +7,9 @@
 # multicast reaches every port; drop=0.3 on one direction loses about 30%
 # of it (and nothing the other way); dup=1 doubles every frame; delay and
 # jitter queue them; reorder makes later frames overtake; a partition
-# blocks every frame across it and heal restores it; link down takes the
-# carrier away; the seed given is the seed used; bad commands are refused
+# blocks every frame across it and heal restores it; what a port sent,
+# recorded, is saved as a pcap file and comes again when replayed; link
+# down takes the carrier away; the seed given is the seed used; bad commands are refused
 # and change nothing; `down` stops the switch by its pid and leaves nothing
 # in this namespace. Skipped (77) without root, `ip netns` or /dev/net/tun.
 
@@ -131,6 +132,29 @@ set -- $answer
 [ "$2" = 0 ] || fail "datagrams crossed the partition: $answer"
 [ "$(stat 1 dropped)" = 0 ] || fail "a partition counted as loss"
 
+echo "record 1, replay: what node 1 sent arrives again as node 1's"
+"$lab" ctl zero >/dev/null
+"$lab" ctl record 1 >/dev/null || fail "record 1"
+start_counter 2 7100 300
+answer=$(burst 1 300)
+recorded=$("$lab" ctl record stop) || fail "record stop"
+echo "  $answer; $recorded"
+set -- $recorded
+[ "$2" -ge 301 ] || fail "recorded $2 frames of a 300-datagram burst"
+pcap=/tmp/$RFM_LAB.switch/tape.pcap
+[ "$("$lab" ctl save "$pcap")" = "ok $2 frames" ] || fail "save $pcap"
+# A pcap file: its magic, then a 16-byte header and the frame for each.
+[ "$(od -An -tx4 -N4 "$pcap" | tr -d ' ')" = a1b2c3d4 ] || fail "$pcap is no pcap file"
+[ "$(wc -c <"$pcap")" -gt $((24 + 16 * $2)) ] || fail "$pcap holds less than $2 frames"
+start_counter 2 7100 300
+"$lab" ctl replay 3000 >/dev/null || fail "replay"
+answer=$(wait "$counter"; cat <&3)
+counter=
+echo "  replayed: $answer; port 1 replayed $(stat 1 replayed)"
+set -- $answer
+[ "$4" = 300 ] || fail "the replay did not bring the 300 datagrams again: $answer"
+[ "$(stat 1 replayed)" -ge 301 ] || fail "the switch counted $(stat 1 replayed) replayed frames"
+
 echo "link 2 down: no carrier; up: carrier"
 "$lab" link 2 down || fail "link 2 down"
 "$lab" exec 2 ip link show eth0 | grep -q 'NO-CARRIER' || fail "node 2 has carrier with its link down"
@@ -145,6 +169,8 @@ echo "bad commands: refused (exit 2), nothing changed"
 "$lab" ctl link 2 sideways 2>/dev/null && fail "link 2 sideways accepted"
 "$lab" ctl frobnicate 2>/dev/null && fail "an unknown command accepted"
 "$lab" ctl hold 2>/dev/null && fail "hold without MS accepted"
+"$lab" ctl record 9 2>/dev/null && fail "record 9 accepted"
+"$lab" ctl replay 2>/dev/null && fail "replay without MS accepted"
 "$lab" exec 1 $probe send 10.77.0.2 7001 0.1 >/dev/null 2>&1 # ARP kept fresh
 "$lab" ctl zero >/dev/null
 exec 4< <("$lab" exec 2 $probe listen 10.77.0.2 7003)
@@ -161,4 +187,4 @@ kill -0 "$switch_pid" 2>/dev/null && fail "the switch (pid $switch_pid) still ru
 "$lab" down || fail "second down failed"
 root_links_after=$(ip -o link show 2>/dev/null | awk -F': ' '{ print $2 }' | sort)
 [ "$root_links_before" = "$root_links_after" ] || fail "links in the caller's namespace changed"
-echo "PASS: lab switch (forwarding, multicast, drop, dup, delay, reorder, partition, link, errors, cleanup)"
+echo "PASS: lab switch (forwarding, multicast, drop, dup, delay, reorder, partition, record and replay, link, errors, cleanup)"

@@ -33,9 +33,17 @@ static void test_example_rig_loads(void **state)
 	assert_null(d);
 	assert_string_equal(rfm_layout_name(l), "rig");
 	assert_int_equal(rfm_layout_window_size(l), 16u << 20);
-	assert_int_equal(rfm_layout_region_count(l), 3);
+	assert_int_equal(rfm_layout_region_count(l), 4);
 	assert_int_equal(rfm_layout_record_count(l), 1);
 	assert_int_equal(rfm_layout_var_count(l), 15);
+	/* The simulator's event log: a ring sized for the layout's 8 nodes. */
+	struct rfm_region_info log = { .struct_size = sizeof(log) };
+	struct rfm_ring_config ring = { .struct_size = sizeof(ring) };
+	assert_int_equal(rfm_layout_region_info(l, 3, &log), 0);
+	assert_string_equal(log.name, "log");
+	assert_int_equal(log.size, 2496);
+	assert_int_equal(rfm_layout_region_ring(l, 3, &ring), 0);
+	assert_int_equal(ring.consumer_nodes, 8);
 
 	/* Automatic placement: first free naturally aligned offset after the previous item. */
 	assert_int_equal(var_info(l, "control.mode").offset, 0x0);

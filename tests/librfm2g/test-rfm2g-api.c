@@ -62,9 +62,28 @@ static void t_open_args(void **state)
 	/* A URI that librfm refuses: not opened, handle cleared. */
 	assert_st(RFM2gOpen((char *) harness_network_uri(net, "size=5"), &h), RFM2G_NOT_OPEN);
 	assert_null(h);
+	/* Every scheme of librfm is a URI, dds: too (its URI reaches rfm_open()). */
+	h = (RFM2GHANDLE) 0x1;
+	assert_st(RFM2gOpen((char *) "dds:t-rfm2g-api?colour=red", &h), RFM2G_NOT_OPEN);
+	assert_null(h);
 	/* The URI of a node open in this process: another handle on that node. */
 	assert_st(RFM2gOpen((char *) harness_node_uri(net, 3), &h), RFM2G_SUCCESS);
 	assert_st(RFM2gClose(&h), RFM2G_SUCCESS);
+}
+
+/* Bytes free where @network's segment file would be; UINT64_MAX without one. */
+static uint64_t segment_room(const struct harness_network *network)
+{
+	struct statvfs fs;
+	char path[128];
+	char *slash;
+
+	if (!harness_shm_path(network, path, sizeof(path)) || !(slash = strrchr(path, '/')))
+		return UINT64_MAX;
+	*slash = '\0';
+	if (statvfs(path, &fs))
+		return UINT64_MAX;
+	return (uint64_t)fs.f_bavail * fs.f_frsize;
 }
 
 /*
@@ -75,20 +94,18 @@ static void t_open_args(void **state)
 static void t_default_board(void **state)
 {
 	struct harness_network fresh;
-	struct statvfs fs;
 	RFM2GHANDLE a = NULL, b = NULL, c = NULL;
 	RFM2G_UINT32 size = 0, v = 0;
 
 	(void) state;
+	harness_network_new(&fresh, 0);
 	/* A 64 MiB board needs its room: Docker's /dev/shm has 64 MiB in all. */
-	if (!strcmp(harness_backend(), "shm") && statvfs("/dev/shm", &fs) == 0 &&
-	    (uint64_t) fs.f_bavail * fs.f_frsize < (65u << 20)) {
-		print_message("/dev/shm has %llu bytes free, less than a 64 MiB board needs "
+	if (segment_room(&fresh) < (65u << 20)) {
+		print_message("%llu bytes free for segment files, less than a 64 MiB board needs "
 			      "(test-rfm2g-board.sh tests it in a private /dev/shm)\n",
-			      (unsigned long long) fs.f_bavail * fs.f_frsize);
+			      (unsigned long long)segment_room(&fresh));
 		skip();
 	}
-	harness_network_new(&fresh, 0);
 	setenv("RFM_URI", fresh.uri, 1);
 	assert_st(RFM2gOpen((char *) "/dev/rfm2g0", &a), RFM2G_SUCCESS);
 	unsetenv("RFM_URI");
@@ -541,6 +558,8 @@ int main(void)
 	};
 
 	harness_init();
-	harness_require_backend("shm");
+	harness_require(HARNESS_CAP_ANY_NODE_ID | HARNESS_CAP_WINDOW_SIZE |
+			    HARNESS_CAP_OWN_NETWORKS,
+			"opens boards of chosen node ids on new networks of chosen sizes");
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,15 +10,12 @@
 # that says how big /dev/shm is, what is needed and both fixes. Runs in a
 # private /dev/shm (a mount namespace: root only; skipped otherwise), so
 # the vendor names (shm:rfm2gN) cannot meet other programs' networks.
+# The boards are emulated networks (shm:), whatever RFM_TEST_BACKEND says.
 
 top_builddir=$(pwd)
 
 if [ "$(id -u)" != 0 ] || ! command -v unshare >/dev/null; then
 	echo "skipped: needs root and unshare to mount a private /dev/shm"
-	exit 77
-fi
-if [ "${RFM_TEST_BACKEND:-shm}" != shm ]; then
-	echo "skipped: shm: backend only"
 	exit 77
 fi
 SESSION="$top_builddir/tests/librfm2g/rfm2g-util-session"

@@ -488,6 +488,8 @@ static void t_open_failure_says_why(void **state)
 	char msg[1024];
 
 	(void) state;
+	skip_unless_can(HARNESS_CAP_SEGMENT,
+			"shared=0 refuses a second handle of a segment network");
 	/* An explicit shared=0: a second handle of node 7 is refused, and told why. */
 	setenv("RFM_URI", harness_network_uri(net, "size=1M&node=%d&shared=0", SHARED_NODE), 1);
 	assert_st(open_capturing("/dev/rfm2g0", &a, msg, sizeof(msg)), RFM2G_SUCCESS);
@@ -517,6 +519,8 @@ int main(void)
 	};
 
 	harness_init();
-	harness_require_backend("shm");	/* URIs with node=, shared semantics */
+	harness_require(HARNESS_CAP_FORK | HARNESS_CAP_ANY_NODE_ID | HARNESS_CAP_WINDOW_SIZE |
+			    HARNESS_CAP_SHARED_NODE_ID,
+			"opens one node id from several threads and processes");
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,7 +11,8 @@ ring_tests = \
 	tests/rings/test-rings-damage \
 	tests/rings/test-rings-copies \
 	tests/rings/test-rings-inspect \
-	tests/rings/test-rings-wire
+	tests/rings/test-rings-wire \
+	tests/rings/test-rings-layout
 
 check_PROGRAMS += $(ring_tests)
 TESTS += $(ring_tests)
@@ -19,6 +20,10 @@ TESTS += $(ring_tests)
 tests_rings_test_rings_api_SOURCES = tests/rings/test-rings-api.c
 tests_rings_test_rings_api_CPPFLAGS = $(rfm_test_cppflags)
 tests_rings_test_rings_api_LDADD = $(rfm_test_ldadd) -lpthread
+
+tests_rings_test_rings_layout_SOURCES = tests/rings/test-rings-layout.c
+tests_rings_test_rings_layout_CPPFLAGS = $(rfm_test_cppflags)
+tests_rings_test_rings_layout_LDADD = $(rfm_test_ldadd)
 
 tests_rings_test_rings_xproc_SOURCES = tests/rings/test-rings-xproc.c
 tests_rings_test_rings_xproc_CPPFLAGS = $(rfm_test_cppflags)

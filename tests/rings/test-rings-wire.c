@@ -8,8 +8,8 @@
  * library that wrote host order fails it. Also: a ring forged byte by byte
  * in little-endian order is read, and one in big-endian order (an older
  * library on a big-endian host) is refused saying so.
- * shm: only: it reads and forges the window directly, which on dds: is
- * one node's copy.
+ * It reads and forges the window directly, so it needs one memory for
+ * every node (on dds: that would be one node's copy).
  */
 #include <unistd.h>
 
@@ -227,6 +227,7 @@ int main(void)
 	};
 
 	harness_init();
-	harness_require_backend("shm");
+	harness_require(HARNESS_CAP_ANY_NODE_ID | HARNESS_CAP_WINDOW_SIZE | HARNESS_CAP_ONE_MEMORY,
+			"reads and forges the window through one node's mapping");
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

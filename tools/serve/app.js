@@ -18,7 +18,10 @@ function seconds(s) {
 }
 
 // A node that runs no health monitor is attached, but nothing says it works.
-const NODE_STATES = { up: "up", no_heartbeat: "attached, no heartbeat", down: "down" };
+// Leaving is not dying: a node that closed has left; one whose process died
+// without closing has crashed; one whose beats stopped without a word is silent.
+const NODE_STATES = { up: "up", no_heartbeat: "attached, no heartbeat", silent: "silent",
+		      left: "left", crashed: "crashed" };
 
 function showNodes(nodes) {
 	const body = document.querySelector("#nodes tbody");
@@ -26,7 +29,14 @@ function showNodes(nodes) {
 	for (const n of nodes) {
 		const row = body.insertRow();
 		row.dataset.node = n.id;
-		cell(row, n.id + (n.self ? " (this server)" : ""));
+		const id = cell(row, n.id + (n.self ? " (this server)" : ""), "node-id");
+		// Its role on this rig: the layout's regions it writes.
+		if (n.role) {
+			const role = document.createElement("span");
+			role.className = "role";
+			role.textContent = n.role;
+			id.appendChild(role);
+		}
 		cell(row, NODE_STATES[n.state] || n.state, "state " + n.state);
 		cell(row, sinceText(n), "since");
 		cell(row, n.down_count === null ? "-" : n.down_count, "num downs");
@@ -45,7 +55,7 @@ function showNodes(nodes) {
 function sinceText(n) {
 	if (!n.change)
 		return n.down_count === null ? "no monitor" : "-";
-	return n.change + " since " + clock(n.since_s * 1000) +
+	return (n.change_reason || n.change) + " since " + clock(n.since_s * 1000) +
 		(n.since_start ? " (server start)" : "");
 }
 
@@ -65,6 +75,7 @@ function logNodeChange(c) {
 	li.dataset.change = c.change;
 	li.className = c.change;
 	li.textContent = `${clock(c.since_s * 1000)} node ${c.id} ${c.change}` +
+		(c.change_reason ? ` (${c.change_reason})` : "") +
 		(c.since_start ? " (up when the server started)" : "");
 	list.prepend(li);
 	while (list.children.length > 20)
@@ -117,6 +128,13 @@ function showRecords(records) {
 function showStats(st) {
 	const body = document.querySelector("#stats tbody");
 	body.replaceChildren();
+	// An observer holds no node id: nothing is sent to it, and zeros would
+	// say the network is quiet.
+	document.getElementById("stats-note").textContent = st.observer
+		? "(this server observes: it holds no node id and receives no events; start it with node=N in its URI to count them)"
+		: "(records this server received since it started; nodes going down or up: the Nodes table)";
+	if (st.observer)
+		return;
 	const rows = [];
 	// Node changes are the Nodes table's (per node and in total); the
 	// server takes no link records, so a row counting 0 of them would
@@ -138,6 +156,7 @@ function showStats(st) {
 function showRings(regions) {
 	const body = document.querySelector("#rings tbody");
 	body.replaceChildren();
+	document.getElementById("rings-none").hidden = regions.some(r => r.ring);
 	for (const reg of regions) {
 		if (!reg.ring)
 			continue;
@@ -255,6 +274,8 @@ function remember(name, value, now) {
 		h.shift();
 }
 
+// The last minute of @v: time along x (-60 s .. now), its value and unit
+// along y (min, middle, max), with the caption below.
 function trendRow(body, v) {
 	const row = body.insertRow();
 	row.className = "trend";
@@ -262,14 +283,49 @@ function trendRow(body, v) {
 	const td = row.insertCell();
 	td.colSpan = 6;
 	const h = trendHistory[v.name] || [];
-	const values = h.map(p => p[1]);
-	td.appendChild(polyline(values, "trend", 600, 80));
-	const nums = values.length ? values : [0];
+	const W = 600, H = 140, left = 64, right = 8, top = 10, bottom = 30;
+	const plotW = W - left - right, plotH = H - top - bottom;
+	const svg = svgElement("svg", { viewBox: `0 0 ${W} ${H}`, class: "trend", role: "img" });
+	const nums = h.map(p => p[1]);
+	let lo = nums.length ? Math.min(...nums) : 0, hi = nums.length ? Math.max(...nums) : 0;
+	// A value that did not move: a flat line mid-plot, its value on the axis.
+	if (hi === lo) {
+		const d = Math.max(Math.abs(lo) * 0.01, 1);
+		lo -= d;
+		hi += d;
+	}
+	const span = hi - lo;
+	const now = h.length ? h[h.length - 1][0] : Date.now();
+	const x = t => left + plotW * (1 - Math.min(TREND_MS, now - t) / TREND_MS);
+	const y = val => top + plotH - (val - lo) / span * plotH;
+	const unit = v.unit ? " " + v.unit : "";
+	const text = (tx, ty, s, attrs) => {
+		const e = svgElement("text", Object.assign({ x: tx, y: ty }, attrs || {}));
+		e.textContent = s;
+		svg.appendChild(e);
+	};
+	for (const val of [lo, (lo + hi) / 2, hi]) {
+		svg.appendChild(svgElement("line", { class: "grid", x1: left, y1: y(val), x2: W - right, y2: y(val) }));
+		text(left - 4, y(val) + 3, formatValue(val, v.type, v.digits) + unit,
+		     { "text-anchor": "end", class: "y-tick" });
+	}
+	for (const s of [60, 45, 30, 15, 0]) {
+		const tx = left + plotW * (1 - s / 60);
+		text(tx, H - bottom + 14, s ? `-${s} s` : "now", { "text-anchor": "middle", class: "x-tick" });
+	}
+	svg.appendChild(svgElement("line", { class: "axis", x1: left, y1: top, x2: left, y2: top + plotH }));
+	svg.appendChild(svgElement("line", { class: "axis", x1: left, y1: top + plotH, x2: W - right, y2: top + plotH }));
+	text(left + plotW / 2, H - 2, "time (s)", { "text-anchor": "middle", class: "x-title" });
+	if (h.length)
+		svg.appendChild(svgElement("polyline", {
+			points: h.map(p => `${x(p[0]).toFixed(1)},${y(p[1]).toFixed(1)}`).join(" ") }));
+	td.appendChild(svg);
+	const vals = nums.length ? nums : [0];
 	const caption = document.createElement("div");
 	caption.className = "trend-caption";
 	caption.textContent = `last ${Math.round((h.length ? h[h.length - 1][0] - h[0][0] : 0) / 1000)} s: ` +
-		`${values.length} samples, min ${formatValue(Math.min(...nums), v.type, v.digits)}, ` +
-		`max ${formatValue(Math.max(...nums), v.type, v.digits)}`;
+		`${nums.length} samples, min ${formatValue(Math.min(...vals), v.type, v.digits)}, ` +
+		`max ${formatValue(Math.max(...vals), v.type, v.digits)}` + (v.unit ? ` (${v.unit})` : "");
 	td.appendChild(caption);
 }
 
@@ -330,11 +386,12 @@ function showVars(vars, fresh = true) {
 	}
 }
 
-// The strip at the top: what needs an operator, or that nothing does.
+// The alarm line at the top: what needs an operator, or that nothing does.
+// A node that left is not one: only crashed and silent nodes are down.
 function showAlarms(snap) {
 	const strip = document.getElementById("alarms");
 	const alarms = [];
-	const down = snap.nodes.filter(n => n.state === "down").map(n => n.id);
+	const down = snap.nodes.filter(n => n.down).map(n => `${n.id}${n.role ? " " + n.role : ""} (${n.state})`);
 	if (down.length)
 		alarms.push(["nodes-down", "bad", `${down.length} node${down.length > 1 ? "s" : ""} down: ${down.join(", ")}`]);
 	const out = snap.vars.filter(v => v.out_of_range).map(v => v.name);
@@ -351,6 +408,8 @@ function showAlarms(snap) {
 		alarms.push(["rings", "warn", `ring consumers holding or dead: ${holding.map(r => r.region).join(", ")}`]);
 	if (!alarms.length)
 		alarms.push(["none", "ok", "no alarms"]);
+	// One line, as bad as its worst part.
+	strip.className = "alarms " + (alarms.some(a => a[1] === "bad") ? "bad" : alarms[0][1]);
 	strip.replaceChildren(...alarms.map(([key, cls, text]) => {
 		const span = document.createElement("span");
 		span.className = "alarm " + cls;

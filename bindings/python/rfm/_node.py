@@ -1,16 +1,20 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """The Node class: one open attachment to a reflective-memory network."""
 
+from __future__ import annotations
+
 import atexit
-import collections
 import os
 import warnings
 import weakref
+from types import TracebackType
+from typing import Callable, Dict, List, NamedTuple, Optional, Type
 
 from . import _errors
 from . import _events
 from . import _layout
 from . import _rings
+from . import _waits
 from . import _rfm_swig as _swig
 
 # Bound once: the hot methods are one attribute load and one C call.
@@ -28,10 +32,10 @@ _flush = _swig.rfm_mem_flush
 
 # Open nodes of this process: a fork()ed child closes its copies at once
 # (librfm leaves the parent's node ids to the parent) and opens its own.
-_live = weakref.WeakSet()
+_live: "weakref.WeakSet[Node]" = weakref.WeakSet()
 
 
-def _forget_after_fork():
+def _forget_after_fork() -> None:
     for node in list(_live):
         _swig._forget(node._h)
 
@@ -39,7 +43,7 @@ def _forget_after_fork():
 os.register_at_fork(after_in_child=_forget_after_fork)
 
 
-def _drop_callbacks_at_exit():
+def _drop_callbacks_at_exit() -> None:
     # A dispatcher thread must not wait for the GIL of a finalizing
     # interpreter: stop every callback while Python still runs.
     for node in list(_live):
@@ -53,16 +57,24 @@ def _drop_callbacks_at_exit():
 
 atexit.register(_drop_callbacks_at_exit)
 
-NodeInfo = collections.namedtuple(
-    "NodeInfo",
-    "node_id size max_nodes nodes_attached backend uri incarnation",
-)
-NodeInfo.__doc__ = """Facts about a node (rfm_node_get_info()).
 
-node_id: this node's id; size: window size in bytes; max_nodes: node ids on
-the network; nodes_attached: nodes attached now, this one included (0 if the
-backend cannot tell); backend: "shm", "dev", "rfm2g" or "dds"; uri: the canonical
-URI; incarnation: how many times this node id has been attached."""
+
+class NodeInfo(NamedTuple):
+    """Facts about a node (rfm_node_get_info()).
+
+    node_id: this node's id; size: window size in bytes; max_nodes: node ids on
+    the network; nodes_attached: nodes attached now, this one included (0 if the
+    backend cannot tell); backend: "shm", "dev", "rfm2g" or "dds"; uri: the canonical
+    URI; incarnation: how many times this node id has been attached."""
+
+    node_id: int
+    size: int
+    max_nodes: int
+    nodes_attached: int
+    backend: str
+    uri: str
+    incarnation: int
+
 
 
 class Node:
@@ -84,8 +96,12 @@ class Node:
     """
 
     __slots__ = ("_h", "_size", "_views", "_callbacks", "__weakref__")
+    _h: _swig.NodeHandle
+    _size: int
+    _views: List["weakref.ReferenceType[memoryview]"]
+    _callbacks: Dict[int, Callable[[_events.Event], object]]
 
-    def __init__(self, handle):
+    def __init__(self, handle: _swig.NodeHandle) -> None:
         if not isinstance(handle, _swig.NodeHandle):
             raise TypeError("rfm.Node is created by rfm.open(), not directly")
         self._h = handle
@@ -97,26 +113,26 @@ class Node:
     # ---- facts ----
 
     @property
-    def node_id(self):
+    def node_id(self) -> int:
         """This node's id on the network (0..255)."""
         return _swig.rfm_node_id(self._h)
 
     @property
-    def size(self):
+    def size(self) -> int:
         """Size of the reflective window in bytes."""
         return _swig.rfm_node_size(self._h)
 
     @property
-    def backend(self):
+    def backend(self) -> str:
         """Name of the backend: "shm", "dev", "rfm2g" or "dds"."""
         return _swig.rfm_node_backend(self._h)
 
     @property
-    def uri(self):
+    def uri(self) -> str:
         """The canonical URI of this node, with the node id it received."""
         return _swig.rfm_node_uri(self._h)
 
-    def info(self):
+    def info(self) -> NodeInfo:
         """All facts about the node at once, as a :class:`rfm.NodeInfo`."""
         raw = _swig.rfm_node_get_info(self._h)
         return NodeInfo(raw.node_id, raw.size, raw.max_nodes, raw.nodes_attached,
@@ -124,41 +140,41 @@ class Node:
 
     # ---- peek and poke: naturally aligned, single-copy atomic ----
 
-    def peek8(self, offset):
+    def peek8(self, offset: int) -> int:
         """The byte at ``offset``."""
         return _peek8(self._h, offset)
 
-    def peek16(self, offset):
+    def peek16(self, offset: int) -> int:
         """The 16-bit word at ``offset`` (host byte order; offset even)."""
         return _peek16(self._h, offset)
 
-    def peek32(self, offset):
+    def peek32(self, offset: int) -> int:
         """The 32-bit word at ``offset`` (host byte order; offset a multiple of 4)."""
         return _peek32(self._h, offset)
 
-    def peek64(self, offset):
+    def peek64(self, offset: int) -> int:
         """The 64-bit word at ``offset`` (host byte order; offset a multiple of 8)."""
         return _peek64(self._h, offset)
 
-    def poke8(self, offset, value):
+    def poke8(self, offset: int, value: int) -> None:
         """Store the byte ``value`` (0..255) at ``offset``."""
         _poke8(self._h, offset, value)
 
-    def poke16(self, offset, value):
+    def poke16(self, offset: int, value: int) -> None:
         """Store the 16-bit ``value`` at ``offset`` (host byte order)."""
         _poke16(self._h, offset, value)
 
-    def poke32(self, offset, value):
+    def poke32(self, offset: int, value: int) -> None:
         """Store the 32-bit ``value`` at ``offset`` (host byte order)."""
         _poke32(self._h, offset, value)
 
-    def poke64(self, offset, value):
+    def poke64(self, offset: int, value: int) -> None:
         """Store the 64-bit ``value`` at ``offset`` (host byte order)."""
         _poke64(self._h, offset, value)
 
     # ---- bulk access ----
 
-    def read(self, offset, length):
+    def read(self, offset: int, length: int) -> bytes:
         """Copy ``length`` bytes at ``offset`` of the window into new bytes."""
         if type(length) is int and length > self._size:
             # Refuse before allocating the result, with the library's code.
@@ -167,11 +183,11 @@ class Node:
                 f"rfm_mem_read: {length} bytes lie outside the {self._size}-byte window")
         return _read(self._h, offset, length)
 
-    def write(self, offset, data):
+    def write(self, offset: int, data: _waits.Buffer) -> None:
         """Copy ``data`` (any C-contiguous bytes-like object) to ``offset``."""
         _write(self._h, offset, data)
 
-    def flush(self, offset=0, length=None):
+    def flush(self, offset: int = 0, length: Optional[int] = None) -> None:
         """Send what was stored through :attr:`memory` in ``[offset,
         offset+length)`` (default: to the end of the window) to the other
         nodes, in order with what the node sends next. Needed on ``dds:``,
@@ -181,7 +197,7 @@ class Node:
         _flush(self._h, offset, length)
 
     @property
-    def memory(self):
+    def memory(self) -> memoryview:
         """A zero-copy, writable memoryview of the whole window (format 'B').
 
         Writes through it are posted to the network like any other write (on
@@ -194,7 +210,8 @@ class Node:
         arrays) cannot be released from outside: they keep the window mapped,
         and the node attached, until they are themselves released.
         """
-        view = memoryview(self._h)
+        # The handle exports the buffer protocol (a SWIG type mypy 1.0 cannot say so of).
+        view = memoryview(self._h)  # type: ignore[arg-type]
         views = self._views
         if len(views) >= 64:
             views[:] = [ref for ref in views if ref() is not None]
@@ -213,6 +230,8 @@ class Node:
     fetch_events = _events.fetch_events
     poll_events = _events.poll_events
     events = _events.events
+    wait_event_async = _events.wait_event_async
+    events_async = _events.events_async
     cancel_wait = _events.cancel_wait
     event_fd = _events.event_fd
     fileno = _events.event_fd
@@ -225,7 +244,7 @@ class Node:
 
     # ---- typed-variable tables (rfm._layout) ----
 
-    def attach_layout(self, layout):
+    def attach_layout(self, layout: _layout.Layout) -> _layout.Table:
         """A :class:`rfm.Table`: ``layout`` resolved on this node (``table["region.var"]``)."""
         return _layout.Table(layout, self)
 
@@ -245,11 +264,11 @@ class Node:
     # ---- lifetime ----
 
     @property
-    def closed(self):
+    def closed(self) -> bool:
         """True once :meth:`close` was called."""
         return not _swig._handle_state(self._h)[0]
 
-    def close(self):
+    def close(self) -> None:
         """Detach from the network. Closing twice is harmless.
 
         Views from :attr:`memory` are released. If buffers derived from them
@@ -271,13 +290,14 @@ class Node:
                 "the node stays attached until they are released",
                 ResourceWarning, stacklevel=2)
 
-    def __enter__(self):
+    def __enter__(self) -> Node:
         return self
 
-    def __exit__(self, *exc_info):
+    def __exit__(self, exc_type: Optional[Type[BaseException]],
+                 exc: Optional[BaseException], tb: Optional[TracebackType]) -> None:
         self.close()
 
-    def __del__(self):
+    def __del__(self) -> None:
         # The handle detaches by itself once no view needs it; only tell.
         try:
             still_open = _swig._handle_state(self._h)[0]
@@ -286,11 +306,11 @@ class Node:
         if still_open:
             warnings.warn(f"unclosed {self!r}", ResourceWarning, source=self)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         if _swig._handle_state(self._h)[0]:
             return f"<rfm.Node {_swig.rfm_node_uri(self._h)}>"
         return "<rfm.Node closed>"
 
-    def __reduce__(self):
+    def __reduce__(self) -> str:
         raise TypeError("an rfm.Node cannot be pickled or sent to another process: "
                         "open the network there with rfm.open()")

@@ -5,6 +5,7 @@ import itertools
 import os
 import subprocess
 import sys
+from typing import IO
 
 import pytest
 
@@ -15,6 +16,21 @@ SOURCE_ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
 WINDOW = 64 * 1024
 
 _serial = itertools.count()
+
+#: A layout with one record, plant.state (cycle: u32), written by node 0.
+RECORD_LAYOUT = """\
+version: 1
+window: 64K
+regions:
+  - name: plant
+    offset: 0x0
+    size: 0x100
+    writer: 0
+    records:
+      - name: state
+        variables:
+          - { name: cycle, type: u32 }
+"""
 
 
 def network_name(tag="t"):
@@ -57,6 +73,9 @@ class Peer:
         self.proc = subprocess.Popen(
             [sys.executable, os.path.join(HERE, "peer.py"), uri],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.stdin: IO[str] = self.proc.stdin
+        self.stdout: IO[str] = self.proc.stdout
         self.pid = self.proc.pid
         reply = self._reply()
         if reply[0] != "ready":
@@ -65,14 +84,14 @@ class Peer:
         self.node_id = int(reply[1])
 
     def _reply(self):
-        line = self.proc.stdout.readline()
+        line = self.stdout.readline()
         if not line:
             raise RuntimeError(f"peer {self.pid} exited with {self.proc.wait()}")
         return line.split(maxsplit=2)
 
     def call(self, *words):
-        self.proc.stdin.write(" ".join(str(w) for w in words) + "\n")
-        self.proc.stdin.flush()
+        self.stdin.write(" ".join(str(w) for w in words) + "\n")
+        self.stdin.flush()
         reply = self._reply()
         if reply[0] == "error":
             raise rfm.error_class(int(reply[1]))(int(reply[1]), reply[2].rstrip("\n"))
@@ -98,23 +117,23 @@ class Peer:
     def close(self):
         """Close the node, let the process exit, and return its status."""
         self.call("close")
-        self.proc.stdin.close()
+        self.stdin.close()
         status = self.proc.wait(timeout=10)
-        self.proc.stdout.close()
+        self.stdout.close()
         return status
 
     def kill(self):
         """Kill the process (SIGKILL) as a crash would, and reap it."""
         self.proc.kill()
         self.proc.wait(timeout=10)
-        self.proc.stdin.close()
-        self.proc.stdout.close()
+        self.stdin.close()
+        self.stdout.close()
 
     def stop(self):
         if self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait(timeout=10)
-        for stream in (self.proc.stdin, self.proc.stdout):
+        for stream in (self.stdin, self.stdout):
             if not stream.closed:
                 stream.close()
 

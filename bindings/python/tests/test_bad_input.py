@@ -11,7 +11,9 @@ The mapping, as documented in rfm/_errors.py:
 """
 
 import array
+import functools
 import pickle
+from typing import Callable, List, Tuple
 
 import pytest
 
@@ -117,8 +119,11 @@ def test_uri_of_wrong_type(uri, error):
 def test_every_method_of_a_closed_node(uri):
     node = rfm.open(uri)
     node.close()
-    calls = [(name, lambda n=name, r=rest: getattr(node, n)(0, *r)) for name, rest in METHODS_WITH_OFFSET]
-    calls += [(attr, lambda a=attr: getattr(node, a)) for attr in ("node_id", "size", "backend", "uri", "memory")]
+    calls: List[Tuple[str, Callable[[], object]]] = [
+        (name, functools.partial(getattr(node, name), 0, *rest))
+        for name, rest in METHODS_WITH_OFFSET]
+    calls += [(attr, functools.partial(getattr, node, attr))
+              for attr in ("node_id", "size", "backend", "uri", "memory")]
     calls += [("info", node.info)]
     for label, call in calls:
         with pytest.raises(rfm.ClosedError, match="closed"):
@@ -128,7 +133,7 @@ def test_every_method_of_a_closed_node(uri):
 
 def test_node_is_made_by_open_only():
     with pytest.raises(TypeError, match="rfm.open"):
-        rfm.Node(None)
+        rfm.Node(None)  # type: ignore[arg-type]  # the point of the test
 
 
 def test_node_cannot_be_pickled(node):

@@ -1,32 +1,18 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """dds: URIs through rfm.open(): each node its own copy, Node.flush()."""
 
-import os
-
 import pytest
 
 import rfm
 
-LOOPBACK = ('<CycloneDDS><Domain Id="any"><General><Interfaces>'
-            '<NetworkInterface name="lo"/></Interfaces>'
-            '<AllowMulticast>false</AllowMulticast></General>'
-            '<Discovery><ParticipantIndex>auto</ParticipantIndex>'
-            '<MaxAutoParticipantIndex>100</MaxAutoParticipantIndex>'
-            '<Peers><Peer Address="127.0.0.1"/></Peers></Discovery>'
-            '</Domain></CycloneDDS>')
+# The plugin's private dds: networks: a partition of this run's own in a DDS
+# domain of its own, Cyclone on the loopback interface only.
+pytestmark = pytest.mark.rfm_backend("dds")
 
 
 @pytest.fixture
-def dds_uri():
-    # Read by Cyclone when this process opens its first dds: node: loopback only.
-    os.environ.setdefault("CYCLONEDDS_URI", LOOPBACK)
-    domain = 20 + os.getpid() % 200
-    name = f"py-{os.getpid()}"
-    try:
-        rfm.destroy(f"dds:{name}")
-    except rfm.Error as e:
-        pytest.skip(f"librfm was built without Cyclone DDS: {e}")
-    return lambda node: f"dds:{name}?node={node}&size=64K&domain={domain}&join=50"
+def dds_uri(rfm_network):
+    return lambda node: rfm_network.uri(node)
 
 
 def test_own_copies_and_flush(dds_uri):

@@ -195,7 +195,7 @@ def test_corrupt_segment(name):
 
 def test_wait_without_enabling_names_the_python_call(node):
     exc = raised(lambda: node.wait_event(timeout=0))
-    assert type(exc) is rfm.ClosedError
+    assert type(exc) is rfm.NotEnabled and isinstance(exc, rfm.ClosedError)
     assert "node.enable_events()" in exc.message
     assert "rfm_event_enable" not in str(exc)
 

@@ -166,7 +166,7 @@ def test_selectors_see_the_descriptor(pair):
             a.send_event(b.node_id, 1, i)
         ready = sel.select(timeout=10)
         assert [key.fileobj for key, _ in ready] == [b]
-        got = []
+        got: list = []
         while len(got) < 3:
             got += b.poll_events()
             if len(got) < 3:

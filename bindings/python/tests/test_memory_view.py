@@ -63,7 +63,7 @@ def test_close_releases_views(uri):
     with pytest.raises(rfm.ClosedError):
         node.memory
     with pytest.raises(rfm.ClosedError):
-        memoryview(node._h)
+        memoryview(node._h)  # type: ignore[arg-type]  # a buffer, as far as SWIG goes
 
 
 def test_with_block_releases_the_view(node):

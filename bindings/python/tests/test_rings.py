@@ -6,6 +6,8 @@ import subprocess
 import sys
 import threading
 
+from typing import List
+
 import pytest
 
 import rfm
@@ -125,7 +127,7 @@ def test_threads_sharing_a_consumer_take_each_message_once(node):
     # Waits that never sleep: both threads sit in the C call together,
     # which is when an unserialised handle hands one message to both.
     node.set_spin(-1)
-    seqs = [[] for _ in range(4)]
+    seqs: List[List[int]] = [[] for _ in range(4)]
 
     def take(mine):
         try:
@@ -141,7 +143,7 @@ def test_threads_sharing_a_consumer_take_each_message_once(node):
         ring.publish(b"%d" % i, timeout=10)
     for t in threads:
         t.join()
-    every = sum(seqs, [])
+    every = [seq for mine in seqs for seq in mine]
     assert len(every) == total, (len(every), len(set(every)))
     assert sorted(every) == list(range(total))
     # Each thread saw its messages in order.
@@ -208,6 +210,7 @@ with rfm.open(sys.argv[1]) as node:
 def test_cross_process_producer(uri):
     with subprocess.Popen([sys.executable, "-c", PRODUCER, uri], stdin=subprocess.PIPE,
                           stdout=subprocess.PIPE, text=True, bufsize=1) as proc:
+        assert proc.stdin is not None and proc.stdout is not None
         try:
             producer_id = int(proc.stdout.readline())
             with rfm.open(uri) as me, me.ring_consumer(RING) as consumer:

@@ -29,7 +29,8 @@ def test_close_while_threads_are_calling(uri):
     threads_count = 4
     node = rfm.open(uri)
     started = threading.Semaphore(0)
-    errors, counts = [], {}
+    errors: list = []
+    counts: dict = {}
     threads = [threading.Thread(target=hammer, args=(node, i, started, errors, counts))
                for i in range(threads_count)]
     for t in threads:

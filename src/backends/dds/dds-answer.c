@@ -47,7 +47,9 @@ static void answer_own(struct dds_node *d, uint16_t to, uint32_t nonce)
 		m.offset = start * 8;
 		m.data = (dds_sequence_octet){ ._maximum = n, ._length = n,
 					       ._buffer = d->window + start * 8 };
-		ret = rfm__dds_send_locked(d, &m);
+		ret = rfm__dds_backlog_room_locked(d);
+		if (!ret)
+			ret = rfm__dds_send_locked(d, &m);
 	}
 	/* The end, a piece with no data: the asker has every word (it asks
 	 * again until this comes, even when we wrote nothing). */
@@ -84,7 +86,9 @@ static void send_resyncs(struct dds_node *d)
 			continue;
 		nonce = rfm__dds_nonce();
 		pthread_mutex_lock(&d->lock);
-		d->resync_nonce[w] = nonce; /* its answers carry it */
+		/* Its answers carry it; one to the request before is late. */
+		d->resync_nonce_before[w] = d->resync_nonce[w];
+		d->resync_nonce[w] = nonce;
 		if (!d->resync_open_ns[w])
 			__atomic_store_n(&d->resync_open, d->resync_open + 1, __ATOMIC_RELAXED);
 		d->resync_open_ns[w] = rfm__now_ns();
@@ -133,17 +137,25 @@ uint64_t rfm__dds_resync_retry(struct dds_node *d, uint64_t now)
 	return next;
 }
 
+int rfm__dds_send_digest(struct dds_node *d)
+{
+	/* The digest is filled in as it is numbered (dds-backlog.c). */
+	rfm_dds_Msg m = { .kind = DDS_KIND_MARK, .to = RFM_NODE_ALL, .extra = DDS_MARK_DIGEST };
+	int ret = rfm__dds_lock_to_send(d);
+
+	if (ret)
+		return ret;
+	if (d->seq)
+		ret = rfm__dds_send_locked(d, &m);
+	pthread_mutex_unlock(&d->pub_lock);
+	return ret;
+}
+
 /* A reader matched late: our stream's place, if we sent anything before
  * it (a gap there reports what it missed; it asks for our words). */
 static void send_mark(struct dds_node *d)
 {
-	rfm_dds_Msg m = { .kind = DDS_KIND_MARK, .to = RFM_NODE_ALL };
-
-	if (rfm__dds_lock_to_send(d))
-		return;
-	if (d->seq)
-		rfm__dds_send_locked(d, &m);
-	pthread_mutex_unlock(&d->pub_lock);
+	rfm__dds_send_digest(d);
 }
 
 /* Send our copy to @to: header, chunks, end, with no write of ours between. */
@@ -179,7 +191,9 @@ static void answer(struct dds_node *d, struct dds_snap_vector *v, uint16_t to, u
 		m.offset = off;
 		m.data = (dds_sequence_octet){ ._maximum = n, ._length = n,
 					       ._buffer = d->window + off };
-		ret = rfm__dds_send_locked(d, &m);
+		ret = rfm__dds_backlog_room_locked(d);
+		if (!ret)
+			ret = rfm__dds_send_locked(d, &m);
 	}
 	if (!ret) {
 		m.type = DDS_SNAP_END;
@@ -190,40 +204,61 @@ static void answer(struct dds_node *d, struct dds_snap_vector *v, uint16_t to, u
 	pthread_mutex_unlock(&d->pub_lock);
 }
 
-void rfm__dds_snapshot_answer_pending(struct rfm_node *node)
+/* Under lock: the first request due at @now, taken off the list; false:
+ * none is due, and *@next is when the first waiting one is (0: none). */
+static bool take_due(struct dds_node *d, uint64_t now, uint32_t *to, uint32_t *nonce,
+		     uint32_t *kind, uint64_t *next)
+{
+	*next = 0;
+	for (uint32_t i = 0; i < d->snap_pending; i++) {
+		uint64_t due = d->snap_req[i].due_ns;
+
+		if (due > now) {
+			*next = !*next || due < *next ? due : *next;
+			continue;
+		}
+		*to = d->snap_req[i].to;
+		*nonce = d->snap_req[i].nonce;
+		*kind = d->snap_req[i].kind;
+		if (*to < RFM_MAX_NODES)
+			d->peers[*to].answered_ns[*kind] = now; /* its next one waits a second */
+		else
+			d->observer_copy_ns = now; /* observers' (RFM_DDS_TO_OBSERVER) */
+		__atomic_store_n(&d->snap_pending, d->snap_pending - 1, __ATOMIC_RELAXED);
+		memmove(&d->snap_req[i], &d->snap_req[i + 1],
+			(d->snap_pending - i) * sizeof(d->snap_req[0]));
+		return true;
+	}
+	return false;
+}
+
+uint64_t rfm__dds_snapshot_answer_pending(struct rfm_node *node)
 {
 	struct dds_node *d = node->priv;
 	struct dds_snap_vector *v = calloc(1, sizeof(*v));
+	uint64_t next = 0;
 
 	if (__atomic_exchange_n(&d->mark_pending, false, __ATOMIC_RELAXED))
 		send_mark(d);
 	if (__atomic_exchange_n(&d->resync_pending, false, __ATOMIC_RELAXED))
 		send_resyncs(d);
 	if (!v)
-		return; /* the joiner asks again */
+		return rfm__now_ns() + 1000000; /* no memory now: again in 1 ms */
 	for (;;) {
-		uint16_t to;
-		uint32_t nonce, kind;
+		uint32_t to, nonce, kind;
 
 		pthread_mutex_lock(&d->lock);
-		if (!d->snap_pending) {
-			pthread_mutex_unlock(&d->lock);
-			break;
-		}
-		to = d->snap_req[0].to;
-		nonce = d->snap_req[0].nonce;
-		kind = d->snap_req[0].kind;
-		if (kind == DDS_REQ_COPY)
-			d->peers[to].copy_ns = rfm__now_ns(); /* rate limit */
-		__atomic_store_n(&d->snap_pending, d->snap_pending - 1, __ATOMIC_RELAXED);
-		memmove(&d->snap_req[0], &d->snap_req[1], d->snap_pending * sizeof(d->snap_req[0]));
+		bool due = take_due(d, rfm__now_ns(), &to, &nonce, &kind, &next);
 		pthread_mutex_unlock(&d->lock);
+		if (!due)
+			break;
 		if (kind == DDS_REQ_BUSY)
-			answer_busy(d, to, nonce);
+			answer_busy(d, (uint16_t)to, nonce);
 		else if (kind == DDS_REQ_OWN)
-			answer_own(d, to, nonce);
+			answer_own(d, (uint16_t)to, nonce);
 		else
-			answer(d, v, to, nonce);
+			answer(d, v, (uint16_t)to, nonce);
 	}
 	free(v);
+	return next;
 }

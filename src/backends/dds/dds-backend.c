@@ -141,6 +141,24 @@ static int parse_params(struct rfm_uri *uri, struct dds_params *p)
 	return rfm__uri_check_all_used(uri);
 }
 
+/* An observer's parameters: no id to name; security= binds writers to ids. */
+static int check_observer(struct rfm_node *node, const struct rfm_uri *uri,
+			  const struct dds_params *p)
+{
+	if (!node->observer)
+		return 0;
+	if (p->node_id >= 0)
+		return rfm__error(RFM_EURI, "%s: observe=1 takes no node=: an observer holds no "
+				  "node id", uri->text);
+	if (p->security)
+		return rfm__error(RFM_ENOTSUP,
+				  "%s: observe=1 with security=: DDS Security binds every writer "
+				  "to a node id's partition, and an observer has none; open a node "
+				  "id given to monitors instead",
+				  uri->text);
+	return 0;
+}
+
 /*
  * Topic @name of type @desc into *@topic (an error naming @what), and in
  * *@qp the qos its reader and writer start from: the network's partition,
@@ -219,15 +237,27 @@ static int create_entities(struct rfm_node *node, const struct rfm_uri *uri)
 	dds_qset_history(q, DDS_HISTORY_KEEP_ALL, 0);
 	dds_qset_durability(q, DDS_DURABILITY_VOLATILE);
 	dds_qset_ignorelocal(q, DDS_IGNORELOCAL_PARTICIPANT);
-	/* callbacks=receive: a write never waits, what Cyclone cannot take
-	 * waits in the backlog (dds-backlog.c). */
-	if (d->callbacks_receive)
-		dds_qset_reliability(q, DDS_RELIABILITY_RELIABLE, 0);
+	/* A write waits briefly for room (with callbacks=receive never):
+	 * what Cyclone cannot take then waits in the backlog (dds-backlog.c). */
+	dds_qset_reliability(q, DDS_RELIABILITY_RELIABLE,
+			     d->callbacks_receive ? 0 : (dds_duration_t)RFM_DDS_WRITE_BLOCK_NS);
 	dds_listener_t *wl = rfm__dds_match_listener(node);
+	if (!wl) {
+		dds_delete_qos(q);
+		return rfm__error(RFM_ENOMEM, "%s: out of memory", uri->text);
+	}
+	ret = rfm__dds_route_init(d, q, wl); /* for the writers that may replace it */
 	rfm__dds_security_partition(d, q, true);
 	d->writer = dds_create_writer(d->participant, d->topic, q, wl);
 	dds_delete_listener(wl);
-	rfm__dds_security_partition(d, q, false);
+	if (ret) {
+		dds_delete_qos(q);
+		return ret;
+	}
+	/* The network's partition, and ours by node id and incarnation: a
+	 * writer that leaves out a node reported down still reaches us
+	 * (dds-route.c). */
+	rfm__dds_stream_reader_partitions(d, q);
 	return create_reader(node, uri, d->topic, q, true, d->writer, &d->reader,
 			     "creating the stream reader and writer");
 }
@@ -298,6 +328,7 @@ static void dds_release(struct dds_node *d)
 		pthread_mutex_lock(&d->pub_lock);
 		pthread_mutex_unlock(&d->pub_lock);
 	}
+	rfm__dds_route_fini(d);
 	if (d->window)
 		rfm__os_unmap_private(d->window, d->size);
 	rfm__dds_held_free(d);
@@ -328,6 +359,8 @@ static int dds_open_node(struct rfm_node *node, struct rfm_uri *uri)
 	int ret;
 
 	ret = parse_params(uri, &p);
+	if (!ret)
+		ret = check_observer(node, uri, &p);
 	if (ret)
 		return ret;
 	/*
@@ -353,7 +386,10 @@ static int dds_open_node(struct rfm_node *node, struct rfm_uri *uri)
 	d->coalesce_ns = p.coalesce_ns;
 	d->callbacks_receive = p.callbacks_receive;
 	d->inc = new_incarnation();
+	d->digest = rfm__dds_digest_start(d->inc); /* our stream's, before its first sample */
 	d->id = p.node_id;
+	d->observer = node->observer;
+	d->tool = node->tool;
 	d->snap_from = -1;
 	d->held_tail = &d->held;
 	d->backlog_tail = &d->backlog;
@@ -372,8 +408,10 @@ static int dds_open_node(struct rfm_node *node, struct rfm_uri *uri)
 
 	uint64_t size = p.size;
 	ret = open_entities(node, uri);
+	/* An observer claims no id: it finds the nodes there are, and their size. */
 	if (!ret)
-		ret = rfm__dds_claim(node, uri, &size, p.size != 0);
+		ret = d->observer ? rfm__dds_find_size(node, uri, &size, p.size != 0)
+				  : rfm__dds_claim(node, uri, &size, p.size != 0);
 	if (ret)
 		goto fail;
 	void *window = rfm__os_map_private(size);
@@ -394,13 +432,17 @@ static int dds_open_node(struct rfm_node *node, struct rfm_uri *uri)
 	node->base = d->window;
 	node->size = size;
 	node->id = d->id;
-	node->incarnation = d->inc;
+	/* An observer's incarnation only tells its copy's answers apart. */
+	node->incarnation = d->observer ? 0 : d->inc;
 	ret = rfm__dds_join(node);
 	if (ret)
 		goto fail;
-	if (asprintf(&node->uri, "dds:%s?node=%d&size=%llu&domain=%u%s%s", d->name, d->id,
-		     (unsigned long long)size, d->domain, d->security ? "&security=" : "",
-		     d->security ? d->security : "") < 0) {
+	if ((d->observer ? asprintf(&node->uri, "dds:%s?observe=1&size=%llu&domain=%u", d->name,
+				    (unsigned long long)size, d->domain)
+			 : asprintf(&node->uri, "dds:%s?node=%d&size=%llu&domain=%u%s%s", d->name,
+				    d->id, (unsigned long long)size, d->domain,
+				    d->security ? "&security=" : "",
+				    d->security ? d->security : "")) < 0) {
 		node->uri = NULL;
 		ret = rfm__error(RFM_ENOMEM, "%s: out of memory", uri->text);
 		goto fail;
@@ -431,7 +473,7 @@ static void dds_forget(struct rfm_node *node)
 static void dds_get_info(const struct rfm_node *node, struct rfm_node_info *info)
 {
 	struct dds_node *d = node->priv;
-	uint32_t n = 1;
+	uint32_t n = d->observer ? 0 : 1; /* ourselves, unless we only look */
 
 	pthread_mutex_lock(&d->lock);
 	for (int id = 0; id < RFM_MAX_NODES; id++)
@@ -458,7 +500,9 @@ static int dds_destroy(struct rfm_uri *uri, unsigned int flags)
 
 const struct rfm_backend_ops rfm__dds_ops = {
 	.scheme = "dds",
-	.caps = 0, /* several hosts, each with its own copy */
+	/* Several hosts, each with its own copy, filled by the receive thread;
+	 * observers. */
+	.caps = RFM__CAP_WINDOW_THREAD | RFM__CAP_OBSERVE,
 	.open = dds_open_node,
 	.close = dds_close_node,
 	.get_info = dds_get_info,
@@ -467,6 +511,8 @@ const struct rfm_backend_ops rfm__dds_ops = {
 	.ev = &rfm__dds_ev_ops,
 	.node_facts = rfm__dds_node_facts,
 	.node_alive = rfm__dds_node_alive,
+	.peer_verdict = rfm__dds_route_verdict,
 	.publish = rfm__dds_publish,
 	.refused = rfm__dds_refused,
+	.forged = rfm__dds_forged,
 };

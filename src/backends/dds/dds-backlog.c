@@ -1,24 +1,28 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The send backlog of the dds: backend, for callbacks=receive.
+ * The send backlog of the dds: backend.
  *
  * A reliable writer keeps what it sent until every reader has
  * acknowledged it, and a write waits while it keeps more than Cyclone's
- * WhcHigh (500 kB by default). The acknowledgements come in on Cyclone's
- * receive thread. With callbacks=receive the callbacks run on that very
- * thread, so a callback's write that waited would wait for itself: 10 s,
- * then an error. The stream writer of such a handle therefore never waits
- * (max_blocking_time 0). A sample Cyclone cannot take yet is copied here,
- * and every sample after it joins it, in order, until the handle's thread
- * (dds-thread.c) has handed them all to Cyclone as the acknowledgements
- * let it.
+ * WhcHigh (500 kB by default). The stream writer waits at most
+ * RFM_DDS_WRITE_BLOCK_NS for that (a healthy reader acknowledges within
+ * milliseconds), and with callbacks=receive not at all: the
+ * acknowledgements come in on Cyclone's receive thread, where those
+ * callbacks run, so a callback's write that waited would wait for itself.
+ * A sample Cyclone cannot take yet is copied here, and every sample after
+ * it joins it, in order, until the handle's thread (dds-thread.c) has
+ * handed them all to Cyclone as the acknowledgements let it. So no
+ * thread waits inside Cyclone holding pub_lock for long: the heartbeat
+ * monitor's beats go on, and when a dead node's reader is what holds the
+ * acknowledgements back, the stream can move to a writer that does not
+ * wait for it (dds-route.c).
  *
- * The receive thread never waits for the backlog: past
- * RFM_DDS_BACKLOG_MAX its writes fail with RFM_EAGAIN. Every other thread
- * waits before it sends while the backlog holds more than
- * RFM_DDS_BACKLOG_WAIT: the back-pressure the blocking writer gave it,
- * for at most RFM_DDS_BLOCK_NS, then RFM_ETIMEDOUT. Samples already in the
- * backlog are never taken back: a close sends them first, for at most
+ * The receive thread and the heartbeat monitor's never wait for the
+ * backlog: past RFM_DDS_BACKLOG_MAX their writes fail with RFM_EAGAIN.
+ * Every other thread waits before it sends while the backlog holds more
+ * than RFM_DDS_BACKLOG_WAIT: the back-pressure the blocking writer gave
+ * it, for at most RFM_DDS_BLOCK_NS, then RFM_ETIMEDOUT. Samples already in
+ * the backlog are never taken back: a close sends them first, for at most
  * RFM_DDS_BLOCK_NS.
  *
  * rfm__dds_emit_locked() is the last step of every send: it numbers the
@@ -31,6 +35,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cpu-clock.h"
 #include "backends/dds/dds-internal.h"
 
 static uint64_t item_bytes(const rfm_dds_Msg *m)
@@ -56,13 +61,13 @@ int rfm__dds_lock_to_send(struct dds_node *d)
 		rfm__dds_backlog_send_locked(d);
 		return 0;
 	}
-	if (rfm__dds_in_receive()) {
+	if (rfm__dds_in_receive() || rfm__health_monitor_thread()) {
 		if (d->backlog_bytes <= RFM_DDS_BACKLOG_MAX)
 			return 0;
 		pthread_mutex_unlock(&d->pub_lock);
 		return rfm__error(RFM_EAGAIN,
 				  "dds:%s: %llu bytes wait for acknowledgements, and a callback "
-				  "on the receive thread cannot wait for them",
+				  "on the receive thread or a heartbeat cannot wait for them",
 				  d->name, (unsigned long long)d->backlog_bytes);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &until);
@@ -103,15 +108,35 @@ int rfm__dds_backlog_add(struct dds_node *d, const rfm_dds_Msg *m)
 int rfm__dds_emit_locked(struct dds_node *d, rfm_dds_Msg *msg)
 {
 	dds_return_t rc;
+	const uint8_t *data = msg->data._buffer;
 
 	msg->inc = d->inc;
 	msg->writer = (uint8_t)d->id;
 	msg->seq = ++d->seq;
+	/*
+	 * What the digest covers is what goes out (dds-digest.c): data taken
+	 * from the window, which the node's other threads may be storing to
+	 * meanwhile, is copied first.
+	 */
+	if (data && data >= d->window && data < d->window + d->size &&
+	    msg->data._length <= RFM_DDS_CHUNK && d->scratch) {
+		memcpy(d->scratch, data, msg->data._length);
+		msg->data._buffer = d->scratch;
+	}
+	if (msg->kind == DDS_KIND_MARK && (msg->extra & DDS_MARK_DIGEST))
+		msg->stamp = d->digest;
+	d->digest = rfm__dds_digest(d->digest, msg);
+	__atomic_store_n(&d->sent_seq, msg->seq, __ATOMIC_RELAXED);
+	/* Its thread sends the digest while the stream moves: not asleep. */
+	if (d->thread_idle) {
+		d->thread_idle = false;
+		rfm__dds_thread_wake(d);
+	}
 	/* callbacks=receive: behind what waits already, or first to wait. */
 	if (d->backlog)
 		return rfm__dds_backlog_add(d, msg);
 	rc = rfm__dds_write(d, msg);
-	if (rc == DDS_RETCODE_TIMEOUT && d->callbacks_receive)
+	if (rc == DDS_RETCODE_TIMEOUT)
 		return rfm__dds_backlog_add(d, msg);
 	if (rc < 0)
 		return rfm__error(RFM_EIO, "dds:%s: sending a sample: %s", d->name,
@@ -150,6 +175,30 @@ bool rfm__dds_backlog_send_locked(struct dds_node *d)
 	if (moved)
 		pthread_cond_broadcast(&d->backlog_cond);
 	return d->backlog != NULL;
+}
+
+int rfm__dds_backlog_room_locked(struct dds_node *d)
+{
+	uint64_t start = 0;
+
+	/* callbacks=receive: no write waits in Cyclone, the backlog takes all. */
+	while (d->backlog && d->backlog_bytes > RFM_DDS_BACKLOG_WAIT && !d->callbacks_receive) {
+		uint64_t t = rfm__now_ns();
+
+		if (!start)
+			start = t;
+		if (t - start > RFM_DDS_BLOCK_NS)
+			return rfm__error(RFM_ETIMEDOUT,
+					  "dds:%s: for %d s no node acknowledged the %llu bytes "
+					  "sent before: is a peer stuck?",
+					  d->name, (int)(RFM_DDS_BLOCK_NS / 1000000000),
+					  (unsigned long long)d->backlog_bytes);
+		/* Each try waits in Cyclone for room, at most RFM_DDS_WRITE_BLOCK_NS. */
+		if (!rfm__dds_backlog_send_locked(d))
+			break;
+		rfm__dds_route_step(d, true); /* a dead reader may be what holds it */
+	}
+	return 0;
 }
 
 void rfm__dds_backlog_drain(struct dds_node *d)

@@ -101,7 +101,8 @@ static int claim_free_id_locked(struct rfm_node *node, const struct rfm_uri *uri
 	bool tried[RFM_MAX_NODES] = { false };
 
 	for (;;) {
-		int id = 0;
+		/* A tool (tool=1) takes its id from the range kept for tools. */
+		int id = d->tool ? RFM_NODE_TOOL_FIRST : 0;
 
 		while (id < RFM_MAX_NODES &&
 		       (tried[id] || d->peers[id].alive || rfm__dds_rival_live(d, (unsigned int)id)))
@@ -189,4 +190,24 @@ int rfm__dds_claim(struct rfm_node *node, const struct rfm_uri *uri, uint64_t *s
 	if (rc < 0)
 		return rfm__dds_fail(uri, rc, "announcing the node");
 	return 0;
+}
+
+int rfm__dds_find_size(struct rfm_node *node, const struct rfm_uri *uri, uint64_t *sizep,
+		       bool size_given)
+{
+	struct dds_node *d = node->priv;
+	bool anyone = false;
+	int ret;
+
+	pthread_mutex_lock(&d->lock);
+	discover_locked(node, d->join_ms);
+	for (int id = 0; id < RFM_MAX_NODES && !anyone; id++)
+		anyone = d->peers[id].alive;
+	ret = anyone ? sizes_agree_locked(d, uri, sizep, size_given)
+		     : rfm__error(RFM_ENOENT,
+				  "%s: no node of network '%s' answered within %u ms: an observer "
+				  "reads a network, it does not make one",
+				  uri->text, d->name, d->join_ms);
+	pthread_mutex_unlock(&d->lock);
+	return ret;
 }

@@ -26,19 +26,25 @@ static struct dds_writer_entry *cached(struct dds_node *d, dds_instance_handle_t
 	return NULL;
 }
 
-/* The writer's partitions: the first one's name and how many. */
-static void note_partitions(const dds_qos_t *qos, struct dds_writer_id *id)
+/* The node id every one of the writer's partitions names (-1: none, or
+ * not one for all). A writer in two networks' partitions is read in
+ * both, so one naming another network's node names none of ours. */
+static void note_partitions(const struct dds_node *d, const dds_qos_t *qos,
+			    struct dds_writer_id *id)
 {
 	uint32_t n = 0;
 	char **ps = NULL;
 
-	id->partition[0] = '\0';
-	id->npartitions = 0;
+	id->node = -1;
 	if (!qos || !dds_qget_partition(qos, &n, &ps))
 		return;
-	id->npartitions = n;
-	if (n)
-		snprintf(id->partition, sizeof(id->partition), "%s", ps[0]);
+	for (uint32_t i = 0; i < n; i++) {
+		int node = rfm__dds_partition_node(d, ps[i]);
+
+		id->node = i == 0 || node == id->node ? node : -1;
+		if (id->node < 0)
+			break;
+	}
 	for (uint32_t i = 0; i < n; i++)
 		dds_free(ps[i]);
 	dds_free(ps);
@@ -60,7 +66,7 @@ bool rfm__dds_writer_identity(struct dds_node *d, dds_entity_t reader, bool stre
 		e->handle = h;
 		e->id.stream = stream;
 		e->id.participant = ep->participant_key;
-		note_partitions(ep->qos, &e->id);
+		note_partitions(d, ep->qos, &e->id);
 		dds_builtintopic_free_endpoint(ep);
 	}
 	if (out)

@@ -12,6 +12,10 @@
  * (docs/architecture.md names them in this order).
  * Bottom first:
  *
+ *  dds-security-grant.c   whether permissions.p7s grants node.pem's
+ *                   subject, valid now (its XML, read as Cyclone does)
+ *  dds-security-files.c   security=DIR's files checked with OpenSSL
+ *                   before Cyclone sees them: each wrong one named, why
  *  dds-security.c   security=DIR: DDS Security's participant qos from
  *                   DIR's files, the partition of each node id, whether a
  *                   writer's partition is the node id its sample names
@@ -19,8 +23,14 @@
  *                   our copy (rfm__dds_store), a copy of a sample for a list,
  *                   the event queue push, the refused counter, nonces, the
  *                   thread-local modes, the wake of the handle's thread
+ *  dds-digest.c     the running digest of a stream's samples, which
+ *                   MARKs carry: a node's stream taken over (no DDS
+ *                   Security) shows as a digest that differs
  *  dds-identity.c   who wrote a sample: participant and partition per
  *                   publication handle, cached
+ *  dds-route.c      which readers our stream waits for: a node the
+ *                   monitor reports down is left out by moving the stream
+ *                   to a writer its reader does not match
  *  send side
  *   dds-backlog.c   pub_lock for a sender (rfm__dds_lock_to_send); numbering
  *                   a sample and handing it to Cyclone or, callbacks=receive,
@@ -76,7 +86,9 @@
  *  receiving      set by dds-receive.c's listeners, on a Cyclone receive
  *                 thread; read by dds-backlog.c: a full backlog fails with
  *                 RFM_EAGAIN instead of waiting, since the thread that
- *                 would drain it may be waiting for this one.
+ *                 would drain it may be waiting for this one. (So does the
+ *                 heartbeat monitor's thread, rfm__health_monitor_thread()
+ *                 in backend.h: its verdict ends a stall, dds-route.c.)
  *  handle_thread  set by dds-thread.c; read by dds-backlog.c: the handle's
  *                 thread never waits for the backlog, which it is the one
  *                 to send; it sends what waits first.
@@ -116,6 +128,9 @@
 #define RFM_DDS_QUEUE_MAX (1u << 20)
 
 enum dds_kind {
+	/* Never on the wire (refused there): a sample held while joining of
+	 * which only the place in its writer's sequence is kept. */
+	DDS_KIND_PLACE = 0,
 	DDS_KIND_WRITE = 1,	/* data -> window[offset] */
 	DDS_KIND_EVENT = 2,	/* to, type, word, stamp = sent_ns */
 	DDS_KIND_SNAP_REQ = 3,	/* to = the peer asked, word = nonce */
@@ -124,9 +139,20 @@ enum dds_kind {
 	DDS_KIND_BATCH = 6,	/* data = writes (struct dds_piece each), in order;
 				 * extra & DDS_BATCH_EVENT: then the event of to,
 				 * type, word, stamp, as EVENT */
-	DDS_KIND_MARK = 7,	/* nothing: our stream's place, sent when a reader
-				 * matches our writer (dds-answer.c) */
+	DDS_KIND_MARK = 7,	/* our stream's place, sent when a reader matches
+				 * our writer (dds-answer.c) and while the stream
+				 * moves: extra & DDS_MARK_DIGEST: stamp = the
+				 * digest of our samples before it (dds-digest.c) */
+	DDS_KIND_OBSERVE = 8,	/* an observer's request for a copy, outside every
+				 * stream (it has no node id): to = the peer asked,
+				 * word = nonce; answered as a COPY to
+				 * RFM_DDS_TO_OBSERVER with that nonce */
 };
+#define DDS_MARK_DIGEST UINT64_C(1)
+
+/* The "to" of a snapshot's pieces for an observer (no node id): the
+ * nonce says whose. Never a node id, nor RFM_NODE_ALL. */
+#define RFM_DDS_TO_OBSERVER 0xfffeu
 
 /* A BATCH sample's data: a run of these, each followed by len bytes
  * padded to 8. */
@@ -141,10 +167,13 @@ struct dds_piece {
 #define RFM_DDS_COALESCE_DEFAULT_NS 1000000u
 /* The send backlog (dds-backlog.c): other threads wait while it holds
  * more than WAIT bytes, for at most BLOCK_NS (the writer's old
- * max_blocking_time); the receive thread's writes fail past MAX. */
+ * max_blocking_time); the receive thread's writes fail past MAX. A
+ * dds_write() waits at most WRITE_BLOCK_NS for room in Cyclone (0 with
+ * callbacks=receive): then the sample joins the backlog. */
 #define RFM_DDS_BACKLOG_WAIT (1024u * 1024u)
 #define RFM_DDS_BACKLOG_MAX (64u * 1024u * 1024u)
 #define RFM_DDS_BLOCK_NS 10000000000ull
+#define RFM_DDS_WRITE_BLOCK_NS 50000000ull
 
 enum dds_snap_part {
 	DDS_SNAP_HEADER = 0,	/* data = struct dds_snap_vector, extra = window size */
@@ -161,6 +190,7 @@ enum dds_req_kind {
 	DDS_REQ_OWN = 1,
 	/* Never on the wire: a queued BUSY answer to a COPY request. */
 	DDS_REQ_BUSY = 2,
+	DDS_REQ_KINDS
 };
 
 /* What a snapshot's giver had applied of each writer's stream. */
@@ -174,8 +204,9 @@ struct dds_snap_vector {
 struct dds_writer_id {
 	dds_guid_t participant;	/* its DDS participant */
 	bool stream;		/* a writer of the stream topic (else of the node topic) */
-	uint32_t npartitions;	/* how many partitions its QoS names */
-	char partition[RFM_DDS_PARTITION_MAX + 1]; /* the first one ("": none) */
+	/* security=: the node id all its partitions name (-1: none, or not
+	 * one for all; dds-security.c rfm__dds_partition_node). */
+	int node;
 };
 /* Writers remembered: two per node, and room for strangers. */
 #define RFM_DDS_WRITERS_MAX 128
@@ -202,11 +233,47 @@ struct dds_peer {
 	/* A stream writer of its participant matched ours: a node, not only
 	 * a presence sample (dds-presence.c). */
 	bool confirmed;
-	uint64_t copy_ns;	/* when we last answered it a whole copy (rate limit) */
+	/* When we last answered it each kind of request (enum dds_req_kind):
+	 * at most one answer of a kind a second (dds-snapshot.c). */
+	uint64_t answered_ns[DDS_REQ_KINDS];
 	bool other_size;	/* its window size is not ours: its records are ignored */
 	/* Its stream as applied here. */
 	uint32_t stream_inc;
 	uint64_t next_seq;	/* the next seq expected; 0: none seen yet */
+	/* The digest of what we took of it (dds-digest.c): valid since its
+	 * first sample or the MARK at digest_seq, until a gap. */
+	bool digest_ok;
+	uint64_t digest, digest_seq;
+};
+
+/* A participant whose reader our stream no longer waits for (dds-route.c). */
+struct dds_excluded {
+	uint32_t id, inc;	/* the node the monitor reported down */
+	dds_guid_t participant;
+};
+
+/* Most partitions of a writer that leaves some out: every node id, two
+ * incarnations of each (a node and a claim pending), the observers'. */
+#define ROUTE_PARTS_MAX (3 * RFM_MAX_NODES + 1)
+
+/* Which readers our stream waits for (dds-route.c). */
+struct dds_route {
+	dds_qos_t *qos;		/* the stream writer's, partitions aside */
+	dds_listener_t *listener; /* the stream writer's */
+	/* Under lock: the monitor's verdicts, who may be left out. */
+	struct dds_excluded excluded[RFM_MAX_NODES];
+	uint32_t nexcluded;
+	/* The handle's thread's: */
+	uint64_t key;		/* the current writer's partitions (parts_key) */
+	bool excluding;		/* it leaves someone out (atomic: looked at by the tick) */
+	dds_entity_t next;	/* a writer being matched before it takes over (0: none) */
+	uint64_t next_key, next_since_ns;
+	dds_entity_t retired[4]; /* former writers keeping what was not acknowledged */
+	uint32_t nretired;
+	char (*store)[RFM_DDS_PARTITION_MAX + 1]; /* ROUTE_PARTS_MAX partition names */
+	bool ready;		/* made at open (atomic: the thread runs before) */
+	bool pending;		/* a verdict came: look (atomic) */
+	uint64_t swaps;		/* writers taken over (atomic) */
 };
 
 /* A record held back while the joiner waits for its snapshot. */
@@ -224,10 +291,15 @@ struct dds_node {
 	uint32_t lease_ms;
 	uint32_t join_ms;
 	uint32_t inc;		/* our incarnation token */
-	int id;
+	int id;			/* -1: an observer (observe=1), which holds none */
+	bool observer;		/* reads the network, takes no id, writes nothing */
+	bool tool;		/* tool=1: an id of RFM_NODE_TOOL_FIRST.. unless node= */
+	uint64_t observer_copy_ns; /* the last copy sent to an observer (rate limit) */
 	uint8_t *window;	/* our copy (anonymous private mapping) */
 	uint64_t size;
 
+	/* writer: the one carrying our stream now; dds-route.c replaces it
+	 * under pub_lock (atomic loads elsewhere). */
 	dds_entity_t participant, topic, reader, writer;
 	dds_entity_t node_topic, node_reader, node_writer;
 	/* node_reader, stored under lock once made: for the stream's listener,
@@ -246,6 +318,11 @@ struct dds_node {
 	/* Sending: one sequence for every sample of ours. */
 	pthread_mutex_t pub_lock;
 	uint64_t seq;		/* last seq sent */
+	uint64_t sent_seq;	/* the same, for the thread (atomic) */
+	uint64_t digest;	/* of every sample numbered so far (dds-digest.c) */
+	/* A sample's data from the window, copied before it is digested and
+	 * sent: what the digest covers is what goes out (RFM_DDS_CHUNK bytes). */
+	uint8_t *scratch;
 	/* Coalescing (dds-coalesce.c), under pub_lock: writes held back for
 	 * the event that usually follows them, to go out as one sample. */
 	uint64_t coalesce_ns;	/* how long a write may wait; 0: never held */
@@ -281,8 +358,13 @@ struct dds_node {
 		int64_t stamp;	/* its source timestamp (ns since 1970): it expires */
 	} rivals[RFM_MAX_NODES];
 	uint64_t gaps;		/* records missed, all writers (counted) */
-	uint64_t mismatched;	/* samples from a node with another window size */
-	uint64_t refused;	/* samples refused as forged (atomic: read without the lock) */
+	/* Samples refused: forged, malformed, unasked, of a kind or type no
+	 * node sends, or from a node whose window has another size (atomic:
+	 * read without the lock). */
+	uint64_t refused;
+	/* Samples of another in a node's stream, found by its digest
+	 * (dds-digest.c; atomic: read without the lock). */
+	uint64_t forged;
 	/* Writers' identities (dds-identity.c), under lock. */
 	struct dds_writer_entry writers[RFM_DDS_WRITERS_MAX];
 	uint32_t writers_next;
@@ -291,18 +373,24 @@ struct dds_node {
 	bool joined;		/* the window is a copy of the network's */
 	uint32_t snap_nonce;
 	int snap_from;		/* the peer asked, -1: none */
+	/* Every copy asked so far (the last 8): an answer to an earlier one
+	 * (a retry's) is late, not unasked. */
+	struct { uint16_t peer; uint32_t nonce; } snap_asked[8];
+	uint32_t snap_asks;
 	bool snap_busy;		/* it answered BUSY: ask the next one */
 	bool snap_header;	/* its header arrived */
 	struct dds_snap_vector *snap_vec;
 	struct dds_held *held, **held_tail;
-	/* Requests for our copy, answered by the handle's thread. */
+	/* Requests for our copy, answered by the handle's thread once due
+	 * (0: at once; else when the requester's second is up). */
 	uint32_t snap_pending;	/* how many in snap_req[] */
-	struct { uint16_t to; uint32_t nonce; uint32_t kind; } snap_req[64];
+	struct { uint16_t to; uint32_t nonce; uint32_t kind; uint64_t due_ns; } snap_req[64];
 	/* Resync: the 8-byte words we wrote (bit per word), and the peers
 	 * we lost records of, to ask for theirs (the thread asks). */
 	uint64_t *own;
 	bool resync_want[RFM_MAX_NODES];
 	uint32_t resync_nonce[RFM_MAX_NODES]; /* of the resync asked (0: none) */
+	uint32_t resync_nonce_before[RFM_MAX_NODES]; /* the one it replaced: late, not unasked */
 	/* A resync asked and not yet answered to its end: when it was asked
 	 * or its last piece came (0: none open), and how often it was asked.
 	 * The request or the answer may be lost (a reader not yet matched
@@ -319,6 +407,7 @@ struct dds_node {
 	bool resync_pending;
 	bool mark_pending;	/* a reader matched our writer: send a MARK (atomic) */
 	uint64_t resyncs;	/* resync requests sent */
+	struct dds_route route;
 };
 
 /* dds-sample.c: the bottom */
@@ -338,11 +427,20 @@ void rfm__dds_store(struct dds_node *d, uint64_t off, const uint8_t *src, uint64
 struct dds_held *rfm__dds_held_new(const rfm_dds_Msg *m);
 /* Queue a record for this handle (takes the queue's lock). */
 void rfm__dds_deliver(struct rfm_node *node, const struct rfm_ev_record *rec);
-/* Count a sample refused as forged; the count (rfm_event_stats' refused). */
+/* Count a sample refused (a rule of docs/security.md); the count
+ * (rfm_event_stats' refused). */
 void rfm__dds_refuse(struct dds_node *d);
 uint64_t rfm__dds_refused(struct rfm_node *node);
+/* Streams found taken over (rfm_event_stats' forged). */
+uint64_t rfm__dds_forged(struct rfm_node *node);
 /* A Cyclone failure @rc while doing @what, as RFM_EIO naming the URI. */
 int rfm__dds_fail(const struct rfm_uri *uri, dds_return_t rc, const char *what);
+
+/* dds-digest.c */
+/* The digest of a stream of incarnation @inc before its first sample. */
+uint64_t rfm__dds_digest_start(uint32_t inc);
+/* @h, and sample @m after it. */
+uint64_t rfm__dds_digest(uint64_t h, const rfm_dds_Msg *m);
 
 /* A random 32-bit nonce (getrandom(2)), never 0. */
 uint32_t rfm__dds_nonce(void);
@@ -369,6 +467,17 @@ bool rfm__dds_guid_known(const dds_guid_t *g);
 /* Does @e (a stream writer or reader of ours) match an endpoint of participant @who? */
 bool rfm__dds_matches(dds_entity_t e, bool writer, const dds_guid_t *who);
 
+/* dds-route.c */
+/* At open: the stream writer's qos and listener, for the writers to come. */
+int rfm__dds_route_init(struct dds_node *d, const dds_qos_t *qos, const dds_listener_t *listener);
+void rfm__dds_route_fini(struct dds_node *d);
+/* The monitor's verdict on node @id (the backend's peer_verdict op). */
+void rfm__dds_route_verdict(struct rfm_node *node, unsigned int id, uint32_t incarnation, bool up);
+/* Move the stream to the writer the verdicts ask for, a step at a time (the
+ * handle's thread; @pub_locked: it holds pub_lock); when to look again
+ * (0: when woken). */
+uint64_t rfm__dds_route_step(struct dds_node *d, bool pub_locked);
+
 /* dds-backlog.c */
 /* pub_lock, for a thread about to send: waits while the backlog is full
  * (0, locked), or fails with the message set (unlocked). */
@@ -382,6 +491,10 @@ int rfm__dds_backlog_add(struct dds_node *d, const rfm_dds_Msg *m);
 bool rfm__dds_backlog_send_locked(struct dds_node *d);
 /* At close: wait for the handle's thread to send it, at most RFM_DDS_BLOCK_NS. */
 void rfm__dds_backlog_drain(struct dds_node *d);
+/* On the handle's thread (pub_lock held), before a sample of a long answer:
+ * send what waits until at most RFM_DDS_BACKLOG_WAIT does (moving the
+ * stream when a verdict asks), at most RFM_DDS_BLOCK_NS. */
+int rfm__dds_backlog_room_locked(struct dds_node *d);
 /* Free what is left, counted as lost (pub_lock held, or no other thread). */
 void rfm__dds_backlog_discard(struct dds_node *d);
 
@@ -401,19 +514,28 @@ int rfm__dds_publish(struct rfm_node *node, uint64_t offset, uint64_t len);
 extern const struct rfm_backend_ev_ops rfm__dds_ev_ops;
 
 /* dds-answer.c */
-/* In the handle's thread: answer the requests noted, send resync requests. */
-void rfm__dds_snapshot_answer_pending(struct rfm_node *node);
+/* A MARK with our stream's digest (dds-digest.c), if we sent anything. */
+int rfm__dds_send_digest(struct dds_node *d);
+/* In the handle's thread: answer the requests noted that are due, send
+ * resync requests; when the next one falls due (0: none waits). */
+uint64_t rfm__dds_snapshot_answer_pending(struct rfm_node *node);
 /* In the handle's thread: ask again the resyncs unanswered for too long;
  * when to look again (0: none is open). */
 uint64_t rfm__dds_resync_retry(struct dds_node *d, uint64_t now);
 
 /* dds-snapshot.c (the lock is held for all but held_free) */
-/* A SNAP_REQ for us: note it for the handle's thread. */
+/* A SNAP_REQ for us from the network: refused unless a kind we answer. */
+void rfm__dds_request(struct rfm_node *node, const rfm_dds_Msg *req);
+/* A request to answer (ours: a BUSY, a resync owed): note it for the handle's thread. */
 void rfm__dds_snapshot_answer(struct rfm_node *node, const rfm_dds_Msg *req);
+/* An observer's OBSERVE for us: a copy (at most one a second), or BUSY
+ * while we join; noted for the handle's thread. */
+void rfm__dds_observe_request(struct rfm_node *node, const rfm_dds_Msg *req);
 /* Ask @writer for its own words again. */
 void rfm__dds_want_resync(struct rfm_node *node, unsigned int writer);
-/* A SNAP piece for us; true: it was the END that installed our copy, the
- * caller applies what was held (rfm__dds_joined_apply_held). */
+/* A SNAP piece for us (refused unless asked for and well formed); true:
+ * it was the END that installed our copy, the caller applies what was
+ * held (rfm__dds_joined_apply_held). */
 bool rfm__dds_snapshot_piece(struct rfm_node *node, const rfm_dds_Msg *m);
 /* A sample while we are joining: held, or taken; true as above. */
 bool rfm__dds_join_sample(struct rfm_node *node, const rfm_dds_Msg *m);
@@ -464,6 +586,22 @@ int rfm__dds_join(struct rfm_node *node);
  * with *@sizep (taken from the others unless @size_given). */
 int rfm__dds_claim(struct rfm_node *node, const struct rfm_uri *uri, uint64_t *sizep,
 		   bool size_given);
+/* An observer's: claim nothing; find the nodes there are (RFM_ENOENT:
+ * none, nobody to take a copy from) and their window size as above. */
+int rfm__dds_find_size(struct rfm_node *node, const struct rfm_uri *uri, uint64_t *sizep,
+		       bool size_given);
+
+/* dds-security-grant.c */
+/* Does permissions document @doc (its text, signature checked) grant
+ * certificate subject @subject (RFC 2253), valid now? 0, or RFM_EPERM
+ * naming DIR/permissions.p7s and why. A document it cannot read: 0. */
+int rfm__dds_permissions_check(const char *uri, const char *dir, const char *doc,
+			       const char *subject);
+
+/* dds-security-files.c */
+/* Check security=DIR's files (@crl: crl.pem is there) with OpenSSL; 0, or
+ * the error naming the file that is wrong and why. */
+int rfm__dds_security_files_check(const char *uri, const char *dir, bool crl);
 
 /* dds-security.c */
 /* The participant's qos for security=DIR into *@qp (NULL without it). */
@@ -472,6 +610,16 @@ int rfm__dds_security_qos(struct dds_node *d, const char *uri, dds_qos_t **qp);
 int rfm__dds_security_refused(struct dds_node *d, const char *uri, dds_return_t rc, bool writer);
 /* The partition of a writer (ours: our node id's) or of a reader (all). */
 void rfm__dds_security_partition(const struct dds_node *d, dds_qos_t *q, bool writer);
+/* The stream reader's: the network's (as above), and the "to" ones naming
+ * our node id (when node= gave it) and our incarnation (dds-route.c). */
+void rfm__dds_stream_reader_partitions(const struct dds_node *d, dds_qos_t *q);
+/* The "to" partition of node @id (-1: observers), or of incarnation @inc
+ * (not 0: any node's), for our stream writer (@writer) or reader, into @buf. */
+void rfm__dds_to_partition(const struct dds_node *d, int id, uint32_t inc, bool writer, char *buf,
+			   size_t len);
+/* The node id @partition names (security=: "NAME.node.N", or a "to"
+ * partition of a writer of node N); -1: none. */
+int rfm__dds_partition_node(const struct dds_node *d, const char *partition);
 /* May writer @w publish as node @id? Without security, always; with it,
  * only from the partition of @id ("NAME.node.ID"), which only the holder
  * of node ID's permissions can publish in. */

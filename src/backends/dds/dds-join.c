@@ -71,7 +71,8 @@ static bool wait_matched(struct dds_node *d, int peer, const struct timespec *un
 		if (!rfm__dds_guid_known(&who))
 			return true; /* not known: ask at once, as before */
 		pthread_mutex_unlock(&d->lock);
-		bool both = rfm__dds_matches(d->writer, true, &who) &&
+		bool both = rfm__dds_matches(__atomic_load_n(&d->writer, __ATOMIC_ACQUIRE), true,
+					     &who) &&
 			    rfm__dds_matches(d->reader, false, &who);
 		pthread_mutex_lock(&d->lock);
 		if (both || !d->peers[peer].alive)
@@ -94,6 +95,10 @@ static int ask(struct rfm_node *node, int peer, uint32_t wait_ms, bool *timed_ou
 	*timed_out = false;
 	d->snap_from = peer;
 	d->snap_nonce = rfm__dds_nonce(); /* a stranger cannot guess it */
+	/* Remembered: an answer to it that comes after the next ask is late. */
+	uint32_t slot = d->snap_asks++ % RFM_ARRAY_SIZE(d->snap_asked);
+	d->snap_asked[slot].peer = (uint16_t)peer;
+	d->snap_asked[slot].nonce = d->snap_nonce;
 	d->snap_header = false;
 	d->snap_busy = false;
 	if (!wait_matched(d, peer, &until)) {
@@ -103,7 +108,16 @@ static int ask(struct rfm_node *node, int peer, uint32_t wait_ms, bool *timed_ou
 	rfm_dds_Msg req = { .kind = DDS_KIND_SNAP_REQ, .to = (uint16_t)peer,
 			    .word = d->snap_nonce, .type = DDS_REQ_COPY };
 	pthread_mutex_unlock(&d->lock);
-	int ret = rfm__dds_send(d, &req);
+	int ret;
+	/* An observer has no stream of its own: its request stands alone. */
+	if (d->observer) {
+		req.kind = DDS_KIND_OBSERVE;
+		ret = rfm__dds_write(d, &req) < 0 ? rfm__error(RFM_EIO, "dds:%s: asking node %d for "
+							      "its copy failed", d->name, peer)
+						  : 0;
+	} else {
+		ret = rfm__dds_send(d, &req);
+	}
 	pthread_mutex_lock(&d->lock);
 	if (ret)
 		return ret;
@@ -133,6 +147,14 @@ int rfm__dds_join(struct rfm_node *node)
 		bool timed_out;
 		int peer = next_peer(d, busy, timeouts);
 
+		if (peer < 0 && d->observer) {
+			/* Nobody has a copy yet (all joining): a round, then again. */
+			memset(busy, 0, sizeof(busy));
+			tries++;
+			peer = next_peer(d, busy, timeouts);
+			if (peer < 0 || tries >= SNAP_TRIES)
+				break;
+		}
 		if (peer < 0) {
 			/* The lowest of the joiners (or alone): ours is the network's copy. */
 			rfm__dds_joined_apply_held(node);

@@ -259,9 +259,12 @@ void rfm__dds_writer_matched(struct rfm_node *node, dds_entity_t reader, bool st
 	}
 	/*
 	 * A node's writer gone is the node gone, even when a stranger's
-	 * dispose was refused before and the instance shows nothing more.
+	 * dispose was refused before and the instance shows nothing more;
+	 * but not a stream writer it replaced with another (dds-route.c).
 	 */
 	if (!rfm__dds_writer_cached(d, pub, &w))
+		return;
+	if (stream && rfm__dds_matches(reader, false, &w.participant))
 		return;
 	for (int id = 0; id < RFM_MAX_NODES; id++)
 		if (d->peers[id].alive &&

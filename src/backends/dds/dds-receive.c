@@ -40,6 +40,41 @@ static void report_gap(struct rfm_node *node, unsigned int writer, uint64_t miss
 }
 
 /*
+ * The writer's stream, taken in order, against the digests its MARKs carry
+ * (dds-digest.c): one that differs means samples of another took the
+ * place of the writer's own (an RTPS-level takeover, without DDS
+ * Security). Those since the last good digest are reported lost, counted
+ * as forged, and the writer's words are asked for again. A gap, or a
+ * stream met mid-way, is followed from its next MARK.
+ */
+static void check_digest(struct rfm_node *node, struct dds_peer *p, const rfm_dds_Msg *m,
+			 bool gap, bool new_stream)
+{
+	struct dds_node *d = node->priv;
+
+	if (new_stream && m->seq == 1) {
+		p->digest = rfm__dds_digest_start(m->inc);
+		p->digest_ok = true;
+		p->digest_seq = 0;
+	} else if (gap || new_stream || m->kind == DDS_KIND_PLACE) {
+		p->digest_ok = false; /* what was missed cannot be digested */
+	}
+	if (m->kind == DDS_KIND_MARK && (m->extra & DDS_MARK_DIGEST)) {
+		if (p->digest_ok && p->digest != m->stamp) {
+			uint64_t lost = m->seq - 1 - p->digest_seq;
+
+			__atomic_fetch_add(&d->forged, 1, __ATOMIC_RELAXED);
+			report_gap(node, m->writer, lost ? lost : 1);
+		}
+		p->digest = m->stamp; /* the writer's: followed from here */
+		p->digest_ok = true;
+		p->digest_seq = m->seq;
+	}
+	if (p->digest_ok)
+		p->digest = rfm__dds_digest(p->digest, m);
+}
+
+/*
  * callbacks=receive: may a callback run on this thread? Not inside a
  * write of this process (above), and not while a node of this network
  * lives in this process: its writes reach us inside its dds_write(), and
@@ -53,7 +88,8 @@ static bool callbacks_here(struct dds_node *d)
 }
 
 /* An EVENT, or the event a BATCH ends with: a callback on this thread
- * takes it, or it is queued if it is for us. */
+ * takes it, or it is queued if it is for us. A type no node sends is
+ * refused. */
 static void apply_event(struct rfm_node *node, const rfm_dds_Msg *m)
 {
 	struct dds_node *d = node->priv;
@@ -65,8 +101,10 @@ static void apply_event(struct rfm_node *node, const rfm_dds_Msg *m)
 			.data = m->word,
 			.sent_ns = m->stamp,
 		};
-		if (rec.type > RFM_EVENT_INTR4)
+		if (rec.type > RFM_EVENT_INTR4) {
+			rfm__dds_refuse(d);
 			return;
+		}
 		if (callbacks_here(d) && rfm__event_claim_inline(node, &rec))
 			d->inline_claimed = true; /* take_stream() runs it */
 		else
@@ -138,7 +176,7 @@ void rfm__dds_apply(struct rfm_node *node, const rfm_dds_Msg *m)
 		return;
 	}
 	if (p->other_size) {
-		d->mismatched++; /* another window: nothing of it fits ours */
+		rfm__dds_refuse(d); /* another window: nothing of it fits ours */
 		return;
 	}
 	expected = p->stream_inc == m->inc && p->next_seq ? p->next_seq : 1;
@@ -146,7 +184,7 @@ void rfm__dds_apply(struct rfm_node *node, const rfm_dds_Msg *m)
 		/* In the snapshot already; but a request for us, held while we
 		 * joined, is one its giver could not answer for us. */
 		if (m->kind == DDS_KIND_SNAP_REQ && m->to == d->id)
-			rfm__dds_snapshot_answer(node, m);
+			rfm__dds_request(node, m);
 		return;
 	}
 	if (m->seq > expected && m->seq - expected > RFM_DDS_SEQ_JUMP_MAX) {
@@ -155,26 +193,26 @@ void rfm__dds_apply(struct rfm_node *node, const rfm_dds_Msg *m)
 	}
 	if (m->seq > expected)
 		report_gap(node, m->writer, m->seq - expected);
+	check_digest(node, p, m, m->seq > expected, p->stream_inc != m->inc);
 	p->stream_inc = m->inc;
 	p->next_seq = m->seq + 1;
 
+	/* From here the sample has its place in the stream; what no node
+	 * sends (outside the window, malformed, unknown) is refused. */
 	switch (m->kind) {
 	case DDS_KIND_WRITE:
-		if (m->offset > d->size || m->data._length > d->size - m->offset) {
-			d->mismatched++; /* a node with another window size */
-			return;
-		}
-		rfm__dds_store(d, m->offset, m->data._buffer, m->data._length);
+		if (m->offset > d->size || m->data._length > d->size - m->offset)
+			rfm__dds_refuse(d);
+		else
+			rfm__dds_store(d, m->offset, m->data._buffer, m->data._length);
 		return;
 	case DDS_KIND_EVENT:
 		apply_event(node, m);
 		return;
 	case DDS_KIND_BATCH:
-		if (!apply_batch(d, m)) {
-			d->mismatched++; /* a node with another window size */
-			return;
-		}
-		if (m->extra & DDS_BATCH_EVENT)
+		if (!apply_batch(d, m))
+			rfm__dds_refuse(d);
+		else if (m->extra & DDS_BATCH_EVENT)
 			apply_event(node, m);
 		return;
 	case DDS_KIND_SNAP:
@@ -183,9 +221,13 @@ void rfm__dds_apply(struct rfm_node *node, const rfm_dds_Msg *m)
 		return;
 	case DDS_KIND_SNAP_REQ:
 		if (m->to == d->id)
-			rfm__dds_snapshot_answer(node, m);
+			rfm__dds_request(node, m);
 		return;
+	case DDS_KIND_MARK:
+	case DDS_KIND_PLACE:
+		return; /* only its place in the stream */
 	default:
+		rfm__dds_refuse(d);
 		return;
 	}
 }
@@ -225,11 +267,21 @@ static void take_sample(struct rfm_node *node, dds_entity_t reader, const rfm_dd
 	dds_instance_handle_t pub = info->publication_handle;
 	struct dds_writer_id w;
 
+	/* An observer's request: from no node id, outside every stream. */
+	if (m->kind == DDS_KIND_OBSERVE) {
+		if (!d->observer && m->to == (uint32_t)d->id)
+			rfm__dds_observe_request(node, m);
+		return;
+	}
 	/*
 	 * security=: node N's samples only from N's partition. Checked before
 	 * the binding, so the writer bound to N (the common case, no look-up)
 	 * has passed it already.
 	 */
+	if (m->kind == DDS_KIND_PLACE) {
+		rfm__dds_refuse(d); /* ours alone, never on the wire */
+		return;
+	}
 	if (d->security && (!pub || pub != d->peers[m->writer].stream_writer) &&
 	    (!rfm__dds_writer_identity(d, reader, true, pub, &w) ||
 	     !rfm__dds_security_writer_ok(d, &w, m->writer)))

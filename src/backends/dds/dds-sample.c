@@ -139,6 +139,13 @@ uint64_t rfm__dds_refused(struct rfm_node *node)
 	return __atomic_load_n(&d->refused, __ATOMIC_RELAXED);
 }
 
+uint64_t rfm__dds_forged(struct rfm_node *node)
+{
+	struct dds_node *d = node->priv;
+
+	return __atomic_load_n(&d->forged, __ATOMIC_RELAXED);
+}
+
 int rfm__dds_fail(const struct rfm_uri *uri, dds_return_t rc, const char *what)
 {
 	return rfm__error(RFM_EIO, "%s: %s: %s (Cyclone DDS; see CYCLONEDDS_URI in docs/dds.md)",

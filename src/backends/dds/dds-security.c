@@ -13,8 +13,9 @@
  *   crl.pem          optional: the CA's list of revoked certificates
  *
  * Cyclone checks the signatures, the handshake with each peer and each
- * peer's permissions; this file only finds the files, says which one is
- * wrong when it can, and puts each node's writers in a partition of its
+ * peer's permissions; this file finds the files, has each checked first
+ * (dds-security-files.c: which one is wrong, and why, where Cyclone's
+ * refusal names none), and puts each node's writers in a partition of its
  * node id ("NAME.node.N") so that the permissions can bind a certificate
  * to the node ids it may use. Readers take every node's partition, and
  * the receive side refuses a sample (stream or presence) whose node id is
@@ -163,6 +164,10 @@ int rfm__dds_security_qos(struct dds_node *d, const char *uri, dds_qos_t **qp)
 	bool crl = access(value, F_OK) == 0;
 	if (crl && (ret = check_file(uri, value, &sec_crl)))
 		return ret;
+	/* What Cyclone would refuse without naming the file: said here. */
+	ret = rfm__dds_security_files_check(uri, d->security, crl);
+	if (ret)
+		return ret;
 	ret = plugin_dir(uri, dir, sizeof(dir));
 	if (ret)
 		return ret;
@@ -221,15 +226,63 @@ void rfm__dds_security_partition(const struct dds_node *d, dds_qos_t *q, bool wr
 	dds_qset_partition(q, 1, &p);
 }
 
-/* The node id a writer's @partition stands for; -1: none. */
-static int partition_node(const struct dds_node *d, const char *partition)
+void rfm__dds_to_partition(const struct dds_node *d, int id, uint32_t inc, bool writer, char *buf,
+			   size_t len)
+{
+	char to[32], node[24] = "";
+
+	/* ':' is no network name's: no other network reads these. */
+	if (inc)
+		snprintf(to, sizeof(to), "inc:%08x", (unsigned int)inc);
+	else if (id < 0)
+		snprintf(to, sizeof(to), "obs");
+	else
+		snprintf(to, sizeof(to), "%d", id);
+	if (d->security && writer)
+		snprintf(node, sizeof(node), ".node.%d", d->id);
+	else if (d->security)
+		snprintf(node, sizeof(node), ".node.*");
+	snprintf(buf, len, "%s:to:%s%s", d->name, to, node);
+}
+
+void rfm__dds_stream_reader_partitions(const struct dds_node *d, dds_qos_t *q)
+{
+	char base[RFM_DDS_NAME_MAX + 16], any[RFM_DDS_PARTITION_MAX + 1],
+		mine[RFM_DDS_PARTITION_MAX + 1];
+	const char *parts[3];
+
+	snprintf(base, sizeof(base), d->security ? "%s.node.*" : "%s", d->name);
+	/* Ours by this incarnation (a writer routing around a down node that
+	 * held our id before names it), and by node id when node= gave it (a
+	 * joiner's incarnation it may not know yet; without node= the id is
+	 * chosen later, and the incarnation alone names us). */
+	rfm__dds_to_partition(d, d->id, d->inc, false, mine, sizeof(mine));
+	rfm__dds_to_partition(d, d->id, 0, false, any, sizeof(any));
+	parts[0] = base;
+	parts[1] = mine;
+	parts[2] = any;
+	dds_qset_partition(q, d->id < 0 ? 2 : 3, parts);
+}
+
+int rfm__dds_partition_node(const struct dds_node *d, const char *partition)
 {
 	size_t len = strlen(d->name);
+	const char *p = partition + len;
 	char *end;
 
-	if (strncmp(partition, d->name, len) || strncmp(partition + len, ".node.", 6))
+	if (strncmp(partition, d->name, len))
 		return -1;
-	const char *digits = partition + len + 6;
+	/* "NAME:to:WHOM.node.N" (dds-route.c) names node N as "NAME.node.N" does. */
+	if (!strncmp(p, ":to:", 4)) {
+		p += 4;
+		if (!*p || *p == '.')
+			return -1;
+		while (*p && *p != '.')
+			p++;
+	}
+	if (strncmp(p, ".node.", 6))
+		return -1;
+	const char *digits = p + 6;
 
 	if (*digits < '0' || *digits > '9' || (digits[0] == '0' && digits[1]))
 		return -1;
@@ -244,8 +297,7 @@ static int partition_node(const struct dds_node *d, const char *partition)
 bool rfm__dds_security_writer_ok(const struct dds_node *d, const struct dds_writer_id *w,
 				 unsigned int id)
 {
-	if (!d->security)
-		return true;
-	/* One partition: a writer in two would be read in both. */
-	return w->npartitions == 1 && partition_node(d, w->partition) == (int)id;
+	/* Every partition of the writer names node @id (dds-identity.c):
+	 * node N's permissions let it publish in *.node.N only. */
+	return !d->security || w->node == (int)id;
 }

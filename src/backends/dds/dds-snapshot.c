@@ -60,20 +60,28 @@ void rfm__dds_held_free(struct dds_node *d)
 	d->held_tail = &d->held;
 }
 
-/* Whole copies a requester gets at most once per this long: a joiner asks
- * again only after its wait of seconds. */
-#define COPY_EVERY_NS UINT64_C(1000000000)
+/*
+ * Every request makes us send (a whole copy, our own words, a BUSY), so a
+ * requester gets at most one answer of each kind a second: a whole copy
+ * asked again within it is refused (a joiner asks again only after its
+ * wait of seconds); the other kinds wait for their second, the newest
+ * replacing the one waiting (the replaced one is refused: it will not be
+ * answered). A flood of resync requests gets one answer a second, not
+ * one each (490 in 5 s once made a node send 71.9 MB).
+ */
+#define ANSWER_EVERY_NS UINT64_C(1000000000)
 
 void rfm__dds_snapshot_answer(struct rfm_node *node, const rfm_dds_Msg *req)
 {
 	struct dds_node *d = node->priv;
 	struct dds_peer *p = &d->peers[req->writer];
+	uint64_t last = p->answered_ns[req->type], now = rfm__now_ns();
+	bool recent = last && now - last < ANSWER_EVERY_NS;
 
 	/*
 	 * Only a node whose held claim we took is answered (not only its
 	 * pending one: a joiner asks after it holds its id). Not "alive": a
 	 * node back from a partition may ask before its presence is back.
-	 * What a requester asked again replaces what it asked before.
 	 */
 	if (!rfm__dds_guid_known(&p->participant)) {
 		rfm__dds_refuse(d);
@@ -84,13 +92,14 @@ void rfm__dds_snapshot_answer(struct rfm_node *node, const rfm_dds_Msg *req)
 		}
 		return;
 	}
-	if (req->type == DDS_REQ_COPY && p->copy_ns && rfm__now_ns() - p->copy_ns < COPY_EVERY_NS) {
+	if (req->type == DDS_REQ_COPY && recent) {
 		rfm__dds_refuse(d);
 		return;
 	}
 	for (uint32_t i = 0; i < d->snap_pending; i++)
 		if (d->snap_req[i].to == req->writer && d->snap_req[i].kind == req->type) {
 			d->snap_req[i].nonce = req->word;
+			rfm__dds_refuse(d); /* the one it replaces */
 			return;
 		}
 	/* A full list: the requester times out and asks again. */
@@ -98,7 +107,56 @@ void rfm__dds_snapshot_answer(struct rfm_node *node, const rfm_dds_Msg *req)
 		d->snap_req[d->snap_pending].to = req->writer;
 		d->snap_req[d->snap_pending].nonce = req->word;
 		d->snap_req[d->snap_pending].kind = req->type;
+		d->snap_req[d->snap_pending].due_ns = recent ? last + ANSWER_EVERY_NS : 0;
 		__atomic_store_n(&d->snap_pending, d->snap_pending + 1, __ATOMIC_RELAXED);
+	} else {
+		rfm__dds_refuse(d);
+	}
+}
+
+void rfm__dds_request(struct rfm_node *node, const rfm_dds_Msg *req)
+{
+	struct dds_node *d = node->priv;
+
+	/* Only what a node asks: a type of ours (BUSY is never on the wire)
+	 * would otherwise be answered as whatever it falls through to. */
+	if (req->type != DDS_REQ_COPY && req->type != DDS_REQ_OWN) {
+		rfm__dds_refuse(d);
+		return;
+	}
+	rfm__dds_snapshot_answer(node, req);
+}
+
+void rfm__dds_observe_request(struct rfm_node *node, const rfm_dds_Msg *req)
+{
+	struct dds_node *d = node->priv;
+	uint32_t kind = d->joined ? DDS_REQ_COPY : DDS_REQ_BUSY;
+	uint64_t now = rfm__now_ns();
+
+	/*
+	 * Anyone may ask (an observer has no id to check): all observers
+	 * together get one answer a second (a copy, or a BUSY while we join),
+	 * so that forged requests cannot keep the giver sending its window; a
+	 * refused observer asks again after its wait. What it gets is what
+	 * any reader of our stream sees anyway.
+	 */
+	if (d->observer_copy_ns && now - d->observer_copy_ns < ANSWER_EVERY_NS) {
+		rfm__dds_refuse(d);
+		return;
+	}
+	for (uint32_t i = 0; i < d->snap_pending; i++)
+		if (d->snap_req[i].to == RFM_DDS_TO_OBSERVER) {
+			rfm__dds_refuse(d); /* one observer's answer already waits */
+			return;
+		}
+	if (d->snap_pending < RFM_ARRAY_SIZE(d->snap_req)) {
+		d->snap_req[d->snap_pending].to = RFM_DDS_TO_OBSERVER;
+		d->snap_req[d->snap_pending].nonce = req->word;
+		d->snap_req[d->snap_pending].kind = kind;
+		d->snap_req[d->snap_pending].due_ns = 0;
+		__atomic_store_n(&d->snap_pending, d->snap_pending + 1, __ATOMIC_RELAXED);
+	} else {
+		rfm__dds_refuse(d);
 	}
 }
 
@@ -146,28 +204,50 @@ static void resync_piece(struct dds_node *d, const rfm_dds_Msg *m)
 	}
 }
 
-bool rfm__dds_snapshot_piece(struct rfm_node *node, const rfm_dds_Msg *m)
+/* Was @nonce one of the copies we asked @peer for (an answer to a retry's
+ * request that came late, not one nobody asked for)? */
+static bool copy_asked(const struct dds_node *d, unsigned int peer, uint32_t nonce)
+{
+	for (size_t i = 0; i < RFM_ARRAY_SIZE(d->snap_asked); i++)
+		if (i < d->snap_asks && d->snap_asked[i].peer == peer &&
+		    d->snap_asked[i].nonce == nonce)
+			return true;
+	return false;
+}
+
+/* A resync piece: used if it answers the resync we asked, refused if
+ * nobody asked it or it does not fit (late answers are left alone). */
+static void resync_answer(struct dds_node *d, const rfm_dds_Msg *m)
+{
+	uint32_t asked = d->resync_nonce[m->writer];
+
+	if (d->joined && asked && m->word == asked) {
+		if (m->offset <= d->size && m->data._length <= d->size - m->offset)
+			resync_piece(d, m);
+		else
+			rfm__dds_refuse(d);
+	} else if (!m->word || m->word != d->resync_nonce_before[m->writer]) {
+		rfm__dds_refuse(d);
+	}
+}
+
+/* A piece of the copy we asked for (writer and nonce checked); refused
+ * when it is not a well-formed part in its place. */
+static bool copy_piece(struct rfm_node *node, const rfm_dds_Msg *m)
 {
 	struct dds_node *d = node->priv;
 
-	if (m->type == DDS_SNAP_OWN) {
-		/* A resync we asked for: the giver's own words, in its order,
-		 * then a piece with no data, its end. */
-		if (d->joined && d->resync_nonce[m->writer] && m->word == d->resync_nonce[m->writer] &&
-		    m->offset <= d->size && m->data._length <= d->size - m->offset)
-			resync_piece(d, m);
-		return false;
-	}
-	if (d->joined || m->writer != d->snap_from || m->word != d->snap_nonce)
-		return false; /* an answer to an earlier request */
 	switch (m->type) {
 	case DDS_SNAP_BUSY:
 		d->snap_busy = true;
 		pthread_cond_broadcast(&d->cond);
 		return false;
 	case DDS_SNAP_HEADER:
-		if (m->extra != d->size || m->data._length != sizeof(*d->snap_vec))
-			return false; /* presence checked sizes; a stray answer */
+		/* Presence checked the sizes: another size is no answer of its. */
+		if (m->extra != d->size || m->data._length != sizeof(*d->snap_vec)) {
+			rfm__dds_refuse(d);
+			return false;
+		}
 		memcpy(d->snap_vec, m->data._buffer, sizeof(*d->snap_vec));
 		d->snap_header = true;
 		return false;
@@ -175,15 +255,38 @@ bool rfm__dds_snapshot_piece(struct rfm_node *node, const rfm_dds_Msg *m)
 		if (d->snap_header && m->offset <= d->size &&
 		    m->data._length <= d->size - m->offset)
 			memcpy(d->window + m->offset, m->data._buffer, m->data._length);
+		else
+			rfm__dds_refuse(d);
 		return false;
 	case DDS_SNAP_END:
-		if (!d->snap_header)
+		if (!d->snap_header) {
+			rfm__dds_refuse(d);
 			return false;
+		}
 		install(node, m);
 		return true;
 	default:
+		rfm__dds_refuse(d);
 		return false;
 	}
+}
+
+bool rfm__dds_snapshot_piece(struct rfm_node *node, const rfm_dds_Msg *m)
+{
+	struct dds_node *d = node->priv;
+
+	if (m->type == DDS_SNAP_OWN) {
+		/* A resync we asked for: the giver's own words, in its order,
+		 * then a piece with no data, its end. */
+		resync_answer(d, m);
+		return false;
+	}
+	if (d->joined || m->writer != d->snap_from || m->word != d->snap_nonce) {
+		if (!copy_asked(d, m->writer, m->word))
+			rfm__dds_refuse(d); /* nobody asked for it */
+		return false; /* else an answer to an earlier request */
+	}
+	return copy_piece(node, m);
 }
 
 /* A COPY request for us while we join: BUSY to a lower id, kept otherwise. */
@@ -192,7 +295,7 @@ static void joining_request(struct rfm_node *node, const rfm_dds_Msg *req)
 	struct dds_node *d = node->priv;
 
 	if (req->type != DDS_REQ_COPY || req->writer > d->id) {
-		rfm__dds_hold(d, req); /* answered once we have a copy */
+		rfm__dds_hold(d, req); /* answered (or refused) once we have a copy */
 		return;
 	}
 	rfm__dds_hold_seq(d, req);
@@ -203,12 +306,14 @@ static void joining_request(struct rfm_node *node, const rfm_dds_Msg *req)
 bool rfm__dds_join_sample(struct rfm_node *node, const rfm_dds_Msg *m)
 {
 	struct dds_node *d = node->priv;
+	/* An observer's pieces come to RFM_DDS_TO_OBSERVER, its nonce says whose. */
+	uint32_t me = d->observer ? RFM_DDS_TO_OBSERVER : (uint32_t)d->id;
 
-	if (m->to == d->id && m->kind == DDS_KIND_SNAP_REQ) {
+	if (!d->observer && m->to == me && m->kind == DDS_KIND_SNAP_REQ) {
 		joining_request(node, m);
 		return false;
 	}
-	if (m->to != d->id || m->kind != DDS_KIND_SNAP) {
+	if (m->to != me || m->kind != DDS_KIND_SNAP) {
 		rfm__dds_hold(d, m); /* applied after the snapshot */
 		return false;
 	}

@@ -12,9 +12,15 @@
  *  - Snapshot and resync requests are answered (dds-snapshot.c): sending
  *    a whole window may wait for acknowledgements, which a listener must
  *    never do. While the thread answers, pub_lock is held for the whole
- *    copy, so a batch could not go out anyway.
+ *    copy, so a batch could not go out anyway. A request waiting for its
+ *    requester's second (one answer of a kind a second) wakes it then.
  *  - A resync asked and not answered to its end is asked again
  *    (dds-answer.c): after 1 s without a piece of it, then 2, 4... 16 s.
+ *  - While our stream moves, a MARK with its digest goes out at most every
+ *    DIGEST_EVERY_NS (dds-digest.c).
+ *  - When the heartbeat monitor reports a node down whose reader still
+ *    matches our writer, the stream moves to a writer that does not wait
+ *    for it, and back when it returns (dds-route.c).
  *
  * It sleeps on thread_futex, which whoever has work for it bumps, and
  * without a deadline once nothing comes. The tick looks before it locks:
@@ -38,8 +44,13 @@
 #define RETRY_FIRST_US 50u
 #define RETRY_LAST_US 5000u
 
+/* A digest MARK (dds-digest.c) at most this often while the stream moves. */
+#define DIGEST_EVERY_NS UINT64_C(200000000)
+
 struct tick {
 	uint32_t seen;		/* batches begun at the last tick */
+	uint64_t marked_seq;	/* our stream's last sample when a digest MARK went */
+	uint64_t mark_at;	/* when the next one goes (0: none due) */
 	uint32_t quiet;		/* ticks since one began */
 	uint32_t retry_us;	/* the backlog's next pause */
 	uint64_t retry_at;	/* the earliest open resync's next ask (0: none) */
@@ -99,6 +110,28 @@ static uint64_t tick(struct dds_node *d, struct tick *t)
 	return idle ? 0 : rfm__now_ns() + d->coalesce_ns;
 }
 
+/*
+ * The digest of our stream goes out in a MARK once it moved, at most every
+ * DIGEST_EVERY_NS, so that a receiver sees within that time whether what
+ * it took was ours (dds-digest.c); when to look again (0: when woken).
+ */
+static uint64_t digest_mark(struct dds_node *d, struct tick *t)
+{
+	uint64_t sent = __atomic_load_n(&d->sent_seq, __ATOMIC_RELAXED), now;
+
+	if (sent == t->marked_seq)
+		return 0;
+	now = rfm__now_ns();
+	if (!t->mark_at)
+		t->mark_at = now + DIGEST_EVERY_NS;
+	if (now < t->mark_at)
+		return t->mark_at;
+	if (!rfm__dds_send_digest(d))
+		t->marked_seq = __atomic_load_n(&d->sent_seq, __ATOMIC_RELAXED);
+	t->mark_at = 0;
+	return 0;
+}
+
 static void *handle_main(void *arg)
 {
 	struct rfm_node *node = arg;
@@ -111,9 +144,12 @@ static void *handle_main(void *arg)
 
 		if (__atomic_load_n(&d->thread_stop, __ATOMIC_ACQUIRE))
 			return NULL;
-		if (requests_pending(d))
-			rfm__dds_snapshot_answer_pending(node);
+		/* Requests waiting for their requester's second: woken then. */
+		uint64_t due = requests_pending(d) ? rfm__dds_snapshot_answer_pending(node) : 0;
 		uint64_t at = tick(d, &t);
+
+		if (due && (!at || due < at))
+			at = due;
 
 		if (resync_retry_due(d, &t)) {
 			t.retry_at = rfm__dds_resync_retry(d, rfm__now_ns());
@@ -121,6 +157,13 @@ static void *handle_main(void *arg)
 		}
 		if (t.retry_at && (!at || t.retry_at < at))
 			at = t.retry_at;
+		/* A node reported down may be what holds our writes back. */
+		uint64_t route = rfm__dds_route_step(d, false);
+		if (route && (!at || route < at))
+			at = route;
+		uint64_t mark = digest_mark(d, &t);
+		if (mark && (!at || mark < at))
+			at = mark;
 		rfm__futex_wait(&d->thread_futex, token, at, false);
 	}
 }
@@ -135,6 +178,9 @@ int rfm__dds_start_thread(struct rfm_node *node)
 		if (!d->batch)
 			return rfm__error(RFM_ENOMEM, "dds:%s: out of memory", d->name);
 	}
+	d->scratch = malloc(RFM_DDS_CHUNK);
+	if (!d->scratch)
+		return rfm__error(RFM_ENOMEM, "dds:%s: out of memory", d->name);
 	d->thread_idle = true;
 	ret = rfm__rt_thread_create(node, &d->thread, handle_main, node, "dds handle");
 	if (ret)
@@ -161,4 +207,6 @@ void rfm__dds_stop_thread(struct dds_node *d)
 	rfm__dds_backlog_discard(d); /* left by a fork, or the drain's deadline */
 	free(d->batch);
 	d->batch = NULL;
+	free(d->scratch);
+	d->scratch = NULL;
 }

@@ -9,7 +9,9 @@ noinst_LTLIBRARIES += src/backends/dds/librfm-dds.la
 src_backends_dds_librfm_dds_la_SOURCES = \
 	src/backends/dds/dds-internal.h \
 	src/backends/dds/dds-sample.c \
+	src/backends/dds/dds-digest.c \
 	src/backends/dds/dds-identity.c \
+	src/backends/dds/dds-route.c \
 	src/backends/dds/dds-backlog.c \
 	src/backends/dds/dds-coalesce.c \
 	src/backends/dds/dds-publish.c \
@@ -21,6 +23,8 @@ src_backends_dds_librfm_dds_la_SOURCES = \
 	src/backends/dds/dds-thread.c \
 	src/backends/dds/dds-join.c \
 	src/backends/dds/dds-claim.c \
+	src/backends/dds/dds-security-grant.c \
+	src/backends/dds/dds-security-files.c \
 	src/backends/dds/dds-security.c \
 	src/backends/dds/dds-backend.c
 nodist_src_backends_dds_librfm_dds_la_SOURCES = \

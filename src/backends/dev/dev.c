@@ -193,8 +193,10 @@ static int dev_open_node(struct rfm_node *node, struct rfm_uri *uri)
 	ret = identify(uri, dev->fd, &dev->info);
 	if (ret)
 		goto err_close;
-	base = mmap(NULL, (size_t)dev->info.window_size, PROT_READ | PROT_WRITE, MAP_SHARED,
-		    dev->fd, 0);
+	/* An observer shares the card's id (as the vendor's tools do) and reads:
+	 * its mapping cannot write either. */
+	base = mmap(NULL, (size_t)dev->info.window_size,
+		    node->observer ? PROT_READ : PROT_READ | PROT_WRITE, MAP_SHARED, dev->fd, 0);
 	if (base == MAP_FAILED) {
 		ret = rfm__error(rfm__errno_code(errno), "%s: mapping the %llu-byte window: %s",
 				 uri->text, (unsigned long long)dev->info.window_size,
@@ -315,6 +317,7 @@ static int dev_mem_bulk(struct rfm_node *node, uint64_t offset, void *buf, size_
 
 const struct rfm_backend_ops rfm__dev_ops = {
 	.scheme = "dev",
+	.caps = RFM__CAP_OBSERVE,
 	.open = dev_open_node,
 	.close = dev_close_node,
 	.get_info = dev_get_info,

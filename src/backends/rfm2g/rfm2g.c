@@ -133,7 +133,9 @@ static int r2g_open(struct rfm_node *node, struct rfm_uri *uri)
 				 uri->path, window);
 		goto fail;
 	}
-	r->map = mmap(NULL, window, PROT_READ | PROT_WRITE, MAP_SHARED, r->fd, 0);
+	/* An observer shares the card's id, as the vendor's tools do, and reads. */
+	r->map = mmap(NULL, window, node->observer ? PROT_READ : PROT_READ | PROT_WRITE, MAP_SHARED,
+		      r->fd, 0);
 	if (r->map == MAP_FAILED) {
 		err = rfm__r2g_errno(errno, "mmap", uri->path);
 		goto fail;
@@ -374,6 +376,7 @@ static const struct rfm_backend_ev_ops r2g_ev_ops = {
 
 const struct rfm_backend_ops rfm__rfm2g_ops = {
 	.scheme = "rfm2g",
+	.caps = RFM__CAP_OBSERVE,
 	.open = r2g_open,
 	.close = r2g_close,
 	.get_info = r2g_get_info,

@@ -9,6 +9,7 @@ src_librfm_la_SOURCES += \
 	src/backends/shm/shm.c \
 	src/backends/shm/shm-events.c \
 	src/backends/shm/shm-health.c \
+	src/backends/shm/shm-observe.c \
 	src/backends/shm/shm-names.c \
 	src/backends/shm/shm-room.c
 # hugepages=1: a window on hugetlbfs, where the OS has it (Linux); elsewhere

@@ -59,8 +59,21 @@ void rfm__shm_reclaim_queues(struct shm_node *shm, int id);
 /* Give up the handle's queue. The segment lock is held if @locked. */
 void rfm__shm_release_queue(struct shm_node *shm, bool locked);
 
+/* shm-names.c: a network name shm: accepts (1-64 of A-Z a-z 0-9 _ - ., not .- first). */
+bool rfm__shm_valid_name(const char *name);
+
+/* shm-observe.c: open @uri as an observer (node->observer): read-only,
+ * nothing taken, nothing made; and its close. It waits for a network being
+ * made up to this long, as an opener waits for the open lock (shm-lock.c). */
+#define RFM_SHM_OPEN_WAIT_MS 5000
+int rfm__shm_observe_open(struct rfm_node *node, struct rfm_uri *uri);
+void rfm__shm_observe_close(struct rfm_node *node);
+
 /* shm-health.c */
 int rfm__shm_node_facts(struct rfm_node *node, unsigned int id, struct rfm_node_facts *facts);
+/* Whether a live process holds node @id (its lock; an observer that may
+ * not read the lock file asks whether the entry's process runs). */
+bool rfm__shm_id_held(const struct shm_node *shm, unsigned int id);
 bool rfm__shm_node_alive(struct rfm_node *node, unsigned int id, uint32_t incarnation);
 
 /* shm-huge.c: the window in huge pages (format version 4). */

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * "No network 'lba'": opening with create=0 (what the rfm tool's reading
- * commands do) fails on a name that does not exist, and the message lists
- * the networks that do, with the nearest as a did-you-mean.
+ * Network names: the ones shm: accepts, and "no network 'lba'": opening
+ * with create=0 (what the rfm tool's reading commands do) or as an observer
+ * fails on a name that does not exist, and the message lists the networks
+ * that do, with the nearest as a did-you-mean.
  */
 #include "config.h"
 
@@ -42,6 +43,19 @@ static unsigned int distance(const char *a, const char *b)
 			d[i][j] = best;
 		}
 	return d[n][m];
+}
+
+bool rfm__shm_valid_name(const char *name)
+{
+	size_t len = strlen(name);
+
+	if (len == 0 || len > RFM_SHM_NAME_MAX || name[0] == '.' || name[0] == '-')
+		return false;
+	for (const char *c = name; *c; c++)
+		if (!(*c >= 'a' && *c <= 'z') && !(*c >= 'A' && *c <= 'Z') &&
+		    !(*c >= '0' && *c <= '9') && *c != '_' && *c != '-' && *c != '.')
+			return false;
+	return true;
 }
 
 int rfm__shm_no_network(const char *uri, const char *name)

@@ -73,6 +73,9 @@ enum rfm_shm_node_state {
 	RFM_SHM_NODE_ATTACHED = 1,
 };
 
+/* rfm_shm_node_entry::holder: a tool (tool=1) holds the id. */
+#define RFM_SHM_HOLDER_TOOL 1u
+
 struct rfm_shm_header {
 	uint64_t magic;		/* written last, with release order, at creation */
 	uint32_t version;
@@ -102,9 +105,14 @@ struct rfm_shm_node_entry {
 	int32_t pid;		/* process holding the id (informational) */
 	uint32_t event_queues;	/* bit j: queue j of this node has a receiver (atomic) */
 	uint64_t attach_ns;	/* CLOCK_REALTIME of the attach */
+	/* What holds the id: RFM_SHM_HOLDER_TOOL or 0 (a node), set with it;
+	 * so that a node refused the id is told who has it. Was the low half
+	 * of format 1's beat counter, never written since: old writers leave
+	 * 0, old readers ignore it. */
+	uint32_t holder;
 	/* Heartbeat words of format 1, no longer written: heartbeats are in
 	 * the window now (health-table.h); kept so the format stays. */
-	uint64_t beats;
+	uint32_t beats_high;
 	uint64_t beat_ns;
 	uint64_t beat_period_ns;
 	/* Queue j of this node lives in slab queue_slab[j] - 1 (0: none). */

@@ -38,22 +38,9 @@
 #include "rt-internal.h"
 #include "backends/shm/shm-internal.h"
 
-static bool valid_name(const char *name)
-{
-	size_t len = strlen(name);
-
-	if (len == 0 || len > RFM_SHM_NAME_MAX || name[0] == '.' || name[0] == '-')
-		return false;
-	for (const char *c = name; *c; c++)
-		if (!(*c >= 'a' && *c <= 'z') && !(*c >= 'A' && *c <= 'Z') &&
-		    !(*c >= '0' && *c <= '9') && *c != '_' && *c != '-' && *c != '.')
-			return false;
-	return true;
-}
-
 static int segment_path(const struct rfm_uri *uri, char *buf, size_t buflen)
 {
-	if (!valid_name(uri->path))
+	if (!rfm__shm_valid_name(uri->path))
 		return rfm__error(RFM_EURI,
 				  "%s: network name '%s' must be 1-%d characters of A-Z a-z 0-9 _ - . "
 				  "not starting with '.' or '-'",
@@ -229,15 +216,39 @@ static void take_node_id(struct rfm_node *node, struct shm_node *shm, int id)
 	e->incarnation++;
 	e->pid = rfm__os_pid();
 	e->attach_ns = rfm__os_realtime_ns();
+	e->holder = node->tool ? RFM_SHM_HOLDER_TOOL : 0;
 	__atomic_store_n(&e->state, RFM_SHM_NODE_ATTACHED, __ATOMIC_RELEASE);
 	node->id = id;
 	node->incarnation = e->incarnation;
 }
 
+/* RFM_EINUSE for id @wanted: who holds it, and what to do about it. */
+static int id_in_use(const struct shm_node *shm, const struct rfm_uri *uri, int wanted)
+{
+	const struct rfm_shm_node_entry *e = &shm->nodes[wanted];
+	int pid = (int)__atomic_load_n(&e->pid, __ATOMIC_RELAXED);
+
+	if (__atomic_load_n(&e->holder, __ATOMIC_RELAXED) == RFM_SHM_HOLDER_TOOL)
+		return rfm__error(RFM_EINUSE,
+				  "%s: node id %d is held by a tool (pid %d), such as an rfm "
+				  "command run with this id; stop it, or let tools take their ids "
+				  "from %d..%d (the rfm tool does unless told node=) and give "
+				  "this node an id below %d",
+				  uri->text, wanted, pid, RFM_NODE_TOOL_FIRST, RFM_NODE_ID_MAX,
+				  RFM_NODE_TOOL_FIRST);
+	return rfm__error(RFM_EINUSE,
+			  "%s: node id %d is in use by a live node (pid %d): if that is a "
+			  "monitor or a tool, open it with observe=1 (it then holds no id) or "
+			  "tool=1 (an id of %d..%d); if it is another handle of this node, "
+			  "add shared=1",
+			  uri->text, wanted, pid, RFM_NODE_TOOL_FIRST, RFM_NODE_ID_MAX);
+}
+
 static int claim_node_id(struct rfm_node *node, struct shm_node *shm, const struct rfm_uri *uri,
 			 int wanted, bool shared)
 {
-	int first = wanted >= 0 ? wanted : 0;
+	/* Without node=: the first free id; a tool's of the range kept for tools. */
+	int first = wanted >= 0 ? wanted : node->tool ? RFM_NODE_TOOL_FIRST : 0;
 	int last = wanted >= 0 ? wanted : RFM_NODE_ID_MAX;
 
 	for (int id = first; id <= last; id++) {
@@ -274,10 +285,13 @@ static int claim_node_id(struct rfm_node *node, struct shm_node *shm, const stru
 		return 0;
 	}
 	if (wanted >= 0)
-		return rfm__error(RFM_EINUSE,
-				  "%s: node id %d is in use by a live node (pid %d); "
-				  "add shared=1 to open another handle on it",
-				  uri->text, wanted, (int)shm->nodes[wanted].pid);
+		return id_in_use(shm, uri, wanted);
+	if (node->tool)
+		return rfm__error(RFM_EFULL,
+				  "%s: all %d ids kept for tools (%d..%d) are in use; name one "
+				  "with node=, or stop a tool",
+				  uri->text, RFM_NODE_ID_MAX - RFM_NODE_TOOL_FIRST + 1,
+				  RFM_NODE_TOOL_FIRST, RFM_NODE_ID_MAX);
 	return rfm__error(RFM_EFULL, "%s: all %d node ids are in use", uri->text, RFM_MAX_NODES);
 }
 
@@ -643,6 +657,9 @@ static int shm_open_node(struct rfm_node *node, struct rfm_uri *uri)
 	bool want_huge = node->rt && (node->rt->mem_flags & RFM_MEM_HUGEPAGES);
 	int ret;
 
+	/* An observer takes nothing and makes nothing: shm-observe.c. */
+	if (node->observer)
+		return rfm__shm_observe_open(node, uri);
 	ret = segment_path(uri, seg, sizeof(seg));
 	if (ret)
 		return ret;
@@ -707,6 +724,10 @@ static void shm_close_node(struct rfm_node *node)
 {
 	struct shm_node *shm = node->priv;
 
+	if (node->observer) {
+		rfm__shm_observe_close(node);
+		return;
+	}
 	/* A handle inherited through fork() owns nothing shared: no table
 	 * entry, no queue (forget closed its descriptor). */
 	if (!node->forked) {
@@ -731,16 +752,17 @@ static void shm_close_node(struct rfm_node *node)
 	shm_release(shm);
 }
 
+/* Attached: the node table's rule (shm-health.c), so both count alike. */
 static void shm_get_info(const struct rfm_node *node, struct rfm_node_info *info)
 {
-	const struct shm_node *shm = node->priv;
-	uint32_t attached = 1; /* ourselves: our own lock never shows as a conflict */
+	uint32_t attached = 0;
 
-	for (int id = 0; id < RFM_MAX_NODES; id++)
-		if (id != node->id &&
-		    __atomic_load_n(&shm->nodes[id].state, __ATOMIC_ACQUIRE) != RFM_SHM_NODE_FREE &&
-		    node_alive(shm->fd, id))
+	for (unsigned int id = 0; id < RFM_MAX_NODES; id++) {
+		struct rfm_node_facts f = { 0 };
+
+		if (!rfm__shm_node_facts((struct rfm_node *)node, id, &f) && f.attached)
 			attached++;
+	}
 	info->nodes_attached = attached;
 }
 
@@ -833,7 +855,7 @@ static int shm_destroy(struct rfm_uri *uri, unsigned int flags)
 
 const struct rfm_backend_ops rfm__shm_ops = {
 	.scheme = "shm",
-	.caps = RFM__CAP_SINGLE_HOST | RFM__CAP_HUGE_WINDOW,
+	.caps = RFM__CAP_SINGLE_HOST | RFM__CAP_HUGE_WINDOW | RFM__CAP_OBSERVE,
 	.open = shm_open_node,
 	.close = shm_close_node,
 	.get_info = shm_get_info,

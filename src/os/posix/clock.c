@@ -2,6 +2,7 @@
 /* POSIX: os/clock.h's functions that are not inline. */
 #include "config.h"
 
+#include <errno.h>
 #include <time.h>
 
 #include "os/clock.h"
@@ -19,4 +20,13 @@ void rfm__os_sleep_ns(uint64_t ns)
 	struct timespec ts = { (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
 
 	nanosleep(&ts, NULL);
+}
+
+void rfm__os_sleep_until_ns(uint64_t deadline_ns)
+{
+	struct timespec ts = { (time_t)(deadline_ns / 1000000000u),
+			       (long)(deadline_ns % 1000000000u) };
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
 }

@@ -53,7 +53,7 @@ const char *rfm__os_seg_dir(void)
 
 int rfm__os_seg_open(const char *name, unsigned int flags, unsigned int mode)
 {
-	int oflags = O_RDWR | O_NOFOLLOW | O_CLOEXEC;
+	int oflags = (flags & RFM_OS_SEG_READ ? O_RDONLY : O_RDWR) | O_NOFOLLOW | O_CLOEXEC;
 
 	if (flags & RFM_OS_SEG_CREATE)
 		oflags |= O_CREAT;

@@ -13,6 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#ifdef HAVE_SYS_PRCTL_H
+#include <sys/prctl.h>
+#endif
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -191,4 +194,11 @@ int rfm__os_thread_start(pthread_t *thread, const struct rfm_os_sched *s, void *
 	if (err)
 		free(start);
 	return err;
+}
+
+void rfm__os_thread_precise_timers(void)
+{
+#if defined(HAVE_SYS_PRCTL_H) && defined(PR_SET_TIMERSLACK)
+	(void)prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+#endif
 }

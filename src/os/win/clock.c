@@ -11,6 +11,11 @@
 #include "os/clock.h"
 #include "os/win/win-internal.h"
 
+/* Windows 10 1803's flag; mingw-w64 10's headers lack it. */
+#ifndef CREATE_WAITABLE_TIMER_HIGH_RESOLUTION
+#define CREATE_WAITABLE_TIMER_HIGH_RESOLUTION 0x00000002
+#endif
+
 /* 100-ns ticks from 1601-01-01 (FILETIME) to 1970-01-01. */
 #define FILETIME_UNIX_EPOCH UINT64_C(116444736000000000)
 
@@ -65,6 +70,34 @@ void rfm__os_sleep_ns(uint64_t ns)
 	uint64_t ms = (ns + 999999u) / 1000000u;
 
 	Sleep(ms > 0xfffffffeu ? 0xfffffffeu : (DWORD)ms);
+}
+
+/*
+ * A high-resolution waitable timer where Windows has one (10, 1803 and
+ * later), else Sleep() to the millisecond: the deadline is absolute, so a
+ * late wake-up does not shift the next one.
+ */
+void rfm__os_sleep_until_ns(uint64_t deadline_ns)
+{
+	uint64_t now = rfm__now_ns();
+	HANDLE timer;
+	LARGE_INTEGER due;
+
+	if (now >= deadline_ns)
+		return;
+	timer = CreateWaitableTimerExW(NULL, NULL, CREATE_WAITABLE_TIMER_HIGH_RESOLUTION,
+				       TIMER_ALL_ACCESS);
+	if (!timer) {
+		rfm__os_sleep_ns(deadline_ns - now);
+		return;
+	}
+	/* Relative, in 100-ns units (negative): the counter is not FILETIME. */
+	due.QuadPart = -(LONGLONG)((deadline_ns - now + 99u) / 100u);
+	if (SetWaitableTimer(timer, &due, 0, NULL, NULL, FALSE))
+		WaitForSingleObject(timer, INFINITE);
+	else
+		rfm__os_sleep_ns(deadline_ns - now);
+	CloseHandle(timer);
 }
 
 DWORD rfm__win_ms_until(uint64_t deadline_ns)

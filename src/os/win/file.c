@@ -357,7 +357,8 @@ int rfm__os_seg_open(const char *name, unsigned int flags, unsigned int mode)
 		}
 		sa.lpSecurityDescriptor = &sd;
 	}
-	h = CreateFileW(path, GENERIC_READ | GENERIC_WRITE,
+	h = CreateFileW(path,
+			(flags & RFM_OS_SEG_READ) ? GENERIC_READ : GENERIC_READ | GENERIC_WRITE,
 			FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, &sa, disposition,
 			FILE_ATTRIBUTE_NORMAL | FILE_FLAG_OPEN_REPARSE_POINT, NULL);
 	created = h != INVALID_HANDLE_VALUE &&
@@ -375,7 +376,8 @@ int rfm__os_seg_open(const char *name, unsigned int flags, unsigned int mode)
 		/* Best effort: a file system without sparse files takes the room. */
 		DeviceIoControl(h, FSCTL_SET_SPARSE, NULL, 0, NULL, 0, &got, NULL);
 	}
-	fd = _open_osfhandle((intptr_t)h, _O_RDWR | _O_BINARY);
+	fd = _open_osfhandle((intptr_t)h,
+			     ((flags & RFM_OS_SEG_READ) ? _O_RDONLY : _O_RDWR) | _O_BINARY);
 	if (fd < 0) {
 		CloseHandle(h);
 		return -1;

@@ -161,3 +161,11 @@ int rfm__os_thread_error(const struct rfm_os_sched *s, const char *uri, const ch
 	return rfm__error(rfm__errno_code(err), "%s: starting the %s thread: %s", uri, what,
 			  strerror(err));
 }
+
+/*
+ * Nothing to do: Windows has no per-thread timer slack, and
+ * rfm__os_sleep_until_ns() asks for a high-resolution timer itself.
+ */
+void rfm__os_thread_precise_timers(void)
+{
+}

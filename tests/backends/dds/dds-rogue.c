@@ -8,7 +8,9 @@
  *   dds-rogue DOMAIN NETWORK stream KEY=VALUE...
  *     one sample of the stream topic, or count= of them (seq, word + 1
  *     each): writer= inc= seq= kind= (1 write, 2 event, 3 snapshot
- *     request, 4 snapshot piece) to= type= word= offset= text=;
+ *     request, 4 snapshot piece, 6 batch) to= type= word= offset= extra=,
+ *     its data text=, or hex= (bytes in hex: a batch's pieces), or len=N
+ *     (N bytes of a pattern); pace_ms=MS between two of them;
  *     claim=ID first writes a held presence claim of ID (incarnation inc=)
  *     from the same participant; listen=MS then reads the stream for MS
  *     and prints "answers SAMPLES BYTES requests N": the snapshot pieces
@@ -297,6 +299,31 @@ static int answer(dds_entity_t pp, const char *part)
 	return 0;
 }
 
+/* The sample's data: hex=, len= bytes of a pattern, or text=; NULL: no
+ * memory or bad hex (the caller frees it). */
+static uint8_t *sample_data(uint32_t *len)
+{
+	const char *hex = opt("hex", NULL), *text = opt("text", "");
+	size_t n = hex ? strlen(hex) / 2 : opt("len", NULL) ? num("len", 0) : strlen(text);
+	uint8_t *data = malloc(n ? n : 1);
+
+	if (!data || (hex && strlen(hex) % 2)) {
+		free(data);
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		unsigned int byte = (unsigned int)(i * 7 + 1) & 0xff;
+
+		if (hex && sscanf(hex + 2 * i, "%2x", &byte) != 1) {
+			free(data);
+			return NULL;
+		}
+		data[i] = hex || opt("len", NULL) ? (uint8_t)byte : (uint8_t)text[i];
+	}
+	*len = (uint32_t)n;
+	return data;
+}
+
 static int stream(dds_entity_t pp, const char *part)
 {
 	if (opt("claim", NULL)) {
@@ -315,7 +342,8 @@ static int stream(dds_entity_t pp, const char *part)
 	if (stream_endpoints(pp, part, &w, &r) || wait_match(pp, w))
 		return 1;
 
-	const char *text = opt("text", "");
+	uint32_t len = 0;
+	uint8_t *data = sample_data(&len);
 	rfm_dds_Msg m = {
 		.inc = (uint32_t)num("inc", 1),
 		.seq = num("seq", 1),
@@ -325,17 +353,24 @@ static int stream(dds_entity_t pp, const char *part)
 		.type = (uint32_t)num("type", 0),
 		.word = (uint32_t)num("word", 0),
 		.offset = num("offset", 0),
-		.data = { ._maximum = (uint32_t)strlen(text), ._length = (uint32_t)strlen(text),
-			  ._buffer = (uint8_t *)text },
+		.extra = num("extra", 0),
+		.data = { ._maximum = len, ._length = len, ._buffer = data },
 	};
+	if (!data)
+		return fail("out of memory or bad hex=", DDS_RETCODE_BAD_PARAMETER);
 	for (unsigned long long i = 0, count = num("count", 1); i < count; i++) {
 		dds_return_t rc = dds_write(w, &m);
 
-		if (rc < 0)
+		if (rc < 0) {
+			free(data);
 			return fail("write", rc);
+		}
 		m.seq++;
 		m.word++;
+		if (opt("pace_ms", NULL))
+			dds_sleepfor(DDS_MSECS((int64_t)num("pace_ms", 0)));
 	}
+	free(data);
 	dds_return_t rc = dds_wait_for_acks(w, DDS_SECS(10));
 	if (rc < 0)
 		return fail("waiting for the readers' acks", rc);

@@ -400,6 +400,36 @@ static void requests_are_rate_limited_per_requester(void **state)
 }
 
 /*
+ * 20 resync requests (node 1's own words) from node 9, claimed by the
+ * asker's own participant, one every 100 ms: node 1 answers one at once
+ * and then the newest waiting one each second, and refuses (counts) every
+ * request it does not answer. Before, it answered each (a node holding
+ * 128 KiB sent 71.9 MB for 490 requests in 5 s).
+ */
+static void resync_requests_are_rate_limited_per_requester(void **state)
+{
+	rfm_node *a = open_node(state, 1);
+	char out[96], words[4096];
+	unsigned long long samples = 0, bytes = 0;
+
+	memset(words, 0x5a, sizeof(words));
+	assert_rfm_ok(rfm_mem_write(a, 0x1000, words, sizeof(words)));
+	rogue_out(a, out, sizeof(out), "stream", "claim=9", "writer=9", "inc=99", "seq=1",
+		  "kind=3", "to=1", "type=1", "word=1", "count=20", "pace_ms=100",
+		  "listen=1500", NULL);
+	assert_int_equal(sscanf(out, "answers %llu %llu", &samples, &bytes), 2);
+	/* Whole answers only, each the 4 KiB and an empty end piece. */
+	assert_int_equal(bytes % sizeof(words), 0);
+	assert_int_equal(samples, 2 * (bytes / sizeof(words)));
+	/* One at once, then one a second: the requests span 2 s, the
+	 * listening 1.5 s more (a hang guard's margin: at most 5). */
+	unsigned long long answered = bytes / sizeof(words);
+	assert_true(answered >= 2 && answered <= 5);
+	assert_int_equal(refused_reach(a, 20 - answered), 20 - answered);
+	rfm_close(a);
+}
+
+/*
  * A forged answer to a late joiner's snapshot request: the stranger reads
  * the request off the wire (its nonce too) and answers first, as node 1,
  * the peer asked, with a window holding EVIL where node 1's holds REAL.
@@ -462,6 +492,163 @@ static void an_unanswered_resync_is_asked_again(void **state)
 	rfm_close(a);
 }
 
+/*
+ * Samples no node sends, from a participant that holds node 9's id (so
+ * the binding lets them through, and the next rule is what refuses them),
+ * each from a rogue of its own (incarnation @inc: its stream starts
+ * there, no gap): refused and counted, one each, and @victim's copy
+ * untouched. The count is checked again after node 2's write reached
+ * @victim: a sample is counted once.
+ */
+static void refused_exactly(rfm_node *victim, rfm_node *other, uint64_t n)
+{
+	assert_int_equal(refused_reach(victim, n), n);
+	assert_rfm_ok(rfm_mem_write(other, 0x380, "SYNC", 4));
+	assert_true(reads(victim, 0x380, "SYNC"));
+	assert_int_equal(refused(victim), n);
+}
+
+static void untouched(rfm_node *node, uint64_t off)
+{
+	char buf[4];
+
+	assert_rfm_ok(rfm_mem_read(node, off, buf, 4));
+	assert_memory_equal(buf, "\0\0\0\0", 4);
+}
+
+/* A write past the window: 4 MiB into 64 KiB, one straddling its end, one
+ * whose end wraps around 2^64. */
+static void writes_outside_the_window_are_refused(void **state)
+{
+	rfm_node *a = open_node(state, 1), *b = open_node(state, 2);
+
+	rogue(a, "stream", "readers=2", "claim=9", "writer=9", "inc=90", "seq=1", "offset=0",
+	      "len=4194304");
+	rogue(a, "stream", "readers=2", "claim=9", "writer=9", "inc=91", "seq=1",
+	      ARG("offset", WINDOW - 2), "text=EVIL");
+	rogue(a, "stream", "readers=2", "claim=9", "writer=9", "inc=92", "seq=1",
+	      "offset=0xfffffffffffffffe", "text=EVIL");
+	refused_exactly(a, b, 3);
+	untouched(a, 0);
+	untouched(a, WINDOW - 4);
+	rfm_close(b);
+	rfm_close(a);
+}
+
+/*
+ * A batch whose piece says 16 bytes and carries 8, and one whose piece
+ * ends past the window: refused whole, nothing of it applied.
+ */
+static void malformed_batches_are_refused(void **state)
+{
+	rfm_node *a = open_node(state, 1), *b = open_node(state, 2);
+
+	/* Piece: offset 0x200, len 16, reserved 0; then only 8 bytes. */
+	rogue(a, "stream", "readers=2", "claim=9", "writer=9", "inc=90", "seq=1", "kind=6",
+	      "hex=0002000000000000" "10000000" "00000000" "4556494c4556494c");
+	/* Offset WINDOW - 4, len 8, then 8 bytes. */
+	rogue(a, "stream", "readers=2", "claim=9", "writer=9", "inc=91", "seq=1", "kind=6",
+	      "hex=fcff000000000000" "08000000" "00000000" "4556494c4556494c");
+	refused_exactly(a, b, 2);
+	untouched(a, 0x200);
+	untouched(a, WINDOW - 4);
+	rfm_close(b);
+	rfm_close(a);
+}
+
+/* A snapshot chunk and a resync piece for node 1, which asked for neither. */
+static void unasked_snapshot_and_resync_pieces_are_refused(void **state)
+{
+	rfm_node *a = open_node(state, 1), *b = open_node(state, 2);
+
+	rogue(a, "stream", "readers=2", "claim=9", "writer=9", "inc=90", "seq=1", "kind=4",
+	      "type=1", "to=1", "word=12345", "offset=0x200", "text=EVIL");
+	rogue(a, "stream", "readers=2", "claim=9", "writer=9", "inc=91", "seq=1", "kind=4",
+	      "type=3", "to=1", "word=777", "offset=0x204", "text=EVIL");
+	refused_exactly(a, b, 2);
+	untouched(a, 0x200);
+	untouched(a, 0x204);
+	rfm_close(b);
+	rfm_close(a);
+}
+
+/* Kinds no node sends: 9, and 0 (a held sample's place, never on the wire). */
+static void unknown_kinds_are_refused(void **state)
+{
+	rfm_node *a = open_node(state, 1), *b = open_node(state, 2);
+
+	rogue(a, "stream", "readers=2", "claim=9", "writer=9", "inc=90", "seq=1", "kind=9",
+	      "offset=0x200", "text=EVIL");
+	rogue(a, "stream", "readers=2", "claim=9", "writer=9", "inc=91", "seq=1", "kind=0",
+	      "offset=0x200", "text=EVIL");
+	refused_exactly(a, b, 2);
+	untouched(a, 0x200);
+	rfm_close(b);
+	rfm_close(a);
+}
+
+/* An event of type 12 for node 1: refused, never delivered. */
+static void an_event_of_an_unknown_type_is_refused(void **state)
+{
+	rfm_node *a = open_node(state, 1), *b = open_node(state, 2);
+	struct rfm_event_stats st = { .struct_size = sizeof(st) };
+
+	assert_rfm_ok(rfm_event_enable(a, RFM_EVENT_BIT(RFM_EVENT_INTR1)));
+	rogue(a, "stream", "readers=2", "claim=9", "writer=9", "inc=90", "seq=1", "kind=2",
+	      "to=1", "type=12", "word=666");
+	refused_exactly(a, b, 1);
+	assert_true(rfm_event_send(b, 1, RFM_EVENT_INTR1, 5) >= 0);
+	struct rfm_event ev;
+	assert_rfm_ok(rfm_event_wait(a, &ev, (int64_t)GUARD_MS * 1000000));
+	assert_int_equal(ev.type, RFM_EVENT_INTR1);
+	assert_int_equal(ev.sender, 2);
+	assert_rfm_ok(rfm_event_get_stats(a, &st));
+	assert_int_equal(st.delivered, 1);
+	rfm_close(b);
+	rfm_close(a);
+}
+
+/*
+ * A snapshot request of a type no node sends (5): refused, and not
+ * answered. Before, any type but "own words" and "busy" was answered with
+ * a whole copy, outside the once-a-second limit of copies.
+ */
+static void a_request_of_an_unknown_type_is_refused(void **state)
+{
+	rfm_node *a = open_node(state, 1);
+	char out[96];
+	unsigned long long samples = 1, bytes = 1;
+
+	rogue_out(a, out, sizeof(out), "stream", "claim=9", "writer=9", "inc=99", "seq=1",
+		  "kind=3", "to=1", "type=5", "word=1", "count=3", "listen=1000", NULL);
+	assert_int_equal(sscanf(out, "answers %llu %llu", &samples, &bytes), 2);
+	assert_int_equal(bytes, 0);
+	assert_int_equal(refused_reach(a, 3), 3);
+	rfm_close(a);
+}
+
+/*
+ * Node 9 claims a window of 8 KiB: met after opening, it is reported once
+ * (RFM_EVENT_LINK, data 0) and every sample of it is refused.
+ */
+static void samples_from_a_node_with_another_window_size_are_refused(void **state)
+{
+	rfm_node *a = open_node(state, 1), *b = open_node(state, 2);
+	struct rfm_event ev;
+
+	assert_rfm_ok(rfm_event_enable(a, RFM_EVENT_BIT(RFM_EVENT_LINK)));
+	rogue(a, "stream", "readers=2", "claim=9", "size=8192", "writer=9", "inc=90", "seq=1",
+	      "offset=0x200", "text=EVIL", "count=2");
+	refused_exactly(a, b, 2);
+	untouched(a, 0x200);
+	assert_rfm_ok(rfm_event_wait(a, &ev, (int64_t)GUARD_MS * 1000000));
+	assert_int_equal(ev.type, RFM_EVENT_LINK);
+	assert_int_equal(ev.sender, 9);
+	assert_int_equal(ev.data, 0);
+	rfm_close(b);
+	rfm_close(a);
+}
+
 /* Node @id's URI with a discovery wait of @join ms (the harness's is 50). */
 static const char *uri_with_join(void **state, int id, unsigned int join, char *buf, size_t len)
 {
@@ -517,10 +704,27 @@ int main(void)
 			harness_fixture_teardown),
 		cmocka_unit_test_setup_teardown(requests_are_rate_limited_per_requester, setup,
 						harness_fixture_teardown),
+		cmocka_unit_test_setup_teardown(resync_requests_are_rate_limited_per_requester,
+						setup, harness_fixture_teardown),
 		cmocka_unit_test_setup_teardown(a_forged_snapshot_answer_is_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(an_unanswered_resync_is_asked_again, setup,
 						harness_fixture_teardown),
 		cmocka_unit_test_setup_teardown(a_claim_that_never_follows_expires, setup, teardown),
+		cmocka_unit_test_setup_teardown(writes_outside_the_window_are_refused, setup,
+						harness_fixture_teardown),
+		cmocka_unit_test_setup_teardown(malformed_batches_are_refused, setup,
+						harness_fixture_teardown),
+		cmocka_unit_test_setup_teardown(unasked_snapshot_and_resync_pieces_are_refused,
+						setup, harness_fixture_teardown),
+		cmocka_unit_test_setup_teardown(unknown_kinds_are_refused, setup,
+						harness_fixture_teardown),
+		cmocka_unit_test_setup_teardown(an_event_of_an_unknown_type_is_refused, setup,
+						harness_fixture_teardown),
+		cmocka_unit_test_setup_teardown(a_request_of_an_unknown_type_is_refused, setup,
+						harness_fixture_teardown),
+		cmocka_unit_test_setup_teardown(
+			samples_from_a_node_with_another_window_size_are_refused, setup,
+			harness_fixture_teardown),
 	};
 
 	harness_init();

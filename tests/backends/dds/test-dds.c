@@ -4,7 +4,8 @@
  * the window: URI errors, node ids in use and window sizes that differ
  * (both named), copies that are private until the library replicates,
  * rfm_mem_flush(), interrupts that follow their data in the writer's
- * order, records, a late joiner's snapshot, presence as NODE_UP/NODE_DOWN,
+ * order, records, typed variables (through views too), a late joiner's
+ * snapshot, presence as NODE_UP/NODE_DOWN,
  * waits that sleep at once unless spin=NS says otherwise.
  * Runs with RFM_TEST_BACKEND=dds (tests/backends/dds/run-dds-suites.sh).
  */
@@ -320,7 +321,12 @@ static const char layout_text[] = "version: 1\n"
 				  "    records:\n"
 				  "      - name: frame\n"
 				  "        notify: intr3\n"
-				  "        variables: [ { name: x, type: u64 }, { name: y, type: u64 } ]\n";
+				  "        variables: [ { name: x, type: u64 }, { name: y, type: u64 } ]\n"
+				  "  - name: plant\n"
+				  "    offset: 0x3000\n"
+				  "    size: 0x100\n"
+				  "    writer: 1\n"
+				  "    variables: [ { name: a, type: u32 }, { name: b, type: f64 } ]\n";
 
 static void records_reach_the_other_copy(void **state)
 {
@@ -343,6 +349,55 @@ static void records_reach_the_other_copy(void **state)
 	assert_int_equal(out[1], 8);
 	rfm_record_close(rb);
 	rfm_record_close(wa);
+	rfm_layout_free(layout);
+	rfm_close(b);
+	rfm_close(a);
+}
+
+/* After node 1's sets: an event behind them, then node 2's copy holds @u and @d. */
+static void copy_holds(rfm_node *a, rfm_node *b, rfm_var *ra, rfm_var *rb, uint32_t u, double d)
+{
+	uint32_t got_u = 0;
+	double got_d = 0;
+
+	send_ok(rfm_event_send(a, 2, RFM_EVENT_INTR1, u));
+	wait_from(b, RFM_EVENT_INTR1, 1);
+	assert_rfm_ok(rfm_var_get_u32(ra, 0, &got_u));
+	assert_rfm_ok(rfm_var_get_f64(rb, 0, &got_d));
+	assert_int_equal(got_u, u);
+	assert_true(got_d == d);
+}
+
+/* Typed variables go out by themselves, the inline view's stores too. */
+static void typed_variables_reach_the_other_copy(void **state)
+{
+	rfm_node *a = open_node(1), *b = open_node(2);
+	struct rfm_var_view va = { .struct_size = sizeof(va) }, vb = { .struct_size = sizeof(vb) };
+	rfm_layout *layout = NULL;
+	rfm_var *wa, *wb, *ra, *rb;
+
+	(void)state;
+	assert_rfm_ok(rfm_layout_load_string(layout_text, strlen(layout_text), "t", &layout, NULL));
+	assert_rfm_ok(rfm_var_open(layout, a, "plant.a", &wa));
+	assert_rfm_ok(rfm_var_open(layout, a, "plant.b", &wb));
+	assert_rfm_ok(rfm_var_open(layout, b, "plant.a", &ra));
+	assert_rfm_ok(rfm_var_open(layout, b, "plant.b", &rb));
+	assert_rfm_ok(rfm_event_enable(b, RFM_EVENT_BIT(RFM_EVENT_INTR1)));
+
+	assert_rfm_ok(rfm_var_set_u32(wa, 0, 41));
+	assert_rfm_ok(rfm_var_set_f64(wb, 0, 2.5));
+	copy_holds(a, b, ra, rb, 41, 2.5);
+
+	assert_rfm_ok(rfm_var_get_view(wa, &va));
+	assert_rfm_ok(rfm_var_get_view(wb, &vb));
+	assert_rfm_ok(rfm_view_set_u32(&va, 0, 42));
+	assert_rfm_ok(rfm_view_set_f64(&vb, 0, 3.5));
+	copy_holds(a, b, ra, rb, 42, 3.5);
+
+	rfm_var_close(rb);
+	rfm_var_close(ra);
+	rfm_var_close(wb);
+	rfm_var_close(wa);
 	rfm_layout_free(layout);
 	rfm_close(b);
 	rfm_close(a);
@@ -469,6 +524,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(each_node_has_its_own_copy, setup, teardown),
 		cmocka_unit_test_setup_teardown(interrupts_follow_their_data, setup, teardown),
 		cmocka_unit_test_setup_teardown(records_reach_the_other_copy, setup, teardown),
+		cmocka_unit_test_setup_teardown(typed_variables_reach_the_other_copy, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(a_late_joiner_gets_the_window, setup, teardown),
 		cmocka_unit_test_setup_teardown(presence_gives_node_up_and_down, setup, teardown),
 		cmocka_unit_test_setup_teardown(waits_sleep_at_once_unless_told, setup, teardown),

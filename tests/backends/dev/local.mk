@@ -13,8 +13,8 @@ tests_backends_dev_test_dev_SOURCES = \
 	tests/backends/dev/fake-dev.h \
 	tests/backends/dev/fake-dev.c \
 	tests/backends/dev/test-dev.c
-tests_backends_dev_test_dev_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src \
-	-I$(top_srcdir)/tests/harness $(CMOCKA_CFLAGS)
+tests_backends_dev_test_dev_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src -I$(top_builddir)/src \
+	-DRFM_PKGLIBDIR='"$(pkglibdir)"' -I$(top_srcdir)/tests/harness $(CMOCKA_CFLAGS)
 tests_backends_dev_test_dev_CFLAGS = $(AM_CFLAGS) $(YAML_CFLAGS)
 tests_backends_dev_test_dev_LDADD = $(CMOCKA_LIBS) $(src_librfm_la_LIBADD)
 tests_backends_dev_test_dev_LDFLAGS = \

@@ -29,12 +29,16 @@ Cases:
              the CA's list at nodes 1 and 2: it never matches them;
   errors     security= with missing files, a key that is not PEM, another
              node's files, a certificate that is not the key's, a key
-             others may read, no node=:
-             clear errors naming the file or directory.
+             others may read, no node=; each file wrong in its own way
+             (expired, not yet valid, another CA's, changed after it was
+             signed, a grant for another subject or one that ended, an
+             expired revocation list, the node's own certificate
+             revoked): clear errors naming the file and why.
 
 Exit 77 without Cyclone DDS in the build or without openssl.
 """
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -297,6 +301,14 @@ def revoked(env, domain, files):
         assert p2.ask(f"until 0x500 after {GUARD_MS}") == "ok"
     finally:
         net.stop()
+    # Node 3's own list names its certificate: it cannot open at all.
+    d = os.path.join(files, "self-revoked")
+    shutil.copytree(os.path.join(files, "node3"), d)
+    shutil.copy(os.path.join(files, "site", "crl.pem"), d)
+    code, msg = open_error(env, f"dds:crl{os.getpid()}?node=3&size=64K&domain={domain}"
+                                f"&join=50&security={d}")
+    assert code == -8 and f"{d}/node.pem is revoked: crl.pem lists its certificate" in msg, \
+        (code, msg)
     # Not a CRL where crl.pem stands: an error naming it.
     bad = os.path.join(files, "badcrl")
     shutil.copytree(os.path.join(files, "node1"), bad)
@@ -324,7 +336,122 @@ def errors(env, domain, files):
     code, msg = open_error(env, f"{base}&node=1&security={loose}")
     assert code == -8 and "node.key is readable by others (mode 0644)" in msg, (code, msg)
     code, msg = open_error(env, f"{base}&node=1&security={files}/mismatch")
-    assert code == -8 and f"{files}/mismatch" in msg, (code, msg)  # RFM_EPERM
+    assert code == -8 and f"{files}/mismatch/node.key is not node.pem's key" in msg, (code, msg)
+    bad_files(env, base, files)
+
+
+def openssl(*args):
+    subprocess.run(["openssl", *args], check=True, capture_output=True)
+
+
+def sign(site, xml, p7s):
+    """Sign a document as docs/security.md does, with @site's CA."""
+    openssl("smime", "-sign", "-text", "-in", xml, "-out", p7s, "-signer",
+            os.path.join(site, "ca.pem"), "-inkey", os.path.join(site, "ca.key"))
+
+
+def issue(site, csr, out, start, end, selfsign=False):
+    """A certificate from @csr with the dates given (YYYYMMDDHHMMSSZ), by
+    `openssl ca` (the docs' `openssl x509 -req` cannot date one in the past)."""
+    conf = os.path.join(site, "dates.cnf")
+    if not os.path.exists(conf):
+        with open(conf, "w") as f:
+            f.write(f"[ca]\ndefault_ca = dates\n[dates]\ndatabase = {site}/dates.txt\n"
+                    f"new_certs_dir = {site}\nserial = {site}/dates.srl\n"
+                    "default_md = sha256\nunique_subject = no\npolicy = any\n[any]\n"
+                    "organizationName = optional\ncommonName = supplied\n")
+        open(os.path.join(site, "dates.txt"), "w").close()
+        with open(os.path.join(site, "dates.srl"), "w") as f:
+            f.write("1000\n")
+    openssl("ca", "-batch", "-notext", "-config", conf, "-keyfile", os.path.join(site, "ca.key"),
+            *(["-selfsign"] if selfsign else ["-cert", os.path.join(site, "ca.pem")]),
+            "-in", csr, "-out", out, "-startdate", start, "-enddate", end)
+
+
+def variant(files, name, **replace):
+    """node1's directory as @name, with files replaced: {file: source path or bytes}."""
+    d = os.path.join(files, name)
+    shutil.copytree(os.path.join(files, "node1"), d)
+    for f, src in replace.items():
+        f = f.replace("_", ".")
+        if isinstance(src, bytes):
+            with open(os.path.join(d, f), "wb") as out:
+                out.write(src)
+        else:
+            shutil.copy(src, os.path.join(d, f))
+    return d
+
+
+def tampered(path):
+    """The signed document with one byte of its signed text changed."""
+    with open(path, "rb") as f:
+        data = f.read()
+    at = data.index(b"<dds")
+    return data[:at + 1] + b"D" + data[at + 2:]
+
+
+def bad_files(env, base, files):
+    """Each file wrong in its own way: the error names it and says why."""
+    site, other = os.path.join(files, "site"), os.path.join(files, "other", "site")
+    n1 = os.path.join(files, "node1")
+    past, before = "20200101000000Z", "20200102000000Z"
+    future, later = "20400101000000Z", "20410101000000Z"
+    issue(site, os.path.join(n1, "node.csr"), os.path.join(files, "expired.pem"), past, before)
+    issue(site, os.path.join(n1, "node.csr"), os.path.join(files, "early.pem"), future, later)
+    openssl("req", "-new", "-key", os.path.join(site, "ca.key"), "-out",
+            os.path.join(files, "ca.csr"), "-subj", "/O=rfm site/CN=rfm site CA")
+    issue(site, os.path.join(files, "ca.csr"), os.path.join(files, "oldca.pem"), past, before,
+          selfsign=True)
+    with open(os.path.join(n1, "permissions.xml")) as f:
+        perm = f.read()
+    ended = os.path.join(files, "ended.xml")
+    with open(ended, "w") as f:
+        f.write(re.sub(r"<not_after>[^<]*</not_after>",
+                       "<not_after>2020-01-02T00:00:00</not_after>",
+                       re.sub(r"<not_before>[^<]*</not_before>",
+                              "<not_before>2020-01-01T00:00:00</not_before>", perm)))
+    sign(site, ended, os.path.join(files, "ended.p7s"))
+    sign(other, os.path.join(n1, "permissions.xml"), os.path.join(files, "otherperm.p7s"))
+    openssl("ca", "-config", os.path.join(site, "dates.cnf"), "-keyfile",
+            os.path.join(site, "ca.key"), "-cert", os.path.join(site, "ca.pem"), "-gencrl",
+            "-crl_lastupdate", past, "-crl_nextupdate", before, "-out",
+            os.path.join(files, "oldcrl.pem"))
+    cases = [
+        (variant(files, "expired", node_pem=os.path.join(files, "expired.pem")),
+         "node.pem expired on 2020-01-02 00:00:00 UTC"),
+        (variant(files, "early", node_pem=os.path.join(files, "early.pem")),
+         "node.pem is not valid before 2040-01-01 00:00:00 UTC"),
+        (variant(files, "oldca", ca_pem=os.path.join(files, "oldca.pem")),
+         "ca.pem expired on 2020-01-02 00:00:00 UTC"),
+        (variant(files, "othercert", node_pem=os.path.join(files, "other", "node1", "node.pem"),
+                 node_key=os.path.join(files, "other", "node1", "node.key")),
+         "node.pem is not signed by ca.pem"),
+        (variant(files, "othergov", governance_p7s=os.path.join(other, "governance.p7s")),
+         "governance.p7s is not signed by ca.pem"),
+        (variant(files, "otherperm", permissions_p7s=os.path.join(files, "otherperm.p7s")),
+         "permissions.p7s is not signed by ca.pem"),
+        (variant(files, "changedgov",
+                 governance_p7s=tampered(os.path.join(site, "governance.p7s"))),
+         "governance.p7s was changed after"),
+        (variant(files, "changedperm",
+                 permissions_p7s=tampered(os.path.join(n1, "permissions.p7s"))),
+         "permissions.p7s was changed after"),
+        (variant(files, "node2perm",
+                 permissions_p7s=os.path.join(files, "node2", "permissions.p7s")),
+         "permissions.p7s grants nothing to node.pem's subject \"CN=rfm node 1,O=rfm site\" "
+         "(it grants \"O=rfm site,CN=rfm node 2\")"),
+        (variant(files, "ended", permissions_p7s=os.path.join(files, "ended.p7s")),
+         "permissions.p7s: the grant for \"CN=rfm node 1,O=rfm site\" ended at "
+         "2020-01-02T00:00:00"),
+        (variant(files, "oldcrl", crl_pem=os.path.join(files, "oldcrl.pem")),
+         "crl.pem expired on 2020-01-02 00:00:00 UTC"),
+    ]
+    for d, why in cases:
+        code, msg = open_error(env, f"{base}&node=1&security={d}")
+        name = os.path.basename(d)
+        print(f"  {name}: {msg}")
+        assert code == -8, (name, code, msg)  # RFM_EPERM
+        assert f"{d}/{why}" in msg, (name, why, msg)
 
 
 def main():

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Reading bytes out of the window while another thread of this process
+ * may be storing into it (a backend's receive thread filling the node's
+ * copy, dds:), without a data race.
+ */
+#ifndef RFM_WINDOW_COPY_H
+#define RFM_WINDOW_COPY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "internal.h"
+
+/*
+ * Copy @len bytes of the window at @src: 8-byte relaxed atomic loads where
+ * @src is aligned, single bytes at the edges. Where a backend's thread
+ * fills the node's copy of the window while another thread reads it (dds:
+ * stores each word atomically, rfm__dds_store()), a plain memcpy() would
+ * be a data race in C11's terms (and ThreadSanitizer says so); these
+ * loads are the plain moves memcpy() makes of small copies on the hosts
+ * we run on. For readers whose copy is checked afterwards anyway (a
+ * seqlock, a ring slot's stamp): the recorder, ring consumers.
+ */
+static inline void rfm__copy_from_window(void *dst, const uint8_t *src, size_t len)
+{
+	uint8_t *d = dst;
+	size_t i = 0;
+
+	while (i < len && ((uintptr_t)(src + i) & 7))
+		d[i] = __atomic_load_n(src + i, __ATOMIC_RELAXED), i++;
+	for (; i + 8 <= len; i += 8) {
+		uint64_t v = __atomic_load_n((const uint64_t *)(const void *)(src + i),
+					     __ATOMIC_RELAXED);
+		__builtin_memcpy(d + i, &v, 8);
+	}
+	for (; i < len; i++)
+		d[i] = __atomic_load_n(src + i, __ATOMIC_RELAXED);
+}
+
+/*
+ * Does a thread of @node's backend fill the node's copy of the window
+ * while the program reads it (RFM__CAP_WINDOW_THREAD: dds:)? A reader
+ * asks once, when it is opened, and copies with rfm__window_copy().
+ */
+static inline bool rfm__window_filled_by_thread(const rfm_node *node)
+{
+	return node->ops->caps & RFM__CAP_WINDOW_THREAD;
+}
+
+/*
+ * Copy @len bytes of the window at @src: with rfm__copy_from_window()
+ * when @atomic (rfm__window_filled_by_thread()), else with memcpy(),
+ * which moves a large copy in vector registers, several words a load.
+ * Where the window is filled by other processes (shm:) or by a card,
+ * there is no thread of this process to race, and the reader's check
+ * (a seqlock, a ring slot's stamp) is what makes the copy good.
+ */
+static inline void rfm__window_copy(bool atomic, void *dst, const uint8_t *src, size_t len)
+{
+	if (atomic)
+		rfm__copy_from_window(dst, src, len);
+	else
+		memcpy(dst, src, len);
+}
+
+#endif /* RFM_WINDOW_COPY_H */
