@@ -73,3 +73,5 @@ clean-doc:
 
 # Windows: building, shm: there, and what wine cannot prove.
 EXTRA_DIST += docs/windows.md
+# Windows: rfm.exe and RFM2g programs (rfm2g.dll, GE's Windows headers).
+EXTRA_DIST += docs/windows-tools.md
