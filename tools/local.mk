@@ -36,6 +36,7 @@ tools_rfm_SOURCES = \
 	bench/stats.c \
 	tools/commands.c \
 	tools/cli-exec.c \
+	tools/cli-file.c \
 	tools/pattern.h \
 	tools/pattern.c \
 	tools/cmd-info.c \
@@ -71,22 +72,22 @@ tools_rfm_SOURCES = \
 # checks read /proc and /sys, rfm list reads /dev/shm's locks.
 if RFM_OS_WIN
 tools_rfm_SOURCES += \
-	tools/os/win/cli-file.c \
+	tools/os/win/cli-file-open.c \
 	tools/os/win/ping-local.c \
 	tools/os/win/cmd-selftest-system.c \
 	tools/os/win/cmd-list.c
 else
 tools_rfm_SOURCES += \
-	tools/os/posix/cli-file.c \
+	tools/os/posix/cli-file-open.c \
 	tools/os/posix/ping-local.c \
 	tools/system-checks.c \
 	tools/system-check-irq-thread.c \
 	tools/cmd-selftest-system.c \
 	tools/cmd-list.c
 endif
-EXTRA_DIST += tools/os/win/cli-file.c tools/os/win/ping-local.c \
+EXTRA_DIST += tools/os/win/cli-file-open.c tools/os/win/ping-local.c \
 	tools/os/win/cmd-selftest-system.c tools/os/win/cmd-list.c tools/os/win/tool-os.c \
-	tools/os/win/tool-net.h tools/os/posix/cli-file.c tools/os/posix/ping-local.c \
+	tools/os/win/tool-net.h tools/os/posix/cli-file-open.c tools/os/posix/ping-local.c \
 	tools/os/posix/tool-os.c tools/os/posix/tool-net.h tools/system-checks.c \
 	tools/system-check-irq-thread.c tools/cmd-selftest-system.c tools/cmd-list.c
 tools_rfm_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(MHD_CFLAGS)

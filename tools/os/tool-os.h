@@ -35,6 +35,12 @@ int tool_os_exec(const char *path, char *const argv[], bool search);
 /* Make @f (stdin, stdout) carry bytes as they are (Windows: no "\r\n" or ^Z translation). */
 void tool_os_binary_stream(FILE *f);
 
+/* Write @fp's file through to the disk (fsync; _commit on Windows): 0 or -1 with errno. */
+int tool_os_sync_file(FILE *fp);
+
+/* Put file @tmp in the place of @target, replacing it whole: 0 or an errno value. */
+int tool_os_replace_file(const char *tmp, const char *target);
+
 /* setenv(@name, @value, 1): 0 or an errno value. */
 int tool_os_setenv(const char *name, const char *value);
 

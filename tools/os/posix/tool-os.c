@@ -53,6 +53,16 @@ void tool_os_binary_stream(FILE *f)
 	(void)f; /* POSIX streams make no text/binary difference */
 }
 
+int tool_os_sync_file(FILE *fp)
+{
+	return fsync(fileno(fp));
+}
+
+int tool_os_replace_file(const char *tmp, const char *target)
+{
+	return rename(tmp, target) ? errno : 0;
+}
+
 int tool_os_setenv(const char *name, const char *value)
 {
 	return setenv(name, value, 1) ? errno : 0;

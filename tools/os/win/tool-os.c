@@ -128,6 +128,18 @@ void tool_os_binary_stream(FILE *f)
 	_setmode(_fileno(f), _O_BINARY);
 }
 
+int tool_os_sync_file(FILE *fp)
+{
+	return _commit(_fileno(fp));
+}
+
+int tool_os_replace_file(const char *tmp, const char *target)
+{
+	if (MoveFileExA(tmp, target, MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH))
+		return 0;
+	return GetLastError() == ERROR_ACCESS_DENIED ? EACCES : EIO;
+}
+
 int tool_os_setenv(const char *name, const char *value)
 {
 	return _putenv_s(name, value) ? errno : 0;

@@ -1,11 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Output files (-o, --hist-csv). A file is written under a temporary name
- * in its directory and renamed over the target only once complete, so a
- * failure leaves the old file as it was and never half a new one. What is
- * not a regular file (a device such as /dev/full, a FIFO, a terminal) is
- * written in place and never removed or truncated: the tool deletes only
- * the temporary file it created itself.
+ * Output files (-o, --hist-csv) opened on Linux (tools/cli-file.c puts
+ * them in place): a temporary file beside the target, with the target's
+ * mode. What is not a regular file (a device such as /dev/full, a FIFO,
+ * a terminal) is written in place and never removed or truncated.
  */
 #include "config.h"
 
@@ -85,40 +83,4 @@ int cli_out_open(struct cli *cli, struct cli_out_file *f, const char *path, bool
 		return cli_error(cli, "cannot write '%s': %s", path, strerror(err));
 	}
 	return 0;
-}
-
-int cli_out_commit(struct cli *cli, struct cli_out_file *f)
-{
-	int ret = 0;
-
-	if (!f->fp)
-		return 0;
-	errno = 0;
-	if (ferror(f->fp) | fflush(f->fp) || (f->tmp && fsync(fileno(f->fp))))
-		ret = errno ? errno : EIO;
-	if (fclose(f->fp) && !ret)
-		ret = errno;
-	f->fp = NULL;
-	if (!ret && f->tmp && rename(f->tmp, f->target))
-		ret = errno;
-	if (!ret) {
-		free(f->tmp);
-		f->tmp = NULL;	/* renamed: nothing of ours to remove */
-	}
-	cli_out_abort(f);
-	return ret ? cli_error(cli, "writing %s: %s", f->path, strerror(ret)) : 0;
-}
-
-void cli_out_abort(struct cli_out_file *f)
-{
-	if (f->fp)
-		fclose(f->fp);
-	f->fp = NULL;
-	/* Only the temporary file this tool created is ever removed. */
-	if (f->tmp)
-		unlink(f->tmp);
-	free(f->tmp);
-	free(f->target);
-	f->tmp = NULL;
-	f->target = NULL;
 }

@@ -1,12 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Output files (-o, --hist-csv) on Windows, with the promise of the Linux
- * half (tools/os/posix/cli-file.c): a file is written under a temporary
- * name in its directory and put in place only once complete
- * (MoveFileExW replacing it, written through), so a failure leaves the
- * old file as it was. What is not a disk file (a device such as NUL or
- * CON, a pipe) is written in place and never removed. @binary: a text
- * file gets the "\r\n" line ends of Windows text, a binary one its bytes.
+ * Output files (-o, --hist-csv) opened on Windows (tools/cli-file.c puts
+ * them in place, with MoveFileExW): a temporary file beside the target.
+ * What is not a disk file (a device such as NUL or CON, a pipe) is
+ * written in place and never removed. @binary: a text file gets the
+ * "\r\n" line ends of Windows text, a binary one its bytes.
  */
 #include "config.h"
 
@@ -84,41 +82,4 @@ int cli_out_open(struct cli *cli, struct cli_out_file *f, const char *path, bool
 		return cli_error(cli, "cannot write '%s': %s", path, strerror(err));
 	}
 	return 0;
-}
-
-int cli_out_commit(struct cli *cli, struct cli_out_file *f)
-{
-	int ret = 0;
-
-	if (!f->fp)
-		return 0;
-	errno = 0;
-	if (ferror(f->fp) | fflush(f->fp) || (f->tmp && _commit(_fileno(f->fp))))
-		ret = errno ? errno : EIO;
-	if (fclose(f->fp) && !ret)
-		ret = errno;
-	f->fp = NULL;
-	if (!ret && f->tmp &&
-	    !MoveFileExA(f->tmp, f->target, MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH))
-		ret = GetLastError() == ERROR_ACCESS_DENIED ? EACCES : EIO;
-	if (!ret) {
-		free(f->tmp);
-		f->tmp = NULL; /* moved: nothing of ours to remove */
-	}
-	cli_out_abort(f);
-	return ret ? cli_error(cli, "writing %s: %s", f->path, strerror(ret)) : 0;
-}
-
-void cli_out_abort(struct cli_out_file *f)
-{
-	if (f->fp)
-		fclose(f->fp);
-	f->fp = NULL;
-	/* Only the temporary file this tool created is ever removed. */
-	if (f->tmp)
-		_unlink(f->tmp);
-	free(f->tmp);
-	free(f->target);
-	f->tmp = NULL;
-	f->target = NULL;
 }
