@@ -44,7 +44,7 @@ bool cli_interrupted(void)
 
 void cli_progress_start(struct cli_progress *pr)
 {
-	pr->tty = isatty(STDERR_FILENO) == 1;
+	pr->tty = tool_os_is_terminal(stderr);
 	pr->next_ns = rfm_event_now_ns() + 1000000000u;
 	pr->shown = false;
 }

@@ -41,6 +41,13 @@ int tool_os_sync_file(FILE *fp);
 /* Put file @tmp in the place of @target, replacing it whole: 0 or an errno value. */
 int tool_os_replace_file(const char *tmp, const char *target);
 
+/*
+ * Whether @f is a terminal that takes ANSI escape sequences (the tool's
+ * progress line and rfm watch's redraw); on Windows a console, whose VT
+ * processing this turns on (Windows 10 and later).
+ */
+bool tool_os_is_terminal(FILE *f);
+
 /* setenv(@name, @value, 1): 0 or an errno value. */
 int tool_os_setenv(const char *name, const char *value);
 

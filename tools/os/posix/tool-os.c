@@ -63,6 +63,11 @@ int tool_os_replace_file(const char *tmp, const char *target)
 	return rename(tmp, target) ? errno : 0;
 }
 
+bool tool_os_is_terminal(FILE *f)
+{
+	return isatty(fileno(f)) == 1;
+}
+
 int tool_os_setenv(const char *name, const char *value)
 {
 	return setenv(name, value, 1) ? errno : 0;

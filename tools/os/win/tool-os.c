@@ -140,6 +140,17 @@ int tool_os_replace_file(const char *tmp, const char *target)
 	return GetLastError() == ERROR_ACCESS_DENIED ? EACCES : EIO;
 }
 
+bool tool_os_is_terminal(FILE *f)
+{
+	HANDLE h = (HANDLE)_get_osfhandle(_fileno(f));
+	DWORD mode;
+
+	if (h == INVALID_HANDLE_VALUE || !GetConsoleMode(h, &mode))
+		return false;	/* a file or a pipe */
+	return (mode & ENABLE_VIRTUAL_TERMINAL_PROCESSING) ||
+	       SetConsoleMode(h, mode | ENABLE_VIRTUAL_TERMINAL_PROCESSING);
+}
+
 int tool_os_setenv(const char *name, const char *value)
 {
 	return _putenv_s(name, value) ? errno : 0;
