@@ -74,3 +74,5 @@ clean-doc:
 # Windows: using librfm there, shm: there, what wine cannot prove; and
 # how the Windows build is made on Linux.
 EXTRA_DIST += docs/windows.md docs/windows-build.md
+# Windows: rfm.exe and RFM2g programs (rfm2g.dll, GE's Windows headers).
+EXTRA_DIST += docs/windows-tools.md

@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <rfm2g/rfm2g_ioctl.h>
+#include <rfm2g/rfm2g_defs.h>	/* RFM2GCONFIG, RFM2GREGSETTYPE */
 
 #include <rfm/common.h>
 

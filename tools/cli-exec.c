@@ -13,9 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
+#include "os/tool-os.h"
 
 #ifndef RFM_BUILDDIR
 #define RFM_BUILDDIR ""
@@ -26,14 +26,16 @@
 
 bool cli_in_build_tree(void)
 {
-	char exe[PATH_MAX], build[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char exe[PATH_MAX], *build;
+	bool inside;
 
-	if (n <= 0 || !RFM_BUILDDIR[0] || !realpath(RFM_BUILDDIR, build))
+	if (!tool_os_self_path(exe, sizeof(exe)) || !RFM_BUILDDIR[0] ||
+	    !(build = tool_os_realpath(RFM_BUILDDIR)))
 		return false;
-	exe[n] = '\0';
 	size_t len = strlen(build);
-	return !strncmp(exe, build, len) && exe[len] == '/';
+	inside = !strncmp(exe, build, len) && tool_os_is_dir_sep(exe[len]);
+	free(build);
+	return inside;
 }
 
 int cli_exec_helper(struct cli *cli, const char *name)
@@ -46,7 +48,7 @@ int cli_exec_helper(struct cli *cli, const char *name)
 	if (n < 0 || (size_t)n >= sizeof(path))
 		return cli_error(cli, "the path of %s is too long", name);
 	fflush(stdout);
-	execv(path, cli->argv);
+	int err = tool_os_exec(path, cli->argv, false);
 	return cli_error(cli, "cannot run %s: %s (it comes with the rfm tool: Debian: reinstall "
-			 "rfm-tools)", path, strerror(errno));
+			 "rfm-tools)", path, strerror(err));
 }

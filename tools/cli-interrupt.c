@@ -15,13 +15,13 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "os/tool-os.h"
 
 static volatile sig_atomic_t interrupted;
 static rfm_node *volatile watched;
 
-static void on_interrupt(int sig)
+static void on_interrupt(void)
 {
-	(void)sig;
 	interrupted = 1;
 	if (watched)
 		rfm_event_cancel(watched);
@@ -34,14 +34,7 @@ void cli_watch_node(rfm_node *node)
 
 void cli_catch_interrupt(void)
 {
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_interrupt;
-	sigemptyset(&sa.sa_mask);
-	/* No SA_RESTART: a sleep ends early, and the loop sees the flag. */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	tool_os_on_interrupt(on_interrupt);
 }
 
 bool cli_interrupted(void)
@@ -51,7 +44,7 @@ bool cli_interrupted(void)
 
 void cli_progress_start(struct cli_progress *pr)
 {
-	pr->tty = isatty(STDERR_FILENO) == 1;
+	pr->tty = tool_os_is_terminal(stderr);
 	pr->next_ns = rfm_event_now_ns() + 1000000000u;
 	pr->shown = false;
 }

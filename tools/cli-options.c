@@ -97,10 +97,14 @@ static int option_error(struct cli *cli, int ret, int argc, char **argv)
 	char text[64];
 
 	option_text(text, sizeof(text), arg, optopt);
-	if (ret == ':')
-		return cli_usage_error(cli, "option '%s' needs an argument", text);
+	/*
+	 * "--flag=x" first: glibc's getopt_long() answers it with '?', the
+	 * BSD one (mingw-w64's) with ':' as for a missing argument.
+	 */
 	if (arg && arg[0] == '-' && arg[1] == '-' && strchr(arg, '=') && optopt)
 		return cli_usage_error(cli, "option '%s' takes no argument", text);
+	if (ret == ':')
+		return cli_usage_error(cli, "option '%s' needs an argument", text);
 	/* getopt sees "-1" as an option; it is a number the user meant. */
 	if (arg && arg[0] == '-' && arg[1] >= '0' && arg[1] <= '9')
 		return cli_usage_error(cli, "'%s' is negative: numbers must be 0 or more", arg);

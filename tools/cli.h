@@ -291,12 +291,17 @@ int cli_fail(struct cli *cli);
  */
 const char *cli_user_message(const struct cli *cli, const char *msg, char *buf, size_t cap);
 
+/* The C library's printf archetype (config.h: gnu_printf for mingw-w64's C99 stdio). */
+#ifndef RFM_PRINTF_FORMAT
+#define RFM_PRINTF_FORMAT printf
+#endif
+
 /* Report a failure of the tool itself (I/O...); returns CLI_EXIT_FAILED. */
-__attribute__((format(printf, 2, 3)))
+__attribute__((format(RFM_PRINTF_FORMAT, 2, 3)))
 int cli_error(struct cli *cli, const char *fmt, ...);
 
 /* Report a usage error with a hint to --help; returns CLI_EXIT_USAGE. */
-__attribute__((format(printf, 2, 3)))
+__attribute__((format(RFM_PRINTF_FORMAT, 2, 3)))
 int cli_usage_error(struct cli *cli, const char *fmt, ...);
 
 /*

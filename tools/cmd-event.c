@@ -7,7 +7,6 @@
  */
 #include "config.h"
 
-#include <signal.h>
 #include <string.h>
 #include <strings.h>
 
@@ -343,15 +342,6 @@ static const struct option listen_options[] = {
 };
 
 /* The node a signal stops listening on (a cancel is safe in a handler). */
-static rfm_node *volatile listening_node;
-
-static void stop_listening(int sig)
-{
-	(void)sig;
-	if (listening_node)
-		rfm_event_cancel(listening_node);
-}
-
 int cli_run_listen(struct cli *cli, int argc, char **argv)
 {
 	enum cli_clock clock = CLI_CLOCK_REALTIME;
@@ -377,12 +367,9 @@ int cli_run_listen(struct cli *cli, int argc, char **argv)
 	if (ret)
 		return ret;
 
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = stop_listening;
-	listening_node = cli->node;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	/* Ctrl-C cancels the wait: the events shown so far stay shown. */
+	cli_watch_node(cli->node);
+	cli_catch_interrupt();
 	while (!count || seen < count) {
 		size_t room = count && count - seen < 64 ? (size_t)(count - seen) : 64;
 		int n = rfm_event_fetch(cli->node, evs, room, timeout_ns);
@@ -399,9 +386,6 @@ int cli_run_listen(struct cli *cli, int argc, char **argv)
 				seen++;
 			}
 	}
-	listening_node = NULL;
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
 	return ret;
 }
 

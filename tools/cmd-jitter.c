@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "latency-hist.h"
+#include "os/tool-os.h"
 #include "rt-util.h"
 
 #define NS_PER_S 1000000000ull
@@ -48,17 +49,12 @@ struct jitter {
 
 static uint64_t now_ns(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * NS_PER_S + (uint64_t)ts.tv_nsec;
+	return rfm_event_now_ns();	/* CLOCK_MONOTONIC, what tool_os_sleep_until_ns() takes */
 }
 
 static void sleep_until(uint64_t t)
 {
-	struct timespec ts = { (time_t)(t / NS_PER_S), (long)(t % NS_PER_S) };
-
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+	while (tool_os_sleep_until_ns(t))
 		;
 }
 

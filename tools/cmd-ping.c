@@ -17,10 +17,10 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "os/tool-os.h"
 #include "ping.h"
 
 #define SLEEP_MARGIN_NS 50000u	/* --rate: wake this early, then spin */
@@ -63,16 +63,13 @@ static int round_trip(struct ping *p, uint32_t seq, uint64_t stamp, uint32_t fla
 static void wait_until(const struct ping *p, uint64_t t)
 {
 	if (p->mode == MODE_EVENT && t > now_ns() + SLEEP_MARGIN_NS) {
-		uint64_t wake = t - SLEEP_MARGIN_NS;
-		struct timespec ts = { .tv_sec = (time_t)(wake / 1000000000u),
-				       .tv_nsec = (long)(wake % 1000000000u) };
-		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		while (tool_os_sleep_until_ns(t - SLEEP_MARGIN_NS))
 			if (cli_interrupted())
 				return;
 	}
 	for (uint64_t n; (n = now_ns()) < t && !cli_interrupted();)
 		if (t - n > YIELD_AFTER_NS)
-			sched_yield();
+			tool_os_yield();
 		else
 			relax();
 }
@@ -108,7 +105,7 @@ static int measure(struct ping *p, const struct ping_opts *o, struct lhist *rtt,
 	*late = 0;
 	cli_progress_start(&pr);
 	if (period)
-		prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+		tool_os_precise_timers();
 	/* Ring mode said hello before the --local echoer was known to be there. */
 	if (p->mode != MODE_RING) {
 		ret = round_trip(p, ++seq, now_ns(), FLAG_HELLO);
@@ -245,7 +242,7 @@ int cli_run_ping(struct cli *cli, int argc, char **argv)
 	struct ping p = { .cli = cli, .mode = MODE_SPIN, .timeout_ns = 1000 * MS };
 	struct ping_opts o = { .count = 10000, .warmup = 1000 };
 	struct cli_out_file csv = { 0 };
-	pid_t child = -1;
+	struct ping_local *local = NULL;
 	int ret;
 
 	ret = ping_parse_options(cli, argc, argv, &p, &o);
@@ -260,10 +257,10 @@ int cli_run_ping(struct cli *cli, int argc, char **argv)
 	if (!ret && o.echo)
 		ret = ping_run_echo(&p, &o);
 	else if (!ret && o.local)
-		ret = ping_start_local_echoer(&p, &o, &child);
+		ret = ping_start_local_echoer(&p, &o, &local);
 	if (!ret && !o.echo)
 		ret = ping_measure(&p, &o, &csv);
-	ret = ping_reap_local_echoer(cli, child, ret);
+	ret = ping_reap_local_echoer(cli, local, ret);
 	/* A complete histogram (an interrupted run's too) replaces the file. */
 	if (ret == CLI_EXIT_OK || ret == CLI_EXIT_INTERRUPTED) {
 		int err = cli_out_commit(cli, &csv);

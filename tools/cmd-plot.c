@@ -12,9 +12,9 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
+#include "os/tool-os.h"
 
 #ifndef RFM_PYTHON
 #define RFM_PYTHON "python3"
@@ -57,8 +57,10 @@ int cli_run_plot(struct cli *cli, int argc, char **argv)
 	if (asprintf(&path, "%s%s%s%s%s", first, second[0] ? ":" : "", second,
 		     old && old[0] ? ":" : "", old && old[0] ? old : "") < 0)
 		return cli_error(cli, "out of memory");
-	setenv("PYTHONPATH", path, 1);
+	int err = tool_os_setenv("PYTHONPATH", path);
 	free(path);
+	if (err)
+		return cli_error(cli, "cannot set PYTHONPATH: %s", strerror(err));
 	char **args = calloc((size_t)argc + 4, sizeof(*args));
 	if (!args)
 		return cli_error(cli, "out of memory");
@@ -69,8 +71,7 @@ int cli_run_plot(struct cli *cli, int argc, char **argv)
 	for (int i = 1; i < argc; i++)
 		args[n++] = argv[i];
 	fflush(stdout);
-	execvp(python, args);
-	int err = errno;
+	err = tool_os_exec(python, args, true);
 	free(args);
 	return cli_error(cli, "cannot run %s for the plot: %s (set RFM_PYTHON to the interpreter)",
 			 python, strerror(err));

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "os/tool-os.h"
 
 #define CHUNK (64 * 1024)
 
@@ -75,6 +76,8 @@ int cli_run_read(struct cli *cli, int argc, char **argv)
 	}
 	if (cli->json && !path)
 		return cli_json_print_bytes(cli, offset, length);
+	if (!path)
+		tool_os_binary_stream(stdout);	/* raw bytes, as they are */
 	ret = copy_out(cli, offset, length, out, path ? path : "the output");
 	if (ret)
 		cli_out_abort(&file);
@@ -160,6 +163,8 @@ static int load_input(struct cli *cli, const char *path, uint8_t **bufp, size_t 
 		if (!in)
 			return cli_error(cli, "%s: %s", path, strerror(errno));
 	}
+	if (!path)
+		tool_os_binary_stream(stdin);
 	ret = slurp(cli, in, path ? path : "standard input", size, bufp, lenp);
 	if (path)
 		fclose(in);

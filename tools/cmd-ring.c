@@ -10,7 +10,6 @@
 #include "config.h"
 
 #include <ctype.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -189,7 +188,13 @@ static void print_msg(struct cli *cli, const struct ring_args *a, const uint8_t 
 		cli_json_add_u64(obj, "len", len);
 		cli_json_add_string(obj, "hex", hex ? hex : "");
 		if (!a->hex) {
-			char *text = strndup((const char *)data, len);
+			/* Up to the first NUL, as strndup() (which mingw lacks) copies. */
+			size_t n = strnlen((const char *)data, len);
+			char *text = malloc(n + 1);
+			if (text) {
+				memcpy(text, data, n);
+				text[n] = '\0';
+			}
 			cli_json_add_string(obj, "text", text ? text : "");
 			free(text);
 		}
@@ -210,15 +215,6 @@ static void print_msg(struct cli *cli, const struct ring_args *a, const uint8_t 
 		putchar('\n');
 	}
 	fflush(stdout);
-}
-
-static rfm_node *volatile tail_node;
-
-static void stop_tail(int sig)
-{
-	(void)sig;
-	if (tail_node)
-		rfm_event_cancel(tail_node);
 }
 
 static int ring_tail(struct cli *cli, uint64_t offset, struct ring_args *a)
@@ -248,12 +244,8 @@ static int ring_tail(struct cli *cli, uint64_t offset, struct ring_args *a)
 		rfm_ring_consumer_close(c);
 		return cli_error(cli, "out of memory");
 	}
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = stop_tail;
-	tail_node = cli->node;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	cli_watch_node(cli->node);
+	cli_catch_interrupt();
 	while (!a->have_count || seen < a->count) {
 		struct rfm_ring_msg m;
 
@@ -274,9 +266,6 @@ static int ring_tail(struct cli *cli, uint64_t offset, struct ring_args *a)
 		print_msg(cli, a, buf, &m);
 		seen++;
 	}
-	tail_node = NULL;
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
 	free(buf);
 	rfm_ring_consumer_close(c);
 	return status;

@@ -25,22 +25,21 @@ static const struct option system_options[] = {
  * (isolcpus= takes the isolated CPUs out of it, and those are the ones to
  * check).
  */
-static int check_online(struct cli *cli, const char *arg, const cpu_set_t *set)
+static int check_online(struct cli *cli, const char *arg, const rt_cpus *set)
 {
 	char line[256], bad[128];
-	cpu_set_t online, missing;
+	rt_cpus online, missing;
 
 	if (!rt_read_line("/sys/devices/system/cpu/online", line, sizeof(line)) ||
 	    rt_parse_cpu_list(line, &online))
 		return 0;	/* unknown: the checks say what they find */
-	CPU_XOR(&missing, set, &online);
-	CPU_AND(&missing, &missing, set);
-	if (!CPU_COUNT(&missing))
+	rt_cpus_minus(&missing, set, &online);
+	if (!rfm__os_cpus_count(&missing))
 		return 0;
 	rt_format_cpu_list(&missing, bad, sizeof(bad));
 	return cli_usage_error(cli, "--cpu '%s': %s %s %s not online; the online CPUs are %s", arg,
-			       CPU_COUNT(&missing) > 1 ? "CPUs" : "CPU", bad,
-			       CPU_COUNT(&missing) > 1 ? "are" : "is", line);
+			       rfm__os_cpus_count(&missing) > 1 ? "CPUs" : "CPU", bad,
+			       rfm__os_cpus_count(&missing) > 1 ? "are" : "is", line);
 }
 
 static int parse_scope(struct cli *cli, int argc, char **argv, struct check_scope *scope)
@@ -61,7 +60,7 @@ static int parse_scope(struct cli *cli, int argc, char **argv, struct check_scop
 		}
 		if (opt != 'c')
 			continue;
-		if (rt_parse_cpu_list(optarg, &scope->cpus) || !CPU_COUNT(&scope->cpus))
+		if (rt_parse_cpu_list(optarg, &scope->cpus) || !rfm__os_cpus_count(&scope->cpus))
 			return cli_usage_error(cli, "--cpu '%s' is not a CPU list such as 1 or 0,2-3",
 					       optarg);
 		int ret = check_online(cli, optarg, &scope->cpus);
@@ -72,8 +71,8 @@ static int parse_scope(struct cli *cli, int argc, char **argv, struct check_scop
 	int ret = cli_options_end(cli, opt, argc, argv, 0, 0);
 	if (ret)
 		return ret;
-	if (!scope->cpus_chosen && sched_getaffinity(0, sizeof(scope->cpus), &scope->cpus))
-		return cli_error(cli, "sched_getaffinity failed");
+	if (!scope->cpus_chosen && tool_os_allowed_cpus(&scope->cpus))
+		return cli_error(cli, "the CPUs this process may use are unknown");
 	rt_format_cpu_list(&scope->cpus, scope->cpu_list, sizeof(scope->cpu_list));
 	return 0;
 }

@@ -14,14 +14,13 @@
  */
 #include "config.h"
 
-#include <arpa/inet.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include <microhttpd.h>
 
+#include "os/tool-os.h"
 #include "serve.h"
 
 enum {
@@ -48,22 +47,11 @@ static const struct option serve_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static volatile sig_atomic_t stop_signal;
-
-static void on_stop(int sig)
-{
-	stop_signal = sig;
-}
-
 static void catch_stop(void)
 {
-	struct sigaction sa = { .sa_handler = on_stop };
-
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	cli_catch_interrupt();
 	/* A client that hangs up mid-answer must not end the server. */
-	signal(SIGPIPE, SIG_IGN);
+	tool_os_ignore_broken_pipe();
 }
 
 /* One step of the sampler: count the events, replace the snapshot, wake the clients. */
@@ -125,11 +113,11 @@ static int serve_loop(struct serve *s, const char *bind, uint16_t port, uint64_t
 	if (!d)
 		return CLI_EXIT_FAILED;
 	print_ready(s, bind, chosen);
-	while (!stop_signal) {
+	while (!cli_interrupted()) {
 		struct timespec ts = { .tv_sec = (time_t)(period_ns / 1000000000ull),
 				       .tv_nsec = (long)(period_ns % 1000000000ull) };
-		nanosleep(&ts, NULL);	/* a signal ends it early */
-		if (!stop_signal)
+		nanosleep(&ts, NULL);	/* a signal ends it early (Windows: the period) */
+		if (!cli_interrupted())
 			sample(s);
 	}
 	serve_sse_stop(s);	/* libmicrohttpd stops no suspended connection */

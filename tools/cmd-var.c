@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "os/tool-os.h"
 
 enum { OPT_FORCE = 'f', OPT_INTERVAL = 'i', OPT_COUNT = 'c', OPT_TIME = 0x2000 };
 
@@ -380,7 +381,7 @@ int cli_run_watch(struct cli *cli, int argc, char **argv)
 	for (int i = optind; !ret && i < argc; i++)
 		ret = add_watched(cli, layout, argv[i], &w.list, &w.n);
 
-	w.tty = isatty(STDOUT_FILENO);
+	w.tty = tool_os_is_terminal(stdout);
 	/* Until Ctrl-C (or SIGTERM): then it stops between two refreshes. */
 	cli_catch_interrupt();
 	for (uint64_t refresh = 1; !ret && (count == 0 || refresh <= count) && !cli_interrupted();

@@ -19,7 +19,15 @@ rfm_cli_sources = \
 	tools/cli-messages.c \
 	tools/cli-suggest.c \
 	tools/cli-time.c \
-	tools/cli-layout.c
+	tools/cli-layout.c \
+	tools/os/tool-os.h
+# The tool's own OS layer (tools/os/tool-os.h): the directory of the OS
+# configure chose, as the library's src/os/.
+if RFM_OS_WIN
+rfm_cli_sources += tools/os/win/tool-os.c tools/os/win/tool-net.h
+else
+rfm_cli_sources += tools/os/posix/tool-os.c tools/os/posix/tool-net.h
+endif
 
 # bench/stats.c: rfm bench measures with the benchmarks' clock and median.
 tools_rfm_SOURCES = \
@@ -56,14 +64,32 @@ tools_rfm_SOURCES = \
 	tools/rt-util.h \
 	tools/rt-util.c \
 	tools/system-checks.h \
-	tools/system-checks.c \
-	tools/system-check-irq-thread.c \
-	tools/cmd-selftest-system.c \
 	tools/cmd-jitter.c \
-	tools/cmd-list.c \
 	tools/cmd-stats.c \
 	tools/cmd-record.c \
 	tools/cmd-plot.c
+# Output files, ping --local's echoer, and what only Linux has: the system
+# checks read /proc and /sys, rfm list reads /dev/shm's locks.
+if RFM_OS_WIN
+tools_rfm_SOURCES += \
+	tools/os/win/cli-file-open.c \
+	tools/os/win/ping-local.c \
+	tools/os/win/cmd-selftest-system.c \
+	tools/os/win/cmd-list.c
+else
+tools_rfm_SOURCES += \
+	tools/os/posix/cli-file-open.c \
+	tools/os/posix/ping-local.c \
+	tools/system-checks.c \
+	tools/system-check-irq-thread.c \
+	tools/cmd-selftest-system.c \
+	tools/cmd-list.c
+endif
+EXTRA_DIST += tools/os/win/cli-file-open.c tools/os/win/ping-local.c \
+	tools/os/win/cmd-selftest-system.c tools/os/win/cmd-list.c tools/os/win/tool-os.c \
+	tools/os/win/tool-net.h tools/os/posix/cli-file-open.c tools/os/posix/ping-local.c \
+	tools/os/posix/tool-os.c tools/os/posix/tool-net.h tools/system-checks.c \
+	tools/system-check-irq-thread.c tools/cmd-selftest-system.c tools/cmd-list.c
 tools_rfm_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(MHD_CFLAGS)
 
 # rfm replay reads HDF5 recordings: a helper program of its own,
@@ -84,7 +110,8 @@ tools_rfm_replay_SOURCES = \
 	tools/cmd-replay-help.c \
 	tools/replay-file.c \
 	tools/replay-check.c
-tools_rfm_replay_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src -I$(top_srcdir)/tools
+tools_rfm_replay_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src -I$(top_srcdir)/tools \
+	-I$(top_srcdir)/tools/os/$(RFM_OS)
 tools_rfm_replay_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(HDF5_CFLAGS)
 tools_rfm_replay_LDADD = src/librfm.la $(JSONC_LIBS) $(HDF5_LIBS) -lm
 else
@@ -112,7 +139,9 @@ tools_rfm_SOURCES += \
 	tools/serve-hist.c \
 	tools/serve-sse.c \
 	tools/serve-conns.c \
-	tools/serve-http.c
+	tools/serve-http.c \
+	src/textbuf.h \
+	src/textbuf.c
 nodist_tools_rfm_SOURCES = tools/serve-assets.c
 CLEANFILES += tools/serve-assets.c
 else
@@ -127,11 +156,16 @@ EXTRA_DIST += tools/serve/embed.sh $(SERVE_ASSETS) tools/serve.h tools/cmd-serve
 	tools/serve-hist.c tools/serve-sse.c tools/serve-http.c tools/cmd-serve-missing.c
 # cmd-list.c reads segment headers without attaching: it knows their layout.
 tools_rfm_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src -I$(top_srcdir)/tools \
+	-I$(top_srcdir)/tools/os/$(RFM_OS) \
 	-I$(top_srcdir)/bench \
 	-DRFM_PYTHON='"$(PYTHON)"' -DRFM_PYTHONDIR='"$(pythondir)"' \
 	-DRFM_BUILDDIR='"$(abs_top_builddir)"' -DRFM_PKGLIBEXECDIR='"$(pkglibexecdir)"' \
 	-DRFM_BUILD_PYTHONPATH='"$(abs_top_builddir)/bindings/python:$(abs_top_srcdir)/bindings/python"'
 tools_rfm_LDADD = src/librfm.la $(JSONC_LIBS) $(MHD_LIBS) -lm
+if RFM_OS_WIN
+# BCryptGenRandom() (serve's token), winsock (serve's addresses).
+tools_rfm_LDADD += -lbcrypt -lws2_32
+endif
 
 EXTRA_DIST += man/rfm.1
 

@@ -1,18 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * rfm ping's echo side: `rfm ping --echo` answering in this process, and
- * the echoer `--local` forks on a second node of the same network. Both
+ * the echoer `--local` starts on a second node of the same network. Both
  * run the mode's echo loop (ping-slot.c, ping-ring.c).
  */
 #include "config.h"
 
-#include <errno.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "ping.h"
 
@@ -99,14 +94,14 @@ static int echoer_open(struct ping *p, const struct rt_setup *rt)
 		cli_fail(cli);
 		return -1;
 	}
-	/* The request ring exists already: the parent made it before forking. */
+	/* The request ring exists already: the pinger made it before starting us. */
 	if (p->mode == MODE_RING && ring_echo_setup(p))
 		return -1;
 	return rfm_node_id(cli->node);
 }
 
-/* The forked echoer of --local: reports its node id on @ready_fd, then echoes. */
-static int local_echoer(struct ping *parent, const struct rt_setup *rt, int ready_fd)
+int ping_local_echoer(struct ping *parent, const struct rt_setup *rt,
+		      void (*ready)(void *arg, int id), void *arg)
 {
 	struct cli cli = *parent->cli;
 	struct ping p = *parent;
@@ -116,64 +111,25 @@ static int local_echoer(struct ping *parent, const struct rt_setup *rt, int read
 	cli.node = NULL;
 	cli.uri = uri;
 	p.cli = &cli;
-	p.out = NULL;	/* the parent's: this side produces the reply ring */
+	p.out = NULL;	/* the pinger's: this side produces the reply ring */
 	p.in = NULL;
 	p.msg = NULL;
 	if (uri)
 		id = echoer_open(&p, rt);
 	else
 		cli_error(&cli, "out of memory");
-	if (write(ready_fd, &id, sizeof(id)) != sizeof(id) || id < 0)
-		return 1;
-	close(ready_fd);
-	p.timeout_ns = -1;	/* the parent stops us (a stop request, or a kill) */
-	uint64_t echoed;
-	int ret = echo_loop(&p, 0, &echoed);
+	ready(arg, id);	/* the pinger goes on from here: *parent is its own again */
+	int ret = 1;
+	if (id >= 0) {
+		uint64_t echoed;
+
+		p.timeout_ns = -1;	/* the pinger stops us (a stop request, or a kill) */
+		ret = echo_loop(&p, 0, &echoed);
+	}
 	rfm_ring_close(p.out);
 	rfm_ring_consumer_close(p.in);
 	free(p.msg);
 	rfm_close(cli.node);
 	free(uri);
-	return ret;
-}
-
-int ping_start_local_echoer(struct ping *p, const struct ping_opts *o, pid_t *child)
-{
-	struct cli *cli = p->cli;
-	int ready[2], id = -1;
-
-	if (pipe(ready))
-		return cli_error(cli, "pipe: %s", strerror(errno));
-	fflush(NULL);
-	*child = fork();
-	if (*child == 0) {
-		/* Never outlive the pinger, even one killed with SIGKILL. */
-		prctl(PR_SET_PDEATHSIG, SIGKILL, 0UL, 0UL, 0UL);
-		close(ready[0]);
-		_exit(local_echoer(p, &o->echo_rt, ready[1]));
-	}
-	close(ready[1]);
-	if (*child < 0 || read(ready[0], &id, sizeof(id)) != sizeof(id) || id < 0) {
-		close(ready[0]);
-		return *child < 0 ? cli_error(cli, "fork: %s", strerror(errno))
-				  : CLI_EXIT_FAILED;	/* the child said why */
-	}
-	close(ready[0]);
-	p->peer = (unsigned int)id;
-	return 0;
-}
-
-int ping_reap_local_echoer(struct cli *cli, pid_t child, int ret)
-{
-	int status = 0;
-
-	if (child <= 0)
-		return ret;
-	if (ret)
-		kill(child, SIGKILL);
-	while (waitpid(child, &status, 0) < 0 && errno == EINTR)
-		;
-	if (!ret && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
-		ret = cli_error(cli, "the local echoer failed");
 	return ret;
 }

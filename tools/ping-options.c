@@ -45,7 +45,7 @@ const struct option ping_options[] = {
 struct ping_args {
 	const char *peer_text, *mode_text;
 	bool timeout_given, count_given, echo_cpu_given;
-	cpu_set_t echo_cpus;
+	rt_cpus echo_cpus;
 };
 
 /* One option @opt with @arg into @p, @o or @a. 0 or CLI_EXIT_USAGE. */

@@ -15,11 +15,11 @@
  */
 #include "config.h"
 
-#include <endian.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "os/byteorder.h"
 #include "ping.h"
 
 #define SEQ_OFF 0
@@ -149,8 +149,8 @@ static int ring_exchange(struct ping *p, uint32_t seq, uint64_t stamp, uint32_t 
 	int ret;
 
 	/* The message's words are little-endian, as ping-slot.c's are. */
-	uint32_t le_seq = htole32(seq), le_flags = htole32(flags);
-	uint64_t le_stamp = htole64(stamp);
+	uint32_t le_seq = rfm__htole32(seq), le_flags = rfm__htole32(flags);
+	uint64_t le_stamp = rfm__htole64(stamp);
 
 	memcpy(p->msg + SEQ_OFF, &le_seq, 4);
 	memcpy(p->msg + 4, &le_flags, 4);
@@ -251,7 +251,7 @@ int ring_echo_loop(struct ping *p, uint64_t max_echoes, uint64_t *echoed)
 		if (rfm_ring_publish(p->out, p->msg, m.len, 0))
 			return cli_fail(p->cli);
 		memcpy(&flags, p->msg + 4, 4);
-		flags = le32toh(flags);
+		flags = rfm__le32toh(flags);
 		if (flags & FLAG_STOP)
 			return 0;
 		if (!(flags & FLAG_HELLO) && ++*echoed == max_echoes)

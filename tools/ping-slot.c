@@ -23,9 +23,9 @@
  */
 #include "config.h"
 
-#include <endian.h>
 #include <string.h>
 
+#include "os/byteorder.h"
 #include "ping.h"
 
 #define HDR 32u			/* slot header bytes */
@@ -39,32 +39,32 @@
 /* The slot's words in wire order (identities on little-endian hosts). */
 static inline uint32_t le_load32(const void *base, uint64_t off)
 {
-	return le32toh(rfm_load32(base, off));
+	return rfm__le32toh(rfm_load32(base, off));
 }
 
 static inline uint32_t le_load32_acquire(const void *base, uint64_t off)
 {
-	return le32toh(rfm_load32_acquire(base, off));
+	return rfm__le32toh(rfm_load32_acquire(base, off));
 }
 
 static inline uint64_t le_load64(const void *base, uint64_t off)
 {
-	return le64toh(rfm_load64(base, off));
+	return rfm__le64toh(rfm_load64(base, off));
 }
 
 static inline void le_store32(void *base, uint64_t off, uint32_t v)
 {
-	rfm_store32(base, off, htole32(v));
+	rfm_store32(base, off, rfm__htole32(v));
 }
 
 static inline void le_store32_release(void *base, uint64_t off, uint32_t v)
 {
-	rfm_store32_release(base, off, htole32(v));
+	rfm_store32_release(base, off, rfm__htole32(v));
 }
 
 static inline void le_store64(void *base, uint64_t off, uint64_t v)
 {
-	rfm_store64(base, off, htole64(v));
+	rfm_store64(base, off, rfm__htole64(v));
 }
 
 static uint64_t slot_span(uint32_t size)

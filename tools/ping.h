@@ -98,14 +98,29 @@ int ping_parse_options(struct cli *cli, int argc, char **argv, struct ping *p,
 /* rfm ping --echo: answer until stopped (or o->count answered), then say how many. */
 int ping_run_echo(struct ping *p, const struct ping_opts *o);
 
-/* rfm ping --local: fork the echoer; *child its pid, p->peer its node. */
-int ping_start_local_echoer(struct ping *p, const struct ping_opts *o, pid_t *child);
+/*
+ * The --local echoer on a second node of the pinger's network, run by
+ * the echoer's side: opens its node, calls @ready with its node id (-1
+ * when it could not, after saying why), then echoes until stopped.
+ * Returns the echoer's exit status.
+ */
+int ping_local_echoer(struct ping *parent, const struct rt_setup *rt,
+		      void (*ready)(void *arg, int id), void *arg);
 
 /*
- * Reap the --local echoer @child (killed first unless @ret is 0); the
- * exit status: @ret, or a failure if the echoer failed.
+ * The --local echoer's process (Linux: forked; Windows: a thread, as
+ * Windows cannot fork; tools/os/.../ping-local.c).
  */
-int ping_reap_local_echoer(struct cli *cli, pid_t child, int ret);
+struct ping_local;
+
+/* rfm ping --local: start the echoer; *local its handle, p->peer its node. */
+int ping_start_local_echoer(struct ping *p, const struct ping_opts *o, struct ping_local **local);
+
+/*
+ * Reap the --local echoer @local (NULL: none; stopped first unless @ret
+ * is 0); the exit status: @ret, or a failure if the echoer failed.
+ */
+int ping_reap_local_echoer(struct cli *cli, struct ping_local *local, int ret);
 
 /* ---- the report (ping-report.c) ---- */
 

@@ -3,19 +3,17 @@
 #include "config.h"
 
 #include <errno.h>
-#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/resource.h>
 
 #include "rt-util.h"
 
-int rt_parse_cpu_list(const char *text, cpu_set_t *set)
+int rt_parse_cpu_list(const char *text, rt_cpus *set)
 {
 	const char *p = text;
 
-	CPU_ZERO(set);
+	rfm__os_cpus_zero(set);
 	if (!strcmp(text, "") || !strcmp(text, "(null)"))
 		return 0;
 	while (*p) {
@@ -30,10 +28,10 @@ int rt_parse_cpu_list(const char *text, cpu_set_t *set)
 				return -1;
 			hi = strtoul(end + 1, &end, 10);
 		}
-		if (hi < lo || hi >= CPU_SETSIZE)
+		if (hi < lo || hi >= RFM_OS_CPUS)
 			return -1;
 		for (unsigned long c = lo; c <= hi; c++)
-			CPU_SET(c, set);
+			rfm__os_cpus_add(set, (unsigned int)c);
 		if (*end == ',' && end[1])
 			end++;
 		else if (*end && *end != '\n')
@@ -45,19 +43,19 @@ int rt_parse_cpu_list(const char *text, cpu_set_t *set)
 	return 0;
 }
 
-void rt_format_cpu_list(const cpu_set_t *set, char *buf, size_t size)
+void rt_format_cpu_list(const rt_cpus *set, char *buf, size_t size)
 {
 	size_t len = 0;
 
 	buf[0] = '\0';
-	for (int c = 0; c < CPU_SETSIZE; c++) {
-		if (!CPU_ISSET(c, set))
+	for (unsigned int c = 0; c < RFM_OS_CPUS; c++) {
+		if (!rfm__os_cpus_has(set, c))
 			continue;
-		int hi = c;
-		while (hi + 1 < CPU_SETSIZE && CPU_ISSET(hi + 1, set))
+		unsigned int hi = c;
+		while (hi + 1 < RFM_OS_CPUS && rfm__os_cpus_has(set, hi + 1))
 			hi++;
-		int n = hi > c ? snprintf(buf + len, size - len, "%s%d-%d", len ? "," : "", c, hi)
-			       : snprintf(buf + len, size - len, "%s%d", len ? "," : "", c);
+		int n = hi > c ? snprintf(buf + len, size - len, "%s%u-%u", len ? "," : "", c, hi)
+			       : snprintf(buf + len, size - len, "%s%u", len ? "," : "", c);
 		if (n < 0 || (size_t)n >= size - len)
 			return;
 		len += (size_t)n;
@@ -65,28 +63,27 @@ void rt_format_cpu_list(const cpu_set_t *set, char *buf, size_t size)
 	}
 }
 
-bool rt_cpus_usable(const cpu_set_t *set, char *bad, size_t bad_size, char *usable,
+bool rt_cpus_usable(const rt_cpus *set, char *bad, size_t bad_size, char *usable,
 		    size_t usable_size)
 {
-	cpu_set_t allowed, missing;
+	rt_cpus allowed, missing;
 
 	bad[0] = usable[0] = '\0';
-	if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0)
+	if (tool_os_allowed_cpus(&allowed) != 0)
 		return true;	/* unknown: setting the affinity has the last word */
-	CPU_XOR(&missing, set, &allowed);
-	CPU_AND(&missing, &missing, set);
-	if (!CPU_COUNT(&missing))
+	rt_cpus_minus(&missing, set, &allowed);
+	if (!rfm__os_cpus_count(&missing))
 		return true;
 	rt_format_cpu_list(&missing, bad, bad_size);
 	rt_format_cpu_list(&allowed, usable, usable_size);
 	return false;
 }
 
-int rt_parse_cpu_option(struct cli *cli, const char *option, const char *arg, cpu_set_t *set)
+int rt_parse_cpu_option(struct cli *cli, const char *option, const char *arg, rt_cpus *set)
 {
 	char bad[128], usable[128];
 
-	if (rt_parse_cpu_list(arg, set) || !CPU_COUNT(set))
+	if (rt_parse_cpu_list(arg, set) || !rfm__os_cpus_count(set))
 		return cli_usage_error(cli, "%s '%s' is not a CPU list such as 1 or 0,2-3", option,
 				       arg);
 	/* The kernel would drop the CPUs it cannot use and run on the rest. */
@@ -149,50 +146,25 @@ __attribute__((noinline)) static void prefault_stack(void)
 
 int rt_apply(struct cli *cli, const struct rt_setup *setup)
 {
+	char why[256];
 	int err;
 
-	if (setup->has_cpus && (err = pthread_setaffinity_np(pthread_self(), sizeof(setup->cpus),
-							     &setup->cpus))) {
+	if (setup->has_cpus && (err = tool_os_set_affinity(&setup->cpus))) {
 		char list[128];
 
 		rt_format_cpu_list(&setup->cpus, list, sizeof(list));
 		return cli_error(cli, "cannot run on CPUs %s: %s (see taskset -p and the cpuset)",
 				 list, strerror(err));
 	}
-	if (setup->rt_prio) {
-		struct sched_param sp = { .sched_priority = setup->rt_prio };
-
-		err = pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
-		if (err == EPERM) {
-			struct rlimit lim = { 0, 0 };
-
-			getrlimit(RLIMIT_RTPRIO, &lim);
-			return cli_error(cli,
-					 "SCHED_FIFO priority %d refused: the process lacks "
-					 "CAP_SYS_NICE and RLIMIT_RTPRIO is %llu (ulimit -r %d, or "
-					 "run as root); rfm selftest --system checks it",
-					 setup->rt_prio, (unsigned long long)lim.rlim_cur,
-					 setup->rt_prio);
-		}
-		if (err)
-			return cli_error(cli, "SCHED_FIFO priority %d: %s", setup->rt_prio,
-					 strerror(err));
+	if (setup->rt_prio && (err = tool_os_set_rt_priority(setup->rt_prio, why, sizeof(why)))) {
+		if (why[0])
+			return cli_error(cli, "SCHED_FIFO priority %d refused: %s; rfm selftest "
+					 "--system checks it", setup->rt_prio, why);
+		return cli_error(cli, "SCHED_FIFO priority %d: %s", setup->rt_prio,
+				 strerror(err));
 	}
-	/*
-	 * MCL_ONFAULT: lock what is mapped as it is touched, rather than
-	 * populate every mapping (the shm: segment's sparse event area would
-	 * be allocated whole); the nodes' lock=1 maps the window and queues.
-	 */
-	if (setup->lock_memory && mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT)) {
-		struct rlimit lim = { 0, 0 };
-
-		err = errno;
-		getrlimit(RLIMIT_MEMLOCK, &lim);
-		return cli_error(cli,
-				 "--lock-memory: mlockall: %s; RLIMIT_MEMLOCK is %llu KiB (ulimit -l "
-				 "unlimited, or CAP_IPC_LOCK)",
-				 strerror(err), (unsigned long long)lim.rlim_cur >> 10);
-	}
+	if (setup->lock_memory && tool_os_lock_memory(why, sizeof(why)))
+		return cli_error(cli, "--lock-memory: %s", why);
 	if (setup->lock_memory)
 		prefault_stack();
 	return 0;

@@ -8,23 +8,40 @@
 #ifndef RFM_TOOLS_RT_UTIL_H
 #define RFM_TOOLS_RT_UTIL_H
 
-#include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "cli.h"
+#include "os/tool-os.h"
+
+/* A set of CPUs (the OS layer's, the same on every OS). */
+typedef struct rfm_os_cpus rt_cpus;
+
+/* @out = the CPUs of @a that are not in @b. */
+static inline void rt_cpus_minus(rt_cpus *out, const rt_cpus *a, const rt_cpus *b)
+{
+	for (unsigned int i = 0; i < RFM_OS_CPUS / 64; i++)
+		out->bits[i] = a->bits[i] & ~b->bits[i];
+}
+
+/* @out = the CPUs in both @a and @b. */
+static inline void rt_cpus_and(rt_cpus *out, const rt_cpus *a, const rt_cpus *b)
+{
+	for (unsigned int i = 0; i < RFM_OS_CPUS / 64; i++)
+		out->bits[i] = a->bits[i] & b->bits[i];
+}
 
 /* Parse a kernel CPU list ("1", "0,2-3"; "" and "(null)" are empty). 0 or -1. */
-int rt_parse_cpu_list(const char *text, cpu_set_t *set);
+int rt_parse_cpu_list(const char *text, rt_cpus *set);
 
 /* Write @set as a CPU list into @buf ("" when empty). */
-void rt_format_cpu_list(const cpu_set_t *set, char *buf, size_t size);
+void rt_format_cpu_list(const rt_cpus *set, char *buf, size_t size);
 
 /*
  * Does @set name only CPUs this process may run on (online and allowed)?
  * If not, the CPUs it may not use in @bad and those it may in @usable.
  */
-bool rt_cpus_usable(const cpu_set_t *set, char *bad, size_t bad_size, char *usable,
+bool rt_cpus_usable(const rt_cpus *set, char *bad, size_t bad_size, char *usable,
 		    size_t usable_size);
 
 /*
@@ -32,17 +49,17 @@ bool rt_cpus_usable(const cpu_set_t *set, char *bad, size_t bad_size, char *usab
  * @option unless @arg is a list of CPUs this process may run on (the error
  * names those it may, as taskset does). 0 or CLI_EXIT_USAGE.
  */
-int rt_parse_cpu_option(struct cli *cli, const char *option, const char *arg, cpu_set_t *set);
+int rt_parse_cpu_option(struct cli *cli, const char *option, const char *arg, rt_cpus *set);
 
 /* The first line of a small file without its newline; false if unreadable. */
 bool rt_read_line(const char *path, char *buf, size_t size);
 
 /* What rt_apply() does to the calling thread. */
 struct rt_setup {
-	int rt_prio;		/* 0: keep the policy; 1..99: SCHED_FIFO */
+	int rt_prio;		/* 0: keep the policy; 1..99: SCHED_FIFO (Windows: time-critical) */
 	bool has_cpus;
-	cpu_set_t cpus;
-	bool lock_memory;	/* mlockall(MCL_CURRENT | MCL_FUTURE) */
+	rt_cpus cpus;
+	bool lock_memory;	/* lock the process in RAM (Linux: mlockall) */
 };
 
 /*

@@ -22,10 +22,8 @@
  */
 #include "config.h"
 
-#include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 
 #include <microhttpd.h>
 
@@ -50,7 +48,7 @@ enum conn_phase {
 
 struct serve_conn {
 	struct serve_addr *addr;
-	int fd;
+	MHD_socket fd;
 	enum conn_phase phase;
 	uint64_t since_ns;	/* when the phase began */
 	bool stream;		/* an /api/events stream */

@@ -9,7 +9,6 @@
  */
 #include "config.h"
 
-#include <arpa/inet.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>

@@ -11,15 +11,13 @@
  */
 #include "config.h"
 
-#include <arpa/inet.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/resource.h>
-#include <sys/socket.h>
 
 #include <microhttpd.h>
 
+#include "os/tool-os.h"
 #include "serve.h"
 
 /* One request in progress: its body as it arrives. */
@@ -153,7 +151,8 @@ static enum MHD_Result send_events(struct MHD_Connection *conn, struct serve *s)
 		MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
 	int sndbuf = SERVE_STREAM_SNDBUF;
 	if (ci)
-		setsockopt(ci->connect_fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf));
+		setsockopt(ci->connect_fd, SOL_SOCKET, SO_SNDBUF, (const void *)&sndbuf,
+			   sizeof(sndbuf));
 	ret = MHD_queue_response(conn, MHD_HTTP_OK, r);
 	MHD_destroy_response(r);
 	return ret;
@@ -474,18 +473,13 @@ static void request_done(void *cls, struct MHD_Connection *conn, void **con_cls,
  */
 static unsigned int connection_limit(void)
 {
-	struct rlimit rl;
 	unsigned int n = SERVE_MAX_CONNECTIONS;
+	uint64_t limit;
 
-	if (getrlimit(RLIMIT_NOFILE, &rl))
+	if (tool_os_raise_open_files(&limit))
 		return 64;
-	if (rl.rlim_cur < rl.rlim_max) {
-		rl.rlim_cur = rl.rlim_max;
-		if (setrlimit(RLIMIT_NOFILE, &rl))
-			getrlimit(RLIMIT_NOFILE, &rl);
-	}
-	if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < (rlim_t)n + 64)
-		n = rl.rlim_cur > 128 ? (unsigned int)rl.rlim_cur - 64 : 64;
+	if (limit < (uint64_t)n + 64)
+		n = limit > 128 ? (unsigned int)limit - 64 : 64;
 	return n;
 }
 

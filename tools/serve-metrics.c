@@ -14,41 +14,40 @@
 #include <string.h>
 
 #include "serve.h"
+#include "textbuf.h"
 
-/* A growing text buffer: open_memstream does the bookkeeping. */
+/* The page as it grows (a textbuf: mingw has no open_memstream()). */
 struct text {
-	FILE *fp;
-	char *buf;
-	size_t len;
+	struct rfm_textbuf tb;
 };
 
 static void head(struct text *t, const char *name, const char *type, const char *help)
 {
-	fprintf(t->fp, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+	rfm__textbuf_printf(&t->tb, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
 }
 
 /* A label value, escaped as the format asks (\\, \" and \n). */
-static void label_value(FILE *fp, const char *v)
+static void label_value(struct rfm_textbuf *fp, const char *v)
 {
 	for (; *v; v++) {
 		if (*v == '\\' || *v == '"')
-			fprintf(fp, "\\%c", *v);
+			rfm__textbuf_printf(fp, "\\%c", *v);
 		else if (*v == '\n')
-			fputs("\\n", fp);
+			rfm__textbuf_puts(fp, "\\n");
 		else
-			fputc(*v, fp);
+			rfm__textbuf_putc(fp, *v);
 	}
 }
 
 /* A sample value: Prometheus spells the special floats NaN, +Inf, -Inf. */
-static void value(FILE *fp, double v)
+static void value(struct rfm_textbuf *fp, double v)
 {
 	if (isnan(v))
-		fputs("NaN", fp);
+		rfm__textbuf_puts(fp, "NaN");
 	else if (isinf(v))
-		fputs(v > 0 ? "+Inf" : "-Inf", fp);
+		rfm__textbuf_puts(fp, v > 0 ? "+Inf" : "-Inf");
 	else
-		fprintf(fp, "%.17g", v);
+		rfm__textbuf_printf(fp, "%.17g", v);
 }
 
 static void nodes(struct text *t, struct serve *s)
@@ -61,7 +60,8 @@ static void nodes(struct text *t, struct serve *s)
 	head(t, "rfm_node_up", "gauge",
 	     "1 when the node is attached and, if it beats, within its misses");
 	for (int i = 0; i < n; i++)
-		fprintf(t->fp, "rfm_node_up{node=\"%u\"} %d\n", rows[i].id, serve_node_up(&rows[i]));
+		rfm__textbuf_printf(&t->tb, "rfm_node_up{node=\"%u\"} %d\n",
+				    rows[i].id, serve_node_up(&rows[i]));
 	/* A state set: one series per state, 1 for the node's own. Leaving is
 	 * not dying: alert on crashed and silent, not on left. */
 	head(t, "rfm_node_state", "gauge",
@@ -72,52 +72,58 @@ static void nodes(struct text *t, struct serve *s)
 		enum serve_node_state now = serve_node_state(&rows[i]);
 
 		for (int st = SERVE_NODE_UP; st < SERVE_NODE_STATES; st++)
-			fprintf(t->fp, "rfm_node_state{node=\"%u\",state=\"%s\"} %d\n", rows[i].id,
+			rfm__textbuf_printf(&t->tb, "rfm_node_state{node=\"%u\",state=\"%s\"} %d\n",
+					    rows[i].id,
 				serve_node_state_name((enum serve_node_state)st), (int)st == (int)now);
 	}
 	head(t, "rfm_node_incarnation", "gauge", "Attaches of the node id so far");
 	for (int i = 0; i < n; i++)
-		fprintf(t->fp, "rfm_node_incarnation{node=\"%u\"} %u\n", rows[i].id,
+		rfm__textbuf_printf(&t->tb, "rfm_node_incarnation{node=\"%u\"} %u\n", rows[i].id,
 			rows[i].incarnation);
 	head(t, "rfm_heartbeat_age_seconds", "gauge",
 	     "Seconds since the node's last heartbeat (nodes that have beaten)");
 	for (int i = 0; i < n; i++)
 		if (rows[i].age_ns != UINT64_MAX) {
-			fprintf(t->fp, "rfm_heartbeat_age_seconds{node=\"%u\"} ", rows[i].id);
-			value(t->fp, (double)rows[i].age_ns / 1e9);
-			fputc('\n', t->fp);
+			rfm__textbuf_printf(&t->tb, "rfm_heartbeat_age_seconds{node=\"%u\"} ",
+					    rows[i].id);
+			value(&t->tb, (double)rows[i].age_ns / 1e9);
+			rfm__textbuf_putc(&t->tb, '\n');
 		}
 	head(t, "rfm_heartbeat_period_seconds", "gauge",
 	     "The heartbeat period the node announces (nodes that have beaten)");
 	for (int i = 0; i < n; i++)
 		if (rows[i].period_ns) {
-			fprintf(t->fp, "rfm_heartbeat_period_seconds{node=\"%u\"} ", rows[i].id);
-			value(t->fp, (double)rows[i].period_ns / 1e9);
-			fputc('\n', t->fp);
+			rfm__textbuf_printf(&t->tb, "rfm_heartbeat_period_seconds{node=\"%u\"} ",
+					    rows[i].id);
+			value(&t->tb, (double)rows[i].period_ns / 1e9);
+			rfm__textbuf_putc(&t->tb, '\n');
 		}
 	head(t, "rfm_heartbeats_total", "counter", "Heartbeats of the node so far");
 	for (int i = 0; i < n; i++)
-		fprintf(t->fp, "rfm_heartbeats_total{node=\"%u\"} %llu\n", rows[i].id,
+		rfm__textbuf_printf(&t->tb, "rfm_heartbeats_total{node=\"%u\"} %llu\n", rows[i].id,
 			(unsigned long long)rows[i].beats);
 	head(t, "rfm_node_link_up", "gauge",
 	     "1 when the node's card has signal and sync (nodes whose card reports status)");
 	for (int i = 0; i < n; i++)
 		if (rows[i].link & RFM_LINK_KNOWN)
-			fprintf(t->fp, "rfm_node_link_up{node=\"%u\"} %d\n", rows[i].id,
+			rfm__textbuf_printf(&t->tb, "rfm_node_link_up{node=\"%u\"} %d\n",
+					    rows[i].id,
 				(rows[i].link & RFM_LINK_SIGNAL) && !(rows[i].link & RFM_LINK_SYNC_LOST));
 }
 
 static void node_downs(void *arg, unsigned int node, uint64_t downs, uint64_t ups)
 {
 	(void)ups;
-	fprintf(((struct text *)arg)->fp, "rfm_node_down_total{node=\"%u\"} %llu\n", node,
+	rfm__textbuf_printf(&((struct text *)arg)->tb, "rfm_node_down_total{node=\"%u\"} %llu\n",
+			    node,
 		(unsigned long long)downs);
 }
 
 static void node_ups(void *arg, unsigned int node, uint64_t downs, uint64_t ups)
 {
 	(void)downs;
-	fprintf(((struct text *)arg)->fp, "rfm_node_up_total{node=\"%u\"} %llu\n", node,
+	rfm__textbuf_printf(&((struct text *)arg)->tb, "rfm_node_up_total{node=\"%u\"} %llu\n",
+			    node,
 		(unsigned long long)ups);
 }
 
@@ -144,7 +150,7 @@ static void by_node_count(void *arg, unsigned int node, const char *type, uint64
 	struct text *t = arg;
 
 	(void)rate;
-	fprintf(t->fp, "rfm_events_received_by_node_total{node=\"%u\",type=\"%s\"} %llu\n",
+	rfm__textbuf_printf(&t->tb, "rfm_events_received_by_node_total{node=\"%u\",type=\"%s\"} %llu\n",
 		node, type, (unsigned long long)count);
 }
 
@@ -154,9 +160,10 @@ static void by_node_rate(void *arg, unsigned int node, const char *type, uint64_
 	struct text *t = arg;
 
 	(void)count;
-	fprintf(t->fp, "rfm_events_received_by_node_rate{node=\"%u\",type=\"%s\"} ", node, type);
-	value(t->fp, rate);
-	fputc('\n', t->fp);
+	rfm__textbuf_printf(&t->tb, "rfm_events_received_by_node_rate{node=\"%u\",type=\"%s\"} ",
+			    node, type);
+	value(&t->tb, rate);
+	rfm__textbuf_putc(&t->tb, '\n');
 }
 
 static void counters(struct text *t, struct serve *s)
@@ -171,7 +178,8 @@ static void counters(struct text *t, struct serve *s)
 	for (unsigned int type = 0; type < 32; type++) {
 		const char *name = rfm_event_type_name(type);
 		if (name && strcmp(name, "?"))
-			fprintf(t->fp, "rfm_events_received_total{type=\"%s\"} %llu\n", name,
+			rfm__textbuf_printf(&t->tb, "rfm_events_received_total{type=\"%s\"} %llu\n",
+					    name,
 				(unsigned long long)s->received[type]);
 	}
 	head(t, "rfm_events_received_by_node_total", "counter",
@@ -188,27 +196,32 @@ static void counters(struct text *t, struct serve *s)
 
 		if (serve_record_seq(s, i, &name, &seq))
 			continue;
-		fputs("rfm_record_sequence{record=\"", t->fp);
-		label_value(t->fp, name);
-		fprintf(t->fp, "\"} %u\n", seq);
+		rfm__textbuf_puts(&t->tb, "rfm_record_sequence{record=\"");
+		label_value(&t->tb, name);
+		rfm__textbuf_printf(&t->tb, "\"} %u\n", seq);
 	}
 	head(t, "rfm_event_overflows_total", "counter",
 	     "Overflow announcements: records lost to the server's full queue were reported");
-	fprintf(t->fp, "rfm_event_overflows_total %llu\n", (unsigned long long)ev.overflows);
+	rfm__textbuf_printf(&t->tb, "rfm_event_overflows_total %llu\n",
+			    (unsigned long long)ev.overflows);
 	head(t, "rfm_events_dropped_total", "counter",
 	     "Event records dropped because the server's queue was full");
-	fprintf(t->fp, "rfm_events_dropped_total %llu\n", (unsigned long long)ev.dropped);
+	rfm__textbuf_printf(&t->tb, "rfm_events_dropped_total %llu\n",
+			    (unsigned long long)ev.dropped);
 	head(t, "rfm_samples_refused_total", "counter",
 	     "Samples from the network refused: forged, malformed, unasked or over a "
 	     "requester's rate (dds:)");
-	fprintf(t->fp, "rfm_samples_refused_total %llu\n", (unsigned long long)ev.refused);
+	rfm__textbuf_printf(&t->tb, "rfm_samples_refused_total %llu\n",
+			    (unsigned long long)ev.refused);
 	head(t, "rfm_streams_forged_total", "counter",
 	     "Node streams found taken over by another's samples (dds:, no DDS Security)");
-	fprintf(t->fp, "rfm_streams_forged_total %llu\n", (unsigned long long)ev.forged);
+	rfm__textbuf_printf(&t->tb, "rfm_streams_forged_total %llu\n",
+			    (unsigned long long)ev.forged);
 	head(t, "rfm_ring_lost_total", "counter", "Ring messages lost to laps in the server");
-	fprintf(t->fp, "rfm_ring_lost_total %llu\n", (unsigned long long)hc.ring_lost);
+	rfm__textbuf_printf(&t->tb, "rfm_ring_lost_total %llu\n", (unsigned long long)hc.ring_lost);
 	head(t, "rfm_record_retries_total", "counter", "Seqlock read retries in the server");
-	fprintf(t->fp, "rfm_record_retries_total %llu\n", (unsigned long long)hc.record_retries);
+	rfm__textbuf_printf(&t->tb, "rfm_record_retries_total %llu\n",
+			    (unsigned long long)hc.record_retries);
 }
 
 static void vars(struct text *t, struct serve *s)
@@ -226,13 +239,13 @@ static void vars(struct text *t, struct serve *s)
 		if (v->info.type == RFM_TYPE_BOOL && j)
 			number = json_object_get_boolean(j);
 		json_object_put(j);
-		fputs("rfm_var_value{name=\"", t->fp);
-		label_value(t->fp, v->info.name);
-		fputs("\",unit=\"", t->fp);
-		label_value(t->fp, v->info.unit);
-		fputs("\"} ", t->fp);
-		value(t->fp, number);
-		fputc('\n', t->fp);
+		rfm__textbuf_puts(&t->tb, "rfm_var_value{name=\"");
+		label_value(&t->tb, v->info.name);
+		rfm__textbuf_puts(&t->tb, "\",unit=\"");
+		label_value(&t->tb, v->info.unit);
+		rfm__textbuf_puts(&t->tb, "\"} ");
+		value(&t->tb, number);
+		rfm__textbuf_putc(&t->tb, '\n');
 	}
 	head(t, "rfm_var_out_of_range", "gauge",
 	     "1 when the variable lies outside the min/max of the layout");
@@ -245,9 +258,9 @@ static void vars(struct text *t, struct serve *s)
 		if (v->info.type < RFM_TYPE_U8 || v->info.type > RFM_TYPE_F64 || v->info.count > 1)
 			continue;
 		json_object_put(serve_var_value(s, v, &number));
-		fputs("rfm_var_out_of_range{name=\"", t->fp);
-		label_value(t->fp, v->info.name);
-		fprintf(t->fp, "\"} %d\n", serve_out_of_range(v, number));
+		rfm__textbuf_puts(&t->tb, "rfm_var_out_of_range{name=\"");
+		label_value(&t->tb, v->info.name);
+		rfm__textbuf_printf(&t->tb, "\"} %d\n", serve_out_of_range(v, number));
 	}
 	/*
 	 * Stale values keep their samples (a dashboard shows the last one):
@@ -263,19 +276,20 @@ static void vars(struct text *t, struct serve *s)
 		struct serve_var *v = &s->vars[i];
 		struct serve_reason why;
 
-		fputs("rfm_var_stale{name=\"", t->fp);
-		label_value(t->fp, v->info.name);
-		fprintf(t->fp, "\",writer=\"%u\"} %d\n", v->info.writer,
+		rfm__textbuf_puts(&t->tb, "rfm_var_stale{name=\"");
+		label_value(&t->tb, v->info.name);
+		rfm__textbuf_printf(&t->tb, "\",writer=\"%u\"} %d\n", v->info.writer,
 			serve_var_stale(v, states, now, &why) != NULL);
 	}
 }
 
 /* The labels of one ring consumer: region, node, entry (unique per ring). */
-static void consumer_labels(FILE *fp, const char *region, const struct rfm_ring_consumer_view *v)
+static void consumer_labels(struct rfm_textbuf *fp, const char *region,
+			    const struct rfm_ring_consumer_view *v)
 {
-	fputs("{region=\"", fp);
+	rfm__textbuf_puts(fp, "{region=\"");
 	label_value(fp, region);
-	fprintf(fp, "\",node=\"%u\",entry=\"%u\"}", v->node, v->entry);
+	rfm__textbuf_printf(fp, "\",node=\"%u\",entry=\"%u\"}", v->node, v->entry);
 }
 
 static void rings(struct text *t, struct serve *s)
@@ -316,9 +330,9 @@ static void rings(struct text *t, struct serve *s)
 			if (!ok[i])
 				continue;
 			if (k < 2) {
-				fprintf(t->fp, "%s{region=\"", m[k].name);
-				label_value(t->fp, infos[i].name);
-				fprintf(t->fp, "\"} %llu\n",
+				rfm__textbuf_printf(&t->tb, "%s{region=\"", m[k].name);
+				label_value(&t->tb, infos[i].name);
+				rfm__textbuf_printf(&t->tb, "\"} %llu\n",
 					(unsigned long long)(k == 0 ? r->info.head : r->count));
 				continue;
 			}
@@ -330,9 +344,9 @@ static void rings(struct text *t, struct serve *s)
 					     : k == 4 ? !!(v->flags & RFM_RING_CONSUMER_BACKPRESSURE)
 						      : !!(v->flags & RFM_RING_VIEW_HOLDING);
 
-				fputs(m[k].name, t->fp);
-				consumer_labels(t->fp, infos[i].name, v);
-				fprintf(t->fp, " %llu\n", (unsigned long long)x);
+				rfm__textbuf_puts(&t->tb, m[k].name);
+				consumer_labels(&t->tb, infos[i].name, v);
+				rfm__textbuf_printf(&t->tb, " %llu\n", (unsigned long long)x);
 			}
 		}
 	}
@@ -352,22 +366,20 @@ static void connections(struct text *t, struct serve *s)
 	     "Connections pushed out to make room for another of their address: "
 	     "no_request (no whole request sent), stalled_stream (an event stream "
 	     "that stopped reading)");
-	fprintf(t->fp, "rfm_serve_evictions_total{reason=\"no_request\"} %llu\n",
+	rfm__textbuf_printf(&t->tb, "rfm_serve_evictions_total{reason=\"no_request\"} %llu\n",
 		(unsigned long long)no_request);
-	fprintf(t->fp, "rfm_serve_evictions_total{reason=\"stalled_stream\"} %llu\n",
+	rfm__textbuf_printf(&t->tb, "rfm_serve_evictions_total{reason=\"stalled_stream\"} %llu\n",
 		(unsigned long long)stalled);
 	head(t, "rfm_serve_refused_connections_total", "counter",
 	     "Connections refused: their address was at its limit with nothing to push out");
-	fprintf(t->fp, "rfm_serve_refused_connections_total %llu\n", (unsigned long long)refused);
+	rfm__textbuf_printf(&t->tb, "rfm_serve_refused_connections_total %llu\n",
+			    (unsigned long long)refused);
 }
 
 char *serve_metrics(struct serve *s)
 {
 	struct text t = { 0 };
 
-	t.fp = open_memstream(&t.buf, &t.len);
-	if (!t.fp)
-		return NULL;
 	nodes(&t, s);
 	node_changes(&t, s);
 	counters(&t, s);
@@ -375,12 +387,12 @@ char *serve_metrics(struct serve *s)
 	rings(&t, s);
 	connections(&t, s);
 	head(&t, "rfm_serve_uptime_seconds", "gauge", "Seconds since rfm serve started");
-	fputs("rfm_serve_uptime_seconds ", t.fp);
-	value(t.fp, (double)(rfm_event_now_ns() - s->start_ns) / 1e9);
-	fputc('\n', t.fp);
-	if (fclose(t.fp)) {
-		free(t.buf);
+	rfm__textbuf_puts(&t.tb, "rfm_serve_uptime_seconds ");
+	value(&t.tb, (double)(rfm_event_now_ns() - s->start_ns) / 1e9);
+	rfm__textbuf_putc(&t.tb, '\n');
+	if (t.tb.nomem || !t.tb.text) {
+		rfm__textbuf_free(&t.tb);
 		return NULL;
 	}
-	return t.buf;
+	return t.tb.text;	/* the caller frees it, as before */
 }

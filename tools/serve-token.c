@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * rfm serve: the write token. 256 random bits from getrandom(), printed
+ * rfm serve: the write token. 256 random bits from the OS, printed
  * once at start; every write request must carry it as
  * "Authorization: Bearer TOKEN". The comparison takes the same time
  * wherever the first difference lies, so timing tells nothing about it.
@@ -10,23 +10,16 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/random.h>
 
+#include "os/tool-os.h"
 #include "serve.h"
 
 int serve_make_token(struct serve *s)
 {
 	unsigned char raw[32];
-	size_t got = 0;
 
-	while (got < sizeof(raw)) {
-		ssize_t n = getrandom(raw + got, sizeof(raw) - got, 0);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		got += (size_t)n;
-	}
+	if (tool_os_random(raw, sizeof(raw)))
+		return -1;
 	for (size_t i = 0; i < sizeof(raw); i++)
 		snprintf(s->token + 2 * i, 3, "%02x", raw[i]);
 	return 0;

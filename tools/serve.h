@@ -16,8 +16,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <sys/socket.h>
 
+#include "tool-net.h"	/* before microhttpd.h, which needs the socket types */
 #include <microhttpd.h>
 
 #include "cli.h"

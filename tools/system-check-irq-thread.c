@@ -27,7 +27,7 @@ struct irq_thread {
 	char comm[32];
 	int policy;		/* SCHED_OTHER 0, FIFO 1, RR 2, ... (/proc/PID/stat field 41) */
 	int prio;		/* rt_priority (field 40) */
-	cpu_set_t cpus;		/* Cpus_allowed_list */
+	rt_cpus cpus;		/* Cpus_allowed_list */
 	char cpu_list[64];
 };
 
@@ -123,11 +123,11 @@ static const char *policy_name(int policy)
 /* On some of the loop's CPUs and on others too: it lands on either. */
 static bool floats_across(const struct check_scope *scope, const struct irq_thread *t)
 {
-	cpu_set_t in, out;
+	rt_cpus in, out;
 
-	CPU_AND(&in, &t->cpus, &scope->cpus);
-	CPU_XOR(&out, &t->cpus, &in);
-	return CPU_COUNT(&in) && CPU_COUNT(&out);
+	rt_cpus_and(&in, &t->cpus, &scope->cpus);
+	rt_cpus_minus(&out, &t->cpus, &in);
+	return rfm__os_cpus_count(&in) && rfm__os_cpus_count(&out);
 }
 
 void check_irq_thread(const struct check_scope *scope, struct check_result *res)

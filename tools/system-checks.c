@@ -88,7 +88,7 @@ static void check_cpu_list_file(const struct check_scope *scope, struct check_re
 				const char *file, const char *what, const char *param)
 {
 	char path[128], text[256] = "", missing[128];
-	cpu_set_t set, lack;
+	rt_cpus set, lack;
 
 	snprintf(path, sizeof(path), SYS_CPU "/%s", file);
 	if (!rt_read_line(path, text, sizeof(text)) && strcmp(file, "nohz_full")) {
@@ -97,18 +97,15 @@ static void check_cpu_list_file(const struct check_scope *scope, struct check_re
 		return;
 	}
 	if (rt_parse_cpu_list(text, &set))
-		CPU_ZERO(&set);
-	lack = scope->cpus;
-	for (int c = 0; c < CPU_SETSIZE; c++)
-		if (CPU_ISSET(c, &set))
-			CPU_CLR(c, &lack);
-	if (!CPU_COUNT(&lack)) {
+		rfm__os_cpus_zero(&set);
+	rt_cpus_minus(&lack, &scope->cpus, &set);
+	if (!rfm__os_cpus_count(&lack)) {
 		SAY(res, CHECK_OK, "CPUs %s are %s", scope->cpu_list, what);
 		return;
 	}
 	rt_format_cpu_list(&lack, missing, sizeof(missing));
 	SAY(res, cpu_problem(scope), "CPUs %s are not %s (%s: %s)", missing, what, param,
-	    CPU_COUNT(&set) ? text : "none");
+	    rfm__os_cpus_count(&set) ? text : "none");
 	FIX(res, "boot with %s=%.40s and run the loop there: "
 	    "rfm jitter --cpu %.40s, URI cpus=%.40s", param, missing, missing, missing);
 }
@@ -132,8 +129,8 @@ static void check_governor(const struct check_scope *scope, struct check_result 
 	int seen = 0;
 	size_t len = 0;
 
-	for (int c = 0; c < CPU_SETSIZE; c++) {
-		if (!CPU_ISSET(c, &scope->cpus))
+	for (int c = 0; c < RFM_OS_CPUS; c++) {
+		if (!rfm__os_cpus_has(&scope->cpus, (unsigned int)c))
 			continue;
 		snprintf(path, sizeof(path), SYS_CPU "/cpu%d/cpufreq/scaling_governor", c);
 		if (!rt_read_line(path, gov, sizeof(gov)))
@@ -164,8 +161,8 @@ static void check_cpuidle(const struct check_scope *scope, struct check_result *
 	size_t len = 0;
 	bool any = false;
 
-	for (int c = 0; c < CPU_SETSIZE; c++) {
-		if (!CPU_ISSET(c, &scope->cpus))
+	for (int c = 0; c < RFM_OS_CPUS; c++) {
+		if (!rfm__os_cpus_has(&scope->cpus, (unsigned int)c))
 			continue;
 		for (int s = 0; s < 16; s++) {
 			snprintf(path, sizeof(path), SYS_CPU "/cpu%d/cpuidle/state%d/latency", c, s);
@@ -238,7 +235,7 @@ static void check_irq_affinity(const struct check_scope *scope, struct check_res
 	FILE *f = fopen("/proc/interrupts", "re");
 	char line[1024], path[64], list[256], floating[200] = "", pinned[200] = "";
 	size_t nf = 0, np = 0;
-	cpu_set_t set, overlap;
+	rt_cpus set, overlap;
 
 	if (!f) {
 		SAY(res, CHECK_UNKNOWN, "/proc/interrupts is not readable");
@@ -256,7 +253,7 @@ static void check_irq_affinity(const struct check_scope *scope, struct check_res
 		char *nl = strchr(line, '\n');
 		if (nl)
 			*nl = '\0';
-		if (CPU_COUNT(&set) > 1 && nf < sizeof(floating) - 64)
+		if (rfm__os_cpus_count(&set) > 1 && nf < sizeof(floating) - 64)
 			nf += (size_t)snprintf(floating + nf, sizeof(floating) - nf, "%sIRQ %u (%.24s) "
 					       "on CPUs %.16s", nf ? ", " : "", irq, name, list);
 		else if (np < sizeof(pinned) - 64)
@@ -276,12 +273,12 @@ static void check_irq_affinity(const struct check_scope *scope, struct check_res
 		unsigned long long mask = strtoull(list + (strlen(list) > 16 ? strlen(list) - 16 : 0),
 						   NULL, 16);
 
-		CPU_ZERO(&set);
+		rfm__os_cpus_zero(&set);
 		for (int c = 0; c < 64; c++)
 			if (mask >> c & 1)
-				CPU_SET(c, &set);
-		CPU_AND(&overlap, &set, &scope->cpus);
-		if (CPU_COUNT(&overlap)) {
+				rfm__os_cpus_add(&set, (unsigned int)c);
+		rt_cpus_and(&overlap, &set, &scope->cpus);
+		if (rfm__os_cpus_count(&overlap)) {
 			SAY(res, CHECK_WARN, "%s%snew device interrupts may land on CPUs %s "
 			    "(/proc/irq/default_smp_affinity %s)", pinned, np ? "; " : "",
 			    scope->cpu_list, list);

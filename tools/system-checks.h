@@ -8,10 +8,10 @@
 #ifndef RFM_TOOLS_SYSTEM_CHECKS_H
 #define RFM_TOOLS_SYSTEM_CHECKS_H
 
-#include <sched.h>
 #include <stdbool.h>
 
 #include "cli.h"
+#include "rt-util.h"
 
 enum check_status {
 	CHECK_OK,	/* nothing to change */
@@ -28,7 +28,7 @@ struct check_result {
 
 /* What the checks look at. */
 struct check_scope {
-	cpu_set_t cpus;		/* the loop's CPUs: --cpu, else the CPUs allowed */
+	rt_cpus cpus;		/* the loop's CPUs: --cpu, else the CPUs allowed */
 	bool cpus_chosen;	/* --cpu was given: CPU-specific problems are failures */
 	char cpu_list[128];	/* cpus as a list, for messages */
 	int rt_prio;		/* the loop's SCHED_FIFO priority: --rt-prio, 0 when not given */

@@ -9,9 +9,11 @@ rfm2gincludedir = $(includedir)/rfm2g
 rfm2ginclude_HEADERS = \
 	include/rfm2g/rfm2g_api.h \
 	include/rfm2g/rfm2g_osspec.h \
+	include/rfm2g/rfm2g_osspec_windows.h \
 	include/rfm2g/rfm2g_defs_linux.h \
 	include/rfm2g/rfm2g_defs.h \
 	include/rfm2g/rfm2g_types.h \
+	include/rfm2g/rfm2g_types_windows.h \
 	include/rfm2g/rfm2g_errno.h \
 	include/rfm2g/rfm2g_ioctl.h \
 	include/rfm2g/rfm2g_regs.h \

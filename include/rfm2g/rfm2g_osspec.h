@@ -9,6 +9,11 @@
 #ifndef RFM2G_OSSPEC_H
 #define RFM2G_OSSPEC_H
 
+#ifdef _WIN32
+/* GE's Windows package has a handle of its own and no ioctls. */
+#include "rfm2g_osspec_windows.h"
+#else
+
 #include <pthread.h>
 #include <semaphore.h>
 #include "rfm2g_defs_linux.h"
@@ -50,5 +55,7 @@ STDRFM2GCALL RFM2gClearEventStats(RFM2GHANDLE rh, RFM2GEVENTTYPE EventType);
 #ifdef __cplusplus
 }
 #endif
+
+#endif /* _WIN32 */
 
 #endif /* RFM2G_OSSPEC_H */

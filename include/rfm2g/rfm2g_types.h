@@ -7,6 +7,10 @@
 #ifndef __RFM2G_TYPES_H
 #define __RFM2G_TYPES_H
 
+#ifdef _WIN32
+/* GE's Windows package: its own widths and names (rfm2g_types_windows.h). */
+#include "rfm2g_types_windows.h"
+#else
 typedef unsigned char RFM2G_UINT8;
 typedef unsigned short int RFM2G_UINT16;
 typedef unsigned int RFM2G_UINT32;
@@ -21,6 +25,7 @@ typedef char RFM2G_CHAR;
 typedef unsigned long RFM2G_ADDR;
 /* Node ids 0..255, plus the special values of rfm2g_defs.h. */
 typedef RFM2G_UINT16 RFM2G_NODE;
+#endif
 
 #define RFM2G_TRUE ((RFM2G_BOOL) 1)
 #define RFM2G_FALSE ((RFM2G_BOOL) 0)
@@ -37,11 +42,13 @@ typedef enum rfm2gDataWidth {
 #define MAX_PATH 128
 #endif
 
+#ifndef _WIN32
 #ifdef __cplusplus
 #define _LibDeclSpec extern "C"
 #else
 #define _LibDeclSpec
 #endif
 #define _CallDeclSpec
+#endif
 
 #endif /* __RFM2G_TYPES_H */

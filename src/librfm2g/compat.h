@@ -26,6 +26,7 @@
 #include "private.h"
 #include "rfm2g_api.h"
 #include "rfm2g_version.h"
+#include "rfm2g-handle.h"	/* src/librfm2g/posix or win: the handle's definition */
 
 /* Records each RFM2g event queue holds (the vendor driver holds 1). */
 #define RFM2G_COMPAT_QUEUE_DEPTH 1024u
@@ -89,8 +90,7 @@ struct rfm2g_compat {
 	struct rfm2g_special *specials;	/* DMA buffers and register views handed out */
 	uint8_t *dma;			/* the current DMA buffer, or NULL */
 	size_t dma_len;
-	int regfd;			/* memfd of the register images, or -1 */
-	uint8_t *regimg;		/* our writable mapping of it */
+	struct rfm2g_pages *regs;	/* the register images (rfm2g-os.h), or NULL */
 	struct rfm2g_evq ev[RFM2GEVENT_LAST];
 	/* soft board state of emulated networks */
 	uint32_t dma_threshold;

@@ -4,20 +4,27 @@
 # librfm.so's private accessor (src/private.h, node RFM_PRIVATE).
 # The code is built once as a convenience library so that tests can reach
 # its internals; librfm2g.la exports only what librfm2g.map lists.
-# Linux only so far: on Windows it is to become rfm2g.dll (issue 38).
+# On Windows it is rfm2g.dll (below). What differs between the OSes is in
+# src/librfm2g/posix and src/librfm2g/win (rfm2g-os.h, rfm2g-handle.h).
 
-if RFM_OS_POSIX
-noinst_LTLIBRARIES += src/librfm2g/librfm2g-core.la
 # In the stack's order (compat.h): open/close, the API groups, release,
 # then the registry at the bottom.
-src_librfm2g_librfm2g_core_la_SOURCES = \
-	src/librfm2g/compat.h src/librfm2g/open.c \
+rfm2g_sources = \
+	src/librfm2g/compat.h src/librfm2g/rfm2g-os.h src/librfm2g/open.c \
 	src/librfm2g/memory.c src/librfm2g/window.c src/librfm2g/events.c \
 	src/librfm2g/callbacks.c src/librfm2g/info.c src/librfm2g/views.c \
 	src/librfm2g/controls.c src/librfm2g/regs.c src/librfm2g/errlist.c \
-	src/librfm2g/release.c src/librfm2g/registry.c
-src_librfm2g_librfm2g_core_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/include/rfm2g \
-	-I$(top_srcdir)/src
+	src/librfm2g/release.c src/librfm2g/registry.c \
+	src/librfm2g/$(RFM_OS)/rfm2g-os.c src/librfm2g/$(RFM_OS)/rfm2g-handle.h
+rfm2g_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/include/rfm2g -I$(top_srcdir)/src \
+	-I$(top_srcdir)/src/librfm2g/$(RFM_OS)
+EXTRA_DIST += src/librfm2g/posix/rfm2g-os.c src/librfm2g/posix/rfm2g-handle.h \
+	src/librfm2g/win/rfm2g-os.c src/librfm2g/win/rfm2g-handle.h
+
+if RFM_OS_POSIX
+noinst_LTLIBRARIES += src/librfm2g/librfm2g-core.la
+src_librfm2g_librfm2g_core_la_SOURCES = $(rfm2g_sources)
+src_librfm2g_librfm2g_core_la_CPPFLAGS = $(rfm2g_cppflags)
 src_librfm2g_librfm2g_core_la_CFLAGS = $(AM_CFLAGS) $(PTHREAD_CFLAGS)
 
 lib_LTLIBRARIES += src/librfm2g/librfm2g.la
@@ -64,6 +71,49 @@ uninstall-rfm2g-static:
 EXTRA_DIST += rfm2g.pc.in
 
 EXTRA_DIST += docs/rfm2g-migration.md examples/rfm2g/CMakeLists.txt
+
+if RFM_OS_WIN
+# rfm2g.dll: the RFM2g API for Windows programs, GE's header set
+# (rfm2g_api.h with rfm2g_types_windows.h and rfm2g_osspec_windows.h under
+# _WIN32), over librfm-N.dll. It exports the names of librfm2g.map
+# (src/librfm2g/rfm2g.def, made by src/librfm-def.sh and checked against
+# the DLL after the link); beside mingw's import library rfm2g.dll.a,
+# rfm2g.lib is one for Visual Studio (llvm-dlltool).
+lib_LTLIBRARIES += src/librfm2g/rfm2g.la
+src_librfm2g_rfm2g_la_SOURCES = $(rfm2g_sources)
+# DEFINE_CODE: GE's headers then declare the calls dllexport, not dllimport.
+src_librfm2g_rfm2g_la_CPPFLAGS = $(rfm2g_cppflags) -DDEFINE_CODE
+src_librfm2g_rfm2g_la_CFLAGS = $(AM_CFLAGS) $(PTHREAD_CFLAGS)
+src_librfm2g_rfm2g_la_LIBADD = src/librfm.la $(PTHREAD_LIBS)
+src_librfm2g_rfm2g_la_LDFLAGS = -module -avoid-version -no-undefined \
+	-export-symbols src/librfm2g/rfm2g.def
+EXTRA_src_librfm2g_rfm2g_la_DEPENDENCIES = src/librfm2g/rfm2g.def
+src/librfm2g/rfm2g.def: $(top_srcdir)/src/librfm2g/librfm2g.map $(top_srcdir)/src/librfm-def.sh
+	$(AM_V_GEN)$(MKDIR_P) src/librfm2g && \
+		$(SHELL) $(top_srcdir)/src/librfm-def.sh $(top_srcdir)/src/librfm2g/librfm2g.map \
+			> $@.tmp && mv $@.tmp $@
+src/librfm2g/rfm2g-exports.ok: src/librfm2g/rfm2g.la src/librfm2g/rfm2g.def
+	$(AM_V_GEN)$(OBJDUMP) -p src/librfm2g/.libs/rfm2g.dll > src/librfm2g/rfm2g-exports.txt && \
+		$(SHELL) $(top_srcdir)/src/librfm-def.sh --check src/librfm2g/rfm2g.def \
+			src/librfm2g/rfm2g-exports.txt && touch $@
+noinst_DATA += src/librfm2g/rfm2g-exports.ok
+CLEANFILES += src/librfm2g/rfm2g.def src/librfm2g/rfm2g-exports.txt \
+	src/librfm2g/rfm2g-exports.ok
+if HAVE_LLVM_DLLTOOL
+src/librfm2g/rfm2g.lib: src/librfm2g/rfm2g.def
+	$(AM_V_GEN)$(LLVM_DLLTOOL) -m i386:x86-64 -d src/librfm2g/rfm2g.def -D rfm2g.dll -l $@
+noinst_DATA += src/librfm2g/rfm2g.lib
+CLEANFILES += src/librfm2g/rfm2g.lib
+install-exec-hook: install-rfm2g-implib
+uninstall-hook: uninstall-rfm2g-implib
+install-rfm2g-implib: src/librfm2g/rfm2g.lib
+	$(MKDIR_P) '$(DESTDIR)$(libdir)'
+	$(INSTALL_DATA) src/librfm2g/rfm2g.lib '$(DESTDIR)$(libdir)/rfm2g.lib'
+uninstall-rfm2g-implib:
+	rm -f '$(DESTDIR)$(libdir)/rfm2g.lib'
+endif
+endif
+.PHONY: install-rfm2g-implib uninstall-rfm2g-implib
 
 if RFM_OS_POSIX
 if WITH_EXAMPLES

@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "librfm2g/compat.h"
+#include "librfm2g/rfm2g-os.h"
 
 /* Serialises whole opens: lookup of a shared node, rfm_open(), listing. */
 static pthread_mutex_t open_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -55,7 +56,7 @@ static void forget_threads_in_child(void)
 
 static void install_atfork(void)
 {
-	pthread_atfork(NULL, NULL, forget_threads_in_child);
+	rfm2g__on_fork_child(forget_threads_in_child);
 }
 
 static bool has_scheme(const char *s)
@@ -308,7 +309,6 @@ STDRFM2GCALL RFM2gOpen(char *DevicePath, RFM2GHANDLE *rh)
 			return RFM2G_NO_RFM2G_BOARD;
 		return r == RFM_ENOMEM ? RFM2G_LOW_MEMORY : RFM2G_NOT_OPEN;
 	}
-	h->regfd = -1;
 	h->board = rfm__node_board(h->node);
 	/* The vendor library reads the card's configuration at open. */
 	if (h->board && h->board->get_config(h->node, &h->pub.Config) != 0) {

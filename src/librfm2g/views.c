@@ -16,7 +16,7 @@
  * The register sets are read-only views of a 5565 showing the node: board
  * id and revision, node id, LCSR, and the interrupt registers (LIER: the
  * enabled events; LISR: events queued; sender id and data of the oldest
- * queued INTR1..4). They live in a memfd that librfm2g rewrites after every
+ * queued INTR1..4). They live in pages (rfm2g-os.h) that librfm2g rewrites after every
  * call on the handle and every event received, through its own mapping;
  * the program's mapping is PROT_READ, so a write faults, as writes to
  * registers librfm cannot honour should.
@@ -25,13 +25,11 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-#include <sys/mman.h>
 
 #include "librfm2g/compat.h"
+#include "librfm2g/rfm2g-os.h"
 
-/* Page of each register set in the memfd. */
+/* Page of each register set in the register images (rfm2g-os.h). */
 #define CFG_PAGE 0
 #define CTRL_PAGE 1
 #define REG_PAGES 2
@@ -134,34 +132,20 @@ void rfm2g__cfg_image(const struct rfm2g_compat *h, uint8_t *regs)
 
 void rfm2g__views_refresh_locked(struct rfm2g_compat *h)
 {
-	if (!h->regimg)
+	if (!h->regs)
 		return;
-	rfm2g__cfg_image(h, h->regimg + CFG_PAGE * RFM2G_COMPAT_PAGE);
-	rfm2g__ctrl_image(h, h->regimg + CTRL_PAGE * RFM2G_COMPAT_PAGE);
+	rfm2g__cfg_image(h, rfm2g__pages_rw(h->regs, CFG_PAGE));
+	rfm2g__ctrl_image(h, rfm2g__pages_rw(h->regs, CTRL_PAGE));
 }
 
-/* The memfd of the register images and librfm2g's own mapping (lock held). */
+/* The register images, made on first use (lock held). */
 static RFM2G_STATUS reg_images_locked(struct rfm2g_compat *h)
 {
-	int fd;
-	void *p;
-
-	if (h->regimg)
+	if (h->regs)
 		return RFM2G_SUCCESS;
-	fd = memfd_create("rfm2g-registers", MFD_CLOEXEC);
-	if (fd < 0)
+	h->regs = rfm2g__pages_new(REG_PAGES, RFM2G_COMPAT_PAGE);
+	if (!h->regs)
 		return RFM2G_MEM_NOT_MAPPED;
-	if (ftruncate(fd, REG_PAGES * RFM2G_COMPAT_PAGE) != 0) {
-		close(fd);
-		return RFM2G_MEM_NOT_MAPPED;
-	}
-	p = mmap(NULL, REG_PAGES * RFM2G_COMPAT_PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (p == MAP_FAILED) {
-		close(fd);
-		return RFM2G_MEM_NOT_MAPPED;
-	}
-	h->regfd = fd;
-	h->regimg = p;
 	rfm2g__views_refresh_locked(h);
 	return RFM2G_SUCCESS;
 }
@@ -210,8 +194,8 @@ RFM2G_STATUS rfm2g__map_special(struct rfm2g_compat *h, RFM2G_UINT64 offset, RFM
 	if (h->board) {
 		st = map_hw(h, offset, len, &p);
 	} else if (dma) {
-		p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		st = p == MAP_FAILED ? RFM2G_MEM_NOT_MAPPED : RFM2G_SUCCESS;
+		p = rfm2g__private_pages(len);
+		st = p ? RFM2G_SUCCESS : RFM2G_MEM_NOT_MAPPED;
 	} else {
 		/* A register set: one page of a few hundred bytes, as on the card. */
 		if (pages != 1)
@@ -221,16 +205,15 @@ RFM2G_STATUS rfm2g__map_special(struct rfm2g_compat *h, RFM2G_UINT64 offset, RFM
 		pthread_mutex_unlock(&h->lock);
 		if (st != RFM2G_SUCCESS)
 			return st;
-		p = mmap(NULL, len, PROT_READ, MAP_SHARED, h->regfd,
-			 (off_t) (offset == RFM2G_BAR0_MMAP_OFFSET ? CFG_PAGE : CTRL_PAGE) *
-				 RFM2G_COMPAT_PAGE);
-		st = p == MAP_FAILED ? RFM2G_MEM_NOT_MAPPED : RFM2G_SUCCESS;
+		p = rfm2g__pages_view(h->regs, offset == RFM2G_BAR0_MMAP_OFFSET ? CFG_PAGE
+										 : CTRL_PAGE);
+		st = p ? RFM2G_SUCCESS : RFM2G_MEM_NOT_MAPPED;
 	}
 	if (st != RFM2G_SUCCESS)
 		return st;
 	st = remember(h, p, len, dma);
 	if (st != RFM2G_SUCCESS) {
-		munmap(p, len);
+		rfm2g__unmap_pages(p, len);
 		return st;
 	}
 	*ptr = p;
@@ -261,7 +244,7 @@ bool rfm2g__unmap_special(struct rfm2g_compat *h, volatile void *addr, size_t le
 	if (s->dma && h->board && h->board->unarm_dma(h->node, s->addr) != 0)
 		*st = RFM2G_OS_ERROR;
 	(void) len;	/* what we mapped goes, whatever the program counts */
-	if (munmap(s->addr, s->len) != 0)
+	if (rfm2g__unmap_pages(s->addr, s->len) != 0)
 		*st = RFM2G_OS_ERROR;
 	free(s);
 	return true;
@@ -287,10 +270,6 @@ void rfm2g__views_release(struct rfm2g_compat *h)
 		h->specials = s->next;
 		free(s);
 	}
-	if (h->regimg)
-		munmap(h->regimg, REG_PAGES * RFM2G_COMPAT_PAGE);
-	if (h->regfd >= 0)
-		close(h->regfd);
-	h->regimg = NULL;
-	h->regfd = -1;
+	rfm2g__pages_free(h->regs);
+	h->regs = NULL;
 }

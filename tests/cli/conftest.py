@@ -17,6 +17,10 @@ RFM = os.environ.get("RFM_TOOL")
 HOLD_NODE = os.environ.get("RFM_HOLD_NODE")
 MANPAGE = os.environ.get("RFM_MANPAGE")
 
+# Where the tool's shm: networks are, as a path of this (Linux) host: the
+# Windows tool's segment directory under wine is another (run-cli-wine.sh).
+SHM_DIR = os.environ.get("RFM_TEST_SHM_DIR", "/dev/shm")
+
 # Every network a test makes is small: the emulated default would be 64 MiB.
 WINDOW = 64 * 1024
 
@@ -30,6 +34,15 @@ def _environment(extra=None):
     return env
 
 
+# The Windows tool writes text with Windows' line ends (run-cli-wine.sh).
+WINDOWS = os.environ.get("RFM_TOOL_OS") == "windows"
+
+
+def _text(raw):
+    text = raw.decode()
+    return text.replace("\r\n", "\n") if WINDOWS else text
+
+
 class Result:
     """The outcome of one rfm run: exit status, stdout, stderr."""
 
@@ -37,8 +50,8 @@ class Result:
         self.args = args
         self.rc = proc.returncode
         self.raw = proc.stdout
-        self.out = proc.stdout if binary else proc.stdout.decode()
-        self.err = proc.stderr.decode()
+        self.out = proc.stdout if binary else _text(proc.stdout)
+        self.err = _text(proc.stderr)
 
     def json(self):
         """stdout as JSON: exactly one object on one line."""
@@ -125,7 +138,7 @@ class Network:
         self.bare = f"shm:{name}"
         # The size is always given, so whichever run creates it makes it small.
         self.uri = f"{self.bare}?size={WINDOW}"
-        self.path = f"/dev/shm/rfm-{name}"
+        self.path = f"{SHM_DIR}/rfm-{name}"
 
     def node(self, node_id):
         return f"{self.bare}?node={node_id}&size={WINDOW}"
@@ -192,3 +205,35 @@ def hold_node():
     yield start
     for node in held:
         node.release()
+
+
+def _skip_table(path):
+    """(pattern, reason) pairs of a skip table: "PATTERN  REASON" per line,
+    PATTERN an fnmatch pattern of test ids (test_cli.py::test_list*)."""
+    table = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            pattern, _, reason = line.partition(" ")
+            table.append((pattern, reason.strip()))
+    return table
+
+
+def pytest_collection_modifyitems(config, items):
+    """With RFM_CLI_SKIPS (the Windows tool under wine: run-cli-wine.sh),
+    skip the tests its table names, each with the table's reason."""
+    import fnmatch
+
+    path = os.environ.get("RFM_CLI_SKIPS")
+    if not path:
+        return
+    table = _skip_table(path)
+    for item in items:
+        path, _, name = item.nodeid.partition("::")
+        test_id = path.rsplit("/", 1)[-1] + "::" + name
+        for pattern, reason in table:
+            if fnmatch.fnmatchcase(test_id, pattern):
+                item.add_marker(pytest.mark.skip(reason=f"Windows: {reason}"))
+                break

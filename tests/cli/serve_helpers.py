@@ -12,7 +12,7 @@ import subprocess
 
 import pytest
 
-from conftest import RFM, _environment
+from conftest import RFM, WINDOWS, _environment
 
 LAYOUT = """\
 version: 1
@@ -124,7 +124,9 @@ def serve(net, tmp_path):
     yield start
     for s in servers:
         rc, err = s.stop()
-        assert rc == 0, err
+        # The Windows tool under wine takes no SIGTERM (Windows has no
+        # signals): the launcher dies of it, and the exit status says so.
+        assert rc == 0 or (WINDOWS and rc == -signal.SIGTERM), err
 
 
 # ---- a strict checker of the Prometheus text exposition format (0.0.4) ----

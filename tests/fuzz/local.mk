@@ -55,7 +55,7 @@ tests_fuzz_replay_cli_SOURCES = tests/fuzz/cli-fuzz.c tests/fuzz/standalone-main
 	$(tools_rfm_SOURCES)
 nodist_tests_fuzz_replay_cli_SOURCES = $(nodist_tools_rfm_SOURCES)
 tests_fuzz_replay_cli_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tools -I$(top_srcdir)/src \
-	-I$(top_srcdir)/bench -Dmain=rfm_cli_main
+	-I$(top_srcdir)/tools/os/$(RFM_OS) -I$(top_srcdir)/bench -Dmain=rfm_cli_main
 # main() renamed has no prototype in the tool's own sources.
 tests_fuzz_replay_cli_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(MHD_CFLAGS) \
 	-Wno-missing-prototypes

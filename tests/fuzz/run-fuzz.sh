@@ -41,7 +41,7 @@ case "$target" in
 # stand-in cmd-serve-missing.c instead of cmd-serve.c and serve-*.c.
 # rfm bench measures with bench/stats.c, which the tool lists.
 # shellcheck disable=SC2086 # the list is words
-cli) extra="-Dmain=rfm_cli_main -I$src/tools -I$src/bench $(in_src $RFM_FUZZ_TOOL_SOURCES | grep -v -e '/cmd-serve\.c$' -e '/serve-[a-z]*\.c$' -e '/cmd-serve-missing\.c$') $src/tools/cmd-serve-missing.c $(pkg-config --cflags --libs json-c)" ;;
+cli) extra="-Dmain=rfm_cli_main -I$src/tools -I$src/tools/os/posix -I$src/bench $(in_src $RFM_FUZZ_TOOL_SOURCES | grep -v -e '/cmd-serve\.c$' -e '/serve-[a-z]*\.c$' -e '/cmd-serve-missing\.c$' -e '/textbuf\.c$') $src/tools/cmd-serve-missing.c $(pkg-config --cflags --libs json-c)" ;;
 uri | segment | layout) ;;
 *) echo "run-fuzz.sh: unknown target '$target'" >&2; exit 2 ;;
 esac

@@ -27,7 +27,8 @@ tests_librfm2g_test_rfm2g_api_LDADD = $(rfm2g_test_ldadd)
 
 # Injects error events through the library's internals (shm: never raises them).
 tests_librfm2g_test_rfm2g_events_SOURCES = tests/librfm2g/test-rfm2g-events.c tests/librfm2g/rfm2g-test.h
-tests_librfm2g_test_rfm2g_events_CPPFLAGS = $(rfm2g_test_cppflags) -I$(top_srcdir)/src
+tests_librfm2g_test_rfm2g_events_CPPFLAGS = $(rfm2g_test_cppflags) -I$(top_srcdir)/src \
+	-I$(top_srcdir)/src/librfm2g/$(RFM_OS)
 tests_librfm2g_test_rfm2g_events_LDADD = tests/harness/libharness.la \
 	src/librfm2g/librfm2g-core.la src/librfm.la $(CMOCKA_LIBS)
 
@@ -38,7 +39,8 @@ tests_librfm2g_test_rfm2g_xproc_LDADD = $(rfm2g_test_ldadd)
 # Threads and processes as sites run them; reads librfm's
 # counters of a handle through the library's internals.
 tests_librfm2g_test_rfm2g_threads_SOURCES = tests/librfm2g/test-rfm2g-threads.c tests/librfm2g/rfm2g-test.h
-tests_librfm2g_test_rfm2g_threads_CPPFLAGS = $(rfm2g_test_cppflags) -I$(top_srcdir)/src
+tests_librfm2g_test_rfm2g_threads_CPPFLAGS = $(rfm2g_test_cppflags) -I$(top_srcdir)/src \
+	-I$(top_srcdir)/src/librfm2g/$(RFM_OS)
 tests_librfm2g_test_rfm2g_threads_LDADD = tests/harness/libharness.la \
 	src/librfm2g/librfm2g-core.la src/librfm.la $(CMOCKA_LIBS) $(PTHREAD_LIBS)
 
