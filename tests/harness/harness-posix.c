@@ -216,6 +216,11 @@ bool harness_can_fork(void)
 	return true;
 }
 
+bool harness_vendor_dll_needed(void)
+{
+	return false;
+}
+
 void harness_child_spawn(struct harness_child *child, harness_child_fn fn, const void *arg,
 			 size_t arg_len)
 {

@@ -371,6 +371,11 @@ bool harness_can_fork(void)
 	return false;
 }
 
+bool harness_vendor_dll_needed(void)
+{
+	return true;
+}
+
 void harness_quiet_before_fork(void)
 {
 	/* No fork() here. */

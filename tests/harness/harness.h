@@ -268,6 +268,11 @@ void harness_child_spawn(struct harness_child *child, harness_child_fn fn, const
  * where children are started with harness_child_spawn() only. */
 bool harness_can_fork(void);
 
+/* True where the rfm2g: backend reaches a card through GE's DLL, loaded
+ * before any device is asked for (Windows); a test host has none, so
+ * opening rfm2g: is refused as unsupported there, naming the DLL. */
+bool harness_vendor_dll_needed(void);
+
 /* Before fork(): under a sanitizer, wait (bounded) until every other thread
  * sleeps, as its allocator is not fork-safe (fork-quiet.c); else nothing.
  * harness_child_start() calls it. */
