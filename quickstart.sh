@@ -182,10 +182,13 @@ build() {
 #             the README followed top to bottom in a fresh clone
 #   san       clang, ASan+UBSan with the hostile co-tenants, TSan (builds
 #             of their own)
-#   windows   librfm cross-built for Windows x64 with mingw-w64 and its C
-#             suites run under wine (make check-windows; the dependencies
-#             come from build-aux/win-deps.sh's cache outside the clone,
-#             built on the first run)
+#   windows   librfm, rfm.exe and rfm2g.dll cross-built for Windows x64 with
+#             mingw-w64 in one build directory: the C suites and RFM2g
+#             programs under wine (make check-windows), a Windows and a
+#             Linux node on one dds: network (make check-windows-dds), the
+#             CLI suite against rfm.exe (make check-windows-tools); the
+#             dependencies come from build-aux/win-deps.sh's cache outside
+#             the clone, built on the first run
 # A step's output goes to build/ci/STEP.out and its wall and CPU seconds to
 # build/ci/STEP.time; a line says when it ends. Once every lane has ended,
 # the steps are summed up in a fixed order and a failure is shown in full.
@@ -277,8 +280,12 @@ lane_gcc() {
 	return $lane_status
 }
 
+# The three share one Windows build directory (build/build-win), so they
+# run one after another.
 lane_windows() {
-	step check-windows make -C build check-windows
+	step check-windows make -C build check-windows &&
+		step check-windows-dds make -C build check-windows-dds &&
+		step check-windows-tools make -C build check-windows-tools
 }
 
 lane_tree() {
@@ -347,6 +354,19 @@ summarize() {
 		# Each program's verdict, and every skipped case with its reason.
 		grep -E '^(PASS|FAIL|XFAIL|XPASS|SKIP|ERROR):|^  ' "$out" || true
 		tally_suite build/build-win test-suite.log
+		;;
+	check-windows-dds)
+		grep -E '^(FAIL|SKIP)|^check-windows-dds: [0-9]+ passed' "$out" || true
+		n=$(sed -n 's/^check-windows-dds: \([0-9][0-9]*\) passed.*/\1/p' "$out")
+		total_pass=$((total_pass + ${n:-0}))
+		;;
+	check-windows-tools)
+		# The suite's skips, each with its reason, and the counts.
+		grep -E '^  SKIPPED|^check-windows-tools: ' "$out" || true
+		n=$(sed -n 's/^check-windows-tools: \([0-9][0-9]*\) passed.*/\1/p' "$out")
+		total_pass=$((total_pass + ${n:-0}))
+		n=$(sed -n 's/^check-windows-tools: .* \([0-9][0-9]*\) skipped.*/\1/p' "$out")
+		total_skip=$((total_skip + ${n:-0}))
 		;;
 	hostile)
 		grep -E '^hostile: ([a-z-]+: [0-9]+ scribbles|[0-9]+ passed)' "$out" || true
@@ -441,7 +461,9 @@ run_tests() {
 	summarize hostile "hostile co-tenants, ASan build (make check-hostile)"
 	summarize build-tsan "building (TSan) in build-tsan/"
 	summarize check-tsan "make check: TSan"
-	summarize check-windows "make check-windows: librfm for Windows x64 (mingw-w64), its C suites under wine"
+	summarize check-windows "make check-windows: librfm for Windows x64 (mingw-w64), its C suites and RFM2g programs under wine"
+	summarize check-windows-dds "make check-windows-dds: a Windows node under wine and a Linux node on one dds: network, plain and secured"
+	summarize check-windows-tools "make check-windows-tools: the CLI suite against rfm.exe under wine"
 
 	say "steps: wall and CPU seconds"
 	for t in "$ci"/*.time; do

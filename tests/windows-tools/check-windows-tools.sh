@@ -1,38 +1,30 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # make check-windows-tools: cross-build the rfm tool for Windows x64 with
-# mingw-w64 in its own build directory and run the CLI suite (tests/cli)
+# mingw-w64 in the Windows build directory and run the CLI suite (tests/cli)
 # against rfm.exe under wine (run-cli-wine.sh: every skip has its reason
 # in cli-skips.txt).
 #
 #   check-windows-tools.sh SRCDIR WIN_BUILDDIR
 #
-# The dependencies (libyaml, json-c, libmicrohttpd) come from
-# build-aux/win-deps.sh's cache outside the clone, the wine prefix from
-# build-aux/win-env.sh. The build directory is configured once and kept.
+# The build directory, shared with check-windows and check-windows-dds, is
+# configured once and kept (tests/windows/win-build-dir.sh: the
+# dependencies from build-aux/win-deps.sh's cache outside the clone); the
+# wine prefix comes from build-aux/win-env.sh.
 set -euo pipefail
 
 srcdir=$(cd "$1" && pwd)
 build=$2
 jobs=${RFM_WIN_JOBS:-2}
 env=${RFM_WIN_ENV:-$srcdir/build-aux/win-env.sh}
-deps=${RFM_WIN_DEPS_SH:-$srcdir/build-aux/win-deps.sh}
 
 command -v x86_64-w64-mingw32-gcc-posix >/dev/null ||
 	{ echo "check-windows-tools: x86_64-w64-mingw32-gcc-posix not found (Debian: gcc-mingw-w64-x86-64-posix)" >&2; exit 1; }
 command -v wine >/dev/null || { echo "check-windows-tools: wine not found (Debian: wine64)" >&2; exit 1; }
 
-"$deps" yaml json-c microhttpd
-mkdir -p "$build"
+# The Windows build directory check-windows and check-windows-dds share.
+build=$("$srcdir/tests/windows/win-build-dir.sh" "$srcdir" "$build")
 cd "$build"
-build=$(pwd)
-if [ ! -f config.status ] || [ "$srcdir/configure" -nt config.status ]; then
-	"$env" "$srcdir/configure" --host=x86_64-w64-mingw32 \
-		CC=x86_64-w64-mingw32-gcc-posix CXX=x86_64-w64-mingw32-g++-posix \
-		--enable-werror --disable-tests --disable-examples \
-		--disable-bindings-python --disable-bindings-tcl --without-dds --without-hdf5 \
-		>configure.out 2>&1 || { tail -40 configure.out; exit 1; }
-fi
 "$env" make -j"$jobs" tools/rfm.exe tests/windows-tools/hold-node.exe >make.out 2>&1 ||
 	{ grep -E 'error|Error' make.out | head -40; exit 1; }
 status=0

@@ -73,9 +73,9 @@ EXTRA_DIST += tests/windows-tools/rfm2g-msvc.c tests/windows-tools/test-rfm2g-wi
 	tests/windows-tools/check-windows-tools.sh tests/windows-tools/run-cli-wine.sh \
 	tests/windows-tools/cli-skips.txt
 
-# `make check-windows-tools` (in a Linux build): rfm.exe in its own
+# `make check-windows-tools` (in a Linux build): rfm.exe in the shared
 # Windows build directory and the CLI suite against it under wine.
-RFM_WIN_TOOLS_BUILD = $(abs_top_builddir)/build-win-tools
+RFM_WIN_TOOLS_BUILD = $(RFM_WIN_BUILD)
 check-windows-tools:
 	$(SHELL) $(srcdir)/tests/windows-tools/check-windows-tools.sh $(srcdir) \
 		$(RFM_WIN_TOOLS_BUILD)

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # make check-windows: cross-build librfm for Windows x64 with mingw-w64 in
-# its own build directory and run the Windows test suites under wine
+# the Windows build directory (shared with check-windows-dds and
+# check-windows-tools: tests/windows/win-build-dir.sh) and run the Windows test suites under wine
 # (tests/windows/local.mk lists them, and each program's skips say why).
 #
 #   check-windows.sh SRCDIR WIN_BUILDDIR
@@ -29,18 +30,10 @@ command -v x86_64-w64-mingw32-gcc-posix >/dev/null ||
 	{ echo "check-windows: x86_64-w64-mingw32-gcc-posix not found (Debian: gcc-mingw-w64-x86-64-posix)" >&2; exit 1; }
 command -v wine >/dev/null || { echo "check-windows: wine not found (Debian: wine64)" >&2; exit 1; }
 
-# The C suites need libyaml and cmocka alone.
-"$deps" yaml cmocka
-mkdir -p "$build"
+# The one Windows build directory, shared with check-windows-dds and
+# check-windows-tools (win-build-dir.sh: dependencies, configure).
+build=$("$srcdir/tests/windows/win-build-dir.sh" "$srcdir" "$build")
 cd "$build"
-build=$(pwd)
-if [ ! -f config.status ] || [ "$srcdir/configure" -nt config.status ]; then
-	"$env" "$srcdir/configure" --host=x86_64-w64-mingw32 \
-		CC=x86_64-w64-mingw32-gcc-posix CXX=x86_64-w64-mingw32-g++-posix \
-		--enable-werror --enable-tests --disable-tools --disable-examples \
-		--disable-bindings-python --disable-bindings-tcl --without-dds >configure.out 2>&1 ||
-		{ tail -40 configure.out; exit 1; }
-fi
 "$env" make -j"$jobs" >make.out 2>&1 || { grep -E 'error|Error' make.out | head -40; exit 1; }
 status=0
 "$env" make -j"$jobs" check RFM_WIN_ENV="$env" >check.out 2>&1 || status=$?

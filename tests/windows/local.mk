@@ -222,7 +222,8 @@ RFM_WIN_ENV = $(abs_top_srcdir)/build-aux/win-env.sh
 LOG_COMPILER = $(SHELL) $(top_srcdir)/tests/windows/run-win.sh
 AM_LOG_FLAGS = --env $(RFM_WIN_ENV)
 endif
-EXTRA_DIST += tests/windows/run-win.sh tests/windows/check-windows.sh tests/windows/msvc-abi.c
+EXTRA_DIST += tests/windows/run-win.sh tests/windows/check-windows.sh tests/windows/msvc-abi.c \
+	tests/windows/win-build-dir.sh
 
 # `make check-windows` (in a Linux build): the Windows build in
 # RFM_WIN_BUILD and its suites under wine (tests/windows/check-windows.sh).
@@ -262,9 +263,9 @@ EXTRA_DIST += \
 # `make check-windows-dds`: a Windows node (librfm-1.dll under wine) and a
 # Linux node (this build's librfm.so) on one dds: network through the
 # public API, plain and with DDS Security (tests/windows/test-dds-mixed.sh).
-# The Windows librfm is built with dds: in RFM_WIN_DDS_BUILD, configured
-# once and kept. Skips, saying why, without mingw-w64, wine or dds:.
-RFM_WIN_DDS_BUILD = $(abs_top_builddir)/build-win-dds
+# The Windows librfm is built with dds: in RFM_WIN_BUILD (check-windows's),
+# configured once and kept. Skips, saying why, without mingw-w64, wine or dds:.
+RFM_WIN_DDS_BUILD = $(RFM_WIN_BUILD)
 check-windows-dds: src/librfm.la
 	/usr/bin/time -f 'check-windows-dds: %e s wall, %U+%S s cpu' \
 		$(SHELL) $(top_srcdir)/tests/windows/test-dds-mixed.sh $(top_srcdir) $(abs_top_builddir) \

@@ -47,16 +47,10 @@ grep -q '^#define HAVE_DDS 1' "$linux_build/config.h" ||
 	skip "the Linux build has no dds: backend (Debian: cyclonedds-dev cyclonedds-tools libssl-dev)"
 [ -f "$linux_build/src/.libs/librfm.so" ] || skip "no $linux_build/src/.libs/librfm.so (make it first)"
 
-# The Windows librfm with dds: (Cyclone DDS and static OpenSSL of the prefix).
-"$deps" yaml openssl cyclonedds >/dev/null || skip "the Windows dependencies did not build (build-aux/win-deps.sh)"
-mkdir -p "$win_build"
-win_build=$(cd "$win_build" && pwd)
-if [ ! -f "$win_build/config.status" ] || [ "$srcdir/configure" -nt "$win_build/config.status" ]; then
-	(cd "$win_build" && "$env" "$srcdir/configure" --host=x86_64-w64-mingw32 \
-		CC=x86_64-w64-mingw32-gcc-posix CXX=x86_64-w64-mingw32-g++-posix \
-		--enable-werror --with-dds >configure.out 2>&1) ||
-		{ tail -30 "$win_build/configure.out"; exit 1; }
-fi
+# The Windows librfm with dds: (Cyclone DDS and static OpenSSL of the
+# prefix), in the build directory check-windows and check-windows-tools share.
+win_build=$("$srcdir/tests/windows/win-build-dir.sh" "$srcdir" "$win_build") ||
+	{ echo "FAIL: the Windows build directory (tests/windows/win-build-dir.sh)"; exit 1; }
 (cd "$win_build" && "$env" nice make -j"$jobs" src/librfm.la >make.out 2>&1) ||
 	{ grep -E 'error|Error' "$win_build/make.out" | head -30; exit 1; }
 [ -f "$win_build/src/.libs/librfm-1.dll" ] || { echo "FAIL: no librfm-1.dll in $win_build/src/.libs"; exit 1; }
