@@ -9,14 +9,19 @@
 # a loop is a strongly connected set of two or more objects. A loop kept
 # on purpose is named in tests/core/layering-allow.txt with its reason.
 #
-# Usage: test-layering.sh [OBJECT-LIST [ALLOW-LIST]]; by default the list
-# make writes (tests/core/layering-objects.list: the .lo files of librfm,
-# librfm2g and the dds: backend) and the allow-list beside this script.
+# Usage: test-layering.sh [OBJECT-LIST [ALLOW-LIST [PREFIX]]]; by default
+# the list make writes (tests/core/layering-objects.list: the .lo files of
+# librfm, librfm2g and the dds: backend) and the allow-list beside this
+# script. PREFIX is the sed pattern of the per-target prefix automake puts
+# before a source's name in its object's (default '^.*_la-'; a program's
+# objects: '^tools_rfm-\|^rfm-'); tests/cli/test-tools-layering.sh runs it
+# on the rfm tool's objects.
 set -eu
 
 srcdir=${srcdir:-.}
 list=${1:-tests/core/layering-objects.list}
 allow=${2:-$srcdir/tests/core/layering-allow.txt}
+prefix=${3:-'^.*_la-'}
 NM=${NM:-nm}
 
 if [ ! -s "$list" ]; then
@@ -28,8 +33,8 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/rfm-layering.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
 # One line per symbol: <source> <D|U> <name>. A libtool object (.lo)
-# names its PIC object; the source is the object's name with the libtool
-# prefix (librfm_la-) dropped, in the .lo's directory.
+# names its PIC object; the source is the object's name with the per-target
+# prefix (librfm_la-, rfm-) dropped, in the object's directory.
 while read -r lo; do
 	[ -n "$lo" ] || continue
 	dir=$(dirname "$lo")
@@ -41,7 +46,7 @@ while read -r lo; do
 	*)	obj=$lo ;;
 	esac
 	base=$(basename "$lo")
-	src=$dir/$(echo "${base%.*}" | sed 's/^.*_la-//').c
+	src=$dir/$(echo "${base%.*}" | sed "s/$prefix//").c
 	"$NM" "$obj" | awk -v src="$src" '
 		NF == 2 && $1 == "U" { print src, "U", $2 }
 		NF == 3 && $2 ~ /^[A-TV-Z]$/ { print src, "D", $3 }'
