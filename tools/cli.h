@@ -110,7 +110,8 @@ extern const char cli_help_record[];
 int cli_run_replay(struct cli *cli, int argc, char **argv);
 extern const char cli_help_replay[];
 /* rfm replay's row, in rfm's table and in its helper program's (rfm-replay). */
-#define CLI_REPLAY_ARGS "FILE [NAMES...] [--speed X] [--loop] [--from S] [--to S] [--force]"
+#define CLI_REPLAY_ARGS                                                                 \
+	"FILE [NAME...] [--speed X] [--loop] [--from S] [--to S] [--layout FILE] [--force]"
 #define CLI_REPLAY_SUMMARY "Write a recording back into the network at its recorded times"
 int cli_run_plot(struct cli *cli, int argc, char **argv);
 extern const char cli_help_plot[];
