@@ -39,7 +39,7 @@ static void dispatch_done(struct rfm_events *ev)
 static void *dispatcher_main(void *arg)
 {
 	struct rfm_node *node = arg;
-	struct rfm_events *ev = node->ev;
+	struct rfm_events *ev = rfm__core(node)->ev;
 	bool deferred;
 
 	pthread_mutex_lock(&ev->lock);
@@ -242,7 +242,7 @@ RFM_PRIVATE_API int rfm__event_route(rfm_node *node, rfm_event_callback fn, void
 
 void rfm__event_stop_threads(struct rfm_node *node)
 {
-	struct rfm_events *ev = node->ev;
+	struct rfm_events *ev = rfm__core(node)->ev;
 
 	/* closing is set and everybody woken: the dispatcher leaves its loop. */
 	if (ev->dispatcher_started)
@@ -251,7 +251,7 @@ void rfm__event_stop_threads(struct rfm_node *node)
 
 void rfm__event_finish_close(struct rfm_node *node)
 {
-	struct rfm_events *ev = node->ev;
+	struct rfm_events *ev = rfm__core(node)->ev;
 
 	if (ev->watcher_started)
 		pthread_join(ev->watcher, NULL);
@@ -264,7 +264,7 @@ void rfm__event_finish_close(struct rfm_node *node)
 
 bool rfm__event_claim_inline(struct rfm_node *node, const struct rfm_ev_record *rec)
 {
-	struct rfm_events *ev = node->ev;
+	struct rfm_events *ev = rfm__core(node)->ev;
 	const struct rfm_backend_ev_ops *ops = node->ops->ev;
 	bool claimed = false;
 
@@ -304,7 +304,7 @@ bool rfm__event_claim_inline(struct rfm_node *node, const struct rfm_ev_record *
 
 void rfm__event_run_inline(struct rfm_node *node)
 {
-	struct rfm_events *ev = node->ev;
+	struct rfm_events *ev = rfm__core(node)->ev;
 	const struct rfm_events *outer;
 
 	pthread_mutex_lock(&ev->lock);

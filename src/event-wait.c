@@ -221,7 +221,7 @@ int rfm__event_take(struct rfm_node *node, struct rfm_event *evs, size_t max,
 		    int64_t timeout_ns, bool dispatcher, uint32_t dgen)
 {
 	const struct rfm_backend_ops *ops = node->ops;
-	struct rfm_events *ev = node->ev;
+	struct rfm_events *ev = rfm__core(node)->ev;
 	uint64_t deadline = timeout_ns > 0 ? rfm__now_ns() + (uint64_t)timeout_ns : 0;
 	uint32_t gen0;
 	int ret, slot;
@@ -333,7 +333,7 @@ static int check_receiver(rfm_node *node, const char *what, const void *evs, siz
 	if (!max)
 		return rfm__error(RFM_EINVAL, "%s: room for 0 records", what);
 	/* It would hold up the very thread that brings the records. */
-	if (node->ev && rfm__event_in_inline_callback(node->ev))
+	if (rfm__core(node)->ev && rfm__event_in_inline_callback(rfm__core(node)->ev))
 		return rfm__error(RFM_EBUSY,
 				  "%s: %s from a callback that runs on the receive thread "
 				  "(callbacks=receive) would stop the events it waits for",
@@ -387,7 +387,7 @@ void rfm__backoff_sleep(unsigned int step, uint64_t deadline_ns)
 
 int rfm__event_poll_stop(struct rfm_node *node)
 {
-	struct rfm_events *ev = node->ev;
+	struct rfm_events *ev = rfm__core(node)->ev;
 
 	if (!ev)
 		return 0;
@@ -403,7 +403,7 @@ RFM_API int rfm_event_cancel(rfm_node *node)
 {
 	if (!node)
 		return rfm__error(RFM_EINVAL, "rfm_event_cancel: node is NULL");
-	struct rfm_events *ev = node->ev;
+	struct rfm_events *ev = rfm__core(node)->ev;
 	/* Sticky first: a wait starting now sees it or the new generation. */
 	__atomic_store_n(&ev->cancel_sticky, 1, __ATOMIC_SEQ_CST);
 	__atomic_fetch_add(&ev->cancel_gen, 1, __ATOMIC_SEQ_CST);

@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpu-clock.h"
 #include "backends/dds/dds-internal.h"
 
 /*

@@ -35,7 +35,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "cpu-clock.h"
 #include "backends/dds/dds-internal.h"
 
 static uint64_t item_bytes(const rfm_dds_Msg *m)

@@ -29,7 +29,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "futex.h"
 #include "os/byteorder.h"
 #include "backends/dds/dds-internal.h"
 

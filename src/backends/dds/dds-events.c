@@ -12,7 +12,6 @@
 
 #include <stddef.h>
 
-#include "cpu-clock.h"
 #include "backends/dds/dds-internal.h"
 
 static int dds_ev_send(struct rfm_node *node, unsigned int to, struct rfm_ev_record *rec)

@@ -107,8 +107,7 @@
 
 #include <dds/dds.h>
 
-#include "internal.h"
-#include "event-localq.h"
+#include "backend.h"
 #include "backends/dds/dds-wire.h"
 
 /*

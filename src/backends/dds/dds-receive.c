@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpu-clock.h"
 #include "os/byteorder.h"
 #include "backends/dds/dds-internal.h"
 

@@ -48,7 +48,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpu-clock.h"
 #include "backends/dds/dds-internal.h"
 
 /* How long a new writer may take to match the old one's readers. */

@@ -17,8 +17,6 @@
 #include <errno.h>
 #include <string.h>
 
-#include "cpu-clock.h"
-#include "futex.h"
 #include "os/random.h"
 #include "backends/dds/dds-internal.h"
 

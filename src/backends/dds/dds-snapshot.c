@@ -23,7 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpu-clock.h"
 #include "backends/dds/dds-internal.h"
 
 void rfm__dds_hold(struct dds_node *d, const rfm_dds_Msg *m)

@@ -34,9 +34,6 @@
 
 #include <stdlib.h>
 
-#include "cpu-clock.h"
-#include "futex.h"
-#include "rt-internal.h"
 #include "backends/dds/dds-internal.h"
 
 /* Ticks without a batch before the thread sleeps without a deadline. */

@@ -41,9 +41,7 @@
 
 #include <rfm2g/rfm2g_ioctl.h>
 
-#include "internal.h"
 #include "backends/rfm2g/rfm2g-internal.h"
-#include "rt-internal.h"
 
 struct r2g_waiter {
 	struct rfm_node *node;
