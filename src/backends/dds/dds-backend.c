@@ -352,6 +352,78 @@ static bool spin_given(const struct rfm_uri *uri)
 	return false;
 }
 
+/* A node's state from its parameters, before it meets the network; NULL: no memory. */
+static struct dds_node *dds_node_new(const struct rfm_node *node, const struct rfm_uri *uri,
+				     const struct dds_params *p)
+{
+	struct dds_node *d = calloc(1, sizeof(*d));
+	pthread_condattr_t ca;
+
+	if (!d || (p->security && !(d->security = strdup(p->security)))) {
+		free(d);
+		rfm__error(RFM_ENOMEM, "%s: out of memory", uri->text);
+		return NULL;
+	}
+	snprintf(d->name, sizeof(d->name), "%s", uri->path);
+	d->domain = p->domain;
+	d->lease_ms = p->lease_ms;
+	d->join_ms = p->join_ms;
+	d->coalesce_ns = p->coalesce_ns;
+	d->callbacks_receive = p->callbacks_receive;
+	d->inc = new_incarnation();
+	d->digest = rfm__dds_digest_start(d->inc); /* our stream's, before its first sample */
+	d->id = p->node_id;
+	d->observer = node->observer;
+	d->tool = node->tool;
+	d->snap_from = -1;
+	d->held_tail = &d->held;
+	d->backlog_tail = &d->backlog;
+	pthread_mutex_init(&d->pub_lock, NULL);
+	pthread_mutex_init(&d->lock, NULL);
+	rfm__localq_init(&d->q, p->depth);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC); /* the waits' deadlines */
+	pthread_cond_init(&d->cond, &ca);
+	pthread_cond_init(&d->backlog_cond, &ca);
+	pthread_condattr_destroy(&ca);
+	return d;
+}
+
+/* The node's copy of the window, @size bytes, and its map of own words. */
+static int map_window(struct dds_node *d, const struct rfm_uri *uri, uint64_t size)
+{
+	void *window = rfm__os_map_private(size);
+
+	if (!window)
+		return rfm__error(RFM_ENOMEM, "%s: no memory for a %llu-byte window", uri->text,
+				  (unsigned long long)size);
+	pthread_mutex_lock(&d->lock); /* what the listeners read */
+	d->window = window;
+	d->size = size;
+	d->own = calloc((size / 8 + 63) / 64, sizeof(*d->own));
+	pthread_mutex_unlock(&d->lock);
+	if (!d->own)
+		return rfm__error(RFM_ENOMEM, "%s: out of memory", uri->text);
+	return 0;
+}
+
+/* The handle's canonical URI: what another program opens to be this node again. */
+static int name_uri(struct rfm_node *node, const struct dds_node *d, const struct rfm_uri *uri)
+{
+	int n = d->observer ? asprintf(&node->uri, "dds:%s?observe=1&size=%llu&domain=%u", d->name,
+				       (unsigned long long)d->size, d->domain)
+			    : asprintf(&node->uri, "dds:%s?node=%d&size=%llu&domain=%u%s%s",
+				       d->name, d->id, (unsigned long long)d->size, d->domain,
+				       d->security ? "&security=" : "",
+				       d->security ? d->security : "");
+
+	if (n < 0) {
+		node->uri = NULL;
+		return rfm__error(RFM_ENOMEM, "%s: out of memory", uri->text);
+	}
+	return 0;
+}
+
 static int dds_open_node(struct rfm_node *node, struct rfm_uri *uri)
 {
 	struct dds_params p;
@@ -372,36 +444,9 @@ static int dds_open_node(struct rfm_node *node, struct rfm_uri *uri)
 	 */
 	if (!spin_given(uri))
 		__atomic_store_n(&node->spin_ns, 0, __ATOMIC_RELAXED);
-	d = calloc(1, sizeof(*d));
+	d = dds_node_new(node, uri, &p);
 	if (!d)
-		return rfm__error(RFM_ENOMEM, "%s: out of memory", uri->text);
-	snprintf(d->name, sizeof(d->name), "%s", uri->path);
-	d->domain = p.domain;
-	if (p.security && !(d->security = strdup(p.security))) {
-		free(d);
-		return rfm__error(RFM_ENOMEM, "%s: out of memory", uri->text);
-	}
-	d->lease_ms = p.lease_ms;
-	d->join_ms = p.join_ms;
-	d->coalesce_ns = p.coalesce_ns;
-	d->callbacks_receive = p.callbacks_receive;
-	d->inc = new_incarnation();
-	d->digest = rfm__dds_digest_start(d->inc); /* our stream's, before its first sample */
-	d->id = p.node_id;
-	d->observer = node->observer;
-	d->tool = node->tool;
-	d->snap_from = -1;
-	d->held_tail = &d->held;
-	d->backlog_tail = &d->backlog;
-	pthread_mutex_init(&d->pub_lock, NULL);
-	pthread_mutex_init(&d->lock, NULL);
-	rfm__localq_init(&d->q, p.depth);
-	pthread_condattr_t ca;
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC); /* the waits' deadlines */
-	pthread_cond_init(&d->cond, &ca);
-	pthread_cond_init(&d->backlog_cond, &ca);
-	pthread_condattr_destroy(&ca);
+		return RFM_ENOMEM;
 	/* Release: Cyclone's threads call our listeners with @node, through
 	 * hand-offs of their own that ThreadSanitizer cannot see. */
 	__atomic_store_n(&node->priv, d, __ATOMIC_RELEASE);
@@ -412,41 +457,20 @@ static int dds_open_node(struct rfm_node *node, struct rfm_uri *uri)
 	if (!ret)
 		ret = d->observer ? rfm__dds_find_size(node, uri, &size, p.size != 0)
 				  : rfm__dds_claim(node, uri, &size, p.size != 0);
+	if (!ret)
+		ret = map_window(d, uri, size);
 	if (ret)
 		goto fail;
-	void *window = rfm__os_map_private(size);
-	if (!window) {
-		ret = rfm__error(RFM_ENOMEM, "%s: no memory for a %llu-byte window", uri->text,
-				 (unsigned long long)size);
-		goto fail;
-	}
-	pthread_mutex_lock(&d->lock); /* what the listeners read */
-	d->window = window;
-	d->size = size;
-	d->own = calloc((size / 8 + 63) / 64, sizeof(*d->own));
-	pthread_mutex_unlock(&d->lock);
-	if (!d->own) {
-		ret = rfm__error(RFM_ENOMEM, "%s: out of memory", uri->text);
-		goto fail;
-	}
 	node->base = d->window;
 	node->size = size;
 	node->id = d->id;
 	/* An observer's incarnation only tells its copy's answers apart. */
 	node->incarnation = d->observer ? 0 : d->inc;
 	ret = rfm__dds_join(node);
+	if (!ret)
+		ret = name_uri(node, d, uri);
 	if (ret)
 		goto fail;
-	if ((d->observer ? asprintf(&node->uri, "dds:%s?observe=1&size=%llu&domain=%u", d->name,
-				    (unsigned long long)size, d->domain)
-			 : asprintf(&node->uri, "dds:%s?node=%d&size=%llu&domain=%u%s%s", d->name,
-				    d->id, (unsigned long long)size, d->domain,
-				    d->security ? "&security=" : "",
-				    d->security ? d->security : "")) < 0) {
-		node->uri = NULL;
-		ret = rfm__error(RFM_ENOMEM, "%s: out of memory", uri->text);
-		goto fail;
-	}
 	return 0;
 fail:
 	dds_release(d);
