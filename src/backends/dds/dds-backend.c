@@ -70,17 +70,12 @@ static int take_number(struct rfm_uri *uri, const char *key, uint64_t min, uint6
 	return 0;
 }
 
-static int parse_params(struct rfm_uri *uri, struct dds_params *p)
+/* node= (-1 without it) and size= (0: the network's, or the default). */
+static int parse_identity(struct rfm_uri *uri, struct dds_params *p)
 {
 	const char *v;
 	uint64_t n;
-	int ret;
 
-	if (!valid_name(uri->path))
-		return rfm__error(RFM_EURI,
-				  "%s: network name '%s' must be 1-%d characters of A-Z a-z 0-9 _ - . "
-				  "not starting with '.' or '-'",
-				  uri->text, uri->path, RFM_DDS_NAME_MAX);
 	p->node_id = -1;
 	if ((v = rfm__uri_take(uri, "node"))) {
 		if (rfm__parse_u64(v, &n))
@@ -99,6 +94,43 @@ static int parse_params(struct rfm_uri *uri, struct dds_params *p)
 					  "%s: size %llu must be a multiple of 8 from 4 KiB to 4 GiB",
 					  uri->text, (unsigned long long)p->size);
 	}
+	return 0;
+}
+
+/* callbacks=receive|dispatcher and security=DIR. */
+static int parse_callbacks_security(struct rfm_uri *uri, struct dds_params *p)
+{
+	const char *v;
+
+	p->callbacks_receive = false;
+	if ((v = rfm__uri_take(uri, "callbacks"))) {
+		if (!strcmp(v, "receive"))
+			p->callbacks_receive = true;
+		else if (strcmp(v, "dispatcher"))
+			return rfm__error(RFM_EURI,
+					  "%s: callbacks '%s' must be receive (on the thread that "
+					  "receives the event) or dispatcher (the default)",
+					  uri->text, v);
+	}
+	p->security = rfm__uri_take(uri, "security");
+	if (p->security && !*p->security)
+		return rfm__error(RFM_EURI, "%s: security= names no directory", uri->text);
+	return 0;
+}
+
+static int parse_params(struct rfm_uri *uri, struct dds_params *p)
+{
+	uint64_t n;
+	int ret;
+
+	if (!valid_name(uri->path))
+		return rfm__error(RFM_EURI,
+				  "%s: network name '%s' must be 1-%d characters of A-Z a-z 0-9 _ - . "
+				  "not starting with '.' or '-'",
+				  uri->text, uri->path, RFM_DDS_NAME_MAX);
+	ret = parse_identity(uri, p);
+	if (ret)
+		return ret;
 	n = 0;
 	ret = take_number(uri, "domain", 0, RFM_DDS_DOMAIN_MAX, "a DDS domain id", &n);
 	if (ret)
@@ -125,19 +157,9 @@ static int parse_params(struct rfm_uri *uri, struct dds_params *p)
 			  &p->coalesce_ns);
 	if (ret)
 		return ret;
-	p->callbacks_receive = false;
-	if ((v = rfm__uri_take(uri, "callbacks"))) {
-		if (!strcmp(v, "receive"))
-			p->callbacks_receive = true;
-		else if (strcmp(v, "dispatcher"))
-			return rfm__error(RFM_EURI,
-					  "%s: callbacks '%s' must be receive (on the thread that "
-					  "receives the event) or dispatcher (the default)",
-					  uri->text, v);
-	}
-	p->security = rfm__uri_take(uri, "security");
-	if (p->security && !*p->security)
-		return rfm__error(RFM_EURI, "%s: security= names no directory", uri->text);
+	ret = parse_callbacks_security(uri, p);
+	if (ret)
+		return ret;
 	return rfm__uri_check_all_used(uri);
 }
 
