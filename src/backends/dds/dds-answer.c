@@ -57,7 +57,7 @@ static void answer_own(struct dds_node *d, uint16_t to, uint32_t nonce)
 		m.data = (dds_sequence_octet){ 0 };
 		rfm__dds_send_locked(d, &m);
 	}
-	pthread_mutex_unlock(&d->pub_lock);
+	rfm__dds_send_unlock(d);
 }
 
 /* We are joining too and @to has the lower id: it must not wait for us. */
@@ -146,7 +146,7 @@ int rfm__dds_send_digest(struct dds_node *d)
 		return ret;
 	if (d->seq)
 		ret = rfm__dds_send_locked(d, &m);
-	pthread_mutex_unlock(&d->pub_lock);
+	rfm__dds_send_unlock(d);
 	return ret;
 }
 
@@ -200,7 +200,7 @@ static void answer(struct dds_node *d, struct dds_snap_vector *v, uint16_t to, u
 		m.data = (dds_sequence_octet){ 0 };
 		rfm__dds_send_locked(d, &m);
 	}
-	pthread_mutex_unlock(&d->pub_lock);
+	rfm__dds_send_unlock(d);
 }
 
 /* Under lock: the first request due at @now, taken off the list; false:

@@ -347,8 +347,8 @@ static void dds_release(struct dds_node *d)
 		pthread_mutex_unlock(&d->lock);
 		pthread_mutex_lock(&d->q.lock);
 		pthread_mutex_unlock(&d->q.lock);
-		pthread_mutex_lock(&d->pub_lock);
-		pthread_mutex_unlock(&d->pub_lock);
+		rfm__dds_send_lock(d);
+		rfm__dds_send_unlock(d);
 	}
 	rfm__dds_route_fini(d);
 	if (d->window)
@@ -358,7 +358,7 @@ static void dds_release(struct dds_node *d)
 	free(d->own);
 	rfm__localq_destroy(&d->q);
 	free(d->security);
-	pthread_mutex_destroy(&d->pub_lock);
+	rfm__dds_send_lock_destroy(d);
 	pthread_mutex_destroy(&d->lock);
 	pthread_cond_destroy(&d->cond);
 	pthread_cond_destroy(&d->backlog_cond);
@@ -400,7 +400,7 @@ static struct dds_node *dds_node_new(const struct rfm_node *node, const struct r
 	d->snap_from = -1;
 	d->held_tail = &d->held;
 	d->backlog_tail = &d->backlog;
-	pthread_mutex_init(&d->pub_lock, NULL);
+	rfm__dds_send_lock_init(d);
 	pthread_mutex_init(&d->lock, NULL);
 	rfm__localq_init(&d->q, p->depth);
 	pthread_condattr_init(&ca);

@@ -48,6 +48,26 @@ static void set_bytes(struct dds_node *d, uint64_t bytes)
 	__atomic_store_n(&d->backlog_bytes, bytes, __ATOMIC_RELAXED);
 }
 
+void rfm__dds_send_lock_init(struct dds_node *d)
+{
+	pthread_mutex_init(&d->pub_lock, NULL);
+}
+
+void rfm__dds_send_lock_destroy(struct dds_node *d)
+{
+	pthread_mutex_destroy(&d->pub_lock);
+}
+
+void rfm__dds_send_lock(struct dds_node *d)
+{
+	pthread_mutex_lock(&d->pub_lock);
+}
+
+void rfm__dds_send_unlock(struct dds_node *d)
+{
+	pthread_mutex_unlock(&d->pub_lock);
+}
+
 int rfm__dds_lock_to_send(struct dds_node *d)
 {
 	struct timespec until;
@@ -174,30 +194,6 @@ bool rfm__dds_backlog_send_locked(struct dds_node *d)
 	if (moved)
 		pthread_cond_broadcast(&d->backlog_cond);
 	return d->backlog != NULL;
-}
-
-int rfm__dds_backlog_room_locked(struct dds_node *d)
-{
-	uint64_t start = 0;
-
-	/* callbacks=receive: no write waits in Cyclone, the backlog takes all. */
-	while (d->backlog && d->backlog_bytes > RFM_DDS_BACKLOG_WAIT && !d->callbacks_receive) {
-		uint64_t t = rfm__now_ns();
-
-		if (!start)
-			start = t;
-		if (t - start > RFM_DDS_BLOCK_NS)
-			return rfm__error(RFM_ETIMEDOUT,
-					  "dds:%s: for %d s no node acknowledged the %llu bytes "
-					  "sent before: is a peer stuck?",
-					  d->name, (int)(RFM_DDS_BLOCK_NS / 1000000000),
-					  (unsigned long long)d->backlog_bytes);
-		/* Each try waits in Cyclone for room, at most RFM_DDS_WRITE_BLOCK_NS. */
-		if (!rfm__dds_backlog_send_locked(d))
-			break;
-		rfm__dds_route_step(d, true); /* a dead reader may be what holds it */
-	}
-	return 0;
 }
 
 void rfm__dds_backlog_drain(struct dds_node *d)

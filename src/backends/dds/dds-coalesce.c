@@ -104,6 +104,6 @@ int rfm__dds_send(struct dds_node *d, rfm_dds_Msg *msg)
 	if (ret)
 		return ret;
 	ret = rfm__dds_send_locked(d, msg);
-	pthread_mutex_unlock(&d->pub_lock);
+	rfm__dds_send_unlock(d);
 	return ret;
 }

@@ -39,7 +39,7 @@ static int dds_ev_send(struct rfm_node *node, unsigned int to, struct rfm_ev_rec
 		if (ret)
 			return ret;
 		ret = d->batch_len ? rfm__dds_flush_locked(d, &m) : rfm__dds_send_locked(d, &m);
-		pthread_mutex_unlock(&d->pub_lock);
+		rfm__dds_send_unlock(d);
 		if (ret)
 			return ret;
 		n++; /* on the network; who takes it is not known here */

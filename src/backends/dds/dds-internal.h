@@ -32,9 +32,10 @@
  *                   monitor reports down is left out by moving the stream
  *                   to a writer its reader does not match
  *  send side
- *   dds-backlog.c   pub_lock for a sender (rfm__dds_lock_to_send); numbering
- *                   a sample and handing it to Cyclone or, callbacks=receive,
- *                   to the backlog behind what waits (rfm__dds_emit_locked)
+ *   dds-backlog.c   the send lock, its one owner (rfm__dds_send_lock() and
+ *                   the rest); numbering a sample and handing it to Cyclone
+ *                   or, callbacks=receive, to the backlog behind what waits
+ *                   (rfm__dds_emit_locked)
  *   dds-coalesce.c  writes held in a batch; rfm__dds_send_locked(), which
  *                   every sample goes through so held writes go first
  *   dds-publish.c   the handle's writes (ops->publish)
@@ -73,12 +74,14 @@
  *    receive side and sent by the handle's thread (dds-answer.c), which
  *    is below it in data but above it in calls only through the futex.
  *
- * Lock order: pub_lock, then lock. pub_lock (taken by
- * rfm__dds_lock_to_send()) covers our sequence, the batch and the backlog;
+ * Lock order: the send lock, then lock. The send lock (taken by
+ * rfm__dds_lock_to_send() or rfm__dds_send_lock(), released by
+ * rfm__dds_send_unlock(): dds-backlog.c alone touches it) covers our
+ * sequence, the batch and the backlog;
  * lock covers what the receive side learnt (peers, join state, requests).
- * A thread holding lock never takes pub_lock: the receive side drops lock
+ * A thread holding lock never takes the send lock: the receive side drops lock
  * before it sends (dds-join.c's requests, dds-answer.c's resyncs), so a
- * snapshot answer may take lock inside pub_lock to copy the window
+ * snapshot answer may take lock inside the send lock to copy the window
  * consistently.
  *
  * Three thread-local modes (dds-sample.c), because Cyclone may run a
@@ -94,7 +97,7 @@
  *                 to send; it sends what waits first.
  *  writing        set inside rfm__dds_write(); read by dds-receive.c: a
  *                 reader of this process applies the sample on this thread,
- *                 which may hold pub_lock, so callbacks=receive runs no
+ *                 which may hold the send lock, so callbacks=receive runs no
  *                 callback there (it is queued for the ordinary take
  *                 instead).
  */
@@ -298,7 +301,7 @@ struct dds_node {
 	uint64_t size;
 
 	/* writer: the one carrying our stream now; dds-route.c replaces it
-	 * under pub_lock (atomic loads elsewhere). */
+	 * under the send lock (atomic loads elsewhere). */
 	dds_entity_t participant, topic, reader, writer;
 	dds_entity_t node_topic, node_reader, node_writer;
 	/* node_reader, stored under lock once made: for the stream's listener,
@@ -310,11 +313,12 @@ struct dds_node {
 	bool thread_started;
 	uint32_t thread_futex;
 	bool thread_stop;
-	bool thread_idle;	/* under pub_lock: asleep with no deadline */
+	bool thread_idle;	/* under the send lock: asleep with no deadline */
 	bool forked;
 	bool announced;		/* our presence is written: close disposes it */
 
-	/* Sending: one sequence for every sample of ours. */
+	/* Sending: one sequence for every sample of ours, under the send lock,
+	 * which dds-backlog.c alone takes (rfm__dds_send_lock() and the rest). */
 	pthread_mutex_t pub_lock;
 	uint64_t seq;		/* last seq sent */
 	uint64_t sent_seq;	/* the same, for the thread (atomic) */
@@ -322,7 +326,7 @@ struct dds_node {
 	/* A sample's data from the window, copied before it is digested and
 	 * sent: what the digest covers is what goes out (RFM_DDS_CHUNK bytes). */
 	uint8_t *scratch;
-	/* Coalescing (dds-coalesce.c), under pub_lock: writes held back for
+	/* Coalescing (dds-coalesce.c), under the send lock: writes held back for
 	 * the event that usually follows them, to go out as one sample. */
 	uint64_t coalesce_ns;	/* how long a write may wait; 0: never held */
 	uint8_t *batch;		/* RFM_DDS_BATCH_MAX bytes of pieces */
@@ -330,12 +334,12 @@ struct dds_node {
 	uint32_t batch_len;
 	uint32_t batches;	/* batches begun: the thread sees activity */
 	bool peer_in_process;	/* a peer of this process: never hold (atomic) */
-	/* callbacks=receive (dds-backlog.c), under pub_lock: the samples the
+	/* callbacks=receive (dds-backlog.c), under the send lock: the samples the
 	 * writer could not take yet, in order; the handle's thread sends them. */
 	struct dds_held *backlog, **backlog_tail;
 	uint64_t backlog_bytes;	/* atomic stores: the thread looks without the lock */
 	uint64_t backlog_lost;	/* refused by Cyclone for good (atomic) */
-	pthread_cond_t backlog_cond;	/* with pub_lock: the backlog shrank */
+	pthread_cond_t backlog_cond;	/* with the send lock: the backlog shrank */
 
 	/* Receiving (the thread) and what it learnt; lock for the readers. */
 	pthread_mutex_t lock;
@@ -474,36 +478,44 @@ void rfm__dds_route_fini(struct dds_node *d);
 /* The monitor's verdict on node @id (the backend's peer_verdict op). */
 void rfm__dds_route_verdict(struct rfm_node *node, unsigned int id, uint32_t incarnation, bool up);
 /* Move the stream to the writer the verdicts ask for, a step at a time (the
- * handle's thread; @pub_locked: it holds pub_lock); when to look again
- * (0: when woken). */
-uint64_t rfm__dds_route_step(struct dds_node *d, bool pub_locked);
+ * handle's thread; @send_locked: it holds the send lock); when to look
+ * again (0: when woken). */
+uint64_t rfm__dds_route_step(struct dds_node *d, bool send_locked);
+/* On the handle's thread (send lock held), before a sample of a long answer:
+ * send what waits until at most RFM_DDS_BACKLOG_WAIT does (moving the
+ * stream when a verdict asks), at most RFM_DDS_BLOCK_NS. Here, above
+ * dds-backlog.c, because the route is what may free the backlog. */
+int rfm__dds_backlog_room_locked(struct dds_node *d);
 
-/* dds-backlog.c */
-/* pub_lock, for a thread about to send: waits while the backlog is full
- * (0, locked), or fails with the message set (unlocked). */
+/* dds-backlog.c: the owner of the send lock, the one file that takes and
+ * releases it (the others through these). */
+void rfm__dds_send_lock_init(struct dds_node *d);
+void rfm__dds_send_lock_destroy(struct dds_node *d);
+/* The send lock, for a thread about to send: waits while the backlog is
+ * full (0, locked), or fails with the message set (unlocked). */
 int rfm__dds_lock_to_send(struct dds_node *d);
+/* The send lock without that wait: for the handle's thread and the route,
+ * which empty the backlog or only move the stream, and for close. */
+void rfm__dds_send_lock(struct dds_node *d);
+void rfm__dds_send_unlock(struct dds_node *d);
 /* Number @msg (seq, inc, writer) and hand it to Cyclone or the backlog
- * (pub_lock held); no batch flushed: use rfm__dds_send_locked(). */
+ * (send lock held); no batch flushed: use rfm__dds_send_locked(). */
 int rfm__dds_emit_locked(struct dds_node *d, rfm_dds_Msg *msg);
-/* Queue @m behind the backlog (pub_lock held). */
+/* Queue @m behind the backlog (send lock held). */
 int rfm__dds_backlog_add(struct dds_node *d, const rfm_dds_Msg *m);
-/* Hand what Cyclone takes now to it (pub_lock held); true: some is left. */
+/* Hand what Cyclone takes now to it (send lock held); true: some is left. */
 bool rfm__dds_backlog_send_locked(struct dds_node *d);
 /* At close: wait for the handle's thread to send it, at most RFM_DDS_BLOCK_NS. */
 void rfm__dds_backlog_drain(struct dds_node *d);
-/* On the handle's thread (pub_lock held), before a sample of a long answer:
- * send what waits until at most RFM_DDS_BACKLOG_WAIT does (moving the
- * stream when a verdict asks), at most RFM_DDS_BLOCK_NS. */
-int rfm__dds_backlog_room_locked(struct dds_node *d);
-/* Free what is left, counted as lost (pub_lock held, or no other thread). */
+/* Free what is left, counted as lost (send lock held, or no other thread). */
 void rfm__dds_backlog_discard(struct dds_node *d);
 
 /* dds-coalesce.c */
 /* Hold a write of [offset, offset+len) in the batch; false: send it now. */
 bool rfm__dds_hold_write(struct dds_node *d, uint64_t offset, uint64_t len, int *ret);
-/* Send the held writes as one BATCH (pub_lock held); @ev: with this event. */
+/* Send the held writes as one BATCH (send lock held); @ev: with this event. */
 int rfm__dds_flush_locked(struct dds_node *d, const rfm_dds_Msg *ev);
-/* Send one sample of ours, held writes first; _locked: pub_lock held. */
+/* Send one sample of ours, held writes first; _locked: send lock held. */
 int rfm__dds_send_locked(struct dds_node *d, rfm_dds_Msg *msg);
 int rfm__dds_send(struct dds_node *d, rfm_dds_Msg *msg);
 

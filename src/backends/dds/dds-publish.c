@@ -45,7 +45,7 @@ int rfm__dds_publish(struct rfm_node *node, uint64_t offset, uint64_t len)
 	if (ret)
 		return ret;
 	if (rfm__dds_hold_write(d, offset, len, &ret)) {
-		pthread_mutex_unlock(&d->pub_lock);
+		rfm__dds_send_unlock(d);
 		return ret;
 	}
 	while (len && !ret) {
@@ -62,6 +62,6 @@ int rfm__dds_publish(struct rfm_node *node, uint64_t offset, uint64_t len)
 		offset += n;
 		len -= n;
 	}
-	pthread_mutex_unlock(&d->pub_lock);
+	rfm__dds_send_unlock(d);
 	return ret;
 }

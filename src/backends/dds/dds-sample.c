@@ -22,7 +22,7 @@
 
 /* Inside a dds_write() of this process: a reader of this process may be
  * applying the sample on this thread (the writer's), which may hold its
- * handle's pub_lock and be inside another callback. */
+ * handle's send lock and be inside another callback. */
 static _Thread_local unsigned int writing;
 /* Inside a listener of ours: on one of Cyclone's receive threads. */
 static _Thread_local unsigned int receiving;

@@ -11,7 +11,7 @@
  *    twice as long each time, up to 5 ms.
  *  - Snapshot and resync requests are answered (dds-snapshot.c): sending
  *    a whole window may wait for acknowledgements, which a listener must
- *    never do. While the thread answers, pub_lock is held for the whole
+ *    never do. While the thread answers, the send lock is held for the whole
  *    copy, so a batch could not go out anyway. A request waiting for its
  *    requester's second (one answer of a kind a second) wakes it then.
  *  - A resync asked and not answered to its end is asked again
@@ -24,7 +24,7 @@
  *
  * It sleeps on thread_futex, which whoever has work for it bumps, and
  * without a deadline once nothing comes. The tick looks before it locks:
- * pub_lock is held for a whole dds_write(), and a tick blocked on it cost
+ * the send lock is held for a whole dds_write(), and a tick blocked on it cost
  * the sender a futex wake when it let go. Where events follow the writes
  * (a request and its interrupt) the batch is nearly always empty at the
  * tick, so the lock is taken only to flush, to send the backlog, and to
@@ -86,7 +86,7 @@ static uint64_t tick(struct dds_node *d, struct tick *t)
 	if (!__atomic_load_n(&d->batch_len, __ATOMIC_RELAXED) &&
 	    !__atomic_load_n(&d->backlog_bytes, __ATOMIC_RELAXED) && t->quiet < IDLE_TICKS)
 		return rfm__now_ns() + d->coalesce_ns;
-	pthread_mutex_lock(&d->pub_lock);
+	rfm__dds_send_lock(d);
 	if (d->batch_len)
 		/* A failure loses a sequence number: receivers see a gap. */
 		rfm__dds_flush_locked(d, NULL);
@@ -96,7 +96,7 @@ static uint64_t tick(struct dds_node *d, struct tick *t)
 	 * the next batch, backlog or request wakes us. */
 	if (!left && t->quiet >= IDLE_TICKS && d->batches == t->seen)
 		idle = d->thread_idle = true;
-	pthread_mutex_unlock(&d->pub_lock);
+	rfm__dds_send_unlock(d);
 	if (left) {
 		uint64_t at = rfm__now_ns() + (uint64_t)t->retry_us * 1000;
 
@@ -189,14 +189,14 @@ int rfm__dds_start_thread(struct rfm_node *node)
 void rfm__dds_stop_thread(struct dds_node *d)
 {
 	if (d->thread_started && !d->forked) {
-		pthread_mutex_lock(&d->pub_lock);
+		rfm__dds_send_lock(d);
 		if (d->batch_len)
 			rfm__dds_flush_locked(d, NULL); /* what was written goes out */
-		pthread_mutex_unlock(&d->pub_lock);
+		rfm__dds_send_unlock(d);
 		rfm__dds_backlog_drain(d); /* sent by the thread, still running */
-		pthread_mutex_lock(&d->pub_lock);
+		rfm__dds_send_lock(d);
 		__atomic_store_n(&d->thread_stop, true, __ATOMIC_RELEASE);
-		pthread_mutex_unlock(&d->pub_lock);
+		rfm__dds_send_unlock(d);
 		rfm__dds_thread_wake(d);
 		pthread_join(d->thread, NULL);
 	}
