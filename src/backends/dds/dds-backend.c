@@ -354,14 +354,14 @@ static void dds_release(struct dds_node *d)
 	if (d->window)
 		rfm__os_unmap_private(d->window, d->size);
 	rfm__dds_held_free(d);
-	free(d->snap_vec);
-	free(d->own);
+	free(d->join.snap_vec);
+	free(d->answer.own);
 	rfm__localq_destroy(&d->q);
 	free(d->security);
 	rfm__dds_send_lock_destroy(d);
 	pthread_mutex_destroy(&d->lock);
 	pthread_cond_destroy(&d->cond);
-	pthread_cond_destroy(&d->backlog_cond);
+	pthread_cond_destroy(&d->send.backlog_cond);
 	free(d);
 }
 
@@ -390,23 +390,23 @@ static struct dds_node *dds_node_new(const struct rfm_node *node, const struct r
 	d->domain = p->domain;
 	d->lease_ms = p->lease_ms;
 	d->join_ms = p->join_ms;
-	d->coalesce_ns = p->coalesce_ns;
+	d->send.coalesce_ns = p->coalesce_ns;
 	d->callbacks_receive = p->callbacks_receive;
 	d->inc = new_incarnation();
-	d->digest = rfm__dds_digest_start(d->inc); /* our stream's, before its first sample */
+	d->send.digest = rfm__dds_digest_start(d->inc); /* our stream's, before its first sample */
 	d->id = p->node_id;
 	d->observer = node->observer;
 	d->tool = node->tool;
-	d->snap_from = -1;
-	d->held_tail = &d->held;
-	d->backlog_tail = &d->backlog;
+	d->join.snap_from = -1;
+	d->join.held_tail = &d->join.held;
+	d->send.backlog_tail = &d->send.backlog;
 	rfm__dds_send_lock_init(d);
 	pthread_mutex_init(&d->lock, NULL);
 	rfm__localq_init(&d->q, p->depth);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC); /* the waits' deadlines */
 	pthread_cond_init(&d->cond, &ca);
-	pthread_cond_init(&d->backlog_cond, &ca);
+	pthread_cond_init(&d->send.backlog_cond, &ca);
 	pthread_condattr_destroy(&ca);
 	return d;
 }
@@ -422,9 +422,9 @@ static int map_window(struct dds_node *d, const struct rfm_uri *uri, uint64_t si
 	pthread_mutex_lock(&d->lock); /* what the listeners read */
 	d->window = window;
 	d->size = size;
-	d->own = calloc((size / 8 + 63) / 64, sizeof(*d->own));
+	d->answer.own = calloc((size / 8 + 63) / 64, sizeof(*d->answer.own));
 	pthread_mutex_unlock(&d->lock);
-	if (!d->own)
+	if (!d->answer.own)
 		return rfm__error(RFM_ENOMEM, "%s: out of memory", uri->text);
 	return 0;
 }

@@ -38,7 +38,10 @@ static int dds_ev_send(struct rfm_node *node, unsigned int to, struct rfm_ev_rec
 		ret = rfm__dds_lock_to_send(d);
 		if (ret)
 			return ret;
-		ret = d->batch_len ? rfm__dds_flush_locked(d, &m) : rfm__dds_send_locked(d, &m);
+		if (d->send.batch_len)
+			ret = rfm__dds_flush_locked(d, &m);
+		else
+			ret = rfm__dds_send_locked(d, &m);
 		rfm__dds_send_unlock(d);
 		if (ret)
 			return ret;

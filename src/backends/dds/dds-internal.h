@@ -284,6 +284,110 @@ struct dds_held {
 	rfm_dds_Msg msg;	/* data owned (copied) */
 };
 
+/*
+ * The send side (dds-backlog.c, dds-coalesce.c, dds-publish.c, the handle's
+ * thread): our stream, under the send lock.
+ */
+struct dds_send {
+	/* One sequence for every sample of ours, under the send lock, which
+	 * dds-backlog.c alone takes (rfm__dds_send_lock() and the rest). */
+	pthread_mutex_t pub_lock;
+	uint64_t seq;		/* last seq sent */
+	uint64_t sent_seq;	/* the same, for the thread (atomic) */
+	uint64_t digest;	/* of every sample numbered so far (dds-digest.c) */
+	/* A sample's data from the window, copied before it is digested and
+	 * sent: what the digest covers is what goes out (RFM_DDS_CHUNK bytes). */
+	uint8_t *scratch;
+	/* Coalescing (dds-coalesce.c), under the send lock: writes held back for
+	 * the event that usually follows them, to go out as one sample. */
+	uint64_t coalesce_ns;	/* how long a write may wait; 0: never held */
+	uint8_t *batch;		/* RFM_DDS_BATCH_MAX bytes of pieces */
+	/* Both also read by the handle's thread without the lock (atomic stores). */
+	uint32_t batch_len;
+	uint32_t batches;	/* batches begun: the thread sees activity */
+	bool peer_in_process;	/* a peer of this process: never hold (atomic) */
+	/* callbacks=receive (dds-backlog.c), under the send lock: the samples the
+	 * writer could not take yet, in order; the handle's thread sends them. */
+	struct dds_held *backlog, **backlog_tail;
+	uint64_t backlog_bytes;	/* atomic stores: the thread looks without the lock */
+	uint64_t backlog_lost;	/* refused by Cyclone for good (atomic) */
+	pthread_cond_t backlog_cond;	/* with the send lock: the backlog shrank */
+};
+
+/*
+ * The receive side (dds-receive.c, dds-identity.c, dds-presence.c): what
+ * the streams of others brought, under lock unless said, and the resyncs
+ * we ask of them.
+ */
+struct dds_receive {
+	uint64_t gaps;		/* records missed, all writers (counted) */
+	/* Samples refused: forged, malformed, unasked, of a kind or type no
+	 * node sends, or from a node whose window has another size (atomic:
+	 * read without the lock). */
+	uint64_t refused;
+	/* Samples of another in a node's stream, found by its digest
+	 * (dds-digest.c; atomic: read without the lock). */
+	uint64_t forged;
+	/* Writers' identities (dds-identity.c), under lock. */
+	struct dds_writer_entry writers[RFM_DDS_WRITERS_MAX];
+	uint32_t writers_next;
+	/* A node met late, whose stream and presence race: its samples refused
+	 * before its claim came (reported as lost when it comes). */
+	uint32_t early[RFM_MAX_NODES];
+	/* Resync: the peers we lost records of, to ask for theirs (the
+	 * handle's thread asks). */
+	bool resync_want[RFM_MAX_NODES];
+	uint32_t resync_nonce[RFM_MAX_NODES]; /* of the resync asked (0: none) */
+	uint32_t resync_nonce_before[RFM_MAX_NODES]; /* the one it replaced: late, not unasked */
+	/* A resync asked and not yet answered to its end: when it was asked
+	 * or its last piece came (0: none open), and how often it was asked.
+	 * The request or the answer may be lost (a reader not yet matched
+	 * after a partition drops it for good): asked again until answered. */
+	uint64_t resync_open_ns[RFM_MAX_NODES];
+	uint32_t resync_tries[RFM_MAX_NODES];
+	uint32_t resync_open;	/* how many are open (atomic: the thread looks) */
+	bool resync_pending;	/* a resync is to be asked (atomic) */
+	uint64_t resyncs;	/* resync requests sent */
+};
+
+/*
+ * The join side (dds-join.c, dds-snapshot.c): the copy of the network's
+ * window we asked for, under lock.
+ */
+struct dds_join {
+	bool joined;		/* the window is a copy of the network's */
+	uint32_t snap_nonce;
+	int snap_from;		/* the peer asked, -1: none */
+	/* Every copy asked so far (the last 8): an answer to an earlier one
+	 * (a retry's) is late, not unasked. */
+	struct { uint16_t peer; uint32_t nonce; } snap_asked[8];
+	uint32_t snap_asks;
+	bool snap_busy;		/* it answered BUSY: ask the next one */
+	bool snap_header;	/* its header arrived */
+	uint32_t snap_pieces;	/* pieces of it taken: a copy still arriving is waited for */
+	struct dds_snap_vector *snap_vec;
+	struct dds_held *held, **held_tail;
+};
+
+/*
+ * What we owe others (dds-snapshot.c notes it under lock, dds-answer.c
+ * sends it on the handle's thread): copies of our window, resyncs, a MARK.
+ */
+struct dds_answer {
+	/* Requests for our copy, answered by the handle's thread once due
+	 * (0: at once; else when the requester's second is up). */
+	uint32_t snap_pending;	/* how many in snap_req[] */
+	struct { uint16_t to; uint32_t nonce; uint32_t kind; uint64_t due_ns; } snap_req[64];
+	/* The 8-byte words we wrote (bit per word, atomic: set by every
+	 * write, dds-publish.c): what a resync sends. */
+	uint64_t *own;
+	/* A resync request from a node met late, before its claim came:
+	 * answered when it comes. */
+	bool owe[RFM_MAX_NODES];
+	uint32_t owe_nonce[RFM_MAX_NODES];
+	bool mark_pending;	/* a reader matched our writer: send a MARK (atomic) */
+};
+
 struct dds_node {
 	/* First: the event queue (dds-events.c), the records for this handle. */
 	struct rfm_localq q;
@@ -317,31 +421,8 @@ struct dds_node {
 	bool forked;
 	bool announced;		/* our presence is written: close disposes it */
 
-	/* Sending: one sequence for every sample of ours, under the send lock,
-	 * which dds-backlog.c alone takes (rfm__dds_send_lock() and the rest). */
-	pthread_mutex_t pub_lock;
-	uint64_t seq;		/* last seq sent */
-	uint64_t sent_seq;	/* the same, for the thread (atomic) */
-	uint64_t digest;	/* of every sample numbered so far (dds-digest.c) */
-	/* A sample's data from the window, copied before it is digested and
-	 * sent: what the digest covers is what goes out (RFM_DDS_CHUNK bytes). */
-	uint8_t *scratch;
-	/* Coalescing (dds-coalesce.c), under the send lock: writes held back for
-	 * the event that usually follows them, to go out as one sample. */
-	uint64_t coalesce_ns;	/* how long a write may wait; 0: never held */
-	uint8_t *batch;		/* RFM_DDS_BATCH_MAX bytes of pieces */
-	/* Both also read by the handle's thread without the lock (atomic stores). */
-	uint32_t batch_len;
-	uint32_t batches;	/* batches begun: the thread sees activity */
-	bool peer_in_process;	/* a peer of this process: never hold (atomic) */
-	/* callbacks=receive (dds-backlog.c), under the send lock: the samples the
-	 * writer could not take yet, in order; the handle's thread sends them. */
-	struct dds_held *backlog, **backlog_tail;
-	uint64_t backlog_bytes;	/* atomic stores: the thread looks without the lock */
-	uint64_t backlog_lost;	/* refused by Cyclone for good (atomic) */
-	pthread_cond_t backlog_cond;	/* with the send lock: the backlog shrank */
-
-	/* Receiving (the thread) and what it learnt; lock for the readers. */
+	/* The network as the receive side learnt it, which every side reads;
+	 * lock covers it, and the receive, join and answer state below. */
 	pthread_mutex_t lock;
 	/* callbacks=receive: callbacks run on the receive thread (set at open).
 	 * inline_claimed (under lock): take_stream() runs the one claimed. */
@@ -360,57 +441,12 @@ struct dds_node {
 		dds_guid_t participant;
 		int64_t stamp;	/* its source timestamp (ns since 1970): it expires */
 	} rivals[RFM_MAX_NODES];
-	uint64_t gaps;		/* records missed, all writers (counted) */
-	/* Samples refused: forged, malformed, unasked, of a kind or type no
-	 * node sends, or from a node whose window has another size (atomic:
-	 * read without the lock). */
-	uint64_t refused;
-	/* Samples of another in a node's stream, found by its digest
-	 * (dds-digest.c; atomic: read without the lock). */
-	uint64_t forged;
-	/* Writers' identities (dds-identity.c), under lock. */
-	struct dds_writer_entry writers[RFM_DDS_WRITERS_MAX];
-	uint32_t writers_next;
 
-	/* Joining: the snapshot we asked for. */
-	bool joined;		/* the window is a copy of the network's */
-	uint32_t snap_nonce;
-	int snap_from;		/* the peer asked, -1: none */
-	/* Every copy asked so far (the last 8): an answer to an earlier one
-	 * (a retry's) is late, not unasked. */
-	struct { uint16_t peer; uint32_t nonce; } snap_asked[8];
-	uint32_t snap_asks;
-	bool snap_busy;		/* it answered BUSY: ask the next one */
-	bool snap_header;	/* its header arrived */
-	uint32_t snap_pieces;	/* pieces of it taken: a copy still arriving is waited for */
-	struct dds_snap_vector *snap_vec;
-	struct dds_held *held, **held_tail;
-	/* Requests for our copy, answered by the handle's thread once due
-	 * (0: at once; else when the requester's second is up). */
-	uint32_t snap_pending;	/* how many in snap_req[] */
-	struct { uint16_t to; uint32_t nonce; uint32_t kind; uint64_t due_ns; } snap_req[64];
-	/* Resync: the 8-byte words we wrote (bit per word), and the peers
-	 * we lost records of, to ask for theirs (the thread asks). */
-	uint64_t *own;
-	bool resync_want[RFM_MAX_NODES];
-	uint32_t resync_nonce[RFM_MAX_NODES]; /* of the resync asked (0: none) */
-	uint32_t resync_nonce_before[RFM_MAX_NODES]; /* the one it replaced: late, not unasked */
-	/* A resync asked and not yet answered to its end: when it was asked
-	 * or its last piece came (0: none open), and how often it was asked.
-	 * The request or the answer may be lost (a reader not yet matched
-	 * after a partition drops it for good): asked again until answered. */
-	uint64_t resync_open_ns[RFM_MAX_NODES];
-	uint32_t resync_tries[RFM_MAX_NODES];
-	uint32_t resync_open;	/* how many are open (atomic: the thread looks) */
-	/* A node met late, whose stream and presence race: its samples refused
-	 * before its claim came (reported as lost when it comes), and its
-	 * resync request (answered then). */
-	uint32_t early[RFM_MAX_NODES];
-	bool owe[RFM_MAX_NODES];
-	uint32_t owe_nonce[RFM_MAX_NODES];
-	bool resync_pending;
-	bool mark_pending;	/* a reader matched our writer: send a MARK (atomic) */
-	uint64_t resyncs;	/* resync requests sent */
+	/* Each side's own state, in the handle's one allocation. */
+	struct dds_send send;
+	struct dds_receive recv;
+	struct dds_join join;
+	struct dds_answer answer;
 	struct dds_route route;
 };
 

@@ -23,7 +23,7 @@ static void mark_own(struct dds_node *d, uint64_t offset, uint64_t len)
 	while (w < end) {
 		uint64_t bit = w % 64, n = end - w < 64 - bit ? end - w : 64 - bit;
 		uint64_t mask = (n == 64 ? ~UINT64_C(0) : (UINT64_C(1) << n) - 1) << bit;
-		uint64_t *word = &d->own[w / 64];
+		uint64_t *word = &d->answer.own[w / 64];
 
 		if ((__atomic_load_n(word, __ATOMIC_RELAXED) & mask) != mask)
 			__atomic_fetch_or(word, mask, __ATOMIC_RELAXED);

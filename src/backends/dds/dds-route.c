@@ -338,7 +338,7 @@ static void swap(struct dds_node *d, bool send_locked, uint64_t key, bool exclud
 	__atomic_store_n(&r->excluding, excluding, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&r->swaps, 1, __ATOMIC_RELAXED);
 	/* Our place in the stream for a reader that matched only now. */
-	__atomic_store_n(&d->mark_pending, true, __ATOMIC_RELAXED);
+	__atomic_store_n(&d->answer.mark_pending, true, __ATOMIC_RELAXED);
 	rfm__dds_thread_wake(d);
 	retire(d, old);
 }
@@ -365,7 +365,8 @@ uint64_t rfm__dds_route_step(struct dds_node *d, bool send_locked)
 	 * process paused) costs nothing, and leaving it out would cost it a
 	 * resync. The backlog's start wakes this thread.
 	 */
-	if (n && !r->excluding && !r->next && !__atomic_load_n(&d->backlog_bytes, __ATOMIC_RELAXED))
+	if (n && !r->excluding && !r->next &&
+	    !__atomic_load_n(&d->send.backlog_bytes, __ATOMIC_RELAXED))
 		return now + LOOK_NS;
 	uint32_t nparts = partitions(d, ex, n, parts);
 	uint64_t key = parts_key(parts, nparts);
@@ -408,7 +409,8 @@ int rfm__dds_backlog_room_locked(struct dds_node *d)
 	uint64_t start = 0;
 
 	/* callbacks=receive: no write waits in Cyclone, the backlog takes all. */
-	while (d->backlog && d->backlog_bytes > RFM_DDS_BACKLOG_WAIT && !d->callbacks_receive) {
+	while (d->send.backlog && d->send.backlog_bytes > RFM_DDS_BACKLOG_WAIT &&
+	       !d->callbacks_receive) {
 		uint64_t t = rfm__now_ns();
 
 		if (!start)
@@ -418,7 +420,7 @@ int rfm__dds_backlog_room_locked(struct dds_node *d)
 					  "dds:%s: for %d s no node acknowledged the %llu bytes "
 					  "sent before: is a peer stuck?",
 					  d->name, (int)(RFM_DDS_BLOCK_NS / 1000000000),
-					  (unsigned long long)d->backlog_bytes);
+					  (unsigned long long)d->send.backlog_bytes);
 		/* Each try waits in Cyclone for room, at most RFM_DDS_WRITE_BLOCK_NS. */
 		if (!rfm__dds_backlog_send_locked(d))
 			break;

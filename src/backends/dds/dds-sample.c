@@ -127,21 +127,21 @@ void rfm__dds_deliver(struct rfm_node *node, const struct rfm_ev_record *rec)
 
 void rfm__dds_refuse(struct dds_node *d)
 {
-	__atomic_fetch_add(&d->refused, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&d->recv.refused, 1, __ATOMIC_RELAXED);
 }
 
 uint64_t rfm__dds_refused(struct rfm_node *node)
 {
 	struct dds_node *d = node->priv;
 
-	return __atomic_load_n(&d->refused, __ATOMIC_RELAXED);
+	return __atomic_load_n(&d->recv.refused, __ATOMIC_RELAXED);
 }
 
 uint64_t rfm__dds_forged(struct rfm_node *node)
 {
 	struct dds_node *d = node->priv;
 
-	return __atomic_load_n(&d->forged, __ATOMIC_RELAXED);
+	return __atomic_load_n(&d->recv.forged, __ATOMIC_RELAXED);
 }
 
 int rfm__dds_fail(const struct rfm_uri *uri, dds_return_t rc, const char *what)

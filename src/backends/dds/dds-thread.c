@@ -62,39 +62,39 @@ struct tick {
  */
 static bool resync_retry_due(struct dds_node *d, const struct tick *t)
 {
-	if (!__atomic_load_n(&d->resync_open, __ATOMIC_RELAXED))
+	if (!__atomic_load_n(&d->recv.resync_open, __ATOMIC_RELAXED))
 		return t->retry_at != 0;
-	return __atomic_load_n(&d->resyncs, __ATOMIC_RELAXED) != t->resyncs_seen ||
+	return __atomic_load_n(&d->recv.resyncs, __ATOMIC_RELAXED) != t->resyncs_seen ||
 	       rfm__now_ns() >= t->retry_at;
 }
 
 static bool requests_pending(struct dds_node *d)
 {
-	return __atomic_load_n(&d->snap_pending, __ATOMIC_RELAXED) ||
-	       __atomic_load_n(&d->resync_pending, __ATOMIC_RELAXED) ||
-	       __atomic_load_n(&d->mark_pending, __ATOMIC_RELAXED);
+	return __atomic_load_n(&d->answer.snap_pending, __ATOMIC_RELAXED) ||
+	       __atomic_load_n(&d->recv.resync_pending, __ATOMIC_RELAXED) ||
+	       __atomic_load_n(&d->answer.mark_pending, __ATOMIC_RELAXED);
 }
 
 /* Flush, send the backlog; when to look again (0: when woken). */
 static uint64_t tick(struct dds_node *d, struct tick *t)
 {
-	uint32_t begun = __atomic_load_n(&d->batches, __ATOMIC_RELAXED);
+	uint32_t begun = __atomic_load_n(&d->send.batches, __ATOMIC_RELAXED);
 	bool idle = false, left = false;
 
 	t->quiet = begun == t->seen ? t->quiet + 1 : 0;
 	t->seen = begun;
-	if (!__atomic_load_n(&d->batch_len, __ATOMIC_RELAXED) &&
-	    !__atomic_load_n(&d->backlog_bytes, __ATOMIC_RELAXED) && t->quiet < IDLE_TICKS)
-		return rfm__now_ns() + d->coalesce_ns;
+	if (!__atomic_load_n(&d->send.batch_len, __ATOMIC_RELAXED) &&
+	    !__atomic_load_n(&d->send.backlog_bytes, __ATOMIC_RELAXED) && t->quiet < IDLE_TICKS)
+		return rfm__now_ns() + d->send.coalesce_ns;
 	rfm__dds_send_lock(d);
-	if (d->batch_len)
+	if (d->send.batch_len)
 		/* A failure loses a sequence number: receivers see a gap. */
 		rfm__dds_flush_locked(d, NULL);
-	if (d->backlog)
+	if (d->send.backlog)
 		left = rfm__dds_backlog_send_locked(d);
 	/* Asleep only if nothing is left and no batch began since the look:
 	 * the next batch, backlog or request wakes us. */
-	if (!left && t->quiet >= IDLE_TICKS && d->batches == t->seen)
+	if (!left && t->quiet >= IDLE_TICKS && d->send.batches == t->seen)
 		idle = d->thread_idle = true;
 	rfm__dds_send_unlock(d);
 	if (left) {
@@ -104,7 +104,7 @@ static uint64_t tick(struct dds_node *d, struct tick *t)
 		return at;
 	}
 	t->retry_us = RETRY_FIRST_US;
-	return idle ? 0 : rfm__now_ns() + d->coalesce_ns;
+	return idle ? 0 : rfm__now_ns() + d->send.coalesce_ns;
 }
 
 /*
@@ -114,7 +114,7 @@ static uint64_t tick(struct dds_node *d, struct tick *t)
  */
 static uint64_t digest_mark(struct dds_node *d, struct tick *t)
 {
-	uint64_t sent = __atomic_load_n(&d->sent_seq, __ATOMIC_RELAXED), now;
+	uint64_t sent = __atomic_load_n(&d->send.sent_seq, __ATOMIC_RELAXED), now;
 
 	if (sent == t->marked_seq)
 		return 0;
@@ -124,7 +124,7 @@ static uint64_t digest_mark(struct dds_node *d, struct tick *t)
 	if (now < t->mark_at)
 		return t->mark_at;
 	if (!rfm__dds_send_digest(d))
-		t->marked_seq = __atomic_load_n(&d->sent_seq, __ATOMIC_RELAXED);
+		t->marked_seq = __atomic_load_n(&d->send.sent_seq, __ATOMIC_RELAXED);
 	t->mark_at = 0;
 	return 0;
 }
@@ -150,7 +150,7 @@ static void *handle_main(void *arg)
 
 		if (resync_retry_due(d, &t)) {
 			t.retry_at = rfm__dds_resync_retry(d, rfm__now_ns());
-			t.resyncs_seen = __atomic_load_n(&d->resyncs, __ATOMIC_RELAXED);
+			t.resyncs_seen = __atomic_load_n(&d->recv.resyncs, __ATOMIC_RELAXED);
 		}
 		if (t.retry_at && (!at || t.retry_at < at))
 			at = t.retry_at;
@@ -170,13 +170,13 @@ int rfm__dds_start_thread(struct rfm_node *node)
 	struct dds_node *d = node->priv;
 	int ret;
 
-	if (d->coalesce_ns) {
-		d->batch = malloc(RFM_DDS_BATCH_MAX);
-		if (!d->batch)
+	if (d->send.coalesce_ns) {
+		d->send.batch = malloc(RFM_DDS_BATCH_MAX);
+		if (!d->send.batch)
 			return rfm__error(RFM_ENOMEM, "dds:%s: out of memory", d->name);
 	}
-	d->scratch = malloc(RFM_DDS_CHUNK);
-	if (!d->scratch)
+	d->send.scratch = malloc(RFM_DDS_CHUNK);
+	if (!d->send.scratch)
 		return rfm__error(RFM_ENOMEM, "dds:%s: out of memory", d->name);
 	d->thread_idle = true;
 	ret = rfm__rt_thread_create(node, &d->thread, handle_main, node, "dds handle");
@@ -190,7 +190,7 @@ void rfm__dds_stop_thread(struct dds_node *d)
 {
 	if (d->thread_started && !d->forked) {
 		rfm__dds_send_lock(d);
-		if (d->batch_len)
+		if (d->send.batch_len)
 			rfm__dds_flush_locked(d, NULL); /* what was written goes out */
 		rfm__dds_send_unlock(d);
 		rfm__dds_backlog_drain(d); /* sent by the thread, still running */
@@ -202,8 +202,8 @@ void rfm__dds_stop_thread(struct dds_node *d)
 	}
 	d->thread_started = false;
 	rfm__dds_backlog_discard(d); /* left by a fork, or the drain's deadline */
-	free(d->batch);
-	d->batch = NULL;
-	free(d->scratch);
-	d->scratch = NULL;
+	free(d->send.batch);
+	d->send.batch = NULL;
+	free(d->send.scratch);
+	d->send.scratch = NULL;
 }
