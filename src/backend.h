@@ -6,9 +6,17 @@
  * scheme; the core never asks which backend it runs on, only what the
  * table holds (an op or NULL) and the capability bits it declares.
  *
+ * A backend's files include this header and their own only: what the core
+ * lends a backend (errors, URI parameters, threads, the local event queue,
+ * the clock and futexes) is declared at the end of this file or in the
+ * small headers it includes for it, and what differs between operating
+ * systems is the OS layer's (the headers in src/os/). The core's own part
+ * of a handle is not visible here. tests/core/test-layering.sh holds
+ * backends to this.
+ *
  * Conventions for every op below:
  *  - Return 0 or a negative enum rfm_error code, with a message recorded
- *    by rfm__error() (internal.h), unless the op says otherwise.
+ *    by rfm__error() (below), unless the op says otherwise.
  *  - An op marked optional may be NULL; the comment says what the core
  *    does then. Everything not marked optional is required.
  *  - "Any thread" means the op may run concurrently with every other op
@@ -16,15 +24,12 @@
  *    the handle is visible to anyone and close after every thread of the
  *    core stopped using it. Ops never run with a lock of the core held
  *    unless they say so, so a backend's locks nest inside nothing.
- *
- * The services the core lends a backend (errors, URI parameters, the local
- * event queue, the clock) are in internal.h, event-localq.h and cpu-clock.h;
- * what differs between operating systems (files, mappings, locks, threads,
- * processes) is the OS layer's: the headers in src/os/.
  */
 #ifndef RFM_BACKEND_H
 #define RFM_BACKEND_H
 
+#include <pthread.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -33,11 +38,7 @@
 
 #include "os/file.h" /* rfm__fd_keep_off_std(): every descriptor a backend opens */
 
-struct rfm_uri;			/* internal.h: the parsed URI */
-struct rfm_events;		/* event-core.h: the core's event state */
-struct rfm_health;		/* health.c: the heartbeat thread */
-struct rfm_hb_seen;		/* health.c: readers' view of the slots */
-struct rfm_rt_opts;		/* rt-internal.h: prefault/lock/scheduling */
+struct rfm_uri;			/* below: the parsed URI */
 struct rfm_backend_board_ops;	/* board.h: card controls for librfm2g */
 
 /* ---- events ---- */
@@ -135,7 +136,7 @@ enum rfm_backend_caps {
 	 * is every node's. */
 	RFM__CAP_SINGLE_HOST = 1u << 0,
 	/* The window can live in huge pages (hugepages=1, RFM_MEM_HUGEPAGES):
-	 * the backend reads node->rt at open and does it. */
+	 * the backend reads node->mem_flags at open and does it. */
 	RFM__CAP_HUGE_WINDOW = 1u << 1,
 	/* A thread of the backend's own stores into the node's copy of the
 	 * window (each word atomically) while the program's threads read
@@ -259,14 +260,13 @@ extern const struct rfm_backend_ops rfm__dds_ops;
 
 /* ---- the node handle ---- */
 
-/* node->hb_offset when the URI has no heartbeat=: the window's end. */
-#define RFM__HB_DEFAULT UINT64_MAX
-
 /*
  * The node handle. base and size come first: every memory access reads
  * them and nothing else. The first group is the backend's to set in open;
- * the second it may read; the rest is the core's and a backend never
- * touches it.
+ * the second it may read. The core's own state of the handle (its event
+ * state, heartbeat, registry link, real-time options) follows this struct
+ * in the same allocation (internal.h: struct rfm_node_core), out of a
+ * backend's sight.
  */
 struct rfm_node {
 	/* Set by the backend's open. */
@@ -284,19 +284,81 @@ struct rfm_node {
 	bool tool;		/* tool=1: an id of the tool range unless node= */
 	bool loopback;		/* may send to its own node id (relaxed atomic) */
 	int64_t spin_ns;	/* spin of a blocking wait; -1: never sleep (relaxed atomic) */
-	struct rfm_rt_opts *rt;	/* prefault/lock/scheduling (rt-internal.h), or NULL */
-
-	/* The core's own. */
-	struct rfm_node *next_open; /* registry of open nodes (node-registry.c) */
-	struct rfm_events *ev;	/* event state, from rfm_open() to rfm_close() */
-	struct rfm_health *health; /* heartbeat thread, or NULL */
-	uint64_t hb_offset;	/* heartbeat table (URI heartbeat=), RFM__HB_DEFAULT: the end */
-	uint32_t hb_incarnation; /* written into our slot; 0 until the first beat */
-	struct rfm_hb_seen *hb_seen; /* readers' view of the slots (health.c), or NULL */
-	uint64_t ev_sent;	/* events this handle sent (relaxed atomic) */
+	uint32_t mem_flags;	/* RFM_MEM_* asked for (options, URI lock=...), 0: none */
 };
 
-/* ---- what the core offers a backend ---- */
+/* ---- what the core lends a backend ---- */
+
+/*
+ * The printf format archetype the C library's printf() follows: printf,
+ * or gnu_printf where configure says so (mingw-w64, whose C99 printf,
+ * __USE_MINGW_ANSI_STDIO, GCC would otherwise check as Microsoft's).
+ */
+#ifndef RFM_PRINTF_FORMAT
+#define RFM_PRINTF_FORMAT printf
+#endif
+
+#define RFM_LIKELY(x) __builtin_expect(!!(x), 1)
+#define RFM_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define RFM_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Errors (error.c). */
+
+/*
+ * Record a detailed message for rfm_last_error() and return @code, so that
+ * failure paths read "return rfm__error(RFM_ERANGE, "...", ...);".
+ * Cold: it is never on a successful path.
+ */
+__attribute__((cold, format(RFM_PRINTF_FORMAT, 2, 3)))
+int rfm__error(int code, const char *fmt, ...);
+/* rfm__error() with a va_list (the recorder's HDF5 module reports through it). */
+__attribute__((cold, format(RFM_PRINTF_FORMAT, 2, 0)))
+int rfm__verror(int code, const char *fmt, va_list ap);
+
+/* Map an errno value from a failed system call to an rfm_error code. */
+int rfm__errno_code(int err);
+
+/* True when the @len bytes at @p are all zero (util.c). */
+bool rfm__all_zero(const void *p, size_t len);
+
+/* The URI (uri.c): what open and destroy are given. */
+
+#define RFM_URI_MAX_PARAMS 16
+
+struct rfm_uri_param {
+	char *key;
+	char *value;
+	bool used; /* set by the backend when it consumes the parameter */
+};
+
+/* "scheme:path?key=value&key=value", parsed into owned strings. */
+struct rfm_uri {
+	char *text; /* the whole URI as given (owned) */
+	char *scheme;
+	char *path;
+	struct rfm_uri_param params[RFM_URI_MAX_PARAMS];
+	unsigned int nparams;
+};
+
+/* The parameter's value, marked used, or NULL when absent. */
+const char *rfm__uri_take(struct rfm_uri *uri, const char *key);
+/* A 0/1 parameter into *out (untouched when absent): 0, or RFM_EURI. */
+int rfm__uri_take_bool(struct rfm_uri *uri, const char *key, bool *out);
+/* RFM_EURI naming the first parameter no backend consumed, or 0. */
+int rfm__uri_check_all_used(const struct rfm_uri *uri);
+/* Strict unsigned parsing in C notation (decimal, 0x hex, 0 octal). */
+int rfm__parse_u64(const char *text, uint64_t *value);
+/* As above, with an optional K/M/G suffix (powers of 1024). */
+int rfm__parse_size(const char *text, uint64_t *value);
+
+/*
+ * Threads (rt-thread.c): start a thread the library owns (@what:
+ * "dispatcher"...) with the handle's policy, priority and CPU set
+ * (os/thread.h). Returns 0 or an rfm error with a message saying what
+ * right is missing.
+ */
+int rfm__rt_thread_create(struct rfm_node *node, pthread_t *thread, void *(*fn)(void *),
+			  void *arg, const char *what);
 
 /*
  * Is the calling thread a heartbeat monitor's (health.c)? Its verdicts
@@ -317,5 +379,18 @@ bool rfm__health_monitor_thread(void);
  */
 bool rfm__event_claim_inline(struct rfm_node *node, const struct rfm_ev_record *rec);
 void rfm__event_run_inline(struct rfm_node *node);
+
+/*
+ * The rest of the contract, in headers of their own: the clock and the
+ * spin hint (rfm__now_ns(), rfm__cpu_relax()), futex words
+ * (rfm__futex_wait(), rfm__futex_bump_wake()...), and the local event
+ * queue of a backend that receives on threads of its own
+ * (rfm__localq_push(), RFM__LOCALQ_EV_OPS), and the board table of a
+ * card's controls (rfm_backend_ops.board).
+ */
+#include "board.h"
+#include "cpu-clock.h"
+#include "futex.h"
+#include "event-localq.h"
 
 #endif /* RFM_BACKEND_H */

@@ -36,10 +36,62 @@ static void dispatch_done(struct rfm_events *ev)
 	pthread_cond_broadcast(&ev->cb_cond);
 }
 
+/*
+ * Take one record for the dispatcher, the event lock held (dropped while
+ * it waits in the backend): true with *@rec filled, false to look again.
+ */
+static bool dispatcher_take(struct rfm_node *node, struct rfm_events *ev, struct rfm_event *rec)
+{
+	uint32_t dgen = EV_LOAD(ev->dispatch_gen);
+	int n;
+
+	ev->in_take = true;
+	ev->take_dgen = dgen;
+	pthread_mutex_unlock(&ev->lock);
+
+	n = rfm__event_take(node, rec, 1, -1, true, dgen);
+
+	pthread_mutex_lock(&ev->lock);
+	ev->in_take = false;
+	pthread_cond_broadcast(&ev->cb_cond);
+	return n > 0;
+}
+
+/*
+ * Run the callback of @recp's type, or the route's (@recp NULL: the
+ * route's turn), with the event lock dropped; a record nobody handles is
+ * counted. Returns with the lock held and the dispatch done.
+ */
+static void dispatcher_run(struct rfm_node *node, struct rfm_events *ev,
+			   const struct rfm_event *recp)
+{
+	struct rfm_event_cb cb = recp ? ev->cb[recp->type] : (struct rfm_event_cb){ NULL, NULL };
+
+	ev->in_route = !cb.fn;
+	if (!cb.fn)
+		cb = ev->route;
+	if (!cb.fn) {
+		if (recp)
+			__atomic_fetch_add(&ev->unhandled, 1, __ATOMIC_RELAXED);
+		dispatch_done(ev);
+		return;
+	}
+	ev->in_callback = true;
+	ev->cb_type = recp ? recp->type : RFM_EVENT_TYPE_MAX + 1;
+	pthread_mutex_unlock(&ev->lock);
+
+	cb.fn(node, recp, cb.arg);
+
+	pthread_mutex_lock(&ev->lock);
+	ev->in_callback = false;
+	dispatch_done(ev);
+}
+
 static void *dispatcher_main(void *arg)
 {
 	struct rfm_node *node = arg;
-	struct rfm_events *ev = node->ev;
+	struct rfm_events *ev = rfm__core(node)->ev;
+	struct rfm_event rec;
 	bool deferred;
 
 	pthread_mutex_lock(&ev->lock);
@@ -50,20 +102,9 @@ static void *dispatcher_main(void *arg)
 		if (EV_LOAD(ev->closing))
 			break;
 
-		struct rfm_event rec;
 		const struct rfm_event *recp = NULL;
 		if (!ev->route_kick) {
-			uint32_t dgen = EV_LOAD(ev->dispatch_gen);
-			ev->in_take = true;
-			ev->take_dgen = dgen;
-			pthread_mutex_unlock(&ev->lock);
-
-			int n = rfm__event_take(node, &rec, 1, -1, true, dgen);
-
-			pthread_mutex_lock(&ev->lock);
-			ev->in_take = false;
-			pthread_cond_broadcast(&ev->cb_cond);
-			if (n <= 0)
+			if (!dispatcher_take(node, ev, &rec))
 				continue;
 			recp = &rec;
 		} else {
@@ -76,25 +117,7 @@ static void *dispatcher_main(void *arg)
 			dispatch_done(ev);
 			break;
 		}
-		struct rfm_event_cb cb = recp ? ev->cb[rec.type] : (struct rfm_event_cb){ NULL, NULL };
-		ev->in_route = !cb.fn;
-		if (!cb.fn)
-			cb = ev->route;
-		if (!cb.fn) {
-			if (recp)
-				__atomic_fetch_add(&ev->unhandled, 1, __ATOMIC_RELAXED);
-			dispatch_done(ev);
-			continue;
-		}
-		ev->in_callback = true;
-		ev->cb_type = recp ? rec.type : RFM_EVENT_TYPE_MAX + 1;
-		pthread_mutex_unlock(&ev->lock);
-
-		cb.fn(node, recp, cb.arg);
-
-		pthread_mutex_lock(&ev->lock);
-		ev->in_callback = false;
-		dispatch_done(ev);
+		dispatcher_run(node, ev, recp);
 		if (ev->close_deferred)
 			break;
 	}
@@ -242,7 +265,7 @@ RFM_PRIVATE_API int rfm__event_route(rfm_node *node, rfm_event_callback fn, void
 
 void rfm__event_stop_threads(struct rfm_node *node)
 {
-	struct rfm_events *ev = node->ev;
+	struct rfm_events *ev = rfm__core(node)->ev;
 
 	/* closing is set and everybody woken: the dispatcher leaves its loop. */
 	if (ev->dispatcher_started)
@@ -251,7 +274,7 @@ void rfm__event_stop_threads(struct rfm_node *node)
 
 void rfm__event_finish_close(struct rfm_node *node)
 {
-	struct rfm_events *ev = node->ev;
+	struct rfm_events *ev = rfm__core(node)->ev;
 
 	if (ev->watcher_started)
 		pthread_join(ev->watcher, NULL);
@@ -264,7 +287,7 @@ void rfm__event_finish_close(struct rfm_node *node)
 
 bool rfm__event_claim_inline(struct rfm_node *node, const struct rfm_ev_record *rec)
 {
-	struct rfm_events *ev = node->ev;
+	struct rfm_events *ev = rfm__core(node)->ev;
 	const struct rfm_backend_ev_ops *ops = node->ops->ev;
 	bool claimed = false;
 
@@ -304,7 +327,7 @@ bool rfm__event_claim_inline(struct rfm_node *node, const struct rfm_ev_record *
 
 void rfm__event_run_inline(struct rfm_node *node)
 {
-	struct rfm_events *ev = node->ev;
+	struct rfm_events *ev = rfm__core(node)->ev;
 	const struct rfm_events *outer;
 
 	pthread_mutex_lock(&ev->lock);

@@ -120,8 +120,8 @@ int rfm__event_receiver_usable(struct rfm_node *node);
 /* Take @node's event lock (ev->lock, for enabling and callbacks); its event state. */
 static inline struct rfm_events *rfm__event_lock(struct rfm_node *node)
 {
-	pthread_mutex_lock(&node->ev->lock);
-	return node->ev;
+	pthread_mutex_lock(&rfm__core(node)->ev->lock);
+	return rfm__core(node)->ev;
 }
 
 /*

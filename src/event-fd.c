@@ -32,7 +32,7 @@ static void *watcher_main(void *arg)
 {
 	struct rfm_node *node = arg;
 	const struct rfm_backend_ops *ops = node->ops;
-	struct rfm_events *ev = node->ev;
+	struct rfm_events *ev = rfm__core(node)->ev;
 
 	while (!EV_LOAD(ev->closing)) {
 		uint32_t gen = EV_LOAD(ev->drain_gen);

@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "internal.h"
+#include "backend.h"
 
 struct rfm_localq {
 	pthread_mutex_t lock;		/* ring, head, mask, dropped */

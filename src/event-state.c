@@ -39,7 +39,7 @@ bool rfm__event_on_callback_thread(const struct rfm_events *ev)
 
 void rfm__event_wake_all(struct rfm_node *node)
 {
-	struct rfm_events *ev = node->ev;
+	struct rfm_events *ev = rfm__core(node)->ev;
 
 	rfm__futex_bump_wake(&ev->drain_gen, false);
 	if (EV_LOAD(ev->attached))

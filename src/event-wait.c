@@ -217,13 +217,69 @@ void rfm__event_wait_for_waiters(struct rfm_events *ev)
 		rfm__futex_wait(&ev->waiters, w, rfm__now_ns() + 1000000, false);
 }
 
+/*
+ * The status of a take that stop_reason() ends (@why: 1, or an error):
+ * 0 for nothing taken on the dispatcher's way out, else the error with
+ * its message; a cancel is used up.
+ */
+static int stopped(struct rfm_node *node, struct rfm_events *ev, int why)
+{
+	switch (why) {
+	case 1:
+		return 0;
+	case RFM_ECANCELED:
+		__atomic_store_n(&ev->cancel_sticky, 0, __ATOMIC_RELEASE);
+		return rfm__error(why, "%s: the wait was cancelled", node->uri);
+	case RFM_ECLOSED:
+		return rfm__error(why, "%s: the handle is being closed", node->uri);
+	case RFM_EBUSY:
+		return rfm__error(why, "%s: callbacks take this handle's events", node->uri);
+	default:
+		return why;
+	}
+}
+
+/*
+ * Why a take that found nothing must not wait: nothing can come (no type
+ * enabled), a poll (@timeout_ns 0), or its deadline passed. 0 to wait on.
+ */
+static int no_wait(struct rfm_node *node, struct rfm_events *ev, bool dispatcher,
+		   int64_t timeout_ns, uint64_t deadline)
+{
+	if (!dispatcher && (!EV_LOAD(ev->attached) || !EV_LOAD(ev->mask)))
+		return rfm__error(RFM_ECLOSED,
+				  "%s: no event type is enabled on this handle and nothing "
+				  "is queued (rfm_event_enable)",
+				  node->uri);
+	if (timeout_ns == 0)
+		return rfm__error(RFM_EAGAIN, "%s: no event queued", node->uri);
+	if (deadline && rfm__now_ns() >= deadline)
+		return rfm__error(RFM_ETIMEDOUT, "%s: no event within %lld ns", node->uri,
+				  (long long)timeout_ns);
+	return 0;
+}
+
+/* Sleep in the backend until something may have changed, unless it did. */
+static void sleep_once(struct rfm_node *node, struct rfm_events *ev, uint64_t deadline,
+		       bool dispatcher, uint32_t gen0, uint32_t dgen)
+{
+	const struct rfm_backend_ev_ops *ops = node->ops->ev;
+	uint32_t token = ops->sleep_prepare(node);
+
+	if (!stop_reason(ev, dispatcher, gen0, dgen) && !ops->ready(node) &&
+	    (dispatcher || EV_LOAD(ev->mask)))
+		ops->sleep(node, token, deadline);
+	ops->sleep_finish(node);
+}
+
 int rfm__event_take(struct rfm_node *node, struct rfm_event *evs, size_t max,
 		    int64_t timeout_ns, bool dispatcher, uint32_t dgen)
 {
 	const struct rfm_backend_ops *ops = node->ops;
-	struct rfm_events *ev = node->ev;
+	struct rfm_events *ev = rfm__core(node)->ev;
 	uint64_t deadline = timeout_ns > 0 ? rfm__now_ns() + (uint64_t)timeout_ns : 0;
 	uint32_t gen0;
+	size_t n;
 	int ret, slot;
 
 	slot = enter_wait(ev);
@@ -236,46 +292,24 @@ int rfm__event_take(struct rfm_node *node, struct rfm_event *evs, size_t max,
 	for (;;) {
 		ret = stop_reason(ev, dispatcher, gen0, dgen);
 		if (ret) {
-			if (ret == 1)
-				ret = 0;
-			else if (ret == RFM_ECANCELED)
-				__atomic_store_n(&ev->cancel_sticky, 0, __ATOMIC_RELEASE);
-			if (ret == RFM_ECLOSED)
-				rfm__error(ret, "%s: the handle is being closed", node->uri);
-			else if (ret == RFM_EBUSY)
-				rfm__error(ret, "%s: callbacks take this handle's events", node->uri);
-			else if (ret == RFM_ECANCELED)
-				rfm__error(ret, "%s: the wait was cancelled", node->uri);
+			ret = stopped(node, ev, ret);
 			break;
 		}
 		/* The take lock only when there is something to take (or a poll). */
 		if (EV_LOAD(ev->attached) && (timeout_ns == 0 || ops->ev->ready(node))) {
-			size_t n = try_take(node, ev, evs, max, false, dispatcher);
+			n = try_take(node, ev, evs, max, false, dispatcher);
 			if (n) {
 				ret = (int)n;
 				break;
 			}
 		}
-		if (!dispatcher && (!EV_LOAD(ev->attached) || !EV_LOAD(ev->mask))) {
-			ret = rfm__error(RFM_ECLOSED,
-					 "%s: no event type is enabled on this handle and nothing "
-					 "is queued (rfm_event_enable)",
-					 node->uri);
+		ret = no_wait(node, ev, dispatcher, timeout_ns, deadline);
+		if (ret)
 			break;
-		}
-		if (timeout_ns == 0) {
-			ret = rfm__error(RFM_EAGAIN, "%s: no event queued", node->uri);
-			break;
-		}
-		if (deadline && rfm__now_ns() >= deadline) {
-			ret = rfm__error(RFM_ETIMEDOUT, "%s: no event within %lld ns", node->uri,
-					 (long long)timeout_ns);
-			break;
-		}
 		enum spin_result spun = spin(node, ev, deadline, dispatcher, gen0, dgen);
 		if (spun == SPIN_READY) {
 			/* Straight to the record: this is the latency that counts. */
-			size_t n = try_take(node, ev, evs, max, false, dispatcher);
+			n = try_take(node, ev, evs, max, false, dispatcher);
 			if (n) {
 				ret = (int)n;
 				break;
@@ -285,19 +319,14 @@ int rfm__event_take(struct rfm_node *node, struct rfm_event *evs, size_t max,
 		if (spun == SPIN_RECHECK)
 			continue;
 		if (EV_LOAD(ev->attached)) {
-			size_t n = try_take(node, ev, evs, max, true, dispatcher);
+			n = try_take(node, ev, evs, max, true, dispatcher);
 			if (n) {
 				ret = (int)n;
 				break;
 			}
 		}
-		if (spun == SPIN_TIDY)
-			continue;
-		uint32_t token = ops->ev->sleep_prepare(node);
-		if (!stop_reason(ev, dispatcher, gen0, dgen) && !ops->ev->ready(node) &&
-		    (dispatcher || EV_LOAD(ev->mask)))
-			ops->ev->sleep(node, token, deadline);
-		ops->ev->sleep_finish(node);
+		if (spun != SPIN_TIDY)
+			sleep_once(node, ev, deadline, dispatcher, gen0, dgen);
 	}
 out:
 	leave_wait(ev, slot);
@@ -333,7 +362,7 @@ static int check_receiver(rfm_node *node, const char *what, const void *evs, siz
 	if (!max)
 		return rfm__error(RFM_EINVAL, "%s: room for 0 records", what);
 	/* It would hold up the very thread that brings the records. */
-	if (node->ev && rfm__event_in_inline_callback(node->ev))
+	if (rfm__core(node)->ev && rfm__event_in_inline_callback(rfm__core(node)->ev))
 		return rfm__error(RFM_EBUSY,
 				  "%s: %s from a callback that runs on the receive thread "
 				  "(callbacks=receive) would stop the events it waits for",
@@ -387,7 +416,7 @@ void rfm__backoff_sleep(unsigned int step, uint64_t deadline_ns)
 
 int rfm__event_poll_stop(struct rfm_node *node)
 {
-	struct rfm_events *ev = node->ev;
+	struct rfm_events *ev = rfm__core(node)->ev;
 
 	if (!ev)
 		return 0;
@@ -403,7 +432,7 @@ RFM_API int rfm_event_cancel(rfm_node *node)
 {
 	if (!node)
 		return rfm__error(RFM_EINVAL, "rfm_event_cancel: node is NULL");
-	struct rfm_events *ev = node->ev;
+	struct rfm_events *ev = rfm__core(node)->ev;
 	/* Sticky first: a wait starting now sees it or the new generation. */
 	__atomic_store_n(&ev->cancel_sticky, 1, __ATOMIC_SEQ_CST);
 	__atomic_fetch_add(&ev->cancel_gen, 1, __ATOMIC_SEQ_CST);

@@ -66,13 +66,13 @@ int rfm__event_init(struct rfm_node *node)
 	pthread_mutex_init(&ev->lock, NULL);
 	pthread_cond_init(&ev->cb_cond, NULL);
 	ev->ready = RFM_OS_READY_NONE;
-	node->ev = ev;
+	rfm__core(node)->ev = ev;
 	return 0;
 }
 
 bool rfm__event_close(struct rfm_node *node, void (*free_node)(struct rfm_node *node))
 {
-	struct rfm_events *ev = node->ev;
+	struct rfm_events *ev = rfm__core(node)->ev;
 
 	if (!ev)
 		return true;
@@ -82,7 +82,7 @@ bool rfm__event_close(struct rfm_node *node, void (*free_node)(struct rfm_node *
 		if (ev->ready != RFM_OS_READY_NONE)
 			rfm__os_ready_close(ev->ready);
 		rfm__os_aligned_free(ev);
-		node->ev = NULL;
+		rfm__core(node)->ev = NULL;
 		return true;
 	}
 	pthread_mutex_lock(&ev->lock);
@@ -105,14 +105,14 @@ bool rfm__event_close(struct rfm_node *node, void (*free_node)(struct rfm_node *
 
 void rfm__event_free(struct rfm_node *node)
 {
-	struct rfm_events *ev = node->ev;
+	struct rfm_events *ev = rfm__core(node)->ev;
 
 	if (!ev)
 		return;
 	pthread_cond_destroy(&ev->cb_cond);
 	pthread_mutex_destroy(&ev->lock);
 	rfm__os_aligned_free(ev);
-	node->ev = NULL;
+	rfm__core(node)->ev = NULL;
 }
 
 RFM_API int rfm_node_set_loopback(rfm_node *node, int enable)
@@ -245,7 +245,7 @@ RFM_API int rfm_event_get_enabled(rfm_node *node, uint32_t *maskp)
 {
 	if (!node || !maskp)
 		return rfm__error(RFM_EINVAL, "rfm_event_get_enabled: NULL argument");
-	*maskp = EV_LOAD(node->ev->mask);
+	*maskp = EV_LOAD(rfm__core(node)->ev->mask);
 	return 0;
 }
 
@@ -285,7 +285,7 @@ static int send_checked(rfm_node *node, unsigned int to, unsigned int type, uint
 	int ret = node->ops->ev->send(node, to, &rec);
 
 	if (ret >= 0)
-		__atomic_fetch_add(&node->ev_sent, 1, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&rfm__core(node)->ev_sent, 1, __ATOMIC_RELAXED);
 	return ret;
 }
 
@@ -364,7 +364,7 @@ RFM_API int rfm_event_get_stats(rfm_node *node, struct rfm_event_stats *stats)
 			     offsetof(struct rfm_event_stats, delivered));
 	if (ret)
 		return ret;
-	ev = node->ev;
+	ev = rfm__core(node)->ev;
 	memset(&full, 0, sizeof(full));
 	rfm__lock(&ev->take_lock);
 	if (EV_LOAD(ev->attached)) {

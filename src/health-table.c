@@ -13,22 +13,23 @@ int rfm__hb_options(struct rfm_node *node, struct rfm_uri *uri)
 {
 	const char *v = rfm__uri_take(uri, "heartbeat");
 
-	node->hb_offset = RFM__HB_DEFAULT;
+	rfm__core(node)->hb_offset = RFM__HB_DEFAULT;
 	if (!v)
 		return 0;
-	if (rfm__parse_size(v, &node->hb_offset) || node->hb_offset == RFM__HB_DEFAULT)
+	if (rfm__parse_size(v, &rfm__core(node)->hb_offset) ||
+	    rfm__core(node)->hb_offset == RFM__HB_DEFAULT)
 		return rfm__error(RFM_EURI, "%s: heartbeat '%s' must be a byte offset in the window",
 				  uri->text, v);
-	if (node->hb_offset % RFM_HEALTH_SLOT_SIZE)
+	if (rfm__core(node)->hb_offset % RFM_HEALTH_SLOT_SIZE)
 		return rfm__error(RFM_EURI, "%s: heartbeat offset 0x%llx is not a multiple of %u",
-				  uri->text, (unsigned long long)node->hb_offset,
+				  uri->text, (unsigned long long)rfm__core(node)->hb_offset,
 				  RFM_HEALTH_SLOT_SIZE);
 	return 0;
 }
 
 int rfm__hb_table(struct rfm_node *node, struct rfm_hb_slot **tablep)
 {
-	uint64_t off = node->hb_offset;
+	uint64_t off = rfm__core(node)->hb_offset;
 
 	if (node->size < RFM_HEALTH_TABLE_SIZE)
 		return rfm__error(RFM_ESIZE,

@@ -52,7 +52,7 @@ _Static_assert(offsetof(struct rfm_hb_slot, magic) == 24 && offsetof(struct rfm_
 _Static_assert(RFM_HEALTH_SLOT_SIZE * RFM_MAX_NODES == RFM_HEALTH_TABLE_SIZE,
 	       "the table is one slot per node id");
 
-/* core (node open): the URI's heartbeat=OFFSET into node->hb_offset. */
+/* core (node open): the URI's heartbeat=OFFSET into rfm__core(node)->hb_offset. */
 int rfm__hb_options(struct rfm_node *node, struct rfm_uri *uri);
 
 /* The table of @node (its offset is checked against the window), or an

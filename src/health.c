@@ -123,12 +123,12 @@ static void claim_slot(rfm_node *node, struct rfm_hb_slot *s)
 				 ? rfm__wload64(&s->beats, __ATOMIC_RELAXED)
 				 : 0;
 
-	node->hb_incarnation = own_incarnation(node, s);
+	rfm__core(node)->hb_incarnation = own_incarnation(node, s);
 	rfm__os_hostname(host, sizeof(host));
 	for (size_t i = 0; i < sizeof(s->host); i++)
 		__atomic_store_n(&s->host[i], i < sizeof(s->host) - 1 ? host[i] : 0,
 				 __ATOMIC_RELAXED);
-	rfm__wstore32(&s->incarnation, node->hb_incarnation, __ATOMIC_RELAXED);
+	rfm__wstore32(&s->incarnation, rfm__core(node)->hb_incarnation, __ATOMIC_RELAXED);
 	rfm__wstorei32(&s->pid, rfm__os_pid(), __ATOMIC_RELAXED);
 	/* Counting on from a dead predecessor's count: readers see a move. */
 	rfm__wstore64(&s->beats, beats, __ATOMIC_RELAXED);
@@ -137,7 +137,8 @@ static void claim_slot(rfm_node *node, struct rfm_hb_slot *s)
 
 static void beat(rfm_node *node, struct rfm_hb_slot *s, uint64_t period_ns, uint32_t link)
 {
-	if (!node->hb_incarnation || rfm__wload32(&s->magic, __ATOMIC_ACQUIRE) != RFM__HB_MAGIC)
+	if (!rfm__core(node)->hb_incarnation ||
+	    rfm__wload32(&s->magic, __ATOMIC_ACQUIRE) != RFM__HB_MAGIC)
 		claim_slot(node, s);
 	rfm__wstore64(&s->period_ns, period_ns, __ATOMIC_RELAXED);
 	rfm__wstore64(&s->beat_ns, rfm__now_ns(), __ATOMIC_RELAXED);
@@ -185,7 +186,8 @@ RFM_API int rfm_health_beat(rfm_node *node, uint64_t period_ns)
  */
 static struct rfm_hb_seen *seen_of(rfm_node *node)
 {
-	struct rfm_hb_seen *s = __atomic_load_n(&node->hb_seen, __ATOMIC_ACQUIRE), *none = NULL;
+	struct rfm_hb_seen *s = __atomic_load_n(&rfm__core(node)->hb_seen, __ATOMIC_ACQUIRE),
+			   *none = NULL;
 
 	if (s)
 		return s;
@@ -194,8 +196,8 @@ static struct rfm_hb_seen *seen_of(rfm_node *node)
 		return NULL;
 	pthread_mutex_init(&s->lock, NULL);
 	/* Made by the first of the monitor and a reader: the loser frees its. */
-	if (!__atomic_compare_exchange_n(&node->hb_seen, &none, s, false, __ATOMIC_ACQ_REL,
-					 __ATOMIC_ACQUIRE)) {
+	if (!__atomic_compare_exchange_n(&rfm__core(node)->hb_seen, &none, s, false,
+					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
 		pthread_mutex_destroy(&s->lock);
 		free(s);
 		s = none;
@@ -326,7 +328,7 @@ bool rfm__health_monitor_thread(void)
 static void *health_main(void *arg)
 {
 	rfm_node *node = arg;
-	struct rfm_health *h = node->health;
+	struct rfm_health *h = rfm__core(node)->health;
 	uint64_t next = h->first_ns;
 
 	monitor_thread = true;
@@ -374,7 +376,7 @@ RFM_API int rfm_health_start(rfm_node *node, const struct rfm_health_config *con
 				  (unsigned long long)config->period_ns);
 	if (node->forked)
 		return rfm__error(RFM_ECLOSED, "%s: handle inherited through fork()", node->uri);
-	if (node->health)
+	if (rfm__core(node)->health)
 		return rfm__error(RFM_EBUSY, "%s: the heartbeat is already running", node->uri);
 	ret = rfm__hb_table(node, &table);
 	if (ret)
@@ -387,7 +389,7 @@ RFM_API int rfm_health_start(rfm_node *node, const struct rfm_health_config *con
 	h->misses = config && config->misses ? config->misses : RFM_HEALTH_MISSES_DEFAULT;
 	/* The status at start is no change: only later ones make records. */
 	h->link = own_link(node);
-	node->health = h;
+	rfm__core(node)->health = h;
 	/*
 	 * The first beat and the first look at every slot before returning,
 	 * not when the thread is first scheduled: a peer that starts after we
@@ -401,7 +403,7 @@ RFM_API int rfm_health_start(rfm_node *node, const struct rfm_health_config *con
 	err = rfm__rt_thread_create(node, &h->thread, health_main, node, "heartbeat");
 	if (err) {
 		mark_stopped(node);
-		node->health = NULL;
+		rfm__core(node)->health = NULL;
 		free(h);
 		return err;
 	}
@@ -414,7 +416,7 @@ RFM_API int rfm_health_stop(rfm_node *node)
 
 	if (!node)
 		return rfm__error(RFM_EINVAL, "rfm_health_stop: node is NULL");
-	h = node->health;
+	h = rfm__core(node)->health;
 	if (!h)
 		return 0;
 	if (!node->forked) {
@@ -422,7 +424,7 @@ RFM_API int rfm_health_stop(rfm_node *node)
 		pthread_join(h->thread, NULL);
 		mark_stopped(node);
 	}
-	node->health = NULL;
+	rfm__core(node)->health = NULL;
 	free(h);
 	return 0;
 }
@@ -430,10 +432,10 @@ RFM_API int rfm_health_stop(rfm_node *node)
 void rfm__health_close(struct rfm_node *node)
 {
 	rfm_health_stop(node);
-	if (node->hb_seen) {
-		pthread_mutex_destroy(&node->hb_seen->lock);
-		free(node->hb_seen);
-		node->hb_seen = NULL;
+	if (rfm__core(node)->hb_seen) {
+		pthread_mutex_destroy(&rfm__core(node)->hb_seen->lock);
+		free(rfm__core(node)->hb_seen);
+		rfm__core(node)->hb_seen = NULL;
 	}
 }
 
@@ -472,7 +474,8 @@ static void fill_row(rfm_node *node, struct rfm_node_status *r, unsigned int id,
 		     const struct slot_view *v, const struct rfm_node_facts *f, bool facts,
 		     bool attached, const char *host, uint64_t now)
 {
-	uint32_t misses = node->health ? node->health->misses : RFM_HEALTH_MISSES_DEFAULT;
+	uint32_t misses =
+	    rfm__core(node)->health ? rfm__core(node)->health->misses : RFM_HEALTH_MISSES_DEFAULT;
 	uint64_t changed = v->valid ? observe(node, id, v->beats, now) : 0;
 
 	memset(r, 0, sizeof(*r));
@@ -558,16 +561,17 @@ RFM_API int rfm_health_get_counters(rfm_node *node, struct rfm_health_counters *
 		return rfm__error(RFM_EINVAL, "rfm_health_get_counters: NULL or struct_size");
 	want = c->struct_size < sizeof(full) ? c->struct_size : sizeof(full);
 	full.struct_size = want;
-	full.events_sent = __atomic_load_n(&node->ev_sent, __ATOMIC_RELAXED);
-	if (node->ev && !rfm_event_get_stats(node, &es)) {
+	full.events_sent = __atomic_load_n(&rfm__core(node)->ev_sent, __ATOMIC_RELAXED);
+	if (rfm__core(node)->ev && !rfm_event_get_stats(node, &es)) {
 		full.events_received = es.delivered;
 		full.events_dropped = es.dropped;
 	}
 	full.ring_lost = rfm__counted_ring_lost();
 	full.record_retries = rfm__counted_record_retries();
-	if (node->health) {
-		full.node_downs = __atomic_load_n(&node->health->downs, __ATOMIC_RELAXED);
-		full.node_ups = __atomic_load_n(&node->health->ups, __ATOMIC_RELAXED);
+	if (rfm__core(node)->health) {
+		full.node_downs =
+		    __atomic_load_n(&rfm__core(node)->health->downs, __ATOMIC_RELAXED);
+		full.node_ups = __atomic_load_n(&rfm__core(node)->health->ups, __ATOMIC_RELAXED);
 	}
 	memcpy(c, &full, want);
 	return 0;

@@ -12,38 +12,12 @@
 
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <rfm/rfm.h>
 
 #include "backend.h"
 
-/*
- * The printf format archetype the C library's printf() follows: printf,
- * or gnu_printf where configure says so (mingw-w64, whose C99 printf,
- * __USE_MINGW_ANSI_STDIO, GCC would otherwise check as Microsoft's).
- */
-#ifndef RFM_PRINTF_FORMAT
-#define RFM_PRINTF_FORMAT printf
-#endif
-
-#define RFM_LIKELY(x) __builtin_expect(!!(x), 1)
-#define RFM_UNLIKELY(x) __builtin_expect(!!(x), 0)
-#define RFM_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-
-/* ---- errors (error.c) ---- */
-
-/*
- * Record a detailed message for rfm_last_error() and return @code, so that
- * failure paths read "return rfm__error(RFM_ERANGE, "...", ...);".
- * Cold: it is never on a successful path.
- */
-__attribute__((cold, format(RFM_PRINTF_FORMAT, 2, 3)))
-int rfm__error(int code, const char *fmt, ...);
-/* rfm__error() with a va_list (the recorder's HDF5 module reports through it). */
-__attribute__((cold, format(RFM_PRINTF_FORMAT, 2, 0)))
-int rfm__verror(int code, const char *fmt, va_list ap);
-
-/* Map an errno value from a failed system call to an rfm_error code. */
-int rfm__errno_code(int err);
+/* ---- errors, URIs, threads: backend.h, the core lending them to backends ---- */
 
 /* ---- small shared helpers (util.c) ---- */
 
@@ -66,44 +40,47 @@ void rfm__sized_fill(void *out, void *full, size_t full_size);
 /* Grow *@arrayp (*@cap elements of @size, @count used) so one more fits. 0 or RFM_ENOMEM. */
 int rfm__grow(void *arrayp, size_t *cap, size_t count, size_t size);
 
-/* True when the @len bytes at @p are all zero. */
-bool rfm__all_zero(const void *p, size_t len);
-
 /* ---- URIs (uri.c) ---- */
-
-#define RFM_URI_MAX_PARAMS 16
-
-struct rfm_uri_param {
-	char *key;
-	char *value;
-	bool used; /* set by the backend when it consumes the parameter */
-};
-
-/* "scheme:path?key=value&key=value", parsed into owned strings. */
-struct rfm_uri {
-	char *text; /* the whole URI as given (owned) */
-	char *scheme;
-	char *path;
-	struct rfm_uri_param params[RFM_URI_MAX_PARAMS];
-	unsigned int nparams;
-};
 
 int rfm__uri_parse(const char *text, struct rfm_uri *uri);
 void rfm__uri_free(struct rfm_uri *uri);
-/* The parameter's value, marked used, or NULL when absent. */
-const char *rfm__uri_take(struct rfm_uri *uri, const char *key);
-/* A 0/1 parameter into *out (untouched when absent): 0, or RFM_EURI. */
-int rfm__uri_take_bool(struct rfm_uri *uri, const char *key, bool *out);
-/* RFM_EURI naming the first parameter no backend consumed, or 0. */
-int rfm__uri_check_all_used(const struct rfm_uri *uri);
-/* Strict unsigned parsing in C notation (decimal, 0x hex, 0 octal). */
-int rfm__parse_u64(const char *text, uint64_t *value);
-/* As above, with an optional K/M/G suffix (powers of 1024). */
-int rfm__parse_size(const char *text, uint64_t *value);
 /* The URI to open for a NULL/empty argument: $RFM_URI or the default. */
 const char *rfm__default_uri(const char *uri);
 
 /* ---- the core's side of a handle ---- */
+
+struct rfm_events;		/* event-core.h: the core's event state */
+struct rfm_health;		/* health.c: the heartbeat thread */
+struct rfm_hb_seen;		/* health.c: readers' view of the slots */
+struct rfm_rt_opts;		/* rt-internal.h: prefault/lock/scheduling */
+
+/* The core's own state of a handle, which backends do not see (backend.h). */
+struct rfm_node_core {
+	struct rfm_node *next_open; /* registry of open nodes (node-registry.c) */
+	struct rfm_events *ev;	/* event state, from rfm_open() to rfm_close() */
+	struct rfm_health *health; /* heartbeat thread, or NULL */
+	uint64_t hb_offset;	/* heartbeat table (URI heartbeat=), RFM__HB_DEFAULT: the end */
+	uint32_t hb_incarnation; /* written into our slot; 0 until the first beat */
+	struct rfm_hb_seen *hb_seen; /* readers' view of the slots (health.c), or NULL */
+	uint64_t ev_sent;	/* events this handle sent (relaxed atomic) */
+	struct rfm_rt_opts *rt;	/* prefault/lock/scheduling (rt-internal.h), or NULL */
+};
+
+/* A handle as node.c allocates it: what backends see, then the core's own. */
+struct rfm_node_alloc {
+	struct rfm_node node;
+	struct rfm_node_core core;
+};
+
+/* The core's part of @node: at a fixed offset, so no load (the node is
+ * the first member of its allocation, so the cast is the allocation). */
+static inline struct rfm_node_core *rfm__core(const struct rfm_node *node)
+{
+	return &((struct rfm_node_alloc *)(uintptr_t)node)->core;
+}
+
+/* core->hb_offset when the URI has no heartbeat=: the window's end. */
+#define RFM__HB_DEFAULT UINT64_MAX
 
 /*
  * After a library store of @len bytes at @p in the window: replicate it

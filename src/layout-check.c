@@ -275,6 +275,46 @@ static void place_record_members(rfm_layout *layout, struct rfm_diag_list *diags
 	check_overlaps(diags, spans, n, "");
 }
 
+/*
+ * Place record @index of region @r after *@cursor (its offset when it
+ * asks for one) and check it fits; its span into @span, the cursor after
+ * it. *@overflowed: the region overflowed already (an automatic offset
+ * past it is not reported again).
+ */
+static void place_region_record(rfm_layout *layout, struct rfm_diag_list *diags,
+				struct lay_region *r, uint32_t index, const char *container,
+				struct span *member_spans, const struct placement *pl,
+				uint64_t *cursor, bool *overflowed, struct span *span)
+{
+	struct lay_record *rec = &layout->records[index];
+	bool rec_auto = rec->offset == RFM_OFFSET_AUTO;
+	uint64_t size = LAY_RECORD_HEADER + rec->data_size;
+
+	check_name(diags, rec->pos, "record", rec->name, "");
+	check_order(diags, rec->pos, rec->full, rec->byte_order);
+	if (rec_auto)
+		rec->offset = align_up(r->offset + *cursor, LAY_RECORD_ALIGN) - r->offset;
+	else if ((r->offset + rec->offset) % LAY_RECORD_ALIGN)
+		rfm__diag(diags, rec->pos_offset, RFM_ELAYOUT,
+			  "record '%s': offset 0x%llx (window 0x%llx) is not a multiple of %u",
+			  rec->full, HEX(rec->offset), HEX(r->offset + rec->offset),
+			  LAY_RECORD_ALIGN);
+	rec->abs = r->offset + rec->offset;
+	place_record_members(layout, diags, rec, index, member_spans, pl);
+	if (!fits(rec->offset, size, r->size) && !(rec_auto && *overflowed) &&
+	    (*overflowed = true))
+		rfm__diag(diags, rec->pos_offset.line ? rec->pos_offset : rec->pos, RFM_ELAYOUT,
+			  "record '%s': %llu bytes at offset 0x%llx do not fit in the %llu "
+			  "bytes of %s",
+			  rec->full, HEX(size), HEX(rec->offset), HEX(r->size), container);
+	*cursor = rec->offset + size < rec->offset ? UINT64_MAX : rec->offset + size;
+	span->start = rec->offset;
+	span->end = *cursor;
+	span->name = rec->full;
+	span->kind = "record";
+	span->pos = rec->pos;
+}
+
 static void place_region(rfm_layout *layout, struct rfm_diag_list *diags, size_t rindex,
 			 struct span *spans, struct span *member_spans, const struct placement *pl)
 {
@@ -298,33 +338,8 @@ static void place_region(rfm_layout *layout, struct rfm_diag_list *diags, size_t
 			n++;
 			continue;
 		}
-		struct lay_record *rec = &layout->records[it->index];
-		check_name(diags, rec->pos, "record", rec->name, "");
-		check_order(diags, rec->pos, rec->full, rec->byte_order);
-		bool rec_auto = rec->offset == RFM_OFFSET_AUTO;
-		if (rec_auto)
-			rec->offset = align_up(r->offset + cursor, LAY_RECORD_ALIGN) - r->offset;
-		else if ((r->offset + rec->offset) % LAY_RECORD_ALIGN)
-			rfm__diag(diags, rec->pos_offset, RFM_ELAYOUT,
-				  "record '%s': offset 0x%llx (window 0x%llx) is not a multiple of %u",
-				  rec->full, HEX(rec->offset), HEX(r->offset + rec->offset),
-				  LAY_RECORD_ALIGN);
-		rec->abs = r->offset + rec->offset;
-		place_record_members(layout, diags, rec, it->index, member_spans, pl);
-		uint64_t size = LAY_RECORD_HEADER + rec->data_size;
-		if (!fits(rec->offset, size, r->size) && !(rec_auto && overflowed) &&
-		    (overflowed = true))
-			rfm__diag(diags, rec->pos_offset.line ? rec->pos_offset : rec->pos,
-				  RFM_ELAYOUT,
-				  "record '%s': %llu bytes at offset 0x%llx do not fit in the %llu "
-				  "bytes of %s",
-				  rec->full, HEX(size), HEX(rec->offset), HEX(r->size), container);
-		cursor = rec->offset + size < rec->offset ? UINT64_MAX : rec->offset + size;
-		spans[n].start = rec->offset;
-		spans[n].end = cursor;
-		spans[n].name = rec->full;
-		spans[n].kind = "record";
-		spans[n].pos = rec->pos;
+		place_region_record(layout, diags, r, it->index, container, member_spans, pl,
+				    &cursor, &overflowed, &spans[n]);
 		spans[n].decl = i;
 		n++;
 	}
@@ -384,6 +399,50 @@ static void check_heartbeat_table(rfm_layout *layout, struct rfm_diag_list *diag
 	}
 }
 
+/* Region @i's name, writer and bounds; its span into @span. */
+static void check_region(const rfm_layout *layout, struct rfm_diag_list *diags, size_t i,
+			 struct span *span)
+{
+	const struct lay_region *r = &layout->regions[i];
+
+	check_name(diags, r->pos, "region", r->name, "");
+	if (r->writer >= layout->max_nodes)
+		rfm__diag(diags, r->pos_writer, RFM_ELAYOUT,
+			  "region '%s': writer node %u is out of range 0..%u", r->name, r->writer,
+			  layout->max_nodes - 1);
+	if (r->size == 0)
+		rfm__diag(diags, r->pos_size, RFM_ELAYOUT, "region '%s': size is 0", r->name);
+	else if (!fits(r->offset, r->size, layout->window_size))
+		rfm__diag(diags, r->pos_offset.line ? r->pos_offset : r->pos, RFM_ELAYOUT,
+			  "region '%s' [0x%llx, +0x%llx) goes past the end of the "
+			  "0x%llx-byte window",
+			  r->name, HEX(r->offset), HEX(r->size), HEX(layout->window_size));
+	span->start = r->offset;
+	span->end = fits(r->offset, r->size, UINT64_MAX) ? r->offset + r->size : UINT64_MAX;
+	span->name = r->name;
+	span->kind = "region";
+	span->pos = r->pos;
+	span->decl = i;
+}
+
+/* Names of variables and records, in one namespace per parent. */
+static void check_member_names(const rfm_layout *layout, struct rfm_diag_list *diags,
+			       struct span *spans)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < layout->nrecords; i++, n++)
+		spans[n] = (struct span){ .name = layout->records[i].full, .kind = "record",
+					  .pos = layout->records[i].pos };
+	for (size_t i = 0; i < layout->nvars; i++, n++)
+		spans[n] = (struct span){ .name = layout->vars[i].full, .kind = "variable",
+					  .pos = layout->vars[i].pos };
+	/* Report at the later position: order by position, not by array. */
+	for (size_t i = 0; i < n; i++)
+		spans[i].decl = ((size_t)spans[i].pos.line << 20) + spans[i].pos.column;
+	check_duplicates(diags, spans, n);
+}
+
 void rfm__layout_check(rfm_layout *layout, struct rfm_diag_list *diags)
 {
 	size_t nspans = layout->nregions + layout->nrecords + layout->nvars + 1;
@@ -405,29 +464,8 @@ void rfm__layout_check(rfm_layout *layout, struct rfm_diag_list *diags)
 	/* Rings first: a ring region's size may be the ring's footprint. */
 	rfm__layout_check_rings(layout, diags);
 	/* Regions: names, writers, bounds, then overlaps among them. */
-	for (size_t i = 0; i < layout->nregions; i++) {
-		struct lay_region *r = &layout->regions[i];
-
-		check_name(diags, r->pos, "region", r->name, "");
-		if (r->writer >= layout->max_nodes)
-			rfm__diag(diags, r->pos_writer, RFM_ELAYOUT,
-				  "region '%s': writer node %u is out of range 0..%u", r->name,
-				  r->writer, layout->max_nodes - 1);
-		if (r->size == 0)
-			rfm__diag(diags, r->pos_size, RFM_ELAYOUT, "region '%s': size is 0", r->name);
-		else if (!fits(r->offset, r->size, layout->window_size))
-			rfm__diag(diags, r->pos_offset.line ? r->pos_offset : r->pos, RFM_ELAYOUT,
-				  "region '%s' [0x%llx, +0x%llx) goes past the end of the "
-				  "0x%llx-byte window",
-				  r->name, HEX(r->offset), HEX(r->size), HEX(layout->window_size));
-		spans[i].start = r->offset;
-		spans[i].end = fits(r->offset, r->size, UINT64_MAX) ? r->offset + r->size
-								  : UINT64_MAX;
-		spans[i].name = r->name;
-		spans[i].kind = "region";
-		spans[i].pos = r->pos;
-		spans[i].decl = i;
-	}
+	for (size_t i = 0; i < layout->nregions; i++)
+		check_region(layout, diags, i, &spans[i]);
 	check_duplicates(diags, spans, layout->nregions);
 	check_overlaps(diags, spans, layout->nregions, "");
 	check_heartbeat_table(layout, diags);
@@ -436,18 +474,7 @@ void rfm__layout_check(rfm_layout *layout, struct rfm_diag_list *diags)
 	for (size_t i = 0; i < layout->nregions; i++)
 		place_region(layout, diags, i, spans, members, &pl);
 
-	/* Names of variables and records, in one namespace per parent. */
-	size_t n = 0;
-	for (size_t i = 0; i < layout->nrecords; i++, n++)
-		spans[n] = (struct span){ .name = layout->records[i].full, .kind = "record",
-					  .pos = layout->records[i].pos };
-	for (size_t i = 0; i < layout->nvars; i++, n++)
-		spans[n] = (struct span){ .name = layout->vars[i].full, .kind = "variable",
-					  .pos = layout->vars[i].pos };
-	/* Report at the later position: order by position, not by array. */
-	for (size_t i = 0; i < n; i++)
-		spans[i].decl = ((size_t)spans[i].pos.line << 20) + spans[i].pos.column;
-	check_duplicates(diags, spans, n);
+	check_member_names(layout, diags, spans);
 out:
 	placement_free(&pl);
 	free(spans);

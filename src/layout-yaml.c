@@ -357,6 +357,64 @@ static bool digits(struct yaml_walk *w, const yaml_node_t *n, int type, uint32_t
 	return true;
 }
 
+/* A variable's 'type' into spec->type (its place into *@pos). */
+static bool var_type(struct yaml_walk *w, yaml_node_t *map, yaml_node_t **v,
+		     struct rfm_var_spec *spec, struct lay_pos *pos)
+{
+	const char *t;
+
+	if (missing(w, map, v[V_TYPE], "type", "a variable"))
+		return false;
+	t = scalar(w, v[V_TYPE], "type");
+	*pos = pos_of(v[V_TYPE]);
+	if (!t)
+		return false;
+	spec->type = rfm__type_from_name(t);
+	if (!spec->type) {
+		rfm__diag(w->diags, *pos, RFM_ELAYOUT,
+			  "unknown type '%.64s' (expected u8, u16, u32, u64, i8, i16, i32, "
+			  "i64, f32, f64, bool, string or bytes)",
+			  t);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * A variable's 'count' (elements of an array) or 'length' (bytes of a
+ * string or bytes, which must have one) into spec->count, for the type
+ * already read (0 when it was wrong: no complaint about the other key).
+ */
+static bool var_count(struct yaml_walk *w, yaml_node_t *map, yaml_node_t **v,
+		      struct rfm_var_spec *spec, struct lay_pos *pos)
+{
+	bool sized = spec->type == RFM_TYPE_STRING || spec->type == RFM_TYPE_BYTES;
+	bool ok = true;
+
+	if (v[V_COUNT]) {
+		*pos = pos_of(v[V_COUNT]);
+		if (sized)
+			rfm__diag(w->diags, *pos, RFM_ELAYOUT,
+				  "a %s has a 'length' in bytes, not a 'count'",
+				  rfm_type_name(spec->type));
+		ok = !sized && element_count(w, v[V_COUNT], "count", &spec->count);
+	}
+	if (v[V_LENGTH]) {
+		*pos = pos_of(v[V_LENGTH]);
+		bool wrong = spec->type && !sized;
+		if (wrong)
+			rfm__diag(w->diags, *pos, RFM_ELAYOUT,
+				  "only string and bytes have a 'length'; use 'count' for an array of %s",
+				  rfm_type_name(spec->type));
+		ok = !wrong && element_count(w, v[V_LENGTH], "length", &spec->count) && ok;
+	} else if (sized) {
+		rfm__diag(w->diags, pos_of(map), RFM_ELAYOUT, "a %s needs a 'length' in bytes",
+			  rfm_type_name(spec->type));
+		ok = false;
+	}
+	return ok;
+}
+
 static void walk_var(struct yaml_walk *w, yaml_node_t *map, uint32_t region, uint32_t record,
 		     uint32_t order)
 {
@@ -375,43 +433,10 @@ static void walk_var(struct yaml_walk *w, yaml_node_t *map, uint32_t region, uin
 
 	if (!(spec.name = entry_name(w, map, v[V_NAME], "a variable")))
 		ok = false;
-	if (missing(w, map, v[V_TYPE], "type", "a variable")) {
+	if (!var_type(w, map, v, &spec, &pos[1]))
 		ok = false;
-	} else {
-		const char *t = scalar(w, v[V_TYPE], "type");
-		pos[1] = pos_of(v[V_TYPE]);
-		if (!t)
-			ok = false;
-		else if (!(spec.type = rfm__type_from_name(t))) {
-			rfm__diag(w->diags, pos[1], RFM_ELAYOUT,
-				  "unknown type '%.64s' (expected u8, u16, u32, u64, i8, i16, i32, "
-				  "i64, f32, f64, bool, string or bytes)",
-				  t);
-			ok = false;
-		}
-	}
-	bool sized = spec.type == RFM_TYPE_STRING || spec.type == RFM_TYPE_BYTES;
-	if (v[V_COUNT]) {
-		pos[2] = pos_of(v[V_COUNT]);
-		if (sized)
-			rfm__diag(w->diags, pos[2], RFM_ELAYOUT,
-				  "a %s has a 'length' in bytes, not a 'count'",
-				  rfm_type_name(spec.type));
-		ok = !sized && element_count(w, v[V_COUNT], "count", &spec.count) && ok;
-	}
-	if (v[V_LENGTH]) {
-		pos[2] = pos_of(v[V_LENGTH]);
-		bool wrong = spec.type && !sized;
-		if (wrong)
-			rfm__diag(w->diags, pos[2], RFM_ELAYOUT,
-				  "only string and bytes have a 'length'; use 'count' for an array of %s",
-				  rfm_type_name(spec.type));
-		ok = !wrong && element_count(w, v[V_LENGTH], "length", &spec.count) && ok;
-	} else if (sized) {
-		rfm__diag(w->diags, pos_of(map), RFM_ELAYOUT, "a %s needs a 'length' in bytes",
-			  rfm_type_name(spec.type));
+	if (!var_count(w, map, v, &spec, &pos[2]))
 		ok = false;
-	}
 	if (!placed_offset(w, v[V_OFFSET], &spec.offset, &pos[3]))
 		ok = false;
 	if (!byte_order(w, v[V_ORDER], &spec.byte_order))
@@ -540,6 +565,28 @@ static bool flag(struct yaml_walk *w, const yaml_node_t *n, const char *what, bo
  * against the region (room, alignment, contents) come with the layout's
  * (layout-ring.c).
  */
+/* A ring's notify: true (intr3), false, or the event type. */
+static bool ring_notify(struct yaml_walk *w, yaml_node_t *n, struct rfm_ring_config *c)
+{
+	const char *t = scalar(w, n, "notify");
+	int type = t ? rfm_event_type_parse(t) : -1;
+
+	if (type >= (int)RFM_EVENT_INTR1 && type <= (int)RFM_EVENT_INTR4) {
+		c->flags |= RFM_RING_F_NOTIFY;
+		c->notify_type = (uint32_t)type;
+		return true;
+	}
+	if (t && (!strcmp(t, "true") || !strcmp(t, "false"))) {
+		if (t[0] == 't')
+			c->flags |= RFM_RING_F_NOTIFY;
+		return true;
+	}
+	if (t)
+		rfm__diag(w->diags, pos_of(n), RFM_ELAYOUT,
+			  "a ring's notify must be true, false or intr1..intr4, not '%.64s'", t);
+	return false;
+}
+
 static bool walk_ring(struct yaml_walk *w, yaml_node_t *map, struct rfm_ring_config *c)
 {
 	yaml_node_t *v[G_N];
@@ -571,25 +618,8 @@ static bool walk_ring(struct yaml_walk *w, yaml_node_t *map, struct rfm_ring_con
 		} else
 			c->max_consumers = (uint32_t)n;
 	}
-	/* notify: true (intr3), false, or the event type. */
-	if (v[G_NOTIFY]) {
-		const char *t = scalar(w, v[G_NOTIFY], "notify");
-		int type = t ? rfm_event_type_parse(t) : -1;
-
-		if (type >= (int)RFM_EVENT_INTR1 && type <= (int)RFM_EVENT_INTR4) {
-			c->flags |= RFM_RING_F_NOTIFY;
-			c->notify_type = (uint32_t)type;
-		} else if (t && (!strcmp(t, "true") || !strcmp(t, "false"))) {
-			if (t[0] == 't')
-				c->flags |= RFM_RING_F_NOTIFY;
-		} else {
-			if (t)
-				rfm__diag(w->diags, pos_of(v[G_NOTIFY]), RFM_ELAYOUT,
-					  "a ring's notify must be true, false or intr1..intr4, "
-					  "not '%.64s'", t);
-			ok = false;
-		}
-	}
+	if (v[G_NOTIFY] && !ring_notify(w, v[G_NOTIFY], c))
+		ok = false;
 	if (v[G_BACKPRESSURE]) {
 		if (!flag(w, v[G_BACKPRESSURE], "backpressure", &on))
 			ok = false;
@@ -608,6 +638,31 @@ static bool walk_ring(struct yaml_walk *w, yaml_node_t *map, struct rfm_ring_con
 enum { R_NAME, R_OFFSET, R_SIZE, R_WRITER, R_DESC, R_ORDER, R_VARS, R_RECORDS, R_RING, R_N };
 static const char *const region_keys[] = { "name", "offset", "size", "writer", "description",
 					   "byte_order", "variables", "records", "ring", NULL };
+
+/*
+ * A region's variables and records, in the order they appear, so that
+ * automatic placement follows the text.
+ */
+static void walk_region_children(struct yaml_walk *w, yaml_node_t **v, uint32_t index,
+				 uint32_t order)
+{
+	bool vars_first = !v[R_RECORDS] || !v[R_VARS] ||
+			  v[R_VARS]->start_mark.index < v[R_RECORDS]->start_mark.index;
+
+	if (vars_first)
+		walk_vars(w, v[R_VARS], index, LAY_NO_RECORD, order);
+	if (v[R_RECORDS] && expect(w, v[R_RECORDS], YAML_SEQUENCE_NODE, "records")) {
+		yaml_node_t *list = v[R_RECORDS];
+		for (yaml_node_item_t *i = list->data.sequence.items.start;
+		     i < list->data.sequence.items.top; i++) {
+			yaml_node_t *rec = get_node(w, *i);
+			if (rec)
+				walk_record(w, rec, index, order);
+		}
+	}
+	if (!vars_first)
+		walk_vars(w, v[R_VARS], index, LAY_NO_RECORD, order);
+}
 
 static void walk_region(struct yaml_walk *w, yaml_node_t *map, uint32_t order)
 {
@@ -656,22 +711,7 @@ static void walk_region(struct yaml_walk *w, yaml_node_t *map, uint32_t order)
 		if (ret >= 0 && v[R_RING])
 			rfm__layout_set_ring(w->layout, index, &ring, pos_of(v[R_RING]));
 	}
-	/* Children in the order they appear, so automatic placement follows the text. */
-	bool vars_first = !v[R_RECORDS] || !v[R_VARS] ||
-			  v[R_VARS]->start_mark.index < v[R_RECORDS]->start_mark.index;
-	if (vars_first)
-		walk_vars(w, v[R_VARS], index, LAY_NO_RECORD, order);
-	if (v[R_RECORDS] && expect(w, v[R_RECORDS], YAML_SEQUENCE_NODE, "records")) {
-		yaml_node_t *list = v[R_RECORDS];
-		for (yaml_node_item_t *i = list->data.sequence.items.start;
-		     i < list->data.sequence.items.top; i++) {
-			yaml_node_t *rec = get_node(w, *i);
-			if (rec)
-				walk_record(w, rec, index, order);
-		}
-	}
-	if (!vars_first)
-		walk_vars(w, v[R_VARS], index, LAY_NO_RECORD, order);
+	walk_region_children(w, v, index, order);
 }
 
 enum { L_VERSION, L_NAME, L_DESC, L_WINDOW, L_NODES, L_ORDER, L_REGIONS, L_N };
@@ -699,30 +739,34 @@ static void name_from_source(const char *source, char *buf, size_t len)
 		snprintf(buf, len, "layout");
 }
 
-static void walk_root(struct yaml_walk *w, yaml_node_t *root, const char *source)
+/*
+ * The layout's version: true to read on (a missing one is reported, the
+ * rest still read), false when the rest may mean something else.
+ */
+static bool layout_version(struct yaml_walk *w, yaml_node_t *root, yaml_node_t **v)
 {
-	yaml_node_t *v[L_N];
-	uint64_t n, window = 0;
-	uint32_t order = RFM_ORDER_LITTLE;
-	char default_name[LAY_NAME_MAX + 1];
-	const char *name = NULL;
-	bool ok = true;
+	uint64_t n;
 
-	if (!read_keys(w, root, layout_keys, v, "the layout"))
-		return;
-	if (missing(w, root, v[L_VERSION], "version", "the layout")) {
-		ok = false;
-	} else if (number(w, v[L_VERSION], "version", false, UINT32_MAX, &n)) {
-		if (n == 0 || n > RFM_LAYOUT_VERSION) {
-			rfm__diag(w->diags, pos_of(v[L_VERSION]), RFM_ELAYOUT,
-				  "layout version %llu is not supported: this librfm reads "
-				  "version 1 to %d",
-				  (unsigned long long)n, RFM_LAYOUT_VERSION);
-			return; /* the rest may mean something else */
-		}
-	} else {
-		return;
+	if (missing(w, root, v[L_VERSION], "version", "the layout"))
+		return true;
+	if (!number(w, v[L_VERSION], "version", false, UINT32_MAX, &n))
+		return false;
+	if (n == 0 || n > RFM_LAYOUT_VERSION) {
+		rfm__diag(w->diags, pos_of(v[L_VERSION]), RFM_ELAYOUT,
+			  "layout version %llu is not supported: this librfm reads "
+			  "version 1 to %d",
+			  (unsigned long long)n, RFM_LAYOUT_VERSION);
+		return false;
 	}
+	return true;
+}
+
+/* The layout's 'name', or one made from @source's file name (into @buf). */
+static const char *layout_name(struct yaml_walk *w, yaml_node_t **v, const char *source,
+			       char *buf, size_t cap)
+{
+	const char *name = NULL;
+
 	if (v[L_NAME] && (name = scalar(w, v[L_NAME], "name")) && !rfm__valid_name(name)) {
 		rfm__diag(w->diags, pos_of(v[L_NAME]), RFM_ELAYOUT,
 			  "layout name '%.64s' is not an identifier (A-Z a-z 0-9 _, starting "
@@ -731,18 +775,32 @@ static void walk_root(struct yaml_walk *w, yaml_node_t *root, const char *source
 		name = NULL;
 	}
 	if (!name) {
-		name_from_source(source, default_name, sizeof(default_name));
-		name = default_name;
+		name_from_source(source, buf, cap);
+		name = buf;
 	}
-	if (missing(w, root, v[L_WINDOW], "window", "the layout") ||
-	    !number(w, v[L_WINDOW], "window", true, UINT64_MAX, &window))
-		ok = false;
-	else if (window == 0)
+	return name;
+}
+
+static void walk_root(struct yaml_walk *w, yaml_node_t *root, const char *source)
+{
+	yaml_node_t *v[L_N];
+	uint64_t n, window = 0;
+	uint32_t order = RFM_ORDER_LITTLE;
+	char default_name[LAY_NAME_MAX + 1];
+	const char *name;
+
+	if (!read_keys(w, root, layout_keys, v, "the layout"))
+		return;
+	if (!layout_version(w, root, v))
+		return;
+	name = layout_name(w, v, source, default_name, sizeof(default_name));
+	/* A problem below is reported and the rest read, to report all at once. */
+	if (!missing(w, root, v[L_WINDOW], "window", "the layout") &&
+	    number(w, v[L_WINDOW], "window", true, UINT64_MAX, &window) && window == 0)
 		rfm__diag(w->diags, pos_of(v[L_WINDOW]), RFM_ELAYOUT, "the window size must not be 0");
 	if (v[L_DESC])
 		scalar(w, v[L_DESC], "description");
-	if (!byte_order(w, v[L_ORDER], &order))
-		ok = false;
+	byte_order(w, v[L_ORDER], &order);
 	if (rfm__layout_create(name, source, window, &w->layout)) {
 		w->nomem = true;
 		return;
@@ -759,7 +817,6 @@ static void walk_root(struct yaml_walk *w, yaml_node_t *root, const char *source
 		else if (n)
 			w->layout->max_nodes = (uint32_t)n;
 	}
-	(void)ok;
 	if (missing(w, root, v[L_REGIONS], "regions", "the layout") ||
 	    !expect(w, v[L_REGIONS], YAML_SEQUENCE_NODE, "regions"))
 		return;
@@ -772,12 +829,26 @@ static void walk_root(struct yaml_walk *w, yaml_node_t *root, const char *source
 	}
 }
 
+/* A second document would be ignored silently: refuse it. */
+static void refuse_second_document(struct lay_yaml_reader *rd, struct rfm_diag_list *diags)
+{
+	yaml_document_t extra;
+
+	if (rfm__yaml_reader_next(rd, &extra) > 0) {
+		yaml_node_t *second = yaml_document_get_root_node(&extra);
+		if (second)
+			rfm__diag(diags, pos_of(second), RFM_ELAYOUT,
+				  "a layout file holds one YAML document; remove the second");
+		yaml_document_delete(&extra);
+	}
+}
+
 int rfm__layout_parse_yaml(const char *text, size_t len, const char *source,
 			   rfm_layout **layoutp, struct rfm_diag_list *diags)
 {
 	struct yaml_walk w = { .diags = diags };
 	struct lay_yaml_reader *rd;
-	yaml_document_t doc, extra;
+	yaml_document_t doc;
 	yaml_node_t *root;
 	int ret = 0, got;
 
@@ -805,14 +876,7 @@ int rfm__layout_parse_yaml(const char *text, size_t len, const char *source,
 		rfm__yaml_reader_free(rd);
 		return RFM_ELAYOUT;
 	}
-	/* A second document would be ignored silently: refuse it. */
-	if (rfm__yaml_reader_next(rd, &extra) > 0) {
-		yaml_node_t *second = yaml_document_get_root_node(&extra);
-		if (second)
-			rfm__diag(diags, pos_of(second), RFM_ELAYOUT,
-				  "a layout file holds one YAML document; remove the second");
-		yaml_document_delete(&extra);
-	}
+	refuse_second_document(rd, diags);
 	w.doc = &doc;
 	w.nnodes = (size_t)(doc.nodes.top - doc.nodes.start);
 	w.visited = calloc(w.nnodes ? w.nnodes : 1, 1);

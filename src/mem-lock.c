@@ -15,7 +15,7 @@
 
 static int apply(struct rfm_node *node, const char *what, void *addr, size_t len)
 {
-	const struct rfm_rt_opts *rt = node->rt;
+	const struct rfm_rt_opts *rt = rfm__core(node)->rt;
 
 	if (!rt || !addr || !len)
 		return 0;
@@ -42,7 +42,7 @@ int rfm__mem_window(struct rfm_node *node)
 
 int rfm__mem_event_queue(struct rfm_node *node, void *addr, size_t len)
 {
-	if (!node->rt)
+	if (!rfm__core(node)->rt)
 		return 0;
 	return apply(node, "event queue", addr, len);
 }

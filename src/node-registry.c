@@ -29,7 +29,7 @@ static void after_fork_parent(void)
 
 static void after_fork_child(void)
 {
-	for (struct rfm_node *node = open_nodes; node; node = node->next_open) {
+	for (struct rfm_node *node = open_nodes; node; node = rfm__core(node)->next_open) {
 		node->forked = true;
 		if (node->ops->forget)
 			node->ops->forget(node);
@@ -46,7 +46,7 @@ void rfm__node_register(struct rfm_node *node)
 {
 	pthread_once(&atfork_once, install_atfork);
 	pthread_mutex_lock(&registry_lock);
-	node->next_open = open_nodes;
+	rfm__core(node)->next_open = open_nodes;
 	open_nodes = node;
 	pthread_mutex_unlock(&registry_lock);
 }
@@ -54,9 +54,9 @@ void rfm__node_register(struct rfm_node *node)
 void rfm__node_unregister(struct rfm_node *node)
 {
 	pthread_mutex_lock(&registry_lock);
-	for (struct rfm_node **link = &open_nodes; *link; link = &(*link)->next_open)
+	for (struct rfm_node **link = &open_nodes; *link; link = &rfm__core(*link)->next_open)
 		if (*link == node) {
-			*link = node->next_open;
+			*link = rfm__core(node)->next_open;
 			break;
 		}
 	pthread_mutex_unlock(&registry_lock);

@@ -66,6 +66,7 @@ static int open_node(const char *uri_text, const struct rfm_open_options *option
 {
 	const struct rfm_backend_ops *ops = NULL; /* set when find_backend() returns 0 */
 	struct rfm_uri uri;
+	struct rfm_node_alloc *alloc;
 	struct rfm_node *node;
 	int ret;
 
@@ -78,7 +79,9 @@ static int open_node(const char *uri_text, const struct rfm_open_options *option
 	if (ret)
 		goto out_uri;
 
-	node = calloc(1, sizeof(*node));
+	/* The handle with the core's own part after it (internal.h). */
+	alloc = calloc(1, sizeof(*alloc));
+	node = alloc ? &alloc->node : NULL;
 	if (!node) {
 		ret = rfm__error(RFM_ENOMEM, "%s: out of memory", uri.text);
 		goto out_uri;
@@ -99,7 +102,7 @@ static int open_node(const char *uri_text, const struct rfm_open_options *option
 		ret = ops->open(node, &uri);
 	if (ret) {
 		rfm__event_free(node);
-		free(node->rt);
+		free(rfm__core(node)->rt);
 		free(node);
 		goto out_uri;
 	}
@@ -131,7 +134,7 @@ static void node_free(struct rfm_node *node)
 	node->ops->close(node);
 	/* Only now: the backend's threads are gone (they may look at it). */
 	rfm__event_free(node);
-	free(node->rt);
+	free(rfm__core(node)->rt);
 	free(node->uri);
 	free(node);
 }

@@ -268,6 +268,33 @@ static int seq_spin_over(void *arg, unsigned int turn)
 	return rfm__spin_turns_over(turn, 64);
 }
 
+/* The time left before @deadline (0: none) in *@left (-1: no limit), or RFM_ETIMEDOUT. */
+static int time_left(const rfm_record *rec, uint64_t deadline, int64_t *left)
+{
+	uint64_t now;
+
+	*left = -1;
+	if (!deadline)
+		return 0;
+	now = rfm_event_now_ns();
+	if (now >= deadline)
+		return rfm__error(RFM_ETIMEDOUT, "%s: nothing published in time", rec_name(rec));
+	*left = (int64_t)(deadline - now);
+	return 0;
+}
+
+/*
+ * Whether a wait polls rather than sleeps on the record's event: there is
+ * none (no notify, or an observer, which has no queue), or a publish is
+ * under way (@seq odd) and @waited is short: its end sends the event, so
+ * past the yields a writer that died mid-publish leaves us asleep, not
+ * spinning a core until its timeout.
+ */
+static bool record_polls(const rfm_record *rec, uint32_t seq, uint64_t waited)
+{
+	return !rec->notify || rec->lh.observer || (seq & 1 && waited < YIELD_NS);
+}
+
 RFM_API int rfm_record_wait(rfm_record *rec, uint32_t last, int64_t timeout_ns, uint32_t *seqp)
 {
 	uint64_t deadline = 0, start = 0;
@@ -287,33 +314,21 @@ RFM_API int rfm_record_wait(rfm_record *rec, uint32_t last, int64_t timeout_ns, 
 	if (!rfm__spin_until(seq_ready, seq_spin_over, &spin))
 		goto done;
 	for (;;) {
-		int64_t left = -1;
+		int64_t left;
+		int ret;
 
 		if (seq_ready(&spin))
 			goto done;
-		if (deadline) {
-			uint64_t now = rfm_event_now_ns();
-			if (now >= deadline)
-				return rfm__error(RFM_ETIMEDOUT, "%s: nothing published in time",
-						  rec_name(rec));
-			left = (int64_t)(deadline - now);
-		}
-		uint32_t seq = spin.seq;
-		int stop = rfm__event_poll_stop(rec->node);
-		if (stop)
-			return stop;
+		ret = time_left(rec, deadline, &left);
+		if (!ret)
+			ret = rfm__event_poll_stop(rec->node);
+		if (ret)
+			return ret;
 		uint64_t now = rfm_event_now_ns();
 		if (!start)
 			start = now;
-		/* An observer has no queue to sleep on: it polls as without notify. */
-		if (!rec->notify || rec->lh.observer || (seq & 1 && now - start < YIELD_NS)) {
-			/*
-			 * No event to sleep on, or a publish under way: its end
-			 * sends the event, so past the yields a writer that died
-			 * mid-publish leaves us asleep, not spinning a core
-			 * until its timeout. Without notify: yield, then poll sleeping up
-			 * to 1 ms at a time.
-			 */
+		if (record_polls(rec, spin.seq, now - start)) {
+			/* Yield, then poll sleeping up to 1 ms at a time. */
 			if (now - start < YIELD_NS)
 				rfm__os_yield();
 			else
@@ -321,8 +336,7 @@ RFM_API int rfm_record_wait(rfm_record *rec, uint32_t last, int64_t timeout_ns, 
 			continue;
 		}
 		if (!enabled) {
-			int ret = rfm__event_enable_notify(rec->node, rec->notify);
-
+			ret = rfm__event_enable_notify(rec->node, rec->notify);
 			if (ret < 0)
 				return ret;
 			enabled = true;
@@ -330,7 +344,7 @@ RFM_API int rfm_record_wait(rfm_record *rec, uint32_t last, int64_t timeout_ns, 
 			if (ret)
 				continue;
 		}
-		int ret = rfm__event_sleep(rec->node, left);
+		ret = rfm__event_sleep(rec->node, left);
 		if (ret && ret != RFM_ETIMEDOUT)
 			return ret;
 	}

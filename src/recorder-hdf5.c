@@ -330,6 +330,69 @@ static const char *const stream_kinds[] = {
 	[REC_STREAM_RING] = "ring", [REC_STREAM_EVENTS] = "events",
 };
 
+/* A frames stream's own columns: the tick, and the lag or the event of each frame. */
+static int frame_outs(struct rfm_recorder *r, struct h5_stream *hs)
+{
+	int ret = stamp_out(hs, "tick", H5T_STD_U64LE, H5T_NATIVE_UINT64, SRC_A, "");
+
+	if (!ret && r->cfg.mode == RFM_REC_RATE)
+		ret = stamp_out(hs, "lag_ns", H5T_STD_U64LE, H5T_NATIVE_UINT64, SRC_B, "ns");
+	if (!ret && r->cfg.mode == RFM_REC_ON_EVENT) {
+		ret = stamp_out(hs, "event_type", H5T_STD_U8LE, H5T_NATIVE_UINT8, SRC_TYPE, "");
+		if (!ret)
+			ret = stamp_out(hs, "event_sender", H5T_STD_U32LE, H5T_NATIVE_UINT32,
+					SRC_SENDER, "");
+		if (!ret)
+			ret = stamp_out(hs, "event_data", H5T_STD_U32LE, H5T_NATIVE_UINT32, SRC_D,
+					"");
+	}
+	return ret;
+}
+
+/* A record stream's columns (sequence, misses) and attributes (record, writer). */
+static int record_outs(struct rfm_recorder *r, struct rec_stream *s, struct h5_stream *hs)
+{
+	const struct lay_record *rec = &r->layout->records[s->record];
+	int ret = stamp_out(hs, "seq", H5T_STD_U32LE, H5T_NATIVE_UINT32, SRC_A, "");
+
+	if (!ret)
+		ret = stamp_out(hs, "missed", H5T_STD_U32LE, H5T_NATIVE_UINT32, SRC_B, "");
+	attr_string(hs->group, "record", rec->full);
+	attr_i64(hs->group, "writer", r->layout->regions[rec->region].writer);
+	return ret;
+}
+
+/* A ring stream's columns (message number, losses, length) and its ring's shape. */
+static int ring_outs(struct rec_stream *s, struct h5_stream *hs)
+{
+	int ret = stamp_out(hs, "seq", H5T_STD_U64LE, H5T_NATIVE_UINT64, SRC_A, "");
+
+	if (!ret)
+		ret = stamp_out(hs, "lost", H5T_STD_U64LE, H5T_NATIVE_UINT64, SRC_B, "");
+	if (!ret)
+		ret = stamp_out(hs, "len", H5T_STD_U32LE, H5T_NATIVE_UINT32, SRC_C, "bytes");
+	attr_u64(hs->group, "offset", s->ring_offset);
+	attr_i64(hs->group, "slot_size", s->ring_slot);
+	attr_i64(hs->group, "producer", s->ring_producer);
+	return ret;
+}
+
+/* The events stream's columns: what struct rfm_event holds. */
+static int event_outs(struct h5_stream *hs)
+{
+	int ret = stamp_out(hs, "type", H5T_STD_U8LE, H5T_NATIVE_UINT8, SRC_TYPE, "");
+
+	if (!ret)
+		ret = stamp_out(hs, "sender", H5T_STD_U32LE, H5T_NATIVE_UINT32, SRC_SENDER, "");
+	if (!ret)
+		ret = stamp_out(hs, "data", H5T_STD_U32LE, H5T_NATIVE_UINT32, SRC_D, "");
+	if (!ret)
+		ret = stamp_out(hs, "seq", H5T_STD_U64LE, H5T_NATIVE_UINT64, SRC_A, "");
+	if (!ret)
+		ret = stamp_out(hs, "sent_ns", H5T_STD_U64LE, H5T_NATIVE_UINT64, SRC_B, "ns");
+	return ret;
+}
+
 static int stream_outs(struct rfm_recorder *r, struct rec_stream *s, struct h5_stream *hs)
 {
 	int ret = 0;
@@ -340,55 +403,13 @@ static int stream_outs(struct rfm_recorder *r, struct rec_stream *s, struct h5_s
 		ret = stamp_out(hs, REC_T_MONO, H5T_STD_U64LE, H5T_NATIVE_UINT64, SRC_MONO, "ns");
 	if (!ret)
 		ret = stamp_out(hs, REC_T_REAL, H5T_STD_I64LE, H5T_NATIVE_INT64, SRC_REAL, "ns");
+	if (ret)
+		return ret;
 	switch (s->kind) {
-	case REC_STREAM_FRAMES:
-		if (!ret)
-			ret = stamp_out(hs, "tick", H5T_STD_U64LE, H5T_NATIVE_UINT64, SRC_A, "");
-		if (!ret && r->cfg.mode == RFM_REC_RATE)
-			ret = stamp_out(hs, "lag_ns", H5T_STD_U64LE, H5T_NATIVE_UINT64, SRC_B, "ns");
-		if (!ret && r->cfg.mode == RFM_REC_ON_EVENT) {
-			ret = stamp_out(hs, "event_type", H5T_STD_U8LE, H5T_NATIVE_UINT8, SRC_TYPE, "");
-			if (!ret)
-				ret = stamp_out(hs, "event_sender", H5T_STD_U32LE,
-						H5T_NATIVE_UINT32, SRC_SENDER, "");
-			if (!ret)
-				ret = stamp_out(hs, "event_data", H5T_STD_U32LE,
-						H5T_NATIVE_UINT32, SRC_D, "");
-		}
-		break;
-	case REC_STREAM_RECORD:
-		if (!ret)
-			ret = stamp_out(hs, "seq", H5T_STD_U32LE, H5T_NATIVE_UINT32, SRC_A, "");
-		if (!ret)
-			ret = stamp_out(hs, "missed", H5T_STD_U32LE, H5T_NATIVE_UINT32, SRC_B, "");
-		attr_string(hs->group, "record", r->layout->records[s->record].full);
-		attr_i64(hs->group, "writer",
-			 r->layout->regions[r->layout->records[s->record].region].writer);
-		break;
-	case REC_STREAM_RING:
-		if (!ret)
-			ret = stamp_out(hs, "seq", H5T_STD_U64LE, H5T_NATIVE_UINT64, SRC_A, "");
-		if (!ret)
-			ret = stamp_out(hs, "lost", H5T_STD_U64LE, H5T_NATIVE_UINT64, SRC_B, "");
-		if (!ret)
-			ret = stamp_out(hs, "len", H5T_STD_U32LE, H5T_NATIVE_UINT32, SRC_C, "bytes");
-		attr_u64(hs->group, "offset", s->ring_offset);
-		attr_i64(hs->group, "slot_size", s->ring_slot);
-		attr_i64(hs->group, "producer", s->ring_producer);
-		break;
-	case REC_STREAM_EVENTS:
-		if (!ret)
-			ret = stamp_out(hs, "type", H5T_STD_U8LE, H5T_NATIVE_UINT8, SRC_TYPE, "");
-		if (!ret)
-			ret = stamp_out(hs, "sender", H5T_STD_U32LE, H5T_NATIVE_UINT32, SRC_SENDER,
-					"");
-		if (!ret)
-			ret = stamp_out(hs, "data", H5T_STD_U32LE, H5T_NATIVE_UINT32, SRC_D, "");
-		if (!ret)
-			ret = stamp_out(hs, "seq", H5T_STD_U64LE, H5T_NATIVE_UINT64, SRC_A, "");
-		if (!ret)
-			ret = stamp_out(hs, "sent_ns", H5T_STD_U64LE, H5T_NATIVE_UINT64, SRC_B, "ns");
-		break;
+	case REC_STREAM_FRAMES: ret = frame_outs(r, hs); break;
+	case REC_STREAM_RECORD: ret = record_outs(r, s, hs); break;
+	case REC_STREAM_RING: ret = ring_outs(s, hs); break;
+	case REC_STREAM_EVENTS: ret = event_outs(hs); break;
 	}
 	for (uint32_t i = 0; !ret && i < s->ncols; i++)
 		ret = column_out(hs, &s->cols[i]);
@@ -487,6 +508,27 @@ static void free_file(struct h5_file *hf, uint32_t nstreams)
 	free(hf);
 }
 
+/* A group a stream, with its datasets, in the new file. */
+static int create_streams(struct rfm_recorder *r, struct h5_file *hf)
+{
+	hid_t lcpl = H5Pcreate(H5P_LINK_CREATE);
+	int ret = 0;
+
+	H5Pset_create_intermediate_group(lcpl, 1);
+	for (uint32_t i = 0; !ret && i < r->nstreams; i++) {
+		struct h5_stream *hs = &hf->streams[i];
+		hs->name = r->streams[i].name;
+		hs->group = H5Gcreate2(hf->file, r->streams[i].name, lcpl, H5P_DEFAULT,
+				       H5P_DEFAULT);
+		if (hs->group < 0)
+			ret = h5_error(r->path, "creating a group");
+		else
+			ret = stream_outs(r, &r->streams[i], hs);
+	}
+	H5Pclose(lcpl);
+	return ret;
+}
+
 static int h5_open(struct rfm_recorder *r)
 {
 	H5E_auto2_t old_fn;
@@ -519,19 +561,7 @@ static int h5_open(struct rfm_recorder *r)
 		goto fail;
 	}
 	root_attrs(r, hf->file);
-	hid_t lcpl = H5Pcreate(H5P_LINK_CREATE);
-	H5Pset_create_intermediate_group(lcpl, 1);
-	for (uint32_t i = 0; !ret && i < r->nstreams; i++) {
-		struct h5_stream *hs = &hf->streams[i];
-		hs->name = r->streams[i].name;
-		hs->group = H5Gcreate2(hf->file, r->streams[i].name, lcpl, H5P_DEFAULT,
-				       H5P_DEFAULT);
-		if (hs->group < 0)
-			ret = h5_error(r->path, "creating a group");
-		else
-			ret = stream_outs(r, &r->streams[i], hs);
-	}
-	H5Pclose(lcpl);
+	ret = create_streams(r, hf);
 	if (!ret && H5Fstart_swmr_write(hf->file) < 0)
 		ret = h5_error(r->path, "starting single-writer/multiple-reader mode");
 	if (!ret)
@@ -585,6 +615,49 @@ static int write_out(struct rfm_recorder *r, struct h5_file *hf, struct h5_out *
 	return 0;
 }
 
+/* Output @o's value of entry @e (and its @payload) into its next row, @dst. */
+static void fill_cell(struct rfm_recorder *r, const struct rec_stream *s, const struct h5_out *o,
+		      const struct rec_entry *e, const uint8_t *payload, uint8_t *dst)
+{
+	uint32_t v;
+
+	switch (o->src) {
+	case SRC_T: {
+		double t = rfm__rec_t(r, e->t_mono);
+		memcpy(dst, &t, 8);
+		break;
+	}
+	case SRC_MONO: memcpy(dst, &e->t_mono, 8); break;
+	case SRC_REAL: memcpy(dst, &e->t_real, 8); break;
+	case SRC_A:
+	case SRC_B: {
+		uint64_t w = o->src == SRC_A ? e->a : e->b;
+		if (o->row == 4) {
+			v = (uint32_t)w;
+			memcpy(dst, &v, 4);
+		} else {
+			memcpy(dst, &w, 8);
+		}
+		break;
+	}
+	case SRC_C: memcpy(dst, &e->c, 4); break;
+	case SRC_D: memcpy(dst, &e->d, 4); break;
+	case SRC_TYPE: *dst = (uint8_t)e->c; break;
+	case SRC_SENDER:
+		v = e->c >> 8;
+		memcpy(dst, &v, 4);
+		break;
+	case SRC_PAYLOAD:
+		if (o->offset + o->row <= e->len)
+			memcpy(dst, payload + o->offset, o->row);
+		else	/* a ring message shorter than its slot: the rest zero */
+			memset(dst, 0, o->row);
+		if (s->kind == REC_STREAM_RING && e->c < o->row)
+			memset(dst + e->c, 0, o->row - e->c);
+		break;
+	}
+}
+
 static int h5_append(struct rfm_recorder *r, struct rec_stream *s, const struct rec_entry *e,
 		     const uint8_t *payload)
 {
@@ -593,49 +666,7 @@ static int h5_append(struct rfm_recorder *r, struct rec_stream *s, const struct 
 
 	for (uint32_t i = 0; i < hs->nouts; i++) {
 		struct h5_out *o = &hs->outs[i];
-		uint8_t *dst = o->buf + (size_t)o->n * o->row;
-
-		switch (o->src) {
-		case SRC_T: {
-			double t = rfm__rec_t(r, e->t_mono);
-			memcpy(dst, &t, 8);
-			break;
-		}
-		case SRC_MONO: memcpy(dst, &e->t_mono, 8); break;
-		case SRC_REAL: memcpy(dst, &e->t_real, 8); break;
-		case SRC_A:
-			if (o->row == 4) {
-				uint32_t v = (uint32_t)e->a;
-				memcpy(dst, &v, 4);
-			} else {
-				memcpy(dst, &e->a, 8);
-			}
-			break;
-		case SRC_B:
-			if (o->row == 4) {
-				uint32_t v = (uint32_t)e->b;
-				memcpy(dst, &v, 4);
-			} else {
-				memcpy(dst, &e->b, 8);
-			}
-			break;
-		case SRC_C: memcpy(dst, &e->c, 4); break;
-		case SRC_D: memcpy(dst, &e->d, 4); break;
-		case SRC_TYPE: *dst = (uint8_t)e->c; break;
-		case SRC_SENDER: {
-			uint32_t v = e->c >> 8;
-			memcpy(dst, &v, 4);
-			break;
-		}
-		case SRC_PAYLOAD:
-			if (o->offset + o->row <= e->len)
-				memcpy(dst, payload + o->offset, o->row);
-			else	/* a ring message shorter than its slot: the rest zero */
-				memset(dst, 0, o->row);
-			if (s->kind == REC_STREAM_RING && e->c < o->row)
-				memset(dst + e->c, 0, o->row - e->c);
-			break;
-		}
+		fill_cell(r, s, o, e, payload, o->buf + (size_t)o->n * o->row);
 		o->n++;
 		hf->pending += o->row;
 		if (o->n == o->cap) {

@@ -359,6 +359,52 @@ static int record_copy(struct rfm_recorder *r, long rec, uint32_t *payload, uint
 }
 
 /* The frame: records first (each sequence, padding, data), then merged ranges. */
+/*
+ * The window ranges of @nspans sorted spans, those closer than MERGE_GAP
+ * merged, each a copy into the frame after *@payload (which grows).
+ */
+static int plan_copies(struct rfm_recorder *r, const struct span *spans, uint32_t nspans,
+		       uint32_t *payload)
+{
+	int ret = 0;
+
+	for (uint32_t i = 0; !ret && i < nspans;) {
+		struct span merged = spans[i];
+		for (i++; i < nspans && spans[i].start <= merged.end + MERGE_GAP; i++)
+			if (spans[i].end > merged.end)
+				merged.end = spans[i].end;
+		if (merged.end - merged.start > UINT32_MAX / 4 ||
+		    *payload + (merged.end - merged.start) > UINT32_MAX / 4)
+			return rfm__error(RFM_EINVAL, "recorder: a frame of more than 1 GiB");
+		struct rec_copy copy = { .window_offset = merged.start,
+					 .length = (uint32_t)(merged.end - merged.start),
+					 .payload_offset = *payload };
+		ret = add_copy(r, &copy);
+		*payload += (copy.length + 7) & ~7u;
+	}
+	return ret;
+}
+
+/* Each plain column of @s at its place in the copy of the range that holds it. */
+static void place_plain_columns(struct rfm_recorder *r, struct rec_stream *s)
+{
+	for (uint32_t i = 0; i < s->ncols; i++) {
+		struct rec_column *c = &s->cols[i];
+
+		if (c->record >= 0)
+			continue;
+		for (uint32_t k = 0; k < r->ncopies; k++) {
+			const struct rec_copy *cp = &r->copies[k];
+			if (!cp->record && c->window_offset >= cp->window_offset &&
+			    c->window_offset + c->size <= cp->window_offset + cp->length) {
+				c->offset = cp->payload_offset +
+					    (uint32_t)(c->window_offset - cp->window_offset);
+				break;
+			}
+		}
+	}
+}
+
 static int plan_frames(struct rfm_recorder *r)
 {
 	struct rec_stream *s = &r->streams[r->frames];
@@ -385,38 +431,10 @@ static int plan_frames(struct rfm_recorder *r)
 		spans[nspans++] = (struct span){ c->window_offset, c->window_offset + c->size };
 	}
 	qsort(spans, nspans, sizeof(*spans), cmp_span);
-	for (uint32_t i = 0; !ret && i < nspans;) {
-		struct span merged = spans[i];
-		for (i++; i < nspans && spans[i].start <= merged.end + MERGE_GAP; i++)
-			if (spans[i].end > merged.end)
-				merged.end = spans[i].end;
-		if (merged.end - merged.start > UINT32_MAX / 4 ||
-		    payload + (merged.end - merged.start) > UINT32_MAX / 4) {
-			ret = rfm__error(RFM_EINVAL, "recorder: a frame of more than 1 GiB");
-			break;
-		}
-		struct rec_copy copy = { .window_offset = merged.start,
-					 .length = (uint32_t)(merged.end - merged.start),
-					 .payload_offset = payload };
-		ret = add_copy(r, &copy);
-		payload += (copy.length + 7) & ~7u;
-	}
-	/* Each plain column in the range that holds it. */
-	for (uint32_t i = 0; !ret && i < s->ncols; i++) {
-		struct rec_column *c = &s->cols[i];
-
-		if (c->record >= 0)
-			continue;
-		for (uint32_t k = 0; k < r->ncopies; k++) {
-			const struct rec_copy *cp = &r->copies[k];
-			if (!cp->record && c->window_offset >= cp->window_offset &&
-			    c->window_offset + c->size <= cp->window_offset + cp->length) {
-				c->offset = cp->payload_offset +
-					    (uint32_t)(c->window_offset - cp->window_offset);
-				break;
-			}
-		}
-	}
+	if (!ret)
+		ret = plan_copies(r, spans, nspans, &payload);
+	if (!ret)
+		place_plain_columns(r, s);
 	free(spans);
 	s->payload = payload;
 	if (!ret && r->cfg.mode == RFM_REC_ON_CHANGE) {

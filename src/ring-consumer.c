@@ -405,12 +405,69 @@ static int slot_spin_check(void *arg, unsigned int turn)
 }
 
 /* Wait until the slot at the cursor is ready (or lapped). */
+static int nothing_in_time(const rfm_ring_consumer *c)
+{
+	return rfm__error(RFM_ETIMEDOUT, "ring at 0x%llx: nothing new in time",
+			  (unsigned long long)c->offset);
+}
+
+/* No interrupt will come: poll, sleeping longer each time (to 1 ms). */
+static int poll_ready(rfm_ring_consumer *c, uint64_t deadline)
+{
+	struct ring_slot *s;
+	int ret;
+
+	for (unsigned int step = 0;; step++) {
+		if (look(c, &s) != LOOK_EMPTY)
+			return 0;
+		if (deadline && rfm__now_ns() >= deadline)
+			return nothing_in_time(c);
+		if ((ret = rfm__event_poll_stop(c->node)))
+			return ret;
+		rfm__backoff_sleep(step, deadline);
+	}
+}
+
+/* Sleep on the ring's interrupt until a message is ready or @deadline. */
+static int sleep_ready(rfm_ring_consumer *c, uint64_t deadline)
+{
+	struct ring_slot *s;
+	int ret = enable_notify(c);
+
+	if (ret)
+		return ret;
+	for (;;) {
+		int64_t left = -1;
+
+		arm(c);
+		if (look(c, &s) != LOOK_EMPTY) {
+			disarm(c);
+			return 0;
+		}
+		if (deadline) {
+			uint64_t now = rfm__now_ns();
+			if (now >= deadline) {
+				disarm(c);
+				return nothing_in_time(c);
+			}
+			left = (int64_t)(deadline - now);
+		}
+		int64_t bound = settle_bound(c);
+		if (bound >= 0 && (left < 0 || left > bound))
+			left = bound; /* a timeout of ours: the loop looks again */
+		c->sleeps++;
+		ret = rfm__event_sleep(c->node, left);
+		disarm(c);
+		if (ret && ret != RFM_ETIMEDOUT)
+			return ret;
+	}
+}
+
 static int wait_ready(rfm_ring_consumer *c, int64_t timeout_ns)
 {
 	uint64_t start = rfm__now_ns();
 	uint64_t deadline = timeout_ns > 0 ? start + (uint64_t)timeout_ns : 0;
 	int64_t spin_ns = __atomic_load_n(&c->node->spin_ns, __ATOMIC_RELAXED);
-	struct ring_slot *s;
 	int ret;
 
 	/*
@@ -429,50 +486,7 @@ static int wait_ready(rfm_ring_consumer *c, int64_t timeout_ns)
 	ret = rfm__spin_until(slot_ready, slot_spin_check, &spin);
 	if (ret != RFM__SPIN_OVER)
 		return ret;
-	if (!sleepable(c)) {
-		/* No interrupt will come: poll, sleeping longer each time (to 1 ms). */
-		for (unsigned int step = 0;; step++) {
-			if (look(c, &s) != LOOK_EMPTY)
-				return 0;
-			if (deadline && rfm__now_ns() >= deadline)
-				return rfm__error(RFM_ETIMEDOUT,
-						  "ring at 0x%llx: nothing new in time",
-						  (unsigned long long)c->offset);
-			if ((ret = rfm__event_poll_stop(c->node)))
-				return ret;
-			rfm__backoff_sleep(step, deadline);
-		}
-	}
-	ret = enable_notify(c);
-	if (ret)
-		return ret;
-	for (;;) {
-		int64_t left = -1;
-
-		arm(c);
-		if (look(c, &s) != LOOK_EMPTY) {
-			disarm(c);
-			return 0;
-		}
-		if (deadline) {
-			uint64_t now = rfm__now_ns();
-			if (now >= deadline) {
-				disarm(c);
-				return rfm__error(RFM_ETIMEDOUT,
-						  "ring at 0x%llx: nothing new in time",
-						  (unsigned long long)c->offset);
-			}
-			left = (int64_t)(deadline - now);
-		}
-		int64_t bound = settle_bound(c);
-		if (bound >= 0 && (left < 0 || left > bound))
-			left = bound; /* a timeout of ours: the loop looks again */
-		c->sleeps++;
-		ret = rfm__event_sleep(c->node, left);
-		disarm(c);
-		if (ret && ret != RFM_ETIMEDOUT)
-			return ret;
-	}
+	return sleepable(c) ? sleep_ready(c, deadline) : poll_ready(c, deadline);
 }
 
 /*

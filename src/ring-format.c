@@ -135,11 +135,45 @@ int rfm__ring_corrupt(uint64_t offset, const char *what)
 
 /* Copy the header to host order and check every field against what its
  * config implies. */
+/* The header's magic and format at @offset: 0, or why it is no ring this library reads. */
+static int check_format(const struct ring_header *h, const struct ring_header *copy,
+			uint64_t offset)
+{
+	uint32_t magic = __atomic_load_n(&h->magic, __ATOMIC_ACQUIRE);
+
+	if (magic == __builtin_bswap32(rfm__wire32(RING_MAGIC)))
+		return rfm__ring_corrupt(offset,
+					 "a ring in big-endian byte order (from librfm before 1.1 on "
+					 "a big-endian host); this library keeps rings little-endian "
+					 "on every host: create it again with this library");
+	if (rfm__host32(magic) != RING_MAGIC)
+		return rfm__ring_corrupt(offset, "no ring there (bad magic)");
+	if (copy->version == 1)
+		return rfm__error(RFM_EVERSION,
+				  "ring at 0x%llx: format 1 (a consumer table shared by all nodes, "
+				  "from librfm before 1.1); this library reads format %u: "
+				  "create the ring again with this library",
+				  (unsigned long long)offset, RING_VERSION);
+	if (copy->version != RING_VERSION && copy->version != RING_VERSION_NODES)
+		return rfm__error(RFM_EVERSION,
+				  "ring at 0x%llx: format %u, this library reads formats %u and %u",
+				  (unsigned long long)offset, copy->version, RING_VERSION,
+				  RING_VERSION_NODES);
+	/* Format 2 has a row per node id (its word was padding); format 3 fewer. */
+	if (copy->version == RING_VERSION_NODES &&
+	    (copy->consumer_nodes == 0 || copy->consumer_nodes >= RING_NODES))
+		return rfm__ring_corrupt(offset, "format 3 with a consumer node count out of 1..255");
+	if (copy->header_size != RING_HEADER_SIZE)
+		return rfm__ring_corrupt(offset, "header size is wrong");
+	return 0;
+}
+
 int rfm__ring_validate(rfm_node *node, uint64_t offset, struct ring_geom *g)
 {
 	const struct ring_header *h;
 	struct ring_header copy;
 	struct rfm_ring_config c;
+	int ret;
 
 	if (offset % 64)
 		return rfm__error(RFM_EALIGN, "ring: offset 0x%llx is not 64-byte aligned",
@@ -148,32 +182,10 @@ int rfm__ring_validate(rfm_node *node, uint64_t offset, struct ring_geom *g)
 		return rfm__error(RFM_ERANGE, "ring: offset 0x%llx is outside the window",
 				  (unsigned long long)offset);
 	h = (const struct ring_header *)(node->base + offset);
-	uint32_t magic = __atomic_load_n(&h->magic, __ATOMIC_ACQUIRE);
-	if (magic == __builtin_bswap32(rfm__wire32(RING_MAGIC)))
-		return rfm__ring_corrupt(offset,
-					 "a ring in big-endian byte order (from librfm before 1.1 on "
-					 "a big-endian host); this library keeps rings little-endian "
-					 "on every host: create it again with this library");
-	if (rfm__host32(magic) != RING_MAGIC)
-		return rfm__ring_corrupt(offset, "no ring there (bad magic)");
 	header_read(h, &copy);
-	if (copy.version == 1)
-		return rfm__error(RFM_EVERSION,
-				  "ring at 0x%llx: format 1 (a consumer table shared by all nodes, "
-				  "from librfm before 1.1); this library reads format %u: "
-				  "create the ring again with this library",
-				  (unsigned long long)offset, RING_VERSION);
-	if (copy.version != RING_VERSION && copy.version != RING_VERSION_NODES)
-		return rfm__error(RFM_EVERSION,
-				  "ring at 0x%llx: format %u, this library reads formats %u and %u",
-				  (unsigned long long)offset, copy.version, RING_VERSION,
-				  RING_VERSION_NODES);
-	/* Format 2 has a row per node id (its word was padding); format 3 fewer. */
-	if (copy.version == RING_VERSION_NODES &&
-	    (copy.consumer_nodes == 0 || copy.consumer_nodes >= RING_NODES))
-		return rfm__ring_corrupt(offset, "format 3 with a consumer node count out of 1..255");
-	if (copy.header_size != RING_HEADER_SIZE)
-		return rfm__ring_corrupt(offset, "header size is wrong");
+	ret = check_format(h, &copy, offset);
+	if (ret)
+		return ret;
 	c = (struct rfm_ring_config){
 		.struct_size = sizeof(c),
 		.slot_size = copy.slot_size,

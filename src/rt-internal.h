@@ -16,7 +16,7 @@
 #include "internal.h"
 #include "os/thread.h"
 
-/* A handle's options; node->rt, NULL when none was asked. */
+/* A handle's options; rfm__core(node)->rt, NULL when none was asked. */
 struct rfm_rt_opts {
 	uint32_t mem_flags;	/* RFM_MEM_PREFAULT | RFM_MEM_LOCK */
 	int policy;		/* enum rfm_rt_policy */
@@ -28,7 +28,7 @@ struct rfm_rt_opts {
 /* ---- rt-options.c ---- */
 
 /*
- * Merge @options (may be NULL) with the URI's parameters into node->rt and
+ * Merge @options (may be NULL) with the URI's parameters into rfm__core(node)->rt and
  * check the process may use them (a probe thread with the same attributes):
  * RFM_EPERM with a message naming CAP_SYS_NICE and RLIMIT_RTPRIO otherwise.
  * Runs before the backend sees the URI, as rfm__event_options().
@@ -42,13 +42,7 @@ int rfm__rt_parse_cpus(const char *text, struct rfm_os_cpus *set);
 
 /* ---- rt-thread.c ---- */
 
-/*
- * Start a thread the library owns (@what: "dispatcher"...) with the
- * handle's policy, priority and CPU set (os/thread.h). Returns 0 or an rfm
- * error with a message saying what right is missing.
- */
-int rfm__rt_thread_create(struct rfm_node *node, pthread_t *thread, void *(*fn)(void *),
-			  void *arg, const char *what);
+/* rfm__rt_thread_create(): backend.h, which lends it to backends. */
 /* Start and join a thread with @rt's attributes: 0, or the error it would get. */
 int rfm__rt_probe(const struct rfm_rt_opts *rt, const char *uri);
 /* rt-cpus.c: RFM_EINVAL naming the CPUs of @set this process cannot run on, and those it can. */
@@ -56,7 +50,7 @@ int rfm__rt_check_cpus(const char *uri, const struct rfm_os_cpus *set);
 
 /* ---- mem-lock.c ---- */
 
-/* After the backend's open: prefault and lock the window as node->rt asks. */
+/* After the backend's open: prefault and lock the window as rfm__core(node)->rt asks. */
 int rfm__mem_window(struct rfm_node *node);
 /* After the handle's event queue exists: the same for the queue's memory,
  * [addr, addr+len), as the backend's event ops told the event code. */

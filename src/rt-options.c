@@ -209,21 +209,23 @@ int rfm__rt_options(struct rfm_node *node, struct rfm_uri *uri,
 				  "device's memory, mapped as the driver gives it",
 				  uri->text, node->ops->scheme);
 	if (!rt.mem_flags && rt.policy == RFM_RT_INHERIT && !rt.has_cpus)
-		return 0; /* nothing asked: node->rt stays NULL, the fast common case */
+		return 0; /* nothing asked: the core's rt stays NULL, the fast common case */
 	if (rt.has_cpus && (ret = rfm__rt_check_cpus(uri->text, &rt.cpus)))
 		return ret;
 	if ((rt.policy != RFM_RT_INHERIT || rt.has_cpus) && (ret = rfm__rt_probe(&rt, uri->text)))
 		return ret;
-	node->rt = malloc(sizeof(rt));
-	if (!node->rt)
+	rfm__core(node)->rt = malloc(sizeof(rt));
+	if (!rfm__core(node)->rt)
 		return rfm__error(RFM_ENOMEM, "%s: out of memory", uri->text);
-	*node->rt = rt;
+	*rfm__core(node)->rt = rt;
+	node->mem_flags = rt.mem_flags; /* what the backend reads of them */
 	return 0;
 }
 
 RFM_API int rfm_node_get_options(const rfm_node *node, struct rfm_open_options *options)
 {
 	struct rfm_open_options full;
+	const struct rfm_rt_opts *rt;
 	int ret;
 
 	ret = rfm__sized_check("rfm_node_get_options", node, options,
@@ -233,12 +235,13 @@ RFM_API int rfm_node_get_options(const rfm_node *node, struct rfm_open_options *
 		return ret;
 	memset(&full, 0, sizeof(full));
 	full.attach = rfm__attach_mode(node);
-	if (node->rt) {
-		full.mem_flags = node->rt->mem_flags;
-		full.rt_policy = node->rt->policy;
-		full.rt_priority = node->rt->priority;
+	rt = rfm__core(node)->rt;
+	if (rt) {
+		full.mem_flags = rt->mem_flags;
+		full.rt_policy = rt->policy;
+		full.rt_priority = rt->priority;
 		for (unsigned int c = 0; c < RFM_RT_CPUS_MAX && c < RFM_OS_CPUS; c++)
-			if (node->rt->has_cpus && rfm__os_cpus_has(&node->rt->cpus, c))
+			if (rt->has_cpus && rfm__os_cpus_has(&rt->cpus, c))
 				full.cpus[c / 64] |= UINT64_C(1) << (c % 64);
 	}
 	rfm__sized_fill(options, &full, sizeof(full));

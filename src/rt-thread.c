@@ -44,8 +44,9 @@ int rfm__rt_thread_create(struct rfm_node *node, pthread_t *thread, void *(*fn)(
 	struct rfm_os_sched s;
 	int err;
 
-	if (node->rt)
-		s = sched_of(node->rt);
-	err = rfm__os_thread_start(thread, node->rt ? &s : NULL, fn, arg);
-	return err ? rfm__os_thread_error(node->rt ? &s : NULL, node->uri, what, err) : 0;
+	if (rfm__core(node)->rt)
+		s = sched_of(rfm__core(node)->rt);
+	err = rfm__os_thread_start(thread, rfm__core(node)->rt ? &s : NULL, fn, arg);
+	return err ? rfm__os_thread_error(rfm__core(node)->rt ? &s : NULL, node->uri, what, err)
+		   : 0;
 }

@@ -176,6 +176,22 @@ int cli_options_end(struct cli *cli, int opt, int argc, char **argv, int min, in
 	return cli_check_args(cli, argc, argv, min, max);
 }
 
+int cli_open_range(struct cli *cli, int opt, int argc, char **argv, uint64_t *offset,
+		   size_t *length)
+{
+	int ret = cli_options_end(cli, opt, argc, argv, 2, 2);
+
+	if (!ret)
+		ret = cli_parse_bytes(cli, "OFFSET", argv[optind], UINT64_MAX, offset);
+	if (!ret)
+		ret = cli_parse_size(cli, "LENGTH", argv[optind + 1], length);
+	if (!ret)
+		ret = cli_open(cli);
+	if (!ret)
+		ret = cli_check_range(cli, *offset, *length);
+	return ret;
+}
+
 int cli_parse_args(struct cli *cli, int argc, char **argv, int min, int max)
 {
 	/* Without options of its own, the command sees only -1 or a stop. */

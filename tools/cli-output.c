@@ -302,19 +302,3 @@ void cli_json_print(struct json_object *obj)
 							 JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(obj);
 }
-
-int cli_open_range(struct cli *cli, int opt, int argc, char **argv, uint64_t *offset,
-		   size_t *length)
-{
-	int ret = cli_options_end(cli, opt, argc, argv, 2, 2);
-
-	if (!ret)
-		ret = cli_parse_bytes(cli, "OFFSET", argv[optind], UINT64_MAX, offset);
-	if (!ret)
-		ret = cli_parse_size(cli, "LENGTH", argv[optind + 1], length);
-	if (!ret)
-		ret = cli_open(cli);
-	if (!ret)
-		ret = cli_check_range(cli, *offset, *length);
-	return ret;
-}

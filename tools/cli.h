@@ -110,7 +110,8 @@ extern const char cli_help_record[];
 int cli_run_replay(struct cli *cli, int argc, char **argv);
 extern const char cli_help_replay[];
 /* rfm replay's row, in rfm's table and in its helper program's (rfm-replay). */
-#define CLI_REPLAY_ARGS "FILE [NAMES...] [--speed X] [--loop] [--from S] [--to S] [--force]"
+#define CLI_REPLAY_ARGS                                                                 \
+	"FILE [NAME...] [--speed X] [--loop] [--from S] [--to S] [--layout FILE] [--force]"
 #define CLI_REPLAY_SUMMARY "Write a recording back into the network at its recorded times"
 int cli_run_plot(struct cli *cli, int argc, char **argv);
 extern const char cli_help_plot[];
@@ -128,16 +129,19 @@ int cli_run_serve(struct cli *cli, int argc, char **argv);
 extern const char cli_help_serve[];
 int cli_run_selftest(struct cli *cli, int argc, char **argv);
 extern const char cli_help_selftest[];
-int cli_run_help(struct cli *cli, int argc, char **argv);
+int cli_run_help(struct cli *cli, int argc, char **argv); /* cmd-help.c */
 extern const char cli_help_help[];
+/* rfm --help and rfm help: the commands of cli->commands with their summaries. */
+void cli_print_global_help(const struct cli *cli, FILE *out);
 extern const char cli_serve_args[];
 extern const char cli_serve_summary[];
 
 
-const struct cli_command *cli_find_command(const char *name);
+/* The command of the program's table (cli->commands) named @name, or NULL. */
+const struct cli_command *cli_find_command(const struct cli *cli, const char *name);
 
-/* The command nearest to a mistyped @name, or NULL. */
-const char *cli_suggest_command(const char *name);
+/* The command of cli->commands nearest to a mistyped @name, or NULL. */
+const char *cli_suggest_command(const struct cli *cli, const char *name);
 
 /* Report the unknown command @name, with a did-you-mean; returns CLI_EXIT_USAGE. */
 int cli_unknown_command(struct cli *cli, const char *name);
@@ -145,6 +149,7 @@ int cli_unknown_command(struct cli *cli, const char *name);
 /* The state of one run of the tool. */
 struct cli {
 	char **argv;		/* the whole command line, argv[0] first, NULL after the last */
+	const struct cli_command *commands; /* the program's table (cli_commands), set by main */
 	const char *uri;	/* -u/--uri; NULL lets the library choose */
 	bool json;		/* --json: print one JSON object */
 	const struct cli_command *command; /* the subcommand being run */
@@ -199,6 +204,14 @@ int cli_check_args(struct cli *cli, int argc, char **argv, int min, int max);
  * of arguments (cli_check_args()); 0 to go on.
  */
 int cli_options_end(struct cli *cli, int opt, int argc, char **argv, int min, int max);
+
+/*
+ * The end of read's and dump's option loop (@opt, its last cli_getopt() value,
+ * as for cli_options_end()) and their "OFFSET LENGTH" arguments: parse both,
+ * open the node, and check the range lies in its window. 0 or an exit code.
+ */
+int cli_open_range(struct cli *cli, int opt, int argc, char **argv, uint64_t *offset,
+		   size_t *length);
 
 /*
  * For commands without options of their own: parse the common options and
@@ -267,14 +280,6 @@ int cli_open(struct cli *cli);
 
 /* Bytes the shm: network @name occupies in /dev/shm (cmd-list.c); 0 or -1. */
 int cli_shm_footprint(const char *name, uint64_t *bytes);
-
-/*
- * The end of read's and dump's option loop (@opt, its last cli_getopt() value,
- * as for cli_options_end()) and their "OFFSET LENGTH" arguments: parse both,
- * open the node, and check the range lies in its window. 0 or an exit code.
- */
-int cli_open_range(struct cli *cli, int opt, int argc, char **argv, uint64_t *offset,
-		   size_t *length);
 
 /* The URI the library uses for cli->uri: -u, else $RFM_URI, else the default. */
 const char *cli_effective_uri(const struct cli *cli);

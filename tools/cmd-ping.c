@@ -25,8 +25,6 @@
 
 #define SLEEP_MARGIN_NS 50000u	/* --rate: wake this early, then spin */
 
-const char *const ping_mode_names[] = { "spin", "event", "ring" };
-
 /*
  * One round trip stamped @stamp, by the mode's transport: 0,
  * PING_INTERRUPTED, or an exit status after saying why.

@@ -65,7 +65,7 @@ const struct cli_command cli_commands[] = {
 	{ "stats", "[--event TYPE[,TYPE...]] [--duration MS]",
 	  "Receive events for a while and show the library's event counters",
 	  cli_help_stats, cli_run_stats, 0 },
-	{ "destroy", "[--force]",
+	{ "destroy", "[-f|--force]",
 	  "Remove the network named by the URI",
 	  cli_help_destroy, cli_run_destroy, 0 },
 	{ "list", "",
@@ -83,12 +83,12 @@ const struct cli_command cli_commands[] = {
 	{ "watch", "NAME... [--layout FILE] [--interval MS] [--count N] [--time CLOCK]",
 	  "Show variables of a layout as they change",
 	  cli_help_watch, cli_run_watch, 0 },
-	{ "record", "NAMES... -o FILE [--rate HZ | --on-change | --on-event TYPE] [--duration S] "
+	{ "record", "NAME... -o FILE [--rate HZ | --on-change | --on-event TYPE] [--duration S] "
 	  "[--trigger T [--pre S]] [--events TYPES] [--ring SPEC] [--bytes SPEC]",
 	  "Record variables, records, regions, rings and events into HDF5 or CSV",
 	  cli_help_record, cli_run_record, 0 },
 	{ "replay", CLI_REPLAY_ARGS, CLI_REPLAY_SUMMARY, cli_help_replay, cli_run_replay, 0 },
-	{ "plot", "FILE NAMES... -o PNG",
+	{ "plot", "FILE NAME... -o PNG [--from S] [--to S] [--title TEXT]",
 	  "Plot recorded variables against time into a PNG (matplotlib)",
 	  cli_help_plot, cli_run_plot, 0 },
 	{ "ping", "[--local | --echo | --peer NODE] [--mode spin|event|ring] [--rt-prio P] "
@@ -96,15 +96,18 @@ const struct cli_command cli_commands[] = {
 	  "Measure round-trip latency to another node (latency histogram)",
 	  cli_help_ping, cli_run_ping, 0 },
 	{ "jitter", "[--mode timer|event] [--rate HZ] [--count N] [--rt-prio P] [--cpu LIST] "
-	  "[--lock-memory]",
+	  "[--lock-memory] [--hist-csv FILE]",
 	  "Measure the wake-up jitter of a periodic loop (cyclictest-style)",
 	  cli_help_jitter, cli_run_jitter, 0 },
 	{ "bench", "[--duration MS] [--offset OFF [--length LEN]] "
 	  "[--layout FILE [--var NAME] [--record NAME]]",
 	  "Measure write/read bandwidth, peek/poke, table and ring rates on this node",
 	  cli_help_bench, cli_run_bench, 0 },
-	{ "ring", "create OFFSET|REGION [opts] | pub OFFSET|REGION MESSAGE... | "
-	  "tail OFFSET|REGION [opts] | stat OFFSET|REGION",
+	{ "ring", "create OFFSET|REGION [--slots N] [--slot-size N] [--notify] [--backpressure] "
+	  "[--id N] [--event TYPE] [--nodes N] [--layout FILE] | "
+	  "pub OFFSET|REGION [--hex] [--timeout MS] MESSAGE... | "
+	  "tail OFFSET|REGION [--hex|--text] [--newest] [--count N] [--timeout MS] | "
+	  "stat OFFSET|REGION",
 	  "Create a ring channel, publish to it, print its messages or its state",
 	  cli_help_ring, cli_run_ring, 0 },
 	{ "nodes", "[--time CLOCK]",

@@ -12,6 +12,7 @@ rfm_cli_sources = \
 	tools/cli.h \
 	tools/rfm.c \
 	tools/cli-commands.c \
+	tools/cmd-help.c \
 	tools/cli-options.c \
 	tools/cli-parse.c \
 	tools/cli-output.c \

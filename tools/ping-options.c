@@ -11,6 +11,9 @@
 
 #include "ping.h"
 
+/* --mode's words, by enum ping_mode; the report and the echoer print them. */
+const char *const ping_mode_names[] = { "spin", "event", "ring" };
+
 enum {
 	OPT_ECHO = 0x2100,	/* above rt-util.h's RT_OPT_* */
 	OPT_LOCAL,

@@ -26,7 +26,7 @@
 #define RING_HDR 16u		/* ring message header: seq, flags, stamp */
 
 enum ping_mode { MODE_SPIN, MODE_EVENT, MODE_RING };
-extern const char *const ping_mode_names[];
+extern const char *const ping_mode_names[]; /* ping-options.c */
 
 /* How to move ping's slots or rings off another node's region of $RFM_LAYOUT. */
 #define PING_OFFSET_HINT "give --offset outside the other nodes' regions, or unset RFM_LAYOUT"

@@ -11,24 +11,6 @@
 
 #include "cli.h"
 
-static void print_global_help(FILE *out)
-{
-	size_t width = 0;
-
-	fputs("Usage: rfm [OPTIONS] COMMAND [ARGS...]\n"
-	      "Look at and exercise a reflective-memory network (real or emulated).\n"
-	      "\n"
-	      "Commands:\n",
-	      out);
-	for (const struct cli_command *c = cli_commands; c->name; c++)
-		if (strlen(c->name) > width)
-			width = strlen(c->name);
-	for (const struct cli_command *c = cli_commands; c->name; c++)
-		fprintf(out, "  %-*s  %s\n", (int)width, c->name, c->summary);
-	fputs("\nrfm COMMAND --help shows a command's arguments and options.\n\n", out);
-	cli_print_common_help(out);
-}
-
 /* Flush stdout and report a failed write (a full disk, a closed pipe...). */
 static int finish_output(struct cli *cli, int status)
 {
@@ -54,12 +36,12 @@ static int run(struct cli *cli, int argc, char **argv)
 			return CLI_EXIT_OK;
 		}
 		if (cli->want_help) {
-			print_global_help(stdout);
+			cli_print_global_help(cli, stdout);
 			return CLI_EXIT_OK;
 		}
 		return cli_usage_error(cli, "no command given");
 	}
-	cmd = cli_find_command(argv[optind]);
+	cmd = cli_find_command(cli, argv[optind]);
 	if (!cmd)
 		return cli_unknown_command(cli, argv[optind]);
 
@@ -77,6 +59,7 @@ int main(int argc, char **argv)
 
 	memset(&cli, 0, sizeof(cli));
 	cli.argv = argv;
+	cli.commands = cli_commands;
 	status = run(&cli, argc, argv);
 	if (status == CLI_EXIT_DONE)
 		status = CLI_EXIT_OK;
@@ -84,25 +67,3 @@ int main(int argc, char **argv)
 	rfm_close(cli.node);
 	return finish_output(&cli, status);
 }
-
-/* ---- rfm help [COMMAND] ---- */
-
-int cli_run_help(struct cli *cli, int argc, char **argv)
-{
-	const struct cli_command *cmd;
-	int ret = cli_parse_args(cli, argc, argv, 0, 1);
-
-	if (ret)
-		return ret;
-	if (optind == argc) {
-		print_global_help(stdout);
-		return CLI_EXIT_OK;
-	}
-	cmd = cli_find_command(argv[optind]);
-	if (!cmd)
-		return cli_unknown_command(cli, argv[optind]);
-	cli_print_command_help(stdout, cmd);
-	return CLI_EXIT_OK;
-}
-
-const char cli_help_help[] = "";

@@ -232,3 +232,15 @@ int serve_record_seq(struct serve *s, size_t index, const char **name, uint32_t 
 		       : (uint32_t)b[3] << 24 | (uint32_t)b[2] << 16 | (uint32_t)b[1] << 8 | b[0];
 	return 0;
 }
+
+void serve_take_events(struct serve *s)
+{
+	struct rfm_event evs[64];
+	int n;
+
+	/* An observer has no queue: nothing is sent to it. */
+	while (!s->observer && (n = rfm_event_fetch(s->cli->node, evs, 64, 0)) > 0)
+		for (int i = 0; i < n; i++)
+			serve_count_event(s, &evs[i]);
+	serve_update_rates(s, rfm_event_now_ns());
+}

@@ -157,15 +157,3 @@ bool serve_writer_stale(const uint8_t states[RFM_MAX_NODES], uint32_t writer)
 		return false;	/* a region any node writes: no one writer to watch */
 	return states[writer] != SERVE_NODE_UP && states[writer] != SERVE_NODE_NO_HEARTBEAT;
 }
-
-void serve_take_events(struct serve *s)
-{
-	struct rfm_event evs[64];
-	int n;
-
-	/* An observer has no queue: nothing is sent to it. */
-	while (!s->observer && (n = rfm_event_fetch(s->cli->node, evs, 64, 0)) > 0)
-		for (int i = 0; i < n; i++)
-			serve_count_event(s, &evs[i]);
-	serve_update_rates(s, rfm_event_now_ns());
-}

@@ -116,6 +116,8 @@ int serve_counts_init(struct serve *s);
 void serve_counts_free(struct serve *s);
 /* Count one record taken from the server's queue. */
 void serve_count_event(struct serve *s, const struct rfm_event *ev);
+/* Take the events queued for the server's handle, counting them by type. */
+void serve_take_events(struct serve *s);
 /*
  * The server's monitor: a look at the node table (@rows, @n of them), each
  * sample; a node that went up or down since the last look (a restart
@@ -261,9 +263,6 @@ const char *serve_var_stale(const struct serve_var *v, const uint8_t states[RFM_
 const char *serve_record_stale(const struct serve *s, size_t index,
 			       const uint8_t states[RFM_MAX_NODES], uint64_t now_ns,
 			       struct serve_reason *out);
-
-/* Take the events queued for the server's handle, counting them by type. */
-void serve_take_events(struct serve *s);
 
 /* ---- serve-json.c: the JSON API (callers hold s->lock) ---- */
 

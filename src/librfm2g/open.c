@@ -269,6 +269,34 @@ static void say_room(const char *uri)
 		(int) strcspn(uri, "?"), uri);
 }
 
+/* The vendor status of a failed open (librfm's @r). */
+static RFM2G_STATUS open_status(int r)
+{
+	if (r == RFM_ENOENT)
+		return RFM2G_NO_RFM2G_BOARD;
+	return r == RFM_ENOMEM ? RFM2G_LOW_MEMORY : RFM2G_NOT_OPEN;
+}
+
+/* The rest of a handle whose node is open and mapped at @base (@size bytes). */
+static void init_handle(struct rfm2g_compat *h, char *DevicePath, int unit, const char *uri,
+			void *base, uint64_t size)
+{
+	h->base = base;
+	h->size = size;
+	snprintf(h->uri, sizeof(h->uri), "%s", uri);
+	pthread_mutex_init(&h->lock, NULL);
+	rfm2g__init_cond(&h->cond);
+	h->dma_threshold = 0xFFFFFFFFu;
+	h->pub.fd = h->board ? h->board->descriptor(h->node) : 1;
+	if (!h->board)
+		fill_config(h, DevicePath, unit);
+	for (unsigned int i = 0; i < RFM2G_COMPAT_NEVENTS; i++) {
+		h->pub.callbackInfo[i].Handle = &h->pub;
+		h->pub.callbackInfo[i].Event = (RFM2GEVENTTYPE) i;
+	}
+	h->pub.struct_id = RFM2G_COMPAT_STRUCT_ID;
+}
+
 STDRFM2GCALL RFM2gOpen(char *DevicePath, RFM2GHANDLE *rh)
 {
 	char uri[512], shared[600];
@@ -305,9 +333,7 @@ STDRFM2GCALL RFM2gOpen(char *DevicePath, RFM2GHANDLE *rh)
 			rfm_close(h->node);
 		free(h);
 		*rh = NULL;
-		if (r == RFM_ENOENT)
-			return RFM2G_NO_RFM2G_BOARD;
-		return r == RFM_ENOMEM ? RFM2G_LOW_MEMORY : RFM2G_NOT_OPEN;
+		return open_status(r);
 	}
 	h->board = rfm__node_board(h->node);
 	/* The vendor library reads the card's configuration at open. */
@@ -319,21 +345,7 @@ STDRFM2GCALL RFM2gOpen(char *DevicePath, RFM2GHANDLE *rh)
 		*rh = NULL;
 		return RFM2G_OS_ERROR;	/* the vendor library leaks its descriptor here */
 	}
-	h->base = base;
-	h->size = size;
-	snprintf(h->uri, sizeof(h->uri), "%s", uri);
-	pthread_mutex_init(&h->lock, NULL);
-	rfm2g__init_cond(&h->cond);
-	h->dma_threshold = 0xFFFFFFFFu;
-	h->pub.fd = h->board ? h->board->descriptor(h->node) : 1;
-	if (!h->board)
-		fill_config(h, DevicePath, unit);
-	for (unsigned int i = 0; i < RFM2G_COMPAT_NEVENTS; i++) {
-		h->pub.callbackInfo[i].Handle = &h->pub;
-		h->pub.callbackInfo[i].Event = (RFM2GEVENTTYPE) i;
-	}
-	h->pub.struct_id = RFM2G_COMPAT_STRUCT_ID;
-
+	init_handle(h, DevicePath, unit, uri, base, size);
 	rfm2g__registry_add(h);
 	pthread_mutex_unlock(&open_lock);
 	*rh = &h->pub;

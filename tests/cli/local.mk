@@ -6,6 +6,22 @@ check_PROGRAMS += tests/cli/hold-node
 TESTS += tests/cli/run-cli-tests.sh
 endif
 
+# No file circles in the tool (tests/core/test-layering.sh on its objects):
+# make writes each program's list of objects, so the test follows tools/local.mk.
+if WITH_TOOLS
+TESTS += tests/cli/test-tools-layering.sh
+check_DATA += tests/cli/layering-rfm.list
+if HAVE_HDF5
+check_DATA += tests/cli/layering-rfm-replay.list
+endif
+endif
+tests/cli/layering-rfm.list: $(tools_rfm_OBJECTS)
+	$(AM_V_GEN)$(MKDIR_P) tests/cli && printf '%s\n' $(tools_rfm_OBJECTS) >$@
+tests/cli/layering-rfm-replay.list: $(tools_rfm_replay_OBJECTS)
+	$(AM_V_GEN)$(MKDIR_P) tests/cli && printf '%s\n' $(tools_rfm_replay_OBJECTS) >$@
+CLEANFILES += tests/cli/layering-rfm.list tests/cli/layering-rfm-replay.list
+EXTRA_DIST += tests/cli/test-tools-layering.sh tests/cli/layering-allow.txt
+
 tests_cli_hold_node_SOURCES = tests/cli/hold-node.c
 tests_cli_hold_node_LDADD = src/librfm.la
 

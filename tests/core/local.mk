@@ -78,7 +78,7 @@ layering_objects = $(src_librfm_la_OBJECTS) $(src_librfm2g_librfm2g_core_la_OBJE
 	$(src_backends_dds_librfm_dds_la_OBJECTS)
 tests/core/layering-objects.list: $(layering_objects)
 	$(AM_V_GEN)$(MKDIR_P) tests/core && printf '%s\n' $(layering_objects) >$@
-check_DATA = tests/core/layering-objects.list
+check_DATA += tests/core/layering-objects.list
 CLEANFILES += tests/core/layering-objects.list
 
 endif

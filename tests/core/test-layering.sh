@@ -9,14 +9,26 @@
 # a loop is a strongly connected set of two or more objects. A loop kept
 # on purpose is named in tests/core/layering-allow.txt with its reason.
 #
-# Usage: test-layering.sh [OBJECT-LIST [ALLOW-LIST]]; by default the list
-# make writes (tests/core/layering-objects.list: the .lo files of librfm,
-# librfm2g and the dds: backend) and the allow-list beside this script.
+# The backends see the core through src/backend.h alone (its header says
+# why): a file of src/backends/NAME/ may include backend.h, its own
+# folder's headers and the OS layer's (os/*.h), nothing else of src/; and
+# the contract's headers (backend.h and the few it includes for it) include
+# no other core header, so internal.h cannot reach a backend through them.
+# Read from the sources: run without arguments, the test checks both.
+#
+# Usage: test-layering.sh [OBJECT-LIST [ALLOW-LIST [PREFIX]]]; by default
+# the list make writes (tests/core/layering-objects.list: the .lo files of
+# librfm, librfm2g and the dds: backend) and the allow-list beside this
+# script. PREFIX is the sed pattern of the per-target prefix automake puts
+# before a source's name in its object's (default '^.*_la-'; a program's
+# objects: '^tools_rfm-\|^rfm-'); tests/cli/test-tools-layering.sh runs it
+# on the rfm tool's objects.
 set -eu
 
 srcdir=${srcdir:-.}
 list=${1:-tests/core/layering-objects.list}
 allow=${2:-$srcdir/tests/core/layering-allow.txt}
+prefix=${3:-'^.*_la-'}
 NM=${NM:-nm}
 
 if [ ! -s "$list" ]; then
@@ -27,9 +39,43 @@ fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/rfm-layering.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
+includes_ok=0
+if [ $# -eq 0 ]; then
+	/usr/bin/python3 - "$srcdir/src" <<'PY' || includes_ok=1
+import glob, os, re, sys
+
+src = sys.argv[1]
+# The contract: backend.h and the headers it includes for backends.
+contract = {'backend.h', 'board.h', 'cpu-clock.h', 'futex.h', 'event-localq.h'}
+bad = []
+
+
+def quoted(path):
+    return re.findall(r'^\s*#\s*include\s+"([^"]+)"', open(path).read(), re.M)
+
+
+for path in sorted(glob.glob(os.path.join(src, 'backends', '*', '*.[ch]'))):
+    own = 'backends/' + os.path.basename(os.path.dirname(path)) + '/'
+    for inc in quoted(path):
+        if inc in ('config.h', 'backend.h') or inc.startswith(('os/', own)):
+            continue
+        bad.append(f'{path[path.index("src/"):]} includes "{inc}": a backend includes '
+                   f'backend.h, its own headers and the OS layer\'s only')
+for name in sorted(contract):
+    for inc in quoted(os.path.join(src, name)):
+        if inc not in contract and not inc.startswith('os/'):
+            bad.append(f'src/{name} (the backend contract) includes "{inc}", '
+                       f'which backends must not see')
+for line in bad:
+    print('INCLUDE:', line)
+print(f'backend includes: {len(bad)} outside the contract')
+sys.exit(1 if bad else 0)
+PY
+fi
+
 # One line per symbol: <source> <D|U> <name>. A libtool object (.lo)
-# names its PIC object; the source is the object's name with the libtool
-# prefix (librfm_la-) dropped, in the .lo's directory.
+# names its PIC object; the source is the object's name with the per-target
+# prefix (librfm_la-, rfm-) dropped, in the object's directory.
 while read -r lo; do
 	[ -n "$lo" ] || continue
 	dir=$(dirname "$lo")
@@ -41,7 +87,7 @@ while read -r lo; do
 	*)	obj=$lo ;;
 	esac
 	base=$(basename "$lo")
-	src=$dir/$(echo "${base%.*}" | sed 's/^.*_la-//').c
+	src=$dir/$(echo "${base%.*}" | sed "s/$prefix//").c
 	"$NM" "$obj" | awk -v src="$src" '
 		NF == 2 && $1 == "U" { print src, "U", $2 }
 		NF == 3 && $2 ~ /^[A-TV-Z]$/ { print src, "D", $3 }'
@@ -136,3 +182,4 @@ print(f'{len(nodes)} objects, {sum(len(e) for e in edges.values())} file-to-file
       f'{len(comps)} loop(s), {len(used)} allowed')
 sys.exit(1 if failed else 0)
 PY
+[ $includes_ok -eq 0 ]

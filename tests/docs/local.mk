@@ -8,6 +8,7 @@ TESTS += \
 	tests/docs/selftest-run-readme.py \
 	tests/docs/run-readme.sh \
 	tests/docs/check-completion.sh \
+	tests/docs/check-commands.sh \
 	tests/docs/check-pkgconfig.sh \
 	tests/docs/check-man-pages.sh
 # The C examples are built with this build's compiler and flags (an ASan
@@ -29,6 +30,7 @@ EXTRA_DIST += \
 	tests/docs/run-readme.py \
 	tests/docs/selftest-run-readme.py \
 	tests/docs/check-completion.sh \
+	tests/docs/check-commands.sh \
 	tests/docs/check-pkgconfig.sh \
 	tests/docs/check-man-pages.sh \
 	bindings/python/rfm-env.in

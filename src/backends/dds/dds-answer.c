@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpu-clock.h"
 #include "backends/dds/dds-internal.h"
 
 /*
@@ -34,11 +33,12 @@ static void answer_own(struct dds_node *d, uint16_t to, uint32_t nonce)
 	while (!ret && w < words) {
 		uint64_t start, end;
 
-		while (w < words && !(__atomic_load_n(&d->own[w / 64], __ATOMIC_RELAXED) >> (w % 64) & 1))
+		while (w < words &&
+		       !(__atomic_load_n(&d->answer.own[w / 64], __ATOMIC_RELAXED) >> (w % 64) & 1))
 			w++;
 		start = w;
 		while (w < words && (w - start) * 8 < RFM_DDS_CHUNK &&
-		       (__atomic_load_n(&d->own[w / 64], __ATOMIC_RELAXED) >> (w % 64) & 1))
+		       (__atomic_load_n(&d->answer.own[w / 64], __ATOMIC_RELAXED) >> (w % 64) & 1))
 			w++;
 		end = w;
 		if (end == start)
@@ -58,7 +58,7 @@ static void answer_own(struct dds_node *d, uint16_t to, uint32_t nonce)
 		m.data = (dds_sequence_octet){ 0 };
 		rfm__dds_send_locked(d, &m);
 	}
-	pthread_mutex_unlock(&d->pub_lock);
+	rfm__dds_send_unlock(d);
 }
 
 /* We are joining too and @to has the lower id: it must not wait for us. */
@@ -79,24 +79,25 @@ static void send_resyncs(struct dds_node *d)
 		uint32_t nonce;
 
 		pthread_mutex_lock(&d->lock);
-		want = d->resync_want[w];
-		d->resync_want[w] = false;
+		want = d->recv.resync_want[w];
+		d->recv.resync_want[w] = false;
 		pthread_mutex_unlock(&d->lock);
 		if (!want)
 			continue;
 		nonce = rfm__dds_nonce();
 		pthread_mutex_lock(&d->lock);
 		/* Its answers carry it; one to the request before is late. */
-		d->resync_nonce_before[w] = d->resync_nonce[w];
-		d->resync_nonce[w] = nonce;
-		if (!d->resync_open_ns[w])
-			__atomic_store_n(&d->resync_open, d->resync_open + 1, __ATOMIC_RELAXED);
-		d->resync_open_ns[w] = rfm__now_ns();
+		d->recv.resync_nonce_before[w] = d->recv.resync_nonce[w];
+		d->recv.resync_nonce[w] = nonce;
+		if (!d->recv.resync_open_ns[w])
+			__atomic_store_n(&d->recv.resync_open, d->recv.resync_open + 1,
+					 __ATOMIC_RELAXED);
+		d->recv.resync_open_ns[w] = rfm__now_ns();
 		pthread_mutex_unlock(&d->lock);
 		rfm_dds_Msg req = { .kind = DDS_KIND_SNAP_REQ, .to = (uint16_t)w, .word = nonce,
 				    .type = DDS_REQ_OWN };
 		if (rfm__dds_send(d, &req) == 0)
-			__atomic_fetch_add(&d->resyncs, 1, __ATOMIC_RELAXED);
+			__atomic_fetch_add(&d->recv.resyncs, 1, __ATOMIC_RELAXED);
 	}
 }
 
@@ -109,21 +110,21 @@ uint64_t rfm__dds_resync_retry(struct dds_node *d, uint64_t now)
 	uint64_t next = 0;
 	bool due = false;
 
-	if (!__atomic_load_n(&d->resync_open, __ATOMIC_RELAXED))
+	if (!__atomic_load_n(&d->recv.resync_open, __ATOMIC_RELAXED))
 		return 0;
 	pthread_mutex_lock(&d->lock);
 	for (int w = 0; w < RFM_MAX_NODES; w++) {
-		uint32_t shift = d->resync_tries[w] < RESYNC_RETRY_MAX_SHIFT
-					 ? d->resync_tries[w]
-					 : RESYNC_RETRY_MAX_SHIFT;
-		uint64_t at = d->resync_open_ns[w] + (RESYNC_RETRY_NS << shift);
+		uint32_t shift = d->recv.resync_tries[w] < RESYNC_RETRY_MAX_SHIFT
+				     ? d->recv.resync_tries[w]
+				     : RESYNC_RETRY_MAX_SHIFT;
+		uint64_t at = d->recv.resync_open_ns[w] + (RESYNC_RETRY_NS << shift);
 
-		if (!d->resync_open_ns[w])
+		if (!d->recv.resync_open_ns[w])
 			continue;
 		/* A writer cut off is asked once it is back (its presence). */
 		if (at <= now && d->peers[w].alive) {
-			d->resync_want[w] = true;
-			d->resync_tries[w]++;
+			d->recv.resync_want[w] = true;
+			d->recv.resync_tries[w]++;
 			due = true;
 			at = now;
 		} else if (at <= now) {
@@ -133,7 +134,7 @@ uint64_t rfm__dds_resync_retry(struct dds_node *d, uint64_t now)
 	}
 	pthread_mutex_unlock(&d->lock);
 	if (due)
-		__atomic_store_n(&d->resync_pending, true, __ATOMIC_RELAXED);
+		__atomic_store_n(&d->recv.resync_pending, true, __ATOMIC_RELAXED);
 	return next;
 }
 
@@ -145,9 +146,9 @@ int rfm__dds_send_digest(struct dds_node *d)
 
 	if (ret)
 		return ret;
-	if (d->seq)
+	if (d->send.seq)
 		ret = rfm__dds_send_locked(d, &m);
-	pthread_mutex_unlock(&d->pub_lock);
+	rfm__dds_send_unlock(d);
 	return ret;
 }
 
@@ -177,7 +178,7 @@ static void answer(struct dds_node *d, struct dds_snap_vector *v, uint16_t to, u
 	}
 	pthread_mutex_unlock(&d->lock);
 	v->inc[d->id] = d->inc;
-	v->seq[d->id] = d->seq;
+	v->seq[d->id] = d->send.seq;
 	m.type = DDS_SNAP_HEADER;
 	m.extra = d->size;
 	m.data = (dds_sequence_octet){ ._maximum = sizeof(*v), ._length = sizeof(*v),
@@ -201,7 +202,7 @@ static void answer(struct dds_node *d, struct dds_snap_vector *v, uint16_t to, u
 		m.data = (dds_sequence_octet){ 0 };
 		rfm__dds_send_locked(d, &m);
 	}
-	pthread_mutex_unlock(&d->pub_lock);
+	rfm__dds_send_unlock(d);
 }
 
 /* Under lock: the first request due at @now, taken off the list; false:
@@ -210,23 +211,24 @@ static bool take_due(struct dds_node *d, uint64_t now, uint32_t *to, uint32_t *n
 		     uint32_t *kind, uint64_t *next)
 {
 	*next = 0;
-	for (uint32_t i = 0; i < d->snap_pending; i++) {
-		uint64_t due = d->snap_req[i].due_ns;
+	for (uint32_t i = 0; i < d->answer.snap_pending; i++) {
+		uint64_t due = d->answer.snap_req[i].due_ns;
 
 		if (due > now) {
 			*next = !*next || due < *next ? due : *next;
 			continue;
 		}
-		*to = d->snap_req[i].to;
-		*nonce = d->snap_req[i].nonce;
-		*kind = d->snap_req[i].kind;
+		*to = d->answer.snap_req[i].to;
+		*nonce = d->answer.snap_req[i].nonce;
+		*kind = d->answer.snap_req[i].kind;
 		if (*to < RFM_MAX_NODES)
 			d->peers[*to].answered_ns[*kind] = now; /* its next one waits a second */
 		else
 			d->observer_copy_ns = now; /* observers' (RFM_DDS_TO_OBSERVER) */
-		__atomic_store_n(&d->snap_pending, d->snap_pending - 1, __ATOMIC_RELAXED);
-		memmove(&d->snap_req[i], &d->snap_req[i + 1],
-			(d->snap_pending - i) * sizeof(d->snap_req[0]));
+		__atomic_store_n(&d->answer.snap_pending, d->answer.snap_pending - 1,
+				 __ATOMIC_RELAXED);
+		memmove(&d->answer.snap_req[i], &d->answer.snap_req[i + 1],
+			(d->answer.snap_pending - i) * sizeof(d->answer.snap_req[0]));
 		return true;
 	}
 	return false;
@@ -238,9 +240,9 @@ uint64_t rfm__dds_snapshot_answer_pending(struct rfm_node *node)
 	struct dds_snap_vector *v = calloc(1, sizeof(*v));
 	uint64_t next = 0;
 
-	if (__atomic_exchange_n(&d->mark_pending, false, __ATOMIC_RELAXED))
+	if (__atomic_exchange_n(&d->answer.mark_pending, false, __ATOMIC_RELAXED))
 		send_mark(d);
-	if (__atomic_exchange_n(&d->resync_pending, false, __ATOMIC_RELAXED))
+	if (__atomic_exchange_n(&d->recv.resync_pending, false, __ATOMIC_RELAXED))
 		send_resyncs(d);
 	if (!v)
 		return rfm__now_ns() + 1000000; /* no memory now: again in 1 ms */

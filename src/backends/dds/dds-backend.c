@@ -70,17 +70,12 @@ static int take_number(struct rfm_uri *uri, const char *key, uint64_t min, uint6
 	return 0;
 }
 
-static int parse_params(struct rfm_uri *uri, struct dds_params *p)
+/* node= (-1 without it) and size= (0: the network's, or the default). */
+static int parse_identity(struct rfm_uri *uri, struct dds_params *p)
 {
 	const char *v;
 	uint64_t n;
-	int ret;
 
-	if (!valid_name(uri->path))
-		return rfm__error(RFM_EURI,
-				  "%s: network name '%s' must be 1-%d characters of A-Z a-z 0-9 _ - . "
-				  "not starting with '.' or '-'",
-				  uri->text, uri->path, RFM_DDS_NAME_MAX);
 	p->node_id = -1;
 	if ((v = rfm__uri_take(uri, "node"))) {
 		if (rfm__parse_u64(v, &n))
@@ -99,6 +94,43 @@ static int parse_params(struct rfm_uri *uri, struct dds_params *p)
 					  "%s: size %llu must be a multiple of 8 from 4 KiB to 4 GiB",
 					  uri->text, (unsigned long long)p->size);
 	}
+	return 0;
+}
+
+/* callbacks=receive|dispatcher and security=DIR. */
+static int parse_callbacks_security(struct rfm_uri *uri, struct dds_params *p)
+{
+	const char *v;
+
+	p->callbacks_receive = false;
+	if ((v = rfm__uri_take(uri, "callbacks"))) {
+		if (!strcmp(v, "receive"))
+			p->callbacks_receive = true;
+		else if (strcmp(v, "dispatcher"))
+			return rfm__error(RFM_EURI,
+					  "%s: callbacks '%s' must be receive (on the thread that "
+					  "receives the event) or dispatcher (the default)",
+					  uri->text, v);
+	}
+	p->security = rfm__uri_take(uri, "security");
+	if (p->security && !*p->security)
+		return rfm__error(RFM_EURI, "%s: security= names no directory", uri->text);
+	return 0;
+}
+
+static int parse_params(struct rfm_uri *uri, struct dds_params *p)
+{
+	uint64_t n;
+	int ret;
+
+	if (!valid_name(uri->path))
+		return rfm__error(RFM_EURI,
+				  "%s: network name '%s' must be 1-%d characters of A-Z a-z 0-9 _ - . "
+				  "not starting with '.' or '-'",
+				  uri->text, uri->path, RFM_DDS_NAME_MAX);
+	ret = parse_identity(uri, p);
+	if (ret)
+		return ret;
 	n = 0;
 	ret = take_number(uri, "domain", 0, RFM_DDS_DOMAIN_MAX, "a DDS domain id", &n);
 	if (ret)
@@ -125,19 +157,9 @@ static int parse_params(struct rfm_uri *uri, struct dds_params *p)
 			  &p->coalesce_ns);
 	if (ret)
 		return ret;
-	p->callbacks_receive = false;
-	if ((v = rfm__uri_take(uri, "callbacks"))) {
-		if (!strcmp(v, "receive"))
-			p->callbacks_receive = true;
-		else if (strcmp(v, "dispatcher"))
-			return rfm__error(RFM_EURI,
-					  "%s: callbacks '%s' must be receive (on the thread that "
-					  "receives the event) or dispatcher (the default)",
-					  uri->text, v);
-	}
-	p->security = rfm__uri_take(uri, "security");
-	if (p->security && !*p->security)
-		return rfm__error(RFM_EURI, "%s: security= names no directory", uri->text);
+	ret = parse_callbacks_security(uri, p);
+	if (ret)
+		return ret;
 	return rfm__uri_check_all_used(uri);
 }
 
@@ -325,21 +347,21 @@ static void dds_release(struct dds_node *d)
 		pthread_mutex_unlock(&d->lock);
 		pthread_mutex_lock(&d->q.lock);
 		pthread_mutex_unlock(&d->q.lock);
-		pthread_mutex_lock(&d->pub_lock);
-		pthread_mutex_unlock(&d->pub_lock);
+		rfm__dds_send_lock(d);
+		rfm__dds_send_unlock(d);
 	}
 	rfm__dds_route_fini(d);
 	if (d->window)
 		rfm__os_unmap_private(d->window, d->size);
 	rfm__dds_held_free(d);
-	free(d->snap_vec);
-	free(d->own);
+	free(d->join.snap_vec);
+	free(d->answer.own);
 	rfm__localq_destroy(&d->q);
 	free(d->security);
-	pthread_mutex_destroy(&d->pub_lock);
+	rfm__dds_send_lock_destroy(d);
 	pthread_mutex_destroy(&d->lock);
 	pthread_cond_destroy(&d->cond);
-	pthread_cond_destroy(&d->backlog_cond);
+	pthread_cond_destroy(&d->send.backlog_cond);
 	free(d);
 }
 
@@ -350,6 +372,78 @@ static bool spin_given(const struct rfm_uri *uri)
 		if (!strcmp(uri->params[i].key, "spin"))
 			return true;
 	return false;
+}
+
+/* A node's state from its parameters, before it meets the network; NULL: no memory. */
+static struct dds_node *dds_node_new(const struct rfm_node *node, const struct rfm_uri *uri,
+				     const struct dds_params *p)
+{
+	struct dds_node *d = calloc(1, sizeof(*d));
+	pthread_condattr_t ca;
+
+	if (!d || (p->security && !(d->security = strdup(p->security)))) {
+		free(d);
+		rfm__error(RFM_ENOMEM, "%s: out of memory", uri->text);
+		return NULL;
+	}
+	snprintf(d->name, sizeof(d->name), "%s", uri->path);
+	d->domain = p->domain;
+	d->lease_ms = p->lease_ms;
+	d->join_ms = p->join_ms;
+	d->send.coalesce_ns = p->coalesce_ns;
+	d->callbacks_receive = p->callbacks_receive;
+	d->inc = new_incarnation();
+	d->send.digest = rfm__dds_digest_start(d->inc); /* our stream's, before its first sample */
+	d->id = p->node_id;
+	d->observer = node->observer;
+	d->tool = node->tool;
+	d->join.snap_from = -1;
+	d->join.held_tail = &d->join.held;
+	d->send.backlog_tail = &d->send.backlog;
+	rfm__dds_send_lock_init(d);
+	pthread_mutex_init(&d->lock, NULL);
+	rfm__localq_init(&d->q, p->depth);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC); /* the waits' deadlines */
+	pthread_cond_init(&d->cond, &ca);
+	pthread_cond_init(&d->send.backlog_cond, &ca);
+	pthread_condattr_destroy(&ca);
+	return d;
+}
+
+/* The node's copy of the window, @size bytes, and its map of own words. */
+static int map_window(struct dds_node *d, const struct rfm_uri *uri, uint64_t size)
+{
+	void *window = rfm__os_map_private(size);
+
+	if (!window)
+		return rfm__error(RFM_ENOMEM, "%s: no memory for a %llu-byte window", uri->text,
+				  (unsigned long long)size);
+	pthread_mutex_lock(&d->lock); /* what the listeners read */
+	d->window = window;
+	d->size = size;
+	d->answer.own = calloc((size / 8 + 63) / 64, sizeof(*d->answer.own));
+	pthread_mutex_unlock(&d->lock);
+	if (!d->answer.own)
+		return rfm__error(RFM_ENOMEM, "%s: out of memory", uri->text);
+	return 0;
+}
+
+/* The handle's canonical URI: what another program opens to be this node again. */
+static int name_uri(struct rfm_node *node, const struct dds_node *d, const struct rfm_uri *uri)
+{
+	int n = d->observer ? asprintf(&node->uri, "dds:%s?observe=1&size=%llu&domain=%u", d->name,
+				       (unsigned long long)d->size, d->domain)
+			    : asprintf(&node->uri, "dds:%s?node=%d&size=%llu&domain=%u%s%s",
+				       d->name, d->id, (unsigned long long)d->size, d->domain,
+				       d->security ? "&security=" : "",
+				       d->security ? d->security : "");
+
+	if (n < 0) {
+		node->uri = NULL;
+		return rfm__error(RFM_ENOMEM, "%s: out of memory", uri->text);
+	}
+	return 0;
 }
 
 static int dds_open_node(struct rfm_node *node, struct rfm_uri *uri)
@@ -372,36 +466,9 @@ static int dds_open_node(struct rfm_node *node, struct rfm_uri *uri)
 	 */
 	if (!spin_given(uri))
 		__atomic_store_n(&node->spin_ns, 0, __ATOMIC_RELAXED);
-	d = calloc(1, sizeof(*d));
+	d = dds_node_new(node, uri, &p);
 	if (!d)
-		return rfm__error(RFM_ENOMEM, "%s: out of memory", uri->text);
-	snprintf(d->name, sizeof(d->name), "%s", uri->path);
-	d->domain = p.domain;
-	if (p.security && !(d->security = strdup(p.security))) {
-		free(d);
-		return rfm__error(RFM_ENOMEM, "%s: out of memory", uri->text);
-	}
-	d->lease_ms = p.lease_ms;
-	d->join_ms = p.join_ms;
-	d->coalesce_ns = p.coalesce_ns;
-	d->callbacks_receive = p.callbacks_receive;
-	d->inc = new_incarnation();
-	d->digest = rfm__dds_digest_start(d->inc); /* our stream's, before its first sample */
-	d->id = p.node_id;
-	d->observer = node->observer;
-	d->tool = node->tool;
-	d->snap_from = -1;
-	d->held_tail = &d->held;
-	d->backlog_tail = &d->backlog;
-	pthread_mutex_init(&d->pub_lock, NULL);
-	pthread_mutex_init(&d->lock, NULL);
-	rfm__localq_init(&d->q, p.depth);
-	pthread_condattr_t ca;
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC); /* the waits' deadlines */
-	pthread_cond_init(&d->cond, &ca);
-	pthread_cond_init(&d->backlog_cond, &ca);
-	pthread_condattr_destroy(&ca);
+		return RFM_ENOMEM;
 	/* Release: Cyclone's threads call our listeners with @node, through
 	 * hand-offs of their own that ThreadSanitizer cannot see. */
 	__atomic_store_n(&node->priv, d, __ATOMIC_RELEASE);
@@ -412,41 +479,20 @@ static int dds_open_node(struct rfm_node *node, struct rfm_uri *uri)
 	if (!ret)
 		ret = d->observer ? rfm__dds_find_size(node, uri, &size, p.size != 0)
 				  : rfm__dds_claim(node, uri, &size, p.size != 0);
+	if (!ret)
+		ret = map_window(d, uri, size);
 	if (ret)
 		goto fail;
-	void *window = rfm__os_map_private(size);
-	if (!window) {
-		ret = rfm__error(RFM_ENOMEM, "%s: no memory for a %llu-byte window", uri->text,
-				 (unsigned long long)size);
-		goto fail;
-	}
-	pthread_mutex_lock(&d->lock); /* what the listeners read */
-	d->window = window;
-	d->size = size;
-	d->own = calloc((size / 8 + 63) / 64, sizeof(*d->own));
-	pthread_mutex_unlock(&d->lock);
-	if (!d->own) {
-		ret = rfm__error(RFM_ENOMEM, "%s: out of memory", uri->text);
-		goto fail;
-	}
 	node->base = d->window;
 	node->size = size;
 	node->id = d->id;
 	/* An observer's incarnation only tells its copy's answers apart. */
 	node->incarnation = d->observer ? 0 : d->inc;
 	ret = rfm__dds_join(node);
+	if (!ret)
+		ret = name_uri(node, d, uri);
 	if (ret)
 		goto fail;
-	if ((d->observer ? asprintf(&node->uri, "dds:%s?observe=1&size=%llu&domain=%u", d->name,
-				    (unsigned long long)size, d->domain)
-			 : asprintf(&node->uri, "dds:%s?node=%d&size=%llu&domain=%u%s%s", d->name,
-				    d->id, (unsigned long long)size, d->domain,
-				    d->security ? "&security=" : "",
-				    d->security ? d->security : "")) < 0) {
-		node->uri = NULL;
-		ret = rfm__error(RFM_ENOMEM, "%s: out of memory", uri->text);
-		goto fail;
-	}
 	return 0;
 fail:
 	dds_release(d);

@@ -35,7 +35,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "cpu-clock.h"
 #include "backends/dds/dds-internal.h"
 
 static uint64_t item_bytes(const rfm_dds_Msg *m)
@@ -46,15 +45,36 @@ static uint64_t item_bytes(const rfm_dds_Msg *m)
 static void set_bytes(struct dds_node *d, uint64_t bytes)
 {
 	/* The handle's thread looks at it without the lock. */
-	__atomic_store_n(&d->backlog_bytes, bytes, __ATOMIC_RELAXED);
+	__atomic_store_n(&d->send.backlog_bytes, bytes, __ATOMIC_RELAXED);
+}
+
+void rfm__dds_send_lock_init(struct dds_node *d)
+{
+	pthread_mutex_init(&d->send.pub_lock, NULL);
+}
+
+void rfm__dds_send_lock_destroy(struct dds_node *d)
+{
+	pthread_mutex_destroy(&d->send.pub_lock);
+}
+
+void rfm__dds_send_lock(struct dds_node *d)
+{
+	pthread_mutex_lock(&d->send.pub_lock);
+}
+
+void rfm__dds_send_unlock(struct dds_node *d)
+{
+	pthread_mutex_unlock(&d->send.pub_lock);
 }
 
 int rfm__dds_lock_to_send(struct dds_node *d)
 {
+	struct dds_send *s = &d->send;
 	struct timespec until;
 
-	pthread_mutex_lock(&d->pub_lock);
-	if (!d->backlog)
+	pthread_mutex_lock(&s->pub_lock);
+	if (!s->backlog)
 		return 0;
 	if (rfm__dds_in_handle_thread()) {
 		/* A snapshot answer: what waits goes first, never wait for ourselves. */
@@ -62,22 +82,22 @@ int rfm__dds_lock_to_send(struct dds_node *d)
 		return 0;
 	}
 	if (rfm__dds_in_receive() || rfm__health_monitor_thread()) {
-		if (d->backlog_bytes <= RFM_DDS_BACKLOG_MAX)
+		if (s->backlog_bytes <= RFM_DDS_BACKLOG_MAX)
 			return 0;
-		pthread_mutex_unlock(&d->pub_lock);
+		pthread_mutex_unlock(&s->pub_lock);
 		return rfm__error(RFM_EAGAIN,
 				  "dds:%s: %llu bytes wait for acknowledgements, and a callback "
 				  "on the receive thread or a heartbeat cannot wait for them",
-				  d->name, (unsigned long long)d->backlog_bytes);
+				  d->name, (unsigned long long)s->backlog_bytes);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &until);
 	until.tv_sec += RFM_DDS_BLOCK_NS / 1000000000;
-	while (d->backlog && d->backlog_bytes > RFM_DDS_BACKLOG_WAIT)
-		if (pthread_cond_timedwait(&d->backlog_cond, &d->pub_lock, &until) == ETIMEDOUT &&
-		    d->backlog && d->backlog_bytes > RFM_DDS_BACKLOG_WAIT) {
-			uint64_t bytes = d->backlog_bytes;
+	while (s->backlog && s->backlog_bytes > RFM_DDS_BACKLOG_WAIT)
+		if (pthread_cond_timedwait(&s->backlog_cond, &s->pub_lock, &until) == ETIMEDOUT &&
+		    s->backlog && s->backlog_bytes > RFM_DDS_BACKLOG_WAIT) {
+			uint64_t bytes = s->backlog_bytes;
 
-			pthread_mutex_unlock(&d->pub_lock);
+			pthread_mutex_unlock(&s->pub_lock);
 			return rfm__error(RFM_ETIMEDOUT,
 					  "dds:%s: for %d s no node acknowledged the %llu bytes "
 					  "sent before: is a peer stuck?",
@@ -94,14 +114,14 @@ int rfm__dds_backlog_add(struct dds_node *d, const rfm_dds_Msg *m)
 	if (!h)
 		return rfm__error(RFM_ENOMEM, "dds:%s: out of memory for the send backlog",
 				  d->name);
-	if (!d->backlog) {
+	if (!d->send.backlog) {
 		/* The handle's thread sends it: wake it if it sleeps without a deadline. */
 		d->thread_idle = false;
 		rfm__dds_thread_wake(d);
 	}
-	*d->backlog_tail = h;
-	d->backlog_tail = &h->next;
-	set_bytes(d, d->backlog_bytes + item_bytes(m));
+	*d->send.backlog_tail = h;
+	d->send.backlog_tail = &h->next;
+	set_bytes(d, d->send.backlog_bytes + item_bytes(m));
 	return 0;
 }
 
@@ -112,28 +132,28 @@ int rfm__dds_emit_locked(struct dds_node *d, rfm_dds_Msg *msg)
 
 	msg->inc = d->inc;
 	msg->writer = (uint8_t)d->id;
-	msg->seq = ++d->seq;
+	msg->seq = ++d->send.seq;
 	/*
 	 * What the digest covers is what goes out (dds-digest.c): data taken
 	 * from the window, which the node's other threads may be storing to
 	 * meanwhile, is copied first.
 	 */
 	if (data && data >= d->window && data < d->window + d->size &&
-	    msg->data._length <= RFM_DDS_CHUNK && d->scratch) {
-		memcpy(d->scratch, data, msg->data._length);
-		msg->data._buffer = d->scratch;
+	    msg->data._length <= RFM_DDS_CHUNK && d->send.scratch) {
+		memcpy(d->send.scratch, data, msg->data._length);
+		msg->data._buffer = d->send.scratch;
 	}
 	if (msg->kind == DDS_KIND_MARK && (msg->extra & DDS_MARK_DIGEST))
-		msg->stamp = d->digest;
-	d->digest = rfm__dds_digest(d->digest, msg);
-	__atomic_store_n(&d->sent_seq, msg->seq, __ATOMIC_RELAXED);
+		msg->stamp = d->send.digest;
+	d->send.digest = rfm__dds_digest(d->send.digest, msg);
+	__atomic_store_n(&d->send.sent_seq, msg->seq, __ATOMIC_RELAXED);
 	/* Its thread sends the digest while the stream moves: not asleep. */
 	if (d->thread_idle) {
 		d->thread_idle = false;
 		rfm__dds_thread_wake(d);
 	}
 	/* callbacks=receive: behind what waits already, or first to wait. */
-	if (d->backlog)
+	if (d->send.backlog)
 		return rfm__dds_backlog_add(d, msg);
 	rc = rfm__dds_write(d, msg);
 	if (rc == DDS_RETCODE_TIMEOUT)
@@ -147,12 +167,12 @@ int rfm__dds_emit_locked(struct dds_node *d, rfm_dds_Msg *msg)
 /* Free the first sample: Cyclone took it, or refused it for good. */
 static void backlog_pop(struct dds_node *d)
 {
-	struct dds_held *h = d->backlog;
+	struct dds_held *h = d->send.backlog;
 
-	d->backlog = h->next;
-	if (!d->backlog)
-		d->backlog_tail = &d->backlog;
-	set_bytes(d, d->backlog_bytes - item_bytes(&h->msg));
+	d->send.backlog = h->next;
+	if (!d->send.backlog)
+		d->send.backlog_tail = &d->send.backlog;
+	set_bytes(d, d->send.backlog_bytes - item_bytes(&h->msg));
 	free(h->msg.data._buffer);
 	free(h);
 }
@@ -161,65 +181,42 @@ bool rfm__dds_backlog_send_locked(struct dds_node *d)
 {
 	bool moved = false;
 
-	while (d->backlog) {
-		dds_return_t rc = rfm__dds_write(d, &d->backlog->msg);
+	while (d->send.backlog) {
+		dds_return_t rc = rfm__dds_write(d, &d->send.backlog->msg);
 
 		if (rc == DDS_RETCODE_TIMEOUT)
 			break; /* still no room: later */
 		if (rc < 0)
 			/* Its number is lost: the receivers see a gap and resync. */
-			__atomic_fetch_add(&d->backlog_lost, 1, __ATOMIC_RELAXED);
+			__atomic_fetch_add(&d->send.backlog_lost, 1, __ATOMIC_RELAXED);
 		backlog_pop(d);
 		moved = true;
 	}
 	if (moved)
-		pthread_cond_broadcast(&d->backlog_cond);
-	return d->backlog != NULL;
-}
-
-int rfm__dds_backlog_room_locked(struct dds_node *d)
-{
-	uint64_t start = 0;
-
-	/* callbacks=receive: no write waits in Cyclone, the backlog takes all. */
-	while (d->backlog && d->backlog_bytes > RFM_DDS_BACKLOG_WAIT && !d->callbacks_receive) {
-		uint64_t t = rfm__now_ns();
-
-		if (!start)
-			start = t;
-		if (t - start > RFM_DDS_BLOCK_NS)
-			return rfm__error(RFM_ETIMEDOUT,
-					  "dds:%s: for %d s no node acknowledged the %llu bytes "
-					  "sent before: is a peer stuck?",
-					  d->name, (int)(RFM_DDS_BLOCK_NS / 1000000000),
-					  (unsigned long long)d->backlog_bytes);
-		/* Each try waits in Cyclone for room, at most RFM_DDS_WRITE_BLOCK_NS. */
-		if (!rfm__dds_backlog_send_locked(d))
-			break;
-		rfm__dds_route_step(d, true); /* a dead reader may be what holds it */
-	}
-	return 0;
+		pthread_cond_broadcast(&d->send.backlog_cond);
+	return d->send.backlog != NULL;
 }
 
 void rfm__dds_backlog_drain(struct dds_node *d)
 {
+	struct dds_send *s = &d->send;
 	struct timespec until;
 
 	clock_gettime(CLOCK_MONOTONIC, &until);
 	until.tv_sec += RFM_DDS_BLOCK_NS / 1000000000;
-	pthread_mutex_lock(&d->pub_lock);
+	pthread_mutex_lock(&s->pub_lock);
 	/* The thread sends it; a close waits as long as a blocked write would. */
-	while (d->backlog &&
-	       pthread_cond_timedwait(&d->backlog_cond, &d->pub_lock, &until) != ETIMEDOUT)
+	while (s->backlog &&
+	       pthread_cond_timedwait(&s->backlog_cond, &s->pub_lock, &until) != ETIMEDOUT)
 		;
 	rfm__dds_backlog_discard(d);
-	pthread_mutex_unlock(&d->pub_lock);
+	pthread_mutex_unlock(&s->pub_lock);
 }
 
 void rfm__dds_backlog_discard(struct dds_node *d)
 {
-	while (d->backlog) {
-		__atomic_fetch_add(&d->backlog_lost, 1, __ATOMIC_RELAXED);
+	while (d->send.backlog) {
+		__atomic_fetch_add(&d->send.backlog_lost, 1, __ATOMIC_RELAXED);
 		backlog_pop(d);
 	}
 }

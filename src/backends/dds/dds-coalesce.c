@@ -29,7 +29,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "futex.h"
 #include "os/byteorder.h"
 #include "backends/dds/dds-internal.h"
 
@@ -48,10 +47,10 @@ int rfm__dds_flush_locked(struct dds_node *d, const rfm_dds_Msg *ev)
 	m.extra = ev ? DDS_BATCH_EVENT : 0;
 	m.offset = 0;
 	/* Serialised by dds_write() before it returns: the buffer is free after. */
-	m.data._maximum = m.data._length = d->batch_len;
-	m.data._buffer = d->batch;
+	m.data._maximum = m.data._length = d->send.batch_len;
+	m.data._buffer = d->send.batch;
 	m.data._release = false;
-	__atomic_store_n(&d->batch_len, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&d->send.batch_len, 0, __ATOMIC_RELAXED);
 	return rfm__dds_emit_locked(d, &m);
 }
 
@@ -62,33 +61,33 @@ bool rfm__dds_hold_write(struct dds_node *d, uint64_t offset, uint64_t len, int 
 	uint8_t *at;
 
 	*ret = 0;
-	if (!d->coalesce_ns || !d->batch || need > RFM_DDS_BATCH_MAX ||
-	    __atomic_load_n(&d->peer_in_process, __ATOMIC_RELAXED))
+	if (!d->send.coalesce_ns || !d->send.batch || need > RFM_DDS_BATCH_MAX ||
+	    __atomic_load_n(&d->send.peer_in_process, __ATOMIC_RELAXED))
 		return false;
-	if (d->batch_len + need > RFM_DDS_BATCH_MAX) {
+	if (d->send.batch_len + need > RFM_DDS_BATCH_MAX) {
 		*ret = rfm__dds_flush_locked(d, NULL);
 		if (*ret)
 			return true;
 	}
-	at = d->batch + d->batch_len;
+	at = d->send.batch + d->send.batch_len;
 	memcpy(at, &pc, sizeof(pc));
 	/* A copy now: later stores through the mapping stay local until flushed. */
 	memcpy(at + sizeof(pc), d->window + offset, len);
 	memset(at + sizeof(pc) + len, 0, need - sizeof(pc) - len);
-	if (d->batch_len == 0) {
-		__atomic_store_n(&d->batches, d->batches + 1, __ATOMIC_RELAXED);
+	if (d->send.batch_len == 0) {
+		__atomic_store_n(&d->send.batches, d->send.batches + 1, __ATOMIC_RELAXED);
 		if (d->thread_idle) {
 			d->thread_idle = false;
 			rfm__futex_bump_wake(&d->thread_futex, false);
 		}
 	}
-	__atomic_store_n(&d->batch_len, d->batch_len + need, __ATOMIC_RELAXED);
+	__atomic_store_n(&d->send.batch_len, d->send.batch_len + need, __ATOMIC_RELAXED);
 	return true;
 }
 
 int rfm__dds_send_locked(struct dds_node *d, rfm_dds_Msg *msg)
 {
-	if (d->batch_len && msg->kind != DDS_KIND_BATCH) {
+	if (d->send.batch_len && msg->kind != DDS_KIND_BATCH) {
 		/* Held writes first: the writer's order. */
 		int ret = rfm__dds_flush_locked(d, NULL);
 
@@ -105,6 +104,6 @@ int rfm__dds_send(struct dds_node *d, rfm_dds_Msg *msg)
 	if (ret)
 		return ret;
 	ret = rfm__dds_send_locked(d, msg);
-	pthread_mutex_unlock(&d->pub_lock);
+	rfm__dds_send_unlock(d);
 	return ret;
 }

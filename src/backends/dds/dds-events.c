@@ -12,7 +12,6 @@
 
 #include <stddef.h>
 
-#include "cpu-clock.h"
 #include "backends/dds/dds-internal.h"
 
 static int dds_ev_send(struct rfm_node *node, unsigned int to, struct rfm_ev_record *rec)
@@ -39,8 +38,11 @@ static int dds_ev_send(struct rfm_node *node, unsigned int to, struct rfm_ev_rec
 		ret = rfm__dds_lock_to_send(d);
 		if (ret)
 			return ret;
-		ret = d->batch_len ? rfm__dds_flush_locked(d, &m) : rfm__dds_send_locked(d, &m);
-		pthread_mutex_unlock(&d->pub_lock);
+		if (d->send.batch_len)
+			ret = rfm__dds_flush_locked(d, &m);
+		else
+			ret = rfm__dds_send_locked(d, &m);
+		rfm__dds_send_unlock(d);
 		if (ret)
 			return ret;
 		n++; /* on the network; who takes it is not known here */

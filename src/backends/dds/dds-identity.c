@@ -21,8 +21,8 @@
 static struct dds_writer_entry *cached(struct dds_node *d, dds_instance_handle_t h)
 {
 	for (unsigned int i = 0; i < RFM_DDS_WRITERS_MAX; i++)
-		if (d->writers[i].handle == h)
-			return &d->writers[i];
+		if (d->recv.writers[i].handle == h)
+			return &d->recv.writers[i];
 	return NULL;
 }
 
@@ -62,7 +62,7 @@ bool rfm__dds_writer_identity(struct dds_node *d, dds_entity_t reader, bool stre
 
 		if (!ep)
 			return false; /* gone before we learnt it */
-		e = &d->writers[d->writers_next++ % RFM_DDS_WRITERS_MAX];
+		e = &d->recv.writers[d->recv.writers_next++ % RFM_DDS_WRITERS_MAX];
 		e->handle = h;
 		e->id.stream = stream;
 		e->id.participant = ep->participant_key;
@@ -86,8 +86,8 @@ bool rfm__dds_writer_cached(struct dds_node *d, dds_instance_handle_t h, struct 
 bool rfm__dds_stream_writer_of(const struct dds_node *d, const dds_guid_t *who)
 {
 	for (unsigned int i = 0; i < RFM_DDS_WRITERS_MAX; i++)
-		if (d->writers[i].handle && d->writers[i].id.stream &&
-		    rfm__dds_same_participant(&d->writers[i].id.participant, who))
+		if (d->recv.writers[i].handle && d->recv.writers[i].id.stream &&
+		    rfm__dds_same_participant(&d->recv.writers[i].id.participant, who))
 			return true;
 	return false;
 }

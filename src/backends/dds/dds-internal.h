@@ -32,9 +32,10 @@
  *                   monitor reports down is left out by moving the stream
  *                   to a writer its reader does not match
  *  send side
- *   dds-backlog.c   pub_lock for a sender (rfm__dds_lock_to_send); numbering
- *                   a sample and handing it to Cyclone or, callbacks=receive,
- *                   to the backlog behind what waits (rfm__dds_emit_locked)
+ *   dds-backlog.c   the send lock, its one owner (rfm__dds_send_lock() and
+ *                   the rest); numbering a sample and handing it to Cyclone
+ *                   or, callbacks=receive, to the backlog behind what waits
+ *                   (rfm__dds_emit_locked)
  *   dds-coalesce.c  writes held in a batch; rfm__dds_send_locked(), which
  *                   every sample goes through so held writes go first
  *   dds-publish.c   the handle's writes (ops->publish)
@@ -73,12 +74,14 @@
  *    receive side and sent by the handle's thread (dds-answer.c), which
  *    is below it in data but above it in calls only through the futex.
  *
- * Lock order: pub_lock, then lock. pub_lock (taken by
- * rfm__dds_lock_to_send()) covers our sequence, the batch and the backlog;
+ * Lock order: the send lock, then lock. The send lock (taken by
+ * rfm__dds_lock_to_send() or rfm__dds_send_lock(), released by
+ * rfm__dds_send_unlock(): dds-backlog.c alone touches it) covers our
+ * sequence, the batch and the backlog;
  * lock covers what the receive side learnt (peers, join state, requests).
- * A thread holding lock never takes pub_lock: the receive side drops lock
+ * A thread holding lock never takes the send lock: the receive side drops lock
  * before it sends (dds-join.c's requests, dds-answer.c's resyncs), so a
- * snapshot answer may take lock inside pub_lock to copy the window
+ * snapshot answer may take lock inside the send lock to copy the window
  * consistently.
  *
  * Three thread-local modes (dds-sample.c), because Cyclone may run a
@@ -94,7 +97,7 @@
  *                 to send; it sends what waits first.
  *  writing        set inside rfm__dds_write(); read by dds-receive.c: a
  *                 reader of this process applies the sample on this thread,
- *                 which may hold pub_lock, so callbacks=receive runs no
+ *                 which may hold the send lock, so callbacks=receive runs no
  *                 callback there (it is queued for the ordinary take
  *                 instead).
  */
@@ -107,8 +110,7 @@
 
 #include <dds/dds.h>
 
-#include "internal.h"
-#include "event-localq.h"
+#include "backend.h"
 #include "backends/dds/dds-wire.h"
 
 /*
@@ -282,6 +284,110 @@ struct dds_held {
 	rfm_dds_Msg msg;	/* data owned (copied) */
 };
 
+/*
+ * The send side (dds-backlog.c, dds-coalesce.c, dds-publish.c, the handle's
+ * thread): our stream, under the send lock.
+ */
+struct dds_send {
+	/* One sequence for every sample of ours, under the send lock, which
+	 * dds-backlog.c alone takes (rfm__dds_send_lock() and the rest). */
+	pthread_mutex_t pub_lock;
+	uint64_t seq;		/* last seq sent */
+	uint64_t sent_seq;	/* the same, for the thread (atomic) */
+	uint64_t digest;	/* of every sample numbered so far (dds-digest.c) */
+	/* A sample's data from the window, copied before it is digested and
+	 * sent: what the digest covers is what goes out (RFM_DDS_CHUNK bytes). */
+	uint8_t *scratch;
+	/* Coalescing (dds-coalesce.c), under the send lock: writes held back for
+	 * the event that usually follows them, to go out as one sample. */
+	uint64_t coalesce_ns;	/* how long a write may wait; 0: never held */
+	uint8_t *batch;		/* RFM_DDS_BATCH_MAX bytes of pieces */
+	/* Both also read by the handle's thread without the lock (atomic stores). */
+	uint32_t batch_len;
+	uint32_t batches;	/* batches begun: the thread sees activity */
+	bool peer_in_process;	/* a peer of this process: never hold (atomic) */
+	/* callbacks=receive (dds-backlog.c), under the send lock: the samples the
+	 * writer could not take yet, in order; the handle's thread sends them. */
+	struct dds_held *backlog, **backlog_tail;
+	uint64_t backlog_bytes;	/* atomic stores: the thread looks without the lock */
+	uint64_t backlog_lost;	/* refused by Cyclone for good (atomic) */
+	pthread_cond_t backlog_cond;	/* with the send lock: the backlog shrank */
+};
+
+/*
+ * The receive side (dds-receive.c, dds-identity.c, dds-presence.c): what
+ * the streams of others brought, under lock unless said, and the resyncs
+ * we ask of them.
+ */
+struct dds_receive {
+	uint64_t gaps;		/* records missed, all writers (counted) */
+	/* Samples refused: forged, malformed, unasked, of a kind or type no
+	 * node sends, or from a node whose window has another size (atomic:
+	 * read without the lock). */
+	uint64_t refused;
+	/* Samples of another in a node's stream, found by its digest
+	 * (dds-digest.c; atomic: read without the lock). */
+	uint64_t forged;
+	/* Writers' identities (dds-identity.c), under lock. */
+	struct dds_writer_entry writers[RFM_DDS_WRITERS_MAX];
+	uint32_t writers_next;
+	/* A node met late, whose stream and presence race: its samples refused
+	 * before its claim came (reported as lost when it comes). */
+	uint32_t early[RFM_MAX_NODES];
+	/* Resync: the peers we lost records of, to ask for theirs (the
+	 * handle's thread asks). */
+	bool resync_want[RFM_MAX_NODES];
+	uint32_t resync_nonce[RFM_MAX_NODES]; /* of the resync asked (0: none) */
+	uint32_t resync_nonce_before[RFM_MAX_NODES]; /* the one it replaced: late, not unasked */
+	/* A resync asked and not yet answered to its end: when it was asked
+	 * or its last piece came (0: none open), and how often it was asked.
+	 * The request or the answer may be lost (a reader not yet matched
+	 * after a partition drops it for good): asked again until answered. */
+	uint64_t resync_open_ns[RFM_MAX_NODES];
+	uint32_t resync_tries[RFM_MAX_NODES];
+	uint32_t resync_open;	/* how many are open (atomic: the thread looks) */
+	bool resync_pending;	/* a resync is to be asked (atomic) */
+	uint64_t resyncs;	/* resync requests sent */
+};
+
+/*
+ * The join side (dds-join.c, dds-snapshot.c): the copy of the network's
+ * window we asked for, under lock.
+ */
+struct dds_join {
+	bool joined;		/* the window is a copy of the network's */
+	uint32_t snap_nonce;
+	int snap_from;		/* the peer asked, -1: none */
+	/* Every copy asked so far (the last 8): an answer to an earlier one
+	 * (a retry's) is late, not unasked. */
+	struct { uint16_t peer; uint32_t nonce; } snap_asked[8];
+	uint32_t snap_asks;
+	bool snap_busy;		/* it answered BUSY: ask the next one */
+	bool snap_header;	/* its header arrived */
+	uint32_t snap_pieces;	/* pieces of it taken: a copy still arriving is waited for */
+	struct dds_snap_vector *snap_vec;
+	struct dds_held *held, **held_tail;
+};
+
+/*
+ * What we owe others (dds-snapshot.c notes it under lock, dds-answer.c
+ * sends it on the handle's thread): copies of our window, resyncs, a MARK.
+ */
+struct dds_answer {
+	/* Requests for our copy, answered by the handle's thread once due
+	 * (0: at once; else when the requester's second is up). */
+	uint32_t snap_pending;	/* how many in snap_req[] */
+	struct { uint16_t to; uint32_t nonce; uint32_t kind; uint64_t due_ns; } snap_req[64];
+	/* The 8-byte words we wrote (bit per word, atomic: set by every
+	 * write, dds-publish.c): what a resync sends. */
+	uint64_t *own;
+	/* A resync request from a node met late, before its claim came:
+	 * answered when it comes. */
+	bool owe[RFM_MAX_NODES];
+	uint32_t owe_nonce[RFM_MAX_NODES];
+	bool mark_pending;	/* a reader matched our writer: send a MARK (atomic) */
+};
+
 struct dds_node {
 	/* First: the event queue (dds-events.c), the records for this handle. */
 	struct rfm_localq q;
@@ -299,7 +405,7 @@ struct dds_node {
 	uint64_t size;
 
 	/* writer: the one carrying our stream now; dds-route.c replaces it
-	 * under pub_lock (atomic loads elsewhere). */
+	 * under the send lock (atomic loads elsewhere). */
 	dds_entity_t participant, topic, reader, writer;
 	dds_entity_t node_topic, node_reader, node_writer;
 	/* node_reader, stored under lock once made: for the stream's listener,
@@ -311,34 +417,12 @@ struct dds_node {
 	bool thread_started;
 	uint32_t thread_futex;
 	bool thread_stop;
-	bool thread_idle;	/* under pub_lock: asleep with no deadline */
+	bool thread_idle;	/* under the send lock: asleep with no deadline */
 	bool forked;
 	bool announced;		/* our presence is written: close disposes it */
 
-	/* Sending: one sequence for every sample of ours. */
-	pthread_mutex_t pub_lock;
-	uint64_t seq;		/* last seq sent */
-	uint64_t sent_seq;	/* the same, for the thread (atomic) */
-	uint64_t digest;	/* of every sample numbered so far (dds-digest.c) */
-	/* A sample's data from the window, copied before it is digested and
-	 * sent: what the digest covers is what goes out (RFM_DDS_CHUNK bytes). */
-	uint8_t *scratch;
-	/* Coalescing (dds-coalesce.c), under pub_lock: writes held back for
-	 * the event that usually follows them, to go out as one sample. */
-	uint64_t coalesce_ns;	/* how long a write may wait; 0: never held */
-	uint8_t *batch;		/* RFM_DDS_BATCH_MAX bytes of pieces */
-	/* Both also read by the handle's thread without the lock (atomic stores). */
-	uint32_t batch_len;
-	uint32_t batches;	/* batches begun: the thread sees activity */
-	bool peer_in_process;	/* a peer of this process: never hold (atomic) */
-	/* callbacks=receive (dds-backlog.c), under pub_lock: the samples the
-	 * writer could not take yet, in order; the handle's thread sends them. */
-	struct dds_held *backlog, **backlog_tail;
-	uint64_t backlog_bytes;	/* atomic stores: the thread looks without the lock */
-	uint64_t backlog_lost;	/* refused by Cyclone for good (atomic) */
-	pthread_cond_t backlog_cond;	/* with pub_lock: the backlog shrank */
-
-	/* Receiving (the thread) and what it learnt; lock for the readers. */
+	/* The network as the receive side learnt it, which every side reads;
+	 * lock covers it, and the receive, join and answer state below. */
 	pthread_mutex_t lock;
 	/* callbacks=receive: callbacks run on the receive thread (set at open).
 	 * inline_claimed (under lock): take_stream() runs the one claimed. */
@@ -357,57 +441,12 @@ struct dds_node {
 		dds_guid_t participant;
 		int64_t stamp;	/* its source timestamp (ns since 1970): it expires */
 	} rivals[RFM_MAX_NODES];
-	uint64_t gaps;		/* records missed, all writers (counted) */
-	/* Samples refused: forged, malformed, unasked, of a kind or type no
-	 * node sends, or from a node whose window has another size (atomic:
-	 * read without the lock). */
-	uint64_t refused;
-	/* Samples of another in a node's stream, found by its digest
-	 * (dds-digest.c; atomic: read without the lock). */
-	uint64_t forged;
-	/* Writers' identities (dds-identity.c), under lock. */
-	struct dds_writer_entry writers[RFM_DDS_WRITERS_MAX];
-	uint32_t writers_next;
 
-	/* Joining: the snapshot we asked for. */
-	bool joined;		/* the window is a copy of the network's */
-	uint32_t snap_nonce;
-	int snap_from;		/* the peer asked, -1: none */
-	/* Every copy asked so far (the last 8): an answer to an earlier one
-	 * (a retry's) is late, not unasked. */
-	struct { uint16_t peer; uint32_t nonce; } snap_asked[8];
-	uint32_t snap_asks;
-	bool snap_busy;		/* it answered BUSY: ask the next one */
-	bool snap_header;	/* its header arrived */
-	uint32_t snap_pieces;	/* pieces of it taken: a copy still arriving is waited for */
-	struct dds_snap_vector *snap_vec;
-	struct dds_held *held, **held_tail;
-	/* Requests for our copy, answered by the handle's thread once due
-	 * (0: at once; else when the requester's second is up). */
-	uint32_t snap_pending;	/* how many in snap_req[] */
-	struct { uint16_t to; uint32_t nonce; uint32_t kind; uint64_t due_ns; } snap_req[64];
-	/* Resync: the 8-byte words we wrote (bit per word), and the peers
-	 * we lost records of, to ask for theirs (the thread asks). */
-	uint64_t *own;
-	bool resync_want[RFM_MAX_NODES];
-	uint32_t resync_nonce[RFM_MAX_NODES]; /* of the resync asked (0: none) */
-	uint32_t resync_nonce_before[RFM_MAX_NODES]; /* the one it replaced: late, not unasked */
-	/* A resync asked and not yet answered to its end: when it was asked
-	 * or its last piece came (0: none open), and how often it was asked.
-	 * The request or the answer may be lost (a reader not yet matched
-	 * after a partition drops it for good): asked again until answered. */
-	uint64_t resync_open_ns[RFM_MAX_NODES];
-	uint32_t resync_tries[RFM_MAX_NODES];
-	uint32_t resync_open;	/* how many are open (atomic: the thread looks) */
-	/* A node met late, whose stream and presence race: its samples refused
-	 * before its claim came (reported as lost when it comes), and its
-	 * resync request (answered then). */
-	uint32_t early[RFM_MAX_NODES];
-	bool owe[RFM_MAX_NODES];
-	uint32_t owe_nonce[RFM_MAX_NODES];
-	bool resync_pending;
-	bool mark_pending;	/* a reader matched our writer: send a MARK (atomic) */
-	uint64_t resyncs;	/* resync requests sent */
+	/* Each side's own state, in the handle's one allocation. */
+	struct dds_send send;
+	struct dds_receive recv;
+	struct dds_join join;
+	struct dds_answer answer;
 	struct dds_route route;
 };
 
@@ -475,36 +514,44 @@ void rfm__dds_route_fini(struct dds_node *d);
 /* The monitor's verdict on node @id (the backend's peer_verdict op). */
 void rfm__dds_route_verdict(struct rfm_node *node, unsigned int id, uint32_t incarnation, bool up);
 /* Move the stream to the writer the verdicts ask for, a step at a time (the
- * handle's thread; @pub_locked: it holds pub_lock); when to look again
- * (0: when woken). */
-uint64_t rfm__dds_route_step(struct dds_node *d, bool pub_locked);
+ * handle's thread; @send_locked: it holds the send lock); when to look
+ * again (0: when woken). */
+uint64_t rfm__dds_route_step(struct dds_node *d, bool send_locked);
+/* On the handle's thread (send lock held), before a sample of a long answer:
+ * send what waits until at most RFM_DDS_BACKLOG_WAIT does (moving the
+ * stream when a verdict asks), at most RFM_DDS_BLOCK_NS. Here, above
+ * dds-backlog.c, because the route is what may free the backlog. */
+int rfm__dds_backlog_room_locked(struct dds_node *d);
 
-/* dds-backlog.c */
-/* pub_lock, for a thread about to send: waits while the backlog is full
- * (0, locked), or fails with the message set (unlocked). */
+/* dds-backlog.c: the owner of the send lock, the one file that takes and
+ * releases it (the others through these). */
+void rfm__dds_send_lock_init(struct dds_node *d);
+void rfm__dds_send_lock_destroy(struct dds_node *d);
+/* The send lock, for a thread about to send: waits while the backlog is
+ * full (0, locked), or fails with the message set (unlocked). */
 int rfm__dds_lock_to_send(struct dds_node *d);
+/* The send lock without that wait: for the handle's thread and the route,
+ * which empty the backlog or only move the stream, and for close. */
+void rfm__dds_send_lock(struct dds_node *d);
+void rfm__dds_send_unlock(struct dds_node *d);
 /* Number @msg (seq, inc, writer) and hand it to Cyclone or the backlog
- * (pub_lock held); no batch flushed: use rfm__dds_send_locked(). */
+ * (send lock held); no batch flushed: use rfm__dds_send_locked(). */
 int rfm__dds_emit_locked(struct dds_node *d, rfm_dds_Msg *msg);
-/* Queue @m behind the backlog (pub_lock held). */
+/* Queue @m behind the backlog (send lock held). */
 int rfm__dds_backlog_add(struct dds_node *d, const rfm_dds_Msg *m);
-/* Hand what Cyclone takes now to it (pub_lock held); true: some is left. */
+/* Hand what Cyclone takes now to it (send lock held); true: some is left. */
 bool rfm__dds_backlog_send_locked(struct dds_node *d);
 /* At close: wait for the handle's thread to send it, at most RFM_DDS_BLOCK_NS. */
 void rfm__dds_backlog_drain(struct dds_node *d);
-/* On the handle's thread (pub_lock held), before a sample of a long answer:
- * send what waits until at most RFM_DDS_BACKLOG_WAIT does (moving the
- * stream when a verdict asks), at most RFM_DDS_BLOCK_NS. */
-int rfm__dds_backlog_room_locked(struct dds_node *d);
-/* Free what is left, counted as lost (pub_lock held, or no other thread). */
+/* Free what is left, counted as lost (send lock held, or no other thread). */
 void rfm__dds_backlog_discard(struct dds_node *d);
 
 /* dds-coalesce.c */
 /* Hold a write of [offset, offset+len) in the batch; false: send it now. */
 bool rfm__dds_hold_write(struct dds_node *d, uint64_t offset, uint64_t len, int *ret);
-/* Send the held writes as one BATCH (pub_lock held); @ev: with this event. */
+/* Send the held writes as one BATCH (send lock held); @ev: with this event. */
 int rfm__dds_flush_locked(struct dds_node *d, const rfm_dds_Msg *ev);
-/* Send one sample of ours, held writes first; _locked: pub_lock held. */
+/* Send one sample of ours, held writes first; _locked: send lock held. */
 int rfm__dds_send_locked(struct dds_node *d, rfm_dds_Msg *msg);
 int rfm__dds_send(struct dds_node *d, rfm_dds_Msg *msg);
 

@@ -93,20 +93,22 @@ static int ask(struct rfm_node *node, int peer, uint32_t wait_ms, bool *timed_ou
 	until.tv_sec += (time_t)(ns / 1000000000u);
 	until.tv_nsec = (long)(ns % 1000000000u);
 	*timed_out = false;
-	d->snap_from = peer;
-	d->snap_nonce = rfm__dds_nonce(); /* a stranger cannot guess it */
+	d->join.snap_from = peer;
+	d->join.snap_nonce = rfm__dds_nonce(); /* a stranger cannot guess it */
 	/* Remembered: an answer to it that comes after the next ask is late. */
-	uint32_t slot = d->snap_asks++ % RFM_ARRAY_SIZE(d->snap_asked);
-	d->snap_asked[slot].peer = (uint16_t)peer;
-	d->snap_asked[slot].nonce = d->snap_nonce;
-	d->snap_header = false;
-	d->snap_busy = false;
+	uint32_t slot = d->join.snap_asks++ % RFM_ARRAY_SIZE(d->join.snap_asked);
+	d->join.snap_asked[slot].peer = (uint16_t)peer;
+	d->join.snap_asked[slot].nonce = d->join.snap_nonce;
+	d->join.snap_header = false;
+	d->join.snap_busy = false;
 	if (!wait_matched(d, peer, &until)) {
-		*timed_out = !d->joined;
+		*timed_out = !d->join.joined;
 		return 0;
 	}
-	rfm_dds_Msg req = { .kind = DDS_KIND_SNAP_REQ, .to = (uint16_t)peer,
-			    .word = d->snap_nonce, .type = DDS_REQ_COPY };
+	rfm_dds_Msg req = {.kind = DDS_KIND_SNAP_REQ,
+			   .to = (uint16_t)peer,
+			   .word = d->join.snap_nonce,
+			   .type = DDS_REQ_COPY};
 	pthread_mutex_unlock(&d->lock);
 	int ret;
 	/* An observer has no stream of its own: its request stands alone. */
@@ -129,17 +131,17 @@ static int ask(struct rfm_node *node, int peer, uint32_t wait_ms, bool *timed_ou
 	 * more costs one wait. Bounded by the copy's pieces (each wait needs
 	 * a new one; a peer that trickles them is answered with its end).
 	 */
-	uint32_t seen = d->snap_pieces;
+	uint32_t seen = d->join.snap_pieces;
 	uint32_t more = (uint32_t)(d->size / RFM_DDS_CHUNK) + 2;
 
-	while (!d->joined && !d->snap_busy) {
+	while (!d->join.joined && !d->join.snap_busy) {
 		if (pthread_cond_timedwait(&d->cond, &d->lock, &until) != ETIMEDOUT)
 			continue;
-		if (d->snap_pieces == seen || !more--) {
-			*timed_out = !d->joined && !d->snap_busy;
+		if (d->join.snap_pieces == seen || !more--) {
+			*timed_out = !d->join.joined && !d->join.snap_busy;
 			break;
 		}
-		seen = d->snap_pieces;
+		seen = d->join.snap_pieces;
 		until.tv_sec += (time_t)(wait_ms / 1000u);
 		until.tv_nsec += (long)(wait_ms % 1000u) * 1000000L;
 		if (until.tv_nsec >= 1000000000L) {
@@ -158,11 +160,11 @@ int rfm__dds_join(struct rfm_node *node)
 	uint8_t timeouts[RFM_MAX_NODES] = { 0 };
 	int asked = -1, tries = 0, ret = 0;
 
-	d->snap_vec = calloc(1, sizeof(*d->snap_vec));
-	if (!d->snap_vec)
+	d->join.snap_vec = calloc(1, sizeof(*d->join.snap_vec));
+	if (!d->join.snap_vec)
 		return rfm__error(RFM_ENOMEM, "dds:%s: out of memory", d->name);
 	pthread_mutex_lock(&d->lock);
-	while (!d->joined && tries < SNAP_TRIES) {
+	while (!d->join.joined && tries < SNAP_TRIES) {
 		bool timed_out;
 		int peer = next_peer(d, busy, timeouts);
 
@@ -183,14 +185,14 @@ int rfm__dds_join(struct rfm_node *node)
 		ret = ask(node, peer, wait_ms, &timed_out);
 		if (ret)
 			break;
-		if (d->snap_busy)
+		if (d->join.snap_busy)
 			busy[peer] = true;
 		if (timed_out) {
 			timeouts[peer]++;
 			tries++;
 		}
 	}
-	bool joined = d->joined;
+	bool joined = d->join.joined;
 	pthread_mutex_unlock(&d->lock);
 	if (ret)
 		return ret;

@@ -79,23 +79,23 @@ static bool held_by_other(const struct dds_peer *p, const dds_guid_t *who)
 static void met_late(struct rfm_node *node, unsigned int id)
 {
 	struct dds_node *d = node->priv;
-	uint32_t refused = d->early[id];
+	uint32_t refused = d->recv.early[id];
 
-	d->early[id] = 0;
+	d->recv.early[id] = 0;
 	if (!d->peers[id].alive || d->peers[id].other_size)
 		return; /* another window: nothing of it is ours to miss (reported once) */
-	if (refused && d->joined) {
+	if (refused && d->join.joined) {
 		struct rfm_ev_record rec = { .type = RFM_EVENT_LINK, .sender = id, .data = refused };
 
-		__atomic_fetch_add(&d->gaps, refused, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&d->recv.gaps, refused, __ATOMIC_RELAXED);
 		rfm__dds_deliver(node, &rec);
 		rfm__dds_want_resync(node, id);
 	}
-	if (d->owe[id]) {
-		d->owe[id] = false;
-		rfm__dds_snapshot_answer(node, &(rfm_dds_Msg){ .writer = (uint16_t)id,
-							      .word = d->owe_nonce[id],
-							      .type = DDS_REQ_OWN });
+	if (d->answer.owe[id]) {
+		d->answer.owe[id] = false;
+		rfm__dds_snapshot_answer(node, &(rfm_dds_Msg){.writer = (uint16_t)id,
+							      .word = d->answer.owe_nonce[id],
+							      .type = DDS_REQ_OWN});
 		rfm__dds_thread_wake(d);
 	}
 }
@@ -106,7 +106,7 @@ static void take_claim(struct rfm_node *node, const rfm_dds_Node *s,
 {
 	struct dds_node *d = node->priv;
 	struct dds_peer *p = &d->peers[s->id];
-	bool back = !p->alive && p->inc == s->inc && d->joined;
+	bool back = !p->alive && p->inc == s->inc && d->join.joined;
 
 	forget_rival(d, s);
 	if (!rfm__dds_same_participant(&p->participant, &w->participant)) {
@@ -125,7 +125,7 @@ static void take_claim(struct rfm_node *node, const rfm_dds_Node *s,
 	p->pid = s->pid;
 	p->size = s->size;
 	snprintf(p->host, sizeof(p->host), "%s", s->host ? s->host : "");
-	if (d->joined && p->size != d->size && !p->other_size) {
+	if (d->join.joined && p->size != d->size && !p->other_size) {
 		/*
 		 * Met after opening (two networks of one name joined by a
 		 * healed partition): say so once, with both sizes known to
@@ -209,7 +209,7 @@ void rfm__dds_presence_take(struct rfm_node *node, dds_entity_t reader)
 	for (int id = 0; id < RFM_MAX_NODES; id++)
 		if (id != d->id && d->peers[id].alive && d->peers[id].pid == rfm__os_pid())
 			in_process = true;
-	__atomic_store_n(&d->peer_in_process, in_process, __ATOMIC_RELAXED);
+	__atomic_store_n(&d->send.peer_in_process, in_process, __ATOMIC_RELAXED);
 	pthread_cond_broadcast(&d->cond);
 }
 

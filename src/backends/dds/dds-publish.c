@@ -23,7 +23,7 @@ static void mark_own(struct dds_node *d, uint64_t offset, uint64_t len)
 	while (w < end) {
 		uint64_t bit = w % 64, n = end - w < 64 - bit ? end - w : 64 - bit;
 		uint64_t mask = (n == 64 ? ~UINT64_C(0) : (UINT64_C(1) << n) - 1) << bit;
-		uint64_t *word = &d->own[w / 64];
+		uint64_t *word = &d->answer.own[w / 64];
 
 		if ((__atomic_load_n(word, __ATOMIC_RELAXED) & mask) != mask)
 			__atomic_fetch_or(word, mask, __ATOMIC_RELAXED);
@@ -45,7 +45,7 @@ int rfm__dds_publish(struct rfm_node *node, uint64_t offset, uint64_t len)
 	if (ret)
 		return ret;
 	if (rfm__dds_hold_write(d, offset, len, &ret)) {
-		pthread_mutex_unlock(&d->pub_lock);
+		rfm__dds_send_unlock(d);
 		return ret;
 	}
 	while (len && !ret) {
@@ -62,6 +62,6 @@ int rfm__dds_publish(struct rfm_node *node, uint64_t offset, uint64_t len)
 		offset += n;
 		len -= n;
 	}
-	pthread_mutex_unlock(&d->pub_lock);
+	rfm__dds_send_unlock(d);
 	return ret;
 }

@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpu-clock.h"
 #include "os/byteorder.h"
 #include "backends/dds/dds-internal.h"
 
@@ -33,7 +32,7 @@ static void report_gap(struct rfm_node *node, unsigned int writer, uint64_t miss
 		.data = missed > UINT32_MAX ? UINT32_MAX : (uint32_t)missed,
 	};
 
-	__atomic_fetch_add(&d->gaps, missed, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&d->recv.gaps, missed, __ATOMIC_RELAXED);
 	rfm__dds_deliver(node, &rec);
 	/* What the lost records wrote: ask their writer for its words. */
 	rfm__dds_want_resync(node, writer);
@@ -63,7 +62,7 @@ static void check_digest(struct rfm_node *node, struct dds_peer *p, const rfm_dd
 		if (p->digest_ok && p->digest != m->stamp) {
 			uint64_t lost = m->seq - 1 - p->digest_seq;
 
-			__atomic_fetch_add(&d->forged, 1, __ATOMIC_RELAXED);
+			__atomic_fetch_add(&d->recv.forged, 1, __ATOMIC_RELAXED);
 			report_gap(node, m->writer, lost ? lost : 1);
 		}
 		p->digest = m->stamp; /* the writer's: followed from here */
@@ -84,7 +83,7 @@ static void check_digest(struct rfm_node *node, struct dds_peer *p, const rfm_dd
 static bool callbacks_here(struct dds_node *d)
 {
 	return d->callbacks_receive && !rfm__dds_in_write() &&
-	       !__atomic_load_n(&d->peer_in_process, __ATOMIC_RELAXED);
+	       !__atomic_load_n(&d->send.peer_in_process, __ATOMIC_RELAXED);
 }
 
 /* An EVENT, or the event a BATCH ends with: a callback on this thread
@@ -168,7 +167,7 @@ void rfm__dds_apply(struct rfm_node *node, const rfm_dds_Msg *m)
 		rfm__dds_refuse(d);
 		return;
 	}
-	if (!d->joined) {
+	if (!d->join.joined) {
 		/* The snapshot, answers and requests of joining (dds-join.c);
 		 * anything else is applied after the snapshot. */
 		if (rfm__dds_join_sample(node, m))
@@ -236,11 +235,11 @@ void rfm__dds_apply(struct rfm_node *node, const rfm_dds_Msg *m)
 void rfm__dds_joined_apply_held(struct rfm_node *node)
 {
 	struct dds_node *d = node->priv;
-	struct dds_held *h = d->held;
+	struct dds_held *h = d->join.held;
 
-	d->joined = true;
-	d->held = NULL;
-	d->held_tail = &d->held;
+	d->join.joined = true;
+	d->join.held = NULL;
+	d->join.held_tail = &d->join.held;
 	while (h) {
 		struct dds_held *next = h->next;
 
@@ -251,7 +250,7 @@ void rfm__dds_joined_apply_held(struct rfm_node *node)
 	}
 	pthread_cond_broadcast(&d->cond);
 	/* Requests held meanwhile are queued now: the handle's thread answers. */
-	if (d->snap_pending)
+	if (d->answer.snap_pending)
 		rfm__dds_thread_wake(d);
 }
 
@@ -289,7 +288,7 @@ static void take_sample(struct rfm_node *node, dds_entity_t reader, const rfm_dd
 	else if (m->writer != d->id && !rfm__dds_bound(node, reader, m->writer, pub)) {
 		rfm__dds_refuse(d);
 		if (!rfm__dds_guid_known(&d->peers[m->writer].participant))
-			d->early[m->writer]++; /* maybe a node whose claim is on its way */
+			d->recv.early[m->writer]++; /* maybe a node whose claim is on its way */
 	} else
 		rfm__dds_apply(node, m);
 }
@@ -323,8 +322,8 @@ static void take_stream(dds_entity_t reader, void *arg)
 	bool claimed = d->inline_claimed;
 	d->inline_claimed = false;
 	pthread_mutex_unlock(&d->lock);
-	if (__atomic_load_n(&d->snap_pending, __ATOMIC_RELAXED) ||
-	    __atomic_load_n(&d->resync_pending, __ATOMIC_RELAXED))
+	if (__atomic_load_n(&d->answer.snap_pending, __ATOMIC_RELAXED) ||
+	    __atomic_load_n(&d->recv.resync_pending, __ATOMIC_RELAXED))
 		rfm__dds_thread_wake(d); /* it answers */
 	/*
 	 * callbacks=receive: the callback of the record claimed above, with
@@ -344,7 +343,7 @@ static void take_presence(dds_entity_t reader, void *arg)
 	pthread_mutex_lock(&d->lock);
 	rfm__dds_presence_take(node, reader);
 	pthread_mutex_unlock(&d->lock);
-	if (__atomic_load_n(&d->resync_pending, __ATOMIC_RELAXED))
+	if (__atomic_load_n(&d->recv.resync_pending, __ATOMIC_RELAXED))
 		rfm__dds_thread_wake(d); /* it asks */
 }
 
@@ -391,7 +390,7 @@ static void writer_matched(dds_entity_t writer, const dds_publication_matched_st
 
 	(void)writer;
 	if (st.current_count_change > 0) {
-		__atomic_store_n(&d->mark_pending, true, __ATOMIC_RELAXED);
+		__atomic_store_n(&d->answer.mark_pending, true, __ATOMIC_RELAXED);
 		rfm__dds_thread_wake(d);
 	}
 	matched(node, 0, false, 0, 0);

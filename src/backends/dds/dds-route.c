@@ -27,7 +27,7 @@
  *    "NAME:to:ID:INC" of the other incarnations known of the ids they
  *    held (a node that opened again while its dead predecessor is
  *    replayed), plus the observers' one;
- *  - the new writer goes into service (pub_lock) once it matches every
+ *  - the new writer goes into service (the send lock) once it matches every
  *    reader the old one matches but the excluded ones, or after
  *    READY_MAX_NS: a reader that never matches is one the sequence's gap
  *    reports (LINK) and resyncs;
@@ -48,7 +48,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpu-clock.h"
 #include "backends/dds/dds-internal.h"
 
 /* How long a new writer may take to match the old one's readers. */
@@ -322,29 +321,29 @@ static void retire(struct dds_node *d, dds_entity_t old)
 		}
 }
 
-/* The stream goes to @next from now on (pub_lock held or taken). */
-static void swap(struct dds_node *d, bool pub_locked, uint64_t key, bool excluding)
+/* The stream goes to @next from now on (send lock held or taken). */
+static void swap(struct dds_node *d, bool send_locked, uint64_t key, bool excluding)
 {
 	struct dds_route *r = &d->route;
 	dds_entity_t old;
 
-	if (!pub_locked)
-		pthread_mutex_lock(&d->pub_lock);
+	if (!send_locked)
+		rfm__dds_send_lock(d);
 	old = d->writer;
 	__atomic_store_n(&d->writer, r->next, __ATOMIC_RELEASE);
-	if (!pub_locked)
-		pthread_mutex_unlock(&d->pub_lock);
+	if (!send_locked)
+		rfm__dds_send_unlock(d);
 	r->next = 0;
 	r->key = key;
 	__atomic_store_n(&r->excluding, excluding, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&r->swaps, 1, __ATOMIC_RELAXED);
 	/* Our place in the stream for a reader that matched only now. */
-	__atomic_store_n(&d->mark_pending, true, __ATOMIC_RELAXED);
+	__atomic_store_n(&d->answer.mark_pending, true, __ATOMIC_RELAXED);
 	rfm__dds_thread_wake(d);
 	retire(d, old);
 }
 
-uint64_t rfm__dds_route_step(struct dds_node *d, bool pub_locked)
+uint64_t rfm__dds_route_step(struct dds_node *d, bool send_locked)
 {
 	struct dds_route *r = &d->route;
 	struct dds_excluded ex[RFM_MAX_NODES];
@@ -366,7 +365,8 @@ uint64_t rfm__dds_route_step(struct dds_node *d, bool pub_locked)
 	 * process paused) costs nothing, and leaving it out would cost it a
 	 * resync. The backlog's start wakes this thread.
 	 */
-	if (n && !r->excluding && !r->next && !__atomic_load_n(&d->backlog_bytes, __ATOMIC_RELAXED))
+	if (n && !r->excluding && !r->next &&
+	    !__atomic_load_n(&d->send.backlog_bytes, __ATOMIC_RELAXED))
 		return now + LOOK_NS;
 	uint32_t nparts = partitions(d, ex, n, parts);
 	uint64_t key = parts_key(parts, nparts);
@@ -395,10 +395,36 @@ uint64_t rfm__dds_route_step(struct dds_node *d, bool pub_locked)
 		if (!ready(__atomic_load_n(&d->writer, __ATOMIC_ACQUIRE), r->next, ex, n) &&
 		    now - r->next_since_ns < READY_MAX_NS)
 			return now + MATCH_LOOK_NS;
-		swap(d, pub_locked, key, n != 0);
+		swap(d, send_locked, key, n != 0);
 	} else {
 		retire(d, 0);
 	}
 	return n || r->nretired || __atomic_load_n(&r->nexcluded, __ATOMIC_RELAXED) ? now + LOOK_NS
 										   : 0;
+}
+
+/* The backlog waits on the route: a dead reader may be what holds it back. */
+int rfm__dds_backlog_room_locked(struct dds_node *d)
+{
+	uint64_t start = 0;
+
+	/* callbacks=receive: no write waits in Cyclone, the backlog takes all. */
+	while (d->send.backlog && d->send.backlog_bytes > RFM_DDS_BACKLOG_WAIT &&
+	       !d->callbacks_receive) {
+		uint64_t t = rfm__now_ns();
+
+		if (!start)
+			start = t;
+		if (t - start > RFM_DDS_BLOCK_NS)
+			return rfm__error(RFM_ETIMEDOUT,
+					  "dds:%s: for %d s no node acknowledged the %llu bytes "
+					  "sent before: is a peer stuck?",
+					  d->name, (int)(RFM_DDS_BLOCK_NS / 1000000000),
+					  (unsigned long long)d->send.backlog_bytes);
+		/* Each try waits in Cyclone for room, at most RFM_DDS_WRITE_BLOCK_NS. */
+		if (!rfm__dds_backlog_send_locked(d))
+			break;
+		rfm__dds_route_step(d, true); /* a dead reader may be what holds it */
+	}
+	return 0;
 }

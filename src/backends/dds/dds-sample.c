@@ -17,14 +17,12 @@
 #include <errno.h>
 #include <string.h>
 
-#include "cpu-clock.h"
-#include "futex.h"
 #include "os/random.h"
 #include "backends/dds/dds-internal.h"
 
 /* Inside a dds_write() of this process: a reader of this process may be
  * applying the sample on this thread (the writer's), which may hold its
- * handle's pub_lock and be inside another callback. */
+ * handle's send lock and be inside another callback. */
 static _Thread_local unsigned int writing;
 /* Inside a listener of ours: on one of Cyclone's receive threads. */
 static _Thread_local unsigned int receiving;
@@ -129,21 +127,21 @@ void rfm__dds_deliver(struct rfm_node *node, const struct rfm_ev_record *rec)
 
 void rfm__dds_refuse(struct dds_node *d)
 {
-	__atomic_fetch_add(&d->refused, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&d->recv.refused, 1, __ATOMIC_RELAXED);
 }
 
 uint64_t rfm__dds_refused(struct rfm_node *node)
 {
 	struct dds_node *d = node->priv;
 
-	return __atomic_load_n(&d->refused, __ATOMIC_RELAXED);
+	return __atomic_load_n(&d->recv.refused, __ATOMIC_RELAXED);
 }
 
 uint64_t rfm__dds_forged(struct rfm_node *node)
 {
 	struct dds_node *d = node->priv;
 
-	return __atomic_load_n(&d->forged, __ATOMIC_RELAXED);
+	return __atomic_load_n(&d->recv.forged, __ATOMIC_RELAXED);
 }
 
 int rfm__dds_fail(const struct rfm_uri *uri, dds_return_t rc, const char *what)

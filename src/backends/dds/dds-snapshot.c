@@ -23,7 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpu-clock.h"
 #include "backends/dds/dds-internal.h"
 
 void rfm__dds_hold(struct dds_node *d, const rfm_dds_Msg *m)
@@ -31,11 +30,11 @@ void rfm__dds_hold(struct dds_node *d, const rfm_dds_Msg *m)
 	struct dds_held *h = rfm__dds_held_new(m);
 
 	if (!h) {
-		d->gaps++; /* counted, like any record we could not apply */
+		d->recv.gaps++; /* counted, like any record we could not apply */
 		return;
 	}
-	*d->held_tail = h;
-	d->held_tail = &h->next;
+	*d->join.held_tail = h;
+	d->join.held_tail = &h->next;
 }
 
 void rfm__dds_hold_seq(struct dds_node *d, const rfm_dds_Msg *m)
@@ -49,15 +48,15 @@ void rfm__dds_hold_seq(struct dds_node *d, const rfm_dds_Msg *m)
 
 void rfm__dds_held_free(struct dds_node *d)
 {
-	struct dds_held *h = d->held, *next;
+	struct dds_held *h = d->join.held, *next;
 
 	for (; h; h = next) {
 		next = h->next;
 		free(h->msg.data._buffer);
 		free(h);
 	}
-	d->held = NULL;
-	d->held_tail = &d->held;
+	d->join.held = NULL;
+	d->join.held_tail = &d->join.held;
 }
 
 /*
@@ -87,8 +86,8 @@ void rfm__dds_snapshot_answer(struct rfm_node *node, const rfm_dds_Msg *req)
 		rfm__dds_refuse(d);
 		if (req->type == DDS_REQ_OWN) {
 			/* Answered if its claim comes: a node met late may ask first. */
-			d->owe[req->writer] = true;
-			d->owe_nonce[req->writer] = req->word;
+			d->answer.owe[req->writer] = true;
+			d->answer.owe_nonce[req->writer] = req->word;
 		}
 		return;
 	}
@@ -96,19 +95,22 @@ void rfm__dds_snapshot_answer(struct rfm_node *node, const rfm_dds_Msg *req)
 		rfm__dds_refuse(d);
 		return;
 	}
-	for (uint32_t i = 0; i < d->snap_pending; i++)
-		if (d->snap_req[i].to == req->writer && d->snap_req[i].kind == req->type) {
-			d->snap_req[i].nonce = req->word;
+	for (uint32_t i = 0; i < d->answer.snap_pending; i++)
+		if (d->answer.snap_req[i].to == req->writer &&
+		    d->answer.snap_req[i].kind == req->type) {
+			d->answer.snap_req[i].nonce = req->word;
 			rfm__dds_refuse(d); /* the one it replaces */
 			return;
 		}
 	/* A full list: the requester times out and asks again. */
-	if (d->snap_pending < RFM_ARRAY_SIZE(d->snap_req)) {
-		d->snap_req[d->snap_pending].to = req->writer;
-		d->snap_req[d->snap_pending].nonce = req->word;
-		d->snap_req[d->snap_pending].kind = req->type;
-		d->snap_req[d->snap_pending].due_ns = recent ? last + ANSWER_EVERY_NS : 0;
-		__atomic_store_n(&d->snap_pending, d->snap_pending + 1, __ATOMIC_RELAXED);
+	if (d->answer.snap_pending < RFM_ARRAY_SIZE(d->answer.snap_req)) {
+		d->answer.snap_req[d->answer.snap_pending].to = req->writer;
+		d->answer.snap_req[d->answer.snap_pending].nonce = req->word;
+		d->answer.snap_req[d->answer.snap_pending].kind = req->type;
+		d->answer.snap_req[d->answer.snap_pending].due_ns =
+		    recent ? last + ANSWER_EVERY_NS : 0;
+		__atomic_store_n(&d->answer.snap_pending, d->answer.snap_pending + 1,
+				 __ATOMIC_RELAXED);
 	} else {
 		rfm__dds_refuse(d);
 	}
@@ -130,7 +132,7 @@ void rfm__dds_request(struct rfm_node *node, const rfm_dds_Msg *req)
 void rfm__dds_observe_request(struct rfm_node *node, const rfm_dds_Msg *req)
 {
 	struct dds_node *d = node->priv;
-	uint32_t kind = d->joined ? DDS_REQ_COPY : DDS_REQ_BUSY;
+	uint32_t kind = d->join.joined ? DDS_REQ_COPY : DDS_REQ_BUSY;
 	uint64_t now = rfm__now_ns();
 
 	/*
@@ -144,17 +146,18 @@ void rfm__dds_observe_request(struct rfm_node *node, const rfm_dds_Msg *req)
 		rfm__dds_refuse(d);
 		return;
 	}
-	for (uint32_t i = 0; i < d->snap_pending; i++)
-		if (d->snap_req[i].to == RFM_DDS_TO_OBSERVER) {
+	for (uint32_t i = 0; i < d->answer.snap_pending; i++)
+		if (d->answer.snap_req[i].to == RFM_DDS_TO_OBSERVER) {
 			rfm__dds_refuse(d); /* one observer's answer already waits */
 			return;
 		}
-	if (d->snap_pending < RFM_ARRAY_SIZE(d->snap_req)) {
-		d->snap_req[d->snap_pending].to = RFM_DDS_TO_OBSERVER;
-		d->snap_req[d->snap_pending].nonce = req->word;
-		d->snap_req[d->snap_pending].kind = kind;
-		d->snap_req[d->snap_pending].due_ns = 0;
-		__atomic_store_n(&d->snap_pending, d->snap_pending + 1, __ATOMIC_RELAXED);
+	if (d->answer.snap_pending < RFM_ARRAY_SIZE(d->answer.snap_req)) {
+		d->answer.snap_req[d->answer.snap_pending].to = RFM_DDS_TO_OBSERVER;
+		d->answer.snap_req[d->answer.snap_pending].nonce = req->word;
+		d->answer.snap_req[d->answer.snap_pending].kind = kind;
+		d->answer.snap_req[d->answer.snap_pending].due_ns = 0;
+		__atomic_store_n(&d->answer.snap_pending, d->answer.snap_pending + 1,
+				 __ATOMIC_RELAXED);
 	} else {
 		rfm__dds_refuse(d);
 	}
@@ -164,10 +167,10 @@ void rfm__dds_want_resync(struct rfm_node *node, unsigned int writer)
 {
 	struct dds_node *d = node->priv;
 
-	if ((int)writer == d->id || !d->joined)
+	if ((int)writer == d->id || !d->join.joined)
 		return;
-	d->resync_want[writer] = true;
-	__atomic_store_n(&d->resync_pending, true, __ATOMIC_RELAXED);
+	d->recv.resync_want[writer] = true;
+	__atomic_store_n(&d->recv.resync_pending, true, __ATOMIC_RELAXED);
 }
 
 /* The END of our snapshot: take over its counters (the caller applies
@@ -175,7 +178,7 @@ void rfm__dds_want_resync(struct rfm_node *node, unsigned int writer)
 static void install(struct rfm_node *node, const rfm_dds_Msg *end)
 {
 	struct dds_node *d = node->priv;
-	const struct dds_snap_vector *v = d->snap_vec;
+	const struct dds_snap_vector *v = d->join.snap_vec;
 
 	for (int w = 0; w < RFM_MAX_NODES; w++) {
 		if (w == d->id)
@@ -193,14 +196,14 @@ static void resync_piece(struct dds_node *d, const rfm_dds_Msg *m)
 {
 	if (m->data._length) {
 		rfm__dds_store(d, m->offset, m->data._buffer, m->data._length);
-		if (d->resync_open_ns[m->writer])
-			d->resync_open_ns[m->writer] = rfm__now_ns();
+		if (d->recv.resync_open_ns[m->writer])
+			d->recv.resync_open_ns[m->writer] = rfm__now_ns();
 		return;
 	}
-	if (d->resync_open_ns[m->writer]) {
-		d->resync_open_ns[m->writer] = 0;
-		d->resync_tries[m->writer] = 0;
-		__atomic_store_n(&d->resync_open, d->resync_open - 1, __ATOMIC_RELAXED);
+	if (d->recv.resync_open_ns[m->writer]) {
+		d->recv.resync_open_ns[m->writer] = 0;
+		d->recv.resync_tries[m->writer] = 0;
+		__atomic_store_n(&d->recv.resync_open, d->recv.resync_open - 1, __ATOMIC_RELAXED);
 	}
 }
 
@@ -208,9 +211,9 @@ static void resync_piece(struct dds_node *d, const rfm_dds_Msg *m)
  * request that came late, not one nobody asked for)? */
 static bool copy_asked(const struct dds_node *d, unsigned int peer, uint32_t nonce)
 {
-	for (size_t i = 0; i < RFM_ARRAY_SIZE(d->snap_asked); i++)
-		if (i < d->snap_asks && d->snap_asked[i].peer == peer &&
-		    d->snap_asked[i].nonce == nonce)
+	for (size_t i = 0; i < RFM_ARRAY_SIZE(d->join.snap_asked); i++)
+		if (i < d->join.snap_asks && d->join.snap_asked[i].peer == peer &&
+		    d->join.snap_asked[i].nonce == nonce)
 			return true;
 	return false;
 }
@@ -219,14 +222,14 @@ static bool copy_asked(const struct dds_node *d, unsigned int peer, uint32_t non
  * nobody asked it or it does not fit (late answers are left alone). */
 static void resync_answer(struct dds_node *d, const rfm_dds_Msg *m)
 {
-	uint32_t asked = d->resync_nonce[m->writer];
+	uint32_t asked = d->recv.resync_nonce[m->writer];
 
-	if (d->joined && asked && m->word == asked) {
+	if (d->join.joined && asked && m->word == asked) {
 		if (m->offset <= d->size && m->data._length <= d->size - m->offset)
 			resync_piece(d, m);
 		else
 			rfm__dds_refuse(d);
-	} else if (!m->word || m->word != d->resync_nonce_before[m->writer]) {
+	} else if (!m->word || m->word != d->recv.resync_nonce_before[m->writer]) {
 		rfm__dds_refuse(d);
 	}
 }
@@ -239,30 +242,30 @@ static bool copy_piece(struct rfm_node *node, const rfm_dds_Msg *m)
 
 	switch (m->type) {
 	case DDS_SNAP_BUSY:
-		d->snap_busy = true;
+		d->join.snap_busy = true;
 		pthread_cond_broadcast(&d->cond);
 		return false;
 	case DDS_SNAP_HEADER:
 		/* Presence checked the sizes: another size is no answer of its. */
-		if (m->extra != d->size || m->data._length != sizeof(*d->snap_vec)) {
+		if (m->extra != d->size || m->data._length != sizeof(*d->join.snap_vec)) {
 			rfm__dds_refuse(d);
 			return false;
 		}
-		memcpy(d->snap_vec, m->data._buffer, sizeof(*d->snap_vec));
-		d->snap_header = true;
-		d->snap_pieces++;
+		memcpy(d->join.snap_vec, m->data._buffer, sizeof(*d->join.snap_vec));
+		d->join.snap_header = true;
+		d->join.snap_pieces++;
 		return false;
 	case DDS_SNAP_CHUNK:
-		if (d->snap_header && m->offset <= d->size &&
+		if (d->join.snap_header && m->offset <= d->size &&
 		    m->data._length <= d->size - m->offset) {
 			memcpy(d->window + m->offset, m->data._buffer, m->data._length);
-			d->snap_pieces++;
+			d->join.snap_pieces++;
 		} else {
 			rfm__dds_refuse(d);
 		}
 		return false;
 	case DDS_SNAP_END:
-		if (!d->snap_header) {
+		if (!d->join.snap_header) {
 			rfm__dds_refuse(d);
 			return false;
 		}
@@ -284,7 +287,7 @@ bool rfm__dds_snapshot_piece(struct rfm_node *node, const rfm_dds_Msg *m)
 		resync_answer(d, m);
 		return false;
 	}
-	if (d->joined || m->writer != d->snap_from || m->word != d->snap_nonce) {
+	if (d->join.joined || m->writer != d->join.snap_from || m->word != d->join.snap_nonce) {
 		if (!copy_asked(d, m->writer, m->word))
 			rfm__dds_refuse(d); /* nobody asked for it */
 		return false; /* else an answer to an earlier request */
@@ -325,7 +328,8 @@ bool rfm__dds_join_sample(struct rfm_node *node, const rfm_dds_Msg *m)
 	 * anything else (a BUSY, a late answer to an earlier request) only its
 	 * place in the writer's sequence is kept: no false gap after it.
 	 */
-	if (m->type == DDS_SNAP_BUSY || m->writer != d->snap_from || m->word != d->snap_nonce)
+	if (m->type == DDS_SNAP_BUSY || m->writer != d->join.snap_from ||
+	    m->word != d->join.snap_nonce)
 		rfm__dds_hold_seq(d, m);
 	return rfm__dds_snapshot_piece(node, m);
 }

@@ -11,7 +11,7 @@
  *    twice as long each time, up to 5 ms.
  *  - Snapshot and resync requests are answered (dds-snapshot.c): sending
  *    a whole window may wait for acknowledgements, which a listener must
- *    never do. While the thread answers, pub_lock is held for the whole
+ *    never do. While the thread answers, the send lock is held for the whole
  *    copy, so a batch could not go out anyway. A request waiting for its
  *    requester's second (one answer of a kind a second) wakes it then.
  *  - A resync asked and not answered to its end is asked again
@@ -24,7 +24,7 @@
  *
  * It sleeps on thread_futex, which whoever has work for it bumps, and
  * without a deadline once nothing comes. The tick looks before it locks:
- * pub_lock is held for a whole dds_write(), and a tick blocked on it cost
+ * the send lock is held for a whole dds_write(), and a tick blocked on it cost
  * the sender a futex wake when it let go. Where events follow the writes
  * (a request and its interrupt) the batch is nearly always empty at the
  * tick, so the lock is taken only to flush, to send the backlog, and to
@@ -34,9 +34,6 @@
 
 #include <stdlib.h>
 
-#include "cpu-clock.h"
-#include "futex.h"
-#include "rt-internal.h"
 #include "backends/dds/dds-internal.h"
 
 /* Ticks without a batch before the thread sleeps without a deadline. */
@@ -65,41 +62,41 @@ struct tick {
  */
 static bool resync_retry_due(struct dds_node *d, const struct tick *t)
 {
-	if (!__atomic_load_n(&d->resync_open, __ATOMIC_RELAXED))
+	if (!__atomic_load_n(&d->recv.resync_open, __ATOMIC_RELAXED))
 		return t->retry_at != 0;
-	return __atomic_load_n(&d->resyncs, __ATOMIC_RELAXED) != t->resyncs_seen ||
+	return __atomic_load_n(&d->recv.resyncs, __ATOMIC_RELAXED) != t->resyncs_seen ||
 	       rfm__now_ns() >= t->retry_at;
 }
 
 static bool requests_pending(struct dds_node *d)
 {
-	return __atomic_load_n(&d->snap_pending, __ATOMIC_RELAXED) ||
-	       __atomic_load_n(&d->resync_pending, __ATOMIC_RELAXED) ||
-	       __atomic_load_n(&d->mark_pending, __ATOMIC_RELAXED);
+	return __atomic_load_n(&d->answer.snap_pending, __ATOMIC_RELAXED) ||
+	       __atomic_load_n(&d->recv.resync_pending, __ATOMIC_RELAXED) ||
+	       __atomic_load_n(&d->answer.mark_pending, __ATOMIC_RELAXED);
 }
 
 /* Flush, send the backlog; when to look again (0: when woken). */
 static uint64_t tick(struct dds_node *d, struct tick *t)
 {
-	uint32_t begun = __atomic_load_n(&d->batches, __ATOMIC_RELAXED);
+	uint32_t begun = __atomic_load_n(&d->send.batches, __ATOMIC_RELAXED);
 	bool idle = false, left = false;
 
 	t->quiet = begun == t->seen ? t->quiet + 1 : 0;
 	t->seen = begun;
-	if (!__atomic_load_n(&d->batch_len, __ATOMIC_RELAXED) &&
-	    !__atomic_load_n(&d->backlog_bytes, __ATOMIC_RELAXED) && t->quiet < IDLE_TICKS)
-		return rfm__now_ns() + d->coalesce_ns;
-	pthread_mutex_lock(&d->pub_lock);
-	if (d->batch_len)
+	if (!__atomic_load_n(&d->send.batch_len, __ATOMIC_RELAXED) &&
+	    !__atomic_load_n(&d->send.backlog_bytes, __ATOMIC_RELAXED) && t->quiet < IDLE_TICKS)
+		return rfm__now_ns() + d->send.coalesce_ns;
+	rfm__dds_send_lock(d);
+	if (d->send.batch_len)
 		/* A failure loses a sequence number: receivers see a gap. */
 		rfm__dds_flush_locked(d, NULL);
-	if (d->backlog)
+	if (d->send.backlog)
 		left = rfm__dds_backlog_send_locked(d);
 	/* Asleep only if nothing is left and no batch began since the look:
 	 * the next batch, backlog or request wakes us. */
-	if (!left && t->quiet >= IDLE_TICKS && d->batches == t->seen)
+	if (!left && t->quiet >= IDLE_TICKS && d->send.batches == t->seen)
 		idle = d->thread_idle = true;
-	pthread_mutex_unlock(&d->pub_lock);
+	rfm__dds_send_unlock(d);
 	if (left) {
 		uint64_t at = rfm__now_ns() + (uint64_t)t->retry_us * 1000;
 
@@ -107,7 +104,7 @@ static uint64_t tick(struct dds_node *d, struct tick *t)
 		return at;
 	}
 	t->retry_us = RETRY_FIRST_US;
-	return idle ? 0 : rfm__now_ns() + d->coalesce_ns;
+	return idle ? 0 : rfm__now_ns() + d->send.coalesce_ns;
 }
 
 /*
@@ -117,7 +114,7 @@ static uint64_t tick(struct dds_node *d, struct tick *t)
  */
 static uint64_t digest_mark(struct dds_node *d, struct tick *t)
 {
-	uint64_t sent = __atomic_load_n(&d->sent_seq, __ATOMIC_RELAXED), now;
+	uint64_t sent = __atomic_load_n(&d->send.sent_seq, __ATOMIC_RELAXED), now;
 
 	if (sent == t->marked_seq)
 		return 0;
@@ -127,7 +124,7 @@ static uint64_t digest_mark(struct dds_node *d, struct tick *t)
 	if (now < t->mark_at)
 		return t->mark_at;
 	if (!rfm__dds_send_digest(d))
-		t->marked_seq = __atomic_load_n(&d->sent_seq, __ATOMIC_RELAXED);
+		t->marked_seq = __atomic_load_n(&d->send.sent_seq, __ATOMIC_RELAXED);
 	t->mark_at = 0;
 	return 0;
 }
@@ -153,7 +150,7 @@ static void *handle_main(void *arg)
 
 		if (resync_retry_due(d, &t)) {
 			t.retry_at = rfm__dds_resync_retry(d, rfm__now_ns());
-			t.resyncs_seen = __atomic_load_n(&d->resyncs, __ATOMIC_RELAXED);
+			t.resyncs_seen = __atomic_load_n(&d->recv.resyncs, __ATOMIC_RELAXED);
 		}
 		if (t.retry_at && (!at || t.retry_at < at))
 			at = t.retry_at;
@@ -173,13 +170,13 @@ int rfm__dds_start_thread(struct rfm_node *node)
 	struct dds_node *d = node->priv;
 	int ret;
 
-	if (d->coalesce_ns) {
-		d->batch = malloc(RFM_DDS_BATCH_MAX);
-		if (!d->batch)
+	if (d->send.coalesce_ns) {
+		d->send.batch = malloc(RFM_DDS_BATCH_MAX);
+		if (!d->send.batch)
 			return rfm__error(RFM_ENOMEM, "dds:%s: out of memory", d->name);
 	}
-	d->scratch = malloc(RFM_DDS_CHUNK);
-	if (!d->scratch)
+	d->send.scratch = malloc(RFM_DDS_CHUNK);
+	if (!d->send.scratch)
 		return rfm__error(RFM_ENOMEM, "dds:%s: out of memory", d->name);
 	d->thread_idle = true;
 	ret = rfm__rt_thread_create(node, &d->thread, handle_main, node, "dds handle");
@@ -192,21 +189,21 @@ int rfm__dds_start_thread(struct rfm_node *node)
 void rfm__dds_stop_thread(struct dds_node *d)
 {
 	if (d->thread_started && !d->forked) {
-		pthread_mutex_lock(&d->pub_lock);
-		if (d->batch_len)
+		rfm__dds_send_lock(d);
+		if (d->send.batch_len)
 			rfm__dds_flush_locked(d, NULL); /* what was written goes out */
-		pthread_mutex_unlock(&d->pub_lock);
+		rfm__dds_send_unlock(d);
 		rfm__dds_backlog_drain(d); /* sent by the thread, still running */
-		pthread_mutex_lock(&d->pub_lock);
+		rfm__dds_send_lock(d);
 		__atomic_store_n(&d->thread_stop, true, __ATOMIC_RELEASE);
-		pthread_mutex_unlock(&d->pub_lock);
+		rfm__dds_send_unlock(d);
 		rfm__dds_thread_wake(d);
 		pthread_join(d->thread, NULL);
 	}
 	d->thread_started = false;
 	rfm__dds_backlog_discard(d); /* left by a fork, or the drain's deadline */
-	free(d->batch);
-	d->batch = NULL;
-	free(d->scratch);
-	d->scratch = NULL;
+	free(d->send.batch);
+	d->send.batch = NULL;
+	free(d->send.scratch);
+	d->send.scratch = NULL;
 }

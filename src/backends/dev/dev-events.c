@@ -18,7 +18,6 @@
 #include <unistd.h>
 
 #include "backends/dev/dev-internal.h"
-#include "futex.h"
 
 #define LOAD(x) __atomic_load_n(&(x), __ATOMIC_ACQUIRE)
 #define STORE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELEASE)

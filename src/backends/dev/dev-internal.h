@@ -10,7 +10,6 @@
 #include <rfm/uapi/rfm_dev.h>
 
 #include "backend.h"
-#include "internal.h"
 
 /* A thread sleeping in ev_sleep (thread-local, one sleep at a time). */
 struct rfm_dev_sleeper {

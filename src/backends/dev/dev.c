@@ -168,11 +168,37 @@ static int identify(const struct rfm_uri *uri, int fd, struct rfm_dev_info *info
 	return 0;
 }
 
+/*
+ * Map the card's window (@dev->info says how big) and name the handle's
+ * URI: 0, or the error with nothing left mapped.
+ */
+static int map_window(struct rfm_node *node, struct rfm_uri *uri, struct dev_node *dev,
+		      void **basep)
+{
+	/* An observer shares the card's id (as the vendor's tools do) and reads:
+	 * its mapping cannot write either. */
+	void *base = mmap(NULL, (size_t)dev->info.window_size,
+			  node->observer ? PROT_READ : PROT_READ | PROT_WRITE, MAP_SHARED,
+			  dev->fd, 0);
+
+	if (base == MAP_FAILED)
+		return rfm__error(rfm__errno_code(errno), "%s: mapping the %llu-byte window: %s",
+				  uri->text, (unsigned long long)dev->info.window_size,
+				  strerror(errno));
+	if (asprintf(&node->uri, "dev:%s", uri->path) < 0) {
+		node->uri = NULL;
+		munmap(base, (size_t)dev->info.window_size);
+		return rfm__error(RFM_ENOMEM, "%s: out of memory", uri->text);
+	}
+	*basep = base;
+	return 0;
+}
+
 static int dev_open_node(struct rfm_node *node, struct rfm_uri *uri)
 {
 	struct dev_params params;
 	struct dev_node *dev;
-	void *base;
+	void *base = NULL;
 	int ret;
 
 	ret = check_path(uri);
@@ -193,21 +219,9 @@ static int dev_open_node(struct rfm_node *node, struct rfm_uri *uri)
 	ret = identify(uri, dev->fd, &dev->info);
 	if (ret)
 		goto err_close;
-	/* An observer shares the card's id (as the vendor's tools do) and reads:
-	 * its mapping cannot write either. */
-	base = mmap(NULL, (size_t)dev->info.window_size,
-		    node->observer ? PROT_READ : PROT_READ | PROT_WRITE, MAP_SHARED, dev->fd, 0);
-	if (base == MAP_FAILED) {
-		ret = rfm__error(rfm__errno_code(errno), "%s: mapping the %llu-byte window: %s",
-				 uri->text, (unsigned long long)dev->info.window_size,
-				 strerror(errno));
+	ret = map_window(node, uri, dev, &base);
+	if (ret)
 		goto err_close;
-	}
-	if (asprintf(&node->uri, "dev:%s", uri->path) < 0) {
-		node->uri = NULL;
-		ret = rfm__error(RFM_ENOMEM, "%s: out of memory", uri->text);
-		goto err_unmap;
-	}
 	dev->want_depth = params.depth;
 	pthread_mutex_init(&dev->sleep_lock, NULL);
 	pthread_mutex_init(&dev->local_lock, NULL);
@@ -224,8 +238,6 @@ static int dev_open_node(struct rfm_node *node, struct rfm_uri *uri)
 		dev->bulk_min = UINT64_MAX;
 	return 0;
 
-err_unmap:
-	munmap(base, (size_t)dev->info.window_size);
 err_close:
 	close(dev->fd);
 err_free:

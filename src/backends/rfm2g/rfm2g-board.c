@@ -13,7 +13,6 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 
-#include "board.h"
 #include "backends/rfm2g/rfm2g-internal.h"
 
 /* The driver ignores the file offset of a special map; the vendor library passes a page. */

@@ -13,9 +13,7 @@
 
 #include <rfm2g/rfm2g_ioctl.h>
 
-#include "event-localq.h"
 #include "backend.h"
-#include "internal.h"
 
 #define R2G_NET_TYPES 5		/* RESET, INTR1..INTR4 */
 

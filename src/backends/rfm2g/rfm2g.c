@@ -41,9 +41,7 @@
 
 #include <rfm2g/rfm2g_ioctl.h>
 
-#include "internal.h"
 #include "backends/rfm2g/rfm2g-internal.h"
-#include "rt-internal.h"
 
 struct r2g_waiter {
 	struct rfm_node *node;
@@ -97,10 +95,31 @@ static void unmap_dma(struct r2g_node *r)
 	r->dma = NULL;
 }
 
+/*
+ * The card's configuration (GET_CONFIG) into r->cfg, and the size of its
+ * window (the PCI window, else the whole memory) into *@window: 0, or an
+ * error naming what the driver reported.
+ */
+static int read_config(struct r2g_node *r, const char *path, size_t *window)
+{
+	if (ioctl(r->fd, IOCTL_RFM2G_GET_CONFIG, &r->cfg) != 0)
+		return rfm__r2g_errno(errno, "GET_CONFIG", path);
+	if (r->cfg.NodeId > RFM_NODE_ID_MAX)
+		return rfm__error(RFM_EIO, "%s: the driver reports node id %u", path,
+				  r->cfg.NodeId);
+	*window = r->cfg.PciConfig.rfm2gWindowSize;
+	if (!*window || *window > r->cfg.MemorySize)
+		*window = r->cfg.MemorySize;
+	if (!*window || *window % 4096)
+		return rfm__error(RFM_EIO, "%s: the driver reports a window of %zu bytes", path,
+				  *window);
+	return 0;
+}
+
 static int r2g_open(struct rfm_node *node, struct rfm_uri *uri)
 {
 	struct r2g_node *r;
-	size_t window;
+	size_t window = 0;
 	int err;
 
 	if (!uri->path || !*uri->path)
@@ -116,23 +135,9 @@ static int r2g_open(struct rfm_node *node, struct rfm_uri *uri)
 		free(r);
 		return err;
 	}
-	if (ioctl(r->fd, IOCTL_RFM2G_GET_CONFIG, &r->cfg) != 0) {
-		err = rfm__r2g_errno(errno, "GET_CONFIG", uri->path);
+	err = read_config(r, uri->path, &window);
+	if (err)
 		goto fail;
-	}
-	if (r->cfg.NodeId > RFM_NODE_ID_MAX) {
-		err = rfm__error(RFM_EIO, "%s: the driver reports node id %u", uri->path,
-				 r->cfg.NodeId);
-		goto fail;
-	}
-	window = r->cfg.PciConfig.rfm2gWindowSize;
-	if (!window || window > r->cfg.MemorySize)
-		window = r->cfg.MemorySize;
-	if (!window || window % 4096) {
-		err = rfm__error(RFM_EIO, "%s: the driver reports a window of %zu bytes",
-				 uri->path, window);
-		goto fail;
-	}
 	/* An observer shares the card's id, as the vendor's tools do, and reads. */
 	r->map = mmap(NULL, window, node->observer ? PROT_READ : PROT_READ | PROT_WRITE, MAP_SHARED,
 		      r->fd, 0);

@@ -46,10 +46,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "futex.h"
 #include "os/memory.h"
 #include "os/process.h"
-#include "rt-internal.h"
 #include "backends/shm/shm-internal.h"
 
 /* How long a claimed but unfilled slot may hold up its queue. */

@@ -7,7 +7,6 @@
 #define RFM_SHM_INTERNAL_H
 
 #include "backend.h"
-#include "internal.h"
 #include "os/lock.h"
 #include "backends/shm/shm-segment.h"
 

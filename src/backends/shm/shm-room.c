@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
 #include "backends/shm/shm-internal.h"
 
 /* @v bytes as a size= value: the largest unit that divides it. */

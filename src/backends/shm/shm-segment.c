@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-#include "internal.h"
+#include "backend.h"
 #include "os/clock.h"
 #include "backends/shm/shm-segment.h"
 

@@ -35,7 +35,6 @@
 #include "os/clock.h"
 #include "os/map.h"
 #include "os/process.h"
-#include "rt-internal.h"
 #include "backends/shm/shm-internal.h"
 
 static int segment_path(const struct rfm_uri *uri, char *buf, size_t buflen)
@@ -654,7 +653,7 @@ static int shm_open_node(struct rfm_node *node, struct rfm_uri *uri)
 	bool created = false, lock_created = false, uninitialised;
 	struct rfm_os_stat st;
 	uint64_t window_size = 0, window_offset = 0;
-	bool want_huge = node->rt && (node->rt->mem_flags & RFM_MEM_HUGEPAGES);
+	bool want_huge = node->mem_flags & RFM_MEM_HUGEPAGES;
 	int ret;
 
 	/* An observer takes nothing and makes nothing: shm-observe.c. */
@@ -693,7 +692,7 @@ static int shm_open_node(struct rfm_node *node, struct rfm_uri *uri)
 	rfm__os_file_unlock(shm->fd);
 
 	node->base = shm->huge ? shm->huge : shm->segment + window_offset;
-	shm->prefault_sends = node->rt && (node->rt->mem_flags & (RFM_MEM_PREFAULT | RFM_MEM_LOCK));
+	shm->prefault_sends = node->mem_flags & (RFM_MEM_PREFAULT | RFM_MEM_LOCK);
 	node->size = window_size;
 	node->priv = shm;
 	node->uri = canonical_uri(uri, node->id, window_size, params.shared);

@@ -225,8 +225,8 @@ static bool note(rfm_node *node, const struct rfm_event *ev)
 		return false;
 	seen.data[i] = ev->data;
 	seen.thread[i] = pthread_self();
-	seen.on_dispatcher[i] = node->ev->dispatcher_started &&
-				pthread_equal(node->ev->dispatcher, pthread_self());
+	seen.on_dispatcher[i] = rfm__core(node)->ev->dispatcher_started &&
+				pthread_equal(rfm__core(node)->ev->dispatcher, pthread_self());
 	return true;
 }
 
@@ -269,8 +269,8 @@ static void run_answer(rfm_node *a, bool on_dispatcher)
 	assert_int_equal(seen.data[0], 7);
 	assert_string_equal(seen.request, "hello");
 	assert_false(pthread_equal(seen.thread[0], pthread_self()));
-	assert_true(a->ev->dispatcher_started);
-	dispatcher = a->ev->dispatcher;
+	assert_true(rfm__core(a)->ev->dispatcher_started);
+	dispatcher = rfm__core(a)->ev->dispatcher;
 	assert_int_equal(pthread_equal(seen.thread[0], dispatcher) != 0, on_dispatcher);
 	assert_int_equal(seen.on_dispatcher[0], on_dispatcher);
 	/* Callbacks take the events: a wait in one is refused, never blocks. */
@@ -384,7 +384,8 @@ static void queued_records_are_not_overtaken(void **state)
 	assert_true(seen.on_dispatcher[0]);
 	assert_true(seen.on_dispatcher[1]);
 	/* Nothing queued or held any more: the next runs on the receive thread. */
-	for (i = 0; i < GUARD_S * 1000 && __atomic_load_n(&a->ev->disp_holding, __ATOMIC_SEQ_CST);
+	for (i = 0; i < GUARD_S * 1000 &&
+		    __atomic_load_n(&rfm__core(a)->ev->disp_holding, __ATOMIC_SEQ_CST);
 	     i++)
 		usleep(1000);
 	peer_ok("send 1 1 3");
@@ -398,7 +399,7 @@ static void queued_records_are_not_overtaken(void **state)
 /* INTR1 on the receive thread: runs until it is unregistered. */
 static void slow_cb(rfm_node *node, const struct rfm_event *ev, void *arg)
 {
-	struct rfm_events *ev_state = node->ev;
+	struct rfm_events *ev_state = rfm__core(node)->ev;
 	bool gone = false;
 
 	(void)arg;
