@@ -175,7 +175,7 @@ tests/windows/headers.ok: $(rfminclude_HEADERS:%=$(top_srcdir)/%) include/rfm/ve
 		-o tests/windows/headers-c.o && \
 	$(CXX) -std=c++17 -Wall -Wextra -Werror $(win_header_flags) -c tests/windows/headers-cxx.cc \
 		-o tests/windows/headers-cxx.o && touch $@
-check_DATA = tests/windows/headers.ok
+check_DATA += tests/windows/headers.ok
 CLEANFILES += tests/windows/headers.ok tests/windows/headers-c.c tests/windows/headers-cxx.cc \
 	tests/windows/headers-c.o tests/windows/headers-cxx.o
 if HAVE_MSVC_ABI_TEST
