@@ -27,11 +27,8 @@
 
 #include <rfm2g/rfm2g_api.h>
 
-#include "event-localq.h"
 #include "backend.h"
-#include "internal.h"
 #include "os/module.h"
-#include "rt-internal.h"
 
 #define R2G_DLL "rfm2gdll_stdc_64.dll"
 #define R2G_NET_TYPES 5		/* RESET, INTR1..INTR4 */
