@@ -8,11 +8,14 @@ endif
 
 # No file circles in the tool (tests/core/test-layering.sh on its objects):
 # make writes each program's list of objects, so the test follows tools/local.mk.
+# It reads the objects with nm: a Linux build's (WITH_TESTS), not Windows'.
+if WITH_TESTS
 if WITH_TOOLS
 TESTS += tests/cli/test-tools-layering.sh
 check_DATA += tests/cli/layering-rfm.list
 if HAVE_HDF5
 check_DATA += tests/cli/layering-rfm-replay.list
+endif
 endif
 endif
 tests/cli/layering-rfm.list: $(tools_rfm_OBJECTS)
