@@ -385,12 +385,14 @@ void rfm__event_run_inline(struct rfm_node *node);
  * spin hint (rfm__now_ns(), rfm__cpu_relax()), futex words
  * (rfm__futex_wait(), rfm__futex_bump_wake()...), and the local event
  * queue of a backend that receives on threads of its own
- * (rfm__localq_push(), RFM__LOCALQ_EV_OPS), and the board table of a
- * card's controls (rfm_backend_ops.board).
+ * (rfm__localq_push(), RFM__LOCALQ_EV_OPS), the board table of a card's
+ * controls (rfm_backend_ops.board), and word loads of a window its own
+ * threads store to (rfm__copy_from_window()).
  */
 #include "board.h"
 #include "cpu-clock.h"
 #include "futex.h"
 #include "event-localq.h"
+#include "window-load.h"
 
 #endif /* RFM_BACKEND_H */

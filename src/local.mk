@@ -21,7 +21,7 @@ src_librfm_la_SOURCES = \
 	src/layout.c src/layout-index.c src/layout-check.c src/layout-diag.c src/layout-types.c \
 	src/layout-info.c src/layout-header.c src/layout-ring.c \
 	src/var.c src/var-text.c src/var-stale.c src/record.c \
-	src/ring-internal.h src/wire-order.h src/window-copy.h \
+	src/ring-internal.h src/wire-order.h src/window-copy.h src/window-load.h \
 	src/ring.c src/ring-consumer.c src/ring-inspect.c src/ring-format.c \
 	src/recorder-internal.h src/recorder-queue.h \
 	src/recorder.c src/recorder-plan.c src/recorder-writer.c src/recorder-sampler.c \

@@ -10,6 +10,30 @@
 #include <string.h>
 
 #include "internal.h"
+#include "window-copy.h"
+
+/*
+ * Does [a, a+alen) overlap [b, b+blen)? A buffer may lie in the window
+ * (memmove() semantics); word copies are for buffers outside it.
+ */
+static inline bool overlaps(const void *a, size_t alen, const void *b, size_t blen)
+{
+	return (uintptr_t)a < (uintptr_t)b + blen && (uintptr_t)b < (uintptr_t)a + alen;
+}
+
+/*
+ * A backend whose thread stores into the node's copy of the window, or
+ * copies from it to send it, while the program reads or writes it (dds:):
+ * the program's bytes move as word loads and stores (window-load.h), not
+ * memmove(), which would race those threads in C11's terms. Elsewhere
+ * (shm:, cards) no thread of this process touches the window behind the
+ * program's back, and memmove() moves a large copy fastest.
+ */
+static inline bool word_copies(const rfm_node *node, const void *buf, size_t len,
+			       uint64_t offset)
+{
+	return rfm__window_filled_by_thread(node) && !overlaps(buf, len, node->base + offset, len);
+}
 
 RFM_API int rfm_mem_map(rfm_node *node, void **basep, uint64_t *sizep)
 {
@@ -50,7 +74,9 @@ RFM_API int rfm_mem_read(rfm_node *node, uint64_t offset, void *buf, size_t len)
 		if (ret)
 			return ret < 0 ? ret : 0;
 	}
-	if (len)
+	if (len && RFM_UNLIKELY(word_copies(node, buf, len, offset)))
+		rfm__copy_from_window(buf, node->base + offset, len);
+	else if (len)
 		memmove(buf, node->base + offset, len); /* buf may lie in the window */
 	return 0;
 }
@@ -69,7 +95,9 @@ RFM_API int rfm_mem_write(rfm_node *node, uint64_t offset, const void *buf, size
 		if (ret)
 			return ret < 0 ? ret : 0;
 	}
-	if (len)
+	if (len && RFM_UNLIKELY(word_copies(node, buf, len, offset)))
+		rfm__copy_to_window(node->base + offset, buf, len);
+	else if (len)
 		memmove(node->base + offset, buf, len);
 	return rfm__published(node, node->base + offset, len);
 }

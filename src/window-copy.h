@@ -13,32 +13,7 @@
 #include <string.h>
 
 #include "internal.h"
-
-/*
- * Copy @len bytes of the window at @src: 8-byte relaxed atomic loads where
- * @src is aligned, single bytes at the edges. Where a backend's thread
- * fills the node's copy of the window while another thread reads it (dds:
- * stores each word atomically, rfm__dds_store()), a plain memcpy() would
- * be a data race in C11's terms (and ThreadSanitizer says so); these
- * loads are the plain moves memcpy() makes of small copies on the hosts
- * we run on. For readers whose copy is checked afterwards anyway (a
- * seqlock, a ring slot's stamp): the recorder, ring consumers.
- */
-static inline void rfm__copy_from_window(void *dst, const uint8_t *src, size_t len)
-{
-	uint8_t *d = dst;
-	size_t i = 0;
-
-	while (i < len && ((uintptr_t)(src + i) & 7))
-		d[i] = __atomic_load_n(src + i, __ATOMIC_RELAXED), i++;
-	for (; i + 8 <= len; i += 8) {
-		uint64_t v = __atomic_load_n((const uint64_t *)(const void *)(src + i),
-					     __ATOMIC_RELAXED);
-		__builtin_memcpy(d + i, &v, 8);
-	}
-	for (; i < len; i++)
-		d[i] = __atomic_load_n(src + i, __ATOMIC_RELAXED);
-}
+#include "window-load.h" /* rfm__copy_from_window() */
 
 /*
  * Does a thread of @node's backend fill the node's copy of the window

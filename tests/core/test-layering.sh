@@ -46,7 +46,7 @@ import glob, os, re, sys
 
 src = sys.argv[1]
 # The contract: backend.h and the headers it includes for backends.
-contract = {'backend.h', 'board.h', 'cpu-clock.h', 'futex.h', 'event-localq.h'}
+contract = {'backend.h', 'board.h', 'cpu-clock.h', 'futex.h', 'event-localq.h', 'window-load.h'}
 bad = []
 
 

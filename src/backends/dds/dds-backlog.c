@@ -136,11 +136,12 @@ int rfm__dds_emit_locked(struct dds_node *d, rfm_dds_Msg *msg)
 	/*
 	 * What the digest covers is what goes out (dds-digest.c): data taken
 	 * from the window, which the node's other threads may be storing to
-	 * meanwhile, is copied first.
+	 * meanwhile, is copied first, a word at a time as rfm__dds_store()
+	 * stores it (a memcpy() racing those stores is a data race).
 	 */
 	if (data && data >= d->window && data < d->window + d->size &&
 	    msg->data._length <= RFM_DDS_CHUNK && d->send.scratch) {
-		memcpy(d->send.scratch, data, msg->data._length);
+		rfm__copy_from_window(d->send.scratch, data, msg->data._length);
 		msg->data._buffer = d->send.scratch;
 	}
 	if (msg->kind == DDS_KIND_MARK && (msg->extra & DDS_MARK_DIGEST))
