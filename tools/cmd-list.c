@@ -194,13 +194,15 @@ int cli_run_list(struct cli *cli, int argc, char **argv)
 }
 
 const char cli_help_list[] =
-	"Show every emulated network in /dev/shm without attaching to it: its\n"
-	"name, window size, the bytes it occupies in /dev/shm (reserved pages:\n"
+	"Show every emulated network in the segment directory (/dev/shm; on\n"
+	"Windows %LOCALAPPDATA%\\librfm\\shm, or $RFM_SHM_DIR) without attaching\n"
+	"to it: its name, window size, the bytes it occupies (reserved pages:\n"
 	"window, a few header pages and one event queue per receiving handle),\n"
 	"the nodes attached, its mode and owner, and its state (ok, corrupt,\n"
-	"version N of another librfm, no access).\n"
+	"empty, version N of another librfm, no access).\n"
 	"--uri is not used.\n"
 	"\n"
 	"JSON keys: networks, an array of objects with name, state, window_size,\n"
 	"bytes, nodes_attached (-1: unknown: no access, or another version's\n"
-	"network), mode, owner, uid.\n";
+	"network), mode, owner, uid (mode and uid null on Windows, whose files\n"
+	"have an access list and owners without uids).\n";
