@@ -5,6 +5,8 @@ stderr never lets a tool write into a segment (docs/security.md)."""
 import os
 import subprocess
 
+import pytest
+
 from conftest import RFM, SHM_DIR, WINDOW, WINDOWS, _environment, failed, ok
 
 
@@ -150,6 +152,18 @@ def test_list_changes_nothing_it_looks_at(rfm, net, hold_node):
         ok(rfm("-u", net.node(4), "poke32", "0", "1"))
     finally:
         empty.remove()
+
+
+def test_list_never_makes_the_segment_directory(rfm):
+    """Windows makes its segment directory on first use of a network: a
+    list of one never made says there is none, and still makes nothing."""
+    if not WINDOWS:
+        pytest.skip("RFM_SHM_DIR is Windows' (Linux's segment directory is /dev/shm)")
+    where = os.environ["RFM_SHM_DIR"] + "\\never-made"
+    env = {"RFM_SHM_DIR": where}
+    assert ok(rfm("list", env=env)).out == f"no networks in {where}\n"
+    assert ok(rfm("list", "--json", env=env)).json() == {"networks": []}
+    assert not os.path.exists(f"{SHM_DIR}/never-made")
 
 
 def test_info_shows_the_footprint(rfm, net):
