@@ -278,7 +278,7 @@ bool cli_uri_names_node(const struct cli *cli);
  * the others (wait, listen and stats must find the network). */
 int cli_open(struct cli *cli);
 
-/* Bytes the shm: network @name occupies in /dev/shm (cmd-list.c); 0 or -1. */
+/* Bytes the shm: network @name occupies in the segment directory (cmd-list.c); 0 or -1. */
 int cli_shm_footprint(const char *name, uint64_t *bytes);
 
 /* The URI the library uses for cli->uri: -u, else $RFM_URI, else the default. */

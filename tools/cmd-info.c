@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "cli.h"
+#include "os/tool-seg.h"
 
 static void print_size(uint64_t size)
 {
@@ -36,7 +37,7 @@ int cli_run_info(struct cli *cli, int argc, char **argv)
 		return ret;
 	if (rfm_node_get_info(cli->node, &info))
 		return cli_fail(cli);
-	/* shm: what the network costs in /dev/shm ("shm:NAME?..." names the file). */
+	/* shm: what the network costs in the segment directory ("shm:NAME?..." names the file). */
 	uint64_t footprint = 0;
 	char name[80];
 	bool has_footprint = sscanf(rfm_node_uri(cli->node), "shm:%79[^?]", name) == 1 &&
@@ -87,8 +88,9 @@ int cli_run_info(struct cli *cli, int argc, char **argv)
 		       info.link & RFM_LINK_RXFIFO_FULL ? ", receive FIFO full" : "");
 	printf("librfm:         %s\n", rfm_version_string());
 	if (has_footprint)
-		printf("footprint:      %llu bytes in /dev/shm (window, header pages and one "
-		       "queue per receiving handle)\n", (unsigned long long)footprint);
+		printf("footprint:      %llu bytes in %s (window, header pages and one "
+		       "queue per receiving handle)\n",
+		       (unsigned long long)footprint, tool_seg_dir());
 	return CLI_EXIT_OK;
 }
 

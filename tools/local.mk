@@ -70,13 +70,15 @@ tools_rfm_SOURCES = \
 	tools/cmd-record.c \
 	tools/cmd-plot.c
 # Output files, ping --local's echoer, and what only Linux has: the system
-# checks read /proc and /sys, rfm list reads /dev/shm's locks.
+# checks read /proc and /sys; rfm list's segment directory (tools/os/tool-seg.h).
 if RFM_OS_WIN
 tools_rfm_SOURCES += \
 	tools/os/win/cli-file-open.c \
 	tools/os/win/ping-local.c \
 	tools/os/win/cmd-selftest-system.c \
-	tools/os/win/cmd-list.c
+	tools/cmd-list.c \
+	tools/os/tool-seg.h \
+	tools/os/win/tool-seg.c
 else
 tools_rfm_SOURCES += \
 	tools/os/posix/cli-file-open.c \
@@ -84,13 +86,16 @@ tools_rfm_SOURCES += \
 	tools/system-checks.c \
 	tools/system-check-irq-thread.c \
 	tools/cmd-selftest-system.c \
-	tools/cmd-list.c
+	tools/cmd-list.c \
+	tools/os/tool-seg.h \
+	tools/os/posix/tool-seg.c
 endif
 EXTRA_DIST += tools/os/win/cli-file-open.c tools/os/win/ping-local.c \
-	tools/os/win/cmd-selftest-system.c tools/os/win/cmd-list.c tools/os/win/tool-os.c \
+	tools/os/win/cmd-selftest-system.c tools/os/win/tool-seg.c tools/os/win/tool-os.c \
 	tools/os/win/tool-net.h tools/os/posix/cli-file-open.c tools/os/posix/ping-local.c \
 	tools/os/posix/tool-os.c tools/os/posix/tool-net.h tools/system-checks.c \
-	tools/system-check-irq-thread.c tools/cmd-selftest-system.c tools/cmd-list.c
+	tools/system-check-irq-thread.c tools/cmd-selftest-system.c tools/cmd-list.c \
+	tools/os/tool-seg.h tools/os/posix/tool-seg.c
 tools_rfm_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(MHD_CFLAGS)
 
 # rfm replay reads HDF5 recordings: a helper program of its own,

@@ -5,7 +5,9 @@ stderr never lets a tool write into a segment (docs/security.md)."""
 import os
 import subprocess
 
-from conftest import RFM, WINDOW, _environment, failed, ok
+import pytest
+
+from conftest import RFM, SHM_DIR, WINDOW, WINDOWS, _environment, failed, ok
 
 
 def real_rfm():
@@ -23,6 +25,21 @@ def real_rfm():
     return RFM, {}
 
 
+def occupied(net):
+    """The bytes @net's segment file takes: window plus five header pages
+    (no receiver, so no event queue), the room the library reserves.
+
+    Under wine the Windows library reserves none: wine does not answer
+    FSCTL_QUERY_ALLOCATED_RANGES, which the reservation asks first
+    (src/os/win/file.c), so the file takes only the pages written. There
+    the tool must say what the file system says the file takes (wine's
+    allocation size is the Linux file's blocks), never its length.
+    """
+    if WINDOWS:
+        return os.stat(net.path).st_blocks * 512
+    return WINDOW + 5 * 4096
+
+
 def shell(command):
     """Run @command under sh with $RFM set to the real program."""
     binary, extra = real_rfm()
@@ -36,7 +53,7 @@ def test_reading_commands_do_not_create_a_network(rfm, net):
                  ["ring", "tail", "0"]):
         r = failed(rfm("-u", net.bare, *args), f"no network '{net.name}'")
         assert not net.exists(), r
-        assert not os.path.exists(f"/dev/shm/rfmlock-{net.name}"), r
+        assert not os.path.exists(f"{SHM_DIR}/rfmlock-{net.name}"), r
     # A writing command creates it, as before; then the reads work.
     ok(rfm("-u", net.uri, "poke32", "0x1000", "7"))
     assert ok(rfm("-u", net.bare, "peek32", "0x1000")).out == "0x00000007\n"
@@ -49,7 +66,7 @@ def test_a_typo_names_the_network_that_exists(rfm, net):
         typo = net.name + "x"
     r = failed(rfm("-u", f"shm:{typo}", "peek32", "0x1000"), f"no network '{typo}'")
     assert f"did you mean '{net.name}'?" in r.err, r
-    assert not os.path.exists(f"/dev/shm/rfm-{typo}")
+    assert not os.path.exists(f"{SHM_DIR}/rfm-{typo}")
 
 
 def test_list_shows_every_network(rfm, net, hold_node):
@@ -62,14 +79,20 @@ def test_list_shows_every_network(rfm, net, hold_node):
     assert entry["state"] == "ok"
     assert entry["window_size"] == WINDOW
     assert entry["nodes_attached"] == 1
-    assert entry["mode"] == "0600"
-    assert entry["uid"] == os.geteuid()
-    # Window plus five header pages; no receiver, so no event queue.
-    assert entry["bytes"] == WINDOW + 5 * 4096
+    if WINDOWS:
+        # An access list, not mode bits; no uids: null, and the owner's name.
+        assert (entry["mode"], entry["uid"]) == (None, None), entry
+        assert entry["owner"], entry
+        mode = "-"
+    else:
+        mode = "0600"
+        assert entry["mode"] == mode
+        assert entry["uid"] == os.geteuid()
+    assert entry["bytes"] == occupied(net)
     text = ok(rfm("list")).out
     line = [ln for ln in text.splitlines() if ln.startswith(net.name + " ")]
     assert len(line) == 1, text
-    assert "64 KiB" in line[0] and "0600" in line[0] and line[0].endswith("ok"), line
+    assert "64 KiB" in line[0] and f" {mode} " in line[0] and line[0].endswith("ok"), line
     held.release()
 
 
@@ -96,10 +119,57 @@ def test_list_names_foreign_and_corrupt_segments(rfm, net):
         other.remove()
 
 
+def test_list_changes_nothing_it_looks_at(rfm, net, hold_node):
+    """Looking takes no node id and writes nothing: the files stay as they
+    were, byte for byte, and the held node's id is still refused to others."""
+    from conftest import Network
+    empty = Network(net.name + "-empty")
+    try:
+        held = hold_node(net.node(4))
+        ok(rfm("-u", net.uri, "poke32", "0x40", "0x5a5a5a5a"))
+        open(empty.path, "wb").close()
+        files = [net.path, f"{SHM_DIR}/rfmlock-{net.name}", empty.path]
+
+        def snapshot():
+            out = []
+            for path in files:
+                st = os.stat(path)
+                with open(path, "rb") as f:
+                    out.append((path, st.st_size, st.st_mtime_ns, st.st_blocks, f.read()))
+            return out
+
+        before = snapshot()
+        for _ in range(3):
+            entries = {n["name"]: n for n in ok(rfm("list", "--json")).json()["networks"]}
+            assert entries[net.name]["nodes_attached"] == 1, entries
+            assert (entries[empty.name]["state"], entries[empty.name]["nodes_attached"],
+                    entries[empty.name]["window_size"]) == ("empty", -1, 0), entries
+            ok(rfm("list"))
+        assert snapshot() == before
+        assert not os.path.exists(f"{SHM_DIR}/rfmlock-{empty.name}")
+        failed(rfm("-u", net.node(4), "poke32", "0", "1"), "node id 4 is in use")
+        held.release()
+        ok(rfm("-u", net.node(4), "poke32", "0", "1"))
+    finally:
+        empty.remove()
+
+
+def test_list_never_makes_the_segment_directory(rfm):
+    """Windows makes its segment directory on first use of a network: a
+    list of one never made says there is none, and still makes nothing."""
+    if not WINDOWS:
+        pytest.skip("RFM_SHM_DIR is Windows' (Linux's segment directory is /dev/shm)")
+    where = os.environ["RFM_SHM_DIR"] + "\\never-made"
+    env = {"RFM_SHM_DIR": where}
+    assert ok(rfm("list", env=env)).out == f"no networks in {where}\n"
+    assert ok(rfm("list", "--json", env=env)).json() == {"networks": []}
+    assert not os.path.exists(f"{SHM_DIR}/never-made")
+
+
 def test_info_shows_the_footprint(rfm, net):
     obj = ok(rfm("-u", net.uri, "info", "--json")).json()
-    assert obj["footprint"] == WINDOW + 5 * 4096
-    assert f"footprint:      {WINDOW + 5 * 4096} bytes" in ok(rfm("-u", net.uri, "info")).out
+    assert obj["footprint"] == occupied(net)
+    assert f"footprint:      {occupied(net)} bytes" in ok(rfm("-u", net.uri, "info")).out
 
 
 def test_closed_stdout_or_stderr_never_reaches_the_segment(rfm, net):

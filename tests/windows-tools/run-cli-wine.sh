@@ -29,7 +29,7 @@ files=("$@")
 # rfm ping's --local and echo cases only: each of its 42 tests is a few
 # seconds of round trips under wine.
 [ ${#files[@]} -gt 0 ] || files=(test_cli.py test_patterns.py test_rings.py test_output_files.py
-	test_serve.py : test_errors.py test_events.py test_messages.py test_variables.py
+	test_serve.py test_shm_front_door.py : test_errors.py test_events.py test_messages.py test_variables.py
 	test_ping.py::test_local_json test_ping.py::test_local_text_output
 	test_ping.py::test_rate_and_size test_ping.py::test_echo_on_another_node
 	test_ping.py::test_ring_local_count test_ping.py::test_hist_csv)
