@@ -14,7 +14,8 @@ FUZZ_SECONDS = 20
 FUZZ_ENV = \
 	RFM_FUZZ_LIB_SOURCES='$(src_librfm_la_SOURCES)' \
 	RFM_FUZZ_DDS_SOURCES='$(src_backends_dds_librfm_dds_la_SOURCES)' \
-	RFM_FUZZ_TOOL_SOURCES='$(tools_rfm_SOURCES)'
+	RFM_FUZZ_TOOL_SOURCES='$(tools_rfm_SOURCES)' \
+	RFM_FUZZ_PKGLIBDIR='$(pkglibdir)'
 fuzz:
 	@for t in $(FUZZ_TARGETS); do \
 		$(FUZZ_ENV) $(SHELL) $(srcdir)/tests/fuzz/run-fuzz.sh $$t $(abs_top_srcdir) \

@@ -56,7 +56,8 @@ fi
 
 # shellcheck disable=SC2086
 "$clang" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-	-D_GNU_SOURCE -I"$build" -I"$src/include" -I"$build/include" -I"$src/src" -I"$os_dir" \
+	-D_GNU_SOURCE -DRFM_PKGLIBDIR="\"${RFM_FUZZ_PKGLIBDIR:-/usr/local/lib/librfm}\"" \
+	-I"$build" -I"$src/include" -I"$build/include" -I"$src/src" -I"$os_dir" \
 	$lib_sources \
 	"$src/tests/fuzz/$target-fuzz.c" $extra $dds \
 	$(pkg-config --cflags --libs yaml-0.1) -lm -lpthread -lrt -o "$bin"

@@ -14,18 +14,19 @@ that node 1's reader never sends, until its lease ran out after the
 replay stopped.
 
 Asserted, at nodes 2 and 3:
-- each writes during the replay at the rate it wrote before it: rounds in
-  the 6 s of replay at least 0.7 times the rounds of the 3 s before, per
-  second (a ratio of two windows of the same run, each timed by the
-  switch's clock; the rounds are paced, so the ratio is about 1 unless
-  writes wait);
-- neither is reported down by the other (NODE_DOWN), and each reports
-  node 1 down (its beats stopped: the replayed ones are old);
+- neither is reported down by the other (NODE_DOWN): their beats go out
+  through the same writers as their data, so writes that waited for the
+  dead node's reader (about 4.85 s of them before the fix) also silenced
+  their beats for more than the 5 missed beats (1 s) that make a node
+  down; and each reports node 1 down (its beats stopped: the replayed
+  ones are old);
 - between them nothing is lost: every event each sent is received, no
   LINK, their rings' messages taken or counted lost (a consumer lapped);
 - the switch replayed frames (its counter).
 
-The figures are printed: rounds before and during, per node.
+The figures are printed, not asserted (no timing assertions in tests: a
+loaded host's rates say nothing): rounds before and during, per node, and
+their ratio (0.29x before the fix, about 1 on a quiet host after it).
 Skipped (77) without root, namespaces, /dev/net/tun or the dds: backend.
 """
 import sys
@@ -80,11 +81,6 @@ def test(make):
         assert answer[0] == "sent", f"node {k}: its traffic stopped: {answer}"
         final[k] = int(answer[1])
     for k in HEALTHY:
-        rate_before = before[k] * 1000 / BEFORE_MS
-        rate_during = during[k] * 1000 / REPLAY_MS
-        assert rate_during >= 0.7 * rate_before, (
-            f"node {k} wrote {rate_during:.1f} rounds/s during the replay, "
-            f"{rate_before:.1f} before: its writes waited for the dead node")
         lab.nodes[k].wait(NODE_DOWN, 1, 1)
 
     # Between the healthy nodes: every round's event and ring message,
@@ -106,8 +102,8 @@ def test(make):
             assert p["taken"] + p["lost"] == final[s] and p["gap"] == p["lost"], \
                 "ring messages unaccounted: " + what
             assert lab.nodes[k].count(LINK, s) == 0, what
-    print("PASS: a replayed dead node: the healthy nodes wrote on at their rate, "
-          "none was reported down, nothing was lost between them")
+    print("PASS: a replayed dead node: the healthy nodes wrote on, none was "
+          "reported down, nothing was lost between them")
 
 
 if __name__ == "__main__":
