@@ -21,16 +21,26 @@ env=${RFM_WIN_ENV:-$srcdir/build-aux/win-env.sh}
 deps=${RFM_WIN_DEPS_SH:-$srcdir/build-aux/win-deps.sh}
 
 # libyaml for layouts, cmocka for the suites, json-c and libmicrohttpd for
-# rfm serve, OpenSSL and Cyclone DDS for dds:.
-"$deps" yaml cmocka json-c microhttpd openssl cyclonedds >&2
+# rfm serve: Debian's source packages. OpenSSL and Cyclone DDS for dds:;
+# Cyclone's source is not in Debian's archive but in the shared dependency
+# directory beside the clone: without it the build has no dds: (and
+# check-windows-dds says so), the rest is tested all the same.
+"$deps" yaml cmocka json-c microhttpd >&2
+dds=--with-dds
+if ! "$deps" openssl cyclonedds >&2; then
+	echo "win-build-dir: the Windows build has no dds: (Cyclone DDS for Windows did not build: above)" >&2
+	dds=--without-dds
+fi
 mkdir -p "$build"
 build=$(cd "$build" && pwd)
-if [ ! -f "$build/config.status" ] || [ "$srcdir/configure" -nt "$build/config.status" ]; then
+if [ ! -f "$build/config.status" ] || [ "$srcdir/configure" -nt "$build/config.status" ] ||
+	[ "$(cat "$build/dds-choice" 2>/dev/null)" != "$dds" ]; then
 	(cd "$build" && "$env" "$srcdir/configure" --host=x86_64-w64-mingw32 \
 		CC=x86_64-w64-mingw32-gcc-posix CXX=x86_64-w64-mingw32-g++-posix \
 		--enable-werror --enable-tests --disable-examples \
 		--disable-bindings-python --disable-bindings-tcl \
-		--with-dds --without-hdf5 >configure.out 2>&1) ||
+		"$dds" --without-hdf5 >configure.out 2>&1) ||
 		{ tail -40 "$build/configure.out" >&2; exit 1; }
+	echo "$dds" >"$build/dds-choice"
 fi
 echo "$build"
