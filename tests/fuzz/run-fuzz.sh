@@ -51,7 +51,7 @@ esac
 dds=""
 if grep -q '^#define HAVE_DDS 1' "$build/config.h"; then
 	# shellcheck disable=SC2086 # the list is words
-	dds="-I$build/src $(in_src $RFM_FUZZ_DDS_SOURCES) $build/src/backends/dds/dds-wire.c $(pkg-config --cflags --libs CycloneDDS)"
+	dds="-I$build/src $(in_src $RFM_FUZZ_DDS_SOURCES) $build/src/backends/dds/dds-wire.c $(pkg-config --cflags --libs CycloneDDS libcrypto)"
 fi
 
 # shellcheck disable=SC2086
