@@ -288,7 +288,7 @@ static void place_region_record(rfm_layout *layout, struct rfm_diag_list *diags,
 {
 	struct lay_record *rec = &layout->records[index];
 	bool rec_auto = rec->offset == RFM_OFFSET_AUTO;
-	uint64_t size = LAY_RECORD_HEADER + rec->data_size;
+	uint64_t size;
 
 	check_name(diags, rec->pos, "record", rec->name, "");
 	check_order(diags, rec->pos, rec->full, rec->byte_order);
@@ -301,6 +301,7 @@ static void place_region_record(rfm_layout *layout, struct rfm_diag_list *diags,
 			  LAY_RECORD_ALIGN);
 	rec->abs = r->offset + rec->offset;
 	place_record_members(layout, diags, rec, index, member_spans, pl);
+	size = LAY_RECORD_HEADER + rec->data_size; /* known once its members are placed */
 	if (!fits(rec->offset, size, r->size) && !(rec_auto && *overflowed) &&
 	    (*overflowed = true))
 		rfm__diag(diags, rec->pos_offset.line ? rec->pos_offset : rec->pos, RFM_ELAYOUT,

@@ -226,6 +226,50 @@ static void test_digits(void **state)
 	rfm_layout_free(l);
 }
 
+/*
+ * Records placed one after another without offsets: each starts after the
+ * whole of the one before, header and data (the placement once took a
+ * record's size before its members were placed, and the next record
+ * overlapped its data).
+ */
+static void test_records_placed_after_each_other(void **state)
+{
+	static const char *const lines[] = {
+		"version: 1",
+		"window: 64K",
+		"regions:",
+		"  - name: a",
+		"    offset: 0",
+		"    size: 0x1000",
+		"    writer: 1",
+		"    records:",
+		"      - name: r1",
+		"        variables:",
+		"          - { name: k, type: u32 }",
+		"          - { name: wide, type: u64 }",
+		"          - { name: f, type: f64 }",
+		"      - name: r2",
+		"        variables:",
+		"          - { name: k, type: u32 }",
+		"    variables:",
+		"      - { name: after, type: u32 }",
+		NULL,
+	};
+	struct rfm_record_info r1 = { .struct_size = sizeof(r1) }, r2 = { .struct_size = sizeof(r2) };
+	rfm_layout *l = NULL;
+
+	(void)state;
+	assert_int_equal(load_lines(lines, &l, NULL), 0);
+	assert_int_equal(rfm_layout_record_info(l, 0, &r1), 0);
+	assert_int_equal(rfm_layout_record_info(l, 1, &r2), 0);
+	assert_int_equal(r1.offset, 0);
+	assert_int_equal(r1.data_size, 24);
+	assert_true(r2.offset >= r1.data_offset + r1.data_size);
+	assert_int_equal(r2.offset, 0x20);
+	assert_true(var_info(l, "a.after").offset >= r2.data_offset + r2.data_size);
+	rfm_layout_free(l);
+}
+
 /* stale_after: a positive duration with a unit, on variables and records; into the infos. */
 static void test_stale_after(void **state)
 {
@@ -597,6 +641,7 @@ int main(void)
 		cmocka_unit_test(test_shape_errors_all_reported),
 		cmocka_unit_test(test_validation_reports_every_problem),
 		cmocka_unit_test(test_records_validated),
+		cmocka_unit_test(test_records_placed_after_each_other),
 		cmocka_unit_test(test_version_checked),
 		cmocka_unit_test(test_diagnostics_optional_and_file_errors),
 		cmocka_unit_test(test_built_in_code),
