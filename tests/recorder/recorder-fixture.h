@@ -100,14 +100,25 @@ static struct rfm_recorder_config config(uint32_t mode)
 		}                                                                    \
 	} while (0)
 
+/* @v's low @size bytes at @p, least significant first (the layout's order). */
+static void store_le(uint8_t *p, uint64_t v, unsigned int size)
+{
+	for (unsigned int i = 0; i < size; i++, v >>= 8)
+		p[i] = (uint8_t)v;
+}
+
+/* The record's bytes as the window holds them: little-endian, as its
+ * layout says, on a big-endian host too (check-cross runs s390x). */
 static void publish(rfm_record *rec, uint64_t k)
 {
 	struct rec_row row = { k, (double)k * 0.5, (uint32_t)(k ^ 0xa5a5u) };
 	uint8_t buf[24] = { 0 };
+	uint64_t half_bits;
 
-	memcpy(buf, &row.n, 8);
-	memcpy(buf + 8, &row.half, 8);
-	memcpy(buf + 16, &row.tag, 4);
+	memcpy(&half_bits, &row.half, 8);
+	store_le(buf, row.n, 8);
+	store_le(buf + 8, half_bits, 8);
+	store_le(buf + 16, row.tag, 4);
 	assert_rfm_ok(rfm_record_write(rec, buf, sizeof(buf)));
 }
 
