@@ -286,6 +286,13 @@ static void watch_heading(struct cli *cli, const struct watch *w, uint64_t refre
 	}
 }
 
+/* The variable's value as --json shows it, and that text; NULL with *ret set. */
+static const char *json_now(struct cli *cli, rfm_var *var, struct json_object **value, int *ret)
+{
+	*ret = cli_var_json(cli, var, value);
+	return *ret ? NULL : json_object_to_json_string_ext(*value, JSON_C_TO_STRING_PLAIN);
+}
+
 /* One refresh: every variable, marked where it changed since the last one. */
 static int watch_refresh(struct cli *cli, struct watch *w, uint64_t refresh)
 {
@@ -307,20 +314,24 @@ static int watch_refresh(struct cli *cli, struct watch *w, uint64_t refresh)
 	}
 	for (size_t i = 0; i < w->n && !ret; i++) {
 		struct watched *v = &w->list[i];
-		const char *text = value_text(cli, v->var);
-		if (!text) {
-			ret = CLI_EXIT_FAILED;
+		struct json_object *value = NULL;
+		/*
+		 * One read gives both what is shown and what is compared with
+		 * the last refresh: two reads could straddle a write and show
+		 * the new value unmarked (seen under wine's slower reads).
+		 */
+		const char *shown = cli->json ? json_now(cli, v->var, &value, &ret)
+					      : value_text(cli, v->var);
+		if (!shown) {
+			ret = ret ? ret : CLI_EXIT_FAILED;
 			break;
 		}
-		bool is_new = v->last && strcmp(v->last, text);
+		bool is_new = v->last && strcmp(v->last, shown);
 		const char *name = rfm_var_name(v->var);
 		struct cli_freshness fresh;
 		cli_var_freshness(cli, v->var, &fresh);
 		if (cli->json) {
-			struct json_object *value;
-			ret = cli_var_json(cli, v->var, &value);
-			if (!ret)
-				json_object_object_add(values, name, value);
+			json_object_object_add(values, name, value);
 			if (is_new)
 				json_object_array_add(changed, json_object_new_string(name));
 			json_object_object_add(states, name,
@@ -329,12 +340,12 @@ static int watch_refresh(struct cli *cli, struct watch *w, uint64_t refresh)
 										    : "fresh"));
 		} else {
 			const char *unit = unit_of(v->var);
-			printf("%c %s = %s%s%s%s%s%s\n", is_new ? '*' : ' ', name, text,
+			printf("%c %s = %s%s%s%s%s%s\n", is_new ? '*' : ' ', name, shown,
 			       unit[0] ? " " : "", unit, fresh.stale ? "  [stale: " : "",
 			       fresh.stale ? fresh.reason : "", fresh.stale ? "]" : "");
 		}
 		free(v->last);
-		v->last = strdup(text);
+		v->last = strdup(shown);
 	}
 	if (cli->json) {
 		json_object_object_add(obj, "values", values);
