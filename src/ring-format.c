@@ -133,11 +133,11 @@ int rfm__ring_corrupt(uint64_t offset, const char *what)
 	return rfm__error(RFM_ECORRUPT, "ring at 0x%llx: %s", (unsigned long long)offset, what);
 }
 
-/* Copy the header to host order and check every field against what its
- * config implies. */
-/* The header's magic and format at @offset: 0, or why it is no ring this library reads. */
-static int check_format(const struct ring_header *h, const struct ring_header *copy,
-			uint64_t offset)
+/*
+ * The header's magic at @h, loaded with acquire: its creator stores it
+ * last, with release, so the fields read after it are the creator's.
+ */
+static int check_magic(const struct ring_header *h, uint64_t offset)
 {
 	uint32_t magic = __atomic_load_n(&h->magic, __ATOMIC_ACQUIRE);
 
@@ -148,6 +148,12 @@ static int check_format(const struct ring_header *h, const struct ring_header *c
 					 "on every host: create it again with this library");
 	if (rfm__host32(magic) != RING_MAGIC)
 		return rfm__ring_corrupt(offset, "no ring there (bad magic)");
+	return 0;
+}
+
+/* The copied header's format: 0, or why it is no ring this library reads. */
+static int check_format(const struct ring_header *copy, uint64_t offset)
+{
 	if (copy->version == 1)
 		return rfm__error(RFM_EVERSION,
 				  "ring at 0x%llx: format 1 (a consumer table shared by all nodes, "
@@ -182,8 +188,13 @@ int rfm__ring_validate(rfm_node *node, uint64_t offset, struct ring_geom *g)
 		return rfm__error(RFM_ERANGE, "ring: offset 0x%llx is outside the window",
 				  (unsigned long long)offset);
 	h = (const struct ring_header *)(node->base + offset);
+	ret = check_magic(h, offset);
+	if (ret)
+		return ret;
+	/* Copy the header to host order and check every field against what
+	 * its config implies. */
 	header_read(h, &copy);
-	ret = check_format(h, &copy, offset);
+	ret = check_format(&copy, offset);
 	if (ret)
 		return ret;
 	c = (struct rfm_ring_config){
