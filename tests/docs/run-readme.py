@@ -335,8 +335,11 @@ class Runner:
                     if block.expected is not None:
                         raise DocError(f"{shown}:{line}: a 'file' block is not run: no output "
                                        "block after it")
+                    # Its networks are the document's private ones too: a C
+                    # program that opens shm:lab makes the network the blocks
+                    # after it look at (and none of the machine's is touched).
                     with open(os.path.join(self.work, rest), "w", encoding="utf-8") as f:
-                        f.write(block.text)
+                        f.write(self.rename_networks(block.text, doc_index))
                     print(f"readme-test: {block.where()}: written to {rest}")
                     kind = None
                 else:

@@ -99,6 +99,8 @@ static bool being_made(const struct shm_node *shm)
 static int read_header(struct shm_node *shm, const struct rfm_uri *uri,
 		       struct rfm_shm_header *h, struct rfm_os_stat *st)
 {
+	bool maker_gone = false;
+
 	for (int waited = 0;; waited++) {
 		uint64_t magic = 0;
 
@@ -121,11 +123,18 @@ static int read_header(struct shm_node *shm, const struct rfm_uri *uri,
 		}
 		if (magic)
 			return 0;
-		if (!being_made(shm) || waited >= RFM_SHM_OPEN_WAIT_MS)
+		/*
+		 * The lock found free: its maker may have written the magic and let
+		 * go between our read and our try. Only a magic still missing when
+		 * read after the free lock means the maker stopped.
+		 */
+		if (maker_gone || waited >= RFM_SHM_OPEN_WAIT_MS)
 			return rfm__error(RFM_EBUSY,
 					  "%s: the network was left half made (its maker stopped): "
 					  "open a node of it, which makes it again", uri->text);
-		rfm__os_sleep_ns(1000000);
+		maker_gone = !being_made(shm);
+		if (!maker_gone)
+			rfm__os_sleep_ns(1000000);
 	}
 }
 
