@@ -16,4 +16,12 @@ fi
 dlls=$(pwd)/src/.libs
 WINEPATH="Z:$(printf '%s' "$dlls" | sed 's,/,\\,g')${WINEPATH:+;$WINEPATH}"
 export WINEPATH
-exec "$env" --run "$@"
+# A program that hangs under wine must not hold the suite (and CI) for
+# good: stopped after RFM_WIN_TEST_TIMEOUT seconds, it fails saying so (the
+# launcher's job object takes the program with it).
+limit=${RFM_WIN_TEST_TIMEOUT:-300}
+status=0
+timeout --kill-after=10 "$limit" "$env" --run "$@" || status=$?
+[ $status -ne 124 ] && [ $status -ne 137 ] ||
+	echo "run-win.sh: $1 did not finish within $limit s: stopped" >&2
+exit $status

@@ -32,6 +32,14 @@
 
 #define R2G_DLL "rfm2gdll_stdc_64.dll"
 #define R2G_NET_TYPES 5		/* RESET, INTR1..INTR4 */
+/*
+ * How long one RFM2gWaitForEvent() waits before the waiter looks whether
+ * it is being stopped. RFM2gCancelWaitForEvent() wakes a thread that waits
+ * already; one called while the waiter is between two waits is lost, and
+ * an endless wait then never ends (a close hung under load). An event
+ * still ends the wait at once: this bounds only how long a stop takes.
+ */
+#define R2G_WAIT_SLICE_MS 100
 
 /* The calls of GE's DLL this backend makes (the API of rfm2g_api.h). */
 struct r2g_api {
@@ -290,7 +298,7 @@ static void *waiter_thread(void *arg)
 	for (;;) {
 		RFM2GEVENTINFO info = {
 			.Event = (RFM2GEVENTTYPE)w.type,
-			.Timeout = RFM2G_INFINITE_TIMEOUT,
+			.Timeout = R2G_WAIT_SLICE_MS,
 		};
 		RFM2G_STATUS st = r->api->WaitForEvent(r->rh, &info);
 		bool stop;
