@@ -65,11 +65,13 @@ the rendered page; each one the test uses is printed:
   <!-- readme-test: replace OLD => NEW (REASON) -->
                                            run with OLD replaced by NEW, e.g.
                                            a shorter run; OLD must occur
-  <!-- readme-test: needs-python-module NAME -->
-                                           skipped (printed) when NAME is
+  <!-- readme-test: needs-python-module NAME [NAME ...] -->
+                                           skipped (printed) when a NAME is
                                            not importable under rfm-env
                                            (matplotlib; rfm in a build
-                                           without Python bindings)
+                                           without Python bindings, for a
+                                           shell block whose command is
+                                           Python, such as rfm plot)
 
   <!-- readme-test: fresh-clone-only (REASON) -->
                                            run only in a fresh clone, skipped
@@ -323,8 +325,11 @@ class Runner:
                     print(f"readme-test: {block.where()}: runs with '{m.group(1)}' -> "
                           f"'{m.group(2)}' ({m.group(3) or 'no reason given'})")
                 elif verb == "needs-python-module":
-                    if not self.importable(rest):
-                        skip = f"Python module {rest} not available here"
+                    if not rest.split():
+                        raise DocError(f"{shown}:{line}: needs-python-module names no module")
+                    missing = [m for m in rest.split() if not self.importable(m)]
+                    if missing:
+                        skip = f"Python module {', '.join(missing)} not available here"
                 elif verb == "fresh-clone-only":
                     if not self.fresh:
                         skip = f"fresh clone only {rest}".rstrip()

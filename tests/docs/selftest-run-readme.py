@@ -48,6 +48,14 @@ CASES = [
                f"{F}text\n0.1...\n{F}\n", 0, "written to app.c"),
     ("c-file-output", f"<!-- readme-test: file app.c -->\n{F}c\nint main(void) {{ return 0; }}\n{F}\n"
                       f"{F}text\nnothing\n{F}\n", 99, "no output block after it"),
+    # Each module named must import: a shell block running a Python tool
+    # (rfm plot) needs the rfm package as well as matplotlib.
+    ("needs-modules", f"<!-- readme-test: needs-python-module os no_such_module_rfm -->\n"
+                      f"{F}sh\nfalse\n{F}\n", 0,
+     "SKIP: needs-modules.md:2 (sh): Python module no_such_module_rfm not available here"),
+    ("needs-modules-present", f"<!-- readme-test: needs-python-module os json -->\n"
+                              f"{F}sh\necho ran\n{F}\n{F}text\nran\n{F}\n", 0,
+     "PASS: needs-modules-present.md:2 (sh) (output checked)"),
     ("fresh-only", f"<!-- readme-test: fresh-clone-only (it builds) -->\n{F}sh\nfalse\n{F}\n", 0,
      "SKIP: fresh-only.md:2 (sh): fresh clone only (it builds)"),
 ]
