@@ -14,7 +14,9 @@
  *                               divide by zero 134/136, fail-fast 134,
  *                               breakpoint 133, Ctrl-C 130), or 125 for any
  *                               other code, with the code on stderr
- *   a program that cannot start 127 (not found) or 126
+ *   a program that cannot start 127 (not found) or 126 (wine's own
+ *                               failure to create a process is tried again,
+ *                               see start_suspended())
  * The child runs in a job object that kills it when the launcher goes (a
  * test driver's timeout kills the launcher; nothing is left behind).
  *
@@ -22,6 +24,7 @@
  * line after win-run.exe's own name is passed to CreateProcess verbatim.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <windows.h>
 #include <wchar.h>
 
@@ -86,6 +89,46 @@ static int exit_status(DWORD code)
 	return 125;
 }
 
+/*
+ * CreateProcess, suspended. wine now and then fails to create a process
+ * with ERROR_INTERNAL_ERROR (1359) when many start at once (about one start
+ * in a thousand in the CLI suite's two shares): nothing of the program ran,
+ * so starting it again changes nothing it does. Any other error is the
+ * program's (not found, not an executable) and is given back at once.
+ */
+static BOOL start_suspended(wchar_t *command, STARTUPINFOW *startup, PROCESS_INFORMATION *child)
+{
+	int attempt;
+
+	for (attempt = 0;; attempt++) {
+		if (CreateProcessW(NULL, command, NULL, NULL, TRUE, CREATE_SUSPENDED, NULL, NULL,
+				   startup, child))
+			return TRUE;
+		if (GetLastError() != ERROR_INTERNAL_ERROR || attempt == 4)
+			return FALSE;
+		Sleep(50 << attempt);
+	}
+}
+
+/*
+ * wine itself fails now and then to start a program (this launcher) and
+ * exits 1 or 127 with nothing said (WINEDEBUG=-all). A caller that set
+ * RFM_WIN_RUN_STARTED to a file's path learns from that file that the
+ * launcher did start: a run without it never reached the program and can be
+ * tried again (tests/cli/conftest.py, tests/windows/run-win.sh).
+ */
+static void mark_started(void)
+{
+	const char *path = getenv("RFM_WIN_RUN_STARTED");
+	HANDLE mark;
+
+	if (!path || !*path)
+		return;
+	mark = CreateFileA(path, GENERIC_WRITE, 0, NULL, CREATE_ALWAYS, FILE_ATTRIBUTE_NORMAL, NULL);
+	if (mark != INVALID_HANDLE_VALUE)
+		CloseHandle(mark);
+}
+
 int main(void)
 {
 	wchar_t *command = child_command_line();
@@ -95,6 +138,7 @@ int main(void)
 	HANDLE job;
 	DWORD code;
 
+	mark_started();
 	if (!*command) {
 		fprintf(stderr, "usage: win-run.exe PROGRAM [ARG]...\n");
 		return 126;
@@ -112,8 +156,7 @@ int main(void)
 	startup.hStdInput = GetStdHandle(STD_INPUT_HANDLE);
 	startup.hStdOutput = GetStdHandle(STD_OUTPUT_HANDLE);
 	startup.hStdError = GetStdHandle(STD_ERROR_HANDLE);
-	if (!CreateProcessW(NULL, command, NULL, NULL, TRUE, CREATE_SUSPENDED, NULL, NULL,
-			    &startup, &child)) {
+	if (!start_suspended(command, &startup, &child)) {
 		DWORD error = GetLastError();
 
 		fprintf(stderr, "win-run: cannot start %ls (error %lu)\n", command, error);

@@ -10,6 +10,7 @@ import os
 import re
 import signal
 import subprocess
+import tempfile
 
 import pytest
 
@@ -65,14 +66,41 @@ class Result:
         return f"rfm {' '.join(self.args)} -> {self.rc}\nstdout: {self.out!r}\nstderr: {self.err!r}"
 
 
+def _run_windows_tool(argv, stdin, env):
+    """Run the Windows tool under wine; a run wine never started is run again.
+
+    wine now and then exits 1 or 127 with nothing said before it starts
+    the launcher (build-aux/win-run.c), which marks its start in the file
+    RFM_WIN_RUN_STARTED names: a run without that mark never reached rfm.exe
+    (up to three tries; rfm's own failures are never run again).
+    """
+    for attempt in range(3):
+        mark = os.path.join(tempfile.gettempdir(),
+                            f"rfm-win-started-{os.getpid()}-{next(_names)}")
+        env = dict(env, RFM_WIN_RUN_STARTED="Z:" + mark.replace("/", "\\"))
+        proc = subprocess.run(argv, input=stdin, capture_output=True, env=env, timeout=60)
+        started = os.path.exists(mark)
+        if started:
+            os.unlink(mark)
+        if started or proc.returncode == 0 or attempt == 2:
+            return proc
+        print(f"wine did not start {argv[1:]} (exit status {proc.returncode}): "
+              "running it again")
+    return proc
+
+
 def run_rfm(*args, input=None, env=None, binary=False):
     """Run rfm with @args; @input is str or bytes for stdin."""
     if RFM is None:
         pytest.fail("RFM_TOOL is not set: run the suite through run-cli-tests.sh")
     if isinstance(input, str):
         input = input.encode()
-    proc = subprocess.run([RFM, *args], input=input if input is not None else b"",
-                          capture_output=True, env=_environment(env), timeout=60)
+    stdin = input if input is not None else b""
+    if WINDOWS:
+        proc = _run_windows_tool([RFM, *args], stdin, _environment(env))
+    else:
+        proc = subprocess.run([RFM, *args], input=stdin, capture_output=True,
+                              env=_environment(env), timeout=60)
     result = Result(list(args), proc, binary)
     check_user_terms(result.err)
     return result

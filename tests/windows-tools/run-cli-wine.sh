@@ -55,10 +55,18 @@ mkdir "$tmp/shm"
 export RFM_SHM_DIR
 RFM_SHM_DIR=$(rfm_win_path "$tmp/shm")
 export RFM_TEST_SHM_DIR=$tmp/shm
+# The programs themselves, not libtool's wrappers of the same names (in
+# .libs when libtool made one): a wrapper starts the program in a second
+# process and turns a failed start into a silent exit status 127, and wine
+# fails a start now and then (the launcher tries again only when it starts
+# the program itself).
 for prog in rfm:tools/rfm.exe hold-node:tests/windows-tools/hold-node.exe; do
 	name=${prog%%:*}
+	exe=$build/${prog#*:}
+	real=$(dirname "$exe")/.libs/$(basename "$exe")
+	[ ! -f "$real" ] || exe=$real
 	printf '#!/bin/sh\nexec %q %q %q "$@"\n' "$wine" "$launcher" \
-		"$(rfm_win_path "$build/${prog#*:}")" >"$tmp/$name"
+		"$(rfm_win_path "$exe")" >"$tmp/$name"
 	chmod +x "$tmp/$name"
 done
 

@@ -20,8 +20,28 @@ export WINEPATH
 # good: stopped after RFM_WIN_TEST_TIMEOUT seconds, it fails saying so (the
 # launcher's job object takes the program with it).
 limit=${RFM_WIN_TEST_TIMEOUT:-300}
-status=0
-timeout --kill-after=10 "$limit" "$env" --run "$@" || status=$?
+# The program itself, not libtool's wrapper of the same name: the wrapper
+# starts it in a second process and turns a failed start into a silent
+# exit status 127 (wine fails a start now and then; the launcher tries again
+# only when it starts the program itself).
+prog=$1
+shift
+real=$(dirname "$prog")/.libs/$(basename "$prog")
+[ ! -f "$real" ] || prog=$real
+set -- "$prog" "$@"
+# wine now and then exits before it starts the launcher, with nothing
+# said: the launcher marks its start (RFM_WIN_RUN_STARTED, win-run.c) and a
+# run that never started is run again (up to three tries).
+mark=$(mktemp -u "${TMPDIR:-/tmp}/rfm-win-started.XXXXXX")
+RFM_WIN_RUN_STARTED="Z:$(printf '%s' "$mark" | sed 's,/,\\,g')"
+export RFM_WIN_RUN_STARTED
+for attempt in 1 2 3; do
+	status=0
+	timeout --kill-after=10 "$limit" "$env" --run "$@" || status=$?
+	[ $status -ne 0 ] && [ ! -e "$mark" ] && [ $attempt -lt 3 ] || break
+	echo "run-win.sh: wine did not start $1 (exit status $status): running it again" >&2
+done
+rm -f "$mark"
 [ $status -ne 124 ] && [ $status -ne 137 ] ||
 	echo "run-win.sh: $1 did not finish within $limit s: stopped" >&2
 exit $status
