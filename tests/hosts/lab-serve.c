@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -160,6 +161,23 @@ static int setup(struct lab *lab, const char *sock, uint64_t seed, int n, char *
 	return 0;
 }
 
+/*
+ * The lab's wire runs SCHED_FIFO when it may (root): a real switch is not
+ * held back by the hosts' load, and on a loaded CI host this process,
+ * starved for seconds, stopped every frame between the nodes at once (each
+ * healthy node saw the other down in test-faults-replay, with the replay's
+ * frames queued in front). It sleeps in epoll_wait whenever nothing is due,
+ * so it takes no more CPU than before; without the right it runs as it did.
+ */
+static void run_as_wire(void)
+{
+	struct sched_param param = { .sched_priority = 50 };
+
+	if (sched_setscheduler(0, SCHED_FIFO, &param))
+		fprintf(stderr, "lab-switch: runs without SCHED_FIFO (%s): a loaded host may "
+			"hold its frames back\n", strerror(errno));
+}
+
 int lab_serve(const char *sock, uint64_t seed, int n, char **netns)
 {
 	static struct lab lab; /* large: the rule and pair tables */
@@ -168,6 +186,7 @@ int lab_serve(const char *sock, uint64_t seed, int n, char **netns)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (setup(&lab, sock, seed, n, netns))
 		return 1;
+	run_as_wire();
 	/* The seed first: a failing run is repeated with it. */
 	printf("seed %llu\nready\n", (unsigned long long)lab.seed);
 	while (!lab.quit) {
