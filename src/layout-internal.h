@@ -217,6 +217,7 @@ struct rfm_record {
 	uint8_t *data;
 	size_t size;
 	bool swap;
+	bool atomic_copy;	/* data moved as words (rfm__window_copy(), dds:) */
 	struct lay_handle lh;	/* index into layout->records */
 	uint8_t *image;		/* private copy for fetch/publish */
 	rfm_node *node;

@@ -12,6 +12,7 @@
 #include "layout-internal.h"
 #include "seqlock.h"
 #include "wait-notify.h"
+#include "window-copy.h"
 
 #if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 #define HOST_ORDER RFM_ORDER_BIG
@@ -56,6 +57,9 @@ RFM_API int rfm_record_open(rfm_layout *layout, rfm_node *node, const char *name
 	rec->data = rec->seq + LAY_RECORD_HEADER;
 	rec->size = def->data_size;
 	rec->swap = def->byte_order != HOST_ORDER;
+	/* dds:'s thread stores peers' words into this copy of the window
+	 * (and loads ours to send them): the data is moved as words there. */
+	rec->atomic_copy = rfm__window_filled_by_thread(node);
 	rfm__lay_handle_init(&rec->lh, layout, (size_t)i, def->region, node);
 	rec->node = node;
 	rec->notify = def->notify;
@@ -129,7 +133,7 @@ RFM_API int rfm_record_read(rfm_record *rec, void *buf, size_t len, uint32_t *se
 		uint32_t start = rfm__seq_read_begin(rec->seq, rec->swap);
 
 		if (RFM_LIKELY(!(start & 1))) {
-			memcpy(buf, rec->data, len);
+			rfm__window_copy(rec->atomic_copy, buf, rec->data, len);
 			if (RFM_LIKELY(!rfm__seq_read_retry(rec->seq, rec->swap, start))) {
 				if (seqp)
 					*seqp = start;
@@ -170,7 +174,7 @@ RFM_API int rfm_record_write(rfm_record *rec, const void *buf, size_t len)
 	uint32_t even = rfm__seq_write_begin(rec->seq, rec->swap);
 	/* A copy per node (dds:): odd sequence, data, even sequence, in order. */
 	int ret = rfm__published(rec->node, rec->seq, 4);
-	memcpy(rec->data, buf, len);
+	rfm__window_store(rec->atomic_copy, rec->data, buf, len);
 	if (!ret)
 		ret = rfm__published(rec->node, rec->data, len);
 	rfm__seq_write_end(rec->seq, rec->swap, even);

@@ -8,11 +8,12 @@
  */
 #include "config.h"
 
-#include <string.h>
+#include <stddef.h>
 
 #include <rfm/event.h>
 
 #include "ring-internal.h"
+#include "window-copy.h"
 
 static bool is_pow2(uint32_t v)
 {
@@ -81,10 +82,18 @@ RFM_API int rfm_ring_footprint(const struct rfm_ring_config *config, uint64_t *b
 	return ret;
 }
 
-/* Write every field of @h but the magic (published last, by the caller). */
-void rfm__ring_header_write(struct ring_header *h, const struct ring_geom *g)
+/*
+ * Write every field of @h but the magic (published last, by the caller).
+ * Made in a copy and stored as words: on dds: the handle's thread loads
+ * the window's words meanwhile (to send them to a joining node), and a
+ * plain store would race with its loads.
+ */
+void rfm__ring_header_write(struct ring_header *hdr, const struct ring_geom *g)
 {
 	bool all = g->consumer_nodes == RING_NODES;
+	struct ring_header copy = { 0 }, *h = &copy;
+	size_t from = offsetof(struct ring_header, version);
+	size_t to = offsetof(struct ring_header, pad1);
 
 	/* A table for every node id is format 2, as every reader knows it. */
 	h->version = rfm__wire16((uint16_t)(all ? RING_VERSION : RING_VERSION_NODES));
@@ -103,12 +112,13 @@ void rfm__ring_header_write(struct ring_header *h, const struct ring_geom *g)
 	h->footprint = rfm__wire64(g->footprint);
 	h->head = 0;
 	h->room_wait = 0;
+	rfm__copy_to_window((uint8_t *)hdr + from, (const uint8_t *)h + from, to - from);
 }
 
 /* A host-order copy of the header at @h (line 0 and the head). */
 static void header_read(const struct ring_header *h, struct ring_header *copy)
 {
-	memcpy(copy, h, sizeof(*copy));
+	rfm__copy_from_window(copy, (const uint8_t *)h, sizeof(*copy));
 	copy->magic = rfm__host32(copy->magic);
 	copy->version = rfm__host16(copy->version);
 	copy->header_size = rfm__host16(copy->header_size);

@@ -140,6 +140,7 @@ struct rfm_ring {
 	uint64_t head;		/* private copy of hdr->head */
 	uint64_t limit;		/* back-pressure: positions below are free */
 	bool claimed;
+	bool atomic_store;	/* messages stored as words (rfm__window_store()) */
 	uint32_t room_gen;	/* last value stored in hdr->room_wait */
 	uint32_t *notified;	/* per lane: sleep value already interrupted */
 	struct ring_lane_check *checked; /* per lane: the last liveness look */

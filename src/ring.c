@@ -21,6 +21,7 @@
 #include "os/process.h"
 #include "wait-notify.h"
 #include "ring-internal.h"
+#include "window-copy.h"
 
 /* The producer's handle of the ring at @offset, laid out as @g says; NULL: no memory. */
 static rfm_ring *ring_new(rfm_node *node, uint64_t offset, const struct ring_geom *g)
@@ -35,6 +36,7 @@ static rfm_ring *ring_new(rfm_node *node, uint64_t offset, const struct ring_geo
 	r->hdr = (struct ring_header *)(node->base + offset);
 	r->slots = node->base + offset + g->slots_offset;
 	r->table = node->base + offset + g->table_offset;
+	r->atomic_store = rfm__window_filled_by_thread(node);
 	/* Back-pressure: look at the consumers before the first message. */
 	r->limit = g->flags & RFM_RING_F_BACKPRESSURE ? 0 : UINT64_MAX;
 	size_t lanes = (size_t)g->consumer_nodes * g->max_consumers;
@@ -81,12 +83,14 @@ RFM_API int rfm_ring_create(rfm_node *node, uint64_t offset, uint64_t size,
 
 	/* Unpublish first, so no consumer trusts a half-written ring. */
 	rfm__wstore32(&r->hdr->magic, 0, __ATOMIC_RELEASE);
-	memset(r->table, 0, g.footprint - g.table_offset);
+	/* Word stores: on dds: the handle's thread may be loading these
+	 * words meanwhile (a joining node's copy). */
+	rfm__zero_window((uint8_t *)r->table, g.footprint - g.table_offset);
 	for (uint64_t i = 0; i < g.slot_count; i++) {
 		struct ring_slot *s = rfm__ring_slot(r->slots, &g, i);
 
-		s->stamp = 0;
-		s->len = 0;
+		__atomic_store_n(&s->stamp, (uint64_t)0, __ATOMIC_RELAXED);
+		__atomic_store_n(&s->len, (uint32_t)0, __ATOMIC_RELAXED);
 	}
 	struct ring_header *h = r->hdr;
 	rfm__ring_header_write(h, &g);
@@ -469,7 +473,7 @@ RFM_API int rfm_ring_publish(rfm_ring *r, const void *buf, size_t len, int64_t t
 	if (ret)
 		return ret;
 	if (len)
-		memcpy(s->data, buf, len);
+		rfm__window_store(r->atomic_store, s->data, buf, len);
 	end_slot(r, s, len);
 	return 0;
 }

@@ -41,4 +41,17 @@ static inline void rfm__window_copy(bool atomic, void *dst, const uint8_t *src, 
 		memcpy(dst, src, len);
 }
 
+/*
+ * Store @len bytes into the window at @dst: with rfm__copy_to_window()
+ * when @atomic (rfm__window_filled_by_thread(): dds:'s thread loads the
+ * window's words to send them to a joining node), else with memcpy().
+ */
+static inline void rfm__window_store(bool atomic, uint8_t *dst, const void *src, size_t len)
+{
+	if (atomic)
+		rfm__copy_to_window(dst, src, len);
+	else
+		memcpy(dst, src, len);
+}
+
 #endif /* RFM_WINDOW_COPY_H */

@@ -2,7 +2,7 @@
 /*
  * Moving bytes of the window as words that another thread of this
  * process may be loading or storing meanwhile: rfm__copy_from_window(),
- * rfm__copy_to_window(). The core's
+ * rfm__copy_to_window(), rfm__zero_window(). The core's
  * readers reach it through window-copy.h, a backend through backend.h
  * (dds: copies from its own window what it sends).
  */
@@ -60,6 +60,23 @@ static inline void rfm__copy_to_window(uint8_t *dst, const void *src, size_t len
 	}
 	for (; i < len; i++)
 		__atomic_store_n(dst + i, s[i], __ATOMIC_RELAXED);
+}
+
+/*
+ * Zero @len bytes of the window at @dst with relaxed atomic stores (words
+ * where aligned), for the same reason as rfm__copy_to_window(): memset()
+ * would race with a backend thread's loads of the same words.
+ */
+static inline void rfm__zero_window(uint8_t *dst, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len && ((uintptr_t)(dst + i) & 7))
+		__atomic_store_n(dst + i, (uint8_t)0, __ATOMIC_RELAXED), i++;
+	for (; i + 8 <= len; i += 8)
+		__atomic_store_n((uint64_t *)(void *)(dst + i), (uint64_t)0, __ATOMIC_RELAXED);
+	for (; i < len; i++)
+		__atomic_store_n(dst + i, (uint8_t)0, __ATOMIC_RELAXED);
 }
 
 #endif /* RFM_WINDOW_LOAD_H */

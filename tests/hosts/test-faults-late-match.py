@@ -37,8 +37,12 @@ def test(make):
     lab.start(3)
     lab.all_ok("ring-create", only={3})
     lab.all_ok(f"rings-open {faultlab.GUARD_MS}", only={1, 3})
+    # Node 3 announced itself and wrote: the switch dropped that on its way
+    # to node 2, which so does not know node 3. Node 2 may have sent nothing
+    # node 3's way meanwhile (its next discovery announcement can come after
+    # node 3's ring-create: seen under TSan), so no count is asked of it.
     ports, _ = lab.stats()
-    assert ports[2]["dropped"] > 0 and ports[3]["dropped"] > 0, ports
+    assert ports[3]["dropped"] > 0, ports
     lab.ctl("clear")
     # Node 3's header reaches node 2 (or node 2 is told it lost it and asks).
     lab.all_ok(f"rings-open {faultlab.GUARD_MS}", only={2})
