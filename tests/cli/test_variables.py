@@ -143,8 +143,10 @@ def test_get_marks_a_value_whose_writer_died(net, tmp_path):
     try:
         ok(run_rfm("-u", net.node(1) + "&shared=1", "set", "--layout", layout,
                    "sim.heartbeat", "42"))
-        r = ok(run_rfm("-u", net.uri, "get", "--layout", layout, "sim.heartbeat"))
-        assert r.out == "42\n"
+        r = while_writer_beats(
+            lambda: run_rfm("-u", net.uri, "get", "--layout", layout, "sim.heartbeat"),
+            lambda r: r.rc == 0)
+        assert (r.out, r.err) == ("42\n", ""), r
         fresh = while_writer_beats(
             lambda: ok(run_rfm("-u", net.uri, "--json", "get", "--layout", layout,
                                "sim.heartbeat")).json(),
