@@ -118,7 +118,9 @@ static uint32_t own_incarnation(rfm_node *node, const struct rfm_hb_slot *s)
 /* The first beat of this handle: who we are, then the magic. */
 static void claim_slot(rfm_node *node, struct rfm_hb_slot *s)
 {
-	char host[64];
+	/* Zeroed: the slot's field takes every byte, the ones after the
+	 * name's end too (they went out as stack garbage: valgrind on dds:). */
+	char host[64] = { 0 };
 	uint64_t beats = rfm__wload32(&s->magic, __ATOMIC_ACQUIRE) == RFM__HB_MAGIC
 				 ? rfm__wload64(&s->beats, __ATOMIC_RELAXED)
 				 : 0;

@@ -453,6 +453,40 @@ static const char *with_heartbeat(int id, const char *value)
 	return uri;
 }
 
+/* Leaves 0xa5 in the stack below the caller's frame, where the next call's
+ * locals will be (noinline: its own frame, the size a beat's may reach). */
+__attribute__((noinline)) static void poison_stack(void)
+{
+	volatile uint8_t junk[8192];
+
+	for (size_t i = 0; i < sizeof(junk); i++)
+		junk[i] = 0xa5;
+}
+
+/* The slot's host name is NUL-padded (src/health-table.h: 20 bytes at 44):
+ * after the name's end only zeros, never what the stack held (they were
+ * the stack's bytes; on dds: they went out to every node, valgrind). */
+static void test_host_name_is_nul_padded(void **state)
+{
+	static uint8_t table[RFM_HEALTH_TABLE_SIZE];
+	rfm_node *node;
+	size_t end;
+
+	(void)state;
+	assert_rfm_ok(rfm_open(harness_node_uri(net, 1), &node));
+	poison_stack();
+	assert_rfm_ok(rfm_health_beat(node, PERIOD_NS));
+	read_table(node, table_at(node), table);
+	const uint8_t *host = table + (size_t)rfm_node_id(node) * RFM_HEALTH_SLOT_SIZE + 44;
+	for (end = 0; end < 20 && host[end]; end++)
+		;
+	for (size_t i = end; i < 20; i++)
+		if (host[i] != 0)
+			fail_msg("byte %zu of the host name field is 0x%02x after the name's end at %zu",
+				 i, host[i], end);
+	rfm_close(node);
+}
+
 static void test_table_place(void **state)
 {
 	static uint8_t table[RFM_HEALTH_TABLE_SIZE];
@@ -592,6 +626,8 @@ int main(void)
 						harness_fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_callback_down, setup, harness_fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_one_writer_per_slot, setup, harness_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_host_name_is_nul_padded, setup,
+						harness_fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_table_place, setup, harness_fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_no_room_for_the_table, setup, harness_fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_card_status, setup, harness_fixture_teardown),
